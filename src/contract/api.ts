@@ -1,0 +1,68 @@
+import { z } from 'zod'
+import { componentSchema, namespacePathSchema } from './component'
+import type { AppInfo, ConnectionInfo, Page, RecentDirectory, TableInfo } from './types'
+
+/**
+ * The one API between the renderer and the core, keyed by `'domain/verb'`.
+ * Each entry holds the zod schema of its input (parsed at every boundary: IPC and harness HTTP)
+ * and, as a phantom type, its output. Add a method here and every transport and the renderer's
+ * client see it; nothing is written twice.
+ */
+function method<Output>() {
+  return <Input extends z.ZodType>(input: Input) => ({ input, output: undefined as unknown as Output })
+}
+
+export const connectionIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a connection id')
+/** Lets a caller cancel its request with `requests/cancel`. */
+export const requestIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a request id')
+
+const namespaceRef = z.object({ connectionId: connectionIdSchema, namespace: namespacePathSchema })
+const listInput = namespaceRef.extend({
+  pageToken: z.string().max(4096).optional(),
+  limit: z.number().int().min(1).max(10_000).optional(),
+  requestId: requestIdSchema.optional(),
+})
+export const tableRefSchema = namespaceRef.extend({ name: componentSchema })
+
+export const MAX_PAGE_ROWS = 10_000
+
+export const api = {
+  'app/info': method<AppInfo>()(z.object({})),
+  'connections/list': method<ConnectionInfo[]>()(z.object({})),
+  'connections/openDirectory': method<ConnectionInfo>()(
+    z.object({ path: z.string().min(1, 'must not be empty').max(4096) }),
+  ),
+  'connections/close': method<null>()(z.object({ connectionId: connectionIdSchema })),
+  'connections/recent': method<RecentDirectory[]>()(z.object({})),
+  'dialogs/pickDirectory': method<{ path: string | null }>()(z.object({})),
+  'namespaces/list': method<Page<string>>()(listInput),
+  'tables/list': method<Page<string>>()(listInput),
+  'tables/describe': method<TableInfo>()(tableRefSchema),
+  /** A page of rows as Arrow IPC stream bytes. */
+  'tables/page': method<Uint8Array>()(
+    tableRefSchema.extend({
+      offset: z.number().int().min(0),
+      limit: z.number().int().min(1).max(MAX_PAGE_ROWS),
+      columns: z.array(z.string().min(1).max(1024)).max(10_000).optional(),
+      requestId: requestIdSchema.optional(),
+    }),
+  ),
+  /** Abort a request started with a `requestId`; unknown ids are ignored (it may have finished). */
+  'requests/cancel': method<null>()(z.object({ requestId: requestIdSchema })),
+} as const
+
+export type Api = typeof api
+export type Method = keyof Api
+export type Input<M extends Method> = z.infer<Api[M]['input']>
+export type Output<M extends Method> = Api[M]['output']
+
+export function isMethod(name: unknown): name is Method {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(api, name)
+}
+
+/** Events pushed from main to the renderer (progress of long work). */
+export interface Events {
+  /** Placeholder seam; features add their events here. */
+  'app/log': { level: 'info' | 'warn' | 'error'; message: string }
+}
+export type EventName = keyof Events

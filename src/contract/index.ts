@@ -1,0 +1,5 @@
+export * from './component'
+export * from './result'
+export * from './types'
+export * from './api'
+export * from './parse'

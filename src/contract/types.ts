@@ -1,0 +1,59 @@
+import type { NamespacePath } from './component'
+
+/** An open catalog: a root in the tree. */
+export interface ConnectionInfo {
+  /** Opaque id chosen by main; stable while the connection is open. */
+  id: string
+  kind: 'dir' | 'rest'
+  /** What the tree shows for the root, e.g. the directory's base name or the connection's name. */
+  label: string
+  /** The directory path or the endpoint URL (never credentials). */
+  location: string
+}
+
+export interface RecentDirectory {
+  path: string
+  /** ms since epoch */
+  openedAt: number
+}
+
+export interface Page<T> {
+  items: T[]
+  /** Present when more items follow; pass it back to get the next page. */
+  pageToken?: string
+}
+
+/** A column of a table schema, made readable for people. */
+export interface FieldInfo {
+  name: string
+  /** Readable Arrow type, e.g. `Int64`, `Utf8`, `Timestamp<MICROSECOND, UTC>`, `FixedSizeList<Float32>[128]`. */
+  type: string
+  nullable: boolean
+  /** For vector columns (fixed-size list of floats): the dimension. */
+  vectorDimension?: number
+  children?: FieldInfo[]
+}
+
+export interface TableInfo {
+  name: string
+  namespace: NamespacePath
+  rowCount: number
+  version: number
+  schema: FieldInfo[]
+}
+
+export interface AppInfo {
+  version: string
+  /** Which transport the renderer talks to. */
+  host: 'electron' | 'harness'
+  /** The connection opened at start (the demo catalog in the app, the `--root` in the harness). */
+  initialConnection: ConnectionInfo | null
+  /** Whether a native folder picker exists (Electron) — the harness has none. */
+  canPickDirectory: boolean
+}
+
+export interface TableRef {
+  connectionId: string
+  namespace: NamespacePath
+  name: string
+}

@@ -1,0 +1,88 @@
+import type { Schema, Table as ArrowTable } from 'apache-arrow'
+import type { FieldInfo, Page } from '../../contract'
+import type { NamespacePath, TableId } from './path'
+
+export interface ListOptions {
+  pageToken?: string
+  /** Upper bound on the page size; absent = the implementation's default. */
+  limit?: number
+  signal?: AbortSignal
+}
+
+export interface CallOptions {
+  signal?: AbortSignal
+}
+
+export interface TableDescription {
+  name: string
+  namespace: NamespacePath
+  rowCount: number
+  version: number
+  /** The Arrow schema, for writers (import). */
+  schema: Schema
+  /** Readable form of the schema for the UI. */
+  fields: FieldInfo[]
+}
+
+export interface ReadPageOptions extends CallOptions {
+  offset: number
+  limit: number
+  /** Column projection; absent = every column. */
+  columns?: string[]
+}
+
+/** `create` fails if the table exists, `overwrite` replaces it, `exist_ok` opens the existing one. */
+export type CreateMode = 'create' | 'overwrite' | 'exist_ok'
+
+/**
+ * The one namespace API the app uses (the catalog specification's namespace client).
+ * Implementations: `dir` (local directory through @lancedb/lancedb) and `rest` (a REST catalog server).
+ * Every method validates its ids; errors are `AppError`s with a code a person can act on.
+ */
+export interface NamespaceClient {
+  readonly implementation: 'dir' | 'rest'
+
+  // namespaces
+  listNamespaces(namespace: NamespacePath, options?: ListOptions): Promise<Page<string>>
+  createNamespace(namespace: NamespacePath, options?: { mode?: 'create' | 'exist_ok'; properties?: Record<string, string> } & CallOptions): Promise<void>
+  describeNamespace(namespace: NamespacePath, options?: CallOptions): Promise<{ properties: Record<string, string> }>
+  dropNamespace(namespace: NamespacePath, options?: { behavior?: 'restrict' | 'cascade' } & CallOptions): Promise<void>
+
+  // tables
+  listTables(namespace: NamespacePath, options?: ListOptions): Promise<Page<string>>
+  describeTable(id: TableId, options?: CallOptions): Promise<TableDescription>
+  /** Rows `[offset, offset + limit)` as Arrow IPC stream bytes. */
+  readPage(id: TableId, options: ReadPageOptions): Promise<Uint8Array>
+  createTable(id: TableId, data: ArrowTable, options?: { mode?: CreateMode } & CallOptions): Promise<TableDescription>
+  createEmptyTable(id: TableId, schema: Schema, options?: { mode?: CreateMode } & CallOptions): Promise<TableDescription>
+  /** Append rows to an existing table; returns its new version. */
+  appendRows(id: TableId, data: ArrowTable, options?: CallOptions): Promise<number>
+  /** Make `version` the latest again (used to roll back a failed append). */
+  restoreVersion(id: TableId, version: number, options?: CallOptions): Promise<void>
+  dropTable(id: TableId, options?: CallOptions): Promise<void>
+  renameTable(id: TableId, newName: string, options?: { newNamespace?: NamespacePath } & CallOptions): Promise<void>
+
+  close(): Promise<void>
+}
+
+/** Follow `pageToken` to the end: never a silently truncated list. */
+export async function listAll(
+  list: (options: ListOptions) => Promise<Page<string>>,
+  options: Omit<ListOptions, 'pageToken'> = {},
+): Promise<string[]> {
+  const all: string[] = []
+  const seen = new Set<string>()
+  let pageToken: string | undefined
+  do {
+    const page = await list({ ...options, pageToken })
+    for (const item of page.items) {
+      if (!seen.has(item)) {
+        seen.add(item)
+        all.push(item)
+      }
+    }
+    // A token that does not move would loop forever; treat it as the end.
+    pageToken = page.pageToken && page.pageToken !== pageToken ? page.pageToken : undefined
+  } while (pageToken)
+  return all
+}

@@ -1,0 +1,2 @@
+// Placeholder: the dir implementation registers itself here (registerImplementation('dir', ['root'], …)).
+export {}

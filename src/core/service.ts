@@ -1,0 +1,163 @@
+import { basename, resolve } from 'node:path'
+import {
+  AppError,
+  api,
+  fail,
+  isMethod,
+  ok,
+  parseInput,
+  type AppInfo,
+  type ConnectionInfo,
+  type Input,
+  type Method,
+  type Output,
+  type RecentDirectory,
+  type Result,
+} from '../contract'
+import type { NamespaceClient } from './namespace/client'
+import { connectNamespace } from './namespace/connect'
+import { toAppError } from './errors'
+import './namespace/dir'
+
+/** Where recent directories live: a JSON file in Electron's userData, memory in tests. */
+export interface RecentsStore {
+  list(): Promise<RecentDirectory[]>
+  add(path: string): Promise<void>
+}
+
+export class MemoryRecentsStore implements RecentsStore {
+  private entries: RecentDirectory[] = []
+  async list(): Promise<RecentDirectory[]> {
+    return [...this.entries]
+  }
+  async add(path: string): Promise<void> {
+    this.entries = [{ path, openedAt: Date.now() }, ...this.entries.filter((e) => e.path !== path)].slice(0, 10)
+  }
+}
+
+export interface ServiceOptions {
+  host: AppInfo['host']
+  version: string
+  recents: RecentsStore
+  /** Native folder picker (Electron only). */
+  pickDirectory?: () => Promise<string | null>
+}
+
+interface OpenConnection {
+  info: ConnectionInfo
+  client: NamespaceClient
+}
+
+export type Handlers = { [M in Method]: (input: Input<M>) => Promise<Output<M>> }
+
+/**
+ * The use-cases the contract exposes, written once. Main (IPC) and the harness (HTTP) are thin
+ * adapters over {@link CatalogService.dispatch}: they pass the raw input, it parses and answers a Result.
+ */
+export class CatalogService {
+  private readonly connections = new Map<string, OpenConnection>()
+  private readonly inFlight = new Map<string, AbortController>()
+  private initialConnection: ConnectionInfo | null = null
+  private nextId = 1
+
+  constructor(private readonly options: ServiceOptions) {}
+
+  /** Parse, run, and wrap in a Result. Never throws. */
+  async dispatch(method: unknown, rawInput: unknown): Promise<Result<unknown>> {
+    if (!isMethod(method)) return fail({ code: 'invalid_input', message: `Unknown method ${JSON.stringify(method)}` })
+    try {
+      const input = parseInput(api[method].input, rawInput ?? {}, `input of ${method}`)
+      const handler = this.handlers[method] as (input: unknown) => Promise<unknown>
+      return ok(await handler(input))
+    } catch (error) {
+      return fail(toAppError(error).toData())
+    }
+  }
+
+  /** Open a directory catalog and make it the connection shown at start. */
+  async openInitial(path: string): Promise<ConnectionInfo> {
+    this.initialConnection = await this.openDirectory(path, { remember: false })
+    return this.initialConnection
+  }
+
+  /** Register an already-built client (e.g. a REST connection) as a root of the tree. */
+  addConnection(kind: ConnectionInfo['kind'], label: string, location: string, client: NamespaceClient): ConnectionInfo {
+    const info: ConnectionInfo = { id: `c${this.nextId++}`, kind, label, location }
+    this.connections.set(info.id, { info, client })
+    return info
+  }
+
+  client(connectionId: string): NamespaceClient {
+    const open = this.connections.get(connectionId)
+    if (!open) throw new AppError('not_found', 'This connection is closed', { hint: 'Open it again from the start screen' })
+    return open.client
+  }
+
+  async closeAll(): Promise<void> {
+    for (const controller of this.inFlight.values()) controller.abort()
+    await Promise.allSettled([...this.connections.values()].map((c) => c.client.close()))
+    this.connections.clear()
+  }
+
+  private async openDirectory(path: string, { remember }: { remember: boolean }): Promise<ConnectionInfo> {
+    const root = resolve(path)
+    const existing = [...this.connections.values()].find((c) => c.info.kind === 'dir' && c.info.location === root)
+    if (existing) return existing.info
+    const client = await connectNamespace('dir', { root })
+    const info = this.addConnection('dir', basename(root) || root, root, client)
+    if (remember) await this.options.recents.add(root)
+    return info
+  }
+
+  /** Run `work` with an AbortSignal that `requests/cancel` can trigger. */
+  private async cancellable<T>(requestId: string | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController()
+    if (requestId) this.inFlight.set(requestId, controller)
+    try {
+      const result = await work(controller.signal)
+      if (controller.signal.aborted) throw new AppError('cancelled', 'The request was cancelled')
+      return result
+    } finally {
+      if (requestId) this.inFlight.delete(requestId)
+    }
+  }
+
+  readonly handlers: Handlers = {
+    'app/info': async () => ({
+      version: this.options.version,
+      host: this.options.host,
+      initialConnection: this.initialConnection,
+      canPickDirectory: this.options.pickDirectory !== undefined,
+    }),
+    'connections/list': async () => [...this.connections.values()].map((c) => c.info),
+    'connections/openDirectory': async ({ path }) => this.openDirectory(path, { remember: true }),
+    'connections/close': async ({ connectionId }) => {
+      const open = this.connections.get(connectionId)
+      this.connections.delete(connectionId)
+      if (this.initialConnection?.id === connectionId) this.initialConnection = null
+      await open?.client.close()
+      return null
+    },
+    'connections/recent': async () => this.options.recents.list(),
+    'dialogs/pickDirectory': async () => {
+      if (!this.options.pickDirectory) throw new AppError('unsupported', 'No folder dialog here; type or paste the path instead')
+      return { path: await this.options.pickDirectory() }
+    },
+    'namespaces/list': async ({ connectionId, namespace, pageToken, limit, requestId }) =>
+      this.cancellable(requestId, (signal) => this.client(connectionId).listNamespaces(namespace, { pageToken, limit, signal })),
+    'tables/list': async ({ connectionId, namespace, pageToken, limit, requestId }) =>
+      this.cancellable(requestId, (signal) => this.client(connectionId).listTables(namespace, { pageToken, limit, signal })),
+    'tables/describe': async ({ connectionId, namespace, name }) => {
+      const d = await this.client(connectionId).describeTable({ namespace, name })
+      return { name: d.name, namespace: d.namespace, rowCount: d.rowCount, version: d.version, schema: d.fields }
+    },
+    'tables/page': async ({ connectionId, namespace, name, offset, limit, columns, requestId }) =>
+      this.cancellable(requestId, (signal) =>
+        this.client(connectionId).readPage({ namespace, name }, { offset, limit, columns, signal }),
+      ),
+    'requests/cancel': async ({ requestId }) => {
+      this.inFlight.get(requestId)?.abort()
+      return null
+    },
+  }
+}
