@@ -62,7 +62,7 @@ export function isMethod(name: unknown): name is Method {
 
 /** Events pushed from main to the renderer (progress of long work). */
 export interface Events {
-  /** Placeholder seam; features add their events here. */
-  'app/log': { level: 'info' | 'warn' | 'error'; message: string }
+  /** A menu command or accelerator handled by the renderer. */
+  'app/command': { command: 'open-directory' | 'refresh' | 'import' | 'connect-server' }
 }
 export type EventName = keyof Events

@@ -1,3 +1,4 @@
+import type { AppErrorData } from './result'
 import type { NamespacePath } from './component'
 
 /** An open catalog: a root in the tree. */
@@ -48,6 +49,8 @@ export interface AppInfo {
   host: 'electron' | 'harness'
   /** The connection opened at start (the demo catalog in the app, the `--root` in the harness). */
   initialConnection: ConnectionInfo | null
+  /** Why the start connection could not be opened, if it failed. */
+  initialError?: AppErrorData
   /** Whether a native folder picker exists (Electron) — the harness has none. */
   canPickDirectory: boolean
 }

@@ -2,6 +2,7 @@ import { basename, resolve } from 'node:path'
 import {
   AppError,
   api,
+  type AppErrorData,
   fail,
   isMethod,
   ok,
@@ -58,6 +59,9 @@ export class CatalogService {
   private readonly connections = new Map<string, OpenConnection>()
   private readonly inFlight = new Map<string, AbortController>()
   private initialConnection: ConnectionInfo | null = null
+  /** Settles when the connection shown at start is open (or failed); app/info waits for it. */
+  private initialPending: Promise<unknown> = Promise.resolve()
+  private initialError: AppErrorData | undefined
   private nextId = 1
 
   constructor(private readonly options: ServiceOptions) {}
@@ -74,10 +78,20 @@ export class CatalogService {
     }
   }
 
-  /** Open a directory catalog and make it the connection shown at start. */
-  async openInitial(path: string): Promise<ConnectionInfo> {
-    this.initialConnection = await this.openDirectory(path, { remember: false })
-    return this.initialConnection
+  /**
+   * Open a directory catalog and make it the connection shown at start. `prepare` runs first
+   * (e.g. creating the demo catalog on first run); a failure is kept and reported by app/info.
+   */
+  openInitial(path: string, prepare?: () => Promise<void>): Promise<ConnectionInfo> {
+    const opening = (async () => {
+      await prepare?.()
+      this.initialConnection = await this.openDirectory(path, { remember: false })
+      return this.initialConnection
+    })()
+    this.initialPending = opening.catch((error: unknown) => {
+      this.initialError = toAppError(error).toData()
+    })
+    return opening
   }
 
   /** Register an already-built client (e.g. a REST connection) as a root of the tree. */
@@ -123,12 +137,16 @@ export class CatalogService {
   }
 
   readonly handlers: Handlers = {
-    'app/info': async () => ({
-      version: this.options.version,
-      host: this.options.host,
-      initialConnection: this.initialConnection,
-      canPickDirectory: this.options.pickDirectory !== undefined,
-    }),
+    'app/info': async () => {
+      await this.initialPending
+      return {
+        version: this.options.version,
+        host: this.options.host,
+        initialConnection: this.initialConnection,
+        ...(this.initialError ? { initialError: this.initialError } : {}),
+        canPickDirectory: this.options.pickDirectory !== undefined,
+      }
+    },
     'connections/list': async () => [...this.connections.values()].map((c) => c.info),
     'connections/openDirectory': async ({ path }) => this.openDirectory(path, { remember: true }),
     'connections/close': async ({ connectionId }) => {

@@ -1,0 +1,59 @@
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
+
+// Imports point one way: renderer, preload -> contract; main, harness, server -> core -> contract.
+const noElectronReactDom = [
+  { group: ['electron', 'electron/*'], message: 'core/contract/server/harness stay free of Electron' },
+  { group: ['react', 'react-dom', 'react/*', 'react-dom/*'], message: 'core/contract/server/harness stay free of React' },
+]
+const noAppLayers = (...layers) =>
+  layers.map((layer) => ({ group: [`**/${layer}`, `**/${layer}/**`], message: `nothing imports src/${layer}` }))
+
+export default tseslint.config(
+  { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench-results/**', '.tmp/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-empty-object-type': 'off',
+    },
+  },
+  {
+    files: ['src/contract/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...noElectronReactDom, ...noAppLayers('core', 'main', 'preload', 'renderer', 'harness', 'server')] }],
+    },
+  },
+  {
+    files: ['src/core/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...noElectronReactDom, ...noAppLayers('main', 'preload', 'renderer', 'harness', 'server')] }] },
+  },
+  {
+    files: ['src/server/**', 'src/harness/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...noElectronReactDom, ...noAppLayers('main', 'preload', 'renderer')] }] },
+  },
+  {
+    files: ['src/main/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...noAppLayers('preload', 'renderer', 'harness', 'server')] }] },
+  },
+  {
+    files: ['src/preload/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...noAppLayers('core', 'main', 'renderer', 'harness', 'server')] }] },
+  },
+  {
+    files: ['src/renderer/**'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['electron'], message: 'the renderer talks to main only through window.catalog' }, ...noAppLayers('core', 'main', 'preload', 'harness', 'server')] },
+      ],
+    },
+  },
+)

@@ -1,0 +1,63 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { z } from 'zod'
+import type { RecentDirectory } from '../contract'
+import type { RecentsStore } from './service'
+
+const settingsSchema = z.object({
+  recents: z.array(z.object({ path: z.string(), openedAt: z.number() })).default([]),
+  window: z
+    .object({ width: z.number().int().min(400), height: z.number().int().min(300), x: z.number().int().optional(), y: z.number().int().optional(), maximized: z.boolean().optional() })
+    .optional(),
+})
+export type Settings = z.infer<typeof settingsSchema>
+
+const MAX_RECENTS = 10
+
+/**
+ * Settings in one JSON file. Written atomically (temp file + rename) so a crash never leaves
+ * half a file; an unreadable or invalid file is treated as empty rather than blocking start-up.
+ */
+export class SettingsFile implements RecentsStore {
+  private cache: Settings | null = null
+  private writing: Promise<void> = Promise.resolve()
+
+  constructor(private readonly path: string) {}
+
+  async read(): Promise<Settings> {
+    if (this.cache) return this.cache
+    let parsed: Settings = { recents: [] }
+    try {
+      const result = settingsSchema.safeParse(JSON.parse(await readFile(this.path, 'utf8')))
+      if (result.success) parsed = result.data
+    } catch {
+      // missing or unreadable: start empty
+    }
+    this.cache = parsed
+    return parsed
+  }
+
+  async update(change: (settings: Settings) => Settings): Promise<void> {
+    const next = change(await this.read())
+    this.cache = next
+    // Serialize writes so an older snapshot never lands after a newer one.
+    this.writing = this.writing.then(async () => {
+      await mkdir(dirname(this.path), { recursive: true })
+      const tmp = `${this.path}.${process.pid}.tmp`
+      await writeFile(tmp, JSON.stringify(next, null, 2))
+      await rename(tmp, this.path)
+    })
+    return this.writing
+  }
+
+  async list(): Promise<RecentDirectory[]> {
+    return (await this.read()).recents
+  }
+
+  async add(path: string): Promise<void> {
+    await this.update((s) => ({
+      ...s,
+      recents: [{ path, openedAt: Date.now() }, ...s.recents.filter((r) => r.path !== path)].slice(0, MAX_RECENTS),
+    }))
+  }
+}

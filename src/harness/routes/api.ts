@@ -1,0 +1,27 @@
+import { isMethod } from '../../contract'
+import type { HarnessRoute } from '../context'
+
+/** Content type of a page of rows: the Arrow IPC stream format. */
+export const ARROW_STREAM = 'application/vnd.apache.arrow.stream'
+
+/**
+ * `POST /api/<domain>/<verb>`: the JSON body is the method's input, handed raw to
+ * `service.dispatch` (which parses it). A `Uint8Array` value is sent as binary Arrow IPC;
+ * everything else, errors included, as the JSON Result envelope (HTTP 200: the envelope, not
+ * the status, carries the outcome — as over IPC).
+ */
+export const apiRoute: HarnessRoute = (app, ctx) => {
+  app.post<{ Params: { domain: string; verb: string } }>('/api/:domain/:verb', async (request, reply) => {
+    ctx.requireToken(request.headers)
+    const method = `${request.params.domain}/${request.params.verb}`
+    if (!isMethod(method)) {
+      return reply.code(404).send({ ok: false, error: { code: 'invalid_input', message: `Unknown method "${method}"` } })
+    }
+    const result = await ctx.service.dispatch(method, request.body ?? {})
+    reply.header('cache-control', 'no-store')
+    if (result.ok && result.value instanceof Uint8Array) {
+      return reply.type(ARROW_STREAM).send(Buffer.from(result.value.buffer, result.value.byteOffset, result.value.byteLength))
+    }
+    return reply.type('application/json').send(result)
+  })
+}

@@ -1,0 +1,104 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import Fastify, { type FastifyError } from 'fastify'
+import { AppError } from '../contract'
+import { CatalogService, MemoryRecentsStore } from '../core/service'
+import type { HarnessContext } from './context'
+import { routes } from './routes'
+import { isAllowedHost, newToken, tokensMatch } from './security'
+
+export interface HarnessOptions {
+  /** Directory catalog opened at start; a failure is shown by the UI, not fatal. */
+  root?: string
+  /** 0 or absent: a random free port. */
+  port?: number
+  /** The built renderer; default `out/renderer` of this repository. */
+  rendererDir?: string
+}
+
+export interface Harness {
+  /** Full URL to open, token in the fragment: `http://127.0.0.1:PORT/#token=…`. */
+  url: string
+  origin: string
+  port: number
+  token: string
+  service: CatalogService
+  close(): Promise<void>
+}
+
+const REPO_ROOT = resolve(__dirname, '../..')
+
+export const DEFAULT_RENDERER_DIR = join(REPO_ROOT, 'out', 'renderer')
+
+function appVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0'
+  } catch {
+    return '0.0.0'
+  }
+}
+
+/**
+ * The same contract as the Electron IPC, over loopback HTTP, so the real renderer runs in
+ * Chromium against the real core (E2E tests, benchmarks). Listens on 127.0.0.1 only.
+ */
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const rendererDir = resolve(options.rendererDir ?? DEFAULT_RENDERER_DIR)
+  if (!existsSync(join(rendererDir, 'index.html'))) {
+    throw new Error(`The built renderer is missing (${join(rendererDir, 'index.html')}); run \`npm run build\` first`)
+  }
+
+  const service = new CatalogService({ host: 'harness', version: appVersion(), recents: new MemoryRecentsStore() })
+  if (options.root !== undefined) {
+    // Kept by the service and reported through app/info: the UI shows it in place.
+    await service.openInitial(options.root).catch(() => undefined)
+  }
+
+  const token = newToken()
+  const app = Fastify({ logger: false, bodyLimit: 8 * 1024 * 1024 })
+  let port = 0
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isAllowedHost(request.headers.host, port)) {
+      return reply.code(403).type('text/plain').send('Forbidden host')
+    }
+  })
+
+  // API errors keep the Result envelope shape, so the client has one way to read them.
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500
+    const code = status === 401 ? 'unauthenticated' : status < 500 ? 'invalid_input' : 'internal'
+    void reply.code(status).send({ ok: false, error: { code, message: error.message } })
+  })
+
+  const ctx: HarnessContext = {
+    service,
+    token,
+    rendererDir,
+    requireToken(headers) {
+      if (!tokensMatch(token, headers['x-harness-token'])) {
+        throw Object.assign(new AppError('unauthenticated', 'Missing or wrong harness token; open the URL the harness printed'), {
+          statusCode: 401,
+        })
+      }
+    },
+  }
+  for (const route of routes) await route(app, ctx)
+
+  await app.listen({ host: '127.0.0.1', port: options.port ?? 0 })
+  const address = app.server.address()
+  port = typeof address === 'object' && address ? address.port : 0
+  const origin = `http://127.0.0.1:${port}`
+
+  return {
+    url: `${origin}/#token=${token}`,
+    origin,
+    port,
+    token,
+    service,
+    async close() {
+      await app.close()
+      await service.closeAll()
+    },
+  }
+}

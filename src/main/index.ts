@@ -1,0 +1,73 @@
+import { app, BrowserWindow, dialog, ipcMain, Menu, session } from 'electron'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { ensureDemoCatalog } from '../core/demo'
+import { CatalogService } from '../core/service'
+import { SettingsFile } from '../core/settings'
+import { createSenderCheck, registerIpc, sendEvent } from './ipc'
+import { buildMenu } from './menu'
+import { createAppUrlCheck } from './security'
+import { createMainWindow } from './window'
+
+/**
+ * Boot sequence. Order matters where commented; everything else is a list of registerX() calls.
+ */
+let mainWindow: BrowserWindow | null = null
+
+const urls = {
+  indexUrl: pathToFileURL(join(__dirname, '../renderer/index.html')).href,
+  devServerUrl: !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined,
+}
+const isAppUrl = createAppUrlCheck(urls.indexUrl, urls.devServerUrl)
+const settings = new SettingsFile(join(app.getPath('userData'), 'settings.json'))
+const service = new CatalogService({
+  host: 'electron',
+  version: app.getVersion(),
+  recents: settings,
+  pickDirectory: async () => {
+    const options = { title: 'Open a Lance catalog directory', properties: ['openDirectory' as const] }
+    const picked = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options)
+    return picked.canceled ? null : (picked.filePaths[0] ?? null)
+  },
+})
+
+// One instance: a second launch focuses the first window.
+if (!app.requestSingleInstanceLock()) app.quit()
+app.on('second-instance', () => {
+  if (mainWindow?.isMinimized()) mainWindow.restore()
+  mainWindow?.focus()
+})
+
+app.whenReady().then(onReady, (error: unknown) => {
+  console.error('start-up failed:', error instanceof Error ? error.message : error)
+  app.quit()
+})
+
+async function onReady(): Promise<void> {
+  denyAllPermissions()
+  // IPC before the window loads, so the renderer's first call finds its handler.
+  registerIpc(ipcMain, (method, input) => service.dispatch(method, input), createSenderCheck(() => mainWindow?.webContents ?? null, isAppUrl))
+  // The demo catalog is the embedded default; app/info waits for it while the window shows a loading state.
+  const demoRoot = join(app.getPath('userData'), 'demo-catalog')
+  service.openInitial(demoRoot, () => ensureDemoCatalog(demoRoot)).catch(() => {
+    // kept by the service and reported through app/info
+  })
+  mainWindow = await createMainWindow(settings, urls, isAppUrl)
+  Menu.setApplicationMenu(buildMenu((command) => sendEvent(mainWindow?.webContents ?? null, 'app/command', { command }), process.platform === 'darwin'))
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) void createMainWindow(settings, urls, isAppUrl).then((w) => (mainWindow = w))
+  })
+}
+
+/** The renderer needs no camera, notifications or geolocation: refuse every permission request. */
+function denyAllPermissions(): void {
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
+}
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit()
+})
+
+app.on('before-quit', () => {
+  void service.closeAll()
+})

@@ -1,0 +1,42 @@
+import { BrowserWindow, shell } from 'electron'
+import { join } from 'node:path'
+import type { SettingsFile } from '../core/settings'
+import { hardenWebContents, secureWebPreferences } from './security'
+
+export interface WindowUrls {
+  /** file:// URL of the built renderer's index.html */
+  indexUrl: string
+  /** electron-vite dev server, in development only */
+  devServerUrl?: string
+}
+
+/** The main window: hardened, remembers its size and position. */
+export async function createMainWindow(settings: SettingsFile, urls: WindowUrls, isAppUrl: (url: string) => boolean): Promise<BrowserWindow> {
+  const saved = (await settings.read()).window
+  const win = new BrowserWindow({
+    width: saved?.width ?? 1280,
+    height: saved?.height ?? 820,
+    x: saved?.x,
+    y: saved?.y,
+    minWidth: 720,
+    minHeight: 480,
+    show: false,
+    title: 'Lance Catalog Browser',
+    webPreferences: secureWebPreferences(join(__dirname, '../preload/index.js')),
+  })
+  if (saved?.maximized) win.maximize()
+  hardenWebContents(win.webContents, isAppUrl, shell)
+  win.once('ready-to-show', () => win.show())
+
+  const remember = () => {
+    if (win.isDestroyed()) return
+    const bounds = win.getNormalBounds()
+    void settings.update((s) => ({ ...s, window: { ...bounds, maximized: win.isMaximized() } }))
+  }
+  win.on('resized', remember)
+  win.on('moved', remember)
+  win.on('close', remember)
+
+  await win.loadURL(urls.devServerUrl ?? urls.indexUrl)
+  return win
+}
