@@ -1,0 +1,70 @@
+import { safeStorage } from 'electron'
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { AppError } from '../contract'
+
+/**
+ * Secrets (API keys, tokens, secret headers) encrypted with Electron `safeStorage` (the OS keychain /
+ * DPAPI / libsecret) and kept as base64 ciphertext in one file. Never plain text on disk: when the OS
+ * offers no encryption we refuse to save rather than fall back. Values never leave main.
+ */
+export class SafeStorageSecretStore {
+  private cache: Record<string, string> | null = null
+  private writing: Promise<void> = Promise.resolve()
+
+  constructor(private readonly path: string) {}
+
+  private async load(): Promise<Record<string, string>> {
+    if (this.cache) return this.cache
+    try {
+      const parsed: unknown = JSON.parse(await readFile(this.path, 'utf8'))
+      this.cache = parsed && typeof parsed === 'object' ? (parsed as Record<string, string>) : {}
+    } catch {
+      this.cache = {}
+    }
+    return this.cache
+  }
+
+  private persist(next: Record<string, string>): Promise<void> {
+    this.cache = next
+    this.writing = this.writing.then(async () => {
+      await mkdir(dirname(this.path), { recursive: true })
+      const tmp = `${this.path}.tmp`
+      await writeFile(tmp, JSON.stringify(next), { mode: 0o600 })
+      await rename(tmp, this.path)
+    })
+    return this.writing
+  }
+
+  async get(key: string): Promise<string | null> {
+    const stored = (await this.load())[key]
+    if (stored === undefined) return null
+    if (!safeStorage.isEncryptionAvailable()) {
+      throw new AppError('unavailable', 'The system keychain is not available, so saved secrets cannot be read', {
+        hint: 'Unlock the keychain (or install a secret service) and try again',
+      })
+    }
+    return safeStorage.decryptString(Buffer.from(stored, 'base64'))
+  }
+
+  async has(key: string): Promise<boolean> {
+    return (await this.load())[key] !== undefined
+  }
+
+  async set(key: string, value: string): Promise<void> {
+    if (!safeStorage.isEncryptionAvailable()) {
+      throw new AppError('unavailable', 'The system keychain is not available, so the secret was not saved', {
+        hint: 'Secrets are never stored in plain text; unlock the keychain and save again',
+      })
+    }
+    const encrypted = safeStorage.encryptString(value).toString('base64')
+    await this.persist({ ...(await this.load()), [key]: encrypted })
+  }
+
+  async delete(key: string): Promise<void> {
+    const current = await this.load()
+    if (!(key in current)) return
+    const { [key]: _removed, ...rest } = current
+    await this.persist(rest)
+  }
+}
