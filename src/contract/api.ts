@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { componentSchema, namespacePathSchema } from './component'
 import type { AppInfo, ConnectionInfo, Page, RecentDirectory, TableInfo } from './types'
+import { importPreviewInput, importStartInput, jobIdSchema, uploadIdSchema, type ImportJobInfo, type ImportPreview } from './import'
 
 /**
  * The one API between the renderer and the core, keyed by `'domain/verb'`.
@@ -49,6 +50,16 @@ export const api = {
   ),
   /** Abort a request started with a `requestId`; unknown ids are ignored (it may have finished). */
   'requests/cancel': method<null>()(z.object({ requestId: requestIdSchema })),
+  /** Import (src/core/import): the sheet's preview of a dropped file or staged upload. */
+  'import/preview': method<ImportPreview>()(importPreviewInput),
+  /** Queue an import job; follow it with `jobs/progress` events. */
+  'import/start': method<ImportJobInfo>()(importStartInput),
+  /** Cancel a queued or running import; a finished one is left as it is. */
+  'import/cancel': method<null>()(z.object({ jobId: jobIdSchema })),
+  /** Delete a staged upload the user did not import (the sheet was closed). */
+  'import/discardUpload': method<null>()(z.object({ uploadId: uploadIdSchema })),
+  /** Every job of this session: queued, running, and the history. */
+  'jobs/list': method<ImportJobInfo[]>()(z.object({})),
 } as const
 
 export type Api = typeof api
@@ -62,6 +73,8 @@ export function isMethod(name: unknown): name is Method {
 
 /** Events pushed from main to the renderer (progress of long work). */
 export interface Events {
+  /** An import job changed (state or throttled progress, at most ~10 per second). */
+  'jobs/progress': ImportJobInfo
   /** A menu command or accelerator handled by the renderer. */
   'app/command': { command: 'open-directory' | 'refresh' | 'import' | 'connect-server' }
 }

@@ -14,11 +14,15 @@ import {
   type Output,
   type RecentDirectory,
   type Result,
+  type EventName,
+  type Events,
 } from '../contract'
 import type { NamespaceClient } from './namespace/client'
 import { connectNamespace } from './namespace/connect'
 import { toAppError } from './errors'
 import './namespace/dir'
+import './namespace/rest'
+import { ImportModule } from './import'
 
 /** Where recent directories live: a JSON file in Electron's userData, memory in tests. */
 export interface RecentsStore {
@@ -42,6 +46,8 @@ export interface ServiceOptions {
   recents: RecentsStore
   /** Native folder picker (Electron only). */
   pickDirectory?: () => Promise<string | null>
+  /** Push an event to the renderer (import progress: `jobs/progress`). */
+  emit?: <E extends EventName>(name: E, payload: Events[E]) => void
 }
 
 interface OpenConnection {
@@ -58,6 +64,11 @@ export type Handlers = { [M in Method]: (input: Input<M>) => Promise<Output<M>> 
 export class CatalogService {
   private readonly connections = new Map<string, OpenConnection>()
   private readonly inFlight = new Map<string, AbortController>()
+  /** Import jobs and staged uploads (the harness calls `imports.stageUpload` for HTTP bodies). */
+  readonly imports = new ImportModule({
+    client: (connectionId) => this.client(connectionId),
+    emit: (job) => this.options.emit?.('jobs/progress', job),
+  })
   private initialConnection: ConnectionInfo | null = null
   /** Settles when the connection shown at start is open (or failed); app/info waits for it. */
   private initialPending: Promise<unknown> = Promise.resolve()
@@ -108,6 +119,7 @@ export class CatalogService {
   }
 
   async closeAll(): Promise<void> {
+    await this.imports.close()
     for (const controller of this.inFlight.values()) controller.abort()
     await Promise.allSettled([...this.connections.values()].map((c) => c.client.close()))
     this.connections.clear()
@@ -137,6 +149,7 @@ export class CatalogService {
   }
 
   readonly handlers: Handlers = {
+    ...this.imports.handlers,
     'app/info': async () => {
       await this.initialPending
       return {

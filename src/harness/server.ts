@@ -55,7 +55,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   }
 
   const token = newToken()
-  const app = Fastify({ logger: false, bodyLimit: 8 * 1024 * 1024 })
+  // forceCloseConnections: a browser's keep-alive sockets must not hold close() open.
+  const app = Fastify({ logger: false, bodyLimit: 8 * 1024 * 1024, forceCloseConnections: true })
   let port = 0
 
   app.addHook('onRequest', async (request, reply) => {

@@ -1,0 +1,339 @@
+/**
+ * Import benchmark (`npm run bench`, or `npx tsx bench/import.ts` alone).
+ *
+ * For each size (default 100k and 1M rows; `BENCH_ROWS=20000` or `BENCH_ROWS=20000,50000` to shrink)
+ * an Arrow IPC file `{id int64, label utf8, score float64, vector FixedSizeList<Float32>[768]}` of
+ * random floats in 10k-row batches (~3.1 GB at 1M rows) is generated once through a bounded sink and
+ * cached in BENCH_DIR (default .tmp/bench). Then, in the same run and alternating order (ABBA when
+ * BENCH_REPS ≥ 2), each in its own child process so peak RSS (VmHWM) is its own:
+ *   ours — the app's pipeline: ImportJobs → openSource → writeSource → dir NamespaceClient;
+ *   bare — the best bare @lancedb/lancedb streamed import measured in perf-baselines §3:
+ *          Arrow file reader, createTable(first batch), then add(batch) with one add in flight.
+ * Reports the throughput ratio ours/bare (target ≥ 0.9) and our peak RSS (target < 700 MB at 3 GB)
+ * to bench-results/import.md.
+ */
+import { spawn } from 'node:child_process'
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
+import { open } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import type { Report, Section } from './lib'
+import {
+  AsyncByteQueue,
+  Field,
+  FixedSizeList,
+  Float32,
+  Float64,
+  Int64,
+  RecordBatch,
+  RecordBatchFileWriter,
+  RecordBatchReader,
+  Schema,
+  Struct,
+  Table,
+  Utf8,
+  makeData,
+  type AsyncRecordBatchFileReader,
+} from 'apache-arrow'
+
+const DIM = 768
+const BATCH_ROWS = 10_000
+const ROOT = resolve(__dirname, '..')
+
+export interface ImportBenchRow {
+  rows: number
+  bytes: number
+  variant: 'ours' | 'bare'
+  rep: number
+  ms: number
+  rowsPerSecond: number
+  mbPerSecond: number
+  peakRssMiB: number
+}
+
+// ---------------------------------------------------------------- data generation
+
+const SCHEMA = new Schema([
+  new Field('id', new Int64(), false),
+  new Field('label', new Utf8(), false),
+  new Field('score', new Float64(), false),
+  new Field('vector', new FixedSizeList(DIM, new Field('item', new Float32(), true)), false),
+])
+
+/** A sink that writes synchronously to a file descriptor: the writer's queue never grows (perf-baselines §1). */
+class FdSink extends AsyncByteQueue {
+  constructor(private readonly fd: number) {
+    super()
+  }
+  override write(value: ArrayBufferView | ArrayBuffer | string): void {
+    const bytes = typeof value === 'string' ? Buffer.from(value) : ArrayBuffer.isView(value) ? value : new Uint8Array(value)
+    let off = 0
+    const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    while (off < view.length) off += writeSync(this.fd, view, off, view.length - off)
+  }
+  override close(): void {}
+}
+
+function xorshift(seed: number): () => number {
+  let x = seed | 0 || 1
+  return () => {
+    x ^= x << 13
+    x ^= x >>> 17
+    x ^= x << 5
+    return (x >>> 0) / 4294967296
+  }
+}
+
+function makeBatch(start: number, rows: number, rand: () => number): RecordBatch {
+  const ids = new BigInt64Array(rows)
+  const scores = new Float64Array(rows)
+  const vectors = new Float32Array(rows * DIM)
+  const labelOffsets = new Int32Array(rows + 1)
+  const labelBytes = new Uint8Array(rows * 20)
+  for (let r = 0; r < rows; r++) {
+    ids[r] = BigInt(start + r)
+    scores[r] = rand()
+    labelOffsets[r + 1] = (r + 1) * 20
+    const label = `label-${String(start + r).padStart(14, '0')}`
+    for (let c = 0; c < 20; c++) labelBytes[r * 20 + c] = label.charCodeAt(c)
+  }
+  for (let i = 0; i < vectors.length; i++) vectors[i] = rand() * 2 - 1
+  const children = [
+    makeData({ type: new Int64(), length: rows, nullCount: 0, data: ids }),
+    makeData({ type: new Utf8(), length: rows, nullCount: 0, valueOffsets: labelOffsets, data: labelBytes }),
+    makeData({ type: new Float64(), length: rows, nullCount: 0, data: scores }),
+    makeData({
+      type: SCHEMA.fields[3]!.type,
+      length: rows,
+      nullCount: 0,
+      child: makeData({ type: new Float32(), length: rows * DIM, nullCount: 0, data: vectors }),
+    }),
+  ]
+  return new RecordBatch(SCHEMA, makeData({ type: new Struct(SCHEMA.fields), length: rows, nullCount: 0, children }))
+}
+
+/** The cached benchmark file for `rows` (generated on first use; written to a temp name, then renamed). */
+export function benchFile(dir: string, rows: number): string {
+  const path = join(dir, `bench_${rows}.arrow`)
+  if (existsSync(path)) return path
+  mkdirSync(dir, { recursive: true })
+  const partial = `${path}.partial`
+  const fd = openSync(partial, 'w')
+  try {
+    const writer = new RecordBatchFileWriter()
+    writer.reset(new FdSink(fd), SCHEMA)
+    const rand = xorshift(rows)
+    for (let start = 0; start < rows; start += BATCH_ROWS) writer.write(makeBatch(start, Math.min(BATCH_ROWS, rows - start), rand))
+    writer.finish()
+  } finally {
+    closeSync(fd)
+  }
+  renameSync(partial, path)
+  return path
+}
+
+// ---------------------------------------------------------------- the two imports (child side)
+
+async function runOurs(file: string, root: string): Promise<number> {
+  const { connectNamespace } = await import('../src/core/namespace/connect')
+  const { ImportJobs } = await import('../src/core/import/jobs')
+  const client = await connectNamespace('dir', { root, create: 'true' })
+  const jobs = new ImportJobs({ emit: () => undefined })
+  const job = jobs.enqueue({ connectionId: 'bench', client, namespace: [], name: 'bench', mode: 'create', path: file, fileName: 'bench.arrow' })
+  const done = await jobs.wait(job.id)
+  if (done.state !== 'done') throw new Error(`import ${done.state}: ${done.error?.message}`)
+  await client.close()
+  return done.result!.rowCount
+}
+
+async function runBare(file: string, root: string): Promise<number> {
+  const lancedb = await import('@lancedb/lancedb')
+  const db = await lancedb.connectNamespace('dir', { root })
+  const handle = await open(file, 'r')
+  const reader = (await RecordBatchReader.from(handle)) as unknown as AsyncRecordBatchFileReader
+  await reader.open()
+  let table: Awaited<ReturnType<typeof db.createTable>> | null = null
+  let inflight: Promise<unknown> | null = null
+  let rows = 0
+  for (let i = 0; i < reader.numRecordBatches; i++) {
+    const batch = (await reader.readRecordBatch(i))!
+    if (inflight) await inflight
+    const chunk = new Table(batch.schema, [batch])
+    rows += batch.numRows
+    if (!table) {
+      table = await db.createTable('bench', chunk)
+      inflight = null
+    } else {
+      inflight = table.add(chunk)
+    }
+  }
+  if (inflight) await inflight
+  await handle.close()
+  return rows
+}
+
+function peakRssMiB(): number {
+  const status = readFileSync('/proc/self/status', 'utf8')
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0)
+  return Math.round(kb / 1024)
+}
+
+async function child(variant: string, file: string, root: string): Promise<void> {
+  // Load (and, under tsx, compile) every module first: the clock measures the import, not start-up.
+  await import('@lancedb/lancedb')
+  await import('../src/core/namespace/connect')
+  await import('../src/core/namespace/dir')
+  await import('../src/core/import/jobs')
+  const started = process.hrtime.bigint()
+  const rows = variant === 'ours' ? await runOurs(file, root) : await runBare(file, root)
+  const ms = Number(process.hrtime.bigint() - started) / 1e6
+  process.stdout.write(`RESULT ${JSON.stringify({ rows, ms, peakRssMiB: peakRssMiB() })}\n`)
+}
+
+// ---------------------------------------------------------------- orchestration (parent side)
+
+function runChild(variant: 'ours' | 'bare', file: string, root: string): Promise<{ rows: number; ms: number; peakRssMiB: number }> {
+  return new Promise((resolvePromise, reject) => {
+    const tsx = join(ROOT, 'node_modules', '.bin', 'tsx')
+    const proc = spawn(tsx, [__filename, '--child', variant, file, root], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    let err = ''
+    proc.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    proc.stderr.on('data', (d: Buffer) => (err += d.toString()))
+    proc.on('error', reject)
+    proc.on('close', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith('RESULT '))
+      if (code !== 0 || !line) reject(new Error(`${variant} child exited ${code}: ${err.split('\n').filter((l) => !l.includes('WARN')).slice(-5).join('\n')}`))
+      else resolvePromise(JSON.parse(line.slice(7)))
+    })
+  })
+}
+
+export async function runImportBench(
+  options: { sizes?: number[]; reps?: number; dir?: string; log?: (line: string) => void; write?: boolean } = {},
+): Promise<ImportBenchRow[]> {
+  const log = options.log ?? ((line: string) => console.log(line))
+  const dir = resolve(ROOT, options.dir ?? process.env.BENCH_DIR ?? '.tmp/bench')
+  const sizes = options.sizes ?? (process.env.BENCH_ROWS ? process.env.BENCH_ROWS.split(',').map(Number) : [100_000, 1_000_000])
+  const reps = options.reps ?? Number(process.env.BENCH_REPS ?? 1)
+  const results: ImportBenchRow[] = []
+  for (const rows of sizes) {
+    const t0 = Date.now()
+    const file = benchFile(dir, rows)
+    const bytes = statSync(file).size
+    log(`import: ${rows.toLocaleString('en')} rows, ${(bytes / 1e6).toFixed(0)} MB (${Date.now() - t0 > 1000 ? 'generated' : 'cached'})`)
+    for (let rep = 0; rep < reps; rep++) {
+      const order: ('ours' | 'bare')[] = rep % 2 === 0 ? ['ours', 'bare'] : ['bare', 'ours']
+      for (const variant of order) {
+        const root = join(dir, `db_${variant}_${rows}`)
+        rmSync(root, { recursive: true, force: true })
+        try {
+          const r = await runChild(variant, file, root)
+          if (r.rows !== rows) throw new Error(`${variant} imported ${r.rows} rows of ${rows}`)
+          const row: ImportBenchRow = {
+            rows,
+            bytes,
+            variant,
+            rep,
+            ms: Math.round(r.ms),
+            rowsPerSecond: Math.round((rows / r.ms) * 1000),
+            mbPerSecond: Math.round(bytes / 1e6 / (r.ms / 1000)),
+            peakRssMiB: r.peakRssMiB,
+          }
+          results.push(row)
+          log(`  ${variant} rep ${rep}: ${(row.ms / 1000).toFixed(2)} s, ${row.rowsPerSecond.toLocaleString('en')} rows/s, ${row.mbPerSecond} MB/s, peak RSS ${row.peakRssMiB} MiB`)
+        } finally {
+          rmSync(root, { recursive: true, force: true })
+        }
+      }
+    }
+  }
+  if (options.write !== false) writeReport(results, reps)
+  return results
+}
+
+export const section: Section = {
+  title: 'import: Arrow file with 768-d vectors, ours vs bare @lancedb/lancedb streamed import',
+  async run(ctx) {
+    const results = await runImportBench({ dir: ctx.dir, log: ctx.log, write: false })
+    return report(results)
+  },
+}
+
+function report(results: ImportBenchRow[]): Report {
+  const rows: (string | number)[][] = []
+  for (const n of [...new Set(results.map((r) => r.rows))]) {
+    const ours = results.filter((r) => r.rows === n && r.variant === 'ours')
+    const bare = results.filter((r) => r.rows === n && r.variant === 'bare')
+    if (!ours.length || !bare.length) continue
+    const ratio = median(ours.map((o) => bare.find((x) => x.rep === o.rep)!.ms / o.ms))
+    rows.push([
+      n.toLocaleString('en'),
+      (ours[0]!.bytes / 1e6).toFixed(0),
+      (median(ours.map((r) => r.ms)) / 1000).toFixed(2),
+      (median(bare.map((r) => r.ms)) / 1000).toFixed(2),
+      Math.round(median(ours.map((r) => r.rowsPerSecond))).toLocaleString('en'),
+      Math.round(median(bare.map((r) => r.rowsPerSecond))).toLocaleString('en'),
+      `${ratio.toFixed(2)}×`,
+      Math.max(...ours.map((r) => r.peakRssMiB)),
+      Math.max(...bare.map((r) => r.peakRssMiB)),
+    ])
+  }
+  return {
+    notes: [
+      `${median(results.map((r) => r.rep)) + 1 > 1 ? 'several reps' : '1 rep'} per variant (BENCH_REPS), alternating order; each import in its own child process, peak RSS = VmHWM.`,
+      'File: Arrow IPC file, 10k-row batches, `{id int64, label utf8, score float64, vector FixedSizeList<Float32>[768]}`, random floats (BENCH_ROWS, BENCH_DIR).',
+      '"bare" = @lancedb/lancedb alone: file reader, createTable(first batch), add(batch) with one add in flight (perf-baselines §3 best variant).',
+      'Targets: throughput ours/bare ≥ 0.9; our peak RSS < 700 MB for the 3 GB file.',
+    ],
+    tables: [
+      {
+        title: 'Import (median per variant)',
+        columns: ['rows', 'file MB', 'ours s', 'bare s', 'ours rows/s', 'bare rows/s', 'throughput ours/bare', 'ours peak RSS MiB', 'bare peak RSS MiB'],
+        rows,
+      },
+    ],
+  }
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = Math.floor(s.length / 2)
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
+}
+
+function writeReport(results: ImportBenchRow[], reps: number): void {
+  const lines = [
+    '# Import benchmark',
+    '',
+    `Run ${new Date().toISOString()} on ${process.platform}, Node ${process.version}; ${reps} rep(s) per variant, alternating order;`,
+    'each import in its own child process (peak RSS = VmHWM). File: Arrow IPC file, 10k-row batches,',
+    '`{id int64, label utf8, score float64, vector FixedSizeList<Float32>[768]}`, random floats.',
+    '"bare" = @lancedb/lancedb alone: file reader, createTable(first batch), add(batch) with one add in flight.',
+    '',
+    '| rows | file MB | ours s | bare s | ours rows/s | bare rows/s | throughput ours/bare (target ≥ 0.9) | ours peak RSS MiB | bare peak RSS MiB |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ]
+  for (const rows of [...new Set(results.map((r) => r.rows))]) {
+    const ours = results.filter((r) => r.rows === rows && r.variant === 'ours')
+    const bare = results.filter((r) => r.rows === rows && r.variant === 'bare')
+    if (!ours.length || !bare.length) continue
+    const ratios = ours.map((o) => {
+      const b = bare.find((x) => x.rep === o.rep)!
+      return b.ms / o.ms
+    })
+    lines.push(
+      `| ${rows.toLocaleString('en')} | ${(ours[0]!.bytes / 1e6).toFixed(0)} | ${(median(ours.map((r) => r.ms)) / 1000).toFixed(2)} | ${(median(bare.map((r) => r.ms)) / 1000).toFixed(2)} | ${median(ours.map((r) => r.rowsPerSecond)).toLocaleString('en')} | ${median(bare.map((r) => r.rowsPerSecond)).toLocaleString('en')} | **${median(ratios).toFixed(2)}×** | ${Math.max(...ours.map((r) => r.peakRssMiB))} | ${Math.max(...bare.map((r) => r.peakRssMiB))} |`,
+    )
+  }
+  mkdirSync(join(ROOT, 'bench-results'), { recursive: true })
+  writeFileSync(join(ROOT, 'bench-results', 'import.md'), lines.join('\n') + '\n')
+}
+
+if (require.main === module) {
+  const [flag, variant, file, root] = process.argv.slice(2)
+  const main = flag === '--child' ? child(variant!, file!, root!) : runImportBench().then(() => undefined)
+  main.catch((error: unknown) => {
+    console.error(error)
+    process.exit(1)
+  })
+}

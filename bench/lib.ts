@@ -1,0 +1,89 @@
+import { performance } from 'node:perf_hooks'
+
+/** One benchmark section: it measures and returns tables; the runner prints and saves them. */
+export interface Section {
+  title: string
+  run(context: BenchContext): Promise<Report>
+}
+
+export interface BenchContext {
+  /** Cache directory for generated data (BENCH_DIR, default `.tmp/bench`). */
+  dir: string
+  log(message: string): void
+}
+
+export interface ResultTable {
+  title: string
+  columns: string[]
+  rows: (string | number)[][]
+}
+
+export interface Report {
+  /** Lines shown before the tables (sizes, settings). */
+  notes: string[]
+  tables: ResultTable[]
+}
+
+export function envInt(name: string, fallback: number): number {
+  const raw = process.env[name]
+  if (raw === undefined || raw === '') return fallback
+  const value = Number(raw.replace(/_/g, ''))
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a whole number ≥ 1 (got ${raw})`)
+  return value
+}
+
+export function median(values: number[]): number {
+  if (values.length === 0) return Number.NaN
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+export async function time<T>(work: () => Promise<T>): Promise<[number, T]> {
+  const start = performance.now()
+  const result = await work()
+  return [performance.now() - start, result]
+}
+
+/**
+ * Run `ours` and `bare` back to back `reps` times, alternating which goes first (ABBA) so the order does
+ * not favour either; after `warmup` unmeasured rounds. Returns medians and the median of per-rep ratios.
+ */
+export async function compare(
+  ours: () => Promise<unknown>,
+  bare: () => Promise<unknown>,
+  { reps, warmup = 3 }: { reps: number; warmup?: number },
+): Promise<{ ours: number; bare: number; ratio: number }> {
+  for (let i = 0; i < warmup; i++) {
+    await ours()
+    await bare()
+  }
+  const o: number[] = []
+  const b: number[] = []
+  const ratios: number[] = []
+  for (let i = 0; i < reps; i++) {
+    let to: number
+    let tb: number
+    if (i % 2 === 0) {
+      ;[to] = await time(ours)
+      ;[tb] = await time(bare)
+    } else {
+      ;[tb] = await time(bare)
+      ;[to] = await time(ours)
+    }
+    o.push(to)
+    b.push(tb)
+    ratios.push(to / tb)
+  }
+  return { ours: median(o), bare: median(b), ratio: median(ratios) }
+}
+
+export const ms = (value: number) => (value < 10 ? value.toFixed(2) : value.toFixed(1))
+export const ratio = (value: number) => `${value.toFixed(2)}×`
+export const verdict = (value: number, target: number) => (value <= target ? `ok (≤ ${target}×)` : `**over** (target ≤ ${target}×)`)
+export const count = (value: number) => value.toLocaleString('en-US')
+
+export function markdownTable(table: ResultTable): string {
+  const line = (cells: (string | number)[]) => `| ${cells.map(String).join(' | ')} |`
+  return [`#### ${table.title}`, '', line(table.columns), line(table.columns.map(() => '---')), ...table.rows.map(line)].join('\n')
+}

@@ -1,0 +1,11 @@
+import type { Section } from './lib'
+
+/**
+ * Every benchmark section `npm run bench` knows, in the order they run. To add one, write
+ * `bench/<name>.ts` exporting `section: Section` and add a line here. `npm run bench -- <name> …`
+ * runs only the named sections.
+ */
+export const sections: Record<string, () => Promise<Section>> = {
+  dir: async () => (await import('./dir')).section,
+  import: async () => (await import('./import')).section,
+}

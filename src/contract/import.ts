@@ -1,0 +1,128 @@
+import { z } from 'zod'
+import { componentSchema, namespacePathSchema, type NamespacePath } from './component'
+import type { AppErrorData } from './result'
+import type { FieldInfo, TableRef } from './types'
+
+/**
+ * Import: a file becomes a table. The renderer previews a source, starts a job, and follows it
+ * through `jobs/progress` events; the core streams the file in chunks (see src/core/import).
+ */
+
+export const importModeSchema = z.enum(['create', 'overwrite', 'append'])
+export type ImportMode = z.infer<typeof importModeSchema>
+
+export const uploadIdSchema = z.string().regex(/^u[A-Za-z0-9_-]{1,64}$/, 'must be an upload id')
+export const jobIdSchema = z.string().regex(/^j[A-Za-z0-9_-]{1,64}$/, 'must be a job id')
+
+/**
+ * Where the bytes are: a local path (Electron: `webUtils.getPathForFile`) or an upload the
+ * harness staged from an HTTP body (no paths in a browser).
+ */
+export const importSourceSchema = z.union([
+  z.object({ path: z.string().min(1, 'must not be empty').max(4096) }).strict(),
+  z.object({ uploadId: uploadIdSchema }).strict(),
+])
+export type ImportSource = z.infer<typeof importSourceSchema>
+
+const importTarget = z.object({
+  connectionId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a connection id'),
+  namespace: namespacePathSchema,
+  source: importSourceSchema,
+  /**
+   * List-of-float columns to write as vectors (`FixedSizeList<Float32>[d]`). Absent = every
+   * detected candidate; `[]` = none.
+   */
+  vectorColumns: z.array(z.string().min(1).max(1024)).max(1000).optional(),
+})
+
+export const importPreviewInput = importTarget.extend({
+  /** The table name to check against; absent = the name suggested from the file name. */
+  name: z.string().max(1024).optional(),
+  mode: importModeSchema.optional(),
+})
+
+export const importStartInput = importTarget.extend({
+  name: componentSchema,
+  mode: importModeSchema.default('create'),
+})
+
+export type ImportFormat = 'arrow-file' | 'arrow-stream' | 'parquet' | 'csv' | 'jsonl'
+
+export interface VectorCandidate {
+  column: string
+  dimension: number
+  /** The column's type in the file, e.g. `List<Float64>`. */
+  sourceType: string
+  /** Whether it will be written as a vector (from `vectorColumns`). */
+  accepted: boolean
+}
+
+/** How the file's schema differs from an existing table's (what blocks `append`). */
+export interface SchemaDiff {
+  /** Columns of the table the file lacks. */
+  missing: string[]
+  /** Columns of the file the table lacks. */
+  extra: string[]
+  /** Same name, different type. */
+  changed: { column: string; table: string; file: string }[]
+}
+
+export interface ImportPreview {
+  fileName: string
+  format: ImportFormat
+  formatLabel: string
+  bytes: number
+  /** A valid table name made from the file name. */
+  suggestedName: string
+  /** The name checked (input `name`, else `suggestedName`) and why it is not valid, or null. */
+  name: string
+  nameProblem: string | null
+  /** The schema that will be written (vector choices applied). */
+  schema: FieldInfo[]
+  /** Up to 20 first rows as Arrow IPC stream bytes, in the written schema. */
+  sampleRows: Uint8Array
+  sampleRowCount: number
+  /** Total rows when cheap to know (Arrow file footer, Parquet metadata); null for streams and text. */
+  rowCount: number | null
+  vectorCandidates: VectorCandidate[]
+  /** The table of that name in the target namespace, if it exists. */
+  existing: { version: number; rowCount: number; schemaDiff: SchemaDiff | null } | null
+  /** Why the chosen mode (input `mode`, default `create`) cannot run, or null when it can. */
+  modeProblem: string | null
+}
+
+export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled'
+
+export interface ImportProgress {
+  bytesRead: number
+  totalBytes: number
+  rows: number
+  /** Known for Arrow files and Parquet, else null. */
+  totalRows: number | null
+  rowsPerSecond: number
+  bytesPerSecond: number
+  /** Seconds left, from the byte rate; null until it can be estimated. */
+  etaSeconds: number | null
+  /** What the job is doing now. */
+  phase: 'waiting' | 'reading' | 'writing' | 'committing' | 'cleaning up' | 'finished'
+}
+
+export interface ImportJobInfo {
+  id: string
+  kind: 'import'
+  state: JobState
+  fileName: string
+  format: ImportFormat | null
+  mode: ImportMode
+  target: TableRef
+  createdAt: number
+  startedAt: number | null
+  finishedAt: number | null
+  progress: ImportProgress
+  /** Why it failed (state `failed`). */
+  error: AppErrorData | null
+  /** The written table (state `done`). */
+  result: { version: number; rowCount: number } | null
+}
+
+export type { NamespacePath }

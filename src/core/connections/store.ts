@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto'
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { AppError } from '../../contract'
+import {
+  connectionDraftSchema,
+  connectionProperties,
+  isSecretHeader,
+  secretKey,
+  type ConnectionDraft,
+  type ConnectionView,
+  type SavedConnection,
+  type SecretStore,
+} from './model'
+
+/** Where the (secret-free) connection records live: a JSON file in the app, memory in tests. */
+export interface ConnectionRecords {
+  load(): Promise<SavedConnection[]>
+  save(connections: SavedConnection[]): Promise<void>
+}
+
+export class MemoryConnectionRecords implements ConnectionRecords {
+  private data: SavedConnection[] = []
+  async load() {
+    return structuredClone(this.data)
+  }
+  async save(connections: SavedConnection[]) {
+    this.data = structuredClone(connections)
+  }
+}
+
+/** A JSON file written atomically (temp file + rename), so a crash never leaves half a file. */
+export class JsonFileConnectionRecords implements ConnectionRecords {
+  constructor(readonly path: string) {}
+  async load(): Promise<SavedConnection[]> {
+    let text: string
+    try {
+      text = await readFile(this.path, 'utf8')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+      throw error
+    }
+    try {
+      const value = JSON.parse(text) as { connections?: SavedConnection[] }
+      return Array.isArray(value.connections) ? value.connections : []
+    } catch {
+      throw new AppError('corrupt', `The saved connections file ${this.path} is damaged`, { hint: 'Move it aside; the app will start with no saved connections' })
+    }
+  }
+  async save(connections: SavedConnection[]): Promise<void> {
+    await mkdir(dirname(this.path), { recursive: true })
+    const tmp = `${this.path}.${process.pid}.tmp`
+    await writeFile(tmp, JSON.stringify({ version: 1, connections }, null, 2), { mode: 0o600 })
+    await rename(tmp, this.path)
+  }
+}
+
+/**
+ * Saved connections: records without secrets plus a SecretStore. Saving validates first and writes the
+ * secrets before the record, so a failure never loses or half-changes what was saved. Nothing here ever
+ * deletes a connection except {@link ConnectionStore.remove}: a wrong key or a failed connect changes nothing.
+ */
+export class ConnectionStore {
+  constructor(
+    private readonly records: ConnectionRecords,
+    private readonly secrets: SecretStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async list(): Promise<ConnectionView[]> {
+    const all = await this.records.load()
+    return Promise.all(all.map((c) => this.view(c)))
+  }
+
+  async get(id: string): Promise<SavedConnection> {
+    const found = (await this.records.load()).find((c) => c.id === id)
+    if (!found) throw new AppError('not_found', 'This saved connection no longer exists')
+    return found
+  }
+
+  async view(connection: SavedConnection): Promise<ConnectionView> {
+    const view: ConnectionView = {
+      id: connection.id,
+      name: connection.name,
+      endpoint: connection.endpoint,
+      auth: { kind: connection.auth, saved: connection.auth !== 'none' && (await this.secrets.get(secretKey(connection.id, 'auth'))) !== undefined },
+      headers: await Promise.all(
+        connection.headers.map(async (h) =>
+          isSecretHeader(h)
+            ? { name: h.name, secret: true, saved: (await this.secrets.get(secretKey(connection.id, { header: h.name }))) !== undefined }
+            : { name: h.name, secret: false, value: h.value, saved: h.value !== undefined },
+        ),
+      ),
+      createdAt: connection.createdAt,
+      updatedAt: connection.updatedAt,
+    }
+    if (connection.database) view.database = { ...connection.database }
+    return view
+  }
+
+  /** Create or update from a draft (unknown input: parsed here). Returns the renderer-safe view. */
+  async save(rawDraft: unknown): Promise<ConnectionView> {
+    const parsed = connectionDraftSchema.safeParse(rawDraft)
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'connection'}: ${i.message}`).join('; ')
+      throw new AppError('invalid_input', `The connection is not valid: ${issues}`)
+    }
+    const draft = parsed.data
+    const all = await this.records.load()
+    const previous = draft.id ? all.find((c) => c.id === draft.id) : undefined
+    if (draft.id && !previous) throw new AppError('not_found', 'This saved connection no longer exists')
+    const id = previous?.id ?? randomUUID()
+    const now = this.now()
+    const record: SavedConnection = {
+      id,
+      name: draft.name,
+      endpoint: draft.endpoint.replace(/\/+$/, ''),
+      auth: draft.auth.kind,
+      headers: draft.headers.map((h) => (isSecretHeader(h) ? { name: h.name, secret: true } : { name: h.name, value: h.value ?? '', secret: false })),
+      createdAt: previous?.createdAt ?? now,
+      updatedAt: now,
+    }
+    if (draft.database) record.database = draft.database
+    if (draft.auth.kind !== 'none') {
+      // Left out = keep the saved secret; there must then be one to keep.
+      const missing = draft.auth.secret === '' || (draft.auth.secret === undefined && (previous ? await this.secrets.get(secretKey(id, 'auth')) : undefined) === undefined)
+      if (missing) throw new AppError('invalid_input', draft.auth.kind === 'api-key' ? 'Enter the API key' : 'Enter the token')
+    }
+    // Secrets first: if one fails, the record on disk still describes the old, complete state.
+    if (draft.auth.kind !== 'none' && draft.auth.secret) await this.secrets.set(secretKey(id, 'auth'), draft.auth.secret)
+    for (const h of draft.headers) {
+      if (!isSecretHeader(h) || h.value === undefined) continue
+      if (h.value === '') await this.secrets.delete(secretKey(id, { header: h.name }))
+      else await this.secrets.set(secretKey(id, { header: h.name }), h.value)
+    }
+    await this.records.save(previous ? all.map((c) => (c.id === id ? record : c)) : [...all, record])
+    // Secrets no longer referenced (auth turned off, header removed or made public) are dropped after the record is safe.
+    if (previous) {
+      if (record.auth === 'none') await this.secrets.delete(secretKey(id, 'auth'))
+      const stillSecret = new Set(record.headers.filter((h) => h.secret).map((h) => h.name.toLowerCase()))
+      for (const h of previous.headers) if (isSecretHeader(h) && !stillSecret.has(h.name.toLowerCase())) await this.secrets.delete(secretKey(id, { header: h.name }))
+    }
+    return this.view(record)
+  }
+
+  async remove(id: string): Promise<void> {
+    const all = await this.records.load()
+    const found = all.find((c) => c.id === id)
+    if (!found) return
+    await this.records.save(all.filter((c) => c.id !== id))
+    await this.secrets.delete(secretKey(id, 'auth'))
+    for (const h of found.headers) if (isSecretHeader(h)) await this.secrets.delete(secretKey(id, { header: h.name }))
+  }
+
+  /** `connectNamespace('rest', …)` properties with secrets (main only). */
+  async properties(id: string): Promise<Record<string, string>> {
+    return connectionProperties(await this.get(id), this.secrets)
+  }
+}

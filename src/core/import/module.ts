@@ -1,0 +1,121 @@
+import type { Readable } from 'node:stream'
+import { basename } from 'node:path'
+import { AppError, type ImportJobInfo, type ImportMode, type ImportPreview, type ImportSource, type Input } from '../../contract'
+import type { NamespaceClient } from '../namespace/client'
+import { ImportJobs } from './jobs'
+import { previewImport } from './preview'
+import { sniffFile } from './sniff'
+import { UploadStore, type StagedUpload } from './uploads'
+import { describeOrNull } from './write'
+import { formatNamespace } from '../namespace/path'
+
+export interface ImportModuleDeps {
+  /** The open connection's client (throws `not_found` for a closed one). */
+  client: (connectionId: string) => NamespaceClient
+  /** Publish a job change (`jobs/progress`). */
+  emit: (job: ImportJobInfo) => void
+  progressIntervalMs?: number
+}
+
+/**
+ * Import as the service exposes it: preview, start (queue a job), cancel, list, and staged
+ * uploads for hosts without file paths. CatalogService spreads {@link handlers} into its own.
+ */
+export class ImportModule {
+  readonly uploads = new UploadStore()
+  readonly jobs: ImportJobs
+
+  constructor(private readonly deps: ImportModuleDeps) {
+    this.jobs = new ImportJobs({ emit: deps.emit, progressIntervalMs: deps.progressIntervalMs })
+  }
+
+  /**
+   * For the harness (no file paths in a browser): spool an HTTP body to a temp file and return an
+   * `uploadId` to pass as `source: { uploadId }` to `import/preview` and `import/start`.
+   * The file is deleted when its job ends or on `import/discardUpload`.
+   */
+  stageUpload(body: Readable, info: { fileName: string; size?: number; signal?: AbortSignal }): Promise<StagedUpload> {
+    return this.uploads.stage(body, info)
+  }
+
+  /** Stage `body` and queue its import in one call; resolves with the queued job. */
+  async importReadable(
+    body: Readable,
+    info: { fileName: string; size?: number; connectionId: string; namespace: string[]; name: string; mode?: ImportMode; vectorColumns?: string[] },
+  ): Promise<ImportJobInfo> {
+    const staged = await this.stageUpload(body, info)
+    try {
+      return await this.start({ ...info, mode: info.mode ?? 'create', source: { uploadId: staged.uploadId } })
+    } catch (error) {
+      await this.uploads.discard(staged.uploadId)
+      throw error
+    }
+  }
+
+  private resolveSource(source: ImportSource): { path: string; fileName: string; uploadId?: string } {
+    if ('uploadId' in source) return { ...this.uploads.resolve(source.uploadId), uploadId: source.uploadId }
+    return { path: source.path, fileName: basename(source.path) }
+  }
+
+  async preview(input: Input<'import/preview'>): Promise<ImportPreview> {
+    const { path, fileName } = this.resolveSource(input.source)
+    return previewImport({
+      path,
+      fileName,
+      client: this.deps.client(input.connectionId),
+      namespace: input.namespace,
+      name: input.name,
+      mode: input.mode,
+      vectorColumns: input.vectorColumns,
+    })
+  }
+
+  /**
+   * Queue an import. Checks what can be checked at once (the file exists and is a known format,
+   * `create` does not hit an existing table) so the sheet shows the error instead of a failed job;
+   * the job checks again when it runs.
+   */
+  async start(input: Input<'import/start'>): Promise<ImportJobInfo> {
+    const { path, fileName, uploadId } = this.resolveSource(input.source)
+    const client = this.deps.client(input.connectionId)
+    await sniffFile(path, fileName).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new AppError('not_found', `${fileName} does not exist (any more)`)
+      throw error
+    })
+    if (input.mode === 'create' && (await describeOrNull(client, { namespace: input.namespace, name: input.name }))) {
+      throw new AppError('already_exists', `A table named "${input.name}" already exists in ${formatNamespace(input.namespace)}`, {
+        hint: 'Choose another name, or import in overwrite or append mode',
+      })
+    }
+    return this.jobs.enqueue({
+      connectionId: input.connectionId,
+      client,
+      namespace: input.namespace,
+      name: input.name,
+      mode: input.mode,
+      path,
+      fileName,
+      vectorColumns: input.vectorColumns,
+      onSettled: uploadId ? () => this.uploads.discard(uploadId) : undefined,
+    })
+  }
+
+  async close(): Promise<void> {
+    await this.jobs.close()
+    await this.uploads.discardAll()
+  }
+
+  readonly handlers = {
+    'import/preview': (input: Input<'import/preview'>) => this.preview(input),
+    'import/start': (input: Input<'import/start'>) => this.start(input),
+    'import/cancel': async ({ jobId }: Input<'import/cancel'>) => {
+      this.jobs.cancel(jobId)
+      return null
+    },
+    'import/discardUpload': async ({ uploadId }: Input<'import/discardUpload'>) => {
+      await this.uploads.discard(uploadId)
+      return null
+    },
+    'jobs/list': async () => this.jobs.list(),
+  }
+}

@@ -1,0 +1,38 @@
+import { basename } from 'node:path'
+import { AppError } from '../../contract'
+import { openArrowFile, openArrowStream } from './readers/arrow'
+import { openCsv } from './readers/csv'
+import { openJsonLines } from './readers/jsonl'
+import { openParquet } from './readers/parquet'
+import { readHead, sniffBytes } from './sniff'
+import type { BatchSource, OpenOptions } from './source'
+
+/** Sniff a file's format from its bytes and open the matching streaming reader. */
+export async function openSource(path: string, options: Partial<OpenOptions> = {}): Promise<BatchSource> {
+  const fileName = options.fileName ?? basename(path)
+  let head: Buffer
+  let size: number
+  try {
+    ;({ head, size } = await readHead(path))
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') throw new AppError('not_found', `${fileName} does not exist (any more)`, { detail: path })
+    if (code === 'EISDIR') throw new AppError('invalid_input', `${fileName} is a folder, not a file`, { hint: 'Drop the files inside it instead' })
+    if (code === 'EACCES' || code === 'EPERM') throw new AppError('permission_denied', `${fileName} cannot be read (permission denied)`)
+    throw error
+  }
+  const format = sniffBytes(head, size, fileName)
+  const opts: OpenOptions = { ...options, fileName }
+  switch (format) {
+    case 'arrow-file':
+      return openArrowFile(path, opts)
+    case 'arrow-stream':
+      return openArrowStream(path, opts)
+    case 'parquet':
+      return openParquet(path, opts)
+    case 'csv':
+      return openCsv(path, head, opts)
+    case 'jsonl':
+      return openJsonLines(path, opts)
+  }
+}

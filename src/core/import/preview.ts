@@ -1,0 +1,87 @@
+import { basename, extname } from 'node:path'
+import { Table, tableToIPC, type RecordBatch } from 'apache-arrow'
+import { componentProblem, type ImportMode, type ImportPreview } from '../../contract'
+import type { NamespaceClient } from '../namespace/client'
+import type { TableId } from '../namespace/path'
+import { openSource } from './open'
+import { describeDiff, isEmptyDiff, schemaDiff, schemaInfo } from './schema'
+import { FORMAT_LABELS } from './sniff'
+import { describeOrNull, planSchema } from './write'
+
+export const PREVIEW_ROWS = 20
+
+/** A valid table name from a file name: the stem, other characters turned into `_`. */
+export function suggestTableName(fileName: string): string {
+  let stem = basename(fileName, extname(fileName))
+  // `data.csv.gz`-style double extensions and `.feather` keep only the first stem.
+  stem = stem.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^_+|_+$/g, '')
+  if (stem === '' || stem === '.' || stem === '..') stem = 'imported'
+  return stem.slice(0, 255)
+}
+
+export interface PreviewRequest {
+  path: string
+  fileName: string
+  client: NamespaceClient
+  namespace: readonly string[]
+  name?: string
+  mode?: ImportMode
+  vectorColumns?: string[]
+  signal?: AbortSignal
+}
+
+/**
+ * What the import sheet shows: the schema that will be written, the first rows (in that schema,
+ * as Arrow IPC), vector candidates, the row count when cheap, and what the target name holds.
+ * Reads only the first batch of the file.
+ */
+export async function previewImport(req: PreviewRequest): Promise<ImportPreview> {
+  const source = await openSource(req.path, { fileName: req.fileName, signal: req.signal, inferRows: undefined })
+  let first: RecordBatch | null = null
+  const batches = source.batches()
+  try {
+    const step = await batches.next()
+    first = step.done ? null : step.value
+  } finally {
+    await batches.return(undefined).catch(() => undefined)
+    await source.close().catch(() => undefined)
+  }
+  const { transform, candidates } = planSchema(source, first, req.vectorColumns)
+  const sampleBatches = first ? [transform.apply(first.slice(0, Math.min(first.numRows, PREVIEW_ROWS)))] : []
+  const sample = new Table(transform.schema, sampleBatches)
+
+  const suggestedName = suggestTableName(req.fileName)
+  const name = req.name ?? suggestedName
+  const nameProblem = componentProblem(name)
+  const mode = req.mode ?? 'create'
+  let existing: ImportPreview['existing'] = null
+  let modeProblem: string | null = null
+  if (nameProblem === null) {
+    const id: TableId = { namespace: req.namespace, name }
+    const found = await describeOrNull(req.client, id, req.signal)
+    if (found) {
+      const diff = schemaDiff(found.schema, transform.schema)
+      existing = { version: found.version, rowCount: found.rowCount, schemaDiff: isEmptyDiff(diff) ? null : diff }
+      if (mode === 'create') modeProblem = `A table named "${name}" already exists; choose another name, or overwrite or append`
+      if (mode === 'append' && !isEmptyDiff(diff)) modeProblem = `The columns differ from the table's: ${describeDiff(diff)}`
+    } else if (mode === 'append') {
+      modeProblem = `There is no table "${name}" to append to`
+    }
+  }
+  return {
+    fileName: req.fileName,
+    format: source.format,
+    formatLabel: FORMAT_LABELS[source.format],
+    bytes: source.size,
+    suggestedName,
+    name,
+    nameProblem,
+    schema: schemaInfo(transform.schema),
+    sampleRows: tableToIPC(sample, 'stream'),
+    sampleRowCount: sample.numRows,
+    rowCount: source.rowCount,
+    vectorCandidates: candidates,
+    existing,
+    modeProblem,
+  }
+}

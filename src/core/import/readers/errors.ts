@@ -1,0 +1,21 @@
+import { AppError } from '../../../contract'
+
+/** Wrap a reader library's error (apache-arrow, hyparquet, csv-parse) as a `corrupt` AppError naming the file. */
+export function corrupt(fileName: string, what: string, error: unknown, hint?: string): AppError {
+  if (error instanceof AppError) return error
+  const detail = error instanceof Error ? error.message : String(error)
+  return new AppError('corrupt', `${fileName} is not a valid ${what}: ${firstLine(detail)}`, {
+    detail,
+    hint: hint ?? 'The file may be truncated or damaged; export it again',
+    cause: error,
+  })
+}
+
+function firstLine(text: string): string {
+  const line = (text.split('\n')[0] ?? text).trim()
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new AppError('cancelled', 'The import was cancelled')
+}

@@ -1,0 +1,215 @@
+import {
+  Binary,
+  Bool,
+  DataType,
+  DateDay,
+  Field,
+  Float32,
+  Float64,
+  Int16,
+  Int32,
+  Int64,
+  Int8,
+  List,
+  Schema,
+  Struct,
+  TimestampMillisecond,
+  Uint16,
+  Uint32,
+  Uint64,
+  Uint8,
+  Utf8,
+} from 'apache-arrow'
+import type { AsyncBuffer, FileMetaData, SchemaTree } from 'hyparquet'
+import { AppError } from '../../../contract'
+import { MISMATCH, batchFromColumns, coerce } from '../build'
+import { typeName } from '../schema'
+import { DEFAULT_BATCH_ROWS, type BatchSource, type OpenOptions } from '../source'
+import { corrupt, throwIfAborted } from './errors'
+
+// hyparquet is ESM-only; load it lazily so this CommonJS project can use it (dynamic import works from CJS).
+type Hyparquet = typeof import('hyparquet')
+let hyparquet: Promise<Hyparquet> | null = null
+function loadHyparquet(): Promise<Hyparquet> {
+  hyparquet ??= import('hyparquet')
+  return hyparquet
+}
+
+/** Rows decoded per hyparquet call: a row group is read in slices so wide rows stay bounded. */
+const MAX_SLICE_BYTES = 128 * 1024 * 1024
+
+/**
+ * Parquet through hyparquet (pure JS), row group by row group, converted to Arrow with a schema
+ * mapped from the Parquet schema. The row count comes from the footer metadata.
+ * Known limits: compression other than Snappy/uncompressed is refused by hyparquet (clear error);
+ * timestamps keep millisecond precision; decimals become Float64; MAP columns are refused.
+ */
+export async function openParquet(path: string, options: OpenOptions): Promise<BatchSource> {
+  const { fileName } = options
+  const batchRows = options.batchRows ?? DEFAULT_BATCH_ROWS
+  const hp = await loadHyparquet()
+  let file: AsyncBuffer
+  let metadata: FileMetaData
+  let read = 0
+  try {
+    const raw = await hp.asyncBufferFromFile(path)
+    file = {
+      byteLength: raw.byteLength,
+      slice: async (start: number, end?: number) => {
+        const buf = await raw.slice(start, end)
+        read = Math.max(read, end ?? raw.byteLength)
+        return buf
+      },
+    }
+    if (raw.byteLength < 12) throw new Error('the file is shorter than a Parquet header and footer')
+    metadata = await hp.parquetMetadataAsync(file)
+  } catch (error) {
+    throw corrupt(fileName, 'Parquet file', error)
+  }
+  const tree = hp.parquetSchema(metadata)
+  const schema = new Schema(tree.children.map((child) => fieldOf(child, fileName)))
+  const names = schema.fields.map((f) => f.name)
+  const rowCount = Number(metadata.num_rows)
+  const size = file.byteLength
+
+  return {
+    format: 'parquet',
+    schema,
+    size,
+    rowCount,
+    bytesRead: () => Math.min(read, size),
+    async *batches() {
+      let groupStart = 0
+      for (const group of metadata.row_groups) {
+        const groupRows = Number(group.num_rows)
+        const bytesPerRow = groupRows > 0 ? Number(group.total_byte_size) / groupRows : 0
+        // JS objects cost several times the encoded size; slice so one call stays under the cap.
+        const sliceRows = Math.max(batchRows, Math.min(groupRows, Math.floor(MAX_SLICE_BYTES / Math.max(1, bytesPerRow * 4))))
+        for (let start = 0; start < groupRows; start += sliceRows) {
+          throwIfAborted(options.signal)
+          const end = Math.min(groupRows, start + sliceRows)
+          let rows: Record<string, unknown>[]
+          try {
+            rows = (await hp.parquetReadObjects({
+              file,
+              metadata,
+              rowStart: groupStart + start,
+              rowEnd: groupStart + end,
+              utf8: false,
+            })) as Record<string, unknown>[]
+          } catch (error) {
+            throw corrupt(fileName, 'Parquet file', error)
+          }
+          if (rows.length !== end - start) {
+            throw corrupt(fileName, 'Parquet file', new Error(`row group holds ${rows.length} rows where its metadata says ${end - start}`))
+          }
+          for (let b = 0; b < rows.length; b += batchRows) {
+            const slice = rows.slice(b, b + batchRows)
+            const columns = names.map(() => new Array<unknown>(slice.length))
+            slice.forEach((row, r) => {
+              schema.fields.forEach((field, i) => {
+                const value = coerce(row[field.name], field.type)
+                if (value === MISMATCH) {
+                  throw new AppError('corrupt', `${fileName} row ${groupStart + start + b + r + 1}: a value of "${field.name}" does not fit ${typeName(field.type)}`, {
+                    hint: 'The file may be damaged; export it again',
+                  })
+                }
+                columns[i]![r] = value
+              })
+            })
+            yield batchFromColumns(schema, columns, slice.length)
+          }
+        }
+        groupStart += groupRows
+      }
+      read = size
+    },
+    close: async () => undefined,
+  }
+}
+
+function fieldOf(node: SchemaTree, fileName: string): Field {
+  const el = node.element
+  const nullable = el.repetition_type !== 'REQUIRED'
+  return new Field(el.name, typeOf(node, fileName), nullable)
+}
+
+function typeOf(node: SchemaTree, fileName: string): DataType {
+  const el = node.element
+  const logical = el.logical_type?.type
+  const converted = el.converted_type
+  const unsupported = (what: string) =>
+    new AppError('unsupported', `${fileName}: column "${node.path.join('.')}" is a Parquet ${what}, which import does not support yet`, {
+      hint: 'Convert that column (or drop it) and import again',
+    })
+  if (node.children.length > 0) {
+    if (logical === 'MAP' || converted === 'MAP' || converted === 'MAP_KEY_VALUE') throw unsupported('MAP')
+    if (logical === 'LIST' || converted === 'LIST') {
+      const repeated = node.children[0]!
+      // 3-level lists (list > element) or the legacy 2-level form (the repeated node is the element).
+      const element =
+        repeated.children.length === 1 && repeated.element.name !== 'array' && !repeated.element.name.endsWith('_tuple')
+          ? repeated.children[0]!
+          : repeated
+      const itemType = element === repeated && repeated.children.length === 0 ? primitive(repeated, unsupported) : typeOf(element, fileName)
+      return new List(new Field('item', itemType, true))
+    }
+    const fields = node.children.map((c) => fieldOf(c, fileName))
+    if (el.repetition_type === 'REPEATED') return new List(new Field('item', new Struct(fields), true))
+    return new Struct(fields)
+  }
+  const type = primitive(node, unsupported)
+  if (el.repetition_type === 'REPEATED') return new List(new Field('item', type, true))
+  return type
+}
+
+function primitive(node: SchemaTree, unsupported: (what: string) => AppError): DataType {
+  const el = node.element
+  const logical = el.logical_type
+  const converted = el.converted_type
+  if (converted === 'DECIMAL' || logical?.type === 'DECIMAL') return new Float64()
+  if (converted === 'DATE' || logical?.type === 'DATE') return new DateDay()
+  if (logical?.type === 'TIMESTAMP' || converted === 'TIMESTAMP_MILLIS' || converted === 'TIMESTAMP_MICROS' || el.type === 'INT96') {
+    const utc = logical?.type === 'TIMESTAMP' ? logical.isAdjustedToUTC : true
+    return new TimestampMillisecond(utc ? 'UTC' : null)
+  }
+  if (converted === 'INTERVAL' || logical?.type === 'INTERVAL') throw unsupported('INTERVAL')
+  if (converted === 'BSON' || logical?.type === 'BSON') throw unsupported('BSON')
+  if (logical?.type === 'FLOAT16') return new Float32()
+  if (logical?.type === 'TIME' || converted === 'TIME_MILLIS' || converted === 'TIME_MICROS') {
+    return el.type === 'INT32' ? new Int32() : new Int64()
+  }
+  const intType = logical?.type === 'INTEGER' ? logical : intFromConverted(converted)
+  if (intType && (el.type === 'INT32' || el.type === 'INT64')) {
+    const { bitWidth, isSigned } = intType
+    if (bitWidth === 8) return isSigned ? new Int8() : new Uint8()
+    if (bitWidth === 16) return isSigned ? new Int16() : new Uint16()
+    if (bitWidth === 32) return isSigned ? new Int32() : new Uint32()
+    return isSigned ? new Int64() : new Uint64()
+  }
+  switch (el.type) {
+    case 'BOOLEAN':
+      return new Bool()
+    case 'INT32':
+      return new Int32()
+    case 'INT64':
+      return new Int64()
+    case 'FLOAT':
+      return new Float32()
+    case 'DOUBLE':
+      return new Float64()
+    case 'BYTE_ARRAY':
+    case 'FIXED_LEN_BYTE_ARRAY':
+      if (converted === 'UTF8' || converted === 'ENUM' || converted === 'JSON' || logical?.type === 'STRING' || logical?.type === 'ENUM' || logical?.type === 'JSON' || logical?.type === 'UUID') {
+        return new Utf8()
+      }
+      return new Binary()
+    default:
+      throw unsupported(String(el.type))
+  }
+}
+
+function intFromConverted(converted: string | undefined): { bitWidth: number; isSigned: boolean } | null {
+  const m = converted ? /^(U?)INT_(8|16|32|64)$/.exec(converted) : null
+  return m ? { bitWidth: Number(m[2]), isSigned: m[1] === '' } : null
+}

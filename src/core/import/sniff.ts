@@ -1,0 +1,93 @@
+import { open } from 'node:fs/promises'
+import { AppError } from '../../contract'
+
+/** The file formats import understands, told apart by their bytes (never by the extension). */
+export type ImportFormat = 'arrow-file' | 'arrow-stream' | 'parquet' | 'csv' | 'jsonl'
+
+export const FORMAT_LABELS: Record<ImportFormat, string> = {
+  'arrow-file': 'Arrow IPC file',
+  'arrow-stream': 'Arrow IPC stream',
+  parquet: 'Parquet',
+  csv: 'CSV',
+  jsonl: 'JSON lines',
+}
+
+/** How many leading bytes sniffing looks at: enough for a text header line and a first JSON record. */
+export const SNIFF_BYTES = 64 * 1024
+
+const ARROW_MAGIC = Buffer.from('ARROW1')
+const PARQUET_MAGIC = Buffer.from('PAR1')
+
+/**
+ * Decide the format of a file from its first bytes and its size.
+ * Binary formats by magic numbers; text by content (a first record that is a JSON object means
+ * JSON lines, otherwise CSV). Anything else is refused with a message naming what is accepted.
+ */
+export function sniffBytes(head: Uint8Array, size: number, fileName = 'The file'): ImportFormat {
+  if (size === 0 || head.length === 0) {
+    throw new AppError('invalid_input', `${fileName} is empty (0 bytes)`, { hint: 'Choose a file that holds data' })
+  }
+  const buf = Buffer.from(head.buffer, head.byteOffset, head.byteLength)
+  // A few bytes that begin a binary magic are a binary file cut short, not a one-word CSV.
+  if (size <= 8 && [ARROW_MAGIC, PARQUET_MAGIC, Buffer.from([0xff, 0xff, 0xff, 0xff])].some((m) => m.subarray(0, buf.length).equals(buf))) {
+    throw new AppError('corrupt', `${fileName} is only ${size} bytes: a file cut short`, { hint: 'Export or copy the file again' })
+  }
+  if (buf.length >= 6 && buf.subarray(0, 6).equals(ARROW_MAGIC)) return 'arrow-file'
+  if (buf.length >= 4 && buf.subarray(0, 4).equals(PARQUET_MAGIC)) return 'parquet'
+  if (buf.length >= 4 && buf.readUInt32LE(0) === 0xffffffff) return 'arrow-stream'
+  if (looksLikeLegacyArrowStream(buf, size)) return 'arrow-stream'
+  const text = textSample(buf, head.length < size)
+  if (text === null) {
+    throw new AppError('unsupported', `${fileName} is not a format import understands`, {
+      hint: 'Import reads Arrow IPC files and streams, Parquet, CSV and JSON lines',
+      detail: `first bytes: ${buf.subarray(0, 16).toString('hex')}`,
+    })
+  }
+  const first = text.replace(/^\uFEFF/, '').trimStart()
+  if (first.startsWith('{')) return 'jsonl'
+  if (first.length === 0) {
+    throw new AppError('invalid_input', `${fileName} holds only whitespace`, { hint: 'Choose a file that holds data' })
+  }
+  return 'csv'
+}
+
+/**
+ * Pre-0.15 Arrow streams start with a little-endian int32 metadata length (no 0xFFFFFFFF marker) followed by
+ * a flatbuffer. Text never looks like that: its first 4 bytes read as a huge number.
+ */
+function looksLikeLegacyArrowStream(buf: Buffer, size: number): boolean {
+  if (buf.length < 8) return false
+  const length = buf.readInt32LE(0)
+  return length >= 8 && length % 8 === 0 && length < 16 * 1024 * 1024 && length + 4 <= size && buf[4] !== undefined && buf.subarray(0, 4).some((b) => b === 0)
+}
+
+/** The sample as text, or null when it is binary (NUL bytes, or not UTF-8 apart from a cut last character). */
+function textSample(buf: Buffer, cut: boolean): string | null {
+  if (buf.includes(0)) return null
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(buf)
+  // A character cut at the sample's end shows as U+FFFD at the very end; anything else is binary.
+  const bad = (cut ? text.slice(0, -4) : text).includes('\uFFFD')
+  return bad ? null : text
+}
+
+export async function readHead(path: string, bytes = SNIFF_BYTES): Promise<{ head: Buffer; size: number }> {
+  const handle = await open(path, 'r')
+  try {
+    const { size } = await handle.stat()
+    const head = Buffer.alloc(Math.min(bytes, size))
+    let filled = 0
+    while (filled < head.length) {
+      const { bytesRead } = await handle.read(head, filled, head.length - filled, filled)
+      if (bytesRead === 0) break
+      filled += bytesRead
+    }
+    return { head: head.subarray(0, filled), size }
+  } finally {
+    await handle.close()
+  }
+}
+
+export async function sniffFile(path: string, fileName?: string): Promise<{ format: ImportFormat; size: number }> {
+  const { head, size } = await readHead(path)
+  return { format: sniffBytes(head, size, fileName), size }
+}

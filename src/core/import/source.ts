@@ -1,0 +1,33 @@
+import type { RecordBatch, Schema } from 'apache-arrow'
+import type { ImportFormat } from './sniff'
+
+/**
+ * A file opened for import: its schema is known before the first batch is written, its batches
+ * are read lazily (never the whole file in memory). `batches()` may be called once.
+ */
+export interface BatchSource {
+  readonly format: ImportFormat
+  /** The file's schema (text formats: inferred from the first rows). */
+  readonly schema: Schema
+  /** File size in bytes. */
+  readonly size: number
+  /** Total rows when known cheaply (Arrow file footer, Parquet metadata), else null. */
+  readonly rowCount: number | null
+  /** Bytes consumed so far (for progress). */
+  bytesRead(): number
+  batches(): AsyncGenerator<RecordBatch>
+  close(): Promise<void>
+}
+
+export interface OpenOptions {
+  /** Shown in messages ("embeddings.csv line 12: …"). */
+  fileName: string
+  signal?: AbortSignal
+  /** Text formats: rows read before the schema is fixed. */
+  inferRows?: number
+  /** Rows per batch produced by the text and Parquet readers. */
+  batchRows?: number
+}
+
+export const DEFAULT_INFER_ROWS = 10_000
+export const DEFAULT_BATCH_ROWS = 10_000

@@ -1,0 +1,310 @@
+import { RecordBatch, tableFromIPC, type Schema, type Table } from 'apache-arrow'
+import { AppError, type ImportMode, type ImportProgress, type VectorCandidate } from '../../contract'
+import type { NamespaceClient, TableDescription } from '../namespace/client'
+import { formatNamespace, formatTableId, type TableId } from '../namespace/path'
+import { toAppError } from '../errors'
+import { DEFAULT_CHUNK_LIMITS, rechunk, type ChunkLimits } from './chunks'
+import { ProgressMeter } from './progress'
+import { assertWritable, describeDiff, isEmptyDiff, schemaDiff } from './schema'
+import type { BatchSource } from './source'
+import { BatchTransform, detectVectorCandidates } from './transform'
+import { throwIfAborted } from './readers/errors'
+
+export interface WriteOptions {
+  mode: ImportMode
+  signal?: AbortSignal
+  onProgress?: (progress: ImportProgress) => void
+  /** Columns to write as vectors; absent = every detected candidate. */
+  vectorColumns?: string[]
+  limits?: ChunkLimits
+  progressIntervalMs?: number
+  /** Makes the staging table name unique (the job id). */
+  stagingTag?: string
+}
+
+export interface WriteResult {
+  version: number
+  rowCount: number
+  rowsWritten: number
+}
+
+/** Rows looked at to detect vector columns (the preview shows 20; more makes the guess safer). */
+export const VECTOR_SAMPLE_ROWS = 1000
+
+/**
+ * Plan the written schema from the first batch: vector candidates, the accepted ones, the transform.
+ * `vectorColumns` naming a column that is not a candidate is an input error.
+ */
+export function planSchema(source: BatchSource, first: RecordBatch | null, vectorColumns: string[] | undefined) {
+  const sample = first ? [first.slice(0, Math.min(first.numRows, VECTOR_SAMPLE_ROWS))] : []
+  const candidates = detectVectorCandidates(source.schema, sample)
+  for (const name of vectorColumns ?? []) {
+    if (!candidates.some((c) => c.column === name)) {
+      throw new AppError('invalid_input', `Column "${name}" cannot be imported as a vector`, {
+        hint: 'Only list-of-float columns whose rows all have the same length can be vectors',
+      })
+    }
+  }
+  const accepted = vectorColumns === undefined ? candidates : candidates.filter((c) => vectorColumns.includes(c.column))
+  const transform = new BatchTransform(source.schema, accepted)
+  assertWritable(transform.schema)
+  const offered: VectorCandidate[] = candidates.map((c) => ({ ...c, accepted: accepted.includes(c) }))
+  return { transform, candidates: offered }
+}
+
+export async function describeOrNull(client: NamespaceClient, id: TableId, signal?: AbortSignal): Promise<TableDescription | null> {
+  try {
+    return await client.describeTable(id, { signal })
+  } catch (error) {
+    if (toAppError(error).code === 'not_found') return null
+    throw error
+  }
+}
+
+/**
+ * Stream `source` into the table `id`, in chunks, one write in flight while the next chunk is read
+ * (perf-baselines §3: 11–24% faster). Guarantees, whatever fails or is cancelled:
+ * - `create` refuses an existing table before writing, and leaves no table behind;
+ * - `append` refuses a different schema before writing (with the difference), and leaves the table
+ *   at the version it had (restoreVersion);
+ * - `overwrite` writes a staging table first, so the old table stays as it was (and readable) while
+ *   the file is read; only a complete staging table replaces it (see {@link commitOverwrite}).
+ */
+export async function writeSource(client: NamespaceClient, id: TableId, source: BatchSource, options: WriteOptions): Promise<WriteResult> {
+  const { mode, signal } = options
+  const limits = options.limits ?? DEFAULT_CHUNK_LIMITS
+  const meter = new ProgressMeter(source.size, source.rowCount, options.onProgress ?? (() => undefined), options.progressIntervalMs)
+  const batches = source.batches()
+  try {
+    throwIfAborted(signal)
+    meter.update({ phase: 'reading' }, true)
+    // Read the first batch before touching the catalog: most bad files fail here, with nothing written.
+    const firstStep = await batches.next()
+    const first = firstStep.done ? null : firstStep.value
+    const { transform } = planSchema(source, first, options.vectorColumns)
+    const schema = transform.schema
+
+    const existing = await describeOrNull(client, id, signal)
+    let writeId: TableId = id
+    let appendColumns: string[] | null = null
+    if (mode === 'create' && existing) {
+      throw new AppError('already_exists', `A table named "${id.name}" already exists in ${formatNamespace(id.namespace)}`, {
+        hint: 'Choose another name, or import in overwrite or append mode',
+      })
+    }
+    if (mode === 'append') {
+      if (!existing) throw new AppError('not_found', `There is no table "${id.name}" in ${formatNamespace(id.namespace)} to append to`, { hint: 'Import in create mode instead' })
+      const diff = schemaDiff(existing.schema, schema)
+      if (!isEmptyDiff(diff)) {
+        throw new AppError('conflict', `The file's columns do not match the table "${id.name}": ${describeDiff(diff)}`, {
+          detail: JSON.stringify(diff),
+          hint: 'Import into a new table instead, or fix the columns',
+        })
+      }
+      appendColumns = existing.schema.fields.map((f) => f.name)
+    }
+    if (mode === 'overwrite') writeId = { namespace: id.namespace, name: stagingName(id.name, options.stagingTag) }
+    throwIfAborted(signal)
+
+    // What cleanup must undo.
+    let createAttempted = false
+    let createRefused = false
+    let appended = false
+    let rowsWritten = 0
+    let inflight: Promise<void> | null = null
+    const write = async (chunk: Table, isFirst: boolean) => {
+      if (isFirst && mode !== 'append') {
+        createAttempted = true
+        try {
+          await client.createTable(writeId, chunk, { mode: 'create' })
+        } catch (error) {
+          if (toAppError(error).code === 'already_exists') createRefused = true
+          throw error
+        }
+      } else {
+        appended = true
+        await client.appendRows(writeId, appendColumns ? chunk.select(appendColumns) : chunk)
+      }
+      rowsWritten += chunk.numRows
+      meter.update({ rows: rowsWritten, bytesRead: source.bytesRead(), phase: 'writing' })
+    }
+    try {
+      const all = (async function* () {
+        if (first) yield first
+        yield* batches
+      })()
+      const transformed = (async function* () {
+        for await (const batch of all) yield transform.apply(batch)
+      })()
+      let isFirst = true
+      for await (const chunk of rechunk(transformed, schema, limits)) {
+        if (inflight) await inflight
+        throwIfAborted(signal)
+        inflight = write(chunk, isFirst)
+        inflight.catch(() => undefined) // awaited on the next turn or in the cleanup; never unhandled
+        isFirst = false
+        meter.update({ bytesRead: source.bytesRead() })
+      }
+      if (inflight) await inflight
+      inflight = null
+      throwIfAborted(signal)
+      if (isFirst && mode !== 'append') {
+        // No rows: an empty table with the file's schema.
+        createAttempted = true
+        await client.createEmptyTable(writeId, schema, { mode: 'create' })
+      }
+    } catch (error) {
+      meter.update({ phase: 'cleaning up' }, true)
+      if (inflight) await inflight.catch(() => undefined)
+      const cleanup = await undo(client, writeId, mode, existing, { createAttempted, createRefused, appended })
+      throw withCleanupNote(asDamaged(toAppError(error), source), cleanup)
+    }
+
+    if (mode === 'overwrite') {
+      meter.update({ phase: 'committing', bytesRead: source.size }, true)
+      await commitOverwrite(client, writeId, id, existing, schema, limits)
+    }
+    const done = await client.describeTable(id)
+    meter.update({ phase: 'finished', rows: rowsWritten, bytesRead: source.size }, true)
+    return { version: done.version, rowCount: done.rowCount, rowsWritten }
+  } finally {
+    await batches.return(undefined).catch(() => undefined)
+    await source.close().catch(() => undefined)
+  }
+}
+
+/** `.import-<tag>-<name>`: a valid component, recognisable in a listing, cut to the length limit. */
+export function stagingName(name: string, tag = Math.random().toString(36).slice(2, 8)): string {
+  return `.import-${tag}-${name}`.slice(0, 255)
+}
+
+async function undo(
+  client: NamespaceClient,
+  writeId: TableId,
+  mode: ImportMode,
+  existing: TableDescription | null,
+  state: { createAttempted: boolean; createRefused: boolean; appended: boolean },
+): Promise<string | null> {
+  try {
+    if (mode === 'append') {
+      if (!state.appended || !existing) return null
+      const now = await client.describeTable(writeId)
+      if (now.version !== existing.version) await client.restoreVersion(writeId, existing.version)
+      return null
+    }
+    // create and overwrite (its staging table): drop what we made, never a table someone else made.
+    if (state.createAttempted && !state.createRefused) await dropIfExists(client, writeId)
+    return null
+  } catch (error) {
+    const e = toAppError(error)
+    return mode === 'append'
+      ? `Rolling back "${formatTableId(writeId)}" to version ${existing?.version} failed too: ${e.message}`
+      : `Removing the partly written table "${formatTableId(writeId)}" failed too: ${e.message}`
+  }
+}
+
+async function dropIfExists(client: NamespaceClient, id: TableId): Promise<void> {
+  try {
+    await client.dropTable(id)
+  } catch (error) {
+    if (toAppError(error).code !== 'not_found') throw error
+  }
+}
+
+function withCleanupNote(error: AppError, note: string | null): AppError {
+  if (!note) return error
+  return new AppError(error.code, error.message, { detail: [note, error.detail].filter(Boolean).join('\n'), hint: error.hint, cause: error })
+}
+
+/**
+ * Lance validates the Arrow data it is given; its "invalid argument" complaints about buffers and
+ * offsets mean the file's data is damaged (the per-batch check in validate.ts catches most first).
+ */
+function asDamaged(error: AppError, source: BatchSource): AppError {
+  if (error.code !== 'internal') return error
+  const text = `${error.message} ${error.detail ?? ''}`
+  if (!/Arrow error|Invalid argument error|offset|buffer/i.test(text)) return error
+  return new AppError('corrupt', `The file's data is damaged (${source.format === 'arrow-file' || source.format === 'arrow-stream' ? 'Arrow' : 'decoded'} buffers are inconsistent)`, {
+    detail: error.detail ?? error.message,
+    hint: 'Export the file again',
+    cause: error,
+  })
+}
+
+function isUnsupported(error: unknown): boolean {
+  const e = toAppError(error)
+  return e.code === 'unsupported' || /not (supported|implemented)/i.test(`${e.message} ${e.detail ?? ''}`)
+}
+
+/**
+ * Replace `target` with the complete staging table. Where the catalog can rename tables, the
+ * swap is two renames (the old table is dropped only after the new one is in place). The dir
+ * namespace cannot rename (measured: "rename_table not implemented"), so the staging rows are
+ * copied over with Lance's overwrite: the old data stays as the previous version, and any failure
+ * restores it. The staging table is dropped at the end either way.
+ */
+async function commitOverwrite(
+  client: NamespaceClient,
+  staging: TableId,
+  target: TableId,
+  existing: TableDescription | null,
+  schema: Schema,
+  limits: ChunkLimits,
+): Promise<void> {
+  try {
+    if (await trySwap(client, staging, target, existing)) return
+    await copyTable(client, staging, target, existing, schema, limits)
+  } finally {
+    await dropIfExists(client, staging).catch(() => undefined)
+  }
+}
+
+async function trySwap(client: NamespaceClient, staging: TableId, target: TableId, existing: TableDescription | null): Promise<boolean> {
+  const aside: TableId = { namespace: target.namespace, name: stagingName(`${target.name}-replaced`) }
+  try {
+    if (existing) await client.renameTable(target, aside.name)
+  } catch (error) {
+    if (isUnsupported(error)) return false
+    throw error
+  }
+  try {
+    await client.renameTable(staging, target.name)
+  } catch (error) {
+    if (existing) await client.renameTable(aside, target.name).catch(() => undefined)
+    if (isUnsupported(error)) return false
+    throw error
+  }
+  if (existing) await dropIfExists(client, aside).catch(() => undefined)
+  return true
+}
+
+async function copyTable(
+  client: NamespaceClient,
+  staging: TableId,
+  target: TableId,
+  existing: TableDescription | null,
+  schema: Schema,
+  limits: ChunkLimits,
+): Promise<void> {
+  const { rowCount } = await client.describeTable(staging)
+  let touched = false
+  try {
+    if (rowCount === 0) {
+      touched = true
+      await client.createEmptyTable(target, schema, { mode: 'overwrite' })
+      return
+    }
+    for (let offset = 0; offset < rowCount; offset += limits.maxRows) {
+      const page = tableFromIPC(await client.readPage(staging, { offset, limit: limits.maxRows }))
+      touched = true
+      if (offset === 0) await client.createTable(target, page, { mode: 'overwrite' })
+      else await client.appendRows(target, page)
+    }
+  } catch (error) {
+    if (touched) {
+      if (existing) await client.restoreVersion(target, existing.version).catch(() => undefined)
+      else await dropIfExists(client, target).catch(() => undefined)
+    }
+    throw error
+  }
+}

@@ -1,0 +1,59 @@
+import { AppError } from '../../../contract'
+import { formatNamespace, formatTableId, type NamespacePath, type TableId } from '../path'
+
+/** What the failed call was about, so the message can name it. */
+export interface ErrorContext {
+  table?: TableId
+  namespace?: NamespacePath
+  /** The catalog has a `__manifest` (so "manifest mode is disabled" means the manifest is unreadable). */
+  hasManifest?: boolean
+}
+
+const DAMAGE_HINT = 'Restore the table from a backup, or drop it'
+
+/**
+ * The one place that reads lance/lancedb error texts (lancedb 0.31.0, lance 8). They are plain
+ * `Error`s with long Rust messages, so we match on their words and keep the original as `detail`.
+ */
+export function fromLanceError(error: unknown, context: ErrorContext = {}): AppError {
+  if (error instanceof AppError) return error
+  const err = error instanceof Error ? error : new Error(String(error))
+  const text = err.message
+  const detail = cleanDetail(text)
+  const make = (code: AppError['code'], message: string, hint?: string) => new AppError(code, message, { detail, hint, cause: err })
+  const table = context.table ? `Table ${formatTableId(context.table)}` : 'The table'
+  const namespace = context.namespace ? `Namespace ${formatNamespace(context.namespace)}` : context.table ? `Namespace ${formatNamespace(context.table.namespace)}` : 'The namespace'
+  const fsCode = (err as NodeJS.ErrnoException).code
+
+  if (fsCode === 'EACCES' || fsCode === 'EPERM' || /permission denied/i.test(text)) {
+    return make('permission_denied', 'Permission denied while reading the catalog', 'Check the folder permissions')
+  }
+  // Listed in the catalog, but the table's own directory or version files are gone.
+  if (/Dataset at path .* was not found/s.test(text)) return make('corrupt', `${table} is damaged: its files are missing`, DAMAGE_HINT)
+  if (/Table not found|Table '.*' was not found/s.test(text)) return make('not_found', `${table} does not exist`, 'Refresh the tree')
+  if (/parent namespace/i.test(text) && /not found/i.test(text)) return make('not_found', `The parent of ${namespace.toLowerCase()} does not exist`)
+  if (/Namespace not found/i.test(text)) return make('not_found', `${namespace} does not exist`, 'Refresh the tree')
+  if (/Child namespaces are only supported when manifest mode is enabled|only supports root namespace operations/i.test(text)) {
+    if (context.hasManifest) return make('corrupt', "The catalog's __manifest cannot be read, so its namespaces are unavailable", 'Restore the __manifest folder from a backup')
+    return make('unsupported', 'This directory has no __manifest, so it holds no child namespaces (only tables at its root)')
+  }
+  if (/Namespace not empty/i.test(text)) return make('not_empty', `${namespace} is not empty`, 'Drop what it holds first, or drop it with cascade')
+  if (/already exists/i.test(text)) return make('already_exists', `${context.table ? table : namespace} already exists`)
+  if (/not implemented|Not supported/i.test(text)) return make('unsupported', `This operation is not supported by directory catalogs: ${firstLine(text)}`)
+  if (/No field named|Schema error/i.test(text)) return make('invalid_input', `Unknown column: ${firstLine(text).replace(/^.*No field named\s*/s, '')}`)
+  if (/LanceError\((IO|Corrupt)|Corrupt file|does not have sufficient data|Invalid range .* for object|Object at location .* not found|Invalid (protobuf|flatbuffer)|decode/i.test(text)) {
+    return make('corrupt', `${table} is damaged: its files cannot be read`, DAMAGE_HINT)
+  }
+  return make('internal', `Unexpected error from Lance: ${firstLine(text)}`)
+}
+
+/** Drop the Rust source paths that make lance messages hard to read. */
+function cleanDetail(text: string): string {
+  const cleaned = text.replace(/,?\s*\/(usr\/local\/cargo|rustc)\/[^\s,]+/g, '')
+  return cleaned.length > 2000 ? `${cleaned.slice(0, 2000)}…` : cleaned
+}
+
+function firstLine(text: string): string {
+  const line = cleanDetail(text).split(/\n| {2}Caused by:/)[0] ?? text
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line
+}

@@ -1,0 +1,109 @@
+/**
+ * What a server supports, learned as we go: when a route answers "unsupported" (code 0 / HTTP 406) or
+ * 404 for the route itself, the operation is recorded here and later calls fail fast with the reason,
+ * so the UI can disable the action instead of showing an error on every click.
+ */
+export type Operation =
+  | 'namespace.list'
+  | 'namespace.create'
+  | 'namespace.describe'
+  | 'namespace.drop'
+  | 'namespace.exists'
+  | 'table.list'
+  | 'table.listAll'
+  | 'table.describe'
+  | 'table.countRows'
+  | 'table.query'
+  | 'table.create'
+  | 'table.createFromStream'
+  | 'table.insert'
+  | 'table.restore'
+  | 'table.drop'
+  | 'table.rename'
+  | 'table.exists'
+
+export const operationLabels: Record<Operation, string> = {
+  'namespace.list': 'listing namespaces',
+  'namespace.create': 'creating namespaces',
+  'namespace.describe': 'describing namespaces',
+  'namespace.drop': 'dropping namespaces',
+  'namespace.exists': 'checking that a namespace exists',
+  'table.list': 'listing tables',
+  'table.listAll': 'listing all tables (GET /v1/tables)',
+  'table.describe': 'describing tables',
+  'table.countRows': 'counting rows',
+  'table.query': 'reading rows',
+  'table.create': 'creating tables',
+  'table.createFromStream': 'creating tables (POST /v1/tables/{name})',
+  'table.insert': 'appending rows',
+  'table.restore': 'restoring a table version',
+  'table.drop': 'dropping tables',
+  'table.rename': 'renaming tables',
+  'table.exists': 'checking that a table exists',
+}
+
+/** One entry of the map; `supported: undefined` means "not tried yet". */
+export interface Capability {
+  operation: Operation
+  label: string
+  supported: boolean | undefined
+  /** Why it is unsupported (the server's words, redacted), when it is. */
+  reason?: string
+}
+
+/** Serializable form for the UI: `{ [operation]: { supported, reason? } }`. */
+export type CapabilitySnapshot = Record<Operation, { supported: boolean | undefined; reason?: string }>
+
+export class CapabilityMap {
+  private readonly entries = new Map<Operation, Capability>()
+  private readonly listeners = new Set<(snapshot: CapabilitySnapshot) => void>()
+
+  get(operation: Operation): Capability | undefined {
+    return this.entries.get(operation)
+  }
+
+  label(operation: Operation): string {
+    return operationLabels[operation]
+  }
+
+  isSupported(operation: Operation): boolean | undefined {
+    return this.entries.get(operation)?.supported
+  }
+
+  markSupported(operation: Operation): void {
+    if (this.entries.get(operation)?.supported === true) return
+    this.entries.set(operation, { operation, label: operationLabels[operation], supported: true })
+    this.emit()
+  }
+
+  markUnsupported(operation: Operation, reason: string): void {
+    this.entries.set(operation, { operation, label: operationLabels[operation], supported: false, reason })
+    this.emit()
+  }
+
+  /** Forget what was learned (e.g. after the user changed the endpoint or the server was upgraded). */
+  reset(): void {
+    this.entries.clear()
+    this.emit()
+  }
+
+  snapshot(): CapabilitySnapshot {
+    const out = {} as CapabilitySnapshot
+    for (const operation of Object.keys(operationLabels) as Operation[]) {
+      const entry = this.entries.get(operation)
+      out[operation] = entry?.reason !== undefined ? { supported: entry.supported, reason: entry.reason } : { supported: entry?.supported }
+    }
+    return out
+  }
+
+  /** Called whenever the map changes; returns an unsubscribe function. */
+  subscribe(listener: (snapshot: CapabilitySnapshot) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  private emit(): void {
+    const snapshot = this.snapshot()
+    for (const listener of this.listeners) listener(snapshot)
+  }
+}

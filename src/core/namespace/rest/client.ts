@@ -1,0 +1,443 @@
+import * as arrow from 'apache-arrow'
+import { AppError, type Page } from '../../../contract'
+import type { CallOptions, CreateMode, ListOptions, NamespaceClient, ReadPageOptions, TableDescription } from '../client'
+import { assertComponent, assertNamespacePath, assertTableId, formatNamespace, formatTableId, type NamespacePath, type TableId } from '../path'
+import { CapabilityMap } from './capabilities'
+import { RestTransport, type RequestSpec } from './http'
+import { describeFields, schemaFromJson, type JsonArrowSchema } from './jsonSchema'
+import { ARROW_FILE, ARROW_STREAM, DEFAULT_DELIMITER, encodeId } from './wire'
+
+export interface RestClientOptions {
+  uri: string
+  headers?: Record<string, string>
+  delimiter?: string
+  timeoutMs?: number
+  maxRetries?: number
+  backoffMs?: number
+  maxRetryAfterMs?: number
+}
+
+interface ListResponse {
+  namespaces?: string[]
+  tables?: string[]
+  page_token?: string | null
+}
+
+interface DescribeTableResponse {
+  location?: string
+  version?: number
+  schema?: JsonArrowSchema
+  table?: string
+  namespace?: string[]
+  properties?: Record<string, string> | null
+}
+
+/**
+ * The REST namespace client (rest-contract.md): ids `$`-joined and form-encoded in the path, the root
+ * namespace addressed by the delimiter, `?delimiter=%24`, JSON bodies without absent optionals, errors by
+ * their integer `code`, Arrow IPC stream bodies for writes and Arrow IPC file replies for queries.
+ * Also the enterprise routes `GET /v1/tables` and `POST /v1/tables/{table_name}`.
+ */
+export class RestNamespaceClient implements NamespaceClient {
+  readonly implementation = 'rest' as const
+  readonly capabilities = new CapabilityMap()
+  private readonly http: RestTransport
+  private readonly delimiter: string
+  private readonly closing = new AbortController()
+
+  constructor(options: RestClientOptions) {
+    this.delimiter = options.delimiter ?? DEFAULT_DELIMITER
+    this.http = new RestTransport({
+      uri: options.uri,
+      headers: options.headers ?? {},
+      delimiter: this.delimiter,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      maxRetries: options.maxRetries ?? 3,
+      backoffMs: options.backoffMs ?? 200,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? 30_000,
+      capabilities: this.capabilities,
+      closed: this.closing.signal,
+    })
+  }
+
+  /** Where this client points (for labels; never credentials). */
+  get endpoint(): string {
+    return this.http.base.toString().replace(/\/$/, '')
+  }
+
+  // ---- namespaces -------------------------------------------------------------------------------
+
+  async listNamespaces(namespace: NamespacePath, options: ListOptions = {}): Promise<Page<string>> {
+    assertNamespacePath(namespace)
+    const r = await this.http.json<ListResponse>(
+      this.spec(options, {
+        operation: 'namespace.list',
+        what: `list the namespaces of ${formatNamespace(namespace)}`,
+        method: 'GET',
+        path: `/v1/namespace/${this.id(namespace)}/list`,
+        query: { page_token: options.pageToken, limit: options.limit },
+        idempotent: true,
+      }),
+    )
+    return page(r.namespaces, r.page_token, 'namespaces')
+  }
+
+  async createNamespace(
+    namespace: NamespacePath,
+    options: { mode?: 'create' | 'exist_ok'; properties?: Record<string, string> } & CallOptions = {},
+  ): Promise<void> {
+    assertNamespacePath(namespace)
+    if (namespace.length === 0) throw new AppError('invalid_input', 'The root namespace always exists; give the new namespace a name')
+    await this.http.json(
+      this.spec(options, {
+        operation: 'namespace.create',
+        what: `create the namespace ${formatNamespace(namespace)}`,
+        method: 'POST',
+        path: `/v1/namespace/${this.id(namespace)}/create`,
+        json: compact({ id: [...namespace], mode: options.mode === 'exist_ok' ? 'ExistOk' : undefined, properties: options.properties }),
+        idempotent: false,
+      }),
+    )
+  }
+
+  async describeNamespace(namespace: NamespacePath, options: CallOptions = {}): Promise<{ properties: Record<string, string> }> {
+    assertNamespacePath(namespace)
+    const r = await this.http.json<{ properties?: Record<string, string> | null }>(
+      this.spec(options, {
+        operation: 'namespace.describe',
+        what: `describe the namespace ${formatNamespace(namespace)}`,
+        method: 'POST',
+        path: `/v1/namespace/${this.id(namespace)}/describe`,
+        json: { id: [...namespace] },
+        idempotent: true,
+      }),
+    )
+    return { properties: r.properties ?? {} }
+  }
+
+  async dropNamespace(namespace: NamespacePath, options: { behavior?: 'restrict' | 'cascade' } & CallOptions = {}): Promise<void> {
+    assertNamespacePath(namespace)
+    if (namespace.length === 0) throw new AppError('invalid_input', 'The root namespace cannot be dropped')
+    await this.http.json(
+      this.spec(options, {
+        operation: 'namespace.drop',
+        what: `drop the namespace ${formatNamespace(namespace)}`,
+        method: 'POST',
+        path: `/v1/namespace/${this.id(namespace)}/drop`,
+        json: compact({ id: [...namespace], behavior: options.behavior === 'cascade' ? 'Cascade' : options.behavior === 'restrict' ? 'Restrict' : undefined }),
+        idempotent: false,
+      }),
+    )
+  }
+
+  /** `POST /v1/namespace/{id}/exists`: 2xx = yes, "not found" = no. */
+  async namespaceExists(namespace: NamespacePath, options: CallOptions = {}): Promise<boolean> {
+    assertNamespacePath(namespace)
+    return this.exists(
+      this.spec(options, {
+        operation: 'namespace.exists',
+        what: `check the namespace ${formatNamespace(namespace)}`,
+        method: 'POST',
+        path: `/v1/namespace/${this.id(namespace)}/exists`,
+        json: { id: [...namespace] },
+        idempotent: true,
+      }),
+    )
+  }
+
+  // ---- tables -----------------------------------------------------------------------------------
+
+  async listTables(namespace: NamespacePath, options: ListOptions = {}): Promise<Page<string>> {
+    assertNamespacePath(namespace)
+    const r = await this.http.json<ListResponse>(
+      this.spec(options, {
+        operation: 'table.list',
+        what: `list the tables of ${formatNamespace(namespace)}`,
+        method: 'GET',
+        path: `/v1/namespace/${this.id(namespace)}/table/list`,
+        query: { page_token: options.pageToken, limit: options.limit },
+        idempotent: true,
+      }),
+    )
+    return page(r.tables, r.page_token, 'tables')
+  }
+
+  /** Enterprise route `GET /v1/tables`: the tables of the database (the verification sequence's list). */
+  async listAllTables(options: ListOptions = {}): Promise<Page<string>> {
+    const r = await this.http.json<ListResponse>(
+      this.spec(options, {
+        operation: 'table.listAll',
+        what: 'list the tables of the database',
+        method: 'GET',
+        path: '/v1/tables',
+        query: { page_token: options.pageToken, limit: options.limit },
+        idempotent: true,
+        withDelimiter: false,
+      }),
+    )
+    return page(r.tables, r.page_token, 'tables')
+  }
+
+  /** Enterprise route `POST /v1/tables/{table_name}`: a new table from an Arrow IPC stream. */
+  async createTableFromStream(name: string, stream: Uint8Array, options: CallOptions = {}): Promise<void> {
+    assertComponent(name, 'table name')
+    await this.http.json(
+      this.spec(options, {
+        operation: 'table.createFromStream',
+        what: `create the table ${name}`,
+        method: 'POST',
+        path: `/v1/tables/${encodeURIComponent(name)}`,
+        body: stream,
+        contentType: ARROW_STREAM,
+        idempotent: false,
+        withDelimiter: false,
+      }),
+    )
+  }
+
+  async describeTable(id: TableId, options: CallOptions = {}): Promise<TableDescription> {
+    assertTableId(id)
+    // Describe and count in parallel: two round trips cost one.
+    const [d, rowCount] = await Promise.all([
+      this.http.json<DescribeTableResponse>(
+        this.spec(options, {
+          operation: 'table.describe',
+          what: `describe the table ${formatTableId(id)}`,
+          method: 'POST',
+          path: `/v1/table/${this.tableId(id)}/describe`,
+          query: { load_detailed_metadata: 'true' },
+          json: { id: [...id.namespace, id.name] },
+          idempotent: true,
+        }),
+      ),
+      this.countRows(id, options),
+    ])
+    let schema: arrow.Schema
+    try {
+      // A server that ignores load_detailed_metadata sends only `location`: read the schema from an empty query.
+      schema = d.schema ? schemaFromJson(d.schema) : await this.schemaByQuery(id, options)
+    } catch (error) {
+      if (error instanceof AppError) throw error
+      throw new AppError('internal', `The server described ${formatTableId(id)} with a schema we cannot read`, { detail: String(error) })
+    }
+    return { name: id.name, namespace: [...id.namespace], rowCount, version: Number(d.version ?? 0), schema, fields: describeFields(schema) }
+  }
+
+  /** `GET /v1/table/{id}/count_rows` (what the Rust client sends); a bare integer, or `{"count": n}`. */
+  async countRows(id: TableId, options: CallOptions & { predicate?: string } = {}): Promise<number> {
+    assertTableId(id)
+    const spec = this.spec(options, {
+      operation: 'table.countRows',
+      what: `count the rows of ${formatTableId(id)}`,
+      method: options.predicate ? 'POST' : 'GET',
+      path: `/v1/table/${this.tableId(id)}/count_rows`,
+      json: options.predicate ? { id: [...id.namespace, id.name], predicate: options.predicate } : undefined,
+      idempotent: true,
+    })
+    const value = await this.http.json<unknown>(spec)
+    const n = typeof value === 'number' ? value : (value as { count?: unknown } | null)?.count
+    if (typeof n !== 'number' || !Number.isFinite(n)) throw new AppError('internal', `The server sent an unreadable row count for ${formatTableId(id)}`)
+    return n
+  }
+
+  async readPage(id: TableId, options: ReadPageOptions): Promise<Uint8Array> {
+    assertTableId(id)
+    const bytes = await this.query(id, { offset: options.offset, limit: options.limit, columns: options.columns, signal: options.signal })
+    return toStream(bytes.bytes, bytes.contentType, `the rows of ${formatTableId(id)}`)
+  }
+
+  async createTable(id: TableId, data: arrow.Table, options: { mode?: CreateMode } & CallOptions = {}): Promise<TableDescription> {
+    assertTableId(id)
+    await this.create(id, arrow.tableToIPC(data, 'stream'), options)
+    return this.describeTable(id, options)
+  }
+
+  async createEmptyTable(id: TableId, schema: arrow.Schema, options: { mode?: CreateMode } & CallOptions = {}): Promise<TableDescription> {
+    assertTableId(id)
+    // The contract: an empty stream (schema, no batches) makes an empty table.
+    await this.create(id, arrow.tableToIPC(new arrow.Table(schema), 'stream'), options)
+    return this.describeTable(id, options)
+  }
+
+  async appendRows(id: TableId, data: arrow.Table, options: CallOptions = {}): Promise<number> {
+    assertTableId(id)
+    const r = await this.http.json<{ version?: number }>(
+      this.spec(options, {
+        operation: 'table.insert',
+        what: `append rows to ${formatTableId(id)}`,
+        method: 'POST',
+        path: `/v1/table/${this.tableId(id)}/insert`,
+        query: { mode: 'append' },
+        body: arrow.tableToIPC(data, 'stream'),
+        contentType: ARROW_STREAM,
+        idempotent: false,
+      }),
+    )
+    if (typeof r.version === 'number') return r.version
+    return (await this.describeTable(id, options)).version
+  }
+
+  async restoreVersion(id: TableId, version: number, options: CallOptions = {}): Promise<void> {
+    assertTableId(id)
+    await this.http.json(
+      this.spec(options, {
+        operation: 'table.restore',
+        what: `restore ${formatTableId(id)} to version ${version}`,
+        method: 'POST',
+        path: `/v1/table/${this.tableId(id)}/restore`,
+        json: { id: [...id.namespace, id.name], version },
+        idempotent: false,
+      }),
+    )
+  }
+
+  async dropTable(id: TableId, options: CallOptions = {}): Promise<void> {
+    assertTableId(id)
+    await this.http.json(
+      this.spec(options, {
+        operation: 'table.drop',
+        what: `drop the table ${formatTableId(id)}`,
+        method: 'POST',
+        path: `/v1/table/${this.tableId(id)}/drop`,
+        json: { id: [...id.namespace, id.name] },
+        idempotent: false,
+      }),
+    )
+  }
+
+  async renameTable(id: TableId, newName: string, options: { newNamespace?: NamespacePath } & CallOptions = {}): Promise<void> {
+    assertTableId(id)
+    assertComponent(newName, 'new table name')
+    if (options.newNamespace) assertNamespacePath(options.newNamespace)
+    await this.http.json(
+      this.spec(options, {
+        operation: 'table.rename',
+        what: `rename the table ${formatTableId(id)}`,
+        method: 'POST',
+        path: `/v1/table/${this.tableId(id)}/rename`,
+        json: compact({ id: [...id.namespace, id.name], new_table_name: newName, new_namespace_id: options.newNamespace ? [...options.newNamespace] : undefined }),
+        idempotent: false,
+      }),
+    )
+  }
+
+  async tableExists(id: TableId, options: CallOptions = {}): Promise<boolean> {
+    assertTableId(id)
+    return this.exists(
+      this.spec(options, {
+        operation: 'table.exists',
+        what: `check the table ${formatTableId(id)}`,
+        method: 'POST',
+        path: `/v1/table/${this.tableId(id)}/exists`,
+        json: { id: [...id.namespace, id.name] },
+        idempotent: true,
+      }),
+    )
+  }
+
+  async close(): Promise<void> {
+    this.closing.abort()
+  }
+
+  // ---- helpers ----------------------------------------------------------------------------------
+
+  private id(namespace: NamespacePath): string {
+    return encodeId(namespace, this.delimiter)
+  }
+
+  private tableId(id: TableId): string {
+    return encodeId([...id.namespace, id.name], this.delimiter)
+  }
+
+  private spec(options: CallOptions, spec: Omit<RequestSpec, 'signal'>): RequestSpec {
+    if (this.closing.signal.aborted) throw new AppError('cancelled', 'This connection is closed')
+    return { ...spec, signal: options.signal }
+  }
+
+  private async exists(spec: RequestSpec): Promise<boolean> {
+    try {
+      await this.http.request(spec)
+      return true
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'not_found') return false
+      throw error
+    }
+  }
+
+  private async create(id: TableId, stream: Uint8Array, options: { mode?: CreateMode } & CallOptions): Promise<void> {
+    await this.http.json(
+      this.spec(options, {
+        operation: 'table.create',
+        what: `create the table ${formatTableId(id)}`,
+        method: 'POST',
+        path: `/v1/table/${this.tableId(id)}/create`,
+        query: { mode: options.mode ?? 'create' },
+        body: stream,
+        contentType: ARROW_STREAM,
+        idempotent: false,
+      }),
+    )
+  }
+
+  /**
+   * `POST /v1/table/{id}/query`. QueryTableRequest requires `k` and `vector`: k = the page size, and an
+   * empty vector object, which means "no vector search" (rest-contract.md §3.3).
+   */
+  private async query(
+    id: TableId,
+    q: { offset: number; limit: number; columns?: string[]; signal?: AbortSignal },
+  ): Promise<{ bytes: Uint8Array; contentType: string | null }> {
+    const json = compact({
+      id: [...id.namespace, id.name],
+      k: q.limit,
+      vector: {},
+      offset: q.offset > 0 ? q.offset : undefined,
+      columns: q.columns ? { column_names: q.columns } : undefined,
+    })
+    const r = await this.http.request(
+      this.spec(q, {
+        operation: 'table.query',
+        what: `read the rows of ${formatTableId(id)}`,
+        method: 'POST',
+        path: `/v1/table/${this.tableId(id)}/query`,
+        json,
+        idempotent: true,
+      }),
+    )
+    return { bytes: r.bytes, contentType: r.headers.get('content-type') }
+  }
+
+  private async schemaByQuery(id: TableId, options: CallOptions): Promise<arrow.Schema> {
+    const r = await this.query(id, { offset: 0, limit: 1, signal: options.signal })
+    return readIpc(r.bytes, `the schema of ${formatTableId(id)}`).schema
+  }
+}
+
+function compact<T extends Record<string, unknown>>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T
+}
+
+function page(items: unknown, token: string | null | undefined, field: string): Page<string> {
+  if (!Array.isArray(items) || !items.every((i) => typeof i === 'string'))
+    throw new AppError('internal', `The server's reply has no "${field}" list`, { hint: 'Is the endpoint a Lance REST catalog?' })
+  const out: Page<string> = { items }
+  // `null`, absent and "" all mean the end (contract §4).
+  if (typeof token === 'string' && token !== '') out.pageToken = token
+  return out
+}
+
+function readIpc(bytes: Uint8Array, what: string): arrow.Table {
+  try {
+    return arrow.tableFromIPC(bytes)
+  } catch (error) {
+    throw new AppError('corrupt', `The server sent ${what} as Arrow data we cannot read`, { detail: String(error) })
+  }
+}
+
+/** The query route answers an Arrow IPC *file*; the app wants stream bytes. A stream reply passes through. */
+function toStream(bytes: Uint8Array, contentType: string | null, what: string): Uint8Array {
+  if (contentType?.startsWith(ARROW_STREAM)) return bytes
+  if (contentType && !contentType.startsWith(ARROW_FILE) && !contentType.startsWith('application/octet-stream'))
+    throw new AppError('internal', `The server sent ${what} as ${contentType}, not Arrow data`)
+  return arrow.tableToIPC(readIpc(bytes, what), 'stream')
+}

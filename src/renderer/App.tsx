@@ -1,0 +1,217 @@
+import { useCallback, useEffect, useMemo, useState, type DragEvent } from 'react'
+import type { AppErrorData, AppInfo, ConnectionInfo, RecentDirectory, TableRef } from '../contract'
+import { call, onHostEvent, pathForDroppedFile } from './api'
+import { errorData } from './components/ErrorPanel'
+import { Spinner } from './components/Spinner'
+import { ConnectionPane } from './features/connections/ConnectionPane'
+import { StartScreen } from './features/connections/StartScreen'
+import { Sidebar } from './features/tree/Sidebar'
+import { namespaceKey, type TreeItemRow } from './features/tree/treeModel'
+import { useNamespaceTree } from './features/tree/useNamespaceTree'
+import { TableView } from './features/table/TableView'
+
+type Selection =
+  | { kind: 'table'; key: string; ref: TableRef }
+  | { kind: 'namespace'; key: string; connectionId: string; namespace: string[] }
+  | null
+
+/** The window: start screen or tree + content, wiring state to the features. */
+export function App() {
+  const [info, setInfo] = useState<AppInfo | null>(null)
+  const [bootError, setBootError] = useState<AppErrorData | null>(null)
+  const [connections, setConnections] = useState<ConnectionInfo[]>([])
+  const [recents, setRecents] = useState<RecentDirectory[]>([])
+  const [selection, setSelection] = useState<Selection>(null)
+  const [showStart, setShowStart] = useState(false)
+  const [opening, setOpening] = useState(false)
+  const [openError, setOpenError] = useState<AppErrorData | null>(null)
+  const [filter, setFilter] = useState('')
+  const [dragging, setDragging] = useState(false)
+
+  const tree = useNamespaceTree(connections, filter)
+
+  const loadRecents = useCallback(() => {
+    call('connections/recent', {})
+      .then(setRecents)
+      .catch(() => undefined)
+  }, [])
+
+  useEffect(() => {
+    Promise.all([call('app/info', {}), call('connections/list', {})])
+      .then(([appInfo, list]) => {
+        setInfo(appInfo)
+        setConnections(list)
+      })
+      .catch((error: unknown) => setBootError(errorData(error)))
+    loadRecents()
+  }, [loadRecents])
+
+  const addConnection = useCallback((connection: ConnectionInfo) => {
+    setConnections((previous) => (previous.some((c) => c.id === connection.id) ? previous : [...previous, connection]))
+    setSelection({ kind: 'namespace', key: namespaceKey(connection.id, []), connectionId: connection.id, namespace: [] })
+    setShowStart(false)
+    setOpenError(null)
+  }, [])
+
+  const openPath = useCallback(
+    (path: string) => {
+      setOpening(true)
+      setOpenError(null)
+      call('connections/openDirectory', { path })
+        .then((connection) => {
+          addConnection(connection)
+          loadRecents()
+        })
+        .catch((error: unknown) => {
+          setOpenError(errorData(error))
+          setShowStart(true)
+        })
+        .finally(() => setOpening(false))
+    },
+    [addConnection, loadRecents],
+  )
+
+  const pickDirectory = useCallback(() => {
+    call('dialogs/pickDirectory', {})
+      .then(({ path }) => {
+        if (path) openPath(path)
+      })
+      .catch((error: unknown) => setOpenError(errorData(error)))
+  }, [openPath])
+
+  const { refresh } = tree
+  // Menu commands from main (Electron only).
+  useEffect(() => {
+    const offCommand = onHostEvent('app/command', ({ command }) => {
+      if (command === 'open-directory') {
+        if (info?.canPickDirectory) pickDirectory()
+        else setShowStart(true)
+      } else if (command === 'refresh') refresh()
+    })
+    return offCommand
+  }, [info, pickDirectory, refresh])
+
+  const closeConnection = useCallback((connectionId: string) => {
+    void call('connections/close', { connectionId }).catch(() => undefined)
+    setConnections((previous) => previous.filter((c) => c.id !== connectionId))
+    setSelection(null)
+  }, [])
+
+  const onActivate = useCallback((row: TreeItemRow) => {
+    setShowStart(false)
+    if (row.kind === 'table') {
+      setSelection({ kind: 'table', key: row.key, ref: { connectionId: row.connectionId, namespace: row.namespace, name: row.name } })
+    } else {
+      setSelection({ kind: 'namespace', key: row.key, connectionId: row.connectionId, namespace: row.namespace })
+    }
+  }, [])
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault()
+    setDragging(false)
+    const file = event.dataTransfer.files[0]
+    if (!file) return
+    const path = pathForDroppedFile(file)
+    if (path) openPath(path)
+    else {
+      setShowStart(true)
+      setOpenError({
+        code: 'unsupported',
+        message: 'This window cannot tell where a dropped folder is on disk',
+        hint: 'Type or paste the directory path instead',
+      })
+    }
+  }
+
+  const selectedConnection = useMemo(() => {
+    if (!selection) return null
+    const id = selection.kind === 'table' ? selection.ref.connectionId : selection.connectionId
+    return connections.find((c) => c.id === id) ?? null
+  }, [selection, connections])
+
+  if (bootError) {
+    return (
+      <div className="boot">
+        <div className="error-panel" role="alert">
+          <div className="error-body">
+            <div className="error-title">The app could not start</div>
+            <div className="error-message">{bootError.message}</div>
+            {bootError.hint && <div className="error-hint">{bootError.hint}</div>}
+          </div>
+        </div>
+      </div>
+    )
+  }
+  if (!info) {
+    return (
+      <div className="boot">
+        <Spinner label="Starting" /> Starting…
+      </div>
+    )
+  }
+
+  const showStartScreen = showStart || connections.length === 0 || !selection || !selectedConnection
+  let content
+  if (showStartScreen) {
+    content = (
+      <StartScreen
+        recents={recents}
+        canPickDirectory={info.canPickDirectory}
+        opening={opening}
+        error={openError}
+        initialError={connections.length === 0 ? (info.initialError ?? null) : null}
+        onOpenPath={openPath}
+        onPickDirectory={pickDirectory}
+      />
+    )
+  } else if (selection.kind === 'table') {
+    content = <TableView key={selection.key} tableRef={selection.ref} connectionLabel={selectedConnection.label} />
+  } else {
+    content = (
+      <ConnectionPane
+        key={selection.key}
+        connection={selectedConnection}
+        namespace={selection.namespace}
+        node={tree.nodes.get(namespaceKey(selection.connectionId, selection.namespace))}
+        onRetry={() => void tree.reload(selection.connectionId, selection.namespace)}
+        onClose={() => closeConnection(selection.connectionId)}
+      />
+    )
+  }
+
+  return (
+    <div
+      className={`app${dragging ? ' dragging' : ''}`}
+      onDragOver={(event) => {
+        event.preventDefault()
+        setDragging(true)
+      }}
+      onDragLeave={(event) => {
+        if (event.currentTarget === event.target) setDragging(false)
+      }}
+      onDrop={onDrop}
+    >
+      <Sidebar
+        connections={connections}
+        rows={tree.rows}
+        selectedKey={selection?.key ?? null}
+        filter={filter}
+        onFilter={setFilter}
+        onRefresh={() => refresh()}
+        onOpenNew={() => {
+          setOpenError(null)
+          setShowStart(true)
+        }}
+        onActivate={onActivate}
+        onExpand={(row) => tree.expand(row.connectionId, row.namespace)}
+        onCollapse={(row) => tree.collapse(row.key)}
+        onRetry={(parentKey) => {
+          const [connectionId = '', ...namespace] = JSON.parse(parentKey.slice(2)) as string[]
+          void tree.reload(connectionId, namespace)
+        }}
+      />
+      <main className="content">{content}</main>
+      {dragging && <div className="drop-overlay">Drop a folder to open it as a catalog</div>}
+    </div>
+  )
+}

@@ -1,0 +1,96 @@
+import { tableFromIPC, type Table } from 'apache-arrow'
+import { AppError, type Input, type Method, type Output, type TableRef } from '../../contract'
+import { transport } from './transport'
+
+export { AppError }
+export const hostKind = transport.kind
+
+/** Call a contract method; resolves with its output or rejects with the rebuilt AppError. */
+export async function call<M extends Method>(method: M, input: Input<M>, signal?: AbortSignal): Promise<Output<M>> {
+  const result = await transport.invoke(method, input, signal)
+  if (signal?.aborted) throw abortError()
+  if (!result.ok) throw AppError.fromData(result.error)
+  return result.value as Output<M>
+}
+
+let requestCounter = 0
+function newRequestId(): string {
+  requestCounter += 1
+  return `r${Date.now().toString(36)}-${requestCounter}`
+}
+
+export function abortError(): Error {
+  return new DOMException('The request was cancelled', 'AbortError')
+}
+
+export function isAbort(error: unknown): boolean {
+  return (error instanceof DOMException && error.name === 'AbortError') || (error instanceof AppError && error.code === 'cancelled')
+}
+
+/**
+ * Call a method that takes a `requestId`: aborting `signal` asks the host to stop the work
+ * (`requests/cancel`) and the late answer, if any, is ignored.
+ */
+export async function cancellable<M extends 'tables/page' | 'namespaces/list' | 'tables/list'>(
+  method: M,
+  input: Omit<Input<M>, 'requestId'>,
+  signal?: AbortSignal,
+): Promise<Output<M>> {
+  const requestId = newRequestId()
+  const onAbort = () => {
+    void transport.invoke('requests/cancel', { requestId }).catch(() => undefined)
+  }
+  signal?.addEventListener('abort', onAbort, { once: true })
+  try {
+    if (signal?.aborted) throw abortError()
+    return await call(method, { ...input, requestId } as Input<M>, signal)
+  } finally {
+    signal?.removeEventListener('abort', onAbort)
+  }
+}
+
+/** Rows `[offset, offset + limit)` of a table, decoded from Arrow IPC. */
+export async function readPage(ref: TableRef, offset: number, limit: number, signal?: AbortSignal): Promise<Table> {
+  const bytes = await cancellable('tables/page', { ...ref, namespace: [...ref.namespace], offset, limit }, signal)
+  return tableFromIPC(bytes)
+}
+
+/** Every item of a paged listing, following each page token; `onPage` sees progress as pages arrive. */
+export async function listAllPages(
+  method: 'namespaces/list' | 'tables/list',
+  input: Omit<Input<'namespaces/list'>, 'pageToken' | 'requestId'>,
+  onPage: (itemsSoFar: string[]) => void,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const items: string[] = []
+  const seen = new Set<string>()
+  let pageToken: string | undefined
+  do {
+    const page = await cancellable(method, { ...input, pageToken }, signal)
+    for (const item of page.items) {
+      if (!seen.has(item)) {
+        seen.add(item)
+        items.push(item)
+      }
+    }
+    // A token that does not move would loop forever: treat it as the end.
+    pageToken = page.pageToken && page.pageToken !== pageToken ? page.pageToken : undefined
+    if (pageToken) onPage([...items])
+  } while (pageToken)
+  return items
+}
+
+/** Subscribe to a host event (Electron only; the harness has no events yet). */
+export function onHostEvent<E extends import('../../contract').EventName>(
+  event: E,
+  listener: (payload: import('../../contract').Events[E]) => void,
+): () => void {
+  return window.catalog ? window.catalog.on(event, listener) : () => undefined
+}
+
+/** The filesystem path of a dropped folder, where the host can tell it (Electron). */
+export function pathForDroppedFile(file: File): string | null {
+  if (!window.catalog) return null
+  const path = window.catalog.getPathForFile(file)
+  return path || null
+}

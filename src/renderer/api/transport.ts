@@ -1,0 +1,53 @@
+import { AppError, type Method, type Result } from '../../contract'
+
+/**
+ * How a call reaches the host. In Electron: the preload's `window.catalog`. In a plain browser
+ * (the harness used by tests and benchmarks): HTTP on the same origin with the per-run token
+ * found in the URL fragment.
+ */
+export interface Transport {
+  readonly kind: 'electron' | 'harness'
+  invoke(method: Method, input: unknown, signal?: AbortSignal): Promise<Result<unknown>>
+}
+
+const ARROW_STREAM = 'application/vnd.apache.arrow.stream'
+
+function harnessToken(): string {
+  const params = new URLSearchParams(window.location.hash.replace(/^#/, ''))
+  return params.get('token') ?? ''
+}
+
+const harnessTransport: Transport = {
+  kind: 'harness',
+  async invoke(method, input, signal) {
+    let response: Response
+    try {
+      response = await fetch(`/api/${method}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-harness-token': harnessToken() },
+        body: JSON.stringify(input ?? {}),
+        signal,
+      })
+    } catch (error) {
+      if (signal?.aborted) throw error
+      throw new AppError('unavailable', 'The catalog host is not reachable', {
+        hint: 'Restart the harness and open the URL it prints',
+        detail: String(error),
+      })
+    }
+    if ((response.headers.get('content-type') ?? '').startsWith(ARROW_STREAM)) {
+      return { ok: true, value: new Uint8Array(await response.arrayBuffer()) }
+    }
+    return (await response.json()) as Result<unknown>
+  },
+}
+
+function electronTransport(bridge: NonNullable<Window['catalog']>): Transport {
+  return {
+    kind: 'electron',
+    // IPC has no abort; a cancelled call is dropped by the client (and cancelled in main via requests/cancel).
+    invoke: (method, input) => bridge.invoke(method, input as never) as Promise<Result<unknown>>,
+  }
+}
+
+export const transport: Transport = window.catalog ? electronTransport(window.catalog) : harnessTransport

@@ -1,0 +1,99 @@
+import { useState, type FormEvent } from 'react'
+import type { AppErrorData, RecentDirectory } from '../../../contract'
+import { ErrorPanel } from '../../components/ErrorPanel'
+import { DatabaseIcon, FolderIcon } from '../../components/Icons'
+import { Spinner } from '../../components/Spinner'
+
+export interface StartScreenProps {
+  recents: readonly RecentDirectory[]
+  canPickDirectory: boolean
+  opening: boolean
+  /** Why the last attempt to open failed (shown in place, under the form). */
+  error: AppErrorData | null
+  /** Why the catalog opened at start could not be opened. */
+  initialError: AppErrorData | null
+  onOpenPath(path: string): void
+  onPickDirectory(): void
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' })
+
+/** Open a directory catalog: typed or pasted path, native dialog, a dropped folder, or a recent one. */
+export function StartScreen({ recents, canPickDirectory, opening, error, initialError, onOpenPath, onPickDirectory }: StartScreenProps) {
+  const [path, setPath] = useState('')
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (path.trim() !== '') onOpenPath(path.trim())
+  }
+  return (
+    <section className="start-screen" aria-label="Open a catalog">
+      <div className="start-card">
+        <div className="start-heading">
+          <DatabaseIcon className="start-icon" />
+          <div>
+            <h1>Open a Lance catalog</h1>
+            <p className="muted">A directory of Lance tables becomes the root namespace; its subdirectories are namespaces.</p>
+          </div>
+        </div>
+        {initialError && (
+          <ErrorPanel error={initialError} title="The start catalog could not be opened" compact />
+        )}
+        <form className="open-form" onSubmit={submit}>
+          <label htmlFor="open-path" className="field-label">
+            Directory path
+          </label>
+          <div className="open-row">
+            <input
+              id="open-path"
+              className="text-input"
+              type="text"
+              spellCheck={false}
+              autoComplete="off"
+              placeholder="/path/to/catalog"
+              value={path}
+              onChange={(event) => setPath(event.target.value)}
+            />
+            <button type="submit" className="button primary" disabled={opening || path.trim() === ''}>
+              {opening ? <Spinner label="Opening" /> : null}
+              Open
+            </button>
+          </div>
+          {canPickDirectory && (
+            <button type="button" className="button" onClick={onPickDirectory} disabled={opening}>
+              <FolderIcon />
+              Open directory…
+            </button>
+          )}
+          <p className="muted small">You can also drop a folder onto this window.</p>
+        </form>
+        {error && (
+          <ErrorPanel
+            error={error}
+            title="Could not open the directory"
+            actions={[
+              canPickDirectory
+                ? { label: 'Choose a directory…', run: onPickDirectory }
+                : { label: 'Edit the path', run: () => document.getElementById('open-path')?.focus() },
+            ]}
+          />
+        )}
+        {recents.length > 0 && (
+          <div className="recents">
+            <h2>Recent directories</h2>
+            <ul>
+              {recents.map((recent) => (
+                <li key={recent.path}>
+                  <button type="button" className="recent-item" onClick={() => onOpenPath(recent.path)} title={recent.path}>
+                    <FolderIcon />
+                    <span className="recent-path">{recent.path}</span>
+                    <span className="recent-date">{dateFormat.format(recent.openedAt)}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,358 @@
+import {
+  columnResizingFeature,
+  columnSizingFeature,
+  columnVisibilityFeature,
+  createColumnHelper,
+  tableFeatures,
+  useTable,
+  type ReactTable,
+} from '@tanstack/react-table'
+import type { Table as ArrowTable } from 'apache-arrow'
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import type { FieldInfo, TableRef } from '../../../contract'
+import { ErrorPanel } from '../../components/ErrorPanel'
+import { formatCell } from './formatCell'
+import { geometry, isScaled, offsetForScrollTop, offsetToReveal, scrollTopForOffset, visibleRows } from './gridGeometry'
+import { PAGE_ROWS, usePages } from './usePages'
+
+export const ROW_HEIGHT = 24
+const HEADER_HEIGHT = 40
+
+/** One rendered row: its index in the whole table and the page that holds it (null while loading). */
+export interface GridRow {
+  index: number
+  page: ArrowTable | null
+  pageRow: number
+}
+
+export const gridFeatures = tableFeatures({ columnSizingFeature, columnResizingFeature, columnVisibilityFeature })
+const helper = createColumnHelper<typeof gridFeatures, GridRow>()
+export type GridTable = ReactTable<typeof gridFeatures, GridRow>
+
+function initialWidth(field: FieldInfo): number {
+  const type = field.type.toLowerCase()
+  if (field.vectorDimension) return 250
+  if (type.startsWith('int') || type.startsWith('uint')) return 110
+  if (type.startsWith('float') || type.startsWith('decimal')) return 120
+  if (type.startsWith('bool')) return 80
+  if (type.startsWith('timestamp') || type.startsWith('date')) return 215
+  if (type.includes('binary')) return 190
+  return 200
+}
+
+function CellContent({ row, name }: { row: GridRow; name: string }) {
+  const vector = row.page?.getChild(name)
+  if (!vector) return <span className="cell-pending" aria-hidden="true" />
+  const display = formatCell(vector.get(row.pageRow), vector.type)
+  return (
+    <span className={`cell-text cell-${display.kind}`} title={display.title ?? display.text}>
+      {display.text}
+    </span>
+  )
+}
+
+function HeaderContent({ field }: { field: FieldInfo }) {
+  return (
+    <span className="header-label" title={`${field.name}: ${field.type}${field.nullable ? '' : ' (not null)'}`}>
+      <span className="header-name">{field.name}</span>
+      <span className="header-type">
+        {field.vectorDimension ? `vector · ${field.vectorDimension}-d` : field.type}
+      </span>
+    </span>
+  )
+}
+
+export type ColumnVisibility = Record<string, boolean>
+
+function useGridTable(
+  fields: readonly FieldInfo[],
+  data: GridRow[],
+  columnVisibility: ColumnVisibility,
+  onColumnVisibilityChange: (updater: ColumnVisibility | ((old: ColumnVisibility) => ColumnVisibility)) => void,
+): GridTable {
+  const columns = useMemo(
+    () =>
+      helper.columns(
+        fields.map((field) =>
+          helper.accessor((row) => row.page?.getChild(field.name)?.get(row.pageRow) as unknown, {
+            id: field.name,
+            header: () => <HeaderContent field={field} />,
+            cell: (context) => <CellContent row={context.row.original} name={field.name} />,
+            size: initialWidth(field),
+            minSize: 48,
+            maxSize: 2000,
+          }),
+        ),
+      ),
+    [fields],
+  )
+  return useTable({
+    features: gridFeatures,
+    columns,
+    data,
+    getRowId: (row) => String(row.index),
+    columnResizeMode: 'onChange',
+    state: { columnVisibility },
+    onColumnVisibilityChange,
+  })
+}
+
+const numberFormat = new Intl.NumberFormat('en-US')
+
+/**
+ * The data grid: a virtualized body over the whole table (the scrollbar stands for every row),
+ * pages fetched as the user scrolls. ARIA grid pattern: `aria-rowcount` counts the header row
+ * too (table rows + 1, as the ARIA spec defines it); the header row has `aria-rowindex` 1 and
+ * data row i (0-based) has `aria-rowindex` i + 2. The active cell is `aria-activedescendant`.
+ */
+export function DataGrid({
+  tableRef,
+  label,
+  rowCount,
+  fields,
+  columnVisibility,
+  onColumnVisibilityChange,
+  onStatus,
+}: {
+  tableRef: TableRef
+  label: string
+  rowCount: number
+  fields: readonly FieldInfo[]
+  /** Controlled: the table view's Columns menu edits it. Only `false` hides a column. */
+  columnVisibility: ColumnVisibility
+  onColumnVisibilityChange: (updater: ColumnVisibility | ((old: ColumnVisibility) => ColumnVisibility)) => void
+  onStatus?: (status: { first: number; end: number; loading: boolean; active: { row: number; column: string } | null }) => void
+}) {
+  const gridId = useId()
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const [viewport, setViewport] = useState({ height: 600, width: 800 })
+  const [offset, setOffset] = useState(0)
+  const offsetRef = useRef(0)
+  const expectedScrollTop = useRef<number | null>(null)
+  const [active, setActive] = useState<{ row: number; col: number } | null>(null)
+
+  const bodyHeight = Math.max(ROW_HEIGHT, viewport.height - HEADER_HEIGHT)
+  const g = useMemo(() => geometry(rowCount, ROW_HEIGHT, bodyHeight), [rowCount, bodyHeight])
+  const window_ = visibleRows(g, offset)
+  const pages = usePages(tableRef, rowCount, window_.first, window_.end)
+
+  const data = useMemo(() => {
+    const rows: GridRow[] = []
+    for (let index = window_.first; index < window_.end; index += 1) {
+      const page = pages.pageOf(index) ?? null
+      rows.push({ index, page, pageRow: index % PAGE_ROWS })
+    }
+    return rows
+    // pages.version: a page arrived, so rows of the window may now have data.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [window_.first, window_.end, pages.version, pages.pageOf])
+
+  const table = useGridTable(fields, data, columnVisibility, onColumnVisibilityChange)
+  const visibleColumns = table.getVisibleLeafColumns()
+  const gutterWidth = Math.max(56, String(rowCount).length * 8 + 24)
+  const totalWidth = gutterWidth + table.getTotalSize()
+
+  useLayoutEffect(() => {
+    const element = scrollRef.current
+    if (!element) return
+    const measure = () => setViewport({ height: element.clientHeight, width: element.clientWidth })
+    measure()
+    const observer = new ResizeObserver(measure)
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [])
+
+  const scrollToOffset = useCallback(
+    (next: number) => {
+      const clamped = Math.min(Math.max(next, 0), g.maxOffset)
+      offsetRef.current = clamped
+      setOffset(clamped)
+      const element = scrollRef.current
+      if (element) {
+        const top = scrollTopForOffset(g, clamped)
+        expectedScrollTop.current = top
+        element.scrollTop = top
+      }
+    },
+    [g],
+  )
+
+  const onScroll = () => {
+    const element = scrollRef.current
+    if (!element) return
+    const top = element.scrollTop
+    // Our own scrollTop writes keep the exact offset (scrollTop is rounded by the browser).
+    if (expectedScrollTop.current !== null && Math.abs(top - expectedScrollTop.current) < 1.5) {
+      expectedScrollTop.current = null
+      return
+    }
+    expectedScrollTop.current = null
+    const next = offsetForScrollTop(g, top)
+    offsetRef.current = next
+    setOffset(next)
+  }
+
+  // When scaled, a wheel notch must move the same distance as anywhere else: apply it to the virtual offset.
+  useEffect(() => {
+    const element = scrollRef.current
+    if (!element || !isScaled(g)) return
+    const onWheel = (event: WheelEvent) => {
+      if (Math.abs(event.deltaY) <= Math.abs(event.deltaX)) return
+      event.preventDefault()
+      const unit = event.deltaMode === 1 ? ROW_HEIGHT : event.deltaMode === 2 ? g.viewportHeight : 1
+      scrollToOffset(offsetRef.current + event.deltaY * unit)
+    }
+    element.addEventListener('wheel', onWheel, { passive: false })
+    return () => element.removeEventListener('wheel', onWheel)
+  }, [g, scrollToOffset])
+
+  const revealColumn = (col: number) => {
+    const element = scrollRef.current
+    const column = visibleColumns[col]
+    if (!element || !column) return
+    const left = gutterWidth + column.getStart()
+    const right = left + column.getSize()
+    if (left - gutterWidth < element.scrollLeft) element.scrollLeft = left - gutterWidth
+    else if (right > element.scrollLeft + element.clientWidth) element.scrollLeft = right - element.clientWidth
+  }
+
+  const moveTo = (row: number, col: number) => {
+    if (rowCount === 0 || visibleColumns.length === 0) return
+    const r = Math.min(Math.max(row, 0), rowCount - 1)
+    const c = Math.min(Math.max(col, 0), visibleColumns.length - 1)
+    setActive({ row: r, col: c })
+    scrollToOffset(offsetToReveal(g, offsetRef.current, r))
+    revealColumn(c)
+  }
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const current = active ?? { row: window_.first, col: 0 }
+    const pageRows = Math.max(1, Math.floor(g.viewportHeight / ROW_HEIGHT) - 1)
+    const ctrl = event.ctrlKey || event.metaKey
+    const lastCol = visibleColumns.length - 1
+    const moves: Record<string, () => void> = {
+      ArrowDown: () => moveTo(current.row + 1, current.col),
+      ArrowUp: () => moveTo(current.row - 1, current.col),
+      ArrowRight: () => moveTo(current.row, current.col + 1),
+      ArrowLeft: () => moveTo(current.row, current.col - 1),
+      PageDown: () => moveTo(current.row + pageRows, current.col),
+      PageUp: () => moveTo(current.row - pageRows, current.col),
+      Home: () => (ctrl ? moveTo(0, 0) : moveTo(current.row, 0)),
+      End: () => (ctrl ? moveTo(rowCount - 1, lastCol) : moveTo(current.row, lastCol)),
+    }
+    const move = moves[event.key]
+    if (move) {
+      event.preventDefault()
+      move()
+    }
+  }
+
+  useEffect(() => {
+    onStatus?.({
+      first: window_.first,
+      end: window_.end,
+      loading: pages.loading,
+      active: active ? { row: active.row, column: visibleColumns[active.col]?.id ?? '' } : null,
+    })
+  })
+
+  const activeRendered = active && active.row >= window_.first && active.row < window_.end
+  const cellId = (row: number, col: number) => `${gridId}-r${row}-c${col}`
+  const headerGroup = table.getHeaderGroups()[0]
+
+  return (
+    <div className="grid-frame">
+      <div
+        ref={scrollRef}
+        className="grid-scroll"
+        role="grid"
+        aria-label={label}
+        aria-rowcount={rowCount + 1}
+        aria-colcount={visibleColumns.length + 1}
+        aria-busy={pages.loading || undefined}
+        aria-activedescendant={activeRendered && active ? cellId(active.row, active.col) : undefined}
+        tabIndex={0}
+        onScroll={onScroll}
+        onKeyDown={onKeyDown}
+        data-row-count={rowCount}
+      >
+        <div className="grid-sizer" style={{ width: totalWidth }}>
+          <div role="rowgroup" className="grid-head" style={{ height: HEADER_HEIGHT }}>
+            <div role="row" aria-rowindex={1} className="grid-row grid-header-row" style={{ height: HEADER_HEIGHT }}>
+              <div role="columnheader" aria-colindex={1} aria-label="Row number" className="grid-gutter grid-gutter-head" style={{ width: gutterWidth }}>
+                #
+              </div>
+              {headerGroup?.headers.map((header, index) => (
+                <div
+                  key={header.id}
+                  role="columnheader"
+                  aria-colindex={index + 2}
+                  aria-label={header.column.id}
+                  className="grid-header-cell"
+                  style={{ width: header.getSize() }}
+                >
+                  <table.FlexRender header={header} />
+                  <div
+                    className={`grid-resizer${header.column.getIsResizing() ? ' resizing' : ''}`}
+                    role="separator"
+                    aria-orientation="vertical"
+                    aria-label={`Resize ${header.column.id}`}
+                    onMouseDown={header.getResizeHandler()}
+                    onTouchStart={header.getResizeHandler()}
+                    onDoubleClick={() => header.column.resetSize()}
+                    onClick={(event) => event.stopPropagation()}
+                  />
+                </div>
+              ))}
+            </div>
+          </div>
+          <div role="rowgroup" className="grid-body" style={{ height: g.viewportHeight, top: HEADER_HEIGHT }}>
+            {table.getRowModel().rows.map((row) => {
+              const index = row.original.index
+              const top = window_.firstTop + (index - window_.first) * ROW_HEIGHT
+              const loaded = row.original.page !== null
+              return (
+                <div
+                  key={row.id}
+                  role="row"
+                  aria-rowindex={index + 2}
+                  aria-busy={!loaded || undefined}
+                  className={`grid-row${index % 2 === 1 ? ' odd' : ''}${active?.row === index ? ' active-row' : ''}`}
+                  style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
+                >
+                  <div role="rowheader" aria-colindex={1} className="grid-gutter" style={{ width: gutterWidth }}>
+                    {numberFormat.format(index + 1)}
+                  </div>
+                  {row.getVisibleCells().map((cell, col) => {
+                    const isActive = active?.row === index && active.col === col
+                    return (
+                      <div
+                        key={cell.id}
+                        id={cellId(index, col)}
+                        role="gridcell"
+                        aria-colindex={col + 2}
+                        aria-selected={isActive}
+                        className={`grid-cell${isActive ? ' active' : ''}`}
+                        style={{ width: cell.column.getSize() }}
+                        onMouseDown={() => setActive({ row: index, col })}
+                      >
+                        <table.FlexRender cell={cell} />
+                      </div>
+                    )
+                  })}
+                </div>
+              )
+            })}
+          </div>
+          <div className="grid-spacer" style={{ height: Math.max(0, g.scrollHeight - g.viewportHeight) }} />
+        </div>
+      </div>
+      {pages.error && (
+        <div className="grid-error">
+          <ErrorPanel error={pages.error} title="Could not read these rows" actions={[{ label: 'Retry', run: pages.retry }]} compact />
+        </div>
+      )}
+      {rowCount === 0 && <div className="grid-empty">This table has no rows</div>}
+    </div>
+  )
+}

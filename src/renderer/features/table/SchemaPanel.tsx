@@ -1,0 +1,57 @@
+import type { FieldInfo } from '../../../contract'
+
+function FieldRows({ fields, depth }: { fields: readonly FieldInfo[]; depth: number }) {
+  return (
+    <>
+      {fields.map((field) => (
+        <FieldRow key={`${depth}:${field.name}`} field={field} depth={depth} />
+      ))}
+    </>
+  )
+}
+
+function FieldRow({ field, depth }: { field: FieldInfo; depth: number }) {
+  return (
+    <>
+      <tr>
+        <th scope="row" className="schema-name" style={{ paddingLeft: 10 + depth * 14 }}>
+          {field.name}
+        </th>
+        <td className="schema-type">{field.type}</td>
+        <td className="schema-nullable">{field.nullable ? 'yes' : 'no'}</td>
+        <td className="schema-dim">{field.vectorDimension ?? ''}</td>
+      </tr>
+      {field.children && field.children.length > 0 && !field.vectorDimension && <FieldRows fields={field.children} depth={depth + 1} />}
+    </>
+  )
+}
+
+/** Column, readable Arrow type, nullable, vector dimension. */
+export function SchemaPanel({ fields, onClose }: { fields: readonly FieldInfo[]; onClose(): void }) {
+  return (
+    <aside className="schema-panel" aria-label="Schema">
+      <div className="panel-header">
+        <span className="panel-title">Schema</span>
+        <span className="panel-meta">{fields.length} columns</span>
+        <button type="button" className="icon-button" aria-label="Close schema" title="Close schema" onClick={onClose}>
+          ×
+        </button>
+      </div>
+      <div className="schema-scroll">
+        <table className="schema-table">
+          <thead>
+            <tr>
+              <th scope="col">Column</th>
+              <th scope="col">Type</th>
+              <th scope="col">Nullable</th>
+              <th scope="col">Dim</th>
+            </tr>
+          </thead>
+          <tbody>
+            <FieldRows fields={fields} depth={0} />
+          </tbody>
+        </table>
+      </div>
+    </aside>
+  )
+}

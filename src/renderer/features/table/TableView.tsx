@@ -1,0 +1,144 @@
+import { useCallback, useEffect, useState } from 'react'
+import type { AppErrorData, TableInfo, TableRef } from '../../../contract'
+import { call } from '../../api'
+import { ErrorPanel, errorData } from '../../components/ErrorPanel'
+import { RefreshIcon, SchemaIcon, TableIcon } from '../../components/Icons'
+import { Spinner } from '../../components/Spinner'
+import { ColumnsMenu } from './ColumnsMenu'
+import { DataGrid, type ColumnVisibility } from './DataGrid'
+import { SchemaPanel } from './SchemaPanel'
+
+const numberFormat = new Intl.NumberFormat('en-US')
+
+type Loaded = { state: 'loading' } | { state: 'error'; error: AppErrorData } | { state: 'ready'; info: TableInfo }
+
+interface GridStatus {
+  first: number
+  end: number
+  loading: boolean
+  active: { row: number; column: string } | null
+}
+
+/** The right pane for one table: header, schema panel, data grid, status bar. */
+export function TableView({ tableRef, connectionLabel }: { tableRef: TableRef; connectionLabel: string }) {
+  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' })
+  const [attempt, setAttempt] = useState(0)
+  const [schemaOpen, setSchemaOpen] = useState(false)
+  const [visibility, setVisibility] = useState<ColumnVisibility>({})
+  const [status, setStatus] = useState<GridStatus | null>(null)
+
+  useEffect(() => {
+    let live = true
+    call('tables/describe', { ...tableRef, namespace: [...tableRef.namespace] })
+      .then((info) => live && setLoaded({ state: 'ready', info }))
+      .catch((error: unknown) => live && setLoaded({ state: 'error', error: errorData(error) }))
+    return () => {
+      live = false
+    }
+  }, [tableRef, attempt])
+
+  const reload = useCallback(() => {
+    setLoaded({ state: 'loading' })
+    setAttempt((a) => a + 1)
+  }, [])
+
+  const onStatus = useCallback((next: GridStatus) => {
+    setStatus((previous) =>
+      previous &&
+      previous.first === next.first &&
+      previous.end === next.end &&
+      previous.loading === next.loading &&
+      previous.active?.row === next.active?.row &&
+      previous.active?.column === next.active?.column
+        ? previous
+        : next,
+    )
+  }, [])
+
+  const path = [connectionLabel, ...tableRef.namespace]
+  const info = loaded.state === 'ready' ? loaded.info : null
+
+  return (
+    <section className="table-view" aria-label={`Table ${tableRef.name}`}>
+      <header className="table-header">
+        <TableIcon className="table-header-icon" />
+        <div className="table-title">
+          <h1 className="table-name">{tableRef.name}</h1>
+          <div className="table-path" aria-label="Namespace">
+            {path.map((part, i) => (
+              <span key={i} className="path-part">
+                {part}
+              </span>
+            ))}
+          </div>
+        </div>
+        <dl className="table-facts">
+          <div>
+            <dt>Rows</dt>
+            <dd data-testid="row-count">{info ? numberFormat.format(info.rowCount) : '—'}</dd>
+          </div>
+          <div>
+            <dt>Columns</dt>
+            <dd>{info ? info.schema.length : '—'}</dd>
+          </div>
+          <div>
+            <dt>Version</dt>
+            <dd data-testid="table-version">{info ? info.version : '—'}</dd>
+          </div>
+        </dl>
+        <div className="toolbar">
+          {info && <ColumnsMenu fields={info.schema} visibility={visibility} onChange={setVisibility} />}
+          <button type="button" className="button" aria-pressed={schemaOpen} disabled={!info} onClick={() => setSchemaOpen(!schemaOpen)}>
+            <SchemaIcon />
+            Schema
+          </button>
+          <button type="button" className="icon-button" aria-label="Reload table" title="Reload table" onClick={reload}>
+            <RefreshIcon />
+          </button>
+        </div>
+      </header>
+      <div className="table-body">
+        {loaded.state === 'loading' && (
+          <div className="placeholder">
+            <Spinner label="Opening table" /> Opening {tableRef.name}…
+          </div>
+        )}
+        {loaded.state === 'error' && (
+          <div className="placeholder">
+            <ErrorPanel error={loaded.error} title={`Could not open ${tableRef.name}`} actions={[{ label: 'Try again', run: reload }]} />
+          </div>
+        )}
+        {info && (
+          <DataGrid
+            key={attempt}
+            tableRef={tableRef}
+            label={tableRef.name}
+            rowCount={info.rowCount}
+            fields={info.schema}
+            columnVisibility={visibility}
+            onColumnVisibilityChange={(updater) => setVisibility((old) => (typeof updater === 'function' ? updater(old) : updater))}
+            onStatus={onStatus}
+          />
+        )}
+        {info && schemaOpen && <SchemaPanel fields={info.schema} onClose={() => setSchemaOpen(false)} />}
+      </div>
+      <footer className="status-bar" role="status" aria-label="Table status">
+        {info && status && info.rowCount > 0 && (
+          <span>
+            Rows {numberFormat.format(status.first + 1)}–{numberFormat.format(status.end)} of {numberFormat.format(info.rowCount)}
+          </span>
+        )}
+        {info && status?.active && (
+          <span>
+            Row {numberFormat.format(status.active.row + 1)}, {status.active.column}
+          </span>
+        )}
+        {status?.loading && (
+          <span className="status-loading">
+            <Spinner label="Loading rows" /> loading rows…
+          </span>
+        )}
+      </footer>
+    </section>
+  )
+}

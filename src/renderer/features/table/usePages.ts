@@ -1,0 +1,97 @@
+import type { Table } from 'apache-arrow'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import type { AppErrorData, TableRef } from '../../../contract'
+import { isAbort, readPage } from '../../api'
+import { errorData } from '../../components/ErrorPanel'
+import { PageCache } from './pageCache'
+
+/** Rows per `tables/page` request. */
+export const PAGE_ROWS = 200
+/** Decoded pages kept in memory (LRU). */
+const CACHE_PAGES = 24
+/** Rows beyond the visible window that are fetched ahead. */
+const OVERSCAN_ROWS = 40
+
+export interface PageStore {
+  /** The page holding `row`, if loaded. */
+  pageOf(row: number): Table | undefined
+  /** Changes whenever a page arrives (a render key for the visible rows). */
+  version: number
+  loading: boolean
+  error: AppErrorData | null
+  retry(): void
+  /** Number of page requests started (diagnostics for tests and benchmarks). */
+}
+
+/**
+ * Fetches the pages covering the visible rows `[first, end)` and only those: jumping to the end
+ * of a table fetches the last page directly. Requests for pages scrolled past are cancelled with
+ * `requests/cancel`, and their late answers ignored.
+ */
+export function usePages(ref: TableRef, rowCount: number, first: number, end: number): PageStore {
+  const cache = useRef(new PageCache(CACHE_PAGES))
+  const inFlight = useRef(new Map<number, AbortController>())
+  const [version, setVersion] = useState(0)
+  const [error, setError] = useState<AppErrorData | null>(null)
+  const [attempt, setAttempt] = useState(0)
+
+  useEffect(() => {
+    if (rowCount === 0 || end <= first) return
+    const from = Math.max(0, first - OVERSCAN_ROWS)
+    const to = Math.min(rowCount, end + OVERSCAN_ROWS)
+    const wanted: number[] = []
+    // Visible pages first, then the ones ahead and behind.
+    const visibleFirst = Math.floor(first / PAGE_ROWS)
+    const visibleLast = Math.floor((end - 1) / PAGE_ROWS)
+    for (let page = visibleFirst; page <= visibleLast; page += 1) wanted.push(page)
+    for (let page = Math.floor(from / PAGE_ROWS); page <= Math.floor((to - 1) / PAGE_ROWS); page += 1) {
+      if (!wanted.includes(page)) wanted.push(page)
+    }
+    for (const [page, controller] of inFlight.current) {
+      if (!wanted.includes(page)) {
+        controller.abort()
+        inFlight.current.delete(page)
+      }
+    }
+    for (const page of wanted) {
+      if (cache.current.has(page) || inFlight.current.has(page)) continue
+      const controller = new AbortController()
+      inFlight.current.set(page, controller)
+      const offset = page * PAGE_ROWS
+      readPage(ref, offset, Math.min(PAGE_ROWS, rowCount - offset), controller.signal)
+        .then((table) => {
+          if (controller.signal.aborted) return
+          cache.current.set(page, table)
+          setError(null)
+          setVersion((v) => v + 1)
+        })
+        .catch((e: unknown) => {
+          if (controller.signal.aborted || isAbort(e)) return
+          setError(errorData(e))
+        })
+        .finally(() => {
+          if (inFlight.current.get(page) === controller) inFlight.current.delete(page)
+        })
+    }
+  }, [ref, rowCount, first, end, attempt, version])
+
+  useEffect(() => {
+    const pending = inFlight.current
+    return () => {
+      pending.forEach((controller) => controller.abort())
+      pending.clear()
+    }
+  }, [])
+
+  const pageOf = useCallback((row: number) => cache.current.get(Math.floor(row / PAGE_ROWS)), [])
+  const retry = useCallback(() => {
+    setError(null)
+    setAttempt((a) => a + 1)
+  }, [])
+
+  let loading = false
+  for (let page = Math.floor(first / PAGE_ROWS); page <= Math.floor(Math.max(first, end - 1) / PAGE_ROWS); page += 1) {
+    if (!cache.current.has(page)) loading = true
+  }
+  return { pageOf, version, loading: loading && rowCount > 0, error, retry }
+}

@@ -1,0 +1,64 @@
+import type { ConnectionInfo } from '../../../contract'
+import { PlusIcon, RefreshIcon } from '../../components/Icons'
+import { NamespaceTree } from './NamespaceTree'
+import type { TreeItemRow, TreeRow } from './treeModel'
+
+export interface SidebarProps {
+  connections: readonly ConnectionInfo[]
+  rows: readonly TreeRow[]
+  selectedKey: string | null
+  filter: string
+  onFilter(text: string): void
+  onRefresh(): void
+  onOpenNew(): void
+  onActivate(row: TreeItemRow): void
+  onExpand(row: TreeItemRow): void
+  onCollapse(row: TreeItemRow): void
+  onRetry(parentKey: string): void
+}
+
+/** Left pane: the namespace tree of every open connection, with its filter and refresh. */
+export function Sidebar(props: SidebarProps) {
+  const { connections, rows, filter } = props
+  return (
+    <nav className="sidebar" aria-label="Catalogs">
+      <div className="sidebar-header">
+        <span className="sidebar-title">Catalogs</span>
+        <button type="button" className="icon-button" aria-label="Open directory" title="Open directory" onClick={props.onOpenNew}>
+          <PlusIcon />
+        </button>
+        <button type="button" className="icon-button" aria-label="Refresh tree" title="Refresh tree" onClick={props.onRefresh} disabled={connections.length === 0}>
+          <RefreshIcon />
+        </button>
+      </div>
+      <div className="sidebar-filter">
+        <input
+          type="search"
+          className="text-input small"
+          placeholder="Filter loaded items"
+          aria-label="Filter loaded namespaces and tables"
+          value={filter}
+          onChange={(event) => props.onFilter(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Escape') props.onFilter('')
+          }}
+        />
+      </div>
+      {connections.length === 0 ? (
+        <div className="sidebar-empty muted">No catalog open</div>
+      ) : filter.trim() !== '' && rows.length === 0 ? (
+        <div className="sidebar-empty muted">Nothing loaded matches “{filter.trim()}”</div>
+      ) : (
+        <NamespaceTree
+          rows={rows}
+          selectedKey={props.selectedKey}
+          onActivate={props.onActivate}
+          onExpand={props.onExpand}
+          onCollapse={props.onCollapse}
+          onRetry={props.onRetry}
+          label="Namespaces and tables"
+        />
+      )}
+    </nav>
+  )
+}

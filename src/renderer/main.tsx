@@ -1,0 +1,15 @@
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { App } from './App'
+import './styles/base.css'
+import './styles/layout.css'
+import './styles/tree.css'
+import './styles/table.css'
+
+const container = document.getElementById('root')
+if (!container) throw new Error('index.html has no #root element')
+createRoot(container).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+)

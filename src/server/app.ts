@@ -1,0 +1,359 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import type { Table as ArrowTable } from 'apache-arrow'
+import { AppError } from '../contract'
+import { emptyIpcStream } from '../core/arrow'
+import type { CreateMode } from '../core/namespace/client'
+import type { NamespacePath, TableId } from '../core/namespace/path'
+import { schemaToJson } from '../core/namespace/rest/jsonSchema'
+import { ARROW_FILE, normalizeMode } from '../core/namespace/rest/wire'
+import { readArrowBody, streamToFile } from './arrowBody'
+import { ApiKeys } from './auth'
+import { DATABASE_HEADER, type Catalog, type Catalogs } from './catalogs'
+import { namespaceOf, tableNameParam, tableOf } from './ids'
+import { invalid, sendError, type Subject } from './wireErrors'
+
+export interface AppOptions {
+  catalogs: Catalogs
+  apiKeys: readonly string[]
+  /** Largest request body (Arrow uploads), bytes. Larger → 413. */
+  bodyLimit?: number
+  /** Time to receive a whole request, ms (socket level). */
+  requestTimeoutMs?: number
+  /** Time a read may take, ms (reads are cancelled cooperatively; writes always finish). */
+  readTimeoutMs?: number
+  /** Largest `k` of a query. */
+  maxQueryRows?: number
+  /** One line per request (method, path, status); never headers or bodies. */
+  log?: (line: string) => void
+}
+
+const ARROW_TYPES = ['application/vnd.apache.arrow.stream', 'application/vnd.apache.arrow.file', 'application/octet-stream']
+
+/**
+ * The REST catalog server: the Lance REST namespace contract (rest-contract.md) over directory catalogs,
+ * through our `dir` client. Routes are registered for both methods where clients disagree (§9.5), success
+ * replies always carry a JSON body (§9.4) and errors `{error, code}` (§9.3).
+ */
+export function buildApp(options: AppOptions): FastifyInstance {
+  const keys = new ApiKeys(options.apiKeys)
+  const readTimeout = options.readTimeoutMs ?? 60_000
+  const maxQueryRows = options.maxQueryRows ?? 1_000_000
+  const app = Fastify({
+    logger: false,
+    bodyLimit: options.bodyLimit ?? 256 * 1024 * 1024,
+    requestTimeout: options.requestTimeoutMs ?? 120_000,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 32 * 1024 },
+  })
+
+  // Bodies: JSON (empty and `null` tolerated: clients send both), Arrow as raw bytes, anything else raw.
+  app.removeContentTypeParser(['application/json'])
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body: Buffer, done) => {
+    const text = body.toString('utf8').trim()
+    if (text === '' || text === 'null') return done(null, {})
+    try {
+      done(null, JSON.parse(text))
+    } catch {
+      done(new AppError('invalid_input', 'The request body is not valid JSON'), undefined)
+    }
+  })
+  app.addContentTypeParser(ARROW_TYPES, { parseAs: 'buffer' }, (_req, body: Buffer, done) => done(null, new Uint8Array(body.buffer, body.byteOffset, body.byteLength)))
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body: Buffer, done) => done(null, new Uint8Array(body.buffer, body.byteOffset, body.byteLength)))
+
+  // Auth on every route, including unknown ones: nothing is revealed to a caller without a key.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!keys.accepts(ApiKeys.presented(request.headers))) {
+      return reply.code(401).type('application/json').send({ error: 'Missing or invalid API key', code: 16 })
+    }
+  })
+  if (options.log) {
+    const log = options.log
+    app.addHook('onResponse', async (request, reply) => {
+      log(`${request.method} ${(request.raw.url ?? '').split('?')[0]} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`)
+    })
+  }
+
+  app.setErrorHandler((error, request, reply) => {
+    const code = (error as { code?: string }).code
+    const subject: Subject = request.url.startsWith('/v1/namespace') && !request.url.includes('/table/') ? 'namespace' : 'table'
+    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return reply.code(413).type('application/json').send({ error: `The request body is larger than the server accepts (${app.initialConfig.bodyLimit} bytes)`, code: 13 })
+    if (code === 'FST_ERR_HANDLER_TIMEOUT') return reply.code(503).type('application/json').send({ error: 'The server took too long to answer', code: 17 })
+    if (typeof code === 'string' && code.startsWith('FST_ERR_CTP'))
+      return reply.code(400).type('application/json').send({ error: (error as Error).message, code: 13 })
+    if ((error as { statusCode?: number }).statusCode === 400 && !(error instanceof AppError))
+      return reply.code(400).type('application/json').send({ error: (error as Error).message, code: 13 })
+    return sendError(reply, error, subject)
+  })
+  app.setNotFoundHandler((request, reply) => {
+    // The route itself does not exist: "unsupported" (code 0), so clients can disable the action.
+    reply.code(404).type('application/json').send({ error: `This server has no route ${request.method} ${(request.raw.url ?? '').split('?')[0]}`, code: 0 })
+  })
+
+  const catalogOf = (request: FastifyRequest): Catalog => {
+    try {
+      return options.catalogs.select(request.headers[DATABASE_HEADER])
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'not_found') throw new AppError('not_found', `Namespace root: ${error.message}`)
+      throw error
+    }
+  }
+  const read = { handlerTimeout: readTimeout }
+  const json = (reply: FastifyReply, body: unknown) => reply.code(200).type('application/json').send(JSON.stringify(body ?? {}))
+  const q = (request: FastifyRequest) => request.query as Record<string, string | undefined>
+  const body = (request: FastifyRequest) => (request.body && typeof request.body === 'object' && !(request.body instanceof Uint8Array) ? (request.body as Record<string, unknown>) : {})
+  // Aborted when the caller goes away before the reply is sent (reads stop early; writes never take it).
+  // One listener per response (not per socket: keep-alive sockets would collect them).
+  const signals = new WeakMap<FastifyRequest, AbortSignal>()
+  const signalOf = (request: FastifyRequest, reply: FastifyReply): AbortSignal => {
+    let signal = signals.get(request)
+    if (!signal) {
+      const controller = new AbortController()
+      const response = reply.raw
+      response.once('close', () => {
+        if (!response.writableFinished) controller.abort()
+      })
+      signal = controller.signal
+      signals.set(request, signal)
+    }
+    return signal
+  }
+  const listParams = (request: FastifyRequest) => {
+    const { page_token: pageToken, limit } = q(request)
+    const n = limit === undefined || limit === '' ? undefined : Number(limit)
+    if (n !== undefined && (!Number.isSafeInteger(n) || n < 1)) throw invalid('limit must be a whole number ≥ 1')
+    return { pageToken: pageToken === '' ? undefined : pageToken, limit: n }
+  }
+  const page = (key: 'namespaces' | 'tables', p: { items: string[]; pageToken?: string }) =>
+    p.pageToken ? { [key]: p.items, page_token: p.pageToken } : { [key]: p.items }
+
+  // ---- namespaces ---------------------------------------------------------------------------
+
+  app.get('/v1/namespace/:id/list', read, async (request, reply) => {
+    const ns = namespaceOf(request)
+    const p = await catalogOf(request).client.listNamespaces(ns, { ...listParams(request), signal: signalOf(request, reply) })
+    return json(reply, page('namespaces', p))
+  })
+
+  app.post('/v1/namespace/:id/create', async (request, reply) => {
+    const ns = namespaceOf(request)
+    const b = body(request)
+    const mode = normalizeMode(b.mode) ?? 'create'
+    if (!['create', 'existok', 'overwrite'].includes(mode)) throw invalid(`Unknown mode "${String(b.mode)}"; use Create, ExistOk or Overwrite`)
+    const properties = stringMap(b.properties, 'properties')
+    const catalog = catalogOf(request)
+    await catalog.write(() => catalog.client.createNamespace(ns, { mode: mode === 'create' ? 'create' : 'exist_ok', properties }))
+    return json(reply, properties ? { properties } : {})
+  })
+
+  app.post('/v1/namespace/:id/describe', read, async (request, reply) => {
+    const ns = namespaceOf(request)
+    const d = await catalogOf(request).client.describeNamespace(ns, { signal: signalOf(request, reply) })
+    return json(reply, { properties: d.properties })
+  })
+
+  app.post('/v1/namespace/:id/drop', async (request, reply) => {
+    const ns = namespaceOf(request)
+    const b = body(request)
+    const mode = normalizeMode(b.mode) ?? 'fail'
+    const behavior = normalizeMode(b.behavior) ?? 'restrict'
+    if (!['fail', 'skip'].includes(mode)) throw invalid(`Unknown mode "${String(b.mode)}"; use Fail or Skip`)
+    if (!['restrict', 'cascade'].includes(behavior)) throw invalid(`Unknown behavior "${String(b.behavior)}"; use Restrict or Cascade`)
+    const catalog = catalogOf(request)
+    try {
+      await catalog.write(() => catalog.client.dropNamespace(ns, { behavior: behavior as 'restrict' | 'cascade' }))
+    } catch (error) {
+      if (!(mode === 'skip' && error instanceof AppError && error.code === 'not_found')) throw error
+    }
+    return json(reply, {})
+  })
+
+  app.post('/v1/namespace/:id/exists', read, async (request, reply) => {
+    const ns = namespaceOf(request)
+    await catalogOf(request).client.describeNamespace(ns, { signal: signalOf(request, reply) })
+    return json(reply, {})
+  })
+
+  const listTables = async (request: FastifyRequest, reply: FastifyReply, ns: NamespacePath) => {
+    const p = await catalogOf(request).client.listTables(ns, { ...listParams(request), signal: signalOf(request, reply) })
+    return json(reply, page('tables', p))
+  }
+  app.get('/v1/namespace/:id/table/list', read, (request, reply) => listTables(request, reply, namespaceOf(request)))
+  // ListAllTables (spec) and the Cloud client's `GET /v1/table/`: the tables of the root namespace.
+  app.get('/v1/table', read, (request, reply) => listTables(request, reply, []))
+  // Enterprise: `GET /v1/tables` → {"tables": [...], "page_token"?}.
+  app.get('/v1/tables', read, (request, reply) => listTables(request, reply, []))
+
+  // ---- tables -------------------------------------------------------------------------------
+
+  const describe = async (request: FastifyRequest, reply: FastifyReply) => {
+    const id = tableOf(request)
+    const flags = q(request)
+    const catalog = catalogOf(request)
+    const detailed = flags.load_detailed_metadata === 'true'
+    const located = await catalog.locator.locate(id)
+    if (!located) {
+      // No location: ask the client, whose message says whether the table or its namespace is missing.
+      await catalog.client.describeTable(id, { signal: signalOf(request, reply) })
+      throw new AppError('not_found', `Table ${[...id.namespace, id.name].join('/')} does not exist`)
+    }
+    const out: Record<string, unknown> = { location: located.location }
+    if (flags.with_table_uri === 'true') out.table_uri = located.location
+    if (!located.hasData) {
+      // Declared, not yet written (the lancedb client writes the data itself after declare).
+      out.is_only_declared = true
+      return json(reply, out)
+    }
+    if (detailed) {
+      const d = await catalog.client.describeTable(id, { signal: signalOf(request, reply) })
+      Object.assign(out, { table: id.name, namespace: [...id.namespace], version: d.version, schema: schemaToJson(d.schema) })
+    }
+    return json(reply, out)
+  }
+  app.post('/v1/table/:id/describe', read, describe)
+
+  app.post('/v1/table/:id/declare', async (request, reply) => {
+    const id = tableOf(request)
+    const catalog = catalogOf(request)
+    const location = await catalog.write(async () => {
+      if (id.namespace.length > 0) await catalog.client.describeNamespace(id.namespace)
+      return catalog.locator.declare(id)
+    })
+    return json(reply, { location })
+  })
+
+  const create = async (request: FastifyRequest, reply: FastifyReply, id: TableId, mode: CreateMode) => {
+    const data = readArrowBody(request.body)
+    const catalog = catalogOf(request)
+    const d = await catalog.write(() => createFrom(catalog, id, data, mode))
+    const located = await catalog.locator.locate(id)
+    return json(reply, { ...(located ? { location: located.location } : {}), version: d.version })
+  }
+  app.post('/v1/table/:id/create', async (request, reply) => create(request, reply, tableOf(request), createMode(q(request).mode)))
+  // Enterprise: `POST /v1/tables/{table_name}` makes a new root table from an Arrow stream (409 / code 5 if it exists).
+  app.post('/v1/tables/:name', async (request, reply) => create(request, reply, tableNameParam(request), 'create'))
+
+  app.post('/v1/table/:id/insert', async (request, reply) => {
+    const id = tableOf(request)
+    const mode = normalizeMode(q(request).mode) ?? 'append'
+    if (mode !== 'append' && mode !== 'overwrite') throw invalid(`Unknown insert mode "${q(request).mode}"; use append or overwrite`)
+    const data = readArrowBody(request.body)
+    const catalog = catalogOf(request)
+    const version = await catalog.write(async () => {
+      if (mode === 'overwrite') {
+        await catalog.client.describeTable(id) // overwrite replaces an existing table; it never creates one
+        return (await createFrom(catalog, id, data, 'overwrite')).version
+      }
+      return catalog.client.appendRows(id, data)
+    })
+    return json(reply, { version, num_inserted_rows: data.numRows })
+  })
+
+  app.post('/v1/table/:id/query', read, async (request, reply) => {
+    const id = tableOf(request)
+    const b = body(request)
+    const k = b.k
+    if (typeof k !== 'number' || !Number.isInteger(k) || k < 0) throw invalid('k must be a whole number ≥ 0')
+    if (k > maxQueryRows) throw invalid(`k is larger than this server returns at once (${maxQueryRows}); read in pages with offset`)
+    const offset = b.offset ?? 0
+    if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) throw invalid('offset must be a whole number ≥ 0')
+    const vector = b.vector as { single_vector?: unknown[]; multi_vector?: unknown[] } | null | undefined
+    if ((vector?.single_vector?.length ?? 0) > 0 || (vector?.multi_vector?.length ?? 0) > 0) throw new AppError('unsupported', 'This server does not run vector searches')
+    if (typeof b.filter === 'string' && b.filter.trim() !== '') throw new AppError('unsupported', 'This server does not run filters')
+    if (b.full_text_query) throw new AppError('unsupported', 'This server does not run full-text searches')
+    if (b.with_row_id === true) throw new AppError('unsupported', 'This server does not return row ids')
+    if (b.version !== undefined && b.version !== null) throw new AppError('unsupported', 'This server reads only the latest version')
+    const cols = b.columns as { column_names?: unknown; column_aliases?: unknown } | null | undefined
+    if (cols?.column_aliases) throw new AppError('unsupported', 'This server does not support column aliases')
+    const columns = cols?.column_names
+    if (columns !== undefined && (!Array.isArray(columns) || !columns.every((c) => typeof c === 'string' && c !== ''))) throw invalid('columns.column_names must be a list of column names')
+    const catalog = catalogOf(request)
+    let stream: Uint8Array
+    if (k === 0) {
+      const d = await catalog.client.describeTable(id, { signal: signalOf(request, reply) })
+      stream = emptyIpcStream(columns ? d.schema.select(columns as string[]) : d.schema)
+    } else {
+      stream = await catalog.client.readPage(id, { offset, limit: k, columns: columns as string[] | undefined, signal: signalOf(request, reply) })
+    }
+    return reply.code(200).type(ARROW_FILE).send(Buffer.from(streamToFile(stream)))
+  })
+
+  const countRows = async (request: FastifyRequest, reply: FastifyReply) => {
+    const id = tableOf(request)
+    const b = body(request)
+    if (typeof b.predicate === 'string' && b.predicate.trim() !== '') throw new AppError('unsupported', 'This server does not count with a predicate')
+    if (b.version !== undefined && b.version !== null) throw new AppError('unsupported', 'This server counts only the latest version')
+    const d = await catalogOf(request).client.describeTable(id, { signal: signalOf(request, reply) })
+    // A bare integer, as the spec and the Rust client expect (not the adapter's {"count": n}).
+    return reply.code(200).type('application/json').send(String(d.rowCount))
+  }
+  app.get('/v1/table/:id/count_rows', read, countRows)
+  app.post('/v1/table/:id/count_rows', read, countRows)
+
+  app.post('/v1/table/:id/drop', async (request, reply) => {
+    const id = tableOf(request)
+    const catalog = catalogOf(request)
+    const located = await catalog.locator.locate(id)
+    await catalog.write(async () => {
+      try {
+        await catalog.client.dropTable(id)
+      } catch (error) {
+        if (!(error instanceof AppError && error.code === 'not_found' && (await catalog.locator.dropUnlisted(id)))) throw error
+      }
+    })
+    return json(reply, { id: [...id.namespace, id.name], ...(located ? { location: located.location } : {}) })
+  })
+
+  app.post('/v1/table/:id/rename', async (request, reply) => {
+    const id = tableOf(request)
+    const b = body(request)
+    const newName = b.new_table_name
+    if (typeof newName !== 'string') throw invalid('new_table_name is required')
+    const newNs = b.new_namespace_id ?? b.new_namespace
+    if (newNs !== undefined && newNs !== null && (!Array.isArray(newNs) || !newNs.every((p) => typeof p === 'string'))) throw invalid('new_namespace_id must be a list of names')
+    const catalog = catalogOf(request)
+    await catalog.write(() => catalog.client.renameTable(id, newName, { newNamespace: (newNs as string[] | null | undefined) ?? undefined }))
+    return json(reply, {})
+  })
+
+  app.post('/v1/table/:id/exists', read, async (request, reply) => {
+    const id = tableOf(request)
+    const catalog = catalogOf(request)
+    const located = await catalog.locator.locate(id)
+    if (!located?.hasData) await catalog.client.describeTable(id, { signal: signalOf(request, reply) })
+    return json(reply, {})
+  })
+
+  app.post('/v1/table/:id/restore', async (request, reply) => {
+    const id = tableOf(request)
+    const version = body(request).version
+    if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1) throw invalid('version must be a whole number ≥ 1')
+    const catalog = catalogOf(request)
+    await catalog.write(() => catalog.client.restoreVersion(id, version))
+    return json(reply, {})
+  })
+
+  return app
+}
+
+function createMode(value: string | undefined): CreateMode {
+  const mode = normalizeMode(value) ?? 'create'
+  if (mode === 'create') return 'create'
+  if (mode === 'overwrite') return 'overwrite'
+  if (mode === 'existok') return 'exist_ok'
+  throw invalid(`Unknown create mode "${value}"; use create, overwrite or exist_ok`)
+}
+
+/** An empty stream (schema, no rows) makes an empty table (the spec's rule). */
+async function createFrom(catalog: Catalog, id: TableId, data: ArrowTable, mode: CreateMode) {
+  if (data.numRows === 0) return catalog.client.createEmptyTable(id, data.schema, { mode })
+  return catalog.client.createTable(id, data, { mode })
+}
+
+function stringMap(value: unknown, what: string): Record<string, string> | undefined {
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== 'object' || Array.isArray(value) || !Object.values(value).every((v) => typeof v === 'string'))
+    throw invalid(`${what} must be a map of strings`)
+  return value as Record<string, string>
+}

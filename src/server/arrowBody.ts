@@ -1,0 +1,45 @@
+import * as arrow from 'apache-arrow'
+import { AppError } from '../contract'
+
+const EOS = Uint8Array.from([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0])
+const FILE_MAGIC = 'ARROW1'
+
+/**
+ * Read an Arrow IPC body strictly. A stream must end with the end-of-stream marker: apache-arrow's reader
+ * stops quietly at a cut message boundary, and we must never create a table from a truncated upload.
+ * File-format bodies are accepted too (their footer makes truncation evident to the reader).
+ */
+export function readArrowBody(body: unknown): arrow.Table {
+  if (!(body instanceof Uint8Array) || body.byteLength === 0) {
+    throw new AppError('invalid_input', 'The request needs an Arrow IPC stream body (Content-Type: application/vnd.apache.arrow.stream)')
+  }
+  const isFile = new TextDecoder().decode(body.subarray(0, 6)) === FILE_MAGIC
+  if (!isFile && !endsWithEos(body)) {
+    throw new AppError('invalid_input', 'The Arrow IPC stream is truncated: it does not end with the end-of-stream marker', {
+      hint: 'Send the whole stream, closed by its writer',
+    })
+  }
+  let table: arrow.Table
+  try {
+    table = arrow.tableFromIPC(body)
+  } catch (error) {
+    throw new AppError('invalid_input', 'The body is not a readable Arrow IPC stream', { detail: String(error instanceof Error ? error.message : error) })
+  }
+  if (table.schema.fields.length === 0) throw new AppError('invalid_input', 'The Arrow stream has no columns')
+  const names = new Set<string>()
+  for (const f of table.schema.fields) {
+    if (f.name === '' || names.has(f.name)) throw new AppError('invalid_input', `The Arrow stream has an empty or repeated column name "${f.name}"`)
+    names.add(f.name)
+  }
+  return table
+}
+
+function endsWithEos(bytes: Uint8Array): boolean {
+  // Only the modern marker: a bare 4-byte zero (pre-1.0) is indistinguishable from a cut inside zero padding.
+  return bytes.byteLength >= 8 && EOS.every((b, i) => bytes[bytes.byteLength - 8 + i] === b)
+}
+
+/** Arrow IPC *file* bytes of a stream page (the query route answers the file format). */
+export function streamToFile(stream: Uint8Array): Uint8Array {
+  return arrow.tableToIPC(arrow.tableFromIPC(stream), 'file')
+}

@@ -1,0 +1,83 @@
+import { stat, readdir } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { AppError } from '../contract'
+import type { NamespaceClient } from '../core/namespace/client'
+import { connectNamespace } from '../core/namespace/connect'
+import '../core/namespace/dir'
+import { DirLocator } from './dirLocator'
+
+/** One served directory catalog: our `dir` client, the location helper, and a write lock. */
+export class Catalog {
+  private tail: Promise<unknown> = Promise.resolve()
+  private writes = 0
+  private drained: (() => void) | undefined
+
+  constructor(
+    readonly name: string,
+    readonly root: string,
+    readonly client: NamespaceClient,
+    readonly locator: DirLocator,
+  ) {}
+
+  /**
+   * Writes run one at a time per catalog: the `__manifest` is one Lance table, and serializing keeps
+   * declare-then-check sequences honest. Reads do not wait.
+   */
+  write<T>(work: () => Promise<T>): Promise<T> {
+    this.writes++
+    const run = this.tail.then(work, work)
+    this.tail = run.catch(() => undefined)
+    return run.finally(() => {
+      this.writes--
+      if (this.writes === 0) this.drained?.()
+    })
+  }
+
+  /** Resolves when no write is running (graceful shutdown). */
+  idle(): Promise<void> {
+    if (this.writes === 0) return Promise.resolve()
+    return new Promise((resolve) => (this.drained = resolve))
+  }
+
+  async close(): Promise<void> {
+    await this.idle()
+    await this.locator.close()
+    await this.client.close()
+  }
+}
+
+/** Open a directory to serve; an empty or missing directory becomes a new catalog, anything else must be one. */
+export async function openCatalog(name: string, dir: string): Promise<Catalog> {
+  const root = resolve(dir)
+  const fresh = await stat(root).then(
+    async (s) => s.isDirectory() && (await readdir(root)).length === 0,
+    () => true,
+  )
+  const client = await connectNamespace('dir', fresh ? { root, create: 'true' } : { root })
+  return new Catalog(name, root, client, new DirLocator(root))
+}
+
+export const DATABASE_HEADER = 'x-service-database'
+
+/** The catalogs a server serves: a default one (`--root`) and named ones (`--database name=dir`). */
+export class Catalogs {
+  constructor(
+    private readonly byName: Map<string, Catalog>,
+    private readonly fallback: Catalog | undefined,
+  ) {}
+
+  select(database: string | string[] | undefined): Catalog {
+    const name = Array.isArray(database) ? database[0] : database
+    if (name === undefined || name === '') {
+      if (this.fallback) return this.fallback
+      throw new AppError('invalid_input', `Name the database in the ${DATABASE_HEADER} header`)
+    }
+    const catalog = this.byName.get(name)
+    if (!catalog) throw new AppError('not_found', `Database "${name}" not found`)
+    return catalog
+  }
+
+  all(): Catalog[] {
+    return [...new Set([...(this.fallback ? [this.fallback] : []), ...this.byName.values()])]
+  }
+}

@@ -1,0 +1,65 @@
+import type { FastifyRequest } from 'fastify'
+import { componentProblem } from '../contract'
+import type { NamespacePath, TableId } from '../core/namespace/path'
+import { decodeId, DEFAULT_DELIMITER } from '../core/namespace/rest/wire'
+import { invalid } from './wireErrors'
+
+/**
+ * The `{id}` segment, read from the raw URL: find-my-way percent-decodes params but keeps `+`, and the
+ * contract's ids are form-encoded, so `+` must become a space *before* percent-decoding (§9.2).
+ * Every route with an id has it as the fourth segment: `/v1/<kind>/{id}/...`.
+ */
+export function pathParts(request: FastifyRequest): string[] {
+  const path = (request.raw.url ?? '').split('?')[0]!.replace(/\/{2,}/g, '/')
+  const segment = path.split('/')[3] ?? ''
+  const query = request.query as Record<string, unknown>
+  const delimiter = typeof query.delimiter === 'string' && query.delimiter !== '' ? query.delimiter : DEFAULT_DELIMITER
+  if (delimiter.length > 8) throw invalid('The delimiter is too long')
+  let parts: string[]
+  try {
+    parts = decodeId(segment, delimiter)
+  } catch {
+    throw invalid('The id in the path is not valid percent-encoding')
+  }
+  parts.forEach((part, i) => {
+    const problem = componentProblem(part)
+    if (problem) throw invalid(`Invalid id component ${i + 1} ${JSON.stringify(part.length > 80 ? `${part.slice(0, 80)}…` : part)}: ${problem}`)
+  })
+  return parts
+}
+
+/** The body may repeat the id; it must then match the path (the spec's rule). */
+export function checkBodyId(parts: readonly string[], body: unknown): void {
+  const id = (body as { id?: unknown } | null)?.id
+  if (id === undefined || id === null) return
+  if (!Array.isArray(id) || id.length !== parts.length || id.some((p, i) => p !== parts[i])) {
+    throw invalid('The id in the body does not match the id in the path')
+  }
+}
+
+export function namespaceOf(request: FastifyRequest): NamespacePath {
+  const parts = pathParts(request)
+  checkBodyId(parts, request.body)
+  return parts
+}
+
+export function tableOf(request: FastifyRequest): TableId {
+  const parts = pathParts(request)
+  if (parts.length === 0) throw invalid('A table id needs at least a table name')
+  checkBodyId(parts, request.body)
+  return { namespace: parts.slice(0, -1), name: parts[parts.length - 1]! }
+}
+
+export function tableNameParam(request: FastifyRequest): TableId {
+  const path = (request.raw.url ?? '').split('?')[0]!
+  const segment = path.split('/')[3] ?? ''
+  let name: string
+  try {
+    name = decodeURIComponent(segment.replace(/\+/g, ' '))
+  } catch {
+    throw invalid('The table name in the path is not valid percent-encoding')
+  }
+  const problem = componentProblem(name)
+  if (problem) throw invalid(`Invalid table name ${JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name)}: ${problem}`)
+  return { namespace: [], name }
+}
