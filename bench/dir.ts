@@ -28,7 +28,7 @@ const BYTES_TARGET = 1.1
 const LIST_TARGET = 1.3
 const CHUNK_ROWS = 10_000
 
-function settings() {
+export function settings() {
   return {
     rows: envInt('BENCH_ROWS', 1_000_000),
     dim: envInt('BENCH_DIM', 768),
@@ -40,7 +40,7 @@ function settings() {
     walkReps: envInt('BENCH_WALK_REPS', 3),
   }
 }
-type Settings = ReturnType<typeof settings>
+export type Settings = ReturnType<typeof settings>
 
 /** `{ id: Int64, label: Utf8 (20 chars), score: Float64, vector: FixedSizeList<Float32>[dim] }`, random floats. */
 function chunk(first: number, rows: number, dim: number, random: () => number): Table {
@@ -56,10 +56,10 @@ function chunk(first: number, rows: number, dim: number, random: () => number): 
   ])
 }
 
-const TABLE = { namespace: ['bench'], name: 'rows' }
+export const TABLE = { namespace: ['bench'], name: 'rows' }
 
 /** The big table, generated once (a `.ready` file next to it says it is complete). */
-async function ensureTable(ctx: BenchContext, s: Settings): Promise<string> {
+export async function ensureTable(ctx: BenchContext, s: Settings): Promise<string> {
   const root = join(ctx.dir, `rows-${s.rows}x${s.dim}`)
   if (existsSync(`${root}.ready`)) return root
   await rm(root, { recursive: true, force: true })

@@ -280,7 +280,7 @@ function report(results: ImportBenchRow[]): Report {
   }
   return {
     notes: [
-      `${median(results.map((r) => r.rep)) + 1 > 1 ? 'several reps' : '1 rep'} per variant (BENCH_REPS), alternating order; each import in its own child process, peak RSS = VmHWM.`,
+      `${Math.max(0, ...results.map((r) => r.rep)) + 1} rep(s) per variant (BENCH_REPS), alternating order (ABBA); each import in its own child process, peak RSS = VmHWM.`,
       'File: Arrow IPC file, 10k-row batches, `{id int64, label utf8, score float64, vector FixedSizeList<Float32>[768]}`, random floats (BENCH_ROWS, BENCH_DIR).',
       '"bare" = @lancedb/lancedb alone: file reader, createTable(first batch), add(batch) with one add in flight (perf-baselines §3 best variant).',
       'Targets: throughput ours/bare ≥ 0.9; our peak RSS < 700 MB for the 3 GB file.',

@@ -8,4 +8,5 @@ import type { Section } from './lib'
 export const sections: Record<string, () => Promise<Section>> = {
   dir: async () => (await import('./dir')).section,
   import: async () => (await import('./import')).section,
+  ui: async () => (await import('./ui')).section,
 }

@@ -93,7 +93,7 @@ export class CatalogService {
    * Open a directory catalog and make it the connection shown at start. `prepare` runs first
    * (e.g. creating the demo catalog on first run); a failure is kept and reported by app/info.
    */
-  openInitial(path: string, prepare?: () => Promise<void>): Promise<ConnectionInfo> {
+  openInitial(path: string, prepare?: () => Promise<unknown>): Promise<ConnectionInfo> {
     const opening = (async () => {
       await prepare?.()
       this.initialConnection = await this.openDirectory(path, { remember: false })

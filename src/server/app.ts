@@ -43,7 +43,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     bodyLimit: options.bodyLimit ?? 256 * 1024 * 1024,
     requestTimeout: options.requestTimeoutMs ?? 120_000,
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // We answer requests that arrive during shutdown ourselves, in the contract's error shape.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 32 * 1024 },
   })
 
@@ -61,8 +62,16 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.addContentTypeParser(ARROW_TYPES, { parseAs: 'buffer' }, (_req, body: Buffer, done) => done(null, new Uint8Array(body.buffer, body.byteOffset, body.byteLength)))
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body: Buffer, done) => done(null, new Uint8Array(body.buffer, body.byteOffset, body.byteLength)))
 
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
   // Auth on every route, including unknown ones: nothing is revealed to a caller without a key.
   app.addHook('onRequest', async (request, reply) => {
+    if (closing) {
+      reply.header('connection', 'close')
+      return reply.code(503).type('application/json').send({ error: 'The server is shutting down', code: 17 })
+    }
     if (!keys.accepts(ApiKeys.presented(request.headers))) {
       return reply.code(401).type('application/json').send({ error: 'Missing or invalid API key', code: 16 })
     }
@@ -192,10 +201,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const flags = q(request)
     const catalog = catalogOf(request)
     const detailed = flags.load_detailed_metadata === 'true'
+    // The details (when asked) are read alongside the location: one round of disk work, not two.
+    const details = detailed ? catalog.client.describeTable(id, { signal: signalOf(request, reply) }).then((d) => ({ d }), (error: unknown) => ({ error })) : undefined
     const located = await catalog.locator.locate(id)
     if (!located) {
       // No location: ask the client, whose message says whether the table or its namespace is missing.
-      await catalog.client.describeTable(id, { signal: signalOf(request, reply) })
+      const outcome = await (details ?? catalog.client.describeTable(id, { signal: signalOf(request, reply) }).then((d) => ({ d }), (error: unknown) => ({ error })))
+      if ('error' in outcome) throw outcome.error
       throw new AppError('not_found', `Table ${[...id.namespace, id.name].join('/')} does not exist`)
     }
     const out: Record<string, unknown> = { location: located.location }
@@ -205,9 +217,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
       out.is_only_declared = true
       return json(reply, out)
     }
-    if (detailed) {
-      const d = await catalog.client.describeTable(id, { signal: signalOf(request, reply) })
-      Object.assign(out, { table: id.name, namespace: [...id.namespace], version: d.version, schema: schemaToJson(d.schema) })
+    if (details) {
+      const outcome = await details
+      if ('error' in outcome) throw outcome.error
+      const d = outcome.d
+      // `num_rows` is our extension (unknown fields are ignored by other clients): it saves a count_rows call.
+      Object.assign(out, { table: id.name, namespace: [...id.namespace], version: d.version, schema: schemaToJson(d.schema), num_rows: d.rowCount })
     }
     return json(reply, out)
   }
@@ -226,7 +241,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const create = async (request: FastifyRequest, reply: FastifyReply, id: TableId, mode: CreateMode) => {
     const data = readArrowBody(request.body)
     const catalog = catalogOf(request)
-    const d = await catalog.write(() => createFrom(catalog, id, data, mode))
+    const d = await catalog.write(() => createFrom(catalog, id, data, mode).finally(() => catalog.locator.forget(id)))
     const located = await catalog.locator.locate(id)
     return json(reply, { ...(located ? { location: located.location } : {}), version: d.version })
   }
@@ -296,6 +311,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const catalog = catalogOf(request)
     const located = await catalog.locator.locate(id)
     await catalog.write(async () => {
+      catalog.locator.forget(id)
       try {
         await catalog.client.dropTable(id)
       } catch (error) {
@@ -313,6 +329,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const newNs = b.new_namespace_id ?? b.new_namespace
     if (newNs !== undefined && newNs !== null && (!Array.isArray(newNs) || !newNs.every((p) => typeof p === 'string'))) throw invalid('new_namespace_id must be a list of names')
     const catalog = catalogOf(request)
+    catalog.locator.forget(id)
     await catalog.write(() => catalog.client.renameTable(id, newName, { newNamespace: (newNs as string[] | null | undefined) ?? undefined }))
     return json(reply, {})
   })

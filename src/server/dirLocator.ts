@@ -21,6 +21,8 @@ import { formatTableId, type TableId } from '../core/namespace/path'
 export class DirLocator {
   private manifest: Promise<lancedb.Table> | undefined
   private side: string | undefined
+  /** Locations of tables with data, by object id; each hit is re-checked on disk (others may drop tables). */
+  private readonly known = new Map<string, { location: string; inManifest: boolean }>()
 
   constructor(readonly root: string) {}
 
@@ -30,6 +32,21 @@ export class DirLocator {
 
   /** The absolute location of `id` (existing or declared), and whether it holds data yet. */
   async locate(id: TableId): Promise<{ location: string; hasData: boolean; inManifest: boolean } | null> {
+    const oid = objectId(id)
+    const cached = this.known.get(oid)
+    if (cached && (await isDataset(cached.location))) return { ...cached, hasData: true }
+    this.known.delete(oid)
+    const found = await this.lookup(id)
+    if (found?.hasData) this.known.set(oid, { location: found.location, inManifest: found.inManifest })
+    return found
+  }
+
+  /** Forget what we know of `id` (after this server changed it). */
+  forget(id: TableId): void {
+    this.known.delete(objectId(id))
+  }
+
+  private async lookup(id: TableId): Promise<{ location: string; hasData: boolean; inManifest: boolean } | null> {
     const row = this.hasManifest ? await this.manifestRow(objectId(id)) : null
     if (row?.location) {
       const location = resolve(this.root, row.location)

@@ -1,12 +1,16 @@
 import { chmod, mkdir, readdir, writeFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { execFile } from 'node:child_process'
+import { join, resolve } from 'node:path'
+import { promisify } from 'node:util'
 import { connectNamespace as lanceConnectNamespace } from '@lancedb/lancedb'
 import { tableFromIPC } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AppError } from '../../src/contract'
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import { buildNestedCatalog, corruptTable, makeTempDir, removeDir, sampleTable, snapshotTree, diffSnapshots } from '../helpers/catalog'
+
+const run = promisify(execFile)
 
 async function appError(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(
@@ -62,17 +66,39 @@ describe('opening a directory that is not a catalog', () => {
     expect((await readdir(root)).sort()).toEqual(['a.jpg', 'sub'])
   })
 
-  it.skipIf(process.getuid?.() === 0)('an unreadable directory is permission_denied', async () => {
+  it('an unreadable directory is permission_denied', async () => {
     const root = join(base, 'locked')
-    await mkdir(root)
-    await chmod(root, 0o000)
-    try {
-      const error = await appError(DirNamespaceClient.open(root))
-      expect(error.code).toBe('permission_denied')
-      expect(error.message).toContain(root)
-    } finally {
-      await chmod(root, 0o755)
+    await mkdir(root, { mode: 0o700 })
+    if (process.getuid?.() !== 0) {
+      await chmod(root, 0o000)
+      try {
+        const error = await appError(DirNamespaceClient.open(root))
+        expect(error.code).toBe('permission_denied')
+        expect(error.message).toBe(`Permission denied reading ${root}`)
+      } finally {
+        await chmod(root, 0o755)
+      }
+      return
     }
+    // root reads everything, so open the directory as "nobody" in a child process (setpriv, util-linux).
+    await chmod(base, 0o755)
+    const probe = join(base, 'probe.ts')
+    const entry = resolve('src/core/namespace/dir/index.ts')
+    await writeFile(
+      probe,
+      `import { DirNamespaceClient } from ${JSON.stringify(entry)}
+DirNamespaceClient.open(process.argv[2]).then(() => console.log('{"opened":true}'), (e) => console.log(JSON.stringify({ code: e.code, message: e.message, hint: e.hint })))`,
+      { mode: 0o644 },
+    )
+    const { stdout } = await run('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath, '--import', 'tsx', probe, root], {
+      cwd: process.cwd(),
+    })
+    const answer = JSON.parse(stdout.trim().split('\n').at(-1)!) as { code: string; message: string; hint: string }
+    expect(answer).toEqual({
+      code: 'permission_denied',
+      message: `Permission denied reading ${root}`,
+      hint: 'Check the folder permissions, or choose another directory',
+    })
   })
 })
 

@@ -86,6 +86,15 @@ describe('the exact requests of RestNamespaceClient (captured on a loopback serv
     expect([count.method, count.query, count.body.byteLength]).toEqual(['GET', 'delimiter=%24', 0])
   })
 
+  it('skips count_rows once the server has shown it puts num_rows into describe (our server does)', async () => {
+    const { client, requests } = await setup((req) => (req.path.endsWith('/count_rows') ? { body: '7' } : { body: { location: '/x', version: 1, schema: schemaJson, num_rows: 7 } }))
+    const id = { namespace: [], name: 't' }
+    expect((await client.describeTable(id)).rowCount).toBe(7)
+    const first = requests.length
+    expect((await client.describeTable(id)).rowCount).toBe(7)
+    expect(requests.slice(first).map((r) => r.path)).toEqual(['/v1/table/t/describe'])
+  })
+
   it('reads a page with POST query (k = limit, empty vector) and turns the Arrow file reply into stream bytes', async () => {
     const file = arrow.tableToIPC(table(), 'file')
     const { client, requests } = await setup(() => ({ body: file, headers: { 'content-type': 'application/vnd.apache.arrow.file' } }))

@@ -1,6 +1,7 @@
 import * as lancedb from '@lancedb/lancedb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { KEY, serveTemp } from './support'
+import { RestNamespaceClient } from '../../src/core/namespace/rest'
+import { KEY, sampleTable, serveTemp } from './support'
 
 /**
  * Conformance from the outside: the REST namespace client inside @lancedb/lancedb — an independent
@@ -60,6 +61,27 @@ describe('@lancedb/lancedb connectNamespace("rest") against our server', () => {
     await db.dropTable('runs', ['lab'])
     expect(await db.tableNames(['lab'])).toEqual([])
     await db.dropNamespace(['lab'])
+  })
+
+  it('sees the same tables as our own REST client, both ways', async () => {
+    const ours = new RestNamespaceClient({ uri: server.url, headers: { 'x-api-key': KEY } })
+    try {
+      await db.createNamespace(['shared'])
+      await db.createTable('from_lancedb', [{ n: 1 }, { n: 2 }], ['shared'])
+      const d = await ours.describeTable({ namespace: ['shared'], name: 'from_lancedb' })
+      expect([d.rowCount, d.fields.map((f) => f.name)]).toEqual([2, ['n']])
+      await ours.createTable({ namespace: ['shared'], name: 'from_ours' }, sampleTable(4))
+      const opened = await db.openTable('from_ours', ['shared'])
+      expect(await opened.countRows()).toBe(4)
+      expect((await db.tableNames(['shared'])).sort()).toEqual(['from_lancedb', 'from_ours'])
+      await db.dropNamespace(['shared'], { behavior: 'cascade' }).catch(async () => {
+        // lancedb 0.31 may refuse cascade; empty it through our client instead.
+        await ours.dropNamespace(['shared'], { behavior: 'cascade' })
+      })
+      expect((await ours.listNamespaces([])).items).not.toContain('shared')
+    } finally {
+      await ours.close()
+    }
   })
 
   it('is refused without the right key', async () => {

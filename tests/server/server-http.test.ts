@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import http from 'node:http'
+import net from 'node:net'
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import * as arrow from 'apache-arrow'
@@ -218,7 +219,7 @@ describe('authentication on every route', () => {
 
   it('answers 401 code 16 without a key, with a wrong key, and with a wrong bearer token — revealing nothing', async () => {
     for (const [method, path, init] of routes) {
-      for (const headers of [{}, { 'x-api-key': 'wrong' }, { authorization: 'Bearer wrong' }, { 'x-api-key': `${KEY}x` }, { authorization: KEY }]) {
+      for (const headers of <Array<Record<string, string>>>[{}, { 'x-api-key': 'wrong' }, { authorization: 'Bearer wrong' }, { 'x-api-key': `${KEY}x` }, { authorization: KEY }]) {
         const r = await call(server, method, path, { ...init, key: null, headers })
         expect(r.status, `${method} ${path} ${JSON.stringify(headers)}`).toBe(401)
         expect(await r.json()).toEqual({ error: 'Missing or invalid API key', code: 16 })
@@ -246,6 +247,26 @@ describe('server limits, databases and shutdown', () => {
       const r = await call(server, 'POST', '/v1/tables/big', { body: arrowStream(sampleTable(2000)), type: STREAM })
       expect(r.status).toBe(413)
       expect(await r.json()).toMatchObject({ code: 13 })
+      expect((await (await call(server, 'GET', '/v1/tables')).json()).tables).toEqual([])
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('drops a request whose body never finishes arriving (request timeout), and creates nothing', async () => {
+    const server = await serveTemp({ requestTimeoutMs: 300 })
+    try {
+      const url = new URL(server.url)
+      const closed = await new Promise<string>((resolve) => {
+        const socket = net.connect(Number(url.port), url.hostname, () => {
+          socket.write(`POST /v1/tables/slow HTTP/1.1\r\nhost: x\r\nx-api-key: ${KEY}\r\ncontent-type: ${STREAM}\r\ncontent-length: 100000\r\n\r\npartial`)
+        })
+        let reply = ''
+        socket.on('data', (d: Buffer) => (reply += d.toString()))
+        socket.on('close', () => resolve(reply))
+        socket.on('error', () => resolve(reply))
+      })
+      expect(closed === '' || /^HTTP\/1\.1 408/.test(closed)).toBe(true)
       expect((await (await call(server, 'GET', '/v1/tables')).json()).tables).toEqual([])
     } finally {
       await server.close()

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto'
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { AppError } from '../../contract'
+import type { NamespaceClient } from '../namespace/client'
 import {
   connectionDraftSchema,
   connectionProperties,
   isSecretHeader,
   secretKey,
-  type ConnectionDraft,
   type ConnectionView,
   type SavedConnection,
   type SecretStore,
@@ -156,4 +156,18 @@ export class ConnectionStore {
   async properties(id: string): Promise<Record<string, string>> {
     return connectionProperties(await this.get(id), this.secrets)
   }
+}
+
+/**
+ * Open a saved connection: `connectNamespace('rest', …)` with its secrets. Failing to connect changes
+ * nothing that is saved. Pass the result to the service's `addConnection('rest', view.name, view.endpoint, client)`.
+ */
+export async function connectSaved(
+  store: ConnectionStore,
+  id: string,
+  connect: (properties: Record<string, string>) => Promise<NamespaceClient>,
+): Promise<{ client: NamespaceClient; view: ConnectionView }> {
+  const saved = await store.get(id)
+  const client = await connect(await store.properties(id))
+  return { client, view: await store.view(saved) }
 }

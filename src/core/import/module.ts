@@ -4,7 +4,7 @@ import { AppError, type ImportJobInfo, type ImportMode, type ImportPreview, type
 import type { NamespaceClient } from '../namespace/client'
 import { ImportJobs } from './jobs'
 import { previewImport } from './preview'
-import { sniffFile } from './sniff'
+import { sniffPath } from './open'
 import { UploadStore, type StagedUpload } from './uploads'
 import { describeOrNull } from './write'
 import { formatNamespace } from '../namespace/path'
@@ -78,10 +78,7 @@ export class ImportModule {
   async start(input: Input<'import/start'>): Promise<ImportJobInfo> {
     const { path, fileName, uploadId } = this.resolveSource(input.source)
     const client = this.deps.client(input.connectionId)
-    await sniffFile(path, fileName).catch((error: unknown) => {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new AppError('not_found', `${fileName} does not exist (any more)`)
-      throw error
-    })
+    await sniffPath(path, fileName)
     if (input.mode === 'create' && (await describeOrNull(client, { namespace: input.namespace, name: input.name }))) {
       throw new AppError('already_exists', `A table named "${input.name}" already exists in ${formatNamespace(input.namespace)}`, {
         hint: 'Choose another name, or import in overwrite or append mode',

@@ -4,24 +4,13 @@ import { openArrowFile, openArrowStream } from './readers/arrow'
 import { openCsv } from './readers/csv'
 import { openJsonLines } from './readers/jsonl'
 import { openParquet } from './readers/parquet'
-import { readHead, sniffBytes } from './sniff'
+import { readHead, sniffBytes, type ImportFormat } from './sniff'
 import type { BatchSource, OpenOptions } from './source'
 
 /** Sniff a file's format from its bytes and open the matching streaming reader. */
 export async function openSource(path: string, options: Partial<OpenOptions> = {}): Promise<BatchSource> {
   const fileName = options.fileName ?? basename(path)
-  let head: Buffer
-  let size: number
-  try {
-    ;({ head, size } = await readHead(path))
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') throw new AppError('not_found', `${fileName} does not exist (any more)`, { detail: path })
-    if (code === 'EISDIR') throw new AppError('invalid_input', `${fileName} is a folder, not a file`, { hint: 'Drop the files inside it instead' })
-    if (code === 'EACCES' || code === 'EPERM') throw new AppError('permission_denied', `${fileName} cannot be read (permission denied)`)
-    throw error
-  }
-  const format = sniffBytes(head, size, fileName)
+  const { head, size, format } = await sniffPath(path, fileName)
   const opts: OpenOptions = { ...options, fileName }
   switch (format) {
     case 'arrow-file':
@@ -35,4 +24,20 @@ export async function openSource(path: string, options: Partial<OpenOptions> = {
     case 'jsonl':
       return openJsonLines(path, opts)
   }
+}
+
+/** The file's first bytes, size and format; missing files, folders and unreadable files are clear errors. */
+export async function sniffPath(path: string, fileName = basename(path)): Promise<{ head: Buffer; size: number; format: ImportFormat }> {
+  let head: Buffer
+  let size: number
+  try {
+    ;({ head, size } = await readHead(path))
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') throw new AppError('not_found', `${fileName} does not exist (any more)`, { detail: path })
+    if (code === 'EISDIR') throw new AppError('invalid_input', `${fileName} is a folder, not a file`, { hint: 'Drop the files inside it instead' })
+    if (code === 'EACCES' || code === 'EPERM') throw new AppError('permission_denied', `${fileName} cannot be read (permission denied)`)
+    throw error
+  }
+  return { head, size, format: sniffBytes(head, size, fileName) }
 }

@@ -36,8 +36,8 @@ export interface PreviewRequest {
  * Reads only the first batch of the file.
  */
 export async function previewImport(req: PreviewRequest): Promise<ImportPreview> {
-  const source = await openSource(req.path, { fileName: req.fileName, signal: req.signal, inferRows: undefined })
-  let first: RecordBatch | null = null
+  const source = await openSource(req.path, { fileName: req.fileName, signal: req.signal })
+  let first: RecordBatch | null
   const batches = source.batches()
   try {
     const step = await batches.next()

@@ -1,4 +1,4 @@
-import { RecordBatch, tableFromIPC, type Schema, type Table } from 'apache-arrow'
+import { tableFromIPC, type RecordBatch, type Schema, type Table } from 'apache-arrow'
 import { AppError, type ImportMode, type ImportProgress, type VectorCandidate } from '../../contract'
 import type { NamespaceClient, TableDescription } from '../namespace/client'
 import { formatNamespace, formatTableId, type TableId } from '../namespace/path'
@@ -80,7 +80,7 @@ export async function writeSource(client: NamespaceClient, id: TableId, source: 
     meter.update({ phase: 'reading' }, true)
     // Read the first batch before touching the catalog: most bad files fail here, with nothing written.
     const firstStep = await batches.next()
-    const first = firstStep.done ? null : firstStep.value
+    let first: RecordBatch | null = firstStep.done ? null : firstStep.value
     const { transform } = planSchema(source, first, options.vectorColumns)
     const schema = transform.schema
 
@@ -130,7 +130,10 @@ export async function writeSource(client: NamespaceClient, id: TableId, source: 
     }
     try {
       const all = (async function* () {
-        if (first) yield first
+        // Hand the first batch over and drop our reference, so it is not held for the whole import.
+        const head = first
+        first = null
+        if (head) yield head
         yield* batches
       })()
       const transformed = (async function* () {

@@ -1,6 +1,6 @@
 import type { HarnessRoute } from '../context'
 import { apiRoute } from './api'
-import { rendererRoute } from './renderer'
+import { staticRoute } from './static'
 
 /** Every route module of the harness, registered in this order. Add new modules here. */
-export const routes: HarnessRoute[] = [apiRoute, rendererRoute]
+export const routes: HarnessRoute[] = [apiRoute, staticRoute]

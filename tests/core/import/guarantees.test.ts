@@ -139,7 +139,7 @@ describe('append', () => {
     const rowsBefore = (await readBack(ws.client, { namespace: [], name: 'appendme' })).rows
     // Several chunks are appended before line 2900 fails.
     await writeFile(ws.file('more.csv'), csv(3000, { line: 2900, text: '2898,x,NaNx' }))
-    await expectError(run(ws.file('more.csv'), 'appendme', { mode: 'append' }), 'invalid_input', /line 2900/)
+    await expectError(run(ws.file('more.csv'), 'appendme', { mode: 'append', limits: { maxRows: 100, maxBytes: 1 << 26 } }), 'invalid_input', /line 2900/)
     const after = await ws.client.describeTable({ namespace: [], name: 'appendme' })
     expect(after.rowCount).toBe(before.rowCount)
     // A newer version than before: rows were appended, then rolled back (restore commits a version).

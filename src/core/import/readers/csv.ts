@@ -14,6 +14,8 @@ interface Row {
 
 /** Sample bytes never held for inference, whatever `inferRows` says (wide rows). */
 const MAX_SAMPLE_BYTES = 32 * 1024 * 1024
+/** Text held for one batch before it is converted to Arrow. */
+const MAX_BATCH_BYTES = 32 * 1024 * 1024
 
 /**
  * CSV, streamed through csv-parse. The first record is the header; column types (Int64, Float64,
@@ -95,14 +97,18 @@ export async function openCsv(path: string, head: Buffer, options: OpenOptions):
           sample.length = 0
           if (ended) return
           let rows: Row[] = []
+          let bytes = 0
           for (;;) {
             throwIfAborted(options.signal)
             const row = await next()
             if (!row) break
             rows.push(row)
-            if (rows.length >= batchRows) {
+            bytes += rowBytes(row)
+            // Bounded by bytes too: a few thousand very wide rows are already a big batch.
+            if (rows.length >= batchRows || bytes >= MAX_BATCH_BYTES) {
               yield toBatch(rows)
               rows = []
+              bytes = 0
             }
           }
           if (rows.length > 0) yield toBatch(rows)
@@ -176,6 +182,12 @@ function guessDelimiter(head: Buffer): string {
 function count(text: string, ch: string): number {
   let n = 0
   for (const c of text) if (c === ch) n++
+  return n
+}
+
+function rowBytes(row: Row): number {
+  let n = 0
+  for (const cell of row.cells) n += cell.length + 1
   return n
 }
 

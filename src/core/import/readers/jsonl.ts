@@ -12,9 +12,13 @@ import { throwIfAborted } from './errors'
 interface Row {
   value: Record<string, unknown>
   line: number
+  /** Length of the line's text (to bound batches by size). */
+  bytes: number
 }
 
 const MAX_SAMPLE_BYTES = 32 * 1024 * 1024
+/** Text held for one batch before it is converted to Arrow. */
+const MAX_BATCH_BYTES = 32 * 1024 * 1024
 
 /**
  * JSON lines: one object per line, blank lines skipped. Columns are the keys seen in the first
@@ -57,7 +61,7 @@ export async function openJsonLines(path: string, options: OpenOptions): Promise
           hint: 'Each line must hold one JSON object such as {"id": 1, "name": "a"}',
         })
       }
-      return { value: value as Record<string, unknown>, line: lineNo }
+      return { value: value as Record<string, unknown>, line: lineNo, bytes: text.length }
     }
   }
   const close = async () => {
@@ -125,14 +129,18 @@ export async function openJsonLines(path: string, options: OpenOptions): Promise
           sample.length = 0
           if (ended) return
           let rows: Row[] = []
+          let bytes = 0
           for (;;) {
             throwIfAborted(options.signal)
             const row = await next()
             if (!row) break
             rows.push(row)
-            if (rows.length >= batchRows) {
+            bytes += row.bytes
+            // Bounded by bytes too: a few thousand very wide rows are already a big batch.
+            if (rows.length >= batchRows || bytes >= MAX_BATCH_BYTES) {
               yield toBatch(rows)
               rows = []
+              bytes = 0
             }
           }
           if (rows.length > 0) yield toBatch(rows)

@@ -10,6 +10,9 @@ import { inspectRoot, type RootLayout } from './root'
 /** Listing page size when the caller gives none. Always explicit: lancedb's own default was 10 (lancedb#3914). */
 export const DEFAULT_LIST_LIMIT = 1000
 
+/** How many table handles readPage keeps open (a handle holds Lance's metadata caches). */
+const OPEN_TABLES = 32
+
 export interface DirOpenOptions {
   /** Make the directory (and its `__manifest`) if it is missing or empty. Off for browsing. */
   create?: boolean
@@ -120,8 +123,7 @@ export class DirNamespaceClient implements NamespaceClient {
     assertTableId(id)
     // Opening afresh picks up what other processes wrote since; later pages read this same version.
     const opened = this.openTable(id)
-    this.tables.set(tableKey(id), opened)
-    opened.catch(() => this.tables.delete(tableKey(id)))
+    this.remember(tableKey(id), opened)
     const table = await opened
     options.signal?.throwIfAborted()
     return this.call(async () => {
@@ -228,13 +230,21 @@ export class DirNamespaceClient implements NamespaceClient {
 
   private cachedTable(id: TableId): Promise<LanceTable> {
     const key = tableKey(id)
-    let table = this.tables.get(key)
-    if (!table) {
-      table = this.openTable(id)
-      this.tables.set(key, table)
-      table.catch(() => this.tables.delete(key))
-    }
+    const cached = this.tables.get(key)
+    if (cached) return cached
+    const table = this.openTable(id)
+    this.remember(key, table)
     return table
+  }
+
+  /** Keep the handle (most recent last), forget it if opening fails, and keep only the last few tables open. */
+  private remember(key: string, table: Promise<LanceTable>): void {
+    this.tables.delete(key)
+    this.tables.set(key, table)
+    table.catch(() => {
+      if (this.tables.get(key) === table) this.tables.delete(key)
+    })
+    while (this.tables.size > OPEN_TABLES) this.tables.delete(this.tables.keys().next().value!)
   }
 
   private forget(id: TableId): void {

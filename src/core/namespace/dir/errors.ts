@@ -25,6 +25,7 @@ export function fromLanceError(error: unknown, context: ErrorContext = {}): AppE
   const namespace = context.namespace ? `Namespace ${formatNamespace(context.namespace)}` : context.table ? `Namespace ${formatNamespace(context.table.namespace)}` : 'The namespace'
   const fsCode = (err as NodeJS.ErrnoException).code
 
+  if (err.name === 'AbortError') return new AppError('cancelled', 'The request was cancelled', { cause: err })
   if (fsCode === 'EACCES' || fsCode === 'EPERM' || /permission denied/i.test(text)) {
     return make('permission_denied', 'Permission denied while reading the catalog', 'Check the folder permissions')
   }

@@ -30,6 +30,8 @@ interface DescribeTableResponse {
   table?: string
   namespace?: string[]
   properties?: Record<string, string> | null
+  /** Our server's extension: the row count, so no count_rows call is needed. */
+  num_rows?: number
 }
 
 /**
@@ -44,6 +46,8 @@ export class RestNamespaceClient implements NamespaceClient {
   private readonly http: RestTransport
   private readonly delimiter: string
   private readonly closing = new AbortController()
+  /** Learned: the server puts `num_rows` into detailed describe replies (ours does). */
+  private describeHasRowCount = false
 
   constructor(options: RestClientOptions) {
     this.delimiter = options.delimiter ?? DEFAULT_DELIMITER
@@ -197,8 +201,7 @@ export class RestNamespaceClient implements NamespaceClient {
 
   async describeTable(id: TableId, options: CallOptions = {}): Promise<TableDescription> {
     assertTableId(id)
-    // Describe and count in parallel: two round trips cost one.
-    const [d, rowCount] = await Promise.all([
+    const describe = () =>
       this.http.json<DescribeTableResponse>(
         this.spec(options, {
           operation: 'table.describe',
@@ -209,9 +212,18 @@ export class RestNamespaceClient implements NamespaceClient {
           json: { id: [...id.namespace, id.name] },
           idempotent: true,
         }),
-      ),
-      this.countRows(id, options),
-    ])
+      )
+    let d: DescribeTableResponse
+    let rowCount: number
+    if (this.describeHasRowCount) {
+      // Our server answers `num_rows` with the details: one round trip.
+      d = await describe()
+      rowCount = typeof d.num_rows === 'number' ? d.num_rows : await this.countRows(id, options)
+    } else {
+      // Other servers: describe and count in parallel, so two round trips cost one.
+      ;[d, rowCount] = await Promise.all([describe(), this.countRows(id, options)])
+      if (typeof d.num_rows === 'number') this.describeHasRowCount = true
+    }
     let schema: arrow.Schema
     try {
       // A server that ignores load_detailed_metadata sends only `location`: read the schema from an empty query.

@@ -29,7 +29,8 @@ export interface PageStore {
  * `requests/cancel`, and their late answers ignored.
  */
 export function usePages(ref: TableRef, rowCount: number, first: number, end: number): PageStore {
-  const cache = useRef(new PageCache(CACHE_PAGES))
+  // Mutable, but its identity never changes; `version` tells React when it gained a page.
+  const [cache] = useState(() => new PageCache(CACHE_PAGES))
   const inFlight = useRef(new Map<number, AbortController>())
   const [version, setVersion] = useState(0)
   const [error, setError] = useState<AppErrorData | null>(null)
@@ -54,14 +55,14 @@ export function usePages(ref: TableRef, rowCount: number, first: number, end: nu
       }
     }
     for (const page of wanted) {
-      if (cache.current.has(page) || inFlight.current.has(page)) continue
+      if (cache.has(page) || inFlight.current.has(page)) continue
       const controller = new AbortController()
       inFlight.current.set(page, controller)
       const offset = page * PAGE_ROWS
       readPage(ref, offset, Math.min(PAGE_ROWS, rowCount - offset), controller.signal)
         .then((table) => {
           if (controller.signal.aborted) return
-          cache.current.set(page, table)
+          cache.set(page, table)
           setError(null)
           setVersion((v) => v + 1)
         })
@@ -73,7 +74,7 @@ export function usePages(ref: TableRef, rowCount: number, first: number, end: nu
           if (inFlight.current.get(page) === controller) inFlight.current.delete(page)
         })
     }
-  }, [ref, rowCount, first, end, attempt, version])
+  }, [ref, rowCount, first, end, attempt, version, cache])
 
   useEffect(() => {
     const pending = inFlight.current
@@ -83,7 +84,7 @@ export function usePages(ref: TableRef, rowCount: number, first: number, end: nu
     }
   }, [])
 
-  const pageOf = useCallback((row: number) => cache.current.get(Math.floor(row / PAGE_ROWS)), [])
+  const pageOf = useCallback((row: number) => cache.get(Math.floor(row / PAGE_ROWS)), [cache])
   const retry = useCallback(() => {
     setError(null)
     setAttempt((a) => a + 1)
@@ -91,7 +92,7 @@ export function usePages(ref: TableRef, rowCount: number, first: number, end: nu
 
   let loading = false
   for (let page = Math.floor(first / PAGE_ROWS); page <= Math.floor(Math.max(first, end - 1) / PAGE_ROWS); page += 1) {
-    if (!cache.current.has(page)) loading = true
+    if (!cache.has(page)) loading = true
   }
-  return { pageOf, version, loading: loading && rowCount > 0, error, retry }
+  return { pageOf, version, loading: loading && rowCount > 0 && error === null, error, retry }
 }

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { ChevronIcon, DatabaseIcon, FolderIcon, TableIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
 import { findByPrefix, type TreeItemRow, type TreeRow } from './treeModel'

@@ -2,6 +2,6 @@ import fastifyStatic from '@fastify/static'
 import type { HarnessRoute } from '../context'
 
 /** The built renderer (out/renderer) at `/`. */
-export const rendererRoute: HarnessRoute = async (app, ctx) => {
+export const staticRoute: HarnessRoute = async (app, ctx) => {
   await app.register(fastifyStatic, { root: ctx.rendererDir, index: 'index.html', wildcard: true })
 }
