@@ -8,7 +8,7 @@
  *
  * Data is generated once into BENCH_DIR (default .tmp/bench) and reused: the 1M-row table is ~3 GB and takes
  * about a minute, the catalog about 45 s. Knobs: BENCH_ROWS (1,000,000), BENCH_DIM (768), BENCH_PAGE_ROWS (200),
- * BENCH_REPS (21), BENCH_NS_TOP (10) × BENCH_NS_CHILDREN (99) namespaces with BENCH_NS_TABLES (2) tables each,
+ * BENCH_REPS (31), BENCH_NS_TOP (10) × BENCH_NS_CHILDREN (99) namespaces with BENCH_NS_TABLES (2) tables each,
  * BENCH_WALK_REPS (3). Quick run: `BENCH_ROWS=20000 BENCH_NS_TOP=3 BENCH_NS_CHILDREN=9 npm run bench -- dir`.
  */
 import { existsSync } from 'node:fs'
@@ -16,24 +16,28 @@ import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import * as v8 from 'node:v8'
 import * as lancedb from '@lancedb/lancedb'
-import { DataType, Utf8, makeVector, tableFromIPC, vectorFromArray, type Data, type Table } from 'apache-arrow'
-import { batchOf, float32Vectors, seededRandom, tableOf } from '../src/core/arrow'
+import { DataType, tableFromIPC, type Data, type Table } from 'apache-arrow'
+import { seededRandom } from '../src/core/arrow'
 import { listAll } from '../src/core/namespace/client'
 import { DirNamespaceClient } from '../src/core/namespace/dir'
 import type { NamespacePath } from '../src/core/namespace/path'
+import { BENCH_TABLE, chunk, ensureRowsCatalog } from './data'
+
+/** For other sections (bench/ui.ts): the big table's id, and the catalog that holds it (generated once). */
+export { BENCH_TABLE as TABLE, ensureRowsCatalog as ensureTable }
 import { compare, count, envInt, ms, ratio, time, verdict, type BenchContext, type Report, type Section } from './lib'
 
 const PAGE_TARGET = 1.3
 const BYTES_TARGET = 1.1
 const LIST_TARGET = 1.3
-const CHUNK_ROWS = 10_000
 
+/** The knobs (environment variables) of this section; bench/ui.ts reads the same ones. */
 export function settings() {
   return {
     rows: envInt('BENCH_ROWS', 1_000_000),
     dim: envInt('BENCH_DIM', 768),
     pageRows: envInt('BENCH_PAGE_ROWS', 200),
-    reps: envInt('BENCH_REPS', 21),
+    reps: envInt('BENCH_REPS', 31),
     top: envInt('BENCH_NS_TOP', 10),
     children: envInt('BENCH_NS_CHILDREN', 99),
     tablesPer: envInt('BENCH_NS_TABLES', 2),
@@ -41,45 +45,6 @@ export function settings() {
   }
 }
 export type Settings = ReturnType<typeof settings>
-
-/** `{ id: Int64, label: Utf8 (20 chars), score: Float64, vector: FixedSizeList<Float32>[dim] }`, random floats. */
-function chunk(first: number, rows: number, dim: number, random: () => number): Table {
-  const values = new Float32Array(rows * dim)
-  for (let i = 0; i < values.length; i++) values[i] = random() * 2 - 1
-  return tableOf([
-    batchOf({
-      id: { vector: makeVector(BigInt64Array.from({ length: rows }, (_, i) => BigInt(first + i))), nullable: false },
-      label: { vector: vectorFromArray(Array.from({ length: rows }, (_, i) => `label-${String(first + i).padStart(14, '0')}`), new Utf8()), nullable: false },
-      score: { vector: makeVector(Float64Array.from({ length: rows }, () => random() * 100)), nullable: false },
-      vector: { vector: float32Vectors(values, dim), nullable: false },
-    }),
-  ])
-}
-
-export const TABLE = { namespace: ['bench'], name: 'rows' }
-
-/** The big table, generated once (a `.ready` file next to it says it is complete). */
-export async function ensureTable(ctx: BenchContext, s: Settings): Promise<string> {
-  const root = join(ctx.dir, `rows-${s.rows}x${s.dim}`)
-  if (existsSync(`${root}.ready`)) return root
-  await rm(root, { recursive: true, force: true })
-  ctx.log(`generating ${count(s.rows)} rows × ${s.dim}-d vectors into ${root} (once)…`)
-  const [elapsed] = await time(async () => {
-    const client = await DirNamespaceClient.open(root, { create: true })
-    const random = seededRandom(42)
-    await client.createNamespace(TABLE.namespace)
-    for (let first = 0; first < s.rows; first += CHUNK_ROWS) {
-      const data = chunk(first, Math.min(CHUNK_ROWS, s.rows - first), s.dim, random)
-      if (first === 0) await client.createTable(TABLE, data)
-      else await client.appendRows(TABLE, data)
-      if ((first / CHUNK_ROWS) % 10 === 9) ctx.log(`  ${count(first + CHUNK_ROWS)} rows`)
-    }
-    await client.close()
-  })
-  ctx.log(`generated in ${(elapsed / 1000).toFixed(1)} s`)
-  await writeFile(`${root}.ready`, new Date().toISOString())
-  return root
-}
 
 const top = (i: number) => `dept${String(i).padStart(2, '0')}`
 const child = (i: number) => `coll${String(i).padStart(3, '0')}`
@@ -132,11 +97,11 @@ function tableRawBytes(table: Table): number {
 }
 
 async function pageSection(ctx: BenchContext, s: Settings, notes: string[]): Promise<Report['tables']> {
-  const root = await ensureTable(ctx, s)
+  const root = await ensureRowsCatalog(ctx, s)
   const client = await DirNamespaceClient.open(root)
   const db = await lancedb.connectNamespace('dir', { root })
-  const bare = await db.openTable(TABLE.name, TABLE.namespace)
-  const { rowCount } = await client.describeTable(TABLE)
+  const bare = await db.openTable(BENCH_TABLE.name, [...BENCH_TABLE.namespace])
+  const { rowCount } = await client.describeTable(BENCH_TABLE)
   notes.push(`table: ${count(rowCount)} rows of {id Int64, label Utf8 (20 chars), score Float64, vector FixedSizeList<Float32>[${s.dim}]}, ${count(s.pageRows)}-row pages, ${s.reps} interleaved reps (ABBA), medians`)
 
   const offsets = [0, Math.floor(rowCount / 2), Math.max(0, rowCount - 100)]
@@ -144,11 +109,11 @@ async function pageSection(ctx: BenchContext, s: Settings, notes: string[]): Pro
   for (const offset of offsets) {
     const expected = Math.min(s.pageRows, rowCount - offset)
     const whole = async () => {
-      const bytes = await client.readPage(TABLE, { offset, limit: s.pageRows })
+      const bytes = await client.readPage(BENCH_TABLE, { offset, limit: s.pageRows })
       const page = tableFromIPC(v8.deserialize(v8.serialize(bytes)) as Uint8Array)
       if (page.numRows !== expected) throw new Error(`page at ${offset} has ${page.numRows} rows, expected ${expected}`)
     }
-    const coreOnly = () => client.readPage(TABLE, { offset, limit: s.pageRows })
+    const coreOnly = () => client.readPage(BENCH_TABLE, { offset, limit: s.pageRows })
     const bareQuery = () => bare.query().offset(offset).limit(s.pageRows).toArrow()
     const path = await compare(whole, bareQuery, { reps: s.reps })
     const core = await compare(coreOnly, bareQuery, { reps: s.reps })
@@ -156,9 +121,9 @@ async function pageSection(ctx: BenchContext, s: Settings, notes: string[]): Pro
   }
 
   const offset = offsets[1]!
-  const bytes = await client.readPage(TABLE, { offset, limit: s.pageRows })
+  const bytes = await client.readPage(BENCH_TABLE, { offset, limit: s.pageRows })
   const raw = tableRawBytes(await bare.query().offset(offset).limit(s.pageRows).toArrow())
-  const projected = await client.readPage(TABLE, { offset, limit: s.pageRows, columns: ['id', 'label', 'score'] })
+  const projected = await client.readPage(BENCH_TABLE, { offset, limit: s.pageRows, columns: ['id', 'label', 'score'] })
   const projectedRaw = tableRawBytes(await bare.query().select(['id', 'label', 'score']).offset(offset).limit(s.pageRows).toArrow())
   const sizes = [
     [`${s.pageRows} rows, all columns`, count(bytes.byteLength), count(raw), ratio(bytes.byteLength / raw), verdict(bytes.byteLength / raw, BYTES_TARGET)],
@@ -169,7 +134,7 @@ async function pageSection(ctx: BenchContext, s: Settings, notes: string[]): Pro
   return [
     {
       title: `Page latency (ms): readPage → IPC bytes → structured clone → decode, vs bare query().offset().limit().toArrow()`,
-      columns: ['offset', 'rows', 'bare', 'whole path', 'ratio', 'readPage only', 'ratio', 'verdict'],
+      columns: ['offset', 'rows', 'bare', 'whole path', 'ratio (whole path)', 'readPage only', 'ratio (readPage)', 'verdict (whole path)'],
       rows: latency,
     },
     { title: 'Bytes per page (Arrow IPC stream) vs raw column bytes', columns: ['page', 'IPC bytes', 'raw bytes', 'ratio', 'verdict'], rows: sizes },
@@ -210,9 +175,10 @@ async function listingSection(ctx: BenchContext, s: Settings, notes: string[]): 
     return n
   }
   const found = await walkOurs([])
+  const walkCalls = calls
   if (found !== namespaces * s.tablesPer || (await walkBare([])) !== found) throw new Error(`walk found ${found} tables`)
   const walk = await compare(() => walkOurs([]), () => walkBare([]), { reps: s.walkReps, warmup: 1 })
-  rows.push([`full walk (${count(calls)} list calls)`, ms(walk.bare), ms(walk.ours), ratio(walk.ratio), verdict(walk.ratio, LIST_TARGET)])
+  rows.push([`full walk (${count(walkCalls)} list calls)`, ms(walk.bare), ms(walk.ours), ratio(walk.ratio), verdict(walk.ratio, LIST_TARGET)])
   db.close()
   await client.close()
   return [{ title: 'Listing latency (ms), medians', columns: ['operation', 'bare', 'ours', 'ratio', 'verdict'], rows }]

@@ -7,8 +7,9 @@
  * 2. Server throughput: autocannon with concurrent connections for BENCH_SECONDS (default 30), a mix of
  *    list / describe / count / query requests; must finish with zero errors. Reports requests/s and p99.
  *
- * Knobs: BENCH_SECONDS (throughput duration), BENCH_ROWS (rows of the table, default 20000),
- * BENCH_REPS (latency repetitions per operation, default 60), BENCH_CONNECTIONS (default 8).
+ * Knobs: BENCH_SECONDS (throughput duration, 30), BENCH_REST_ROWS (rows of the table, 20,000),
+ * BENCH_REPS (latency repetitions per operation, 31), BENCH_CONNECTIONS (concurrent connections, 8).
+ * Quick run: `BENCH_SECONDS=3 BENCH_REPS=15 npm run bench -- rest`.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -20,6 +21,7 @@ import { batchOf, float32Vectors, tableOf } from '../src/core/arrow'
 import { connectNamespace } from '../src/core/namespace/connect'
 import '../src/core/namespace/dir'
 import { RestNamespaceClient } from '../src/core/namespace/rest'
+import { compare, count, envInt, ms, ratio, verdict, type BenchContext, type Report, type Section } from './lib'
 
 interface AutocannonResult {
   requests: { average: number; total: number }
@@ -35,15 +37,7 @@ type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult
 const autocannon = require('autocannon') as Autocannon
 
 const KEY = 'bench-key-5f3a9c'
-const env = (name: string, fallback: number) => {
-  const n = Number(process.env[name])
-  return Number.isFinite(n) && n > 0 ? n : fallback
-}
-
-export interface RestBenchResult {
-  latency: Array<{ op: string; oursMs: number; lancedbMs: number; ratio: number; ok: boolean }>
-  throughput: { seconds: number; connections: number; requestsPerSecond: number; p99Ms: number; errors: number; non2xx: number; ok: boolean }
-}
+const TARGET = 1.2
 
 async function makeCatalog(root: string, rows: number): Promise<void> {
   const client = await connectNamespace('dir', { root, create: 'true' })
@@ -84,52 +78,27 @@ async function spawnServer(root: string): Promise<{ url: string; child: ChildPro
   return { url, child }
 }
 
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b)
-  return s[Math.floor(s.length / 2)]!
-}
-
-/** Alternate A and B so drift on a shared machine hits both sides alike; return medians. */
-async function compare(reps: number, ours: () => Promise<unknown>, theirs: () => Promise<unknown>): Promise<[number, number]> {
-  for (let i = 0; i < 5; i++) {
-    await ours()
-    await theirs()
-  }
-  const a: number[] = []
-  const b: number[] = []
-  for (let i = 0; i < reps; i++) {
-    const order = i % 2 === 0
-    for (const side of order ? ['a', 'b'] : ['b', 'a']) {
-      const t = performance.now()
-      await (side === 'a' ? ours() : theirs())
-      ;(side === 'a' ? a : b).push(performance.now() - t)
-    }
-  }
-  return [median(a), median(b)]
-}
-
-export async function runRestBench(log: (line: string) => void = console.log): Promise<RestBenchResult> {
-  const seconds = env('BENCH_SECONDS', 30)
-  const rows = env('BENCH_ROWS', 20_000)
-  const reps = env('BENCH_REPS', 60)
-  const connections = env('BENCH_CONNECTIONS', 8)
+async function run({ log }: BenchContext): Promise<Report> {
+  const seconds = envInt('BENCH_SECONDS', 30)
+  const rows = envInt('BENCH_REST_ROWS', 20_000)
+  const reps = envInt('BENCH_REPS', 31)
+  const connections = envInt('BENCH_CONNECTIONS', 8)
   const root = await mkdtemp(join(tmpdir(), 'lcb-bench-rest-'))
   let server: { url: string; child: ChildProcess } | undefined
   try {
+    log(`making a catalog of ${count(rows)} rows`)
     await makeCatalog(root, rows)
     server = await spawnServer(root)
-    log(`## REST (our server on loopback, ${rows} rows, ${reps} reps per op)`)
     const ours = new RestNamespaceClient({ uri: server.url, headers: { 'x-api-key': KEY } })
     const theirs = await lancedb.connectNamespace('rest', { uri: server.url, headers: { 'x-api-key': KEY } })
     const id = { namespace: [], name: 'items' }
     let offset = 0
     const nextOffset = () => (offset = (offset + 7919) % Math.max(1, rows - 100))
-
     const ops: Array<[string, () => Promise<unknown>, () => Promise<unknown>]> = [
       ['list namespaces', () => ours.listNamespaces([]), () => theirs.listNamespaces([])],
       ['list tables (20)', () => ours.listTables(['sales']), () => theirs.tableNames(['sales'])],
       [
-        'describe (schema + version + rows)',
+        'describe (schema + version + row count)',
         () => ours.describeTable(id),
         async () => {
           const t = await theirs.openTable('items')
@@ -137,7 +106,7 @@ export async function runRestBench(log: (line: string) => void = console.log): P
         },
       ],
       [
-        'page (100 rows, open + query)',
+        'page of 100 rows (lancedb: openTable + query)',
         () => ours.readPage(id, { offset: nextOffset(), limit: 100 }),
         async () => {
           const t = await theirs.openTable('items')
@@ -145,18 +114,16 @@ export async function runRestBench(log: (line: string) => void = console.log): P
         },
       ],
     ]
-    const latency: RestBenchResult['latency'] = []
-    log('| operation | ours (ms, median) | lancedb REST (ms, median) | ratio | target ≤ 1.2× |')
-    log('|---|---|---|---|---|')
+    const latency: (string | number)[][] = []
     for (const [op, a, b] of ops) {
-      const [oursMs, lancedbMs] = await compare(reps, a, b)
-      const ratio = oursMs / lancedbMs
-      latency.push({ op, oursMs, lancedbMs, ratio, ok: ratio <= 1.2 })
-      log(`| ${op} | ${oursMs.toFixed(2)} | ${lancedbMs.toFixed(2)} | ${ratio.toFixed(2)}× | ${ratio <= 1.2 ? 'ok' : 'MISSED'} |`)
+      log(`latency: ${op}`)
+      const r = await compare(a, b, { reps, warmup: 5 })
+      latency.push([op, ms(r.ours), ms(r.bare), ratio(r.ratio), verdict(r.ratio, TARGET)])
     }
     await ours.close()
     theirs.close()
 
+    log(`throughput: ${connections} connections for ${seconds} s`)
     const headers = { 'x-api-key': KEY, 'content-type': 'application/json' }
     const result = await autocannon({
       url: server.url,
@@ -167,23 +134,27 @@ export async function runRestBench(log: (line: string) => void = console.log): P
         { method: 'GET', path: '/v1/namespace/sales/table/list?delimiter=%24', headers },
         { method: 'POST', path: '/v1/table/items/describe?delimiter=%24&load_detailed_metadata=true', headers, body: '{"id":["items"]}' },
         { method: 'GET', path: '/v1/table/items/count_rows?delimiter=%24', headers },
-        { method: 'POST', path: '/v1/table/items/query?delimiter=%24', headers, body: '{"id":["items"],"k":100,"vector":{},"offset":5000}' },
+        { method: 'POST', path: '/v1/table/items/query?delimiter=%24', headers, body: `{"id":["items"],"k":100,"vector":{},"offset":${Math.floor(rows / 2)}}` },
         { method: 'GET', path: '/v1/tables', headers },
       ],
     })
     const errors = result.errors + result.timeouts
-    const throughput = {
-      seconds,
-      connections,
-      requestsPerSecond: result.requests.average,
-      p99Ms: result.latency.p99,
-      errors,
-      non2xx: result.non2xx,
-      ok: errors === 0 && result.non2xx === 0,
+    const clean = errors === 0 && result.non2xx === 0
+    return {
+      notes: [
+        `our server (\`npm run serve\`, its own process) on loopback over a dir catalog: a ${count(rows)}-row table {id, label, score, vector[64]} and 20 small tables in one namespace`,
+        `latency: medians of ${reps} interleaved (ABBA) runs, ratio = median of per-run ratios; target ours ≤ ${TARGET}× @lancedb/lancedb's REST client`,
+        `throughput: autocannon, ${connections} connections × ${seconds} s, cycling list tables / describe (detailed) / count_rows / query k=100 / GET /v1/tables`,
+      ],
+      tables: [
+        { title: 'Latency: our RestNamespaceClient vs @lancedb/lancedb connectNamespace("rest")', columns: ['operation', 'ours ms', 'lancedb ms', 'ratio', 'verdict'], rows: latency },
+        {
+          title: 'Server throughput',
+          columns: ['connections', 'seconds', 'requests/s', 'p50 ms', 'p99 ms', 'requests', 'errors', 'non-2xx', 'verdict'],
+          rows: [[connections, seconds, Math.round(result.requests.average), result.latency.p50, result.latency.p99, count(result.requests.total), errors, result.non2xx, clean ? 'ok (zero errors)' : '**errors**']],
+        },
+      ],
     }
-    log(`\nserver throughput: ${connections} connections × ${seconds} s, mix of list/describe/count/query/list-all`)
-    log(`  ${throughput.requestsPerSecond.toFixed(0)} requests/s, p99 ${throughput.p99Ms} ms, p50 ${result.latency.p50} ms, ${result.requests.total} requests, errors ${errors}, non-2xx ${result.non2xx} → ${throughput.ok ? 'ok (zero errors)' : 'FAILED'}`)
-    return { latency, throughput }
   } finally {
     if (server && server.child.exitCode === null) {
       const exited = new Promise((resolve) => server!.child.once('exit', resolve))
@@ -194,12 +165,4 @@ export async function runRestBench(log: (line: string) => void = console.log): P
   }
 }
 
-if (require.main === module) {
-  runRestBench().then(
-    (r) => process.exit(r.throughput.ok ? 0 : 1),
-    (error: unknown) => {
-      console.error(error)
-      process.exit(1)
-    },
-  )
-}
+export const section: Section = { title: 'REST: our client and server vs @lancedb/lancedb on loopback', run }

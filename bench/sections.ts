@@ -9,4 +9,5 @@ export const sections: Record<string, () => Promise<Section>> = {
   dir: async () => (await import('./dir')).section,
   import: async () => (await import('./import')).section,
   ui: async () => (await import('./ui')).section,
+  rest: async () => (await import('./rest')).section,
 }

@@ -52,6 +52,8 @@ export const api = {
   'requests/cancel': method<null>()(z.object({ requestId: requestIdSchema })),
   /** Import (src/core/import): the sheet's preview of a dropped file or staged upload. */
   'import/preview': method<ImportPreview>()(importPreviewInput),
+  /** The first rows (up to 20) of the same preview, in the schema that will be written, as Arrow IPC stream bytes. */
+  'import/sample': method<Uint8Array>()(importPreviewInput),
   /** Queue an import job; follow it with `jobs/progress` events. */
   'import/start': method<ImportJobInfo>()(importStartInput),
   /** Cancel a queued or running import; a finished one is left as it is. */

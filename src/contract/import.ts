@@ -79,8 +79,7 @@ export interface ImportPreview {
   nameProblem: string | null
   /** The schema that will be written (vector choices applied). */
   schema: FieldInfo[]
-  /** Up to 20 first rows as Arrow IPC stream bytes, in the written schema. */
-  sampleRows: Uint8Array
+  /** Rows `import/sample` returns (up to 20). */
   sampleRowCount: number
   /** Total rows when cheap to know (Arrow file footer, Parquet metadata); null for streams and text. */
   rowCount: number | null

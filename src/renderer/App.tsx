@@ -41,6 +41,9 @@ export function App() {
       .then(([appInfo, list]) => {
         setInfo(appInfo)
         setConnections(list)
+        // Start on the catalog opened at start (the demo catalog in the app), not on the start screen.
+        const first = appInfo.initialConnection ?? list[0]
+        if (first) setSelection({ kind: 'namespace', key: namespaceKey(first.id, []), connectionId: first.id, namespace: [] })
       })
       .catch((error: unknown) => setBootError(errorData(error)))
     loadRecents()

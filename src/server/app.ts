@@ -1,3 +1,4 @@
+import http from 'node:http'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { Table as ArrowTable } from 'apache-arrow'
 import { AppError } from '../contract'
@@ -5,7 +6,7 @@ import { emptyIpcStream } from '../core/arrow'
 import type { CreateMode } from '../core/namespace/client'
 import type { NamespacePath, TableId } from '../core/namespace/path'
 import { schemaToJson } from '../core/namespace/rest/jsonSchema'
-import { ARROW_FILE, normalizeMode } from '../core/namespace/rest/wire'
+import { ARROW_FILE, ARROW_STREAM, normalizeMode } from '../core/namespace/rest/wire'
 import { readArrowBody, streamToFile } from './arrowBody'
 import { ApiKeys } from './auth'
 import { DATABASE_HEADER, type Catalog, type Catalogs } from './catalogs'
@@ -38,10 +39,15 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const keys = new ApiKeys(options.apiKeys)
   const readTimeout = options.readTimeoutMs ?? 60_000
   const maxQueryRows = options.maxQueryRows ?? 1_000_000
+  const requestTimeout = options.requestTimeoutMs ?? 120_000
   const app = Fastify({
     logger: false,
     bodyLimit: options.bodyLimit ?? 256 * 1024 * 1024,
-    requestTimeout: options.requestTimeoutMs ?? 120_000,
+    requestTimeout,
+    // Node checks request timeouts only every `connectionsCheckingInterval` (30 s by default), which is
+    // fixed when the server is made: make it fit the timeout.
+    serverFactory: (handler) =>
+      http.createServer({ requestTimeout, headersTimeout: Math.min(requestTimeout, 60_000), connectionsCheckingInterval: Math.max(50, Math.min(5_000, requestTimeout / 4)) }, handler),
     forceCloseConnections: 'idle',
     // We answer requests that arrive during shutdown ourselves, in the contract's error shape.
     return503OnClosing: false,
@@ -202,7 +208,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const catalog = catalogOf(request)
     const detailed = flags.load_detailed_metadata === 'true'
     // The details (when asked) are read alongside the location: one round of disk work, not two.
-    const details = detailed ? catalog.client.describeTable(id, { signal: signalOf(request, reply) }).then((d) => ({ d }), (error: unknown) => ({ error })) : undefined
+    const details = detailed ? catalog.descriptions.describe(id, signalOf(request, reply)).then((d) => ({ d }), (error: unknown) => ({ error })) : undefined
     const located = await catalog.locator.locate(id)
     if (!located) {
       // No location: ask the client, whose message says whether the table or its namespace is missing.
@@ -241,7 +247,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const create = async (request: FastifyRequest, reply: FastifyReply, id: TableId, mode: CreateMode) => {
     const data = readArrowBody(request.body)
     const catalog = catalogOf(request)
-    const d = await catalog.write(() => createFrom(catalog, id, data, mode).finally(() => catalog.locator.forget(id)))
+    const d = await catalog.write(() => createFrom(catalog, id, data, mode).finally(() => catalog.forget(id)))
     const located = await catalog.locator.locate(id)
     return json(reply, { ...(located ? { location: located.location } : {}), version: d.version })
   }
@@ -261,7 +267,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
         return (await createFrom(catalog, id, data, 'overwrite')).version
       }
       return catalog.client.appendRows(id, data)
-    })
+    }).finally(() => catalog.forget(id))
     return json(reply, { version, num_inserted_rows: data.numRows })
   })
 
@@ -286,11 +292,14 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const catalog = catalogOf(request)
     let stream: Uint8Array
     if (k === 0) {
-      const d = await catalog.client.describeTable(id, { signal: signalOf(request, reply) })
+      const d = await catalog.descriptions.describe(id, signalOf(request, reply))
       stream = emptyIpcStream(columns ? d.schema.select(columns as string[]) : d.schema)
     } else {
       stream = await catalog.client.readPage(id, { offset, limit: k, columns: columns as string[] | undefined, signal: signalOf(request, reply) })
     }
+    // The contract's reply is an Arrow IPC file. A client that asks for the stream (ours does) gets it as
+    // it is, which saves a conversion on each side.
+    if (prefersStream(request.headers.accept)) return reply.code(200).type(ARROW_STREAM).send(Buffer.from(stream.buffer, stream.byteOffset, stream.byteLength))
     return reply.code(200).type(ARROW_FILE).send(Buffer.from(streamToFile(stream)))
   })
 
@@ -299,7 +308,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const b = body(request)
     if (typeof b.predicate === 'string' && b.predicate.trim() !== '') throw new AppError('unsupported', 'This server does not count with a predicate')
     if (b.version !== undefined && b.version !== null) throw new AppError('unsupported', 'This server counts only the latest version')
-    const d = await catalogOf(request).client.describeTable(id, { signal: signalOf(request, reply) })
+    const d = await catalogOf(request).descriptions.describe(id, signalOf(request, reply))
     // A bare integer, as the spec and the Rust client expect (not the adapter's {"count": n}).
     return reply.code(200).type('application/json').send(String(d.rowCount))
   }
@@ -311,7 +320,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const catalog = catalogOf(request)
     const located = await catalog.locator.locate(id)
     await catalog.write(async () => {
-      catalog.locator.forget(id)
+      catalog.forget(id)
       try {
         await catalog.client.dropTable(id)
       } catch (error) {
@@ -329,7 +338,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const newNs = b.new_namespace_id ?? b.new_namespace
     if (newNs !== undefined && newNs !== null && (!Array.isArray(newNs) || !newNs.every((p) => typeof p === 'string'))) throw invalid('new_namespace_id must be a list of names')
     const catalog = catalogOf(request)
-    catalog.locator.forget(id)
+    catalog.forget(id)
     await catalog.write(() => catalog.client.renameTable(id, newName, { newNamespace: (newNs as string[] | null | undefined) ?? undefined }))
     return json(reply, {})
   })
@@ -347,11 +356,25 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const version = body(request).version
     if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1) throw invalid('version must be a whole number ≥ 1')
     const catalog = catalogOf(request)
-    await catalog.write(() => catalog.client.restoreVersion(id, version))
+    await catalog.write(() => catalog.client.restoreVersion(id, version)).finally(() => catalog.forget(id))
     return json(reply, {})
   })
 
   return app
+}
+
+/** True when the Accept header names the Arrow stream type ahead of (or without) the file type. */
+function prefersStream(accept: string | undefined): boolean {
+  if (!accept) return false
+  const types = accept.split(',').map((part) => {
+    const [type, ...params] = part.trim().split(';')
+    const q = params.map((p) => /^\s*q=([\d.]+)/.exec(p)).find(Boolean)
+    return { type: type!.trim().toLowerCase(), q: q ? Number(q[1]) : 1 }
+  })
+  const stream = types.find((t) => t.type === ARROW_STREAM)
+  if (!stream || stream.q <= 0) return false
+  const file = types.find((t) => t.type === ARROW_FILE)
+  return !file || stream.q >= file.q
 }
 
 function createMode(value: string | undefined): CreateMode {

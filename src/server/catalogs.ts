@@ -2,8 +2,10 @@ import { stat, readdir } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { AppError } from '../contract'
 import type { NamespaceClient } from '../core/namespace/client'
+import type { TableId } from '../core/namespace/path'
 import { connectNamespace } from '../core/namespace/connect'
 import '../core/namespace/dir'
+import { DescribeCache } from './describeCache'
 import { DirLocator } from './dirLocator'
 
 /** One served directory catalog: our `dir` client, the location helper, and a write lock. */
@@ -11,13 +13,23 @@ export class Catalog {
   private tail: Promise<unknown> = Promise.resolve()
   private writes = 0
   private drained: (() => void) | undefined
+  /** Descriptions reused while a table is unchanged on disk. */
+  readonly descriptions: DescribeCache
 
   constructor(
     readonly name: string,
     readonly root: string,
     readonly client: NamespaceClient,
     readonly locator: DirLocator,
-  ) {}
+  ) {
+    this.descriptions = new DescribeCache(client, locator)
+  }
+
+  /** Drop what is cached about `id` (after this server changed it). */
+  forget(id: TableId): void {
+    this.locator.forget(id)
+    this.descriptions.forget(id)
+  }
 
   /**
    * Writes run one at a time per catalog: the `__manifest` is one Lance table, and serializing keeps

@@ -125,8 +125,20 @@ describe('a catalog of bare *.lance tables (no __manifest)', () => {
     expect((await client.describeTable({ namespace: [], name: 'one' })).rowCount).toBe(12)
     expect(tableFromIPC(await client.readPage({ namespace: [], name: 'one' }, { offset: 10, limit: 10 })).numRows).toBe(2)
     expect((await appError(client.listTables(['child']))).code).toBe('not_found')
+    expect((await appError(client.describeTable({ namespace: [], name: 'three' }))).code).toBe('not_found')
     await client.close()
     expect(diffSnapshots(before, await snapshotTree(root))).toEqual([])
+  })
+
+  it('refuses child namespaces with a clear sentence', async () => {
+    const client = await DirNamespaceClient.open(root)
+    try {
+      const error = await appError(client.createNamespace(['child']))
+      expect(error.code).toBe('unsupported')
+      expect(error.message).toBe('This directory has no __manifest, so it holds no child namespaces (only tables at its root)')
+    } finally {
+      await client.close()
+    }
   })
 })
 

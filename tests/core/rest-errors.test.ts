@@ -177,6 +177,14 @@ describe('network failures in words', () => {
     expect((await failure(pending)).code).toBe('cancelled')
   })
 
+  it('does not follow redirects (the key would travel with them), and says where to point instead', async () => {
+    const { client, requests } = await setup(() => ({ status: 307, headers: { location: 'https://elsewhere.example/v1/tables' }, body: '' }))
+    const e = await failure(client.listTables([]))
+    expect(e.code).toBe('invalid_input')
+    expect(e.message).toMatch(/redirects .*https:\/\/elsewhere\.example/)
+    expect(requests).toHaveLength(1)
+  })
+
   it('rejects a success reply that is not JSON', async () => {
     const { client } = await setup(() => ({ body: '<html>login page</html>', headers: { 'content-type': 'text/html' } }))
     const e = await failure(client.describeNamespace(['a']))

@@ -103,6 +103,7 @@ describe('the exact requests of RestNamespaceClient (captured on a loopback serv
     expect(arrow.RecordBatchReader.from(bytes).isStream()).toBe(true)
     expect(arrow.tableFromIPC(bytes).numRows).toBe(2)
     expect(requests[0]!.path).toBe('/v1/table/t/query')
+    expect(requests[0]!.headers.accept).toMatch(/^application\/vnd\.apache\.arrow\.stream, application\/vnd\.apache\.arrow\.file;q=0\.9/)
     expect(jsonBody(requests[0]!)).toEqual({ id: ['t'], k: 10, vector: {}, offset: 20, columns: { column_names: ['id'] } })
     await client.readPage({ namespace: [], name: 't' }, { offset: 0, limit: 5 })
     expect(jsonBody(requests[1]!)).toEqual({ id: ['t'], k: 5, vector: {} })

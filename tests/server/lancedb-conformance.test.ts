@@ -73,6 +73,12 @@ describe('@lancedb/lancedb connectNamespace("rest") against our server', () => {
       await ours.createTable({ namespace: ['shared'], name: 'from_ours' }, sampleTable(4))
       const opened = await db.openTable('from_ours', ['shared'])
       expect(await opened.countRows()).toBe(4)
+      // lancedb writes straight to the dataset; our server must not serve a stale description afterwards.
+      await opened.add(sampleTable(3))
+      expect((await ours.describeTable({ namespace: ['shared'], name: 'from_ours' })).rowCount).toBe(7)
+      const lanceSide = await db.openTable('from_lancedb', ['shared'])
+      await lanceSide.add([{ n: 3 }])
+      expect((await ours.describeTable({ namespace: ['shared'], name: 'from_lancedb' })).rowCount).toBe(3)
       expect((await db.tableNames(['shared'])).sort()).toEqual(['from_lancedb', 'from_ours'])
       await db.dropNamespace(['shared'], { behavior: 'cascade' }).catch(async () => {
         // lancedb 0.31 may refuse cascade; empty it through our client instead.

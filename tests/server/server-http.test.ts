@@ -94,6 +94,11 @@ describe('our catalog server over plain HTTP', () => {
     const table = arrow.tableFromIPC(bytes)
     expect(table.schema.fields.map((f) => f.name)).toEqual(['label'])
     expect([...table.getChild('label')!]).toEqual(['row 2', 'row 3'])
+    const asked = await call(server, 'POST', '/v1/table/words/query', { ...json({ k: 3, vector: {} }), headers: { accept: 'application/vnd.apache.arrow.stream, application/vnd.apache.arrow.file;q=0.9' } })
+    expect(asked.headers.get('content-type')).toBe('application/vnd.apache.arrow.stream')
+    const streamBytes = new Uint8Array(await asked.arrayBuffer())
+    expect(arrow.RecordBatchReader.from(streamBytes).isStream()).toBe(true)
+    expect(arrow.tableFromIPC(streamBytes).numRows).toBe(3)
     const vectorSearch = await call(server, 'POST', '/v1/table/words/query', json({ k: 2, vector: { single_vector: [1, 2] } }))
     expect(vectorSearch.status).toBe(406)
     expect(await vectorSearch.json()).toMatchObject({ code: 0 })
@@ -325,6 +330,7 @@ describe('server limits, databases and shutdown', () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', '--root', dir, '--port', '0', '--api-key', KEY], {
       cwd: join(__dirname, '../..'),
       stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CATALOG_API_KEY: 'env-key-one,env-key-two' },
     })
     try {
       const line = await new Promise<string>((resolve, reject) => {
@@ -337,7 +343,8 @@ describe('server limits, databases and shutdown', () => {
       })
       expect(line).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/)
       const url = line.replace('listening on ', '')
-      expect((await fetch(`${url}/v1/tables`, { headers: { 'x-api-key': KEY } })).status).toBe(200)
+      for (const key of [KEY, 'env-key-one', 'env-key-two']) expect((await fetch(`${url}/v1/tables`, { headers: { 'x-api-key': key } })).status).toBe(200)
+      expect((await fetch(`${url}/v1/tables`, { headers: { 'x-api-key': 'env-key-one,env-key-two' } })).status).toBe(401)
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
       child.kill('SIGTERM')
       expect(await exited).toBe(0)

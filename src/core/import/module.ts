@@ -3,7 +3,7 @@ import { basename } from 'node:path'
 import { AppError, type ImportJobInfo, type ImportMode, type ImportPreview, type ImportSource, type Input } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import { ImportJobs } from './jobs'
-import { previewImport } from './preview'
+import { previewImport, previewSample, type PreviewRequest } from './preview'
 import { sniffPath } from './open'
 import { UploadStore, type StagedUpload } from './uploads'
 import { describeOrNull } from './write'
@@ -58,8 +58,16 @@ export class ImportModule {
   }
 
   async preview(input: Input<'import/preview'>): Promise<ImportPreview> {
+    return previewImport(this.previewRequest(input))
+  }
+
+  async sample(input: Input<'import/sample'>): Promise<Uint8Array> {
+    return previewSample(this.previewRequest(input))
+  }
+
+  private previewRequest(input: Input<'import/preview'>): PreviewRequest {
     const { path, fileName } = this.resolveSource(input.source)
-    return previewImport({
+    return {
       path,
       fileName,
       client: this.deps.client(input.connectionId),
@@ -67,7 +75,7 @@ export class ImportModule {
       name: input.name,
       mode: input.mode,
       vectorColumns: input.vectorColumns,
-    })
+    }
   }
 
   /**
@@ -104,6 +112,7 @@ export class ImportModule {
 
   readonly handlers = {
     'import/preview': (input: Input<'import/preview'>) => this.preview(input),
+    'import/sample': (input: Input<'import/sample'>) => this.sample(input),
     'import/start': (input: Input<'import/start'>) => this.start(input),
     'import/cancel': async ({ jobId }: Input<'import/cancel'>) => {
       this.jobs.cancel(jobId)

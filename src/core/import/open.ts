@@ -10,7 +10,7 @@ import type { BatchSource, OpenOptions } from './source'
 /** Sniff a file's format from its bytes and open the matching streaming reader. */
 export async function openSource(path: string, options: Partial<OpenOptions> = {}): Promise<BatchSource> {
   const fileName = options.fileName ?? basename(path)
-  const { head, size, format } = await sniffPath(path, fileName)
+  const { head, format } = await sniffPath(path, fileName)
   const opts: OpenOptions = { ...options, fileName }
   switch (format) {
     case 'arrow-file':

@@ -36,6 +36,15 @@ export interface PreviewRequest {
  * Reads only the first batch of the file.
  */
 export async function previewImport(req: PreviewRequest): Promise<ImportPreview> {
+  return (await inspect(req)).preview
+}
+
+/** The first rows (up to {@link PREVIEW_ROWS}) in the written schema, as Arrow IPC stream bytes. */
+export async function previewSample(req: PreviewRequest): Promise<Uint8Array> {
+  return (await inspect(req)).sample
+}
+
+async function inspect(req: PreviewRequest): Promise<{ preview: ImportPreview; sample: Uint8Array }> {
   const source = await openSource(req.path, { fileName: req.fileName, signal: req.signal })
   let first: RecordBatch | null
   const batches = source.batches()
@@ -68,7 +77,7 @@ export async function previewImport(req: PreviewRequest): Promise<ImportPreview>
       modeProblem = `There is no table "${name}" to append to`
     }
   }
-  return {
+  const preview: ImportPreview = {
     fileName: req.fileName,
     format: source.format,
     formatLabel: FORMAT_LABELS[source.format],
@@ -77,11 +86,11 @@ export async function previewImport(req: PreviewRequest): Promise<ImportPreview>
     name,
     nameProblem,
     schema: schemaInfo(transform.schema),
-    sampleRows: tableToIPC(sample, 'stream'),
     sampleRowCount: sample.numRows,
     rowCount: source.rowCount,
     vectorCandidates: candidates,
     existing,
     modeProblem,
   }
+  return { preview, sample: tableToIPC(sample, 'stream') }
 }

@@ -70,6 +70,11 @@ function checkType(path: string, type: DataType): void {
       hint: 'Convert or drop that column, then import again',
     })
   }
+  if (DataType.isFixedSizeList(type) && !(type.listSize >= 1)) {
+    throw new AppError('unsupported', `Column "${path}" is a fixed-size list of ${type.listSize} values, which Lance tables cannot store`, {
+      hint: 'The file may be damaged; export it again',
+    })
+  }
   if (DataType.isDictionary(type)) return checkType(path, type.dictionary)
   for (const child of (type.children ?? []) as Field[]) checkType(`${path}.${child.name}`, child.type)
 }

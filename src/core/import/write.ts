@@ -226,6 +226,14 @@ function withCleanupNote(error: AppError, note: string | null): AppError {
 function asDamaged(error: AppError, source: BatchSource): AppError {
   if (error.code !== 'internal') return error
   const text = `${error.message} ${error.detail ?? ''}`
+  const schema = /LanceError\(Schema\): ([^,\n]+)/.exec(text)
+  if (schema) {
+    return new AppError('unsupported', `Lance cannot store this file's columns: ${schema[1]}`, {
+      detail: error.detail ?? error.message,
+      hint: 'Convert or drop that column, then import again',
+      cause: error,
+    })
+  }
   if (!/Arrow error|Invalid argument error|offset|buffer/i.test(text)) return error
   return new AppError('corrupt', `The file's data is damaged (${source.format === 'arrow-file' || source.format === 'arrow-stream' ? 'Arrow' : 'decoded'} buffers are inconsistent)`, {
     detail: error.detail ?? error.message,

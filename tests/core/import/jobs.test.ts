@@ -57,7 +57,12 @@ describe('import through the service contract', () => {
     expect(preview.nameProblem).toBeNull()
     expect(preview.rowCount).toBe(3000)
     expect(preview.sampleRowCount).toBe(20)
-    expect(tableFromIPC(preview.sampleRows).numRows).toBe(20)
+    const sample = tableFromIPC(
+      value(await service.dispatch('import/sample', { connectionId, namespace: ['team'], source: { path: join(dir, 'embeddings.arrow') } })) as Uint8Array,
+    )
+    expect(sample.numRows).toBe(20)
+    expect(String(sample.schema.fields.find((f) => f.name === 'emb')!.type)).toBe('FixedSizeList[3]<Float32>')
+    expect(sample.get(0)!.toJSON().label).toBe('row 0 ✓')
     expect(preview.vectorCandidates).toEqual([{ column: 'emb', dimension: 3, sourceType: 'List<Float64>', accepted: true }])
     expect(preview.schema.find((f) => f.name === 'emb')).toMatchObject({ type: 'FixedSizeList<Float32>[3]', vectorDimension: 3 })
     expect(preview.existing).toBeNull()
@@ -158,5 +163,9 @@ describe('import through the service contract', () => {
     const r = await service.dispatch('import/start', { connectionId, namespace: [], name: '..', source: { path: '' } })
     expect(r.ok).toBe(false)
     if (!r.ok) expect(r.error.message).toMatch(/name: "\.\." is not allowed/)
+    const missing = await service.dispatch('import/start', { connectionId, namespace: [], name: 'm', source: { path: join(dir, 'nope.arrow') } })
+    expect(missing.ok ? null : missing.error).toMatchObject({ code: 'not_found', message: 'nope.arrow does not exist (any more)' })
+    const folder = await service.dispatch('import/preview', { connectionId, namespace: [], source: { path: dir } })
+    expect(folder.ok ? null : folder.error).toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/is a folder/) })
   })
 })

@@ -53,7 +53,7 @@ interface Mutant {
 
 function mutants(): Mutant[] {
   const out: Mutant[] = []
-  const rand = prng(20261122)
+  const rand = prng(Number(process.env.FUZZ_SEED ?? 20261122))
   const int = (n: number) => Math.floor(rand() * n)
   const magics = [Buffer.from('ARROW1\0\0'), Buffer.from('PAR1'), Buffer.from([0xff, 0xff, 0xff, 0xff]), Buffer.from('{"a":'), Buffer.from('id,x\n'), Buffer.from([0, 0, 0, 0, 1, 2, 3, 4])]
   for (const [ext, { bytes }] of originals) {

@@ -1,3 +1,4 @@
+import * as zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openSource, writeSource } from '../../../src/core/import'
 import { KITCHEN_SCHEMA, dictionaryBatches, kitchenRow, kitchenTable, writeArrow } from '../../fixtures/import/arrow'
@@ -94,6 +95,49 @@ describe('DuckDB fixtures (an independent producer) round-trip', () => {
       'emb: FixedSizeList[3]<Float32>',
     ])
     expect(byId(back.rows)).toEqual(Array.from({ length: N }, (_, i) => duckRow(i, 'vector')))
+  })
+
+  it.each(['gzip', 'brotli', 'lz4', 'zstd', 'uncompressed'])('Parquet compressed with %s', async (codec) => {
+    const path = ws.file(`duck-${codec}.parquet`)
+    await duckdbCopy(DUCK_SELECT(700), path, 'parquet', `, COMPRESSION ${codec}, ROW_GROUP_SIZE 300`)
+    const name = `duck_${codec}`
+    const zstdMissing = codec === 'zstd' && !('zstdDecompressSync' in zlib)
+    if (zstdMissing) {
+      // Node 20 has no zstd: a clear "unsupported", and no table.
+      await expect(importFile(path, name)).rejects.toMatchObject({ code: 'unsupported', message: expect.stringMatching(/uses ZSTD compression/) })
+      return
+    }
+    await importFile(path, name)
+    const back = await readBack(ws.client, { namespace: [], name })
+    expect(byId(back.rows)).toEqual(Array.from({ length: 700 }, (_, i) => duckRow(i, 'vector')))
+  })
+
+  it('Parquet nested and logical types (struct, list of struct, date, timestamps, decimal, small and unsigned ints, blob, uuid)', async () => {
+    const path = ws.file('nested.parquet')
+    await duckdbCopy(
+      `SELECT i::INTEGER AS i, {'a': i, 'b': 'x' || i} AS s, ['p', NULL, 'q'] AS l, [{'k': i}] AS ls, DATE '2024-01-02' + i::INTEGER AS d,
+        TIMESTAMP '2024-01-02 03:04:05.123' AS ts, 1.25::DECIMAL(10,2) AS dec, i::TINYINT AS t, (18446744073709551615 - i)::UBIGINT AS u,
+        'blob'::BLOB AS bl, '1c038bff-b28d-4060-98d3-9d01f2722f53'::UUID AS id FROM range(3) t(i)`,
+      path,
+      'parquet',
+    )
+    await importFile(path, 'nested')
+    const back = await readBack(ws.client, { namespace: [], name: 'nested' })
+    expect(back.table.schema.fields.map((f) => String(f.type))).toEqual([
+      'Int32', 'Struct<{a:Int64, b:Utf8}>', 'List<Utf8>', 'List<Struct<{k:Int64}>>', 'Date32<DAY>', 'Timestamp<MILLISECOND>',
+      'Float64', 'Int8', 'Uint64', 'Binary', 'Utf8',
+    ])
+    const row1 = back.rows.find((r) => r.i === 1)
+    expect(row1).toEqual({
+      i: 1, s: { a: '1', b: 'x1' }, l: ['p', null, 'q'], ls: [{ k: '1' }], d: Date.UTC(2024, 0, 3), ts: Date.UTC(2024, 0, 2, 3, 4, 5, 123),
+      dec: 1.25, t: 1, u: '18446744073709551614', bl: [98, 108, 111, 98], id: '1c038bff-b28d-4060-98d3-9d01f2722f53',
+    })
+  })
+
+  it('refuses a Parquet MAP column before writing', async () => {
+    const path = ws.file('map.parquet')
+    await duckdbCopy(`SELECT 1 AS id, MAP {'a': 1} AS m`, path, 'parquet')
+    await expect(importFile(path, 'map')).rejects.toMatchObject({ code: 'unsupported', message: expect.stringMatching(/column "m" is a Parquet MAP/) })
   })
 
   it('JSON lines (exact int64 past 2^53, lists as vectors)', async () => {

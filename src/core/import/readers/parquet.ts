@@ -25,6 +25,7 @@ import { AppError } from '../../../contract'
 import { MISMATCH, batchFromColumns, coerce } from '../build'
 import { typeName } from '../schema'
 import { DEFAULT_BATCH_ROWS, type BatchSource, type OpenOptions } from '../source'
+import { parquetCompressors } from './compressors'
 import { corrupt, throwIfAborted } from './errors'
 
 // hyparquet is ESM-only; load it lazily so this CommonJS project can use it (dynamic import works from CJS).
@@ -66,7 +67,14 @@ export async function openParquet(path: string, options: OpenOptions): Promise<B
   } catch (error) {
     throw corrupt(fileName, 'Parquet file', error)
   }
-  const tree = hp.parquetSchema(metadata)
+  const compressors = parquetCompressors()
+  let tree: SchemaTree
+  try {
+    tree = hp.parquetSchema(metadata)
+    checkColumnChunks(metadata, tree)
+  } catch (error) {
+    throw corrupt(fileName, 'Parquet file', error)
+  }
   const schema = new Schema(tree.children.map((child) => fieldOf(child, fileName)))
   const names = schema.fields.map((f) => f.name)
   const rowCount = Number(metadata.num_rows)
@@ -96,9 +104,10 @@ export async function openParquet(path: string, options: OpenOptions): Promise<B
               rowStart: groupStart + start,
               rowEnd: groupStart + end,
               utf8: false,
+              compressors,
             })) as Record<string, unknown>[]
           } catch (error) {
-            throw corrupt(fileName, 'Parquet file', error)
+            throw parquetError(fileName, error)
           }
           if (rows.length !== end - start) {
             throw corrupt(fileName, 'Parquet file', new Error(`row group holds ${rows.length} rows where its metadata says ${end - start}`))
@@ -126,6 +135,41 @@ export async function openParquet(path: string, options: OpenOptions): Promise<B
     },
     close: async () => undefined,
   }
+}
+
+/**
+ * Every row group must hold exactly one column chunk per leaf of the schema. hyparquet reads a
+ * chunk whose path matches no column without ever awaiting it, so a damaged path would surface as
+ * an unhandled rejection instead of an error; refuse such metadata up front.
+ */
+function checkColumnChunks(metadata: FileMetaData, tree: SchemaTree): void {
+  const leaves: string[] = []
+  const walk = (node: SchemaTree) => {
+    if (node.children.length === 0) leaves.push(node.path.join('.'))
+    else node.children.forEach(walk)
+  }
+  tree.children.forEach(walk)
+  const expected = [...leaves].sort().join('\n')
+  metadata.row_groups.forEach((group, i) => {
+    const paths = group.columns.map((c) => c.meta_data?.path_in_schema.join('.') ?? '?').sort().join('\n')
+    if (paths !== expected) throw new Error(`row group ${i + 1}: its column chunks do not match the schema`)
+    if (Number(group.num_rows) < 0) throw new Error(`row group ${i + 1} has a negative row count`)
+  })
+  if (Number(metadata.num_rows) !== metadata.row_groups.reduce((n, g) => n + Number(g.num_rows), 0)) {
+    throw new Error('the row count does not match the row groups')
+  }
+}
+
+function parquetError(fileName: string, error: unknown): AppError {
+  const message = error instanceof Error ? error.message : String(error)
+  const codec = /unsupported compression codec: (\w+)/.exec(message)?.[1]
+  if (codec) {
+    return new AppError('unsupported', `${fileName} uses ${codec} compression, which import cannot read here`, {
+      detail: message,
+      hint: 'Write the file with Snappy, GZIP, Brotli, LZ4_RAW or no compression' + (codec === 'ZSTD' ? ' (ZSTD needs Node 22.15 or later)' : ''),
+    })
+  }
+  return corrupt(fileName, 'Parquet file', error)
 }
 
 function fieldOf(node: SchemaTree, fileName: string): Field {

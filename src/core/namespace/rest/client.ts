@@ -413,6 +413,8 @@ export class RestNamespaceClient implements NamespaceClient {
         method: 'POST',
         path: `/v1/table/${this.tableId(id)}/query`,
         json,
+        // The contract answers an Arrow file; servers that can (ours) send the stream we want directly.
+        accept: `${ARROW_STREAM}, ${ARROW_FILE};q=0.9, application/json;q=0.5`,
         idempotent: true,
       }),
     )

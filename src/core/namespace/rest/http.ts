@@ -38,6 +38,8 @@ export interface RequestSpec {
   /** Safe to repeat: reads. Writes are never retried blindly. */
   idempotent: boolean
   signal?: AbortSignal
+  /** Accept header (default: JSON, Arrow file, anything). */
+  accept?: string
   /** Whether `delimiter=` goes on the query (every namespace route; not the /v1/tables routes). */
   withDelimiter?: boolean
 }
@@ -91,7 +93,7 @@ export class RestTransport {
     const known = this.options.capabilities.get(spec.operation)
     if (known && !known.supported) throw new AppError('unsupported', `This server does not support: ${known.label}`, { detail: known.reason })
     const url = this.url(spec.path, spec.query, spec.withDelimiter ?? true)
-    const headers: Record<string, string> = { accept: 'application/json, application/vnd.apache.arrow.file, */*', ...this.options.headers }
+    const headers: Record<string, string> = { accept: spec.accept ?? 'application/json, application/vnd.apache.arrow.file, */*', ...this.options.headers }
     let body: Uint8Array | string | undefined
     if (spec.json !== undefined) {
       headers['content-type'] = 'application/json'
@@ -118,7 +120,7 @@ export class RestTransport {
       let bytes: Uint8Array
       try {
         try {
-          response = await fetch(url, { method: spec.method, headers, body, signal: controller.signal, redirect: 'follow' })
+          response = await fetch(url, { method: spec.method, headers, body, signal: controller.signal, redirect: 'manual' })
         } catch (error) {
           if (cancelled()) throw new AppError('cancelled', 'The request was cancelled', { cause: error })
           const failure = timedOut
@@ -151,6 +153,16 @@ export class RestTransport {
         clearTimeout(timer)
         spec.signal?.removeEventListener('abort', onAbort)
         this.options.closed?.removeEventListener('abort', onAbort)
+      }
+      if (response.status >= 300 && response.status < 400) {
+        // Never follow: a redirect to another host would carry the API key (x-api-key survives redirects).
+        const target = response.headers.get('location')
+        throw this.clean(
+          new AppError('invalid_input', `The server redirects ${spec.method} requests elsewhere${target ? ` (to ${this.redact(target.split('?')[0]!)})` : ''}`, {
+            hint: 'Use the final address as the endpoint (for example https:// instead of http://)',
+            detail: `HTTP ${response.status}`,
+          }),
+        )
       }
       if (response.ok) {
         this.options.capabilities.markSupported(spec.operation)

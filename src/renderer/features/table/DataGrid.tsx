@@ -8,12 +8,12 @@ import {
   type ReactTable,
 } from '@tanstack/react-table'
 import type { Table as ArrowTable } from 'apache-arrow'
-import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { FieldInfo, TableRef } from '../../../contract'
 import { ErrorPanel } from '../../components/ErrorPanel'
 import { formatCell } from './formatCell'
 import { geometry, isScaled, offsetForScrollTop, offsetToReveal, scrollTopForOffset, visibleRows } from './gridGeometry'
-import { PAGE_ROWS, usePages } from './usePages'
+import { PAGE_ROWS, usePages, type PageSeed } from './usePages'
 
 export const ROW_HEIGHT = 24
 const HEADER_HEIGHT = 40
@@ -105,7 +105,8 @@ const numberFormat = new Intl.NumberFormat('en-US')
  * too (table rows + 1, as the ARIA spec defines it); the header row has `aria-rowindex` 1 and
  * data row i (0-based) has `aria-rowindex` i + 2. The active cell is `aria-activedescendant`.
  */
-export function DataGrid({
+/** Memoized: the table view re-renders for its status bar; the grid need not. */
+export const DataGrid = memo(function DataGrid({
   tableRef,
   label,
   rowCount,
@@ -113,6 +114,7 @@ export function DataGrid({
   columnVisibility,
   onColumnVisibilityChange,
   onStatus,
+  seed,
 }: {
   tableRef: TableRef
   label: string
@@ -121,6 +123,8 @@ export function DataGrid({
   /** Controlled: the table view's Columns menu edits it. Only `false` hides a column. */
   columnVisibility: ColumnVisibility
   onColumnVisibilityChange: (updater: ColumnVisibility | ((old: ColumnVisibility) => ColumnVisibility)) => void
+  /** Page 0, already requested (saves a round trip when the table opens). */
+  seed?: PageSeed
   onStatus?: (status: { first: number; end: number; loading: boolean; active: { row: number; column: string } | null }) => void
 }) {
   const gridId = useId()
@@ -134,7 +138,7 @@ export function DataGrid({
   const bodyHeight = Math.max(ROW_HEIGHT, viewport.height - HEADER_HEIGHT)
   const g = useMemo(() => geometry(rowCount, ROW_HEIGHT, bodyHeight), [rowCount, bodyHeight])
   const window_ = visibleRows(g, offset)
-  const pages = usePages(tableRef, rowCount, window_.first, window_.end)
+  const pages = usePages(tableRef, rowCount, window_.first, window_.end, seed)
 
   const data = useMemo(() => {
     const rows: GridRow[] = []
@@ -355,4 +359,4 @@ export function DataGrid({
       {rowCount === 0 && <div className="grid-empty">This table has no rows</div>}
     </div>
   )
-}
+})

@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { AppErrorData, TableInfo, TableRef } from '../../../contract'
-import { call } from '../../api'
+import { call, readPage } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { RefreshIcon, SchemaIcon, TableIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
 import { ColumnsMenu } from './ColumnsMenu'
 import { DataGrid, type ColumnVisibility } from './DataGrid'
 import { SchemaPanel } from './SchemaPanel'
+import { PAGE_ROWS, type PageSeed } from './usePages'
 
 const numberFormat = new Intl.NumberFormat('en-US')
 
@@ -26,14 +27,27 @@ export function TableView({ tableRef, connectionLabel }: { tableRef: TableRef; c
   const [schemaOpen, setSchemaOpen] = useState(false)
   const [visibility, setVisibility] = useState<ColumnVisibility>({})
   const [status, setStatus] = useState<GridStatus | null>(null)
+  const [seed, setSeed] = useState<PageSeed | undefined>(undefined)
 
   useEffect(() => {
     let live = true
+    // The first page is asked for together with the description: opening a table costs one round trip.
+    const controller = new AbortController()
+    const promise = readPage(tableRef, 0, PAGE_ROWS, controller.signal)
+    promise.catch(() => undefined) // its error, if any, is shown by the grid (or the describe error wins)
     call('tables/describe', { ...tableRef, namespace: [...tableRef.namespace] })
-      .then((info) => live && setLoaded({ state: 'ready', info }))
-      .catch((error: unknown) => live && setLoaded({ state: 'error', error: errorData(error) }))
+      .then((info) => {
+        if (!live) return
+        setSeed({ promise, controller })
+        setLoaded({ state: 'ready', info })
+      })
+      .catch((error: unknown) => {
+        controller.abort()
+        if (live) setLoaded({ state: 'error', error: errorData(error) })
+      })
     return () => {
       live = false
+      controller.abort()
     }
   }, [tableRef, attempt])
 
@@ -54,6 +68,12 @@ export function TableView({ tableRef, connectionLabel }: { tableRef: TableRef; c
         : next,
     )
   }, [])
+
+  const onColumnVisibilityChange = useCallback(
+    (updater: ColumnVisibility | ((old: ColumnVisibility) => ColumnVisibility)) =>
+      setVisibility((old) => (typeof updater === 'function' ? updater(old) : updater)),
+    [],
+  )
 
   const path = [connectionLabel, ...tableRef.namespace]
   const info = loaded.state === 'ready' ? loaded.info : null
@@ -116,8 +136,9 @@ export function TableView({ tableRef, connectionLabel }: { tableRef: TableRef; c
             rowCount={info.rowCount}
             fields={info.schema}
             columnVisibility={visibility}
-            onColumnVisibilityChange={(updater) => setVisibility((old) => (typeof updater === 'function' ? updater(old) : updater))}
+            onColumnVisibilityChange={onColumnVisibilityChange}
             onStatus={onStatus}
+            seed={seed}
           />
         )}
         {info && schemaOpen && <SchemaPanel fields={info.schema} onClose={() => setSchemaOpen(false)} />}

@@ -6,9 +6,9 @@ import { errorData } from '../../components/ErrorPanel'
 import { PageCache } from './pageCache'
 
 /** Rows per `tables/page` request. */
-export const PAGE_ROWS = 200
+export const PAGE_ROWS = 100
 /** Decoded pages kept in memory (LRU). */
-const CACHE_PAGES = 24
+const CACHE_PAGES = 40
 /** Rows beyond the visible window that are fetched ahead. */
 const OVERSCAN_ROWS = 40
 
@@ -28,13 +28,20 @@ export interface PageStore {
  * of a table fetches the last page directly. Requests for pages scrolled past are cancelled with
  * `requests/cancel`, and their late answers ignored.
  */
-export function usePages(ref: TableRef, rowCount: number, first: number, end: number): PageStore {
+/** A request for page 0 started before the table's size was known (in parallel with `tables/describe`). */
+export interface PageSeed {
+  promise: Promise<Table>
+  controller: AbortController
+}
+
+export function usePages(ref: TableRef, rowCount: number, first: number, end: number, seed?: PageSeed): PageStore {
   // Mutable, but its identity never changes; `version` tells React when it gained a page.
   const [cache] = useState(() => new PageCache(CACHE_PAGES))
   const inFlight = useRef(new Map<number, AbortController>())
   const [version, setVersion] = useState(0)
   const [error, setError] = useState<AppErrorData | null>(null)
   const [attempt, setAttempt] = useState(0)
+  const seedUsed = useRef(false)
 
   useEffect(() => {
     if (rowCount === 0 || end <= first) return
@@ -56,10 +63,13 @@ export function usePages(ref: TableRef, rowCount: number, first: number, end: nu
     }
     for (const page of wanted) {
       if (cache.has(page) || inFlight.current.has(page)) continue
-      const controller = new AbortController()
+      const useSeed = page === 0 && seed !== undefined && !seedUsed.current && !seed.controller.signal.aborted
+      if (useSeed) seedUsed.current = true
+      const controller = useSeed ? seed.controller : new AbortController()
       inFlight.current.set(page, controller)
       const offset = page * PAGE_ROWS
-      readPage(ref, offset, Math.min(PAGE_ROWS, rowCount - offset), controller.signal)
+      const request = useSeed ? seed.promise : readPage(ref, offset, Math.min(PAGE_ROWS, rowCount - offset), controller.signal)
+      request
         .then((table) => {
           if (controller.signal.aborted) return
           cache.set(page, table)
@@ -74,7 +84,7 @@ export function usePages(ref: TableRef, rowCount: number, first: number, end: nu
           if (inFlight.current.get(page) === controller) inFlight.current.delete(page)
         })
     }
-  }, [ref, rowCount, first, end, attempt, version, cache])
+  }, [ref, rowCount, first, end, attempt, version, cache, seed])
 
   useEffect(() => {
     const pending = inFlight.current

@@ -1,0 +1,43 @@
+import { cp, mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { expect, makeTempDir, openApp, removeDir, screenshot, startHarness, test, treeItem } from '../helpers/e2e'
+
+/** More than two listing pages (the dir client lists 1,000 per page); E2E_TREE_CHILDREN to change. */
+const CHILDREN = Number(process.env.E2E_TREE_CHILDREN ?? 2500)
+
+test('a namespace with thousands of children: every listing page is followed, the list is virtualized', async ({ page, demoRoot }) => {
+  test.setTimeout(180_000)
+  const dir = await makeTempDir('lcb-e2e-wide-')
+  const root = join(dir, 'wide')
+  await mkdir(root)
+  // A directory catalog without __manifest: every `<name>.lance` folder is a table of the root namespace.
+  const names = Array.from({ length: CHILDREN }, (_, i) => `t${String(i).padStart(5, '0')}`)
+  for (let i = 0; i < names.length; i += 100) {
+    await Promise.all(names.slice(i, i + 100).map((name) => cp(join(demoRoot, 'welcome.lance'), join(root, `${name}.lance`), { recursive: true })))
+  }
+  const harness = await startHarness({ root })
+  try {
+    await openApp(page, harness)
+    const tree = page.getByRole('tree')
+    await expect(treeItem(page, names[0]!)).toBeVisible()
+    await expect(tree.locator('.tree-status-loading')).toHaveCount(0, { timeout: 120_000 })
+    await expect(treeItem(page, names[0]!)).toHaveAttribute('aria-setsize', String(CHILDREN))
+    // Virtualized: only a screenful of items is in the DOM.
+    expect(await page.getByRole('treeitem').count()).toBeLessThan(80)
+
+    await treeItem(page, names[0]!).focus()
+    await page.keyboard.press('End')
+    const last = treeItem(page, names[CHILDREN - 1]!)
+    await expect(last).toBeFocused()
+    await expect(last).toHaveAttribute('aria-posinset', String(CHILDREN))
+    await screenshot(page, 'tree-wide-end')
+    await page.keyboard.press('Enter')
+    await expect(page.getByRole('grid', { name: names[CHILDREN - 1]! })).toBeVisible()
+
+    await page.getByLabel('Filter loaded namespaces and tables').fill(names[1234]!)
+    await expect(page.getByRole('treeitem')).toHaveText(['wide', names[1234]!])
+  } finally {
+    await harness.close()
+    await removeDir(dir)
+  }
+})
