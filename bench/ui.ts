@@ -9,6 +9,7 @@
  * Target < 100 ms each (median of BENCH_UI_REPS runs, default 9, each on a fresh page).
  * Needs `npm run build` (out/renderer) and Chromium (CHROMIUM_PATH, default /usr/bin/chromium).
  */
+import { cpus, loadavg } from 'node:os'
 import { chromium, type Page } from '@playwright/test'
 import { startHarness } from '../src/harness/server'
 import { ensureTable, settings, TABLE } from './dir'
@@ -32,7 +33,11 @@ const IN_PAGE = `({ action, tableName, lastAriaRow }) => new Promise((resolve, r
     if (finished) return
     finished = true
     observer.disconnect()
-    requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - start), 0))
+    requestAnimationFrame(() => setTimeout(() => {
+      const calls = performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/tables/') && e.startTime >= start)
+      const answered = calls.length > 0 ? Math.max(...calls.map((e) => e.responseEnd)) - start : 0
+      resolve({ total: performance.now() - start, answered })
+    }, 0))
   }
   observer.observe(document.body, { childList: true, subtree: true, characterData: true })
   setTimeout(() => reject(new Error(action + ': rows not painted within 30 s')), 30000)
@@ -49,8 +54,15 @@ const IN_PAGE = `({ action, tableName, lastAriaRow }) => new Promise((resolve, r
   if (done()) finish()
 })`
 
-function timeToPaint(page: Page, action: 'open-table' | 'scroll-end', tableName: string, lastAriaRow: number): Promise<number> {
-  return page.evaluate(`(${IN_PAGE})(${JSON.stringify({ action, tableName, lastAriaRow })})`) as Promise<number>
+interface Timing {
+  /** Action → rows painted. */
+  total: number
+  /** Action → the last API answer (tables/describe, tables/page) received. */
+  answered: number
+}
+
+function timeToPaint(page: Page, action: 'open-table' | 'scroll-end', tableName: string, lastAriaRow: number): Promise<Timing> {
+  return page.evaluate(`(${IN_PAGE})(${JSON.stringify({ action, tableName, lastAriaRow })})`) as Promise<Timing>
 }
 
 export const section: Section = {
@@ -61,8 +73,10 @@ export const section: Section = {
     const root = await ensureTable(ctx, s)
     const harness = await startHarness({ root })
     const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
-    const open: number[] = []
-    const end: number[] = []
+    const coldOpen: Timing[] = []
+    const open: Timing[] = []
+    const end: Timing[] = []
+    const load = loadavg()[0]!
     try {
       for (let rep = 0; rep < reps + 1; rep += 1) {
         const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
@@ -71,6 +85,12 @@ export const section: Section = {
           await page.getByRole('treeitem', { name, exact: true }).click()
         }
         await page.getByRole('treeitem', { name: TABLE.name, exact: true }).waitFor()
+        // First open in a fresh page: every code path is cold (parse, compile). Reported apart.
+        const cold = await timeToPaint(page, 'open-table', TABLE.name, s.rows + 1)
+        await timeToPaint(page, 'scroll-end', TABLE.name, s.rows + 1)
+        // Then as a user meets it in a running app: leave the table, come back.
+        await page.getByRole('button', { name: 'Open directory' }).click()
+        await page.getByRole('grid').waitFor({ state: 'detached' })
         const opened = await timeToPaint(page, 'open-table', TABLE.name, s.rows + 1)
         const scrolled = await timeToPaint(page, 'scroll-end', TABLE.name, s.rows + 1)
         const lastId = await page.locator(`[role="row"][aria-rowindex="${s.rows + 1}"] [role="gridcell"]`).first().textContent()
@@ -78,28 +98,36 @@ export const section: Section = {
         await page.close()
         // The first round warms the core's caches and Chromium's code caches; it is not counted.
         if (rep === 0) continue
+        coldOpen.push(cold)
         open.push(opened)
         end.push(scrolled)
-        ctx.log(`rep ${rep}: open ${ms(opened)} ms, end ${ms(scrolled)} ms`)
+        ctx.log(`rep ${rep}: cold open ${ms(cold.total)} ms, open ${ms(opened.total)} ms (answers ${ms(opened.answered)}), end ${ms(scrolled.total)} ms (answers ${ms(scrolled.answered)})`)
       }
     } finally {
       await browser.close()
       await harness.close()
     }
-    const row = (what: string, values: number[]) => {
+    const row = (what: string, timings: Timing[]) => {
+      const values = timings.map((t) => t.total)
       const m = median(values)
-      return [what, ms(m), ms(Math.min(...values)), ms(Math.max(...values)), `< ${TARGET_MS}`, m < TARGET_MS ? 'ok' : '**over**']
+      const answered = median(timings.map((t) => t.answered))
+      return [what, ms(m), ms(answered), ms(Math.min(...values)), ms(Math.max(...values)), `< ${TARGET_MS}`, m < TARGET_MS ? 'ok' : '**over**']
     }
     return {
       notes: [
         `table: ${count(s.rows)} rows × (int64, utf8, float64, ${s.dim}-d float32 vector); pages of 200 rows; ${reps} runs on fresh pages after one warm-up`,
-        'measured in the page from the action to the frame after the rows are in the DOM (rAF + task)',
+        'measured in the page from the action to the frame after the rows are in the DOM (rAF + task); "answers" = until the last API response arrived',
+        `machine load average at start: ${load.toFixed(1)} on ${cpus().length} cores (other work on the machine inflates these times)`,
       ],
       tables: [
         {
           title: 'Time to rows painted (ms)',
-          columns: ['action', 'median', 'min', 'max', 'target', 'verdict'],
-          rows: [row('click table → first rows painted', open), row('drag scrollbar to end → last rows painted', end)],
+          columns: ['action', 'median', 'answers (median)', 'min', 'max', 'target', 'verdict'],
+          rows: [
+            row('click table → first rows painted', open),
+            row('drag scrollbar to end → last rows painted', end),
+            row('(first open in a fresh page: cold code)', coldOpen),
+          ],
         },
       ],
     }

@@ -43,3 +43,20 @@ test('a directory that holds no catalog says so where the tree would be', async 
     await removeDir(dir)
   }
 })
+
+test('a folder dropped where its path cannot be known (the browser harness) asks for the path instead', async ({ app }) => {
+  const dataTransfer = await app.evaluateHandle(() => {
+    const transfer = new DataTransfer()
+    transfer.items.add(new File(['x'], 'some-folder'))
+    return transfer
+  })
+  const window_ = app.locator('.app')
+  await window_.dispatchEvent('dragover', { dataTransfer })
+  await expect(app.getByText('Drop a folder to open it as a catalog')).toBeVisible()
+  await window_.dispatchEvent('drop', { dataTransfer })
+  await expect(app.getByText('Drop a folder to open it as a catalog')).toBeHidden()
+  const alert = app.getByRole('alert')
+  await expect(alert).toContainText('cannot tell where a dropped folder is')
+  await expect(alert).toContainText('Type or paste the directory path instead')
+  await expect(app.getByLabel('Directory path')).toBeVisible()
+})

@@ -44,6 +44,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   app: async ({ page, harness }, use) => {
     const errors: string[] = []
     page.on('pageerror', (error) => errors.push(error.message))
+    // The strict CSP must not block anything the app itself does.
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) errors.push(message.text())
+    })
     await page.goto(harness.url)
     await expect(page.getByRole('tree')).toBeVisible()
     await use(page)

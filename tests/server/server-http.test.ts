@@ -302,23 +302,33 @@ describe('server limits, databases and shutdown', () => {
   it('finishes an in-flight write on shutdown: the table is whole, never half-written', async () => {
     const { dir, cleanup } = await tempDir()
     const server = await startServer({ root: dir, apiKeys: [KEY] })
-    const pending = call(server, 'POST', '/v1/tables/inflight', { body: arrowStream(sampleTable(20_000)), type: STREAM }).then(
-      (r) => r.status,
-      () => 'failed' as const,
-    )
-    // Close as soon as the server has the request (the write lock has work), without a timed sleep.
-    await new Promise((resolve) => setImmediate(resolve))
+    const url = new URL(server.url)
+    const body = arrowStream(sampleTable(100_000))
+    let sent!: () => void
+    const flushed = new Promise<void>((resolve) => (sent = resolve))
+    const pending = new Promise<number | 'failed'>((resolve) => {
+      const req = http.request(
+        { host: url.hostname, port: url.port, method: 'POST', path: '/v1/tables/inflight', headers: { 'x-api-key': KEY, 'content-type': STREAM, 'content-length': body.byteLength } },
+        (res) => {
+          res.resume()
+          res.on('end', () => resolve(res.statusCode ?? 0))
+        },
+      )
+      req.on('error', () => resolve('failed'))
+      req.on('finish', sent)
+      req.end(body)
+    })
+    // Close once the server is writing (the table's directory appears; its data is committed last).
+    await flushed
+    while (!existsSync(join(dir, 'inflight.lance'))) await new Promise((resolve) => setImmediate(resolve))
     await server.close()
     const status = await pending
     const client = await connectNamespace('dir', { root: dir })
     try {
       const tables = (await client.listTables([])).items
-      if (status === 200) {
-        expect(tables).toEqual(['inflight'])
-        expect((await client.describeTable({ namespace: [], name: 'inflight' })).rowCount).toBe(20_000)
-      } else {
-        expect(tables).toEqual([])
-      }
+      expect(status).toBe(200)
+      expect(tables).toEqual(['inflight'])
+      expect((await client.describeTable({ namespace: [], name: 'inflight' })).rowCount).toBe(100_000)
     } finally {
       await client.close()
       await cleanup()

@@ -4,6 +4,7 @@ import { AppError } from '../../../src/contract'
 import { openSource, writeSource } from '../../../src/core/import'
 import { KITCHEN_SCHEMA, kitchenTable, writeArrow } from '../../fixtures/import/arrow'
 import { DUCK_SELECT, duckdbCopy } from '../../fixtures/import/duckdb'
+import { mutants } from '../../fixtures/import/mutate'
 import { tableNames, workspace, type Workspace } from './helpers'
 
 /**
@@ -32,58 +33,6 @@ afterAll(async () => {
   await ws.cleanup()
 })
 
-/** mulberry32: a small seeded PRNG, so every run mutates the same way. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-interface Mutant {
-  name: string
-  ext: string
-  kind: 'truncate' | 'flip' | 'header' | 'garbage'
-  bytes: Buffer
-}
-
-function mutants(): Mutant[] {
-  const out: Mutant[] = []
-  const rand = prng(Number(process.env.FUZZ_SEED ?? 20261122))
-  const int = (n: number) => Math.floor(rand() * n)
-  const magics = [Buffer.from('ARROW1\0\0'), Buffer.from('PAR1'), Buffer.from([0xff, 0xff, 0xff, 0xff]), Buffer.from('{"a":'), Buffer.from('id,x\n'), Buffer.from([0, 0, 0, 0, 1, 2, 3, 4])]
-  for (const [ext, { bytes }] of originals) {
-    const add = (kind: Mutant['kind'], b: Buffer) => out.push({ name: `${ext}-${kind}-${out.length}`, ext, kind, bytes: b })
-    // truncations: start, end, and random cuts
-    for (const cut of [0, 1, 4, 6, 8, bytes.length - 1, bytes.length - 4, bytes.length - 8, bytes.length - 12]) add('truncate', bytes.subarray(0, Math.max(0, cut)))
-    for (let i = 0; i < 12; i++) add('truncate', bytes.subarray(0, int(bytes.length)))
-    // flipped bytes: 1 to 8 random positions, head and tail weighted (metadata lives there)
-    for (let i = 0; i < 16; i++) {
-      const b = Buffer.from(bytes)
-      const n = 1 + int(8)
-      for (let k = 0; k < n; k++) {
-        const where = i % 3 === 0 ? int(Math.min(64, b.length)) : i % 3 === 1 ? b.length - 1 - int(Math.min(256, b.length)) : int(b.length)
-        b[where] = b[where]! ^ (1 + int(255))
-      }
-      add('flip', b)
-    }
-    // wrong headers: another format's magic over the first bytes
-    for (const magic of magics) {
-      const b = Buffer.from(bytes)
-      magic.copy(b, 0)
-      add('header', b)
-    }
-    // garbage appended, or random bytes
-    add('garbage', Buffer.concat([bytes, Buffer.from('trailing garbage\n')]))
-    add('garbage', Buffer.from(Array.from({ length: 1 + int(4096) }, () => int(256))))
-  }
-  return out
-}
-
 /** Rows a truncated text file can still hold: complete lines after the header (CSV) or all lines (JSONL). */
 function textRows(ext: string, bytes: Buffer): number {
   const lines = bytes.toString('utf8').split('\n').filter((l) => l.trim() !== '')
@@ -100,7 +49,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 
 describe('mutated files', () => {
   it('each ends in a clear error or a complete table (≥ 200 files)', async () => {
-    const all = mutants()
+    const all = mutants(originals, Number(process.env.FUZZ_SEED ?? 20261122))
     expect(all.length).toBeGreaterThanOrEqual(200)
     const problems: string[] = []
     const outcomes = { error: 0, table: 0 }

@@ -32,12 +32,31 @@ export type GridTable = ReactTable<typeof gridFeatures, GridRow>
 function initialWidth(field: FieldInfo): number {
   const type = field.type.toLowerCase()
   if (field.vectorDimension) return 250
-  if (type.startsWith('int') || type.startsWith('uint')) return 110
+  // 64-bit integers need up to 20 characters: never elide digits by default.
+  if (type === 'int64' || type === 'uint64') return 170
+  if (type.startsWith('int') || type.startsWith('uint')) return 100
   if (type.startsWith('float') || type.startsWith('decimal')) return 120
   if (type.startsWith('bool')) return 80
   if (type.startsWith('timestamp') || type.startsWith('date')) return 215
   if (type.includes('binary')) return 190
   return 200
+}
+
+const CHAR_WIDTH = 7.2
+const MAX_FIT_WIDTH = 380
+
+/** Widths that show the first rows' values and the header names without eliding (capped). */
+function fitColumns(fields: readonly FieldInfo[], page: ArrowTable): Record<string, number> {
+  const sizing: Record<string, number> = {}
+  const rows = Math.min(page.numRows, 100)
+  for (const field of fields) {
+    const vector = page.getChild(field.name)
+    if (!vector) continue
+    let chars = field.name.length + 2
+    for (let i = 0; i < rows; i += 1) chars = Math.max(chars, formatCell(vector.get(i), vector.type).text.length)
+    sizing[field.name] = Math.round(Math.min(MAX_FIT_WIDTH, Math.max(64, chars * CHAR_WIDTH + 24)))
+  }
+  return sizing
 }
 
 function CellContent({ row, name }: { row: GridRow; name: string }) {
@@ -152,6 +171,16 @@ export const DataGrid = memo(function DataGrid({
   }, [window_.first, window_.end, pages.version, pages.pageOf])
 
   const table = useGridTable(fields, data, columnVisibility, onColumnVisibilityChange)
+
+  // Fit column widths to the first rows that arrive (once; the user's resizing wins after that).
+  const autoSized = useRef(false)
+  useEffect(() => {
+    if (autoSized.current) return
+    const page = pages.pageOf(window_.first)
+    if (!page) return
+    autoSized.current = true
+    table.setColumnSizing(fitColumns(fields, page))
+  }, [pages, window_.first, fields, table])
   const visibleColumns = table.getVisibleLeafColumns()
   const gutterWidth = Math.max(56, String(rowCount).length * 8 + 24)
   const totalWidth = gutterWidth + table.getTotalSize()
@@ -243,6 +272,16 @@ export const DataGrid = memo(function DataGrid({
       PageUp: () => moveTo(current.row - pageRows, current.col),
       Home: () => (ctrl ? moveTo(0, 0) : moveTo(current.row, 0)),
       End: () => (ctrl ? moveTo(rowCount - 1, lastCol) : moveTo(current.row, lastCol)),
+    }
+    if (ctrl && event.key.toLowerCase() === 'c' && active) {
+      // Copy the active cell's full value (what its tooltip shows).
+      const vector = pages.pageOf(active.row)?.getChild(visibleColumns[active.col]?.id ?? '')
+      if (vector) {
+        const display = formatCell(vector.get(active.row % PAGE_ROWS), vector.type)
+        void navigator.clipboard?.writeText(display.title ?? display.text).catch(() => undefined)
+        event.preventDefault()
+      }
+      return
     }
     const move = moves[event.key]
     if (move) {

@@ -1,5 +1,15 @@
 import type { FieldInfo } from '../../../contract'
 
+/** Long Arrow types wrap after `<`, `,` and `>` rather than mid-word. */
+function breakable(type: string) {
+  return type.split(/(?<=[<,>])/).map((part, i) => (
+    <span key={i}>
+      {part}
+      <wbr />
+    </span>
+  ))
+}
+
 function FieldRows({ fields, depth }: { fields: readonly FieldInfo[]; depth: number }) {
   return (
     <>
@@ -17,7 +27,7 @@ function FieldRow({ field, depth }: { field: FieldInfo; depth: number }) {
         <th scope="row" className="schema-name" style={{ paddingLeft: 10 + depth * 14 }}>
           {field.name}
         </th>
-        <td className="schema-type">{field.type}</td>
+        <td className="schema-type">{breakable(field.type)}</td>
         <td className="schema-nullable">{field.nullable ? 'yes' : 'no'}</td>
         <td className="schema-dim">{field.vectorDimension ?? ''}</td>
       </tr>

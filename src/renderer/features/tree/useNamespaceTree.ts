@@ -74,7 +74,12 @@ export function useNamespaceTree(connections: readonly ConnectionInfo[], filter:
 
   useEffect(() => {
     const current = loads.current
-    return () => current.forEach((controller) => controller.abort())
+    const roots = knownRoots.current
+    return () => {
+      current.forEach((controller) => controller.abort())
+      // A remount (React StrictMode in development) must load the roots again.
+      roots.clear()
+    }
   }, [])
 
   const expand = useCallback(
