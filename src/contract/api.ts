@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { componentSchema, namespacePathSchema } from './component'
+import { connectionDraftSchema, type CapabilitySnapshot, type SavedConnectionView, type VerificationReport } from './connections'
 import type { AppInfo, ConnectionInfo, Page, RecentDirectory, TableInfo } from './types'
 import { importPreviewInput, importStartInput, jobIdSchema, uploadIdSchema, type ImportJobInfo, type ImportPreview } from './import'
 
@@ -16,6 +17,8 @@ function method<Output>() {
 export const connectionIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a connection id')
 /** Lets a caller cancel its request with `requests/cancel`. */
 export const requestIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a request id')
+
+const savedIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a saved connection id')
 
 const namespaceRef = z.object({ connectionId: connectionIdSchema, namespace: namespacePathSchema })
 const listInput = namespaceRef.extend({
@@ -48,6 +51,23 @@ export const api = {
       requestId: requestIdSchema.optional(),
     }),
   ),
+  /** Saved REST connections (secret-free views). */
+  'connections/saved/list': method<SavedConnectionView[]>()(z.object({})),
+  /** Create or update a saved connection; secrets are stored with safeStorage and never returned. */
+  'connections/saved/save': method<SavedConnectionView>()(z.object({ draft: connectionDraftSchema })),
+  /** Delete a saved connection and its secrets (the only call that does). */
+  'connections/saved/delete': method<null>()(z.object({ id: savedIdSchema })),
+  /** Connect to a saved connection and add it as a root of the tree. Fails (changing nothing) if the server refuses. */
+  'connections/saved/open': method<ConnectionInfo>()(z.object({ id: savedIdSchema })),
+  /**
+   * "Test connection": lists the tables (GET /v1/tables); with `write: true` also creates a small
+   * table, lists again and drops it. Tests a saved connection (`id`) or an unsaved draft.
+   */
+  'connections/test': method<VerificationReport>()(
+    z.object({ id: savedIdSchema.optional(), draft: connectionDraftSchema.optional(), write: z.boolean(), requestId: requestIdSchema.optional() }),
+  ),
+  /** What a REST connection's server turned out not to support (null for a directory: everything). */
+  'connections/capabilities': method<CapabilitySnapshot | null>()(z.object({ connectionId: connectionIdSchema })),
   /** Abort a request started with a `requestId`; unknown ids are ignored (it may have finished). */
   'requests/cancel': method<null>()(z.object({ requestId: requestIdSchema })),
   /** Import (src/core/import): the sheet's preview of a dropped file or staged upload. */

@@ -10,6 +10,8 @@ export interface ConnectionInfo {
   label: string
   /** The directory path or the endpoint URL (never credentials). */
   location: string
+  /** The saved connection this was opened from (REST). */
+  savedId?: string
 }
 
 export interface RecentDirectory {

@@ -23,6 +23,9 @@ import { toAppError } from './errors'
 import './namespace/dir'
 import './namespace/rest'
 import { ImportModule } from './import'
+import { ConnectionStore, MemoryConnectionRecords } from './connections/store'
+import { MemorySecretStore } from './connections/model'
+import { RemoteConnectionsModule } from './connections/module'
 
 /** Where recent directories live: a JSON file in Electron's userData, memory in tests. */
 export interface RecentsStore {
@@ -46,6 +49,8 @@ export interface ServiceOptions {
   recents: RecentsStore
   /** Native folder picker (Electron only). */
   pickDirectory?: () => Promise<string | null>
+  /** Saved REST connections; memory-only when absent (the harness). Main passes one backed by safeStorage. */
+  connections?: ConnectionStore
   /** Push an event to the renderer (import progress: `jobs/progress`). */
   emit?: <E extends EventName>(name: E, payload: Events[E]) => void
 }
@@ -69,13 +74,25 @@ export class CatalogService {
     client: (connectionId) => this.client(connectionId),
     emit: (job) => this.options.emit?.('jobs/progress', job),
   })
+  /** Saved REST connections, opening them, testing them, their capability maps. */
+  readonly remote: RemoteConnectionsModule
   private initialConnection: ConnectionInfo | null = null
   /** Settles when the connection shown at start is open (or failed); app/info waits for it. */
   private initialPending: Promise<unknown> = Promise.resolve()
   private initialError: AppErrorData | undefined
   private nextId = 1
 
-  constructor(private readonly options: ServiceOptions) {}
+  readonly handlers: Handlers
+
+  constructor(private readonly options: ServiceOptions) {
+    this.remote = new RemoteConnectionsModule(options.connections ?? new ConnectionStore(new MemoryConnectionRecords(), new MemorySecretStore()), {
+      addConnection: (kind, label, location, client, savedId) => this.addConnection(kind, label, location, client, savedId),
+      client: (id) => this.client(id),
+      openConnections: () => [...this.connections.values()].map((c) => c.info),
+      cancellable: (requestId, work) => this.cancellable(requestId, work),
+    })
+    this.handlers = this.buildHandlers()
+  }
 
   /** Parse, run, and wrap in a Result. Never throws. */
   async dispatch(method: unknown, rawInput: unknown): Promise<Result<unknown>> {
@@ -106,8 +123,8 @@ export class CatalogService {
   }
 
   /** Register an already-built client (e.g. a REST connection) as a root of the tree. */
-  addConnection(kind: ConnectionInfo['kind'], label: string, location: string, client: NamespaceClient): ConnectionInfo {
-    const info: ConnectionInfo = { id: `c${this.nextId++}`, kind, label, location }
+  addConnection(kind: ConnectionInfo['kind'], label: string, location: string, client: NamespaceClient, savedId?: string): ConnectionInfo {
+    const info: ConnectionInfo = { id: `c${this.nextId++}`, kind, label, location, ...(savedId ? { savedId } : {}) }
     this.connections.set(info.id, { info, client })
     return info
   }
@@ -136,7 +153,7 @@ export class CatalogService {
   }
 
   /** Run `work` with an AbortSignal that `requests/cancel` can trigger. */
-  private async cancellable<T>(requestId: string | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  async cancellable<T>(requestId: string | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const controller = new AbortController()
     if (requestId) this.inFlight.set(requestId, controller)
     try {
@@ -148,47 +165,50 @@ export class CatalogService {
     }
   }
 
-  readonly handlers: Handlers = {
-    ...this.imports.handlers,
-    'app/info': async () => {
-      await this.initialPending
-      return {
-        version: this.options.version,
-        host: this.options.host,
-        initialConnection: this.initialConnection,
-        ...(this.initialError ? { initialError: this.initialError } : {}),
-        canPickDirectory: this.options.pickDirectory !== undefined,
-      }
-    },
-    'connections/list': async () => [...this.connections.values()].map((c) => c.info),
-    'connections/openDirectory': async ({ path }) => this.openDirectory(path, { remember: true }),
-    'connections/close': async ({ connectionId }) => {
-      const open = this.connections.get(connectionId)
-      this.connections.delete(connectionId)
-      if (this.initialConnection?.id === connectionId) this.initialConnection = null
-      await open?.client.close()
-      return null
-    },
-    'connections/recent': async () => this.options.recents.list(),
-    'dialogs/pickDirectory': async () => {
-      if (!this.options.pickDirectory) throw new AppError('unsupported', 'No folder dialog here; type or paste the path instead')
-      return { path: await this.options.pickDirectory() }
-    },
-    'namespaces/list': async ({ connectionId, namespace, pageToken, limit, requestId }) =>
-      this.cancellable(requestId, (signal) => this.client(connectionId).listNamespaces(namespace, { pageToken, limit, signal })),
-    'tables/list': async ({ connectionId, namespace, pageToken, limit, requestId }) =>
-      this.cancellable(requestId, (signal) => this.client(connectionId).listTables(namespace, { pageToken, limit, signal })),
-    'tables/describe': async ({ connectionId, namespace, name }) => {
-      const d = await this.client(connectionId).describeTable({ namespace, name })
-      return { name: d.name, namespace: d.namespace, rowCount: d.rowCount, version: d.version, schema: d.fields }
-    },
-    'tables/page': async ({ connectionId, namespace, name, offset, limit, columns, requestId }) =>
-      this.cancellable(requestId, (signal) =>
-        this.client(connectionId).readPage({ namespace, name }, { offset, limit, columns, signal }),
-      ),
-    'requests/cancel': async ({ requestId }) => {
-      this.inFlight.get(requestId)?.abort()
-      return null
-    },
+  private buildHandlers(): Handlers {
+    return {
+      ...this.imports.handlers,
+      ...this.remote.handlers,
+      'app/info': async () => {
+        await this.initialPending
+        return {
+          version: this.options.version,
+          host: this.options.host,
+          initialConnection: this.initialConnection,
+          ...(this.initialError ? { initialError: this.initialError } : {}),
+          canPickDirectory: this.options.pickDirectory !== undefined,
+        }
+      },
+      'connections/list': async () => [...this.connections.values()].map((c) => c.info),
+      'connections/openDirectory': async ({ path }) => this.openDirectory(path, { remember: true }),
+      'connections/close': async ({ connectionId }) => {
+        const open = this.connections.get(connectionId)
+        this.connections.delete(connectionId)
+        if (this.initialConnection?.id === connectionId) this.initialConnection = null
+        await open?.client.close()
+        return null
+      },
+      'connections/recent': async () => this.options.recents.list(),
+      'dialogs/pickDirectory': async () => {
+        if (!this.options.pickDirectory) throw new AppError('unsupported', 'No folder dialog here; type or paste the path instead')
+        return { path: await this.options.pickDirectory() }
+      },
+      'namespaces/list': async ({ connectionId, namespace, pageToken, limit, requestId }) =>
+        this.cancellable(requestId, (signal) => this.client(connectionId).listNamespaces(namespace, { pageToken, limit, signal })),
+      'tables/list': async ({ connectionId, namespace, pageToken, limit, requestId }) =>
+        this.cancellable(requestId, (signal) => this.client(connectionId).listTables(namespace, { pageToken, limit, signal })),
+      'tables/describe': async ({ connectionId, namespace, name }) => {
+        const d = await this.client(connectionId).describeTable({ namespace, name })
+        return { name: d.name, namespace: d.namespace, rowCount: d.rowCount, version: d.version, schema: d.fields }
+      },
+      'tables/page': async ({ connectionId, namespace, name, offset, limit, columns, requestId }) =>
+        this.cancellable(requestId, (signal) =>
+          this.client(connectionId).readPage({ namespace, name }, { offset, limit, columns, signal }),
+        ),
+      'requests/cancel': async ({ requestId }) => {
+        this.inFlight.get(requestId)?.abort()
+        return null
+      },
+    }
   }
 }

@@ -1,11 +1,13 @@
 import { app, BrowserWindow, dialog, ipcMain, Menu, session } from 'electron'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { ConnectionStore, JsonFileConnectionRecords } from '../core/connections/store'
 import { ensureDemoCatalog } from '../core/demo'
 import { CatalogService } from '../core/service'
 import { SettingsFile } from '../core/settings'
 import { createSenderCheck, registerIpc, sendEvent } from './ipc'
 import { buildMenu } from './menu'
+import { SafeStorageSecretStore } from './secrets'
 import { createAppUrlCheck } from './security'
 import { createMainWindow } from './window'
 
@@ -19,11 +21,15 @@ const urls = {
   devServerUrl: !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined,
 }
 const isAppUrl = createAppUrlCheck(urls.indexUrl, urls.devServerUrl)
-const settings = new SettingsFile(join(app.getPath('userData'), 'settings.json'))
+const userData = app.getPath('userData')
+const settings = new SettingsFile(join(userData, 'settings.json'))
 const service = new CatalogService({
   host: 'electron',
   version: app.getVersion(),
   recents: settings,
+  // Connection records hold no secrets; secrets are encrypted with safeStorage in their own file.
+  connections: new ConnectionStore(new JsonFileConnectionRecords(join(userData, 'connections.json')), new SafeStorageSecretStore(join(userData, 'secrets.json'))),
+  emit: (name, payload) => sendEvent(mainWindow?.webContents ?? null, name, payload),
   pickDirectory: async () => {
     const options = { title: 'Open a Lance catalog directory', properties: ['openDirectory' as const] }
     const picked = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options)
@@ -48,7 +54,7 @@ async function onReady(): Promise<void> {
   // IPC before the window loads, so the renderer's first call finds its handler.
   registerIpc(ipcMain, (method, input) => service.dispatch(method, input), createSenderCheck(() => mainWindow?.webContents ?? null, isAppUrl))
   // The demo catalog is the embedded default; app/info waits for it while the window shows a loading state.
-  const demoRoot = join(app.getPath('userData'), 'demo-catalog')
+  const demoRoot = join(userData, 'demo-catalog')
   service.openInitial(demoRoot, () => ensureDemoCatalog(demoRoot)).catch(() => {
     // kept by the service and reported through app/info
   })

@@ -2,13 +2,14 @@ import { safeStorage } from 'electron'
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { AppError } from '../contract'
+import type { SecretStore } from '../core/connections/model'
 
 /**
  * Secrets (API keys, tokens, secret headers) encrypted with Electron `safeStorage` (the OS keychain /
  * DPAPI / libsecret) and kept as base64 ciphertext in one file. Never plain text on disk: when the OS
  * offers no encryption we refuse to save rather than fall back. Values never leave main.
  */
-export class SafeStorageSecretStore {
+export class SafeStorageSecretStore implements SecretStore {
   private cache: Record<string, string> | null = null
   private writing: Promise<void> = Promise.resolve()
 
@@ -36,9 +37,9 @@ export class SafeStorageSecretStore {
     return this.writing
   }
 
-  async get(key: string): Promise<string | null> {
+  async get(key: string): Promise<string | undefined> {
     const stored = (await this.load())[key]
-    if (stored === undefined) return null
+    if (stored === undefined) return undefined
     if (!safeStorage.isEncryptionAvailable()) {
       throw new AppError('unavailable', 'The system keychain is not available, so saved secrets cannot be read', {
         hint: 'Unlock the keychain (or install a secret service) and try again',

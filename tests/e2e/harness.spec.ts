@@ -93,3 +93,9 @@ test('`npm run harness` prints one line with the URL to open, and serves the app
     cli.kill('SIGTERM')
   }
 })
+
+test('every contract method is reachable, including names with more than two parts', async ({ harness }) => {
+  const saved = await raw(`${harness.origin}/api/connections/saved/list`, { token: harness.token })
+  expect(saved.status).toBe(200)
+  expect((JSON.parse(saved.body.toString()) as { error?: { message: string } }).error?.message ?? '').not.toMatch(/Unknown method/)
+})

@@ -50,7 +50,7 @@ describe('SafeStorageSecretStore', () => {
     await store.set('b', '2')
     await store.delete('a')
     const reread = new SafeStorageSecretStore(path)
-    expect(await reread.get('a')).toBeNull()
+    expect(await reread.get('a')).toBeUndefined()
     expect(await reread.get('b')).toBe('2')
   })
 })

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import type { AuthKind, SavedConnectionView } from '../../contract/connections'
 import { isAlwaysSecretHeader } from './redact'
 
 /**
@@ -7,8 +7,6 @@ import { isAlwaysSecretHeader } from './redact'
  * under keys from {@link secretKey}. What goes to the renderer is a {@link ConnectionView}: it says *that* a
  * secret is saved, never what it is.
  */
-
-export type AuthKind = 'api-key' | 'bearer' | 'none'
 
 /** Where the secrets are kept. Main implements it with safeStorage; tests with a Map. */
 export interface SecretStore {
@@ -50,62 +48,10 @@ export interface SavedConnection {
   updatedAt: number
 }
 
+export type { ConnectionDraft, AuthKind } from '../../contract/connections'
+export { connectionDraftSchema } from '../../contract/connections'
 /** The renderer's view: secrets replaced by "saved" flags (the form shows "••••• saved"). */
-export interface ConnectionView {
-  id: string
-  name: string
-  endpoint: string
-  auth: { kind: AuthKind; saved: boolean }
-  database?: { kind: 'name' | 'prefix'; value: string }
-  headers: Array<{ name: string; secret: boolean; value?: string; saved: boolean }>
-  createdAt: number
-  updatedAt: number
-}
-
-const headerNameSchema = z.string().trim().min(1, 'must not be empty').max(256).regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'is not a valid HTTP header name')
-const headerValueSchema = z.string().max(8192).refine((v) => !/[\r\n\0]/.test(v), 'must not contain line breaks')
-
-/** Reserved header names: set through their own fields, so they cannot be overridden by "extra headers". */
-const RESERVED = new Set(['x-api-key', 'authorization', 'x-service-database', 'x-service-database-prefix', 'host', 'content-length', 'content-type'])
-
-/**
- * What the renderer sends to save a connection. A secret left out (`undefined`) keeps the saved one;
- * an empty string clears it.
- */
-export const connectionDraftSchema = z
-  .object({
-    id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
-    name: z.string().trim().min(1, 'must not be empty').max(200),
-    endpoint: z
-      .string()
-      .trim()
-      .max(2048)
-      .refine((v) => {
-        try {
-          const u = new URL(v)
-          return (u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password
-        } catch {
-          return false
-        }
-      }, 'must be an http:// or https:// URL without credentials'),
-    auth: z.object({ kind: z.enum(['api-key', 'bearer', 'none']), secret: headerValueSchema.optional() }),
-    database: z.object({ kind: z.enum(['name', 'prefix']), value: headerValueSchema.min(1) }).optional(),
-    headers: z
-      .array(z.object({ name: headerNameSchema, value: headerValueSchema.optional(), secret: z.boolean().default(false) }))
-      .max(50)
-      .default([]),
-  })
-  .superRefine((draft, ctx) => {
-    const seen = new Set<string>()
-    draft.headers.forEach((h, i) => {
-      const lower = h.name.toLowerCase()
-      if (RESERVED.has(lower)) ctx.addIssue({ code: 'custom', path: ['headers', i, 'name'], message: `"${h.name}" is set by the authentication or database fields` })
-      if (seen.has(lower)) ctx.addIssue({ code: 'custom', path: ['headers', i, 'name'], message: `"${h.name}" appears twice` })
-      seen.add(lower)
-    })
-  })
-
-export type ConnectionDraft = z.input<typeof connectionDraftSchema>
+export type ConnectionView = SavedConnectionView
 
 /** Where a secret of a connection is kept in the SecretStore. */
 export function secretKey(connectionId: string, what: 'auth' | { header: string }): string {

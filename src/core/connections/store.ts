@@ -152,6 +152,36 @@ export class ConnectionStore {
     for (const h of found.headers) if (isSecretHeader(h)) await this.secrets.delete(secretKey(id, { header: h.name }))
   }
 
+  /**
+   * Properties of an unsaved draft (for "Test connection" before saving). A secret left out of the
+   * draft falls back to the one saved under `draft.id`, so editing a connection can be tested as is.
+   */
+  async draftProperties(rawDraft: unknown): Promise<Record<string, string>> {
+    const parsed = connectionDraftSchema.safeParse(rawDraft)
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'connection'}: ${i.message}`).join('; ')
+      throw new AppError('invalid_input', `The connection is not valid: ${issues}`)
+    }
+    const draft = parsed.data
+    const saved = draft.id ? (await this.records.load()).find((c) => c.id === draft.id) : undefined
+    const properties: Record<string, string> = { uri: draft.endpoint.replace(/\/+$/, '') }
+    if (draft.auth.kind !== 'none') {
+      const secret = draft.auth.secret ?? (saved ? await this.secrets.get(secretKey(saved.id, 'auth')) : undefined)
+      if (secret) {
+        if (draft.auth.kind === 'api-key') properties['headers.x-api-key'] = secret
+        else properties['headers.Authorization'] = /^Bearer\s/i.test(secret) ? secret : `Bearer ${secret}`
+      }
+    }
+    if (draft.database) {
+      properties[draft.database.kind === 'name' ? 'headers.x-service-database' : 'headers.x-service-database-prefix'] = draft.database.value
+    }
+    for (const h of draft.headers) {
+      const value = h.value ?? (saved && isSecretHeader(h) ? await this.secrets.get(secretKey(saved.id, { header: h.name })) : undefined)
+      if (value !== undefined) properties[`headers.${h.name}`] = value
+    }
+    return properties
+  }
+
   /** `connectNamespace('rest', …)` properties with secrets (main only). */
   async properties(id: string): Promise<Record<string, string>> {
     return connectionProperties(await this.get(id), this.secrets)

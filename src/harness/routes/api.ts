@@ -5,15 +5,16 @@ import type { HarnessRoute } from '../context'
 export const ARROW_STREAM = 'application/vnd.apache.arrow.stream'
 
 /**
- * `POST /api/<domain>/<verb>`: the JSON body is the method's input, handed raw to
+ * `POST /api/<method>` (e.g. `/api/tables/page`): the JSON body is the method's input, handed raw to
  * `service.dispatch` (which parses it). A `Uint8Array` value is sent as binary Arrow IPC;
  * everything else, errors included, as the JSON Result envelope (HTTP 200: the envelope, not
  * the status, carries the outcome — as over IPC).
  */
 export const apiRoute: HarnessRoute = (app, ctx) => {
-  app.post<{ Params: { domain: string; verb: string } }>('/api/:domain/:verb', async (request, reply) => {
+  // A wildcard: method names may have more than two parts (`connections/saved/list`).
+  app.post<{ Params: { '*': string } }>('/api/*', async (request, reply) => {
     ctx.requireToken(request.headers)
-    const method = `${request.params.domain}/${request.params.verb}`
+    const method = request.params['*']
     if (!isMethod(method)) {
       return reply.code(404).send({ ok: false, error: { code: 'invalid_input', message: `Unknown method "${method}"` } })
     }

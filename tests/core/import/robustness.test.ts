@@ -47,16 +47,19 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   ])
 }
 
+/** Seeds: a fixed one; 8, whose damaged Arrow footer once exhausted memory (see flatbuffer-guard.ts); 18, whose CSV once raised a late parser error. FUZZ_SEED=n tries another. */
+const SEEDS = process.env.FUZZ_SEED ? [Number(process.env.FUZZ_SEED)] : [20261122, 8, 18]
+
 describe('mutated files', () => {
-  it('each ends in a clear error or a complete table (≥ 200 files)', async () => {
-    const all = mutants(originals, Number(process.env.FUZZ_SEED ?? 20261122))
+  it.each(SEEDS)('seed %i: each ends in a clear error or a complete table (≥ 200 files)', async (seed) => {
+    const all = mutants(originals, seed)
     expect(all.length).toBeGreaterThanOrEqual(200)
     const problems: string[] = []
     const outcomes = { error: 0, table: 0 }
     let index = 0
     for (const m of all) {
-      const name = `m${index++}`
-      const path = ws.file(`${m.name}.${m.ext}`)
+      const name = `s${seed}_m${index++}`
+      const path = ws.file(`${seed}-${m.name}.${m.ext}`)
       await writeFile(path, m.bytes)
       try {
         const result = await withTimeout(

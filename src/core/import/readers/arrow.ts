@@ -12,6 +12,9 @@ import { AppError } from '../../../contract'
 import type { BatchSource, OpenOptions } from '../source'
 import { batchProblem } from '../validate'
 import { corrupt, throwIfAborted } from './errors'
+import { guardFlatbuffers } from './flatbuffer-guard'
+
+guardFlatbuffers()
 
 /**
  * Arrow IPC file: random access through a file handle, batch by batch (perf-baselines §2: about

@@ -32,6 +32,9 @@ export async function openCsv(path: string, head: Buffer, options: OpenOptions):
     parse({ bom: true, delimiter, info: true, skip_empty_lines: true, relax_column_count: false }),
   )
   stream.on('error', (error) => parser.destroy(error))
+  // Errors reach us through the async iterator below; once it has stopped (after the first error, or
+  // when the import stops early) a late 'error' event must not become an uncaught exception.
+  parser.on('error', () => undefined)
   const records = (parser as AsyncIterable<{ record: string[]; info: { lines: number } }>)[Symbol.asyncIterator]()
   const size = (await import('node:fs/promises').then((fs) => fs.stat(path))).size
   const next = async (): Promise<Row | null> => {

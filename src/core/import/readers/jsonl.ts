@@ -31,7 +31,14 @@ export async function openJsonLines(path: string, options: OpenOptions): Promise
   const batchRows = options.batchRows ?? DEFAULT_BATCH_ROWS
   const size = (await stat(path)).size
   const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 1024 * 1024 })
-  const lines = createInterface({ input: stream, crlfDelay: Infinity })[Symbol.asyncIterator]()
+  const rl = createInterface({ input: stream, crlfDelay: Infinity })
+  // A read error must fail the import, not look like the end of the file: keep it and close the lines.
+  let readError: Error | null = null
+  stream.on('error', (error) => {
+    readError = error
+    rl.close()
+  })
+  const lines = rl[Symbol.asyncIterator]()
   let lineNo = 0
   const next = async (): Promise<Row | null> => {
     for (;;) {
@@ -42,7 +49,13 @@ export async function openJsonLines(path: string, options: OpenOptions): Promise
         const message = error instanceof Error ? error.message : String(error)
         throw new AppError('corrupt', `${fileName} cannot be read: ${message}`, { detail: message, cause: error })
       }
-      if (step.done) return null
+      if (step.done) {
+        if (readError) {
+          const message = (readError as Error).message
+          throw new AppError('corrupt', `${fileName} cannot be read: ${message}`, { detail: message, cause: readError })
+        }
+        return null
+      }
       lineNo++
       const text = lineNo === 1 ? step.value.replace(/^\uFEFF/, '') : step.value
       if (text.trim() === '') continue
@@ -65,6 +78,7 @@ export async function openJsonLines(path: string, options: OpenOptions): Promise
     }
   }
   const close = async () => {
+    rl.close()
     stream.destroy()
   }
   try {

@@ -3,44 +3,9 @@
  * 404 for the route itself, the operation is recorded here and later calls fail fast with the reason,
  * so the UI can disable the action instead of showing an error on every click.
  */
-export type Operation =
-  | 'namespace.list'
-  | 'namespace.create'
-  | 'namespace.describe'
-  | 'namespace.drop'
-  | 'namespace.exists'
-  | 'table.list'
-  | 'table.listAll'
-  | 'table.describe'
-  | 'table.countRows'
-  | 'table.query'
-  | 'table.create'
-  | 'table.createFromStream'
-  | 'table.insert'
-  | 'table.restore'
-  | 'table.drop'
-  | 'table.rename'
-  | 'table.exists'
+import { operationLabels, type CapabilitySnapshot, type Operation } from '../../../contract/connections'
 
-export const operationLabels: Record<Operation, string> = {
-  'namespace.list': 'listing namespaces',
-  'namespace.create': 'creating namespaces',
-  'namespace.describe': 'describing namespaces',
-  'namespace.drop': 'dropping namespaces',
-  'namespace.exists': 'checking that a namespace exists',
-  'table.list': 'listing tables',
-  'table.listAll': 'listing all tables (GET /v1/tables)',
-  'table.describe': 'describing tables',
-  'table.countRows': 'counting rows',
-  'table.query': 'reading rows',
-  'table.create': 'creating tables',
-  'table.createFromStream': 'creating tables (POST /v1/tables/{name})',
-  'table.insert': 'appending rows',
-  'table.restore': 'restoring a table version',
-  'table.drop': 'dropping tables',
-  'table.rename': 'renaming tables',
-  'table.exists': 'checking that a table exists',
-}
+export { operationLabels, type CapabilitySnapshot, type Operation }
 
 /** One entry of the map; `supported: undefined` means "not tried yet". */
 export interface Capability {
@@ -51,8 +16,6 @@ export interface Capability {
   reason?: string
 }
 
-/** Serializable form for the UI: `{ [operation]: { supported, reason? } }`. */
-export type CapabilitySnapshot = Record<Operation, { supported: boolean | undefined; reason?: string }>
 
 export class CapabilityMap {
   private readonly entries = new Map<Operation, Capability>()

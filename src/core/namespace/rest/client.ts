@@ -3,7 +3,7 @@ import { AppError, type Page } from '../../../contract'
 import type { CallOptions, CreateMode, ListOptions, NamespaceClient, ReadPageOptions, TableDescription } from '../client'
 import { assertComponent, assertNamespacePath, assertTableId, formatNamespace, formatTableId, type NamespacePath, type TableId } from '../path'
 import { CapabilityMap } from './capabilities'
-import { RestTransport, type RequestSpec } from './http'
+import { headerOf, RestTransport, type RequestSpec } from './http'
 import { describeFields, schemaFromJson, type JsonArrowSchema } from './jsonSchema'
 import { ARROW_FILE, ARROW_STREAM, DEFAULT_DELIMITER, encodeId } from './wire'
 
@@ -15,6 +15,8 @@ export interface RestClientOptions {
   maxRetries?: number
   backoffMs?: number
   maxRetryAfterMs?: number
+  /** Keep-alive connections to the server (default 8). */
+  connections?: number
 }
 
 interface ListResponse {
@@ -59,6 +61,7 @@ export class RestNamespaceClient implements NamespaceClient {
       maxRetries: options.maxRetries ?? 3,
       backoffMs: options.backoffMs ?? 200,
       maxRetryAfterMs: options.maxRetryAfterMs ?? 30_000,
+      connections: options.connections ?? 8,
       capabilities: this.capabilities,
       closed: this.closing.signal,
     })
@@ -347,8 +350,10 @@ export class RestNamespaceClient implements NamespaceClient {
     )
   }
 
+  /** Stops every request in flight (they fail as "cancelled") and closes the connections. */
   async close(): Promise<void> {
     this.closing.abort()
+    await this.http.close()
   }
 
   // ---- helpers ----------------------------------------------------------------------------------
@@ -418,7 +423,7 @@ export class RestNamespaceClient implements NamespaceClient {
         idempotent: true,
       }),
     )
-    return { bytes: r.bytes, contentType: r.headers.get('content-type') }
+    return { bytes: r.bytes, contentType: headerOf(r.headers, 'content-type') ?? null }
   }
 
   private async schemaByQuery(id: TableId, options: CallOptions): Promise<arrow.Schema> {

@@ -2,28 +2,10 @@ import * as arrow from 'apache-arrow'
 import { AppError, type AppErrorData } from '../../../contract'
 import { toAppError } from '../../errors'
 import { listAll } from '../client'
-import type { CapabilitySnapshot } from './capabilities'
+import type { VerificationReport, VerificationStep } from '../../../contract/connections'
 import type { RestNamespaceClient } from './client'
 
-export interface VerificationStep {
-  step: 'list' | 'create' | 'list-again' | 'drop'
-  ok: boolean
-  /** What happened, in words. */
-  message: string
-  ms: number
-}
-
-export interface VerificationReport {
-  ok: boolean
-  /** Tables found by the first list (`GET /v1/tables`). */
-  tables: string[]
-  /** Whether the round trip ran (it writes: create, then drop, a small table). */
-  wrote: boolean
-  steps: VerificationStep[]
-  /** The first failure, already free of secrets. */
-  error?: AppErrorData
-  capabilities: CapabilitySnapshot
-}
+export type { VerificationReport, VerificationStep }
 
 /**
  * "Test connection": the specification's verification sequence. Always lists the tables

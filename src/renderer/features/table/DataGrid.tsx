@@ -48,7 +48,7 @@ const MAX_FIT_WIDTH = 380
 /** Widths that show the first rows' values and the header names without eliding (capped). */
 function fitColumns(fields: readonly FieldInfo[], page: ArrowTable): Record<string, number> {
   const sizing: Record<string, number> = {}
-  const rows = Math.min(page.numRows, 100)
+  const rows = Math.min(page.numRows, 50)
   for (const field of fields) {
     const vector = page.getChild(field.name)
     if (!vector) continue

@@ -1,0 +1,121 @@
+import { z } from 'zod'
+import type { AppErrorData } from './result'
+
+/**
+ * Saved REST connections as the renderer sees them, and the drafts it sends to save one.
+ * Secrets (API keys, tokens, secret headers) go renderer → main once, on save; they never come back:
+ * a view says *that* a secret is saved (the form shows "••••• saved"), never what it is.
+ */
+export type AuthKind = 'api-key' | 'bearer' | 'none'
+
+export interface SavedConnectionView {
+  id: string
+  name: string
+  endpoint: string
+  auth: { kind: AuthKind; saved: boolean }
+  /** `x-service-database` (name) or `x-service-database-prefix` (prefix). */
+  database?: { kind: 'name' | 'prefix'; value: string }
+  headers: Array<{ name: string; secret: boolean; value?: string; saved: boolean }>
+  createdAt: number
+  updatedAt: number
+}
+
+const headerNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(256)
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'is not a valid HTTP header name')
+const headerValueSchema = z
+  .string()
+  .max(8192)
+  .refine((v) => !/[\r\n\0]/.test(v), 'must not contain line breaks')
+
+/** Set through their own fields, so "extra headers" cannot override them. */
+const RESERVED_HEADERS = new Set(['x-api-key', 'authorization', 'x-service-database', 'x-service-database-prefix', 'host', 'content-length', 'content-type'])
+
+/**
+ * What the renderer sends to save (or test) a connection. A secret left out (`undefined`) keeps the
+ * saved one; an empty string clears it.
+ */
+export const connectionDraftSchema = z
+  .object({
+    id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+    name: z.string().trim().min(1, 'must not be empty').max(200),
+    endpoint: z
+      .string()
+      .trim()
+      .max(2048)
+      .refine((v) => {
+        try {
+          const u = new URL(v)
+          return (u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password
+        } catch {
+          return false
+        }
+      }, 'must be an http:// or https:// URL without credentials'),
+    auth: z.object({ kind: z.enum(['api-key', 'bearer', 'none']), secret: headerValueSchema.optional() }),
+    database: z.object({ kind: z.enum(['name', 'prefix']), value: headerValueSchema.min(1) }).optional(),
+    headers: z
+      .array(z.object({ name: headerNameSchema, value: headerValueSchema.optional(), secret: z.boolean().default(false) }))
+      .max(50)
+      .default([]),
+  })
+  .superRefine((draft, ctx) => {
+    const seen = new Set<string>()
+    draft.headers.forEach((h, i) => {
+      const lower = h.name.toLowerCase()
+      if (RESERVED_HEADERS.has(lower)) ctx.addIssue({ code: 'custom', path: ['headers', i, 'name'], message: `"${h.name}" is set by the authentication or database fields` })
+      if (seen.has(lower)) ctx.addIssue({ code: 'custom', path: ['headers', i, 'name'], message: `"${h.name}" appears twice` })
+      seen.add(lower)
+    })
+  })
+
+export type ConnectionDraft = z.input<typeof connectionDraftSchema>
+
+/** Operations a REST server may not support; the UI disables the matching action with the reason. */
+export const operationLabels = {
+  'namespace.list': 'listing namespaces',
+  'namespace.create': 'creating namespaces',
+  'namespace.describe': 'describing namespaces',
+  'namespace.drop': 'dropping namespaces',
+  'namespace.exists': 'checking that a namespace exists',
+  'table.list': 'listing tables',
+  'table.listAll': 'listing all tables (GET /v1/tables)',
+  'table.describe': 'describing tables',
+  'table.countRows': 'counting rows',
+  'table.query': 'reading rows',
+  'table.create': 'creating tables',
+  'table.createFromStream': 'creating tables (POST /v1/tables/{name})',
+  'table.insert': 'appending rows',
+  'table.restore': 'restoring a table version',
+  'table.drop': 'dropping tables',
+  'table.rename': 'renaming tables',
+  'table.exists': 'checking that a table exists',
+} as const
+
+export type Operation = keyof typeof operationLabels
+
+/** `{ [operation]: { supported, reason? } }`; `supported: undefined` = not tried yet. */
+export type CapabilitySnapshot = Record<Operation, { supported: boolean | undefined; reason?: string }>
+
+export interface VerificationStep {
+  step: 'list' | 'create' | 'list-again' | 'drop'
+  ok: boolean
+  /** What happened, in words. */
+  message: string
+  ms: number
+}
+
+/** The result of "Test connection" (the specification's verification sequence). */
+export interface VerificationReport {
+  ok: boolean
+  /** Tables found by the first list (`GET /v1/tables`). */
+  tables: string[]
+  /** Whether the round trip ran (it writes: create, then drop, a small table). */
+  wrote: boolean
+  steps: VerificationStep[]
+  /** The first failure, already free of secrets. */
+  error?: AppErrorData
+  capabilities: CapabilitySnapshot
+}
