@@ -177,6 +177,62 @@ describe('network failures in words', () => {
     expect((await failure(pending)).code).toBe('cancelled')
   })
 
+  it('times out a reply whose body stalls halfway', async () => {
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' })
+      res.write('{"namespaces":[') // …and nothing more
+    })
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    close = () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r())))
+    const client = new RestNamespaceClient({ uri: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, timeoutMs: 200, maxRetries: 0 })
+    const e = await failure(client.listNamespaces([]))
+    expect(e.code).toBe('timeout')
+    expect(e.message).toMatch(/stopped sending the reply/)
+  })
+
+  it('cancels a request still waiting for a free connection at once', async () => {
+    const { client, requests } = await setup(() => NEVER, { maxRetries: 0, connections: 1 })
+    const first = client.listTables([])
+    while (requests.length === 0) await new Promise((r) => setTimeout(r, 5))
+    const controller = new AbortController()
+    const queued = client.listTables(['sales'], { signal: controller.signal })
+    controller.abort()
+    expect((await failure(queued)).code).toBe('cancelled')
+    expect(requests).toHaveLength(1) // it never went out
+    await client.close()
+    expect((await failure(first)).code).toBe('cancelled')
+  })
+
+  it('close() cancels the requests in flight, and later calls fail at once', async () => {
+    const { client, requests } = await setup(() => NEVER, { maxRetries: 0 })
+    const pending = client.listTables([])
+    while (requests.length === 0) await new Promise((r) => setTimeout(r, 5))
+    await client.close()
+    const e = await failure(pending)
+    expect(e.code).toBe('cancelled')
+    expect((await failure(client.listTables([]))).code).toBe('cancelled')
+    expect(requests).toHaveLength(1)
+  })
+
+  it('keeps connections alive across requests, and opens no more than its limit', async () => {
+    let sockets = 0
+    const server = http.createServer((req, res) => {
+      req.resume()
+      req.on('end', () => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"namespaces":[]}'), 20))
+    })
+    server.on('connection', () => sockets++)
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    close = () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r())))
+    const client = new RestNamespaceClient({ uri: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, connections: 3 })
+    for (let i = 0; i < 20; i++) await client.listNamespaces([])
+    // Not one per request. (undici may open a second one: a connection counts as free again one tick
+    // after its reply has been read, and the next request can come sooner.)
+    expect(sockets).toBeLessThanOrEqual(2)
+    await Promise.all(Array.from({ length: 9 }, () => client.listNamespaces([])))
+    expect(sockets).toBe(3) // the pool's limit: the other requests waited for a free connection
+    await client.close()
+  })
+
   it('does not follow redirects (the key would travel with them), and says where to point instead', async () => {
     const { client, requests } = await setup(() => ({ status: 307, headers: { location: 'https://elsewhere.example/v1/tables' }, body: '' }))
     const e = await failure(client.listTables([]))

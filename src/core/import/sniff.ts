@@ -36,6 +36,10 @@ export function sniffBytes(head: Uint8Array, size: number, fileName = 'The file'
   if (buf.length >= 4 && buf.subarray(0, 4).equals(PARQUET_MAGIC)) return 'parquet'
   if (buf.length >= 4 && buf.readUInt32LE(0) === 0xffffffff) return 'arrow-stream'
   if (looksLikeLegacyArrowStream(buf, size)) return 'arrow-stream'
+  const known = knownOther(buf)
+  if (known) {
+    throw new AppError('unsupported', `${fileName} is ${known.what}, which import does not read`, { hint: known.hint })
+  }
   const text = textSample(buf, head.length < size)
   if (text === null) {
     throw new AppError('unsupported', `${fileName} is not a format import understands`, {
@@ -49,6 +53,23 @@ export function sniffBytes(head: Uint8Array, size: number, fileName = 'The file'
     throw new AppError('invalid_input', `${fileName} holds only whitespace`, { hint: 'Choose a file that holds data' })
   }
   return 'csv'
+}
+
+/** Formats people drop by mistake, named so the message says what to do. */
+function knownOther(buf: Buffer): { what: string; hint: string } | null {
+  const starts = (bytes: number[] | string) => {
+    const magic = typeof bytes === 'string' ? Buffer.from(bytes) : Buffer.from(bytes)
+    return buf.length >= magic.length && buf.subarray(0, magic.length).equals(magic)
+  }
+  // Text could begin with these letters ("ORCID,name"): only a binary file counts.
+  const binary = buf.includes(0)
+  if (starts('FEA1') && binary) return { what: 'a Feather v1 file', hint: 'Save it again as Feather v2 / Arrow IPC (e.g. pyarrow.feather.write_feather)' }
+  if (starts([0x1f, 0x8b])) return { what: 'gzip-compressed', hint: 'Decompress it first (gunzip), then import the file inside' }
+  if (starts([0x28, 0xb5, 0x2f, 0xfd])) return { what: 'zstd-compressed', hint: 'Decompress it first (unzstd), then import the file inside' }
+  if (starts('PK\x03\x04')) return { what: 'a zip archive', hint: 'Unzip it first, then import the files inside' }
+  if (starts('ORC') && binary) return { what: 'an ORC file', hint: 'Convert it to Parquet or Arrow first' }
+  if (starts([0x4f, 0x62, 0x6a, 0x01])) return { what: 'an Avro file', hint: 'Convert it to Parquet or Arrow first' }
+  return null
 }
 
 /**

@@ -166,21 +166,29 @@ describe('overwrite', () => {
   it('keeps the old data readable while the file is read, then replaces it', async () => {
     await writeFile(ws.file('old.csv'), csv(5))
     await run(ws.file('old.csv'), 'replaced')
-    await writeFile(ws.file('new.csv'), 'id,name\n' + Array.from({ length: 2500 }, (_, i) => `${i},new${i}`).join('\n'))
+    await writeFile(ws.file('new.csv'), 'id,name\n' + Array.from({ length: 8000 }, (_, i) => `${i},new${i}`).join('\n'))
+    // Reads that start and finish while the file is still being written (not yet committing).
     const seenWhileWriting: number[] = []
     const reads: Promise<void>[] = []
+    let phase = ''
     const result = await run(ws.file('new.csv'), 'replaced', {
       mode: 'overwrite',
       progressIntervalMs: 0,
       onProgress: (p) => {
-        if (p.phase === 'writing')
-          reads.push(ws.client.describeTable({ namespace: [], name: 'replaced' }).then((d) => void seenWhileWriting.push(d.rowCount)))
+        phase = p.phase
+        if (p.phase === 'writing') {
+          reads.push(
+            ws.client.describeTable({ namespace: [], name: 'replaced' }).then((d) => {
+              if (phase === 'writing') seenWhileWriting.push(d.rowCount)
+            }),
+          )
+        }
       },
     })
     await Promise.all(reads)
     expect(seenWhileWriting.length).toBeGreaterThan(0)
     expect(new Set(seenWhileWriting)).toEqual(new Set([5]))
-    expect(result.rowCount).toBe(2500)
+    expect(result.rowCount).toBe(8000)
     const back = await readBack(ws.client, { namespace: [], name: 'replaced' })
     expect(back.table.schema.fields.map((f) => f.name)).toEqual(['id', 'name'])
     expect(await leftovers()).toEqual([])

@@ -34,3 +34,13 @@ describe('sniffBytes tells formats apart by their bytes', () => {
     }
   })
 })
+
+describe('sniffBytes names formats dropped by mistake', () => {
+  it.each([
+    ['FEA1\0\0\0\0', /Feather v1/],
+    [[0x1f, 0x8b, 8, 0, 0, 0], /gzip-compressed/],
+    ['PK\x03\x04\0\0', /zip archive/],
+  ] as const)('%s', (bytes, message) => {
+    expect(() => sniffBytes(b(bytes as string | number[]), 100, 'x')).toThrowError(message)
+  })
+})

@@ -54,12 +54,23 @@ export async function openParquet(path: string, options: OpenOptions): Promise<B
   let read = 0
   try {
     const raw = await hp.asyncBufferFromFile(path)
+    const size = raw.byteLength
     file = {
-      byteLength: raw.byteLength,
-      slice: async (start: number, end?: number) => {
-        const buf = await raw.slice(start, end)
-        read = Math.max(read, end ?? raw.byteLength)
-        return buf
+      byteLength: size,
+      // Damaged metadata can ask for ranges outside the file; refuse them as an error. hyparquet
+      // prefetches ranges it may never await, so the rejection is marked handled here (whoever
+      // awaits it still gets it) instead of becoming an unhandled rejection that ends the process.
+      slice: (start: number, end?: number) => {
+        const stop = end ?? size
+        const result =
+          Number.isSafeInteger(start) && Number.isSafeInteger(stop) && start >= 0 && start <= stop && stop <= size
+            ? Promise.resolve(raw.slice(start, stop)).then((buf) => {
+                read = Math.max(read, stop)
+                return buf
+              })
+            : Promise.reject(new Error(`it points at bytes ${start}–${stop}, outside the file (${size} bytes)`))
+        result.catch(() => undefined)
+        return result
       },
     }
     if (raw.byteLength < 12) throw new Error('the file is shorter than a Parquet header and footer')
@@ -71,7 +82,7 @@ export async function openParquet(path: string, options: OpenOptions): Promise<B
   let tree: SchemaTree
   try {
     tree = hp.parquetSchema(metadata)
-    checkColumnChunks(metadata, tree)
+    checkColumnChunks(metadata, tree, file.byteLength)
   } catch (error) {
     throw corrupt(fileName, 'Parquet file', error)
   }
@@ -142,7 +153,7 @@ export async function openParquet(path: string, options: OpenOptions): Promise<B
  * chunk whose path matches no column without ever awaiting it, so a damaged path would surface as
  * an unhandled rejection instead of an error; refuse such metadata up front.
  */
-function checkColumnChunks(metadata: FileMetaData, tree: SchemaTree): void {
+function checkColumnChunks(metadata: FileMetaData, tree: SchemaTree, size: number): void {
   const leaves: string[] = []
   const walk = (node: SchemaTree) => {
     if (node.children.length === 0) leaves.push(node.path.join('.'))
@@ -153,6 +164,14 @@ function checkColumnChunks(metadata: FileMetaData, tree: SchemaTree): void {
   metadata.row_groups.forEach((group, i) => {
     const paths = group.columns.map((c) => c.meta_data?.path_in_schema.join('.') ?? '?').sort().join('\n')
     if (paths !== expected) throw new Error(`row group ${i + 1}: its column chunks do not match the schema`)
+    for (const chunk of group.columns) {
+      const meta = chunk.meta_data
+      const start = Number(meta?.dictionary_page_offset ?? meta?.data_page_offset ?? -1)
+      const length = Number(meta?.total_compressed_size ?? -1)
+      if (!(start >= 0 && length >= 0 && start + length <= size)) {
+        throw new Error(`row group ${i + 1}: a column chunk lies outside the file`)
+      }
+    }
     if (Number(group.num_rows) < 0) throw new Error(`row group ${i + 1} has a negative row count`)
   })
   if (Number(metadata.num_rows) !== metadata.row_groups.reduce((n, g) => n + Number(g.num_rows), 0)) {

@@ -1,5 +1,5 @@
 import * as arrow from 'apache-arrow'
-import { AppError, type AppErrorData } from '../../../contract'
+import { AppError } from '../../../contract'
 import { toAppError } from '../../errors'
 import { listAll } from '../client'
 import type { VerificationReport, VerificationStep } from '../../../contract/connections'

@@ -88,6 +88,7 @@ function useGridTable(
   data: GridRow[],
   columnVisibility: ColumnVisibility,
   onColumnVisibilityChange: (updater: ColumnVisibility | ((old: ColumnVisibility) => ColumnVisibility)) => void,
+  initialSizing: Record<string, number> | undefined,
 ): GridTable {
   const columns = useMemo(
     () =>
@@ -111,6 +112,7 @@ function useGridTable(
     data,
     getRowId: (row) => String(row.index),
     columnResizeMode: 'onChange',
+    initialState: initialSizing ? { columnSizing: initialSizing } : undefined,
     state: { columnVisibility },
     onColumnVisibilityChange,
   })
@@ -134,6 +136,7 @@ export const DataGrid = memo(function DataGrid({
   onColumnVisibilityChange,
   onStatus,
   seed,
+  initialPage,
 }: {
   tableRef: TableRef
   label: string
@@ -144,11 +147,14 @@ export const DataGrid = memo(function DataGrid({
   onColumnVisibilityChange: (updater: ColumnVisibility | ((old: ColumnVisibility) => ColumnVisibility)) => void
   /** Page 0, already requested (saves a round trip when the table opens). */
   seed?: PageSeed
+  /** Page 0, already decoded. */
+  initialPage?: ArrowTable
   onStatus?: (status: { first: number; end: number; loading: boolean; active: { row: number; column: string } | null }) => void
 }) {
   const gridId = useId()
   const scrollRef = useRef<HTMLDivElement>(null)
-  const [viewport, setViewport] = useState({ height: 600, width: 800 })
+  // A close first guess (the window less the app's chrome) saves a second render after measuring.
+  const [viewport, setViewport] = useState(() => ({ height: Math.max(200, window.innerHeight - 76), width: Math.max(300, window.innerWidth - 280) }))
   const [offset, setOffset] = useState(0)
   const offsetRef = useRef(0)
   const expectedScrollTop = useRef<number | null>(null)
@@ -157,7 +163,7 @@ export const DataGrid = memo(function DataGrid({
   const bodyHeight = Math.max(ROW_HEIGHT, viewport.height - HEADER_HEIGHT)
   const g = useMemo(() => geometry(rowCount, ROW_HEIGHT, bodyHeight), [rowCount, bodyHeight])
   const window_ = visibleRows(g, offset)
-  const pages = usePages(tableRef, rowCount, window_.first, window_.end, seed)
+  const pages = usePages(tableRef, rowCount, window_.first, window_.end, seed, initialPage)
 
   const data = useMemo(() => {
     const rows: GridRow[] = []
@@ -170,10 +176,11 @@ export const DataGrid = memo(function DataGrid({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [window_.first, window_.end, pages.version, pages.pageOf])
 
-  const table = useGridTable(fields, data, columnVisibility, onColumnVisibilityChange)
-
-  // Fit column widths to the first rows that arrive (once; the user's resizing wins after that).
-  const autoSized = useRef(false)
+  // Fit column widths to the first rows (once; the user's resizing wins after that): at once when
+  // page 0 came with the table, else when the first page arrives.
+  const [initialSizing] = useState(() => (initialPage ? fitColumns(fields, initialPage) : undefined))
+  const table = useGridTable(fields, data, columnVisibility, onColumnVisibilityChange, initialSizing)
+  const autoSized = useRef(initialSizing !== undefined)
   useEffect(() => {
     if (autoSized.current) return
     const page = pages.pageOf(window_.first)
@@ -188,7 +195,10 @@ export const DataGrid = memo(function DataGrid({
   useLayoutEffect(() => {
     const element = scrollRef.current
     if (!element) return
-    const measure = () => setViewport({ height: element.clientHeight, width: element.clientWidth })
+    const measure = () =>
+      setViewport((previous) =>
+        previous.height === element.clientHeight && previous.width === element.clientWidth ? previous : { height: element.clientHeight, width: element.clientWidth },
+      )
     measure()
     const observer = new ResizeObserver(measure)
     observer.observe(element)

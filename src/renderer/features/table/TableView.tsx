@@ -1,3 +1,4 @@
+import type { Table as ArrowTable } from 'apache-arrow'
 import { useCallback, useEffect, useState } from 'react'
 import type { AppErrorData, TableInfo, TableRef } from '../../../contract'
 import { call, readPage } from '../../api'
@@ -10,6 +11,8 @@ import { SchemaPanel } from './SchemaPanel'
 import { PAGE_ROWS, type PageSeed } from './usePages'
 
 const numberFormat = new Intl.NumberFormat('en-US')
+/** How long an opened table waits for its first page before showing the grid without rows. */
+const SEED_WAIT_MS = 150
 
 type Loaded = { state: 'loading' } | { state: 'error'; error: AppErrorData } | { state: 'ready'; info: TableInfo }
 
@@ -28,6 +31,7 @@ export function TableView({ tableRef, connectionLabel }: { tableRef: TableRef; c
   const [visibility, setVisibility] = useState<ColumnVisibility>({})
   const [status, setStatus] = useState<GridStatus | null>(null)
   const [seed, setSeed] = useState<PageSeed | undefined>(undefined)
+  const [initialPage, setInitialPage] = useState<ArrowTable | undefined>(undefined)
 
   useEffect(() => {
     let live = true
@@ -36,9 +40,12 @@ export function TableView({ tableRef, connectionLabel }: { tableRef: TableRef; c
     const promise = readPage(tableRef, 0, PAGE_ROWS, controller.signal)
     promise.catch(() => undefined) // its error, if any, is shown by the grid (or the describe error wins)
     call('tables/describe', { ...tableRef, namespace: [...tableRef.namespace] })
-      .then((info) => {
+      .then(async (info) => {
+        // When the first page follows closely, show the grid with its rows at once (one render, one paint).
+        const first = await Promise.race([promise.catch(() => undefined), new Promise<undefined>((resolve) => setTimeout(resolve, SEED_WAIT_MS))])
         if (!live) return
-        setSeed({ promise, controller })
+        if (first) setInitialPage(first)
+        else setSeed({ promise, controller })
         setLoaded({ state: 'ready', info })
       })
       .catch((error: unknown) => {
@@ -139,6 +146,7 @@ export function TableView({ tableRef, connectionLabel }: { tableRef: TableRef; c
             onColumnVisibilityChange={onColumnVisibilityChange}
             onStatus={onStatus}
             seed={seed}
+            initialPage={initialPage}
           />
         )}
         {info && schemaOpen && <SchemaPanel fields={info.schema} onClose={() => setSchemaOpen(false)} />}

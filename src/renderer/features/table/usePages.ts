@@ -34,9 +34,14 @@ export interface PageSeed {
   controller: AbortController
 }
 
-export function usePages(ref: TableRef, rowCount: number, first: number, end: number, seed?: PageSeed): PageStore {
+export function usePages(ref: TableRef, rowCount: number, first: number, end: number, seed?: PageSeed, initialPage?: Table): PageStore {
   // Mutable, but its identity never changes; `version` tells React when it gained a page.
-  const [cache] = useState(() => new PageCache(CACHE_PAGES))
+  const [cache] = useState(() => {
+    const pages = new PageCache(CACHE_PAGES)
+    // Page 0 already here: the first render shows rows, no second render needed.
+    if (initialPage) pages.set(0, initialPage)
+    return pages
+  })
   const inFlight = useRef(new Map<number, AbortController>())
   const [version, setVersion] = useState(0)
   const [error, setError] = useState<AppErrorData | null>(null)
