@@ -35,6 +35,8 @@ test('the tree is navigable with the keyboard: arrows, Home/End, Enter, type-ahe
   await expect(treeItem(app, 'samples')).toBeFocused()
   await app.keyboard.press('Enter')
   await expect(treeItem(app, 'samples')).toHaveAttribute('aria-expanded', 'true')
+  await expect(treeItem(app, 'empty')).toBeVisible() // its children are loaded
+  await expect(treeItem(app, 'samples')).toBeFocused()
   await app.keyboard.press('ArrowDown')
   await expect(treeItem(app, 'empty')).toBeFocused()
   await app.keyboard.press('ArrowDown')

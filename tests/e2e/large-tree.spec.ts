@@ -31,6 +31,16 @@ test('a namespace with thousands of children: every listing page is followed, th
     await expect(last).toBeFocused()
     await expect(last).toHaveAttribute('aria-posinset', String(CHILDREN))
     await screenshot(page, 'tree-wide-end')
+    // Scrolled far away with the mouse, the focused item keeps focus: the keys still work.
+    await page.locator('.tree-scroll').evaluate((element) => {
+      element.scrollTop = 0
+    })
+    await expect(treeItem(page, names[0]!)).toBeVisible()
+    await expect(last).toBeFocused()
+    await page.keyboard.press('ArrowUp')
+    await expect(treeItem(page, names[CHILDREN - 2]!)).toBeFocused()
+    await page.keyboard.press('ArrowDown')
+    await expect(last).toBeFocused()
     await page.keyboard.press('Enter')
     await expect(page.getByRole('grid', { name: names[CHILDREN - 1]! })).toBeVisible()
 

@@ -14,6 +14,9 @@ export interface ImportJobSpec {
   path: string
   fileName: string
   vectorColumns?: string[]
+  /** Known at queue time (sniffed), so a queued job already shows its size and format. */
+  totalBytes?: number
+  format?: ImportFormat
   /** Called once the job has ended, whatever the outcome (e.g. delete a staged upload). */
   onSettled?: () => Promise<void> | void
 }
@@ -48,13 +51,13 @@ export class ImportJobs {
       kind: 'import',
       state: 'queued',
       fileName: spec.fileName,
-      format: null,
+      format: spec.format ?? null,
       mode: spec.mode,
       target: { connectionId: spec.connectionId, namespace: [...spec.namespace], name: spec.name },
       createdAt: Date.now(),
       startedAt: null,
       finishedAt: null,
-      progress: { bytesRead: 0, totalBytes: 0, rows: 0, totalRows: null, rowsPerSecond: 0, bytesPerSecond: 0, etaSeconds: null, phase: 'waiting' },
+      progress: { bytesRead: 0, totalBytes: spec.totalBytes ?? 0, rows: 0, totalRows: null, rowsPerSecond: 0, bytesPerSecond: 0, etaSeconds: null, phase: 'waiting' },
       error: null,
       result: null,
     }

@@ -86,7 +86,7 @@ export class ImportModule {
   async start(input: Input<'import/start'>): Promise<ImportJobInfo> {
     const { path, fileName, uploadId } = this.resolveSource(input.source)
     const client = this.deps.client(input.connectionId)
-    await sniffPath(path, fileName)
+    const { size, format } = await sniffPath(path, fileName)
     if (input.mode === 'create' && (await describeOrNull(client, { namespace: input.namespace, name: input.name }))) {
       throw new AppError('already_exists', `A table named "${input.name}" already exists in ${formatNamespace(input.namespace)}`, {
         hint: 'Choose another name, or import in overwrite or append mode',
@@ -101,6 +101,8 @@ export class ImportModule {
       path,
       fileName,
       vectorColumns: input.vectorColumns,
+      totalBytes: size,
+      format,
       onSettled: uploadId ? () => this.uploads.discard(uploadId) : undefined,
     })
   }

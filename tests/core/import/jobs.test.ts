@@ -81,6 +81,8 @@ describe('import through the service contract', () => {
       await service.dispatch('import/start', { connectionId, namespace: ['team'], name: 'embeddings', source: { path: join(dir, 'embeddings.arrow') } }),
     ) as ImportJobInfo
     expect(['queued', 'running']).toContain(job.state)
+    expect(job).toMatchObject({ format: 'arrow-file', fileName: 'embeddings.arrow', target: { connectionId, namespace: ['team'], name: 'embeddings' } })
+    expect(job.progress.totalBytes).toBeGreaterThan(0)
     const done = await settled(job.id)
     expect(done.state).toBe('done')
     expect(done.result).toMatchObject({ rowCount: 3000 })

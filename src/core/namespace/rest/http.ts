@@ -109,7 +109,8 @@ export class RestTransport {
     this.pool = new Pool(base.origin, {
       connections: Math.max(1, options.connections),
       pipelining: 1,
-      connect: { timeout: options.timeoutMs },
+      // 0 = no limit for the reply; connecting then keeps undici's own 10 s limit.
+      connect: { timeout: options.timeoutMs > 0 ? options.timeoutMs : undefined },
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       // Redirects are never followed: a plain dispatch does not (only undici's redirect interceptor would).

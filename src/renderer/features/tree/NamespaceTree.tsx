@@ -1,4 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual'
+import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual'
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { ChevronIcon, DatabaseIcon, FolderIcon, TableIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
@@ -53,6 +53,13 @@ export function NamespaceTree({ rows, selectedKey, onActivate, onExpand, onColla
     estimateSize: () => ROW_HEIGHT,
     getItemKey: (index) => rows[index]?.key ?? index,
     overscan: 12,
+    // Keep the focused item rendered even when scrolled out of view, so keyboard focus is never lost.
+    rangeExtractor: (range: Range) => {
+      const indexes = defaultRangeExtractor(range)
+      const focused = activeKey ? itemIndexes.get(activeKey) : undefined
+      return indexes
+      return [...indexes, focused].sort((a, b) => a - b)
+    },
   })
 
   const moveFocus = useCallback(
