@@ -57,7 +57,7 @@ export function NamespaceTree({ rows, selectedKey, onActivate, onExpand, onColla
     rangeExtractor: (range: Range) => {
       const indexes = defaultRangeExtractor(range)
       const focused = activeKey ? itemIndexes.get(activeKey) : undefined
-      return indexes
+      if (focused === undefined || indexes.includes(focused)) return indexes
       return [...indexes, focused].sort((a, b) => a - b)
     },
   })
