@@ -8,7 +8,7 @@
  *
  * Data is generated once into BENCH_DIR (default .tmp/bench) and reused: the 1M-row table is ~3 GB and takes
  * about a minute, the catalog about 45 s. Knobs: BENCH_ROWS (1,000,000), BENCH_DIM (768), BENCH_PAGE_ROWS (200),
- * BENCH_REPS (31), BENCH_NS_TOP (10) × BENCH_NS_CHILDREN (99) namespaces with BENCH_NS_TABLES (2) tables each,
+ * BENCH_REPS (61), BENCH_NS_TOP (10) × BENCH_NS_CHILDREN (99) namespaces with BENCH_NS_TABLES (2) tables each,
  * BENCH_WALK_REPS (3). Quick run: `BENCH_ROWS=20000 BENCH_NS_TOP=3 BENCH_NS_CHILDREN=9 npm run bench -- dir`.
  */
 import { existsSync } from 'node:fs'
@@ -37,7 +37,7 @@ export function settings() {
     rows: envInt('BENCH_ROWS', 1_000_000),
     dim: envInt('BENCH_DIM', 768),
     pageRows: envInt('BENCH_PAGE_ROWS', 200),
-    reps: envInt('BENCH_REPS', 31),
+    reps: envInt('BENCH_REPS', 61),
     top: envInt('BENCH_NS_TOP', 10),
     children: envInt('BENCH_NS_CHILDREN', 99),
     tablesPer: envInt('BENCH_NS_TABLES', 2),
@@ -115,8 +115,8 @@ async function pageSection(ctx: BenchContext, s: Settings, notes: string[]): Pro
     }
     const coreOnly = () => client.readPage(BENCH_TABLE, { offset, limit: s.pageRows })
     const bareQuery = () => bare.query().offset(offset).limit(s.pageRows).toArrow()
-    const path = await compare(whole, bareQuery, { reps: s.reps })
-    const core = await compare(coreOnly, bareQuery, { reps: s.reps })
+    const path = await compare(whole, bareQuery, { reps: s.reps, warmup: 5 })
+    const core = await compare(coreOnly, bareQuery, { reps: s.reps, warmup: 5 })
     latency.push([count(offset), count(expected), ms(path.bare), ms(path.ours), ratio(path.ratio), ms(core.ours), ratio(core.ratio), verdict(path.ratio, PAGE_TARGET)])
   }
 

@@ -51,6 +51,14 @@ export const api = {
       requestId: requestIdSchema.optional(),
     }),
   ),
+  /** Create a namespace (its parent must exist). */
+  'namespaces/create': method<null>()(z.object({ connectionId: connectionIdSchema, namespace: z.array(componentSchema).min(1, 'must name the new namespace').max(64) })),
+  /** Drop an empty namespace (restrict: fails if it still holds namespaces or tables). */
+  'namespaces/drop': method<null>()(z.object({ connectionId: connectionIdSchema, namespace: z.array(componentSchema).min(1, 'the root namespace cannot be dropped').max(64) })),
+  /** Drop a table and its data. */
+  'tables/drop': method<null>()(tableRefSchema),
+  /** Rename a table inside its namespace. */
+  'tables/rename': method<null>()(tableRefSchema.extend({ newName: componentSchema })),
   /** Saved REST connections (secret-free views). */
   'connections/saved/list': method<SavedConnectionView[]>()(z.object({})),
   /** Create or update a saved connection; secrets are stored with safeStorage and never returned. */

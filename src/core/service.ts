@@ -205,6 +205,22 @@ export class CatalogService {
         this.cancellable(requestId, (signal) =>
           this.client(connectionId).readPage({ namespace, name }, { offset, limit, columns, signal }),
         ),
+      'namespaces/create': async ({ connectionId, namespace }) => {
+        await this.client(connectionId).createNamespace(namespace, { mode: 'create' })
+        return null
+      },
+      'namespaces/drop': async ({ connectionId, namespace }) => {
+        await this.client(connectionId).dropNamespace(namespace, { behavior: 'restrict' })
+        return null
+      },
+      'tables/drop': async ({ connectionId, namespace, name }) => {
+        await this.client(connectionId).dropTable({ namespace, name })
+        return null
+      },
+      'tables/rename': async ({ connectionId, namespace, name, newName }) => {
+        await this.client(connectionId).renameTable({ namespace, name }, newName)
+        return null
+      },
       'requests/cancel': async ({ requestId }) => {
         this.inFlight.get(requestId)?.abort()
         return null

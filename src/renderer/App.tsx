@@ -9,6 +9,13 @@ import { Sidebar } from './features/tree/Sidebar'
 import { namespaceKey, type TreeItemRow } from './features/tree/treeModel'
 import { useNamespaceTree } from './features/tree/useNamespaceTree'
 import { TableView } from './features/table/TableView'
+import { AddMenu } from './features/connections/AddMenu'
+import { SavedConnections } from './features/connections/SavedConnections'
+import { useRemoteConnections } from './features/connections/useRemoteConnections'
+import { tableKey } from './features/tree/treeModel'
+import { useTreeActions } from './features/actions/useTreeActions'
+import type { TreeActionTarget } from './features/actions/treeActions'
+import type { WriteAction } from './features/actions/ActionDialog'
 
 type Selection =
   | { kind: 'table'; key: string; ref: TableRef }
@@ -56,6 +63,34 @@ export function App() {
     setOpenError(null)
   }, [])
 
+  const remote = useRemoteConnections(addConnection)
+
+  // After a write from the tree's context menu: never leave a dropped table or namespace selected.
+  const onTreeChanged = useCallback((action: WriteAction, target: TreeActionTarget, result: { name?: string }) => {
+    const { connectionId, namespace } = target
+    if (action === 'rename-table' && result.name) {
+      const name = result.name
+      setSelection((s) => (s?.kind === 'table' && s.key === tableKey(connectionId, namespace, target.name) ? { kind: 'table', key: tableKey(connectionId, namespace, name), ref: { connectionId, namespace, name } } : s))
+    } else if (action === 'drop-table') {
+      setSelection((s) => (s?.kind === 'table' && s.key === tableKey(connectionId, namespace, target.name) ? { kind: 'namespace', key: namespaceKey(connectionId, namespace), connectionId, namespace } : s))
+    } else if (action === 'drop-namespace') {
+      const parent = namespace.slice(0, -1)
+      const inside = (c: string, ns: readonly string[]) => c === connectionId && namespace.every((part, i) => ns[i] === part)
+      setSelection((s) => {
+        if (!s) return s
+        const [c, ns] = s.kind === 'table' ? [s.ref.connectionId, s.ref.namespace] : [s.connectionId, s.namespace]
+        return inside(c, ns) ? { kind: 'namespace', key: namespaceKey(connectionId, parent), connectionId, namespace: parent } : s
+      })
+    }
+  }, [])
+  const treeActions = useTreeActions({
+    connections,
+    reload: (connectionId, namespace) => void tree.reload(connectionId, namespace),
+    expand: tree.expand,
+    onChanged: onTreeChanged,
+  })
+  const remoteIds = useMemo(() => new Set(connections.filter((c) => c.kind === 'rest').map((c) => c.id)), [connections])
+
   const openPath = useCallback(
     (path: string) => {
       setOpening(true)
@@ -90,9 +125,10 @@ export function App() {
         if (info?.canPickDirectory) pickDirectory()
         else setShowStart(true)
       } else if (command === 'refresh') refresh()
+      else if (command === 'connect-server') remote.openNew()
     })
     return offCommand
-  }, [info, pickDirectory, refresh])
+  }, [info, pickDirectory, refresh, remote.openNew])
 
   const closeConnection = useCallback((connectionId: string) => {
     void call('connections/close', { connectionId }).catch(() => undefined)
@@ -165,6 +201,18 @@ export function App() {
         initialError={connections.length === 0 ? (info.initialError ?? null) : null}
         onOpenPath={openPath}
         onPickDirectory={pickDirectory}
+        remote={
+          <SavedConnections
+            saved={remote.saved}
+            open={connections}
+            openingId={remote.openingId}
+            failure={remote.failure}
+            onNew={remote.openNew}
+            onConnect={remote.connect}
+            onEdit={remote.edit}
+            onDelete={remote.remove}
+          />
+        }
       />
     )
   } else if (selection.kind === 'table') {
@@ -206,6 +254,19 @@ export function App() {
           setShowStart(true)
         }}
         onActivate={onActivate}
+        addMenu={
+          <AddMenu
+            saved={remote.saved}
+            onOpenDirectory={() => {
+              setOpenError(null)
+              setShowStart(true)
+            }}
+            onConnectServer={remote.openNew}
+            onOpenSaved={remote.connect}
+          />
+        }
+        onContextMenu={(row, x, y) => treeActions.openMenu({ kind: row.kind, connectionId: row.connectionId, namespace: row.namespace, name: row.name }, x, y)}
+        remoteConnections={remoteIds}
         onExpand={(row) => tree.expand(row.connectionId, row.namespace)}
         onCollapse={(row) => tree.collapse(row.key)}
         onRetry={(parentKey) => {
@@ -215,6 +276,8 @@ export function App() {
       />
       <main className="content">{content}</main>
       {dragging && <div className="drop-overlay">Drop a folder to open it as a catalog</div>}
+      {remote.element}
+      {treeActions.element}
     </div>
   )
 }

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react'
+import { useState, type FormEvent, type ReactNode } from 'react'
 import type { AppErrorData, RecentDirectory } from '../../../contract'
 import { ErrorPanel } from '../../components/ErrorPanel'
 import { DatabaseIcon, FolderIcon } from '../../components/Icons'
@@ -14,12 +14,14 @@ export interface StartScreenProps {
   initialError: AppErrorData | null
   onOpenPath(path: string): void
   onPickDirectory(): void
+  /** Saved catalog servers and "Connect to server…". */
+  remote?: ReactNode
 }
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' })
 
 /** Open a directory catalog: typed or pasted path, native dialog, a dropped folder, or a recent one. */
-export function StartScreen({ recents, canPickDirectory, opening, error, initialError, onOpenPath, onPickDirectory }: StartScreenProps) {
+export function StartScreen({ recents, canPickDirectory, opening, error, initialError, onOpenPath, onPickDirectory, remote }: StartScreenProps) {
   const [path, setPath] = useState('')
   const submit = (event: FormEvent) => {
     event.preventDefault()
@@ -77,6 +79,7 @@ export function StartScreen({ recents, canPickDirectory, opening, error, initial
             ]}
           />
         )}
+        {remote}
         {recents.length > 0 && (
           <div className="recents">
             <h2>Recent directories</h2>

@@ -1,6 +1,7 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual'
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { ChevronIcon, DatabaseIcon, FolderIcon, TableIcon } from '../../components/Icons'
+import { ServerIcon } from '../connections/ServerIcon'
 import { Spinner } from '../../components/Spinner'
 import { findByPrefix, type TreeItemRow, type TreeRow } from './treeModel'
 
@@ -17,6 +18,10 @@ export interface NamespaceTreeProps {
   onCollapse(row: TreeItemRow): void
   onRetry(parentKey: string): void
   label: string
+  /** Right-click, the Menu key or Shift+F10 on an item: open its context menu at (x, y). */
+  onContextMenu?(row: TreeItemRow, x: number, y: number): void
+  /** Connections shown with the server icon (REST). */
+  remoteConnections?: ReadonlySet<string>
 }
 
 /**
@@ -24,7 +29,7 @@ export interface NamespaceTreeProps {
  * WAI-ARIA tree pattern: role tree/treeitem, aria-level/-setsize/-posinset/-expanded/-selected,
  * and a roving tabindex (one item is tabbable; arrows move focus).
  */
-export function NamespaceTree({ rows, selectedKey, onActivate, onExpand, onCollapse, onRetry, label }: NamespaceTreeProps) {
+export function NamespaceTree({ rows, selectedKey, onActivate, onExpand, onCollapse, onRetry, label, onContextMenu, remoteConnections }: NamespaceTreeProps) {
   const scrollRef = useRef<HTMLDivElement>(null)
   const [focusedKey, setFocusedKey] = useState<string | null>(null)
   const focusAfterRender = useRef(false)
@@ -94,6 +99,13 @@ export function NamespaceTree({ rows, selectedKey, onActivate, onExpand, onColla
     }
     const expandable = current.kind !== 'table'
     let handled = true
+    if (onContextMenu && (event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey))) {
+      const box = (event.target as HTMLElement).getBoundingClientRect()
+      onContextMenu(current, box.left + 24, box.bottom)
+      event.preventDefault()
+      event.stopPropagation()
+      return
+    }
     switch (event.key) {
       case 'ArrowDown':
         go(items[position + 1])
@@ -194,6 +206,15 @@ export function NamespaceTree({ rows, selectedKey, onActivate, onExpand, onColla
               style={style}
               title={row.kind === 'table' ? `${[...row.namespace, row.name].join('/')}` : undefined}
               onFocus={() => setFocusedKey(row.key)}
+              onContextMenu={
+                onContextMenu
+                  ? (event) => {
+                      event.preventDefault()
+                      moveFocus(row.key)
+                      onContextMenu(row, event.clientX, event.clientY)
+                    }
+                  : undefined
+              }
               onClick={() => {
                 setFocusedKey(row.key)
                 if (expandable) {
@@ -205,7 +226,9 @@ export function NamespaceTree({ rows, selectedKey, onActivate, onExpand, onColla
             >
               <span style={{ width: (row.level - 1) * INDENT }} className="tree-indent" />
               {expandable ? <ChevronIcon className="tree-chevron" expanded={row.expanded} /> : <span className="tree-chevron" />}
-              {row.kind === 'connection' ? (
+              {row.kind === 'connection' && remoteConnections?.has(row.connectionId) ? (
+                <ServerIcon className="tree-icon icon-connection icon-remote" />
+              ) : row.kind === 'connection' ? (
                 <DatabaseIcon className="tree-icon icon-connection" />
               ) : row.kind === 'namespace' ? (
                 <FolderIcon className="tree-icon icon-namespace" open={row.expanded} />

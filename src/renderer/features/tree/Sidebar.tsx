@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import type { ConnectionInfo } from '../../../contract'
 import { PlusIcon, RefreshIcon } from '../../components/Icons'
 import { NamespaceTree } from './NamespaceTree'
@@ -15,6 +16,10 @@ export interface SidebarProps {
   onExpand(row: TreeItemRow): void
   onCollapse(row: TreeItemRow): void
   onRetry(parentKey: string): void
+  /** Replaces the plain "+" button (a menu: directory, server, saved servers). */
+  addMenu?: ReactNode
+  onContextMenu?(row: TreeItemRow, x: number, y: number): void
+  remoteConnections?: ReadonlySet<string>
 }
 
 /** Left pane: the namespace tree of every open connection, with its filter and refresh. */
@@ -24,9 +29,11 @@ export function Sidebar(props: SidebarProps) {
     <nav className="sidebar" aria-label="Catalogs">
       <div className="sidebar-header">
         <span className="sidebar-title">Catalogs</span>
-        <button type="button" className="icon-button" aria-label="Open directory" title="Open directory" onClick={props.onOpenNew}>
-          <PlusIcon />
-        </button>
+        {props.addMenu ?? (
+          <button type="button" className="icon-button" aria-label="Open directory" title="Open directory" onClick={props.onOpenNew}>
+            <PlusIcon />
+          </button>
+        )}
         <button type="button" className="icon-button" aria-label="Refresh tree" title="Refresh tree" onClick={props.onRefresh} disabled={connections.length === 0}>
           <RefreshIcon />
         </button>
@@ -56,6 +63,8 @@ export function Sidebar(props: SidebarProps) {
           onExpand={props.onExpand}
           onCollapse={props.onCollapse}
           onRetry={props.onRetry}
+          onContextMenu={props.onContextMenu}
+          remoteConnections={props.remoteConnections}
           label="Namespaces and tables"
         />
       )}

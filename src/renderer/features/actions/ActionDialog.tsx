@@ -1,0 +1,129 @@
+import { useId, useMemo, useState, type FormEvent } from 'react'
+import { componentSchema, type AppErrorData } from '../../../contract'
+import { call } from '../../api'
+import { ErrorPanel, errorData } from '../../components/ErrorPanel'
+import { Spinner } from '../../components/Spinner'
+import { Modal } from './Modal'
+import type { TreeActionId, TreeActionTarget } from './treeActions'
+
+export type WriteAction = Exclude<TreeActionId, 'refresh'>
+
+export interface ActionDialogProps {
+  action: WriteAction
+  target: TreeActionTarget
+  onCancel(): void
+  /** The write succeeded; `result` is the new name (create, rename). */
+  onDone(result: { name?: string }): void
+  /** The write failed; the dialog shows why and stays open (unsupported: refresh the capabilities). */
+  onFailed(error: AppErrorData): void
+}
+
+/** A readable message for a name the component rule refuses, or undefined when it is fine. */
+export function nameProblem(name: string): string | undefined {
+  if (name === '') return 'Enter a name'
+  const parsed = componentSchema.safeParse(name)
+  return parsed.success ? undefined : `The name ${parsed.error.issues[0]?.message ?? 'is not valid'}`
+}
+
+const TITLES: Record<WriteAction, string> = {
+  'create-namespace': 'New namespace',
+  'drop-namespace': 'Drop namespace',
+  'rename-table': 'Rename table',
+  'drop-table': 'Drop table',
+}
+
+/**
+ * The dialog behind a tree write: asks for a name (create, rename) or a confirmation (drop; a table
+ * is dropped only once its name is typed), runs the call, and reports failure in words.
+ */
+export function ActionDialog({ action, target, onCancel, onDone, onFailed }: ActionDialogProps) {
+  const titleId = useId()
+  const [value, setValue] = useState(action === 'rename-table' ? target.name : '')
+  const [touched, setTouched] = useState(false)
+  const [running, setRunning] = useState(false)
+  const [error, setError] = useState<AppErrorData | null>(null)
+  const where = target.kind === 'connection' ? `the root of ${target.name}` : `“${[...target.namespace].join(' / ')}”`
+
+  const problem = useMemo(() => {
+    if (action === 'create-namespace') return nameProblem(value.trim())
+    if (action === 'rename-table') return value.trim() === target.name ? 'Type a different name' : nameProblem(value.trim())
+    if (action === 'drop-table') return value === target.name ? undefined : `Type “${target.name}” to confirm`
+    return undefined
+  }, [action, value, target.name])
+
+  const run = async (event: FormEvent) => {
+    event.preventDefault()
+    setTouched(true)
+    if (problem) return
+    setRunning(true)
+    setError(null)
+    const { connectionId, namespace, name } = target
+    const newName = value.trim()
+    try {
+      if (action === 'create-namespace') await call('namespaces/create', { connectionId, namespace: [...namespace, newName] })
+      else if (action === 'drop-namespace') await call('namespaces/drop', { connectionId, namespace })
+      else if (action === 'rename-table') await call('tables/rename', { connectionId, namespace, name, newName })
+      else await call('tables/drop', { connectionId, namespace, name })
+      onDone(action === 'create-namespace' || action === 'rename-table' ? { name: newName } : {})
+    } catch (e) {
+      const data = errorData(e)
+      setError(data)
+      setRunning(false)
+      onFailed(data)
+    }
+  }
+
+  const destructive = action === 'drop-namespace' || action === 'drop-table'
+  const buttonLabel = { 'create-namespace': 'Create', 'drop-namespace': 'Drop namespace', 'rename-table': 'Rename', 'drop-table': 'Drop table' }[action]
+  const showProblem = touched || (action !== 'drop-table' && value !== '' && value !== target.name)
+
+  return (
+    <Modal labelledBy={titleId} onClose={running ? undefined : onCancel} className="action-dialog" role={destructive ? 'alertdialog' : 'dialog'}>
+      <form className="dialog-form" onSubmit={(e) => void run(e)} noValidate>
+        <header className="dialog-header">
+          <h2 id={titleId}>{TITLES[action]}</h2>
+        </header>
+        <div className="dialog-body">
+          {action === 'create-namespace' && <p>Create a namespace in {where}.</p>}
+          {action === 'drop-namespace' && (
+            <p>
+              Drop the namespace <strong>{target.name}</strong>? Only an empty namespace can be dropped; one that still holds namespaces or tables is left as it is.
+            </p>
+          )}
+          {action === 'rename-table' && (
+            <p>
+              Rename the table <strong>{target.name}</strong> in {target.namespace.length ? `“${target.namespace.join(' / ')}”` : 'the root namespace'}.
+            </p>
+          )}
+          {action === 'drop-table' && (
+            <p>
+              Drop the table <strong>{target.name}</strong> and all of its data? This cannot be undone.
+            </p>
+          )}
+          {action !== 'drop-namespace' && (
+            <div className="dialog-field">
+              <label htmlFor={`${titleId}-name`} className="field-label">
+                {action === 'drop-table' ? `Type “${target.name}” to confirm` : action === 'rename-table' ? 'New name' : 'Name'}
+              </label>
+              <input id={`${titleId}-name`} data-autofocus className="text-input mono" autoComplete="off" spellCheck={false} value={value} onChange={(e) => setValue(e.target.value)} aria-invalid={showProblem && !!problem} />
+              {showProblem && problem ? <div className="field-error">{problem}</div> : action !== 'drop-table' && <div className="muted small">Letters, digits, _, - and . only.</div>}
+            </div>
+          )}
+          {error && <ErrorPanel error={error} title={`Could not ${buttonLabel.toLowerCase()}`} compact />}
+        </div>
+        <footer className="dialog-footer">
+          <div className="dialog-footer-left" />
+          <div className="dialog-footer-right">
+            <button type="button" className="button" onClick={onCancel} disabled={running}>
+              Cancel
+            </button>
+            <button type="submit" className={destructive ? 'button danger' : 'button primary'} disabled={running || (action === 'drop-table' && !!problem)} data-autofocus={action === 'drop-namespace' ? true : undefined}>
+              {running && <Spinner label="Working" />}
+              {buttonLabel}
+            </button>
+          </div>
+        </footer>
+      </form>
+    </Modal>
+  )
+}

@@ -1,0 +1,62 @@
+import { operationLabels, type CapabilitySnapshot, type Operation } from '../../../contract'
+
+/** What a tree item's context menu can do. */
+export type TreeActionId = 'create-namespace' | 'drop-namespace' | 'rename-table' | 'drop-table' | 'refresh'
+
+export interface TreeActionTarget {
+  kind: 'connection' | 'namespace' | 'table'
+  connectionId: string
+  /** The namespace itself (connection, namespace) or the one holding the table. */
+  namespace: string[]
+  name: string
+}
+
+export interface MenuItem {
+  id: TreeActionId
+  label: string
+  /** The server operation behind it (absent: nothing is written). */
+  operation?: Operation
+  disabled: boolean
+  /** Why it is disabled, in words (tooltip and accessible description). */
+  reason?: string
+}
+
+const ITEMS: Record<TreeActionTarget['kind'], { id: TreeActionId; label: string; operation?: Operation }[]> = {
+  connection: [
+    { id: 'create-namespace', label: 'New namespace…', operation: 'namespace.create' },
+    { id: 'refresh', label: 'Refresh' },
+  ],
+  namespace: [
+    { id: 'create-namespace', label: 'New namespace…', operation: 'namespace.create' },
+    { id: 'drop-namespace', label: 'Drop namespace…', operation: 'namespace.drop' },
+    { id: 'refresh', label: 'Refresh' },
+  ],
+  table: [
+    { id: 'rename-table', label: 'Rename table…', operation: 'table.rename' },
+    { id: 'drop-table', label: 'Drop table…', operation: 'table.drop' },
+  ],
+}
+
+/** Why an operation cannot be used on this connection, or undefined when it may be. */
+export function unsupportedReason(capabilities: CapabilitySnapshot | null | undefined, operation: Operation): string | undefined {
+  const entry = capabilities?.[operation]
+  if (!entry || entry.supported !== false) return undefined
+  return entry.reason ?? `This server does not support ${operationLabels[operation]}`
+}
+
+/**
+ * The context menu of a tree item. `capabilities` is the connection's capability map
+ * (null for a directory: everything works; undefined: not known yet, so nothing is disabled).
+ */
+export function menuItemsFor(target: TreeActionTarget, capabilities: CapabilitySnapshot | null | undefined): MenuItem[] {
+  return ITEMS[target.kind].map((item) => {
+    const reason = item.operation ? unsupportedReason(capabilities, item.operation) : undefined
+    return { ...item, disabled: reason !== undefined, ...(reason ? { reason } : {}) }
+  })
+}
+
+/** The namespace whose listing changes after the action (the tree reloads it). */
+export function affectedNamespace(action: TreeActionId, target: TreeActionTarget): string[] {
+  if (action === 'drop-namespace') return target.namespace.slice(0, -1)
+  return target.namespace
+}
