@@ -5,15 +5,16 @@
  * an Arrow IPC file `{id int64, label utf8, score float64, vector FixedSizeList<Float32>[768]}` of
  * random floats in 10k-row batches (~3.1 GB at 1M rows) is generated once through a bounded sink and
  * cached in BENCH_DIR (default .tmp/bench). Then, in the same run and alternating order (ABBA when
- * BENCH_REPS ≥ 2), each in its own child process so peak RSS (VmHWM) is its own:
+ * BENCH_REPS ≥ 2), each in its own child process so peak RSS (VmHWM) is its own, each after `sync`
+ * and a warm read of the source (so one run's write-back does not land in the next):
  *   ours — the app's pipeline: ImportJobs → openSource → writeSource → dir NamespaceClient;
  *   bare — the best bare @lancedb/lancedb streamed import measured in perf-baselines §3:
  *          Arrow file reader, createTable(first batch), then add(batch) with one add in flight.
  * Reports the throughput ratio ours/bare (target ≥ 0.9) and our peak RSS (target < 700 MB at 3 GB)
  * to bench-results/import.md.
  */
-import { spawn } from 'node:child_process'
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
+import { execFileSync, spawn } from 'node:child_process'
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { Report, Section } from './lib'
@@ -226,6 +227,7 @@ export async function runImportBench(
       for (const variant of order) {
         const root = join(dir, `db_${variant}_${rows}`)
         rmSync(root, { recursive: true, force: true })
+        settle(file)
         try {
           const r = await runChild(variant, file, root)
           if (r.rows !== rows) throw new Error(`${variant} imported ${r.rows} rows of ${rows}`)
@@ -292,6 +294,24 @@ function report(results: ImportBenchRow[]): Report {
         rows,
       },
     ],
+  }
+}
+
+/**
+ * Same start for every run: flush the previous run's dirty pages (3 GB written by the last import
+ * would otherwise be written back during the next one) and warm the source file (perf-baselines §3
+ * measured warm sources).
+ */
+function settle(file: string): void {
+  execFileSync('sync')
+  const fd = openSync(file, 'r')
+  try {
+    const buf = Buffer.allocUnsafe(16 * 1024 * 1024)
+    while (readSync(fd, buf, 0, buf.length, null) > 0) {
+      // reading is the point
+    }
+  } finally {
+    closeSync(fd)
   }
 }
 

@@ -118,6 +118,7 @@ export function App() {
   }, [openPath])
 
   const { refresh } = tree
+  const { openNew: openConnectDialog } = remote
   // Menu commands from main (Electron only).
   useEffect(() => {
     const offCommand = onHostEvent('app/command', ({ command }) => {
@@ -125,10 +126,10 @@ export function App() {
         if (info?.canPickDirectory) pickDirectory()
         else setShowStart(true)
       } else if (command === 'refresh') refresh()
-      else if (command === 'connect-server') remote.openNew()
+      else if (command === 'connect-server') openConnectDialog()
     })
     return offCommand
-  }, [info, pickDirectory, refresh, remote.openNew])
+  }, [info, pickDirectory, refresh, openConnectDialog])
 
   const closeConnection = useCallback((connectionId: string) => {
     void call('connections/close', { connectionId }).catch(() => undefined)
@@ -257,10 +258,6 @@ export function App() {
         addMenu={
           <AddMenu
             saved={remote.saved}
-            onOpenDirectory={() => {
-              setOpenError(null)
-              setShowStart(true)
-            }}
             onConnectServer={remote.openNew}
             onOpenSaved={remote.connect}
           />

@@ -24,6 +24,7 @@ interface Fixtures {
 const processOutput: string[] = []
 
 const test = base.extend<Fixtures>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
   server: async ({}, use) => {
     const dir = await makeTempDir('lcb-e2e-rest-')
     const root = join(dir, 'served')
@@ -40,6 +41,7 @@ const test = base.extend<Fixtures>({
     await server.close()
     await removeDir(dir)
   },
+  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
   bare: async ({}, use) => {
     const harness = await startHarness({})
     await use(harness)
@@ -84,7 +86,7 @@ async function fillConnection(page: Page, name: string, url: string, key: string
   const dialog = page.getByRole('dialog')
   await dialog.getByLabel('Name', { exact: true }).fill(name)
   await dialog.getByLabel('Endpoint URL').fill(url)
-  await dialog.getByLabel('API key', { exact: true }).fill(key)
+  await dialog.getByRole('textbox', { name: 'API key' }).fill(key)
 }
 
 /** Every input's current value in the page (a password field's value is not in page.content()). */
@@ -107,7 +109,7 @@ test('connects with an API key through the dialog, browses, opens a table and sc
   await expect(dialog.getByText('Enter the API key')).toBeVisible()
 
   await fillConnection(page, 'Team server', server.url, KEY)
-  await expect(dialog.getByLabel('API key', { exact: true })).toHaveAttribute('type', 'password')
+  await expect(dialog.getByRole('textbox', { name: 'API key' })).toHaveAttribute('type', 'password')
   await expect(dialog.getByText('Give the connection a name')).toHaveCount(0)
 
   // Test connection lists the tables and says how many, without writing.
@@ -139,8 +141,11 @@ test('connects with an API key through the dialog, browses, opens a table and sc
   await screenshot(page, 'rest-tree-with-table')
 
   // The saved connection, reopened for editing, shows "saved" and holds no key anywhere.
-  await page.getByRole('button', { name: 'Add a catalog' }).click()
-  await page.getByRole('menuitem', { name: 'Open directory…' }).click()
+  // The sidebar's server menu lists the saved server; "+" leads to the start screen with the full list.
+  await page.getByRole('button', { name: 'Catalog servers' }).click()
+  await expect(page.getByRole('menu', { name: 'Catalog servers' }).getByRole('menuitem')).toHaveText(['Connect to server…', 'Connect to “Team server”'])
+  await page.keyboard.press('Escape')
+  await page.getByRole('button', { name: 'Open directory' }).click()
   const saved = page.getByRole('list', { name: 'Saved connections' }).getByRole('listitem', { name: 'Team server' })
   await expect(saved).toContainText('API key saved')
   await expect(saved.getByRole('button', { name: 'Connect to Team server' })).toHaveText('Show')
@@ -166,8 +171,8 @@ test('a wrong key shows the message and leaves the saved connection; editing it 
   await fillConnection(page, 'Shared catalog', server.url, WRONG_KEY)
   await dialog.getByRole('button', { name: 'Save & connect' }).click()
   // Saved first, then refused: the message is in the dialog, which now edits the saved connection.
+  dialog = page.getByRole('dialog', { name: 'Edit “Shared catalog”' })
   await expect(dialog.getByRole('alert')).toContainText(/rejected the API key/i)
-  await expect(page.getByRole('dialog', { name: 'Edit “Shared catalog”' })).toBeVisible()
   await screenshot(page, 'rest-wrong-key-dialog')
   await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click()
   await expect(page.getByRole('tree')).toHaveCount(0)
@@ -187,7 +192,7 @@ test('a wrong key shows the message and leaves the saved connection; editing it 
   await listed.first().getByRole('button', { name: 'Edit Shared catalog' }).click()
   dialog = page.getByRole('dialog', { name: 'Edit “Shared catalog”' })
   await dialog.getByRole('button', { name: 'Replace' }).click()
-  await dialog.getByLabel('API key', { exact: true }).fill(KEY)
+  await dialog.getByRole('textbox', { name: 'API key' }).fill(KEY)
   await dialog.getByRole('button', { name: 'Save & connect' }).click()
   await expect(dialog).toBeHidden()
   await expect(treeItem(page, 'Shared catalog')).toHaveAttribute('aria-expanded', 'true')
@@ -242,7 +247,8 @@ test('renaming a table on the REST connection is disabled with the reason once t
   await expect(rename).toHaveAttribute('aria-disabled', 'true')
   await expect(rename).toHaveAttribute('title', /renam/i)
   await screenshot(page, 'rest-rename-disabled')
-  await rename.click()
+  // A click on a disabled item does nothing (no dialog, no request).
+  await rename.click({ force: true })
   await expect(page.getByRole('dialog', { name: 'Rename table' })).toHaveCount(0)
   // Drop stays available.
   await expect(page.getByRole('menuitem', { name: 'Drop table…' })).not.toHaveAttribute('aria-disabled', 'true')
@@ -258,7 +264,7 @@ test('a REST root and a directory root side by side', async ({ page, server }) =
   try {
     await openApp(page, harness)
     await expect(treeItem(page, 'local_table')).toBeVisible()
-    await page.getByRole('button', { name: 'Add a catalog' }).click()
+    await page.getByRole('button', { name: 'Catalog servers' }).click()
     await page.getByRole('menuitem', { name: 'Connect to server…' }).click()
     await fillConnection(page, 'Team server', server.url, KEY)
     await page.getByRole('dialog').getByRole('button', { name: 'Save & connect' }).click()

@@ -11,6 +11,7 @@ import { expect, makeTempDir, openApp, removeDir, screenshot, startHarness, tree
 import type { Harness } from '../../src/harness/server'
 
 const test = base.extend<{ catalog: { root: string; harness: Harness } }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
   catalog: async ({}, use) => {
     const dir = await makeTempDir('lcb-e2e-actions-')
     const root = join(dir, 'catalog')

@@ -1,10 +1,10 @@
 import { useId, useMemo, useState, type FormEvent } from 'react'
-import { componentSchema, type AppErrorData } from '../../../contract'
+import type { AppErrorData } from '../../../contract'
 import { call } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
 import { Modal } from './Modal'
-import type { TreeActionId, TreeActionTarget } from './treeActions'
+import { nameProblem, type TreeActionId, type TreeActionTarget } from './treeActions'
 
 export type WriteAction = Exclude<TreeActionId, 'refresh'>
 
@@ -16,13 +16,6 @@ export interface ActionDialogProps {
   onDone(result: { name?: string }): void
   /** The write failed; the dialog shows why and stays open (unsupported: refresh the capabilities). */
   onFailed(error: AppErrorData): void
-}
-
-/** A readable message for a name the component rule refuses, or undefined when it is fine. */
-export function nameProblem(name: string): string | undefined {
-  if (name === '') return 'Enter a name'
-  const parsed = componentSchema.safeParse(name)
-  return parsed.success ? undefined : `The name ${parsed.error.issues[0]?.message ?? 'is not valid'}`
 }
 
 const TITLES: Record<WriteAction, string> = {

@@ -1,4 +1,4 @@
-import { operationLabels, type CapabilitySnapshot, type Operation } from '../../../contract'
+import { componentSchema, operationLabels, type CapabilitySnapshot, type Operation } from '../../../contract'
 
 /** What a tree item's context menu can do. */
 export type TreeActionId = 'create-namespace' | 'drop-namespace' | 'rename-table' | 'drop-table' | 'refresh'
@@ -41,7 +41,8 @@ const ITEMS: Record<TreeActionTarget['kind'], { id: TreeActionId; label: string;
 export function unsupportedReason(capabilities: CapabilitySnapshot | null | undefined, operation: Operation): string | undefined {
   const entry = capabilities?.[operation]
   if (!entry || entry.supported !== false) return undefined
-  return entry.reason ?? `This server does not support ${operationLabels[operation]}`
+  const what = `This server does not support ${operationLabels[operation]}`
+  return entry.reason ? `${what}: ${entry.reason}` : what
 }
 
 /**
@@ -59,4 +60,11 @@ export function menuItemsFor(target: TreeActionTarget, capabilities: CapabilityS
 export function affectedNamespace(action: TreeActionId, target: TreeActionTarget): string[] {
   if (action === 'drop-namespace') return target.namespace.slice(0, -1)
   return target.namespace
+}
+
+/** A readable message for a name the component rule refuses, or undefined when it is fine. */
+export function nameProblem(name: string): string | undefined {
+  if (name === '') return 'Enter a name'
+  const parsed = componentSchema.safeParse(name)
+  return parsed.success ? undefined : `The name ${parsed.error.issues[0]?.message ?? 'is not valid'}`
 }

@@ -1,13 +1,12 @@
 import { useState } from 'react'
 import type { SavedConnectionView } from '../../../contract'
-import { PlusIcon } from '../../components/Icons'
 import { TreeContextMenu } from '../actions/TreeContextMenu'
+import { ServerIcon } from './ServerIcon'
 
-/** The sidebar's "+": open a directory, connect to a new server, or open a saved one. */
-export function AddMenu({ saved, onOpenDirectory, onConnectServer, onOpenSaved }: { saved: readonly SavedConnectionView[]; onOpenDirectory(): void; onConnectServer(): void; onOpenSaved(view: SavedConnectionView): void }) {
+/** The sidebar's server button: a new connection, or one of the saved servers. */
+export function AddMenu({ saved, onConnectServer, onOpenSaved }: { saved: readonly SavedConnectionView[]; onConnectServer(): void; onOpenSaved(view: SavedConnectionView): void }) {
   const [at, setAt] = useState<{ x: number; y: number } | null>(null)
   const items = [
-    { id: 'dir', label: 'Open directory…', disabled: false },
     { id: 'server', label: 'Connect to server…', disabled: false },
     ...saved.map((view) => ({ id: `saved:${view.id}`, label: `Connect to “${view.name}”`, disabled: false })),
   ]
@@ -16,8 +15,8 @@ export function AddMenu({ saved, onOpenDirectory, onConnectServer, onOpenSaved }
       <button
         type="button"
         className="icon-button"
-        aria-label="Add a catalog"
-        title="Add a catalog"
+        aria-label="Catalog servers"
+        title="Connect to a catalog server"
         aria-haspopup="menu"
         aria-expanded={at !== null}
         onClick={(event) => {
@@ -25,20 +24,19 @@ export function AddMenu({ saved, onOpenDirectory, onConnectServer, onOpenSaved }
           setAt({ x: box.left, y: box.bottom + 2 })
         }}
       >
-        <PlusIcon />
+        <ServerIcon />
       </button>
       {at && (
         <TreeContextMenu
           x={at.x}
           y={at.y}
-          label="Add a catalog"
+          label="Catalog servers"
           items={items}
           onClose={() => setAt(null)}
           onChoose={(item) => {
             setAt(null)
             const id = item.id
-            if (id === 'dir') onOpenDirectory()
-            else if (id === 'server') onConnectServer()
+            if (id === 'server') onConnectServer()
             else {
               const view = saved.find((v) => `saved:${v.id}` === id)
               if (view) onOpenSaved(view)

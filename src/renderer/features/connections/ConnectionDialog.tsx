@@ -310,7 +310,7 @@ function Field({ label, id, error, hint, children }: { label: string; id: string
 export function TestReport({ report }: { report: VerificationReport }) {
   const count = report.tables.length
   const summary = report.ok
-    ? `Connected. The server lists ${numberFormat.format(count)} ${count === 1 ? 'table' : 'tables'}.${report.wrote ? ' The write round trip worked.' : ''}`
+    ? `The server lists ${numberFormat.format(count)} ${count === 1 ? 'table' : 'tables'}.${report.wrote ? ' The write round trip worked.' : ''}`
     : 'The test failed.'
   return (
     <section className={report.ok ? 'test-report ok' : 'test-report failed'} aria-label="Test result">

@@ -1,6 +1,7 @@
 import type { ConnectionInfo } from '../../../contract'
 import { ErrorPanel } from '../../components/ErrorPanel'
 import { DatabaseIcon, FolderIcon } from '../../components/Icons'
+import { ServerIcon } from './ServerIcon'
 import { Spinner } from '../../components/Spinner'
 import type { NamespaceNode } from '../tree/treeModel'
 
@@ -24,7 +25,7 @@ export function ConnectionPane({
   return (
     <section className="connection-pane" aria-label={isRoot ? `Connection ${connection.label}` : `Namespace ${namespace.join('/')}`}>
       <header className="table-header">
-        {isRoot ? <DatabaseIcon className="table-header-icon" /> : <FolderIcon className="table-header-icon" />}
+        {isRoot && connection.kind === 'rest' ? <ServerIcon className="table-header-icon" /> : isRoot ? <DatabaseIcon className="table-header-icon" /> : <FolderIcon className="table-header-icon" />}
         <div className="table-title">
           <h1 className="table-name">{isRoot ? connection.label : namespace[namespace.length - 1]}</h1>
           <div className="table-path">
@@ -61,7 +62,7 @@ export function ConnectionPane({
         ) : (
           <div className="summary">
             <div className="summary-counts">
-              {numberFormat.format(node.namespaces.length)} namespaces · {numberFormat.format(node.tables.length)} tables
+              {numberFormat.format(node.namespaces.length)} {node.namespaces.length === 1 ? 'namespace' : 'namespaces'} · {numberFormat.format(node.tables.length)} {node.tables.length === 1 ? 'table' : 'tables'}
             </div>
             <div className="muted">Select a table in the tree to see its rows.</div>
           </div>

@@ -111,6 +111,9 @@ export function validateForm(form: ConnectionForm): FormErrors {
     errors.database = form.databaseKind === 'name' ? 'Enter the database name, or choose “None”' : 'Enter the database prefix, or choose “None”'
   }
   const draftHeaders = form.headers.map((h, index) => ({ h, index })).filter(({ h }) => h.name.trim() !== '' || h.value !== '')
+  draftHeaders.forEach(({ h, index }) => {
+    if (h.name.trim() === '' && !errors[`header.${index}.name`]) errors[`header.${index}.name`] = 'Name the header, or remove the row'
+  })
   const parsed = connectionDraftSchema.safeParse(formToDraft(form))
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
@@ -132,9 +135,6 @@ export function validateForm(form: ConnectionForm): FormErrors {
       if (field && !errors[field]) errors[field] = issue.code === 'custom' && first === 'headers' ? issue.message : `${label} ${issue.message}`
     }
   }
-  draftHeaders.forEach(({ h, index }) => {
-    if (h.name.trim() === '' && !errors[`header.${index}.name`]) errors[`header.${index}.name`] = 'Name the header, or remove the row'
-  })
   return errors
 }
 

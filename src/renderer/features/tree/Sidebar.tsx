@@ -16,7 +16,7 @@ export interface SidebarProps {
   onExpand(row: TreeItemRow): void
   onCollapse(row: TreeItemRow): void
   onRetry(parentKey: string): void
-  /** Replaces the plain "+" button (a menu: directory, server, saved servers). */
+  /** A header button beside "+": connect to a server (new or saved). */
   addMenu?: ReactNode
   onContextMenu?(row: TreeItemRow, x: number, y: number): void
   remoteConnections?: ReadonlySet<string>
@@ -29,11 +29,10 @@ export function Sidebar(props: SidebarProps) {
     <nav className="sidebar" aria-label="Catalogs">
       <div className="sidebar-header">
         <span className="sidebar-title">Catalogs</span>
-        {props.addMenu ?? (
-          <button type="button" className="icon-button" aria-label="Open directory" title="Open directory" onClick={props.onOpenNew}>
-            <PlusIcon />
-          </button>
-        )}
+        <button type="button" className="icon-button" aria-label="Open directory" title="Open directory" onClick={props.onOpenNew}>
+          <PlusIcon />
+        </button>
+        {props.addMenu}
         <button type="button" className="icon-button" aria-label="Refresh tree" title="Refresh tree" onClick={props.onRefresh} disabled={connections.length === 0}>
           <RefreshIcon />
         </button>
