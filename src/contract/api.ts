@@ -39,6 +39,12 @@ export const api = {
   'connections/close': method<null>()(z.object({ connectionId: connectionIdSchema })),
   'connections/recent': method<RecentDirectory[]>()(z.object({})),
   'dialogs/pickDirectory': method<{ path: string | null }>()(z.object({})),
+  /** Native file picker for "Import…" (Electron); `paths` is empty when the user cancels. The harness has none (`unsupported`). */
+  'dialogs/pickFiles': method<{ paths: string[] }>()(
+    z.object({
+      filters: z.array(z.object({ name: z.string().min(1).max(100), extensions: z.array(z.string().regex(/^(\*|[A-Za-z0-9]{1,16})$/)).min(1).max(20) })).max(20).optional(),
+    }),
+  ),
   'namespaces/list': method<Page<string>>()(listInput),
   'tables/list': method<Page<string>>()(listInput),
   'tables/describe': method<TableInfo>()(tableRefSchema),

@@ -49,6 +49,8 @@ export interface ServiceOptions {
   recents: RecentsStore
   /** Native folder picker (Electron only). */
   pickDirectory?: () => Promise<string | null>
+  /** Native file picker for import (Electron only); resolves with the chosen paths, `[]` when cancelled. */
+  pickFiles?: (filters?: { name: string; extensions: string[] }[]) => Promise<string[]>
   /** Saved REST connections; memory-only when absent (the harness). Main passes one backed by safeStorage. */
   connections?: ConnectionStore
   /** Push an event to the renderer (import progress: `jobs/progress`). */
@@ -192,6 +194,10 @@ export class CatalogService {
       'dialogs/pickDirectory': async () => {
         if (!this.options.pickDirectory) throw new AppError('unsupported', 'No folder dialog here; type or paste the path instead')
         return { path: await this.options.pickDirectory() }
+      },
+      'dialogs/pickFiles': async ({ filters }) => {
+        if (!this.options.pickFiles) throw new AppError('unsupported', 'No file dialog here; drop the files on the window instead')
+        return { paths: await this.options.pickFiles(filters) }
       },
       'namespaces/list': async ({ connectionId, namespace, pageToken, limit, requestId }) =>
         this.cancellable(requestId, (signal) => this.client(connectionId).listNamespaces(namespace, { pageToken, limit, signal })),

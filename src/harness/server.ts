@@ -4,6 +4,7 @@ import Fastify, { type FastifyError } from 'fastify'
 import { AppError } from '../contract'
 import { CatalogService, MemoryRecentsStore } from '../core/service'
 import type { HarnessContext } from './context'
+import { EventHub } from './events'
 import { routes } from './routes'
 import { isAllowedHost, newToken, tokensMatch } from './security'
 
@@ -48,7 +49,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     throw new Error(`The built renderer is missing (${join(rendererDir, 'index.html')}); run \`npm run build\` first`)
   }
 
-  const service = new CatalogService({ host: 'harness', version: appVersion(), recents: new MemoryRecentsStore() })
+  const events = new EventHub()
+  const service = new CatalogService({
+    host: 'harness',
+    version: appVersion(),
+    recents: new MemoryRecentsStore(),
+    emit: (name, payload) => events.publish(name, payload),
+  })
   if (options.root !== undefined) {
     // Kept by the service and reported through app/info: the UI shows it in place.
     await service.openInitial(options.root).catch(() => undefined)
@@ -75,6 +82,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const ctx: HarnessContext = {
     service,
     token,
+    events,
     rendererDir,
     requireToken(headers) {
       if (!tokensMatch(token, headers['x-harness-token'])) {

@@ -20,6 +20,15 @@ const urls = {
   indexUrl: pathToFileURL(join(__dirname, '../renderer/index.html')).href,
   devServerUrl: !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined,
 }
+/** What "Import…" offers; the core tells formats apart by their bytes, so "All files" is safe. */
+const IMPORT_FILTERS = [
+  { name: 'Importable data', extensions: ['arrow', 'arrows', 'feather', 'ipc', 'parquet', 'csv', 'jsonl', 'ndjson'] },
+  { name: 'Arrow IPC', extensions: ['arrow', 'arrows', 'feather', 'ipc'] },
+  { name: 'Parquet', extensions: ['parquet'] },
+  { name: 'CSV', extensions: ['csv'] },
+  { name: 'JSON lines', extensions: ['jsonl', 'ndjson'] },
+  { name: 'All files', extensions: ['*'] },
+]
 const isAppUrl = createAppUrlCheck(urls.indexUrl, urls.devServerUrl)
 const userData = app.getPath('userData')
 const settings = new SettingsFile(join(userData, 'settings.json'))
@@ -34,6 +43,11 @@ const service = new CatalogService({
     const options = { title: 'Open a Lance catalog directory', properties: ['openDirectory' as const] }
     const picked = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options)
     return picked.canceled ? null : (picked.filePaths[0] ?? null)
+  },
+  pickFiles: async (filters) => {
+    const options = { title: 'Import files', properties: ['openFile' as const, 'multiSelections' as const], filters: filters ?? IMPORT_FILTERS }
+    const picked = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options)
+    return picked.canceled ? [] : picked.filePaths
   },
 })
 

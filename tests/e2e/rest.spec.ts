@@ -183,6 +183,7 @@ test('a wrong key shows the message and leaves the saved connection; editing it 
   await saved.getByRole('button', { name: 'Connect to Shared catalog' }).click()
   await expect(saved.getByRole('alert')).toContainText(/rejected the API key/i)
   await expect(saved).toContainText('API key saved')
+  await screenshot(page, 'rest-start-screen-saved-failed')
   await page.reload()
   const listed = page.getByRole('list', { name: 'Saved connections' }).getByRole('listitem')
   await expect(listed).toHaveCount(1)

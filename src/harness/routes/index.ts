@@ -1,6 +1,7 @@
 import type { HarnessRoute } from '../context'
 import { apiRoute } from './api'
+import { importRoutes } from './imports'
 import { staticRoute } from './static'
 
 /** Every route module of the harness, registered in this order. Add new modules here. */
-export const routes: HarnessRoute[] = [apiRoute, staticRoute]
+export const routes: HarnessRoute[] = [importRoutes, apiRoute, staticRoute]

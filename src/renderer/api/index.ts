@@ -1,6 +1,9 @@
 import { tableFromIPC, type Table } from 'apache-arrow'
 import { AppError, type Input, type Method, type Output, type TableRef } from '../../contract'
 import { transport } from './transport'
+import { onHarnessEvent } from './harnessEvents'
+
+export { uploadFile, type UploadProgress } from './upload'
 
 export { AppError }
 export const hostKind = transport.kind
@@ -80,12 +83,12 @@ export async function listAllPages(
   return items
 }
 
-/** Subscribe to a host event (Electron only; the harness has no events yet). */
+/** Subscribe to a host event: over the preload in Electron, over Server-Sent Events in the harness. */
 export function onHostEvent<E extends import('../../contract').EventName>(
   event: E,
   listener: (payload: import('../../contract').Events[E]) => void,
 ): () => void {
-  return window.catalog ? window.catalog.on(event, listener) : () => undefined
+  return window.catalog ? window.catalog.on(event, listener) : onHarnessEvent(event, listener)
 }
 
 /** The filesystem path of a dropped folder, where the host can tell it (Electron). */

@@ -12,7 +12,7 @@ export interface Transport {
 
 const ARROW_STREAM = 'application/vnd.apache.arrow.stream'
 
-function harnessToken(): string {
+export function harnessToken(): string {
   const params = new URLSearchParams(window.location.hash.replace(/^#/, ''))
   return params.get('token') ?? ''
 }
