@@ -1,6 +1,24 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
+import type { Plugin } from 'vite'
+
+/**
+ * The dev server (`npm run dev`) needs an inline React-refresh preamble, Vite's injected styles and a
+ * websocket for hot reload, which the strict CSP of index.html forbids. Relax it for `serve` only;
+ * built apps (`npm start`, packages) keep the strict policy.
+ */
+function devServerCsp(): Plugin {
+  return {
+    name: 'dev-server-csp',
+    apply: 'serve',
+    transformIndexHtml: (html) =>
+      html
+        .replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
+        .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
+        .replace("connect-src 'self'", "connect-src 'self' ws://localhost:* http://localhost:*"),
+  }
+}
 
 // Main and preload are built as CommonJS (package.json has no "type": "module") so that main and
 // @lancedb/lancedb share apache-arrow's CJS copy (instanceof works; see the README's notes).
@@ -9,7 +27,7 @@ export default defineConfig({
   preload: { build: { rollupOptions: { input: { index: resolve(__dirname, 'src/preload/index.ts') } } } },
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
-    plugins: [react()],
+    plugins: [react(), devServerCsp()],
     build: { rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } } },
   },
 })

@@ -3,6 +3,7 @@
  * real Chromium. Connect through the dialog, browse, test, the wrong-key path, secrets kept out of
  * the DOM and the logs, and the capability map disabling what the server does not support.
  */
+import { createServer, type AddressInfo, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { test as base, type Page } from '@playwright/test'
 import { startServer, type RunningServer } from '../../src/server'
@@ -278,5 +279,31 @@ test('a REST root and a directory root side by side', async ({ page, server }) =
   } finally {
     await harness.close()
     await removeDir(dir)
+  }
+})
+
+test('a test against a server that never answers can be cancelled from the dialog', async ({ page, bare }) => {
+  // A loopback socket that accepts and never replies: the request hangs until cancelled.
+  const sockets = new Set<Socket>()
+  const silent = createServer((socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+  })
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+  const { port } = silent.address() as AddressInfo
+  try {
+    await openApp(page, bare)
+    const dialog = await openConnectDialog(page)
+    await fillConnection(page, 'Silent', `http://127.0.0.1:${port}`, KEY)
+    await dialog.getByRole('button', { name: 'Test connection' }).click()
+    await expect(dialog.getByRole('status').filter({ hasText: 'Listing the server’s tables…' })).toBeVisible()
+    await expect(dialog.getByRole('button', { name: 'Test connection' })).toBeDisabled()
+    await dialog.getByRole('button', { name: 'Cancel test' }).click()
+    await expect(dialog.getByText('Test cancelled.')).toBeVisible()
+    await expect(dialog.getByRole('button', { name: 'Test connection' })).toBeEnabled()
+    await expect(dialog.getByRole('alert')).toHaveCount(0)
+  } finally {
+    for (const socket of sockets) socket.destroy()
+    await new Promise((resolve) => silent.close(resolve))
   }
 })

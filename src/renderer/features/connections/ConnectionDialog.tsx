@@ -45,6 +45,7 @@ export function ConnectionDialog({ editing, openError = null, onCancel, onSaved,
   const [error, setError] = useState<AppErrorData | null>(openError)
   const [report, setReport] = useState<VerificationReport | null>(null)
   const [confirmWrite, setConfirmWrite] = useState(false)
+  const [cancelled, setCancelled] = useState(false)
   const [saved, setSaved] = useState<SavedConnectionView | undefined>(editing)
   const titleId = useId()
   const alive = useRef(true)
@@ -75,11 +76,17 @@ export function ConnectionDialog({ editing, openError = null, onCancel, onSaved,
     setBusy({ what: write ? 'write-test' : 'test', requestId })
     setError(null)
     setReport(null)
+    setCancelled(false)
     try {
       const result = await call('connections/test', { draft: formToDraft(form), write, requestId })
       if (alive.current) setReport(result)
     } catch (e) {
-      if (alive.current) setError(errorData(e))
+      const data = errorData(e)
+      // A cancel the user asked for is not an error to show.
+      if (alive.current) {
+        if (data.code === 'cancelled') setCancelled(true)
+        else setError(data)
+      }
     } finally {
       if (alive.current) setBusy(null)
     }
@@ -255,6 +262,11 @@ export function ConnectionDialog({ editing, openError = null, onCancel, onSaved,
             </div>
           )}
           {report && <TestReport report={report} />}
+          {cancelled && (
+            <div className="muted" role="status">
+              Test cancelled.
+            </div>
+          )}
         </div>
         <footer className="dialog-footer">
           <div className="dialog-footer-left">

@@ -1,0 +1,86 @@
+/** A place to import into: a connection and a namespace path in it. */
+export interface ImportTarget {
+  connectionId: string
+  namespace: string[]
+}
+
+/** A file waiting for its import sheet: a path (Electron) or the File to upload (harness). */
+export interface PendingFile {
+  key: string
+  fileName: string
+  bytes: number
+  path: string | null
+  file: File | null
+  target: ImportTarget | null
+}
+
+/**
+ * Split what was dropped into files (to import) and folders (to open as catalogs). A real drop
+ * tells them apart (`webkitGetAsEntry`); a synthetic one has no entries, and a name without an
+ * extension is then taken for a folder.
+ */
+export function splitDropped(transfer: DataTransfer): { files: File[]; folders: File[] } {
+  const files: File[] = []
+  const folders: File[] = []
+  const items = [...transfer.items].filter((item) => item.kind === 'file')
+  if (items.length > 0) {
+    for (const item of items) {
+      const file = item.getAsFile()
+      if (!file) continue
+      const entry = typeof item.webkitGetAsEntry === 'function' ? item.webkitGetAsEntry() : null
+      const isFolder = entry ? entry.isDirectory : !/.\.[A-Za-z0-9]{1,12}$/.test(file.name)
+      ;(isFolder ? folders : files).push(file)
+    }
+  } else {
+    for (const file of transfer.files) (/.\.[A-Za-z0-9]{1,12}$/.test(file.name) ? files : folders).push(file)
+  }
+  return { files, folders }
+}
+
+/** Whether a drag carries files (dragover cannot read them yet, only their kinds). */
+export function dragHasFiles(transfer: DataTransfer | null): boolean {
+  return !!transfer && [...transfer.types].includes('Files')
+}
+
+let counter = 0
+export function pendingKey(): string {
+  counter += 1
+  return `p${counter}`
+}
+
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US')
+}
+
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '—'
+  if (seconds < 1) return 'under a second'
+  if (seconds < 60) return `${Math.round(seconds)} s`
+  const minutes = Math.floor(seconds / 60)
+  if (minutes < 60) return `${minutes} min ${Math.round(seconds % 60)} s`
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`
+}
+
+export function namespaceLabel(namespace: readonly string[]): string {
+  return namespace.length ? namespace.join(' / ') : 'root namespace'
+}
+
+/** `a/b` → `['a','b']`; blanks and stray slashes are dropped. */
+export function parseNamespace(text: string): string[] {
+  return text
+    .split('/')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+}
+
+export function formatSize(n: number): string {
+  if (n < 1024) return `${n} B`
+  const units = ['KiB', 'MiB', 'GiB', 'TiB']
+  let value = n / 1024
+  let unit = 0
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024
+    unit += 1
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`
+}
