@@ -6,6 +6,7 @@ import { batchFromColumns } from '../build'
 import { csvArrowType, csvCellKind, mergeCsv, parseCsvCell, type CsvKind } from '../infer'
 import { DEFAULT_BATCH_ROWS, DEFAULT_INFER_ROWS, type BatchSource, type OpenOptions } from '../source'
 import { throwIfAborted } from './errors'
+import { rowBatches } from './rowBatches'
 
 interface Row {
   cells: string[]
@@ -14,8 +15,6 @@ interface Row {
 
 /** Sample bytes never held for inference, whatever `inferRows` says (wide rows). */
 const MAX_SAMPLE_BYTES = 32 * 1024 * 1024
-/** Text held for one batch before it is converted to Arrow. */
-const MAX_BATCH_BYTES = 32 * 1024 * 1024
 
 /**
  * CSV, streamed through csv-parse. The first record is the header; column types (Int64, Float64,
@@ -94,31 +93,7 @@ export async function openCsv(path: string, head: Buffer, options: OpenOptions):
       size,
       rowCount: ended ? sample.length : null,
       bytesRead: () => stream.bytesRead,
-      async *batches() {
-        try {
-          for (let i = 0; i < sample.length; i += batchRows) yield toBatch(sample.slice(i, i + batchRows))
-          sample.length = 0
-          if (ended) return
-          let rows: Row[] = []
-          let bytes = 0
-          for (;;) {
-            throwIfAborted(options.signal)
-            const row = await next()
-            if (!row) break
-            rows.push(row)
-            bytes += rowBytes(row)
-            // Bounded by bytes too: a few thousand very wide rows are already a big batch.
-            if (rows.length >= batchRows || bytes >= MAX_BATCH_BYTES) {
-              yield toBatch(rows)
-              rows = []
-              bytes = 0
-            }
-          }
-          if (rows.length > 0) yield toBatch(rows)
-        } finally {
-          await close()
-        }
-      },
+      batches: () => rowBatches({ sample, ended, next, rowBytes, toBatch, batchRows, signal: options.signal, close }),
       close,
     }
   } catch (error) {

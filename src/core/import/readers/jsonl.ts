@@ -8,6 +8,7 @@ import { NULL, inferValue, merge, toArrowType, type Inferred } from '../infer'
 import { typeName } from '../schema'
 import { DEFAULT_BATCH_ROWS, DEFAULT_INFER_ROWS, type BatchSource, type OpenOptions } from '../source'
 import { throwIfAborted } from './errors'
+import { rowBatches } from './rowBatches'
 
 interface Row {
   value: Record<string, unknown>
@@ -17,8 +18,6 @@ interface Row {
 }
 
 const MAX_SAMPLE_BYTES = 32 * 1024 * 1024
-/** Text held for one batch before it is converted to Arrow. */
-const MAX_BATCH_BYTES = 32 * 1024 * 1024
 
 /**
  * JSON lines: one object per line, blank lines skipped. Columns are the keys seen in the first
@@ -137,31 +136,7 @@ export async function openJsonLines(path: string, options: OpenOptions): Promise
       size,
       rowCount: ended ? sample.length : null,
       bytesRead: () => stream.bytesRead,
-      async *batches() {
-        try {
-          for (let i = 0; i < sample.length; i += batchRows) yield toBatch(sample.slice(i, i + batchRows))
-          sample.length = 0
-          if (ended) return
-          let rows: Row[] = []
-          let bytes = 0
-          for (;;) {
-            throwIfAborted(options.signal)
-            const row = await next()
-            if (!row) break
-            rows.push(row)
-            bytes += row.bytes
-            // Bounded by bytes too: a few thousand very wide rows are already a big batch.
-            if (rows.length >= batchRows || bytes >= MAX_BATCH_BYTES) {
-              yield toBatch(rows)
-              rows = []
-              bytes = 0
-            }
-          }
-          if (rows.length > 0) yield toBatch(rows)
-        } finally {
-          await close()
-        }
-      },
+      batches: () => rowBatches({ sample, ended, next, rowBytes: (row) => row.bytes, toBatch, batchRows, signal: options.signal, close }),
       close,
     }
   } catch (error) {

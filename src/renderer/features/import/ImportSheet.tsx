@@ -13,8 +13,7 @@ const PREVIEW_DEBOUNCE_MS = 200
 
 export interface ImportSheetProps {
   item: PendingFile
-  /** 1-based position among the files waiting for a sheet. */
-  index: number
+  /** Files waiting for a sheet, this one included. */
   total: number
   connections: readonly ConnectionInfo[]
   onStarted(job: ImportJobInfo): void
@@ -29,7 +28,7 @@ type UploadState = { phase: 'uploading'; sent: number; total: number } | { phase
  * written (schema, first rows, vector columns). In the harness the file is uploaded first (there
  * is no path in a browser); the staged upload is discarded if the sheet is closed.
  */
-export function ImportSheet({ item, index, total, connections, onStarted, onSkip }: ImportSheetProps) {
+export function ImportSheet({ item, total, connections, onStarted, onSkip }: ImportSheetProps) {
   const titleId = useId()
   const [upload, setUpload] = useState<UploadState>(() =>
     item.path ? { phase: 'ready', source: { path: item.path } } : { phase: 'uploading', sent: 0, total: item.bytes },
@@ -163,7 +162,7 @@ export function ImportSheet({ item, index, total, connections, onStarted, onSkip
         <header className="dialog-header">
           <h2 id={titleId}>Import {item.fileName}</h2>
           <span className="muted small">
-            {total > 1 ? `File ${index} of ${total} · ` : ''}
+            {total > 1 ? `${total - 1} more waiting · ` : ''}
             {formatSize(item.bytes)}
             {preview ? ` · ${preview.formatLabel}` : ''}
             {preview?.rowCount != null ? ` · ${formatCount(preview.rowCount)} rows` : ''}

@@ -1,5 +1,5 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual'
-import { useCallback, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react'
 import { ChevronIcon, DatabaseIcon, FolderIcon, TableIcon } from '../../components/Icons'
 import { ServerIcon } from '../connections/ServerIcon'
 import { Spinner } from '../../components/Spinner'
@@ -22,6 +22,36 @@ export interface NamespaceTreeProps {
   onContextMenu?(row: TreeItemRow, x: number, y: number): void
   /** Connections shown with the server icon (REST). */
   remoteConnections?: ReadonlySet<string>
+  /** Files dropped on a connection or namespace row (import into it); the row highlights while dragged over. */
+  onDropFiles?(row: TreeItemRow, transfer: DataTransfer): void
+}
+
+/**
+ * Drop target handlers of a connection or namespace row. The drop is marked handled with
+ * preventDefault (not stopPropagation), so the window's own drop handler still ends its overlay.
+ */
+function dropHandlers(row: TreeItemRow, onDropFiles: (row: TreeItemRow, transfer: DataTransfer) => void, setDropKey: (update: (key: string | null) => string | null) => void) {
+  const carriesFiles = (event: DragEvent) => !!event.dataTransfer && [...event.dataTransfer.types].includes('Files')
+  const over = (event: DragEvent) => {
+    if (!carriesFiles(event)) return
+    event.preventDefault()
+    event.dataTransfer.dropEffect = 'copy'
+    setDropKey(() => row.key)
+  }
+  return {
+    onDragEnter: over,
+    onDragOver: over,
+    onDragLeave: (event: DragEvent<HTMLElement>) => {
+      if (event.relatedTarget instanceof Node && event.currentTarget.contains(event.relatedTarget)) return
+      setDropKey((key) => (key === row.key ? null : key))
+    },
+    onDrop: (event: DragEvent) => {
+      setDropKey(() => null)
+      if (!carriesFiles(event) || event.dataTransfer.files.length === 0) return
+      event.preventDefault()
+      onDropFiles(row, event.dataTransfer)
+    },
+  }
 }
 
 /**
@@ -29,7 +59,8 @@ export interface NamespaceTreeProps {
  * WAI-ARIA tree pattern: role tree/treeitem, aria-level/-setsize/-posinset/-expanded/-selected,
  * and a roving tabindex (one item is tabbable; arrows move focus).
  */
-export function NamespaceTree({ rows, selectedKey, onActivate, onExpand, onCollapse, onRetry, label, onContextMenu, remoteConnections }: NamespaceTreeProps) {
+export function NamespaceTree({ rows, selectedKey, onActivate, onExpand, onCollapse, onRetry, label, onContextMenu, remoteConnections, onDropFiles }: NamespaceTreeProps) {
+  const [dropKey, setDropKey] = useState<string | null>(null)
   const scrollRef = useRef<HTMLDivElement>(null)
   const [focusedKey, setFocusedKey] = useState<string | null>(null)
   const focusAfterRender = useRef(false)
@@ -202,7 +233,8 @@ export function NamespaceTree({ rows, selectedKey, onActivate, onExpand, onColla
               aria-selected={selected}
               aria-busy={row.busy || undefined}
               tabIndex={row.key === activeKey ? 0 : -1}
-              className={`tree-item tree-${row.kind}${selected ? ' selected' : ''}`}
+              className={`tree-item tree-${row.kind}${selected ? ' selected' : ''}${dropKey === row.key ? ' drop-target' : ''}`}
+              {...(onDropFiles && expandable ? dropHandlers(row, onDropFiles, setDropKey) : {})}
               style={style}
               title={row.kind === 'table' ? `${[...row.namespace, row.name].join('/')}` : undefined}
               onFocus={() => setFocusedKey(row.key)}

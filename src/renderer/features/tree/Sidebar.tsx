@@ -20,6 +20,10 @@ export interface SidebarProps {
   addMenu?: ReactNode
   onContextMenu?(row: TreeItemRow, x: number, y: number): void
   remoteConnections?: ReadonlySet<string>
+  /** Files dropped on a connection or namespace row: import them there. */
+  onDropFiles?(row: TreeItemRow, transfer: DataTransfer): void
+  /** A header button for "Import…" (files into the selected namespace). */
+  importButton?: ReactNode
 }
 
 /** Left pane: the namespace tree of every open connection, with its filter and refresh. */
@@ -33,6 +37,7 @@ export function Sidebar(props: SidebarProps) {
           <PlusIcon />
         </button>
         {props.addMenu}
+        {props.importButton}
         <button type="button" className="icon-button" aria-label="Refresh tree" title="Refresh tree" onClick={props.onRefresh} disabled={connections.length === 0}>
           <RefreshIcon />
         </button>
@@ -64,6 +69,7 @@ export function Sidebar(props: SidebarProps) {
           onRetry={props.onRetry}
           onContextMenu={props.onContextMenu}
           remoteConnections={props.remoteConnections}
+          onDropFiles={props.onDropFiles}
           label="Namespaces and tables"
         />
       )}

@@ -1,0 +1,49 @@
+import type { RecordBatch } from 'apache-arrow'
+import { throwIfAborted } from './errors'
+
+/** Text formats bound a batch by bytes too: a few thousand very wide rows are already a big batch. */
+export const MAX_BATCH_BYTES = 32 * 1024 * 1024
+
+export interface RowBatching<Row> {
+  /** Rows already read to infer the schema; emptied once batched. */
+  sample: Row[]
+  /** Whether the sample holds the whole file. */
+  ended: boolean
+  /** The next row, or null at the end. */
+  next: () => Promise<Row | null>
+  rowBytes: (row: Row) => number
+  toBatch: (rows: Row[]) => RecordBatch
+  batchRows: number
+  signal?: AbortSignal
+  close: () => Promise<void>
+}
+
+/**
+ * Batches of a row-by-row text reader (CSV, JSON lines): first the inference sample, then the rest of
+ * the file, each batch bounded by rows and by bytes. Closes the reader however iteration ends.
+ */
+export async function* rowBatches<Row>(options: RowBatching<Row>): AsyncGenerator<RecordBatch> {
+  const { sample, next, rowBytes, toBatch, batchRows, signal } = options
+  try {
+    for (let i = 0; i < sample.length; i += batchRows) yield toBatch(sample.slice(i, i + batchRows))
+    sample.length = 0
+    if (options.ended) return
+    let rows: Row[] = []
+    let bytes = 0
+    for (;;) {
+      throwIfAborted(signal)
+      const row = await next()
+      if (!row) break
+      rows.push(row)
+      bytes += rowBytes(row)
+      if (rows.length >= batchRows || bytes >= MAX_BATCH_BYTES) {
+        yield toBatch(rows)
+        rows = []
+        bytes = 0
+      }
+    }
+    if (rows.length > 0) yield toBatch(rows)
+  } finally {
+    await options.close()
+  }
+}

@@ -1,0 +1,122 @@
+import { useState } from 'react'
+import type { ImportJobInfo } from '../../../contract'
+import { ChevronIcon } from '../../components/Icons'
+import { formatCount, formatDuration, formatSize, namespaceLabel } from './dropped'
+
+export interface JobsPanelProps {
+  jobs: readonly ImportJobInfo[]
+  onCancel(job: ImportJobInfo): void
+  onOpen(job: ImportJobInfo): void
+  onClear(): void
+}
+
+const STATE_LABEL: Record<ImportJobInfo['state'], string> = {
+  queued: 'Queued',
+  running: 'Importing',
+  done: 'Done',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+}
+
+function percent(job: ImportJobInfo): number {
+  const p = job.progress
+  if (job.state === 'done') return 100
+  if (p.totalRows) return Math.min(100, Math.floor((p.rows / p.totalRows) * 100))
+  if (p.totalBytes > 0) return Math.min(100, Math.floor((p.bytesRead / p.totalBytes) * 100))
+  return 0
+}
+
+function progressText(job: ImportJobInfo): string {
+  const p = job.progress
+  const parts = [`${formatSize(p.bytesRead)} of ${formatSize(p.totalBytes)}`, `${formatCount(p.rows)}${p.totalRows != null ? ` of ${formatCount(p.totalRows)}` : ''} rows`]
+  if (job.state === 'running') {
+    if (p.bytesPerSecond > 0) parts.push(`${formatSize(p.bytesPerSecond)}/s`)
+    if (p.etaSeconds != null) parts.push(`${formatDuration(p.etaSeconds)} left`)
+    if (p.phase !== 'reading' && p.phase !== 'writing') parts.push(p.phase)
+  }
+  return parts.join(' · ')
+}
+
+/**
+ * Import jobs: what runs and waits (progress, Cancel) and what happened (done, failed with the
+ * reason, cancelled). Docked at the bottom right; collapses to its header.
+ */
+export function JobsPanel({ jobs, onCancel, onOpen, onClear }: JobsPanelProps) {
+  const [open, setOpen] = useState(true)
+  const active = jobs.filter((j) => j.state === 'running' || j.state === 'queued').length
+  const finished = jobs.length - active
+  const summary = active > 0 ? `${active} in progress` : `${finished} finished`
+  return (
+    <section className={`jobs-panel${open ? ' open' : ''}`} role="region" aria-label="Import jobs">
+      <header className="jobs-header">
+        <button type="button" className="jobs-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
+          <ChevronIcon expanded={open} className="jobs-chevron" />
+          <span className="jobs-title">Imports</span>
+          <span className="muted small">{summary}</span>
+        </button>
+        {finished > 0 && open && (
+          <button type="button" className="link-button small" onClick={onClear}>
+            Clear finished
+          </button>
+        )}
+      </header>
+      {open && (
+        <ul className="jobs-list">
+          {[...jobs].reverse().map((job) => {
+            const where = `${namespaceLabel(job.target.namespace)} / ${job.target.name}`
+            const live = job.state === 'running' || job.state === 'queued'
+            return (
+              <li key={job.id} className={`job job-${job.state}`} aria-label={`Import of ${job.fileName}`}>
+                <div className="job-line">
+                  <span className="job-name" title={`${job.fileName} → ${where}`}>
+                    {job.fileName} <span className="muted">→ {job.target.name}</span>
+                  </span>
+                  <span className={`job-state job-state-${job.state}`}>{STATE_LABEL[job.state]}</span>
+                  {live && (
+                    <button type="button" className="button small" onClick={() => onCancel(job)} aria-label={`Cancel import of ${job.fileName}`}>
+                      Cancel
+                    </button>
+                  )}
+                  {job.state === 'done' && (
+                    <button type="button" className="button small" onClick={() => onOpen(job)} aria-label={`Open ${job.target.name}`}>
+                      Open
+                    </button>
+                  )}
+                </div>
+                {live && (
+                  <>
+                    <div
+                      className="job-bar"
+                      role="progressbar"
+                      aria-label={`Progress of ${job.fileName}`}
+                      aria-valuemin={0}
+                      aria-valuemax={100}
+                      aria-valuenow={percent(job)}
+                      aria-valuetext={job.state === 'queued' ? 'Waiting' : progressText(job)}
+                    >
+                      <div className="job-bar-fill" style={{ width: `${percent(job)}%` }} />
+                    </div>
+                    <div className="job-detail muted small">{job.state === 'queued' ? 'Waiting for the import before it' : progressText(job)}</div>
+                  </>
+                )}
+                {job.state === 'done' && job.result && (
+                  <div className="job-detail muted small">
+                    {formatCount(job.result.rowCount)} rows in {where}, version {job.result.version}
+                    {job.finishedAt && job.startedAt ? ` · ${formatDuration((job.finishedAt - job.startedAt) / 1000)}` : ''}
+                  </div>
+                )}
+                {job.state === 'failed' && job.error && (
+                  <div className="job-detail job-error small">
+                    {job.error.message}
+                    {job.error.hint && <span className="muted"> {job.error.hint}</span>}
+                  </div>
+                )}
+                {job.state === 'cancelled' && <div className="job-detail muted small">Cancelled; {where} is as it was</div>}
+              </li>
+            )
+          })}
+        </ul>
+      )}
+    </section>
+  )
+}

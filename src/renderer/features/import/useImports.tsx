@@ -1,0 +1,134 @@
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ChangeEvent } from 'react'
+import type { ConnectionInfo, ImportJobInfo, TableRef } from '../../../contract'
+import { call, hostKind, onHostEvent, pathForDroppedFile } from '../../api'
+import { ErrorPanel, errorData } from '../../components/ErrorPanel'
+import type { AppErrorData } from '../../../contract'
+import { pendingKey, type ImportTarget, type PendingFile } from './dropped'
+import { ImportSheet } from './ImportSheet'
+import { JobsPanel } from './JobsPanel'
+
+export interface UseImportsOptions {
+  connections: readonly ConnectionInfo[]
+  /** Where files go when they were not dropped on a namespace: the selection. */
+  defaultTarget: ImportTarget | null
+  /** A job finished: select its table (expand and refresh its namespace, open it). */
+  onImported(ref: TableRef): void
+}
+
+/**
+ * Import as the window sees it: files waiting for their sheet (one sheet at a time, in drop
+ * order), the jobs from `jobs/list` kept current by `jobs/progress` events, and the hidden file
+ * input the harness uses for "Import…" (a browser has no native file dialog to ask for paths).
+ */
+export function useImports({ connections, defaultTarget, onImported }: UseImportsOptions) {
+  const [pending, setPending] = useState<PendingFile[]>([])
+  const [jobs, setJobs] = useState<ImportJobInfo[]>([])
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set())
+  const [pickError, setPickError] = useState<AppErrorData | null>(null)
+  const inputRef = useRef<HTMLInputElement>(null)
+  const targetRef = useRef(defaultTarget)
+  const importedRef = useRef(onImported)
+  useLayoutEffect(() => {
+    targetRef.current = defaultTarget
+    importedRef.current = onImported
+  })
+
+  const upsert = useCallback((job: ImportJobInfo, fromEvent: boolean) => {
+    setJobs((previous) => {
+      const at = previous.findIndex((j) => j.id === job.id)
+      if (at < 0) return [...previous, job]
+      // An event may overtake the answer of import/start: never go back to an older state.
+      if (!fromEvent) return previous
+      const next = [...previous]
+      next[at] = job
+      return next
+    })
+  }, [])
+
+  useEffect(() => {
+    const seenDone = new Set<string>()
+    const off = onHostEvent('jobs/progress', (job) => {
+      upsert(job, true)
+      if (job.state === 'done' && !seenDone.has(job.id)) {
+        seenDone.add(job.id)
+        importedRef.current(job.target)
+      }
+    })
+    call('jobs/list', {})
+      .then((list) => {
+        for (const job of list) {
+          if (job.state === 'done') seenDone.add(job.id)
+          upsert(job, false)
+        }
+      })
+      .catch(() => undefined)
+    return off
+  }, [upsert])
+
+  /** Queue sheets for files (dropped or picked), into `target` or the selection. */
+  const addFiles = useCallback((files: readonly File[], target?: ImportTarget) => {
+    const into = target ?? targetRef.current
+    const items = files.map((file) => ({ key: pendingKey(), fileName: file.name, bytes: file.size, path: pathForDroppedFile(file), file, target: into }))
+    setPending((previous) => [...previous, ...items])
+  }, [])
+
+  const addPaths = useCallback((paths: readonly string[]) => {
+    const into = targetRef.current
+    const items = paths.map((path) => ({ key: pendingKey(), fileName: path.split(/[\\/]/).pop() ?? path, bytes: 0, path, file: null, target: into }))
+    setPending((previous) => [...previous, ...items])
+  }, [])
+
+  /** "Import…": the native dialog in Electron, the file input in the harness. */
+  const pickFiles = useCallback(() => {
+    setPickError(null)
+    if (hostKind === 'electron') {
+      call('dialogs/pickFiles', {})
+        .then(({ paths }) => addPaths(paths))
+        .catch((error: unknown) => setPickError(errorData(error)))
+    } else inputRef.current?.click()
+  }, [addPaths])
+
+  const onInput = (event: ChangeEvent<HTMLInputElement>) => {
+    const files = [...(event.target.files ?? [])]
+    event.target.value = ''
+    if (files.length) addFiles(files)
+  }
+
+  const current = pending[0]
+  const next = () => setPending((previous) => previous.slice(1))
+  const visibleJobs = jobs.filter((j) => !hidden.has(j.id))
+
+  const element = (
+    <>
+      <input ref={inputRef} type="file" multiple hidden aria-label="Files to import" data-testid="import-file-input" onChange={onInput} />
+      {current && (
+        <ImportSheet
+          key={current.key}
+          item={current}
+          total={pending.length}
+          connections={connections}
+          onStarted={(job) => {
+            upsert(job, false)
+            next()
+          }}
+          onSkip={next}
+        />
+      )}
+      {pickError && (
+        <div className="import-toast">
+          <ErrorPanel error={pickError} title="Could not open the file dialog" actions={[{ label: 'Dismiss', run: () => setPickError(null) }]} compact />
+        </div>
+      )}
+      {visibleJobs.length > 0 && (
+        <JobsPanel
+          jobs={visibleJobs}
+          onCancel={(job) => void call('import/cancel', { jobId: job.id }).catch(() => undefined)}
+          onOpen={(job) => onImported(job.target)}
+          onClear={() => setHidden(new Set(jobs.filter((j) => j.state !== 'queued' && j.state !== 'running').map((j) => j.id)))}
+        />
+      )}
+    </>
+  )
+
+  return { element, addFiles, pickFiles }
+}
