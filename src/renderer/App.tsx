@@ -16,6 +16,9 @@ import { tableKey } from './features/tree/treeModel'
 import { useTreeActions } from './features/actions/useTreeActions'
 import type { TreeActionTarget } from './features/actions/treeActions'
 import type { WriteAction } from './features/actions/ActionDialog'
+import { useImports } from './features/import/useImports'
+import { ImportButton } from './features/import/ImportButton'
+import { splitDropped } from './features/import/dropped'
 
 type Selection =
   | { kind: 'table'; key: string; ref: TableRef }
@@ -89,6 +92,25 @@ export function App() {
     expand: tree.expand,
     onChanged: onTreeChanged,
   })
+  // Import: files go where they were dropped, else into the selected namespace (a table's own namespace).
+  const importTarget = useMemo(() => {
+    if (selection?.kind === 'table') return { connectionId: selection.ref.connectionId, namespace: [...selection.ref.namespace] }
+    if (selection?.kind === 'namespace') return { connectionId: selection.connectionId, namespace: selection.namespace }
+    return connections[0] ? { connectionId: connections[0].id, namespace: [] } : null
+  }, [selection, connections])
+  const { expand: expandTree, reload: reloadTree } = tree
+  const onImported = useCallback(
+    (ref: TableRef) => {
+      const namespace = [...ref.namespace]
+      for (let depth = 0; depth < namespace.length; depth++) expandTree(ref.connectionId, namespace.slice(0, depth))
+      expandTree(ref.connectionId, namespace)
+      void reloadTree(ref.connectionId, namespace)
+      setShowStart(false)
+      setSelection({ kind: 'table', key: tableKey(ref.connectionId, namespace, ref.name), ref: { ...ref, namespace } })
+    },
+    [expandTree, reloadTree],
+  )
+  const imports = useImports({ connections, defaultTarget: importTarget, onImported })
   const remoteIds = useMemo(() => new Set(connections.filter((c) => c.kind === 'rest').map((c) => c.id)), [connections])
 
   const openPath = useCallback(
@@ -119,6 +141,7 @@ export function App() {
 
   const { refresh } = tree
   const { openNew: openConnectDialog } = remote
+  const { pickFiles: importFiles } = imports
   // Menu commands from main (Electron only).
   useEffect(() => {
     const offCommand = onHostEvent('app/command', ({ command }) => {
@@ -127,9 +150,10 @@ export function App() {
         else setShowStart(true)
       } else if (command === 'refresh') refresh()
       else if (command === 'connect-server') openConnectDialog()
+      else if (command === 'import') importFiles()
     })
     return offCommand
-  }, [info, pickDirectory, refresh, openConnectDialog])
+  }, [info, pickDirectory, refresh, openConnectDialog, importFiles])
 
   const closeConnection = useCallback((connectionId: string) => {
     void call('connections/close', { connectionId }).catch(() => undefined)
@@ -147,9 +171,14 @@ export function App() {
   }, [])
 
   const onDrop = (event: DragEvent) => {
+    // A tree row took the drop (files into its namespace): only end the overlay.
+    const handled = event.defaultPrevented
     event.preventDefault()
     setDragging(false)
-    const file = event.dataTransfer.files[0]
+    if (handled) return
+    const { files, folders } = splitDropped(event.dataTransfer)
+    if (files.length > 0) imports.addFiles(files)
+    const file = folders[0]
     if (!file) return
     const path = pathForDroppedFile(file)
     if (path) openPath(path)
@@ -262,6 +291,11 @@ export function App() {
             onOpenSaved={remote.connect}
           />
         }
+        onDropFiles={(row, transfer) => {
+          const { files } = splitDropped(transfer)
+          if (files.length > 0) imports.addFiles(files, { connectionId: row.connectionId, namespace: [...row.namespace] })
+        }}
+        importButton={<ImportButton onClick={importFiles} disabled={connections.length === 0} />}
         onContextMenu={(row, x, y) => treeActions.openMenu({ kind: row.kind, connectionId: row.connectionId, namespace: row.namespace, name: row.name }, x, y)}
         remoteConnections={remoteIds}
         onExpand={(row) => tree.expand(row.connectionId, row.namespace)}
@@ -272,9 +306,10 @@ export function App() {
         }}
       />
       <main className="content">{content}</main>
-      {dragging && <div className="drop-overlay">Drop a folder to open it as a catalog</div>}
+      {dragging && <div className="drop-overlay">Drop files to import them, or drop a folder to open it as a catalog</div>}
       {remote.element}
       {treeActions.element}
+      {imports.element}
     </div>
   )
 }

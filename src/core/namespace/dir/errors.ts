@@ -38,7 +38,7 @@ export function fromLanceError(error: unknown, context: ErrorContext = {}): AppE
     if (context.hasManifest) return make('corrupt', "The catalog's __manifest cannot be read, so its namespaces are unavailable", 'Restore the __manifest folder from a backup')
     return make('unsupported', 'This directory has no __manifest, so it holds no child namespaces (only tables at its root)')
   }
-  if (/Namespace not empty/i.test(text)) return make('not_empty', `${namespace} is not empty`, 'Drop what it holds first, or drop it with cascade')
+  if (/Namespace not empty/i.test(text)) return make('not_empty', `${namespace} is not empty`, 'Drop the tables and namespaces inside it first')
   if (/already exists/i.test(text)) return make('already_exists', `${context.table ? table : namespace} already exists`)
   if (/not implemented|Not supported/i.test(text)) return make('unsupported', `This operation is not supported by directory catalogs: ${firstLine(text)}`)
   if (/No field named|Schema error/i.test(text)) return make('invalid_input', `Unknown column: ${firstLine(text).replace(/^.*No field named\s*/s, '')}`)

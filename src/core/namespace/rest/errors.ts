@@ -153,7 +153,7 @@ export function errorFromResponse(
     case 'already_exists':
       return new AppError('already_exists', `Could not ${what}: it already exists${serverSays}`, { detail, hint: 'Choose another name' })
     case 'not_empty':
-      return new AppError('not_empty', `Could not ${what}: the namespace is not empty${serverSays}`, { detail, hint: 'Drop its tables and namespaces first, or drop it with cascade' })
+      return new AppError('not_empty', `Could not ${what}: the namespace is not empty${serverSays}`, { detail, hint: 'Drop the tables and namespaces inside it first' })
     case 'invalid_input':
       return new AppError('invalid_input', `The server refused to ${what}: invalid input${serverSays}`, { detail })
     case 'conflict':
