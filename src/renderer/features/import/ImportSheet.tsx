@@ -40,6 +40,8 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
   const [overwriteConfirmed, setOverwriteConfirmed] = useState(false)
   const [vectorColumns, setVectorColumns] = useState<string[] | undefined>(undefined)
   const [preview, setPreview] = useState<ImportPreview | null>(null)
+  /** The mode the preview was made for: its `modeProblem` is only about that mode. */
+  const [previewMode, setPreviewMode] = useState<ImportMode>('create')
   const [previewError, setPreviewError] = useState<AppErrorData | null>(null)
   const [previewing, setPreviewing] = useState(false)
   const [sample, setSample] = useState<Table | null>(null)
@@ -87,6 +89,7 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
       call('import/preview', input, controller.signal)
         .then((result) => {
           setPreview(result)
+          setPreviewMode(mode)
           setPreviewError(null)
           if (name === null) setName(result.name)
           if (vectorColumns === undefined) setVectorColumns(result.vectorCandidates.filter((c) => c.accepted).map((c) => c.column))
@@ -125,7 +128,7 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
   const shownName = name ?? ''
   const nameProblem = name === null ? null : componentProblem(shownName)
   const existing = preview && preview.name === shownName ? preview.existing : null
-  const currentPreview = preview && preview.name === shownName ? preview : null
+  const currentPreview = preview && preview.name === shownName && previewMode === mode ? preview : null
   const modeProblem = currentPreview?.modeProblem ?? null
   const appendBlocked = !existing ? 'There is no table of this name to append to' : existing.schemaDiff ? 'The schemas differ (see below)' : null
   const canStart =
@@ -155,7 +158,7 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
     })
   }
 
-  const diff = existing?.schemaDiff
+  const diff = mode === 'overwrite' ? null : existing?.schemaDiff
   return (
     <Modal labelledBy={titleId} onClose={starting ? undefined : onSkip} className="import-sheet">
       <form className="dialog-form" onSubmit={(e) => void start(e)} noValidate>
@@ -180,6 +183,7 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
           )}
           {upload.phase === 'failed' && <ErrorPanel error={upload.error} title="The file could not be uploaded" compact />}
 
+          {previewError && <ErrorPanel error={previewError} title="This file cannot be imported" compact />}
           <div className="import-grid">
             <label className="field-label" htmlFor={`${titleId}-conn`}>
               Into
@@ -282,7 +286,6 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
             </div>
           </div>
 
-          {previewError && <ErrorPanel error={previewError} title="This file cannot be imported" compact />}
           {!preview && !previewError && source && (
             <div className="muted">
               <Spinner label="Reading the file" /> Reading the file…

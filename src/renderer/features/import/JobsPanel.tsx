@@ -111,7 +111,7 @@ export function JobsPanel({ jobs, onCancel, onOpen, onClear }: JobsPanelProps) {
                     {job.error.hint && <span className="muted"> {job.error.hint}</span>}
                   </div>
                 )}
-                {job.state === 'cancelled' && <div className="job-detail muted small">Cancelled; {where} is as it was</div>}
+                {job.state === 'cancelled' && <div className="job-detail muted small">{job.mode === 'create' ? 'Cancelled; no table was made' : `Cancelled; ${where} is as it was`}</div>}
               </li>
             )
           })}
