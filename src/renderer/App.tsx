@@ -99,6 +99,7 @@ export function App() {
     return connections[0] ? { connectionId: connections[0].id, namespace: [] } : null
   }, [selection, connections])
   const { expand: expandTree, reload: reloadTree } = tree
+  const [importEpoch, setImportEpoch] = useState(0)
   const onImported = useCallback(
     (ref: TableRef) => {
       const namespace = [...ref.namespace]
@@ -107,6 +108,8 @@ export function App() {
       void reloadTree(ref.connectionId, namespace)
       setShowStart(false)
       setSelection({ kind: 'table', key: tableKey(ref.connectionId, namespace, ref.name), ref: { ...ref, namespace } })
+      // Overwrite or append into the open table: remount it to show the new version.
+      setImportEpoch((n) => n + 1)
     },
     [expandTree, reloadTree],
   )
@@ -246,7 +249,7 @@ export function App() {
       />
     )
   } else if (selection.kind === 'table') {
-    content = <TableView key={selection.key} tableRef={selection.ref} connectionLabel={selectedConnection.label} />
+    content = <TableView key={`${selection.key}#${importEpoch}`} tableRef={selection.ref} connectionLabel={selectedConnection.label} />
   } else {
     content = (
       <ConnectionPane

@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { test as base, type Locator, type Page } from '@playwright/test'
-import { Field, Float64, Int32, List, Table, Utf8, tableToIPC, vectorFromArray } from 'apache-arrow'
+import { Field, Float64, List, Table, Utf8, tableToIPC, vectorFromArray } from 'apache-arrow'
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import { buildCatalog, sampleTable } from '../helpers/catalog'
 import { expect, makeTempDir, openApp, removeDir, screenshot, startHarness, treeItem } from '../helpers/e2e'
@@ -48,7 +48,7 @@ function measurements(rows: number): Table {
 }
 
 /** A real drop of files (bytes built in the page) on `target`: dragenter, dragover, drop. */
-async function dropFiles(page: Page, target: Locator, files: { name: string; bytes: Uint8Array }[]): Promise<void> {
+async function dropFiles(page: Page, target: Locator, files: { name: string; bytes: Uint8Array }[], onRow = true): Promise<void> {
   const payload = files.map((f) => ({ name: f.name, data: Buffer.from(f.bytes).toString('base64') }))
   const dataTransfer = await page.evaluateHandle((list) => {
     const transfer = new DataTransfer()
@@ -62,7 +62,7 @@ async function dropFiles(page: Page, target: Locator, files: { name: string; byt
   }, payload)
   await target.dispatchEvent('dragenter', { dataTransfer })
   await target.dispatchEvent('dragover', { dataTransfer })
-  await expect(target).toHaveClass(/drop-target/)
+  if (onRow) await expect(target).toHaveClass(/drop-target/)
   await target.dispatchEvent('drop', { dataTransfer })
 }
 
@@ -159,6 +159,32 @@ test('create over an existing name is refused in the sheet; overwrite needs a co
   expect(await tablesIn(catalog.root, ['lab'])).toEqual(['existing'])
 })
 
+test('append (same schema) and overwrite (confirmed) update the open table', async ({ page, catalog }) => {
+  await openApp(page, catalog.harness)
+  await treeItem(page, 'lab').click()
+  await treeItem(page, 'existing').click()
+  await expect(page.getByRole('grid', { name: 'existing' })).toHaveAttribute('aria-rowcount', '6')
+
+  // Same columns as the table: append is offered.
+  await dropFiles(page, treeItem(page, 'lab'), [{ name: 'existing.arrow', bytes: tableToIPC(sampleTable(3, { start: 100n }), 'file') }])
+  const dialog = sheet(page)
+  const append = dialog.getByRole('radio', { name: 'Append' })
+  await expect(append).toBeEnabled()
+  await dialog.getByText('Append', { exact: true }).click()
+  await expect(dialog.getByText('Adds rows to “existing” (5 rows now)')).toBeVisible()
+  await expect(dialog.getByRole('button', { name: 'Append' })).toBeEnabled()
+  await dialog.getByRole('button', { name: 'Append' }).click()
+  await expect(page.getByRole('grid', { name: 'existing' })).toHaveAttribute('aria-rowcount', '9')
+
+  await dropFiles(page, treeItem(page, 'lab'), [{ name: 'existing.arrows', bytes: tableToIPC(measurements(30), 'stream') }])
+  await dialog.getByText('Overwrite', { exact: true }).click()
+  await dialog.getByRole('checkbox', { name: /Replace all 8 rows of “existing”/ }).check()
+  await dialog.getByRole('button', { name: 'Overwrite' }).click()
+  const grid = page.getByRole('grid', { name: 'existing' })
+  await expect(grid).toHaveAttribute('aria-rowcount', '31')
+  await expect(grid.getByRole('columnheader', { name: 'city' })).toBeVisible()
+})
+
 test('a corrupt file gets a clear message and nothing is written', async ({ page, catalog }) => {
   await openApp(page, catalog.harness)
   const good = tableToIPC(measurements(200), 'file')
@@ -183,21 +209,29 @@ test('several dropped files queue: one sheet after another, jobs run in turn', a
   const dialog = sheet(page)
   await expect(dialog).toHaveAccessibleName('Import first.arrow')
   await expect(dialog).toContainText('1 more waiting')
+  // Another drop, on the window this time, while the sheet is open: it waits its turn too.
+  await dropFiles(page, page.locator('.app'), [{ name: 'third.jsonl', bytes: new TextEncoder().encode('{"a":1,"b":"x"}\n{"a":2,"b":"y"}\n') }], false)
+  await expect(dialog).toContainText('2 more waiting')
   await expect(dialog.getByLabel('Namespace')).toHaveValue('')
   await expect(dialog.getByRole('button', { name: 'Import' })).toBeEnabled()
   await dialog.getByRole('button', { name: 'Import' }).click()
   await expect(dialog).toHaveAccessibleName('Import second.arrows')
   await expect(dialog.getByRole('button', { name: 'Import' })).toBeEnabled()
   await dialog.getByRole('button', { name: 'Import' }).click()
+  await expect(dialog).toHaveAccessibleName('Import third.jsonl')
+  await expect(dialog.getByText('JSON lines')).toBeVisible()
+  await expect(dialog.getByRole('button', { name: 'Import' })).toBeEnabled()
+  await dialog.getByRole('button', { name: 'Import' }).click()
   await expect(dialog).toBeHidden()
 
   const panel = jobsPanel(page)
+  await expect(panel.getByRole('listitem', { name: 'Import of third.jsonl' })).toContainText('Done')
   await expect(panel.getByRole('listitem', { name: 'Import of first.arrow' })).toContainText('Done')
   await expect(panel.getByRole('listitem', { name: 'Import of second.arrows' })).toContainText('Done')
   await expect(panel).toContainText('70 rows in root namespace / second')
-  expect((await tablesIn(catalog.root, [])).sort()).toEqual(['first', 'second'])
+  expect((await tablesIn(catalog.root, [])).sort()).toEqual(['first', 'second', 'third'])
   // The last one finished is open.
-  await expect(page.getByRole('grid', { name: 'second' })).toHaveAttribute('aria-rowcount', '71')
+  await expect(page.getByRole('grid', { name: 'third' })).toHaveAttribute('aria-rowcount', '3')
 })
 
 test('a job that fails after its preview shows the reason in the history and leaves no table', async ({ page, catalog }) => {

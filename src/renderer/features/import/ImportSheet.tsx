@@ -48,6 +48,8 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
   const [starting, setStarting] = useState(false)
   const [startError, setStartError] = useState<AppErrorData | null>(null)
   const started = useRef(false)
+  /** The inputs of the preview shown, as a key. */
+  const previewedFor = useRef('')
   const uploadRef = useRef<string | null>(null)
 
   // Harness: upload the file once; discard the staged copy unless a job took it.
@@ -82,17 +84,22 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
   // The preview follows every choice (name, mode, target, vectors), a little after typing stops.
   useEffect(() => {
     if (!source || !connectionId || namespaceProblem) return
+    // The first answer fills in the suggested name and vector choices: that alone needs no new preview.
+    if (previewedFor.current === JSON.stringify([connectionId, namespace, source, name, mode, vectorColumns])) return
     const controller = new AbortController()
     const timer = setTimeout(() => {
+      previewedFor.current = ''
       setPreviewing(true)
       const input = { connectionId, namespace, source, name: name ?? undefined, mode, vectorColumns }
       call('import/preview', input, controller.signal)
         .then((result) => {
+          const vectors = vectorColumns ?? result.vectorCandidates.filter((c) => c.accepted).map((c) => c.column)
+          previewedFor.current = JSON.stringify([connectionId, namespace, source, result.name, mode, vectors])
           setPreview(result)
           setPreviewMode(mode)
           setPreviewError(null)
           if (name === null) setName(result.name)
-          if (vectorColumns === undefined) setVectorColumns(result.vectorCandidates.filter((c) => c.accepted).map((c) => c.column))
+          if (vectorColumns === undefined) setVectorColumns(vectors)
         })
         .catch((error: unknown) => {
           if (!controller.signal.aborted) {
@@ -166,7 +173,7 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
           <h2 id={titleId}>Import {item.fileName}</h2>
           <span className="muted small">
             {total > 1 ? `${total - 1} more waiting · ` : ''}
-            {formatSize(item.bytes)}
+            {formatSize(preview?.bytes ?? item.bytes)}
             {preview ? ` · ${preview.formatLabel}` : ''}
             {preview?.rowCount != null ? ` · ${formatCount(preview.rowCount)} rows` : ''}
           </span>
@@ -286,7 +293,8 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
             </div>
           </div>
 
-          {!preview && !previewError && source && (
+          {!connectionId && <ErrorPanel error={{ code: 'not_found', message: 'No catalog is open to import into', hint: 'Open a directory or connect to a server first' }} compact />}
+          {!preview && !previewError && source && connectionId && !namespaceProblem && (
             <div className="muted">
               <Spinner label="Reading the file" /> Reading the file…
             </div>
