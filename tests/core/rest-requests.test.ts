@@ -123,10 +123,28 @@ describe('the exact requests of RestNamespaceClient (captured on a loopback serv
     const insert = requests.find((r) => r.path === '/v1/table/ns%24t/insert')!
     expect(insert.query).toBe('delimiter=%24&mode=append')
     expect(insert.headers['content-type']).toBe('application/vnd.apache.arrow.stream')
-    const empty = requests.find((r) => r.path === '/v1/table/e/create')!
-    expect(empty.query).toBe('delimiter=%24&mode=create')
+    // A new root table goes through the enterprise route POST /v1/tables/{table_name}.
+    const empty = requests.find((r) => r.path === '/v1/tables/e')!
+    expect(empty.method).toBe('POST')
+    expect(empty.headers['content-type']).toBe('application/vnd.apache.arrow.stream')
     const emptyTable = arrow.tableFromIPC(empty.body)
     expect([emptyTable.numRows, emptyTable.schema.fields.map((f) => f.name)]).toEqual([0, ['id', 'name']])
+  })
+
+  it('falls back to the namespace create route when the server has no POST /v1/tables/{name}', async () => {
+    const { client, requests } = await setup((req) =>
+      req.path.startsWith('/v1/tables/')
+        ? { status: 404, body: 'no such route' }
+        : req.path.endsWith('/count_rows')
+          ? { body: '2' }
+          : { body: { location: '/x', version: 1, schema: schemaJson } },
+    )
+    await client.createTable({ namespace: [], name: 'r1' }, table())
+    await client.createTable({ namespace: [], name: 'r2' }, table())
+    const creates = requests.filter((r) => r.path.startsWith('/v1/tables/') || r.path.endsWith('/create'))
+    // Once the route is known missing, the client goes straight to the namespace route.
+    expect(creates.map((r) => r.path)).toEqual(['/v1/tables/r1', '/v1/table/r1/create', '/v1/table/r2/create'])
+    expect(creates[1]!.query).toBe('delimiter=%24&mode=create')
   })
 
   it('drops, renames, restores and checks existence with the documented bodies', async () => {

@@ -4,7 +4,11 @@ import { AppError } from '../../../contract'
 export function corrupt(fileName: string, what: string, error: unknown, hint?: string): AppError {
   if (error instanceof AppError) return error
   const detail = error instanceof Error ? error.message : String(error)
-  return new AppError('corrupt', `${fileName} is not a valid ${what}: ${firstLine(detail)}`, {
+  // A TypeError/RangeError is the reader tripping over bad bytes ("Cannot read properties of null"),
+  // which means nothing to a person: say what it means instead and keep the text as detail.
+  const crashed = error instanceof TypeError || error instanceof RangeError
+  const reason = crashed ? 'its contents are truncated or damaged' : firstLine(detail)
+  return new AppError('corrupt', `${fileName} is not a valid ${what}: ${reason}`, {
     detail,
     hint: hint ?? 'The file may be truncated or damaged; export it again',
     cause: error,

@@ -382,6 +382,16 @@ export class RestNamespaceClient implements NamespaceClient {
   }
 
   private async create(id: TableId, stream: Uint8Array, options: { mode?: CreateMode } & CallOptions): Promise<void> {
+    // A new root table goes through the specification's enterprise route, POST /v1/tables/{table_name};
+    // servers without it (the capability map learns that from its 404/406) get the namespace contract's route.
+    const mode = options.mode ?? 'create'
+    if (id.namespace.length === 0 && mode === 'create' && this.capabilities.isSupported('table.createFromStream') !== false) {
+      try {
+        return await this.createTableFromStream(id.name, stream, options)
+      } catch (error) {
+        if (!(error instanceof AppError && error.code === 'unsupported')) throw error
+      }
+    }
     await this.http.json(
       this.spec(options, {
         operation: 'table.create',
