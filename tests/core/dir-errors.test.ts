@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs'
 import { execFile } from 'node:child_process'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
+import { buildSync } from 'esbuild'
 import { connectNamespace as lanceConnectNamespace } from '@lancedb/lancedb'
 import { tableFromIPC } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -80,19 +81,20 @@ describe('opening a directory that is not a catalog', () => {
       }
       return
     }
-    // root reads everything, so open the directory as "nobody" in a child process (setpriv, util-linux).
+    // root reads everything, so check the directory as "nobody" in a child process (setpriv, util-linux).
+    // The checks that run before lancedb is touched (inspectRoot) are bundled into one file next to the
+    // catalog, because "nobody" may not be allowed into the checkout (a fresh clone can be 0700).
     await chmod(base, 0o755)
-    const probe = join(base, 'probe.ts')
-    const entry = resolve('src/core/namespace/dir/index.ts')
+    const probe = join(base, 'probe.cjs')
+    const entry = join(base, 'probe-entry.ts')
     await writeFile(
-      probe,
-      `import { DirNamespaceClient } from ${JSON.stringify(entry)}
-DirNamespaceClient.open(process.argv[2]).then(() => console.log('{"opened":true}'), (e) => console.log(JSON.stringify({ code: e.code, message: e.message, hint: e.hint })))`,
-      { mode: 0o644 },
+      entry,
+      `import { inspectRoot } from ${JSON.stringify(resolve('src/core/namespace/dir/root.ts'))}
+inspectRoot(process.argv[2]).then(() => console.log('{"opened":true}'), (e) => console.log(JSON.stringify({ code: e.code, message: e.message, hint: e.hint })))`,
     )
-    const { stdout } = await run('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath, '--import', 'tsx', probe, root], {
-      cwd: process.cwd(),
-    })
+    buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', outfile: probe, logLevel: 'silent' })
+    await chmod(probe, 0o644)
+    const { stdout } = await run('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath, probe, root], { cwd: base })
     const answer = JSON.parse(stdout.trim().split('\n').at(-1)!) as { code: string; message: string; hint: string }
     expect(answer).toEqual({
       code: 'permission_denied',
