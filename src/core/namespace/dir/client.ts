@@ -296,7 +296,7 @@ interface NativeQuery {
 
 /**
  * The page's IPC file-format buffers straight from lancedb's native iterator: `toArrow()` would decode them
- * into an Arrow Table only for us to encode it again, and this is the hot path of scrolling (bench/dir.ts).
+ * into an Arrow Table only for us to encode it again, and this is the hot path of scrolling (tests/bench/dir.ts).
  * Null when that protected method is missing (another lancedb version): the caller then uses `toArrow()`.
  */
 async function nativeBuffers(query: Query): Promise<Uint8Array[] | null> {

@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- section …]`: runs the benchmark sections listed in bench/sections.ts, prints each
- * as markdown tables and writes them to bench-results/<section>.md. Sizes come from environment
+ * as markdown tables and writes them to tests/bench/results/<section>.md. Sizes come from environment
  * variables documented in each section (e.g. BENCH_ROWS, BENCH_DIR); run them small while developing.
  */
 import { mkdir, writeFile } from 'node:fs/promises'
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   }
   const names = wanted.length > 0 ? wanted : Object.keys(sections)
   const dir = resolve(process.env.BENCH_DIR ?? '.tmp/bench')
-  const outDir = resolve('bench-results')
+  const outDir = resolve(__dirname, 'results')
   await mkdir(dir, { recursive: true })
   await mkdir(outDir, { recursive: true })
   const machine = `${new Date().toISOString()} · Node ${process.version} · ${cpus().length} cores · ${Math.round(totalmem() / 2 ** 30)} GiB`
@@ -32,7 +32,7 @@ async function main(): Promise<void> {
       const markdown = [`### ${section.title}`, '', machine, '', ...report.notes.map((n) => `- ${n}`), '', ...report.tables.map(markdownTable).flatMap((t) => [t, ''])].join('\n')
       console.log(markdown)
       await writeFile(join(outDir, `${name}.md`), markdown)
-      log(`written to bench-results/${name}.md`)
+      log(`written to tests/bench/results/${name}.md`)
     } catch (error) {
       failed = true
       console.error(`[bench ${name}] failed:`, error)

@@ -11,7 +11,7 @@
  */
 import { cpus, loadavg } from 'node:os'
 import { chromium, type Page } from '@playwright/test'
-import { startHarness } from '../src/harness/server'
+import { startHarness } from '../../src/harness/server'
 import { ensureTable, settings, TABLE } from './dir'
 import { count, envInt, median, ms, type Report, type Section } from './lib'
 

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs'
 import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Utf8, makeVector, vectorFromArray, type Table } from 'apache-arrow'
-import { batchOf, float32Vectors, seededRandom, tableOf } from '../src/core/arrow'
-import { DirNamespaceClient } from '../src/core/namespace/dir'
+import { batchOf, float32Vectors, seededRandom, tableOf } from '../../src/core/arrow'
+import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import { count, time } from './lib'
 
 /**

@@ -23,10 +23,10 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import * as lancedb from '@lancedb/lancedb'
 import * as arrow from 'apache-arrow'
-import { batchOf, float32Vectors, tableOf } from '../src/core/arrow'
-import { connectNamespace } from '../src/core/namespace/connect'
-import '../src/core/namespace/dir'
-import { RestNamespaceClient } from '../src/core/namespace/rest'
+import { batchOf, float32Vectors, tableOf } from '../../src/core/arrow'
+import { connectNamespace } from '../../src/core/namespace/connect'
+import '../../src/core/namespace/dir'
+import { RestNamespaceClient } from '../../src/core/namespace/rest'
 import { count, envInt, median, ms, ratio, verdict, type BenchContext, type Report, type Section } from './lib'
 
 interface AutocannonResult {
@@ -112,7 +112,7 @@ async function makeCatalog(root: string, rows: number): Promise<void> {
 }
 
 async function spawnServer(root: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, '../src/server/cli.ts'), '--root', root, '--port', '0', '--api-key', KEY], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, '../../src/server/cli.ts'), '--root', root, '--port', '0', '--api-key', KEY], {
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   const url = await new Promise<string>((resolve, reject) => {

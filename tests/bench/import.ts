@@ -11,7 +11,7 @@
  *   bare — the best bare @lancedb/lancedb streamed import measured in perf-baselines §3:
  *          Arrow file reader, createTable(first batch), then add(batch) with one add in flight.
  * Reports the throughput ratio ours/bare (target ≥ 0.9) and our peak RSS (target < 700 MB at 3 GB)
- * to bench-results/import.md.
+ * to tests/bench/results/import.md.
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
@@ -38,7 +38,7 @@ import {
 
 const DIM = 768
 const BATCH_ROWS = 10_000
-const ROOT = resolve(__dirname, '..')
+const ROOT = resolve(__dirname, '../..')
 
 export interface ImportBenchRow {
   rows: number
@@ -135,8 +135,8 @@ export function benchFile(dir: string, rows: number): string {
 // ---------------------------------------------------------------- the two imports (child side)
 
 async function runOurs(file: string, root: string): Promise<number> {
-  const { connectNamespace } = await import('../src/core/namespace/connect')
-  const { ImportJobs } = await import('../src/core/import/jobs')
+  const { connectNamespace } = await import('../../src/core/namespace/connect')
+  const { ImportJobs } = await import('../../src/core/import/jobs')
   const client = await connectNamespace('dir', { root, create: 'true' })
   const jobs = new ImportJobs({ emit: () => undefined })
   const job = jobs.enqueue({ connectionId: 'bench', client, namespace: [], name: 'bench', mode: 'create', path: file, fileName: 'bench.arrow' })
@@ -181,9 +181,9 @@ function peakRssMiB(): number {
 async function child(variant: string, file: string, root: string): Promise<void> {
   // Load (and, under tsx, compile) every module first: the clock measures the import, not start-up.
   await import('@lancedb/lancedb')
-  await import('../src/core/namespace/connect')
-  await import('../src/core/namespace/dir')
-  await import('../src/core/import/jobs')
+  await import('../../src/core/namespace/connect')
+  await import('../../src/core/namespace/dir')
+  await import('../../src/core/import/jobs')
   const started = process.hrtime.bigint()
   const rows = variant === 'ours' ? await runOurs(file, root) : await runBare(file, root)
   const ms = Number(process.hrtime.bigint() - started) / 1e6
@@ -345,8 +345,8 @@ function writeReport(results: ImportBenchRow[], reps: number): void {
       `| ${rows.toLocaleString('en')} | ${(ours[0]!.bytes / 1e6).toFixed(0)} | ${(median(ours.map((r) => r.ms)) / 1000).toFixed(2)} | ${(median(bare.map((r) => r.ms)) / 1000).toFixed(2)} | ${median(ours.map((r) => r.rowsPerSecond)).toLocaleString('en')} | ${median(bare.map((r) => r.rowsPerSecond)).toLocaleString('en')} | **${median(ratios).toFixed(2)}×** | ${Math.max(...ours.map((r) => r.peakRssMiB))} | ${Math.max(...bare.map((r) => r.peakRssMiB))} |`,
     )
   }
-  mkdirSync(join(ROOT, 'bench-results'), { recursive: true })
-  writeFileSync(join(ROOT, 'bench-results', 'import.md'), lines.join('\n') + '\n')
+  mkdirSync(join(ROOT, 'tests', 'bench', 'results'), { recursive: true })
+  writeFileSync(join(ROOT, 'tests', 'bench', 'results', 'import.md'), lines.join('\n') + '\n')
 }
 
 if (require.main === module) {
