@@ -48,10 +48,6 @@ export class SafeStorageSecretStore implements SecretStore {
     return safeStorage.decryptString(Buffer.from(stored, 'base64'))
   }
 
-  async has(key: string): Promise<boolean> {
-    return (await this.load())[key] !== undefined
-  }
-
   async set(key: string, value: string): Promise<void> {
     if (!safeStorage.isEncryptionAvailable()) {
       throw new AppError('unavailable', 'The system keychain is not available, so the secret was not saved', {

@@ -28,8 +28,6 @@ export interface AppOptions {
   log?: (line: string) => void
 }
 
-const ARROW_TYPES = ['application/vnd.apache.arrow.stream', 'application/vnd.apache.arrow.file', 'application/octet-stream']
-
 /**
  * The REST catalog server: the Lance REST namespace contract (rest-contract.md) over directory catalogs,
  * through our `dir` client. Routes are registered for both methods where clients disagree (§9.5), success
@@ -54,7 +52,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 32 * 1024 },
   })
 
-  // Bodies: JSON (empty and `null` tolerated: clients send both), Arrow as raw bytes, anything else raw.
+  // Bodies: JSON (empty and `null` tolerated: clients send both); Arrow and anything else as raw bytes.
   app.removeContentTypeParser(['application/json'])
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body: Buffer, done) => {
     const text = body.toString('utf8').trim()
@@ -65,7 +63,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
       done(new AppError('invalid_input', 'The request body is not valid JSON'), undefined)
     }
   })
-  app.addContentTypeParser(ARROW_TYPES, { parseAs: 'buffer' }, (_req, body: Buffer, done) => done(null, new Uint8Array(body.buffer, body.byteOffset, body.byteLength)))
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body: Buffer, done) => done(null, new Uint8Array(body.buffer, body.byteOffset, body.byteLength)))
 
   let closing = false

@@ -9,9 +9,8 @@ import { invalid } from './wireErrors'
  * contract's ids are form-encoded, so `+` must become a space *before* percent-decoding (§9.2).
  * Every route with an id has it as the fourth segment: `/v1/<kind>/{id}/...`.
  */
-export function pathParts(request: FastifyRequest): string[] {
-  const path = (request.raw.url ?? '').split('?')[0]!.replace(/\/{2,}/g, '/')
-  const segment = path.split('/')[3] ?? ''
+function pathParts(request: FastifyRequest): string[] {
+  const segment = idSegment(request)
   const query = request.query as Record<string, unknown>
   const delimiter = typeof query.delimiter === 'string' && query.delimiter !== '' ? query.delimiter : DEFAULT_DELIMITER
   if (delimiter.length > 8) throw invalid('The delimiter is too long')
@@ -23,13 +22,13 @@ export function pathParts(request: FastifyRequest): string[] {
   }
   parts.forEach((part, i) => {
     const problem = componentProblem(part)
-    if (problem) throw invalid(`Invalid id component ${i + 1} ${JSON.stringify(part.length > 80 ? `${part.slice(0, 80)}…` : part)}: ${problem}`)
+    if (problem) throw invalid(`Invalid id component ${i + 1} ${quoted(part)}: ${problem}`)
   })
   return parts
 }
 
 /** The body may repeat the id; it must then match the path (the spec's rule). */
-export function checkBodyId(parts: readonly string[], body: unknown): void {
+function checkBodyId(parts: readonly string[], body: unknown): void {
   const id = (body as { id?: unknown } | null)?.id
   if (id === undefined || id === null) return
   if (!Array.isArray(id) || id.length !== parts.length || id.some((p, i) => p !== parts[i])) {
@@ -51,15 +50,24 @@ export function tableOf(request: FastifyRequest): TableId {
 }
 
 export function tableNameParam(request: FastifyRequest): TableId {
-  const path = (request.raw.url ?? '').split('?')[0]!
-  const segment = path.split('/')[3] ?? ''
   let name: string
   try {
-    name = decodeURIComponent(segment.replace(/\+/g, ' '))
+    name = decodeURIComponent(idSegment(request).replace(/\+/g, ' '))
   } catch {
     throw invalid('The table name in the path is not valid percent-encoding')
   }
   const problem = componentProblem(name)
-  if (problem) throw invalid(`Invalid table name ${JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name)}: ${problem}`)
+  if (problem) throw invalid(`Invalid table name ${quoted(name)}: ${problem}`)
   return { namespace: [], name }
+}
+
+/** The raw fourth segment of the path (`/v1/<kind>/{id}/...`); repeated slashes count as one, as the router does. */
+function idSegment(request: FastifyRequest): string {
+  const path = (request.raw.url ?? '').split('?')[0]!.replace(/\/{2,}/g, '/')
+  return path.split('/')[3] ?? ''
+}
+
+/** A name for an error message: JSON-quoted, cut at 80 characters. */
+function quoted(name: string): string {
+  return JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name)
 }

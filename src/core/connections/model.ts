@@ -68,15 +68,8 @@ export function isSecretHeader(header: { name: string; secret: boolean }): boole
  * never for logs or the renderer. Missing secrets are left out (the server will say the key is rejected).
  */
 export async function connectionProperties(connection: SavedConnection, secrets: SecretStore): Promise<Record<string, string>> {
-  const properties: Record<string, string> = { uri: connection.endpoint }
   const authSecret = connection.auth === 'none' ? undefined : await secrets.get(secretKey(connection.id, 'auth'))
-  if (authSecret) {
-    if (connection.auth === 'api-key') properties['headers.x-api-key'] = authSecret
-    else properties['headers.Authorization'] = /^Bearer\s/i.test(authSecret) ? authSecret : `Bearer ${authSecret}`
-  }
-  if (connection.database) {
-    properties[connection.database.kind === 'name' ? 'headers.x-service-database' : 'headers.x-service-database-prefix'] = connection.database.value
-  }
+  const properties = baseProperties(connection.endpoint, connection.auth, authSecret, connection.database)
   for (const header of connection.headers) {
     const value = isSecretHeader(header) ? await secrets.get(secretKey(connection.id, { header: header.name })) : header.value
     if (value !== undefined) properties[`headers.${header.name}`] = value
@@ -84,15 +77,21 @@ export async function connectionProperties(connection: SavedConnection, secrets:
   return properties
 }
 
-/** Every secret value of a connection (to redact them from any text). */
-export async function connectionSecrets(connection: SavedConnection, secrets: SecretStore): Promise<string[]> {
-  const out: string[] = []
-  const auth = await secrets.get(secretKey(connection.id, 'auth'))
-  if (auth) out.push(auth)
-  for (const h of connection.headers) {
-    if (!isSecretHeader(h)) continue
-    const v = await secrets.get(secretKey(connection.id, { header: h.name }))
-    if (v) out.push(v)
+/**
+ * The properties every REST connection starts from: `uri`, the auth header (when there is a secret) and the
+ * database header. Shared by saved connections and unsaved drafts, so both send the same headers.
+ */
+export function baseProperties(
+  endpoint: string,
+  auth: AuthKind,
+  authSecret: string | undefined,
+  database: SavedConnection['database'],
+): Record<string, string> {
+  const properties: Record<string, string> = { uri: endpoint }
+  if (auth !== 'none' && authSecret) {
+    if (auth === 'api-key') properties['headers.x-api-key'] = authSecret
+    else properties['headers.Authorization'] = /^Bearer\s/i.test(authSecret) ? authSecret : `Bearer ${authSecret}`
   }
-  return out
+  if (database) properties[database.kind === 'name' ? 'headers.x-service-database' : 'headers.x-service-database-prefix'] = database.value
+  return properties
 }

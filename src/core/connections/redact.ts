@@ -20,7 +20,7 @@ export function looksSecretHeader(name: string): boolean {
 
 /**
  * Replace every occurrence of each secret (and of its Bearer-less form) in `text`. Secrets shorter than
- * 4 characters are masked only as whole values of `x: value` pairs would be too noisy; they are skipped.
+ * 4 characters are skipped: masking every occurrence of them would garble ordinary text.
  */
 export function redactText(text: string, secrets: Iterable<string>): string {
   let out = text

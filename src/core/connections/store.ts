@@ -4,6 +4,7 @@ import { dirname } from 'node:path'
 import { AppError } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import {
+  baseProperties,
   connectionDraftSchema,
   connectionProperties,
   isSecretHeader,
@@ -100,12 +101,7 @@ export class ConnectionStore {
 
   /** Create or update from a draft (unknown input: parsed here). Returns the renderer-safe view. */
   async save(rawDraft: unknown): Promise<ConnectionView> {
-    const parsed = connectionDraftSchema.safeParse(rawDraft)
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'connection'}: ${i.message}`).join('; ')
-      throw new AppError('invalid_input', `The connection is not valid: ${issues}`)
-    }
-    const draft = parsed.data
+    const draft = parseDraft(rawDraft)
     const all = await this.records.load()
     const previous = draft.id ? all.find((c) => c.id === draft.id) : undefined
     if (draft.id && !previous) throw new AppError('not_found', 'This saved connection no longer exists')
@@ -157,24 +153,10 @@ export class ConnectionStore {
    * draft falls back to the one saved under `draft.id`, so editing a connection can be tested as is.
    */
   async draftProperties(rawDraft: unknown): Promise<Record<string, string>> {
-    const parsed = connectionDraftSchema.safeParse(rawDraft)
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'connection'}: ${i.message}`).join('; ')
-      throw new AppError('invalid_input', `The connection is not valid: ${issues}`)
-    }
-    const draft = parsed.data
+    const draft = parseDraft(rawDraft)
     const saved = draft.id ? (await this.records.load()).find((c) => c.id === draft.id) : undefined
-    const properties: Record<string, string> = { uri: draft.endpoint.replace(/\/+$/, '') }
-    if (draft.auth.kind !== 'none') {
-      const secret = draft.auth.secret ?? (saved ? await this.secrets.get(secretKey(saved.id, 'auth')) : undefined)
-      if (secret) {
-        if (draft.auth.kind === 'api-key') properties['headers.x-api-key'] = secret
-        else properties['headers.Authorization'] = /^Bearer\s/i.test(secret) ? secret : `Bearer ${secret}`
-      }
-    }
-    if (draft.database) {
-      properties[draft.database.kind === 'name' ? 'headers.x-service-database' : 'headers.x-service-database-prefix'] = draft.database.value
-    }
+    const authSecret = draft.auth.kind === 'none' ? undefined : (draft.auth.secret ?? (saved ? await this.secrets.get(secretKey(saved.id, 'auth')) : undefined))
+    const properties = baseProperties(draft.endpoint.replace(/\/+$/, ''), draft.auth.kind, authSecret, draft.database)
     for (const h of draft.headers) {
       const value = h.value ?? (saved && isSecretHeader(h) ? await this.secrets.get(secretKey(saved.id, { header: h.name })) : undefined)
       if (value !== undefined) properties[`headers.${h.name}`] = value
@@ -182,9 +164,9 @@ export class ConnectionStore {
     return properties
   }
 
-  /** `connectNamespace('rest', …)` properties with secrets (main only). */
-  async properties(id: string): Promise<Record<string, string>> {
-    return connectionProperties(await this.get(id), this.secrets)
+  /** `connectNamespace('rest', …)` properties with secrets (main only); pass the record when it is already loaded. */
+  async properties(connection: string | SavedConnection): Promise<Record<string, string>> {
+    return connectionProperties(typeof connection === 'string' ? await this.get(connection) : connection, this.secrets)
   }
 }
 
@@ -198,6 +180,16 @@ export async function connectSaved(
   connect: (properties: Record<string, string>) => Promise<NamespaceClient>,
 ): Promise<{ client: NamespaceClient; view: ConnectionView }> {
   const saved = await store.get(id)
-  const client = await connect(await store.properties(id))
+  const client = await connect(await store.properties(saved))
   return { client, view: await store.view(saved) }
+}
+
+/** Parse a draft from the renderer; the error lists every field that is wrong. */
+function parseDraft(rawDraft: unknown): ReturnType<typeof connectionDraftSchema.parse> {
+  const parsed = connectionDraftSchema.safeParse(rawDraft)
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'connection'}: ${i.message}`).join('; ')
+    throw new AppError('invalid_input', `The connection is not valid: ${issues}`)
+  }
+  return parsed.data
 }

@@ -19,10 +19,6 @@ export function typeName(type: DataType): string {
   return String(type)
 }
 
-export function isFloatType(type: DataType): boolean {
-  return DataType.isFloat(type)
-}
-
 export function vectorDimension(type: DataType): number | undefined {
   if (DataType.isFixedSizeList(type) && DataType.isFloat(type.children[0]!.type)) return type.listSize
   return undefined

@@ -1,8 +1,6 @@
 import { isMethod } from '../../contract'
+import { ARROW_STREAM } from '../../core/namespace/rest/wire'
 import type { HarnessRoute } from '../context'
-
-/** Content type of a page of rows: the Arrow IPC stream format. */
-export const ARROW_STREAM = 'application/vnd.apache.arrow.stream'
 
 /**
  * `POST /api/<method>` (e.g. `/api/tables/page`): the JSON body is the method's input, handed raw to

@@ -17,7 +17,8 @@ export async function call<M extends Method>(method: M, input: Input<M>, signal?
 }
 
 let requestCounter = 0
-function newRequestId(): string {
+/** A fresh id for a request that `requests/cancel` may stop. */
+export function newRequestId(): string {
   requestCounter += 1
   return `r${Date.now().toString(36)}-${requestCounter}`
 }

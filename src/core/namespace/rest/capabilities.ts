@@ -16,10 +16,8 @@ export interface Capability {
   reason?: string
 }
 
-
 export class CapabilityMap {
   private readonly entries = new Map<Operation, Capability>()
-  private readonly listeners = new Set<(snapshot: CapabilitySnapshot) => void>()
 
   get(operation: Operation): Capability | undefined {
     return this.entries.get(operation)
@@ -36,18 +34,10 @@ export class CapabilityMap {
   markSupported(operation: Operation): void {
     if (this.entries.get(operation)?.supported === true) return
     this.entries.set(operation, { operation, label: operationLabels[operation], supported: true })
-    this.emit()
   }
 
   markUnsupported(operation: Operation, reason: string): void {
     this.entries.set(operation, { operation, label: operationLabels[operation], supported: false, reason })
-    this.emit()
-  }
-
-  /** Forget what was learned (e.g. after the user changed the endpoint or the server was upgraded). */
-  reset(): void {
-    this.entries.clear()
-    this.emit()
   }
 
   snapshot(): CapabilitySnapshot {
@@ -57,16 +47,5 @@ export class CapabilityMap {
       out[operation] = entry?.reason !== undefined ? { supported: entry.supported, reason: entry.reason } : { supported: entry?.supported }
     }
     return out
-  }
-
-  /** Called whenever the map changes; returns an unsubscribe function. */
-  subscribe(listener: (snapshot: CapabilitySnapshot) => void): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
-  }
-
-  private emit(): void {
-    const snapshot = this.snapshot()
-    for (const listener of this.listeners) listener(snapshot)
   }
 }

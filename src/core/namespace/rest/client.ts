@@ -257,8 +257,8 @@ export class RestNamespaceClient implements NamespaceClient {
 
   async readPage(id: TableId, options: ReadPageOptions): Promise<Uint8Array> {
     assertTableId(id)
-    const bytes = await this.query(id, { offset: options.offset, limit: options.limit, columns: options.columns, signal: options.signal })
-    return toStream(bytes.bytes, bytes.contentType, `the rows of ${formatTableId(id)}`)
+    const reply = await this.query(id, options)
+    return toStream(reply.bytes, reply.contentType, `the rows of ${formatTableId(id)}`)
   }
 
   async createTable(id: TableId, data: arrow.Table, options: { mode?: CreateMode } & CallOptions = {}): Promise<TableDescription> {
@@ -398,7 +398,7 @@ export class RestNamespaceClient implements NamespaceClient {
         what: `create the table ${formatTableId(id)}`,
         method: 'POST',
         path: `/v1/table/${this.tableId(id)}/create`,
-        query: { mode: options.mode ?? 'create' },
+        query: { mode },
         body: stream,
         contentType: ARROW_STREAM,
         idempotent: false,

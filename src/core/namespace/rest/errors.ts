@@ -139,7 +139,8 @@ export function errorFromResponse(
   serverText: string | undefined,
 ): AppError {
   const code = body ? body.code : wireCodeOfStatus(status)
-  const appCode = body ? appCodeOf(code) : status === 413 ? 'invalid_input' : appCodeOf(code)
+  // A bare 413 maps to code 13, invalid input.
+  const appCode = appCodeOf(code)
   const detailParts = [`HTTP ${status}`, body ? `code ${code}` : 'no error code in the reply']
   if (serverText) detailParts.push(serverText)
   const detail = detailParts.join('; ')

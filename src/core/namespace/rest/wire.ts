@@ -1,5 +1,3 @@
-import type { NamespacePath } from '../path'
-
 /**
  * Encoding rules of the REST namespace wire (rest-contract.md §1), shared by our client and our server.
  */
@@ -29,10 +27,6 @@ export function decodeId(segment: string, delimiter = DEFAULT_DELIMITER): string
   const text = decodeURIComponent(segment.replace(/\+/g, ' '))
   if (text === delimiter) return []
   return text.split(delimiter)
-}
-
-export function tableIdParts(namespace: NamespacePath, name: string): string[] {
-  return [...namespace, name]
 }
 
 /** Creation and write modes: PascalCase on the namespace wire, but servers accept any case and snake_case. */

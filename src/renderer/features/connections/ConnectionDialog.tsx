@@ -1,11 +1,10 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react'
 import type { AppErrorData, SavedConnectionView, VerificationReport } from '../../../contract'
-import { call } from '../../api'
+import { call, newRequestId } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { CloseIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
 import { Modal } from '../actions/Modal'
-import { newRequestId } from '../actions/requests'
 import {
   emptyForm,
   formFromView,

@@ -37,11 +37,6 @@ export function splitDropped(transfer: DataTransfer): { files: File[]; folders: 
   return { files, folders }
 }
 
-/** Whether a drag carries files (dragover cannot read them yet, only their kinds). */
-export function dragHasFiles(transfer: DataTransfer | null): boolean {
-  return !!transfer && [...transfer.types].includes('Files')
-}
-
 let counter = 0
 export function pendingKey(): string {
   counter += 1

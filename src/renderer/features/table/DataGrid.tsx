@@ -125,8 +125,8 @@ const numberFormat = new Intl.NumberFormat('en-US')
  * pages fetched as the user scrolls. ARIA grid pattern: `aria-rowcount` counts the header row
  * too (table rows + 1, as the ARIA spec defines it); the header row has `aria-rowindex` 1 and
  * data row i (0-based) has `aria-rowindex` i + 2. The active cell is `aria-activedescendant`.
+ * Memoized: the table view re-renders for its status bar; the grid need not.
  */
-/** Memoized: the table view re-renders for its status bar; the grid need not. */
 export const DataGrid = memo(function DataGrid({
   tableRef,
   label,

@@ -44,8 +44,9 @@ export function TableView({ tableRef, connectionLabel }: { tableRef: TableRef; c
         // When the first page follows closely, show the grid with its rows at once (one render, one paint).
         const first = await Promise.race([promise.catch(() => undefined), new Promise<undefined>((resolve) => setTimeout(resolve, SEED_WAIT_MS))])
         if (!live) return
-        if (first) setInitialPage(first)
-        else setSeed({ promise, controller })
+        // Both are set every time: after a reload, neither may be the previous attempt's.
+        setInitialPage(first)
+        setSeed(first ? undefined : { promise, controller })
         setLoaded({ state: 'ready', info })
       })
       .catch((error: unknown) => {
@@ -75,12 +76,6 @@ export function TableView({ tableRef, connectionLabel }: { tableRef: TableRef; c
         : next,
     )
   }, [])
-
-  const onColumnVisibilityChange = useCallback(
-    (updater: ColumnVisibility | ((old: ColumnVisibility) => ColumnVisibility)) =>
-      setVisibility((old) => (typeof updater === 'function' ? updater(old) : updater)),
-    [],
-  )
 
   const path = [connectionLabel, ...tableRef.namespace]
   const info = loaded.state === 'ready' ? loaded.info : null
@@ -143,7 +138,7 @@ export function TableView({ tableRef, connectionLabel }: { tableRef: TableRef; c
             rowCount={info.rowCount}
             fields={info.schema}
             columnVisibility={visibility}
-            onColumnVisibilityChange={onColumnVisibilityChange}
+            onColumnVisibilityChange={setVisibility}
             onStatus={onStatus}
             seed={seed}
             initialPage={initialPage}

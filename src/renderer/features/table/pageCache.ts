@@ -28,8 +28,4 @@ export class PageCache {
       this.pages.delete(oldest)
     }
   }
-
-  clear(): void {
-    this.pages.clear()
-  }
 }

@@ -20,7 +20,12 @@ export interface PageStore {
   loading: boolean
   error: AppErrorData | null
   retry(): void
-  /** Number of page requests started (diagnostics for tests and benchmarks). */
+}
+
+/** A request for page 0 started before the table's size was known (in parallel with `tables/describe`). */
+export interface PageSeed {
+  promise: Promise<Table>
+  controller: AbortController
 }
 
 /**
@@ -28,12 +33,6 @@ export interface PageStore {
  * of a table fetches the last page directly. Requests for pages scrolled past are cancelled with
  * `requests/cancel`, and their late answers ignored.
  */
-/** A request for page 0 started before the table's size was known (in parallel with `tables/describe`). */
-export interface PageSeed {
-  promise: Promise<Table>
-  controller: AbortController
-}
-
 export function usePages(ref: TableRef, rowCount: number, first: number, end: number, seed?: PageSeed, initialPage?: Table): PageStore {
   // Mutable, but its identity never changes; `version` tells React when it gained a page.
   const [cache] = useState(() => {
