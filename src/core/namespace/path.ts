@@ -11,7 +11,13 @@ export interface TableId {
 /** Throw `invalid_input` unless `value` is a valid component. `what` names it in the message. */
 export function assertComponent(value: unknown, what = 'name'): asserts value is string {
   const problem = componentProblem(value)
-  if (problem) throw new AppError('invalid_input', `Invalid ${what} ${JSON.stringify(value)}: ${problem}`)
+  if (problem) throw new AppError('invalid_input', `Invalid ${what} ${shown(value)}: ${problem}`)
+}
+
+/** A value quoted for a message, cut short: a bad name may be kilobytes long. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text
 }
 
 /** Validate every component of a namespace path (the path-traversal guard at each boundary). */
