@@ -7,20 +7,12 @@ import { buildSync } from 'esbuild'
 import { connectNamespace as lanceConnectNamespace } from '@lancedb/lancedb'
 import { tableFromIPC } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AppError } from '../../src/contract'
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import { buildNestedCatalog, corruptTable, makeTempDir, removeDir, sampleTable, snapshotTree, diffSnapshots } from '../helpers/catalog'
+import { appError } from '../helpers/errors'
 
 const run = promisify(execFile)
 
-async function appError(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(AppError)
-  return error as AppError
-}
 
 describe('opening a directory that is not a catalog', () => {
   let base: string
