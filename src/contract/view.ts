@@ -1,0 +1,68 @@
+import { z } from 'zod'
+
+/**
+ * A table view is one value: which version, which rows (filter, search), in which order (sort), and
+ * which columns. Everything the table view shows or hands out — the header's count, every page, a copy,
+ * an export — is read *through* one of these, so nothing can disagree (docs: "one view, one cache").
+ * The renderer uses it as its query key; core turns it into one Lance query.
+ */
+
+/** Longest SQL predicate accepted (Lance's `where` dialect); longer input is refused before Lance sees it. */
+export const MAX_PREDICATE_LENGTH = 16_384
+/** Longest column name we accept anywhere (names are checked against the schema before a query runs). */
+export const MAX_COLUMN_NAME_LENGTH = 1024
+/** Largest vector accepted for a similarity search. */
+export const MAX_VECTOR_DIMENSION = 65_536
+/** Largest `k` (neighbours / search results) accepted. */
+export const MAX_SEARCH_RESULTS = 10_000
+
+export const columnNameSchema = z.string().min(1, 'must not be empty').max(MAX_COLUMN_NAME_LENGTH)
+
+export const sortKeySchema = z.object({
+  column: columnNameSchema,
+  direction: z.enum(['asc', 'desc']),
+})
+export type SortKey = z.infer<typeof sortKeySchema>
+
+export const distanceMetricSchema = z.enum(['l2', 'cosine', 'dot'])
+export type DistanceMetric = z.infer<typeof distanceMetricSchema>
+
+/** Nearest neighbours of `vector` in `column` (Lance vector search); results carry `_distance`, ascending. */
+export const vectorSearchSchema = z.object({
+  kind: z.literal('vector'),
+  column: columnNameSchema,
+  vector: z.array(z.number().finite()).min(1).max(MAX_VECTOR_DIMENSION),
+  metric: distanceMetricSchema,
+  k: z.number().int().min(1).max(MAX_SEARCH_RESULTS),
+  /** Apply the view's filter before the search (default) or to its results. */
+  prefilter: z.boolean().default(true),
+  nprobes: z.number().int().min(1).max(100_000).optional(),
+  refineFactor: z.number().int().min(1).max(1_000).optional(),
+  /** Search every row exactly, ignoring an index on the column. */
+  bypassIndex: z.boolean().optional(),
+})
+export type VectorSearch = z.infer<typeof vectorSearchSchema>
+
+/** Full-text search on columns that have an FTS index; results carry `_score`, descending. */
+export const textSearchSchema = z.object({
+  kind: z.literal('fts'),
+  query: z.string().min(1, 'must not be empty').max(4096),
+  columns: z.array(columnNameSchema).max(64).optional(),
+  k: z.number().int().min(1).max(MAX_SEARCH_RESULTS),
+})
+export type TextSearch = z.infer<typeof textSearchSchema>
+
+export const searchSchema = z.discriminatedUnion('kind', [vectorSearchSchema, textSearchSchema])
+export type Search = z.infer<typeof searchSchema>
+
+export const tableViewSchema = z.object({
+  /** The table version every read of this view uses. Absent only until the first describe has named one. */
+  version: z.number().int().min(1).optional(),
+  /** A SQL predicate in Lance's `where` dialect, pushed down to Lance. */
+  filter: z.string().max(MAX_PREDICATE_LENGTH, `must be at most ${MAX_PREDICATE_LENGTH} characters`).optional(),
+  sort: z.array(sortKeySchema).max(8).optional(),
+  /** Visible columns, in order; absent = every column. */
+  columns: z.array(columnNameSchema).max(10_000).optional(),
+  search: searchSchema.optional(),
+})
+export type TableViewSpec = z.infer<typeof tableViewSchema>
