@@ -67,6 +67,13 @@ export interface SchemaDiff {
   changed: { column: string; table: string; file: string }[]
 }
 
+/** A column whose type is converted losslessly on the way in, e.g. `name`: Utf8View → Utf8. */
+export interface ImportConversion {
+  column: string
+  from: string
+  to: string
+}
+
 export interface ImportPreview {
   fileName: string
   format: ImportFormat
@@ -79,6 +86,8 @@ export interface ImportPreview {
   nameProblem: string | null
   /** The schema that will be written (vector choices applied). */
   schema: FieldInfo[]
+  /** Columns converted on the way in because Lance cannot store the file's type (may be absent: none). */
+  conversions?: ImportConversion[]
   /** Rows `import/sample` returns (up to 20). */
   sampleRowCount: number
   /** Total rows when cheap to know (Arrow file footer, Parquet metadata); null for streams and text. */

@@ -86,6 +86,7 @@ async function inspect(req: PreviewRequest): Promise<{ preview: ImportPreview; s
     name,
     nameProblem,
     schema: schemaInfo(transform.schema),
+    conversions: source.conversions ?? [],
     sampleRowCount: sample.numRows,
     rowCount: source.rowCount,
     vectorCandidates: candidates,

@@ -1,4 +1,5 @@
 import type { RecordBatch, Schema } from 'apache-arrow'
+import type { ImportConversion } from '../../contract'
 import type { ImportFormat } from './sniff'
 
 /**
@@ -13,6 +14,8 @@ export interface BatchSource {
   readonly size: number
   /** Total rows when known cheaply (Arrow file footer, Parquet metadata), else null. */
   readonly rowCount: number | null
+  /** Columns whose type is converted on the way in (Lance cannot store the file's type). */
+  readonly conversions?: ImportConversion[]
   /** Bytes consumed so far (for progress). */
   bytesRead(): number
   batches(): AsyncGenerator<RecordBatch>
