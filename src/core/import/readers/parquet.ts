@@ -3,7 +3,9 @@ import {
   Bool,
   DataType,
   DateDay,
+  Decimal,
   Field,
+  Float16,
   Float32,
   Float64,
   Int16,
@@ -13,7 +15,9 @@ import {
   List,
   Schema,
   Struct,
-  TimestampMillisecond,
+  Time,
+  TimeUnit,
+  Timestamp,
   Uint16,
   Uint32,
   Uint64,
@@ -42,8 +46,9 @@ const MAX_SLICE_BYTES = 128 * 1024 * 1024
 /**
  * Parquet through hyparquet (pure JS), row group by row group, converted to Arrow with a schema
  * mapped from the Parquet schema. The row count comes from the footer metadata.
- * Known limits: compression other than Snappy/uncompressed is refused by hyparquet (clear error);
- * timestamps keep millisecond precision; decimals become Float64; MAP columns are refused.
+ * Decimals are read as their unscaled integers (hyparquet would make lossy floats) and become
+ * Decimal128/256; timestamps and times keep their unit (raw integers, not JS Dates). Known limits:
+ * Hadoop-framed LZ4 is refused (a clear error); MAP columns are refused.
  */
 export async function openParquet(path: string, options: OpenOptions): Promise<BatchSource> {
   const { fileName } = options
@@ -87,6 +92,7 @@ export async function openParquet(path: string, options: OpenOptions): Promise<B
     throw corrupt(fileName, 'Parquet file', error)
   }
   const schema = new Schema(tree.children.map((child) => fieldOf(child, fileName)))
+  const rawMetadata = withRawDecimals(metadata)
   const names = schema.fields.map((f) => f.name)
   const rowCount = Number(metadata.num_rows)
   const size = file.byteLength
@@ -111,11 +117,12 @@ export async function openParquet(path: string, options: OpenOptions): Promise<B
           try {
             rows = (await hp.parquetReadObjects({
               file,
-              metadata,
+              metadata: rawMetadata,
               rowStart: groupStart + start,
               rowEnd: groupStart + end,
               utf8: false,
               compressors,
+              parsers: RAW_TIMESTAMPS,
             })) as Record<string, unknown>[]
           } catch (error) {
             throw parquetError(fileName, error)
@@ -185,10 +192,30 @@ function parquetError(fileName: string, error: unknown): AppError {
   if (codec) {
     return new AppError('unsupported', `${fileName} uses ${codec} compression, which import cannot read here`, {
       detail: message,
-      hint: 'Write the file with Snappy, GZIP, Brotli, LZ4_RAW or no compression' + (codec === 'ZSTD' ? ' (ZSTD needs Node 22.15 or later)' : ''),
+      hint: 'Write the file with ZSTD, Snappy, GZIP, Brotli, LZ4_RAW or no compression',
     })
   }
   return corrupt(fileName, 'Parquet file', error)
+}
+
+/** Timestamps as the file's integers (bigint, in the column's unit) instead of millisecond Dates. */
+const RAW_TIMESTAMPS = {
+  timestampFromMilliseconds: (v: bigint) => v,
+  timestampFromMicroseconds: (v: bigint) => v,
+  timestampFromNanoseconds: (v: bigint) => v,
+}
+
+/**
+ * The same metadata with decimal columns' annotations removed, so hyparquet hands back their
+ * unscaled integers (numbers, bigints or big-endian bytes) instead of converting them to floats.
+ */
+function withRawDecimals(metadata: FileMetaData): FileMetaData {
+  const isDecimal = (el: FileMetaData['schema'][number]) => el.converted_type === 'DECIMAL' || el.logical_type?.type === 'DECIMAL'
+  if (!metadata.schema.some(isDecimal)) return metadata
+  return {
+    ...metadata,
+    schema: metadata.schema.map((el) => (isDecimal(el) ? { ...el, converted_type: undefined, logical_type: undefined } : el)),
+  }
 }
 
 function fieldOf(node: SchemaTree, fileName: string): Field {
@@ -230,17 +257,26 @@ function primitive(node: SchemaTree, unsupported: (what: string) => AppError): D
   const el = node.element
   const logical = el.logical_type
   const converted = el.converted_type
-  if (converted === 'DECIMAL' || logical?.type === 'DECIMAL') return new Float64()
+  if (converted === 'DECIMAL' || logical?.type === 'DECIMAL') {
+    const precision = logical?.type === 'DECIMAL' ? logical.precision : (el.precision ?? 0)
+    const scale = logical?.type === 'DECIMAL' ? logical.scale : (el.scale ?? 0)
+    if (!(precision >= 1 && precision <= 76)) throw unsupported(`DECIMAL with precision ${precision}`)
+    return new Decimal(scale, precision, precision <= 38 ? 128 : 256)
+  }
   if (converted === 'DATE' || logical?.type === 'DATE') return new DateDay()
-  if (logical?.type === 'TIMESTAMP' || converted === 'TIMESTAMP_MILLIS' || converted === 'TIMESTAMP_MICROS' || el.type === 'INT96') {
+  if (el.type === 'INT96') return new Timestamp(TimeUnit.NANOSECOND, null)
+  if (logical?.type === 'TIMESTAMP' || converted === 'TIMESTAMP_MILLIS' || converted === 'TIMESTAMP_MICROS') {
     const utc = logical?.type === 'TIMESTAMP' ? logical.isAdjustedToUTC : true
-    return new TimestampMillisecond(utc ? 'UTC' : null)
+    const unit = logical?.type === 'TIMESTAMP' ? logical.unit : converted === 'TIMESTAMP_MICROS' ? 'MICROS' : 'MILLIS'
+    return new Timestamp(unit === 'NANOS' ? TimeUnit.NANOSECOND : unit === 'MICROS' ? TimeUnit.MICROSECOND : TimeUnit.MILLISECOND, utc ? 'UTC' : null)
   }
   if (converted === 'INTERVAL' || logical?.type === 'INTERVAL') throw unsupported('INTERVAL')
   if (converted === 'BSON' || logical?.type === 'BSON') throw unsupported('BSON')
-  if (logical?.type === 'FLOAT16') return new Float32()
+  if (logical?.type === 'FLOAT16') return new Float16()
   if (logical?.type === 'TIME' || converted === 'TIME_MILLIS' || converted === 'TIME_MICROS') {
-    return el.type === 'INT32' ? new Int32() : new Int64()
+    const unit = logical?.type === 'TIME' ? logical.unit : converted === 'TIME_MICROS' ? 'MICROS' : 'MILLIS'
+    if (el.type === 'INT32') return new Time(TimeUnit.MILLISECOND, 32)
+    return new Time(unit === 'NANOS' ? TimeUnit.NANOSECOND : TimeUnit.MICROSECOND, 64)
   }
   const intType = logical?.type === 'INTEGER' ? logical : intFromConverted(converted)
   if (intType && (el.type === 'INT32' || el.type === 'INT64')) {
