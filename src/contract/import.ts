@@ -33,6 +33,8 @@ const importTarget = z.object({
    * detected candidate; `[]` = none.
    */
   vectorColumns: z.array(z.string().min(1).max(1024)).max(1000).optional(),
+  /** CSV: keep ISO-8601 dates and timestamps as text (default: infer Date32 / Timestamp columns). */
+  datesAsText: z.boolean().optional(),
 })
 
 export const importPreviewInput = importTarget.extend({

@@ -1,4 +1,4 @@
-import { Bool, DataType, Field, Float64, Int64, List, Struct, Utf8 } from 'apache-arrow'
+import { Bool, DataType, DateDay, Field, Float64, Int64, List, Struct, TimeUnit, Timestamp, Utf8 } from 'apache-arrow'
 
 /**
  * Type inference for JSON lines: a small lattice over JS values. Integers widen to floats,
@@ -69,8 +69,49 @@ export function toArrowType(inferred: Inferred): DataType {
   }
 }
 
-/** CSV cells are text: a column is Int64, Float64 or Bool when every non-empty cell of the sample parses so. */
-export type CsvKind = 'empty' | 'int' | 'float' | 'bool' | 'string'
+/**
+ * CSV cells are text: a column is Int64, Float64, Bool, a date or a timestamp when every non-empty
+ * cell of the sample parses so. Dates and timestamps are ISO 8601 (`2024-03-01`, `2024-03-01 12:30`,
+ * `2024-03-01T12:30:00.123456Z`, `…+02:00`): with a zone or offset a column is a UTC timestamp,
+ * without one a zone-less timestamp; more than 6 fractional digits make it nanoseconds.
+ */
+export type CsvKind = 'empty' | 'int' | 'float' | 'bool' | 'date' | 'ts' | 'ts_ns' | 'tstz' | 'tstz_ns' | 'string'
+
+const ISO_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/
+
+interface IsoParts {
+  kind: 'date' | 'ts' | 'ts_ns' | 'tstz' | 'tstz_ns'
+  /** Epoch nanoseconds (UTC). */
+  nanos: bigint
+}
+
+/** An ISO-8601 date or date-time with valid fields, or null. */
+export function parseIso(cell: string): IsoParts | null {
+  const m = ISO_RE.exec(cell)
+  if (!m) return null
+  const [, y, mo, d, h, mi, sec, frac, zone] = m
+  const year = Number(y)
+  const month = Number(mo)
+  const day = Number(d)
+  const hour = Number(h ?? 0)
+  const minute = Number(mi ?? 0)
+  const second = Number(sec ?? 0)
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null
+  const ms = Date.UTC(year, month - 1, day, hour, minute, second)
+  const check = new Date(ms)
+  if (check.getUTCDate() !== day || check.getUTCMonth() !== month - 1) return null
+  let nanos = BigInt(ms) * 1_000_000n + BigInt((frac ?? '').padEnd(9, '0') || '0')
+  if (zone && zone !== 'Z') {
+    const sign = zone[0] === '-' ? -1n : 1n
+    const digits = zone.slice(1).replace(':', '')
+    const offsetMinutes = BigInt(Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || 0))
+    nanos -= sign * offsetMinutes * 60_000_000_000n
+  }
+  if (h === undefined) return { kind: 'date', nanos }
+  const ns = (frac?.length ?? 0) > 6
+  const kind = zone ? (ns ? 'tstz_ns' : 'tstz') : ns ? 'ts_ns' : 'ts'
+  return { kind, nanos }
+}
 
 const INT_RE = /^[-+]?\d{1,19}$/
 const FLOAT_RE = /^[-+]?(\d+\.?\d*([eE][-+]?\d+)?|\.\d+([eE][-+]?\d+)?|inf|infinity|nan)$/i
@@ -86,13 +127,30 @@ export function csvCellKind(cell: string): CsvKind {
   }
   if (FLOAT_RE.test(cell)) return 'float'
   if (BOOL_RE.test(cell)) return 'bool'
+  const iso = cell.length >= 10 && cell.length <= 40 ? parseIso(cell) : null
+  if (iso) return iso.kind
   return 'string'
+}
+
+const TEMPORAL: readonly CsvKind[] = ['date', 'ts', 'ts_ns', 'tstz', 'tstz_ns']
+
+export function isTemporal(kind: CsvKind): boolean {
+  return TEMPORAL.includes(kind)
 }
 
 export function mergeCsv(a: CsvKind, b: CsvKind): CsvKind {
   if (a === 'empty') return b
   if (b === 'empty' || a === b) return a
   if ((a === 'int' && b === 'float') || (a === 'float' && b === 'int')) return 'float'
+  if (TEMPORAL.includes(a) && TEMPORAL.includes(b)) {
+    // A date among naive timestamps is midnight; zoned and zone-less times do not mix.
+    const zoned = (k: CsvKind) => k === 'tstz' || k === 'tstz_ns'
+    const naive = (k: CsvKind) => k === 'ts' || k === 'ts_ns'
+    if ((zoned(a) && (naive(b) || b === 'date')) || (zoned(b) && (naive(a) || a === 'date'))) return 'string'
+    const ns = a.endsWith('_ns') || b.endsWith('_ns')
+    if (zoned(a) || zoned(b)) return ns ? 'tstz_ns' : 'tstz'
+    return ns ? 'ts_ns' : 'ts'
+  }
   return 'string'
 }
 
@@ -100,6 +158,11 @@ export function csvArrowType(kind: CsvKind): DataType {
   if (kind === 'int') return new Int64()
   if (kind === 'float') return new Float64()
   if (kind === 'bool') return new Bool()
+  if (kind === 'date') return new DateDay()
+  if (kind === 'ts') return new Timestamp(TimeUnit.MICROSECOND, null)
+  if (kind === 'ts_ns') return new Timestamp(TimeUnit.NANOSECOND, null)
+  if (kind === 'tstz') return new Timestamp(TimeUnit.MICROSECOND, 'UTC')
+  if (kind === 'tstz_ns') return new Timestamp(TimeUnit.NANOSECOND, 'UTC')
   return new Utf8()
 }
 
@@ -122,6 +185,21 @@ export function parseCsvCell(cell: string, type: DataType): unknown {
   if (DataType.isBool(type)) {
     if (!BOOL_RE.test(cell)) return undefined
     return cell.toLowerCase() === 'true'
+  }
+  if (DataType.isDate(type)) {
+    const iso = parseIso(cell)
+    if (!iso || iso.kind !== 'date') return undefined
+    return Number(iso.nanos / 1_000_000n)
+  }
+  if (DataType.isTimestamp(type)) {
+    const iso = parseIso(cell)
+    if (!iso) return undefined
+    const zoned = iso.kind === 'tstz' || iso.kind === 'tstz_ns'
+    if (zoned !== (type.timezone != null) && iso.kind !== 'date') return undefined
+    if (iso.kind === 'date' && type.timezone != null) return undefined
+    if (type.unit === TimeUnit.NANOSECOND) return iso.nanos
+    if (iso.nanos % 1000n !== 0n) return undefined
+    return iso.nanos / 1000n
   }
   return cell
 }

@@ -14,6 +14,7 @@ export interface ImportJobSpec {
   path: string
   fileName: string
   vectorColumns?: string[]
+  datesAsText?: boolean
   /** Known at queue time (sniffed), so a queued job already shows its size and format. */
   totalBytes?: number
   format?: ImportFormat
@@ -124,7 +125,7 @@ export class ImportJobs {
     info.progress = { ...info.progress, phase: 'reading' }
     this.publish(job)
     try {
-      const source = await openSource(spec.path, { fileName: spec.fileName, signal: controller.signal })
+      const source = await openSource(spec.path, { fileName: spec.fileName, signal: controller.signal, datesAsText: spec.datesAsText })
       info.format = source.format as ImportFormat
       info.progress = { ...info.progress, totalBytes: source.size, totalRows: source.rowCount }
       const result = await writeSource(spec.client, { namespace: spec.namespace, name: spec.name }, source, {

@@ -75,6 +75,7 @@ export class ImportModule {
       name: input.name,
       mode: input.mode,
       vectorColumns: input.vectorColumns,
+      datesAsText: input.datesAsText,
     }
   }
 
@@ -101,6 +102,7 @@ export class ImportModule {
       path,
       fileName,
       vectorColumns: input.vectorColumns,
+      datesAsText: input.datesAsText,
       totalBytes: size,
       format,
       onSettled: uploadId ? () => this.uploads.discard(uploadId) : undefined,

@@ -27,6 +27,8 @@ export interface PreviewRequest {
   name?: string
   mode?: ImportMode
   vectorColumns?: string[]
+  /** CSV: keep dates and timestamps as text. */
+  datesAsText?: boolean
   signal?: AbortSignal
 }
 
@@ -45,7 +47,7 @@ export async function previewSample(req: PreviewRequest): Promise<Uint8Array> {
 }
 
 async function inspect(req: PreviewRequest): Promise<{ preview: ImportPreview; sample: Uint8Array }> {
-  const source = await openSource(req.path, { fileName: req.fileName, signal: req.signal })
+  const source = await openSource(req.path, { fileName: req.fileName, signal: req.signal, datesAsText: req.datesAsText })
   let first: RecordBatch | null
   const batches = source.batches()
   try {

@@ -28,6 +28,8 @@ export interface OpenOptions {
   signal?: AbortSignal
   /** Text formats: rows read before the schema is fixed. */
   inferRows?: number
+  /** CSV: keep ISO-8601 dates and timestamps as text instead of inferring Date32 / Timestamp columns. */
+  datesAsText?: boolean
   /** Rows per batch produced by the text and Parquet readers. */
   batchRows?: number
 }

@@ -3,7 +3,7 @@ import { Field, Schema, type DataType, type RecordBatch } from 'apache-arrow'
 import { CsvError, parse } from 'csv-parse'
 import { AppError } from '../../../contract'
 import { batchFromColumns } from '../build'
-import { csvArrowType, csvCellKind, mergeCsv, parseCsvCell, type CsvKind } from '../infer'
+import { csvArrowType, csvCellKind, isTemporal, mergeCsv, parseCsvCell, type CsvKind } from '../infer'
 import { DEFAULT_BATCH_ROWS, DEFAULT_INFER_ROWS, type BatchSource, type OpenOptions } from '../source'
 import { throwIfAborted } from './errors'
 import { rowBatches } from './rowBatches'
@@ -18,7 +18,7 @@ const MAX_SAMPLE_BYTES = 32 * 1024 * 1024
 
 /**
  * CSV, streamed through csv-parse. The first record is the header; column types (Int64, Float64,
- * Bool, else Utf8; empty cell = null) are inferred from the first rows and then enforced: a later
+ * Bool, ISO-8601 dates and timestamps unless `datesAsText`, else Utf8; empty cell = null) are inferred from the first rows and then enforced: a later
  * cell that does not fit, or a row with the wrong number of fields, stops the import with its line.
  */
 export async function openCsv(path: string, head: Buffer, options: OpenOptions): Promise<BatchSource> {
@@ -68,6 +68,7 @@ export async function openCsv(path: string, head: Buffer, options: OpenOptions):
     }
     const kinds: CsvKind[] = names.map(() => 'empty')
     for (const row of sample) row.cells.forEach((cell, i) => (kinds[i] = mergeCsv(kinds[i]!, csvCellKind(cell))))
+    if (options.datesAsText) kinds.forEach((k, i) => (kinds[i] = isTemporal(k) ? 'string' : k))
     const schema = new Schema(names.map((name, i) => new Field(name, csvArrowType(kinds[i]!), true)))
     const types = schema.fields.map((f) => f.type as DataType)
 
@@ -178,5 +179,7 @@ function typeWord(type: DataType): string {
   if (s.startsWith('Int')) return 'a whole number'
   if (s.startsWith('Float')) return 'a number'
   if (s === 'Bool') return 'true or false'
+  if (s.startsWith('Date')) return 'a date (YYYY-MM-DD)'
+  if (s.startsWith('Timestamp')) return `an ISO 8601 date-time ${s.includes('UTC') ? 'with a zone or offset' : 'without a zone'}`
   return s
 }

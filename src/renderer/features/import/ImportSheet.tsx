@@ -39,6 +39,8 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
   const [mode, setMode] = useState<ImportMode>('create')
   const [overwriteConfirmed, setOverwriteConfirmed] = useState(false)
   const [vectorColumns, setVectorColumns] = useState<string[] | undefined>(undefined)
+  /** CSV: keep ISO dates and timestamps as text instead of typed columns. */
+  const [datesAsText, setDatesAsText] = useState(false)
   const [preview, setPreview] = useState<ImportPreview | null>(null)
   /** The mode the preview was made for: its `modeProblem` is only about that mode. */
   const [previewMode, setPreviewMode] = useState<ImportMode>('create')
@@ -85,16 +87,16 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
   useEffect(() => {
     if (!source || !connectionId || namespaceProblem) return
     // The first answer fills in the suggested name and vector choices: that alone needs no new preview.
-    if (previewedFor.current === JSON.stringify([connectionId, namespace, source, name, mode, vectorColumns])) return
+    if (previewedFor.current === JSON.stringify([connectionId, namespace, source, name, mode, vectorColumns, datesAsText])) return
     const controller = new AbortController()
     const timer = setTimeout(() => {
       previewedFor.current = ''
       setPreviewing(true)
-      const input = { connectionId, namespace, source, name: name ?? undefined, mode, vectorColumns }
+      const input = { connectionId, namespace, source, name: name ?? undefined, mode, vectorColumns, datesAsText }
       call('import/preview', input, controller.signal)
         .then((result) => {
           const vectors = vectorColumns ?? result.vectorCandidates.filter((c) => c.accepted).map((c) => c.column)
-          previewedFor.current = JSON.stringify([connectionId, namespace, source, result.name, mode, vectors])
+          previewedFor.current = JSON.stringify([connectionId, namespace, source, result.name, mode, vectors, datesAsText])
           setPreview(result)
           setPreviewMode(mode)
           setPreviewError(null)
@@ -117,20 +119,20 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
     }
     // `preview` only picks the delay; it must not re-run the preview.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [source, connectionId, namespace, namespaceProblem, name, mode, vectorColumns])
+  }, [source, connectionId, namespace, namespaceProblem, name, mode, vectorColumns, datesAsText])
 
   // The first rows change only with the file and the vector choices.
   useEffect(() => {
     if (!source || !connectionId || namespaceProblem) return
     const controller = new AbortController()
-    call('import/sample', { connectionId, namespace, source, vectorColumns }, controller.signal)
+    call('import/sample', { connectionId, namespace, source, vectorColumns, datesAsText }, controller.signal)
       .then((bytes) => setSample(tableFromIPC(bytes)))
       .catch(() => {
         if (!controller.signal.aborted) setSample(null)
       })
     return () => controller.abort()
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [source, vectorColumns])
+  }, [source, vectorColumns, datesAsText])
 
   const shownName = name ?? ''
   const nameProblem = name === null ? null : componentProblem(shownName)
@@ -147,7 +149,7 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
     setStarting(true)
     setStartError(null)
     try {
-      const job = await call('import/start', { connectionId, namespace, source, name, mode, vectorColumns })
+      const job = await call('import/start', { connectionId, namespace, source, name, mode, vectorColumns, datesAsText })
       started.current = true
       onStarted(job)
     } catch (error) {
@@ -312,6 +314,29 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
                 </label>
               ))}
             </fieldset>
+          )}
+
+          {preview && preview.format === 'csv' && (datesAsText || preview.schema.some((f) => /^(Date|Timestamp)/.test(f.type))) && (
+            <label className="checkbox">
+              <input type="checkbox" checked={datesAsText} onChange={(e) => setDatesAsText(e.target.checked)} />
+              <span>Keep dates and times as text</span>
+            </label>
+          )}
+
+          {preview && (preview.conversions?.length ?? 0) > 0 && (
+            <section className="import-section" aria-label="Conversions">
+              <h3>Converted for Lance</h3>
+              <ul className="import-schema">
+                {preview.conversions!.map((c) => (
+                  <li key={c.column}>
+                    <code className="import-field-name">{c.column}</code>
+                    <code className="import-field-type">
+                      {c.from} → {c.to}
+                    </code>
+                  </li>
+                ))}
+              </ul>
+            </section>
           )}
 
           {preview && (
