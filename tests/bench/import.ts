@@ -10,8 +10,12 @@
  *   ours — the app's pipeline: ImportJobs → openSource → writeSource → dir NamespaceClient;
  *   bare — the best bare @lancedb/lancedb streamed import measured in perf-baselines §3:
  *          Arrow file reader, createTable(first batch), then add(batch) with one add in flight.
- * Reports the throughput ratio ours/bare (target ≥ 0.9) and our peak RSS (target < 700 MB at 3 GB)
- * to tests/bench/results/import.md.
+ *   polars — the app's pipeline on the same rows written by polars (Utf8View labels, ZSTD buffers);
+ *   dd — the physical limit: `dd if=<source> of=<tmp> bs=4M conv=fsync`, the same bytes to the same disk.
+ * Every import ends with an fsync of the table directory (timed apart), so import + fsync ÷ dd
+ * compares like with like. Reports the throughput ratios ours/bare (target ≥ 0.9) and polars/ours
+ * (target ≥ 0.9), our peak RSS (target < 700 MB at 3 GB), every rep and the load average before and
+ * after, to tests/bench/results/import.md.
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
@@ -36,6 +40,8 @@ import {
   type AsyncRecordBatchFileReader,
 } from 'apache-arrow'
 
+type Variant = 'ours' | 'bare' | 'polars' | 'dd'
+
 const DIM = 768
 const BATCH_ROWS = 10_000
 const ROOT = resolve(__dirname, '../..')
@@ -43,9 +49,11 @@ const ROOT = resolve(__dirname, '../..')
 export interface ImportBenchRow {
   rows: number
   bytes: number
-  variant: 'ours' | 'bare'
+  variant: Variant
   rep: number
   ms: number
+  /** fsync of every file and folder of the table after the import (dd: 0, its fsync is in `ms`). */
+  fsyncMs: number
   rowsPerSecond: number
   mbPerSecond: number
   peakRssMiB: number
@@ -132,7 +140,42 @@ export function benchFile(dir: string, rows: number): string {
   return path
 }
 
-// ---------------------------------------------------------------- the two imports (child side)
+/**
+ * The same rows written by polars (from the cached Arrow file, chunks kept): labels become Utf8View,
+ * vectors FixedSizeList, buffers ZSTD-compressed. polars holds the frame in memory, so sizes above
+ * ~300k rows need as much RAM as the file.
+ */
+export function polarsBenchFile(dir: string, rows: number): string {
+  const path = join(dir, `bench_${rows}_polars_zstd.arrow`)
+  if (existsSync(path)) return path
+  const source = benchFile(dir, rows)
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const pl = require('nodejs-polars') as { readIPC(path: string, options: { rechunk: boolean }): { writeIPC(path: string, options: { compression: string }): void } }
+  const partial = `${path}.partial`
+  pl.readIPC(source, { rechunk: false }).writeIPC(partial, { compression: 'zstd' })
+  renameSync(partial, path)
+  return path
+}
+
+// ---------------------------------------------------------------- the imports (child side)
+
+/** fsync every file and folder under `root` (what the import wrote), children before parents. */
+async function fsyncTree(root: string): Promise<void> {
+  const { readdir } = await import('node:fs/promises')
+  const entries = await readdir(root, { withFileTypes: true, recursive: true })
+  const sync = async (path: string) => {
+    const handle = await open(path, 'r')
+    try {
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+  }
+  for (const e of entries) if (e.isFile()) await sync(join(e.parentPath, e.name))
+  const dirs = entries.filter((e) => e.isDirectory()).map((e) => join(e.parentPath, e.name))
+  for (const d of dirs.sort((a, b) => b.length - a.length)) await sync(d)
+  await sync(root)
+}
 
 async function runOurs(file: string, root: string): Promise<number> {
   const { connectNamespace } = await import('../../src/core/namespace/connect')
@@ -185,14 +228,30 @@ async function child(variant: string, file: string, root: string): Promise<void>
   await import('../../src/core/namespace/dir')
   await import('../../src/core/import/jobs')
   const started = process.hrtime.bigint()
-  const rows = variant === 'ours' ? await runOurs(file, root) : await runBare(file, root)
+  const rows = variant === 'bare' ? await runBare(file, root) : await runOurs(file, root)
   const ms = Number(process.hrtime.bigint() - started) / 1e6
-  process.stdout.write(`RESULT ${JSON.stringify({ rows, ms, peakRssMiB: peakRssMiB() })}\n`)
+  const synced = process.hrtime.bigint()
+  await fsyncTree(root)
+  const fsyncMs = Number(process.hrtime.bigint() - synced) / 1e6
+  process.stdout.write(`RESULT ${JSON.stringify({ rows, ms, fsyncMs, peakRssMiB: peakRssMiB() })}\n`)
 }
 
 // ---------------------------------------------------------------- orchestration (parent side)
 
-function runChild(variant: 'ours' | 'bare', file: string, root: string): Promise<{ rows: number; ms: number; peakRssMiB: number }> {
+/** The physical limit: the same bytes copied to the same disk, flushed (`conv=fsync`). */
+function runDd(file: string, root: string): { rows: number; ms: number; fsyncMs: number; peakRssMiB: number } {
+  mkdirSync(root, { recursive: true })
+  const started = process.hrtime.bigint()
+  execFileSync('dd', [`if=${file}`, `of=${join(root, 'copy')}`, 'bs=4M', 'conv=fsync'], { stdio: 'ignore' })
+  const ms = Number(process.hrtime.bigint() - started) / 1e6
+  return { rows: 0, ms, fsyncMs: 0, peakRssMiB: 0 }
+}
+
+function loadAverage(): string {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
+}
+
+function runChild(variant: Variant, file: string, root: string): Promise<{ rows: number; ms: number; fsyncMs: number; peakRssMiB: number }> {
   return new Promise((resolvePromise, reject) => {
     const tsx = join(ROOT, 'node_modules', '.bin', 'tsx')
     const proc = spawn(tsx, [__filename, '--child', variant, file, root], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -217,41 +276,50 @@ export async function runImportBench(
   const sizes = options.sizes ?? (process.env.BENCH_ROWS ? process.env.BENCH_ROWS.split(',').map(Number) : [100_000, 1_000_000])
   const reps = options.reps ?? Number(process.env.BENCH_REPS ?? 1)
   const results: ImportBenchRow[] = []
+  loads.before = loadAverage()
+  log(`import: load average before ${loads.before}`)
   for (const rows of sizes) {
     const t0 = Date.now()
     const file = benchFile(dir, rows)
+    const polarsFile = polarsBenchFile(dir, rows)
     const bytes = statSync(file).size
-    log(`import: ${rows.toLocaleString('en')} rows, ${(bytes / 1e6).toFixed(0)} MB (${Date.now() - t0 > 1000 ? 'generated' : 'cached'})`)
+    log(`import: ${rows.toLocaleString('en')} rows, ${(bytes / 1e6).toFixed(0)} MB; polars/ZSTD ${(statSync(polarsFile).size / 1e6).toFixed(0)} MB (${Date.now() - t0 > 1000 ? 'generated' : 'cached'})`)
     for (let rep = 0; rep < reps; rep++) {
-      const order: ('ours' | 'bare')[] = rep % 2 === 0 ? ['ours', 'bare'] : ['bare', 'ours']
+      const order: Variant[] = rep % 2 === 0 ? ['ours', 'bare', 'polars', 'dd'] : ['dd', 'polars', 'bare', 'ours']
       for (const variant of order) {
         const root = join(dir, `db_${variant}_${rows}`)
+        const source = variant === 'polars' ? polarsFile : file
         rmSync(root, { recursive: true, force: true })
-        settle(file)
+        settle(source)
         try {
-          const r = await runChild(variant, file, root)
-          if (r.rows !== rows) throw new Error(`${variant} imported ${r.rows} rows of ${rows}`)
+          const r = variant === 'dd' ? runDd(source, root) : await runChild(variant, source, root)
+          if (variant !== 'dd' && r.rows !== rows) throw new Error(`${variant} imported ${r.rows} rows of ${rows}`)
           const row: ImportBenchRow = {
             rows,
-            bytes,
+            bytes: statSync(source).size,
             variant,
             rep,
             ms: Math.round(r.ms),
+            fsyncMs: Math.round(r.fsyncMs),
             rowsPerSecond: Math.round((rows / r.ms) * 1000),
             mbPerSecond: Math.round(bytes / 1e6 / (r.ms / 1000)),
             peakRssMiB: r.peakRssMiB,
           }
           results.push(row)
-          log(`  ${variant} rep ${rep}: ${(row.ms / 1000).toFixed(2)} s, ${row.rowsPerSecond.toLocaleString('en')} rows/s, ${row.mbPerSecond} MB/s, peak RSS ${row.peakRssMiB} MiB`)
+          log(`  ${variant} rep ${rep}: ${(row.ms / 1000).toFixed(2)} s${variant === 'dd' ? ' (dd, with fsync)' : ` + fsync ${(row.fsyncMs / 1000).toFixed(2)} s, ${row.rowsPerSecond.toLocaleString('en')} rows/s, peak RSS ${row.peakRssMiB} MiB`}, ${row.mbPerSecond} MB/s`)
         } finally {
           rmSync(root, { recursive: true, force: true })
         }
       }
     }
   }
+  loads.after = loadAverage()
+  log(`import: load average after ${loads.after}`)
   if (options.write !== false) writeReport(results, reps)
   return results
 }
+
+const loads = { before: '', after: '' }
 
 export const section: Section = {
   title: 'import: Arrow file with 768-d vectors, ours vs bare @lancedb/lancedb streamed import',
@@ -264,10 +332,8 @@ export const section: Section = {
 function report(results: ImportBenchRow[]): Report {
   const rows: (string | number)[][] = []
   for (const n of [...new Set(results.map((r) => r.rows))]) {
-    const ours = results.filter((r) => r.rows === n && r.variant === 'ours')
-    const bare = results.filter((r) => r.rows === n && r.variant === 'bare')
+    const { ours, bare, polars, ratio, polarsRatio, diskRatio } = summary(results, n)
     if (!ours.length || !bare.length) continue
-    const ratio = median(ours.map((o) => bare.find((x) => x.rep === o.rep)!.ms / o.ms))
     rows.push([
       n.toLocaleString('en'),
       (ours[0]!.bytes / 1e6).toFixed(0),
@@ -278,6 +344,9 @@ function report(results: ImportBenchRow[]): Report {
       `${ratio.toFixed(2)}×`,
       Math.max(...ours.map((r) => r.peakRssMiB)),
       Math.max(...bare.map((r) => r.peakRssMiB)),
+      polars.length ? `${polarsRatio.toFixed(2)}×` : '–',
+      polars.length ? Math.max(...polars.map((r) => r.peakRssMiB)) : '–',
+      `${diskRatio.toFixed(2)}×`,
     ])
   }
   return {
@@ -290,8 +359,13 @@ function report(results: ImportBenchRow[]): Report {
     tables: [
       {
         title: 'Import (median per variant)',
-        columns: ['rows', 'file MB', 'ours s', 'bare s', 'ours rows/s', 'bare rows/s', 'throughput ours/bare', 'ours peak RSS MiB', 'bare peak RSS MiB'],
+        columns: ['rows', 'file MB', 'ours s', 'bare s', 'ours rows/s', 'bare rows/s', 'throughput ours/bare', 'ours peak RSS MiB', 'bare peak RSS MiB', 'polars/ZSTD throughput ÷ ours', 'polars peak RSS MiB', '(ours + fsync) ÷ dd'],
         rows,
+      },
+      {
+        title: `Every rep (load average before ${loads.before}, after ${loads.after})`,
+        columns: ['rows', 'variant', 'rep', 'import s', 'fsync s', 'rows/s', 'MB/s', 'peak RSS MiB'],
+        rows: results.map((r) => [r.rows.toLocaleString('en'), r.variant, r.rep, (r.ms / 1000).toFixed(2), (r.fsyncMs / 1000).toFixed(2), r.variant === 'dd' ? '–' : r.rowsPerSecond.toLocaleString('en'), r.mbPerSecond, r.peakRssMiB || '–']),
       },
     ],
   }
@@ -315,6 +389,20 @@ function settle(file: string): void {
   }
 }
 
+function summary(results: ImportBenchRow[], n: number) {
+  const of = (v: Variant) => results.filter((r) => r.rows === n && r.variant === v)
+  const ours = of('ours')
+  const bare = of('bare')
+  const polars = of('polars')
+  const dd = of('dd')
+  const sameRep = (xs: ImportBenchRow[], rep: number) => xs.find((x) => x.rep === rep)
+  const ratio = ours.length && bare.length ? median(ours.map((o) => sameRep(bare, o.rep)!.ms / o.ms)) : NaN
+  // Throughput in rows/s: the polars file holds the same rows.
+  const polarsRatio = polars.length ? median(polars.map((p) => sameRep(ours, p.rep)!.ms / p.ms)) : NaN
+  const diskRatio = dd.length ? median(ours.map((o) => (o.ms + o.fsyncMs) / sameRep(dd, o.rep)!.ms)) : NaN
+  return { ours, bare, polars, dd, ratio, polarsRatio, diskRatio }
+}
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b)
   const m = Math.floor(s.length / 2)
@@ -330,20 +418,23 @@ function writeReport(results: ImportBenchRow[], reps: number): void {
     '`{id int64, label utf8, score float64, vector FixedSizeList<Float32>[768]}`, random floats.',
     '"bare" = @lancedb/lancedb alone: file reader, createTable(first batch), add(batch) with one add in flight.',
     '',
-    '| rows | file MB | ours s | bare s | ours rows/s | bare rows/s | throughput ours/bare (target ≥ 0.9) | ours peak RSS MiB | bare peak RSS MiB |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '"polars" = our pipeline on the same rows written by polars (Utf8View labels, ZSTD buffers); "dd" = `dd bs=4M conv=fsync` of the source.',
+    'Every import is followed by an fsync of the table directory, timed apart ("fsync s").',
+    `Load average before: ${loads.before}; after: ${loads.after}.`,
+    '',
+    '| rows | file MB | ours s | bare s | ours rows/s | bare rows/s | throughput ours/bare (target ≥ 0.9) | ours peak RSS MiB | bare peak RSS MiB | polars/ZSTD throughput ÷ ours (target ≥ 0.9) | polars peak RSS MiB | (ours + fsync) ÷ dd |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
   ]
   for (const rows of [...new Set(results.map((r) => r.rows))]) {
-    const ours = results.filter((r) => r.rows === rows && r.variant === 'ours')
-    const bare = results.filter((r) => r.rows === rows && r.variant === 'bare')
+    const { ours, bare, polars, ratio, polarsRatio, diskRatio } = summary(results, rows)
     if (!ours.length || !bare.length) continue
-    const ratios = ours.map((o) => {
-      const b = bare.find((x) => x.rep === o.rep)!
-      return b.ms / o.ms
-    })
     lines.push(
-      `| ${rows.toLocaleString('en')} | ${(ours[0]!.bytes / 1e6).toFixed(0)} | ${(median(ours.map((r) => r.ms)) / 1000).toFixed(2)} | ${(median(bare.map((r) => r.ms)) / 1000).toFixed(2)} | ${median(ours.map((r) => r.rowsPerSecond)).toLocaleString('en')} | ${median(bare.map((r) => r.rowsPerSecond)).toLocaleString('en')} | **${median(ratios).toFixed(2)}×** | ${Math.max(...ours.map((r) => r.peakRssMiB))} | ${Math.max(...bare.map((r) => r.peakRssMiB))} |`,
+      `| ${rows.toLocaleString('en')} | ${(ours[0]!.bytes / 1e6).toFixed(0)} | ${(median(ours.map((r) => r.ms)) / 1000).toFixed(2)} | ${(median(bare.map((r) => r.ms)) / 1000).toFixed(2)} | ${median(ours.map((r) => r.rowsPerSecond)).toLocaleString('en')} | ${median(bare.map((r) => r.rowsPerSecond)).toLocaleString('en')} | **${ratio.toFixed(2)}×** | ${Math.max(...ours.map((r) => r.peakRssMiB))} | ${Math.max(...bare.map((r) => r.peakRssMiB))} | **${polarsRatio.toFixed(2)}×** | ${polars.length ? Math.max(...polars.map((r) => r.peakRssMiB)) : '–'} | ${diskRatio.toFixed(2)}× |`,
     )
+  }
+  lines.push('', '| rows | variant | rep | import s | fsync s | rows/s | MB/s | peak RSS MiB |', '|---|---|---|---|---|---|---|---|')
+  for (const r of results) {
+    lines.push(`| ${r.rows.toLocaleString('en')} | ${r.variant} | ${r.rep} | ${(r.ms / 1000).toFixed(2)} | ${(r.fsyncMs / 1000).toFixed(2)} | ${r.variant === 'dd' ? '–' : r.rowsPerSecond.toLocaleString('en')} | ${r.mbPerSecond} | ${r.peakRssMiB || '–'} |`)
   }
   mkdirSync(join(ROOT, 'tests', 'bench', 'results'), { recursive: true })
   writeFileSync(join(ROOT, 'tests', 'bench', 'results', 'import.md'), lines.join('\n') + '\n')

@@ -62,8 +62,8 @@ export function assertWritable(schema: Schema): void {
 
 function checkType(path: string, type: DataType): void {
   if (DataType.isUnion(type) || DataType.isInterval(type)) {
-    throw new AppError('unsupported', `Column "${path}" has the type ${typeName(type)}, which Lance tables cannot store`, {
-      hint: 'Convert or drop that column, then import again',
+    throw new AppError('unsupported', `Lance cannot store column \`${path}\` of type ${typeName(type)}`, {
+      hint: 'No lossless conversion exists; convert or drop that column, then import again',
     })
   }
   if (DataType.isFixedSizeList(type) && !(type.listSize >= 1)) {
