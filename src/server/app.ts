@@ -9,6 +9,7 @@ import { schemaToJson } from '../core/namespace/rest/jsonSchema'
 import { ARROW_FILE, ARROW_STREAM, normalizeMode } from '../core/namespace/rest/wire'
 import { readArrowBody, streamToFile } from './arrowBody'
 import { ApiKeys } from './auth'
+import { bodies, checkBody, parseJsonBody } from './jsonBody'
 import { DATABASE_HEADER, type Catalog, type Catalogs } from './catalogs'
 import { namespaceOf, tableNameParam, tableOf } from './ids'
 import { invalid, sendError, type Subject } from './wireErrors'
@@ -18,6 +19,8 @@ export interface AppOptions {
   apiKeys: readonly string[]
   /** Largest request body (Arrow uploads), bytes. Larger → 413. */
   bodyLimit?: number
+  /** Largest body of the routes that take JSON (all but the Arrow routes), bytes. Larger → 413. */
+  jsonBodyLimit?: number
   /** Time to receive a whole request, ms (socket level). */
   requestTimeoutMs?: number
   /** Time a read may take, ms (reads are cancelled cooperatively; writes always finish). */
@@ -53,17 +56,22 @@ export function buildApp(options: AppOptions): FastifyInstance {
   })
 
   // Bodies: JSON (empty and `null` tolerated: clients send both); Arrow and anything else as raw bytes.
-  app.removeContentTypeParser(['application/json'])
+  // Size is capped per route (below) while the body arrives; depth by a bounded scan before JSON.parse.
+  app.removeContentTypeParser(['application/json', 'text/plain'])
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body: Buffer, done) => {
-    const text = body.toString('utf8').trim()
-    if (text === '' || text === 'null') return done(null, {})
     try {
-      done(null, JSON.parse(text))
-    } catch {
-      done(new AppError('invalid_input', 'The request body is not valid JSON'), undefined)
+      done(null, parseJsonBody(body))
+    } catch (error) {
+      done(error as Error, undefined)
     }
   })
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body: Buffer, done) => done(null, new Uint8Array(body.buffer, body.byteOffset, body.byteLength)))
+
+  // Only the Arrow routes take big bodies; every other route gets the small JSON limit.
+  const jsonBodyLimit = options.jsonBodyLimit ?? 1024 * 1024
+  app.addHook('onRoute', (route) => {
+    if (route.bodyLimit === undefined && !ARROW_ROUTES.some((r) => route.url.startsWith(r.prefix) && route.url.endsWith(r.suffix))) route.bodyLimit = jsonBodyLimit
+  })
 
   let closing = false
   app.addHook('preClose', async () => {
@@ -150,7 +158,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.post('/v1/namespace/:id/create', async (request, reply) => {
     const ns = namespaceOf(request)
-    const b = body(request)
+    const b = checkBody(bodies.createNamespace, body(request))
     const mode = normalizeMode(b.mode) ?? 'create'
     if (!['create', 'existok', 'overwrite'].includes(mode)) throw invalid(`Unknown mode "${String(b.mode)}"; use Create, ExistOk or Overwrite`)
     const properties = stringMap(b.properties, 'properties')
@@ -167,7 +175,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.post('/v1/namespace/:id/drop', async (request, reply) => {
     const ns = namespaceOf(request)
-    const b = body(request)
+    const b = checkBody(bodies.dropNamespace, body(request))
     const mode = normalizeMode(b.mode) ?? 'fail'
     const behavior = normalizeMode(b.behavior) ?? 'restrict'
     if (!['fail', 'skip'].includes(mode)) throw invalid(`Unknown mode "${String(b.mode)}"; use Fail or Skip`)
@@ -270,7 +278,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.post('/v1/table/:id/query', read, async (request, reply) => {
     const id = tableOf(request)
-    const b = body(request)
+    const b = checkBody(bodies.query, body(request))
     const k = b.k
     if (typeof k !== 'number' || !Number.isInteger(k) || k < 0) throw invalid('k must be a whole number ≥ 0')
     if (k > maxQueryRows) throw invalid(`k is larger than this server returns at once (${maxQueryRows}); read in pages with offset`)
@@ -302,7 +310,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   const countRows = async (request: FastifyRequest, reply: FastifyReply) => {
     const id = tableOf(request)
-    const b = body(request)
+    const b = checkBody(bodies.countRows, body(request))
     if (typeof b.predicate === 'string' && b.predicate.trim() !== '') throw new AppError('unsupported', 'This server does not count with a predicate')
     if (b.version !== undefined && b.version !== null) throw new AppError('unsupported', 'This server counts only the latest version')
     const d = await catalogOf(request).descriptions.describe(id, signalOf(request, reply))
@@ -329,7 +337,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.post('/v1/table/:id/rename', async (request, reply) => {
     const id = tableOf(request)
-    const b = body(request)
+    const b = checkBody(bodies.rename, body(request))
     const newName = b.new_table_name
     if (typeof newName !== 'string') throw invalid('new_table_name is required')
     const newNs = b.new_namespace_id ?? b.new_namespace
@@ -350,7 +358,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.post('/v1/table/:id/restore', async (request, reply) => {
     const id = tableOf(request)
-    const version = body(request).version
+    const version = checkBody(bodies.restore, body(request)).version
     if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1) throw invalid('version must be a whole number ≥ 1')
     const catalog = catalogOf(request)
     await catalog.write(() => catalog.client.restoreVersion(id, version)).finally(() => catalog.forget(id))
@@ -373,6 +381,14 @@ function prefersStream(accept: string | undefined): boolean {
   const file = types.find((t) => t.type === ARROW_FILE)
   return !file || stream.q >= file.q
 }
+
+/** The routes that take Arrow IPC bodies (and so the large body limit). */
+const ARROW_ROUTES = [
+  { prefix: '/v1/table/', suffix: '/create' },
+  { prefix: '/v1/table/', suffix: '/insert' },
+  { prefix: '/v1/table/', suffix: '/merge_insert' },
+  { prefix: '/v1/tables/', suffix: '' },
+]
 
 function createMode(value: string | undefined): CreateMode {
   const mode = normalizeMode(value) ?? 'create'
