@@ -13,6 +13,7 @@ import { bodies, checkBody, parseJsonBody } from './jsonBody'
 import { DATABASE_HEADER, type Catalog, type Catalogs } from './catalogs'
 import { namespaceOf, tableNameParam, tableOf } from './ids'
 import { invalid, sendError, type Subject } from './wireErrors'
+import { asClientError, refuseSchemaDifference, refuseTakenByNamespace, refuseTakenByTable } from './writeChecks'
 
 export interface AppOptions {
   catalogs: Catalogs
@@ -53,6 +54,16 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // We answer requests that arrive during shutdown ourselves, in the contract's error shape.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 32 * 1024 },
+    // A path the router cannot decode (malformed percent-encoding) never reaches the hooks: check the key
+    // here too (auth first, always), then answer in the contract's shape.
+    frameworkErrors: (error, request, rawReply) => {
+      const reply = rawReply as unknown as FastifyReply
+      if (!keys.accepts(ApiKeys.presented(request.headers))) {
+        return reply.code(401).type('application/json').send({ error: 'Missing or invalid API key', code: 16 })
+      }
+      const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400
+      return reply.code(status).type('application/json').send({ error: status === 414 ? 'The path is too long' : 'The path is not valid percent-encoding', code: 13 })
+    },
   })
 
   // Bodies: JSON (empty and `null` tolerated: clients send both); Arrow and anything else as raw bytes.
@@ -163,7 +174,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
     if (!['create', 'existok', 'overwrite'].includes(mode)) throw invalid(`Unknown mode "${String(b.mode)}"; use Create, ExistOk or Overwrite`)
     const properties = stringMap(b.properties, 'properties')
     const catalog = catalogOf(request)
-    await catalog.write(() => catalog.client.createNamespace(ns, { mode: mode === 'create' ? 'create' : 'exist_ok', properties }))
+    await catalog.write(async () => {
+      await refuseTakenByTable(catalog, ns)
+      await catalog.client.createNamespace(ns, { mode: mode === 'create' ? 'create' : 'exist_ok', properties })
+    })
     return json(reply, properties ? { properties } : {})
   })
 
@@ -244,6 +258,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const catalog = catalogOf(request)
     const location = await catalog.write(async () => {
       if (id.namespace.length > 0) await catalog.client.describeNamespace(id.namespace)
+      await refuseTakenByNamespace(catalog, id)
       return catalog.locator.declare(id)
     })
     return json(reply, { location })
@@ -252,7 +267,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const create = async (request: FastifyRequest, reply: FastifyReply, id: TableId, mode: CreateMode) => {
     const data = readArrowBody(request.body)
     const catalog = catalogOf(request)
-    const d = await catalog.write(() => createFrom(catalog, id, data, mode).finally(() => catalog.forget(id)))
+    const d = await catalog.write(async () => {
+      await refuseTakenByNamespace(catalog, id)
+      return createFrom(catalog, id, data, mode).catch((error: unknown) => Promise.reject(asClientError(error))).finally(() => catalog.forget(id))
+    })
     const located = await catalog.locator.locate(id)
     return json(reply, { ...(located ? { location: located.location } : {}), version: d.version })
   }
@@ -271,8 +289,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
         await catalog.client.describeTable(id) // overwrite replaces an existing table; it never creates one
         return (await createFrom(catalog, id, data, 'overwrite')).version
       }
+      refuseSchemaDifference((await catalog.descriptions.describe(id)).schema, data.schema)
       return catalog.client.appendRows(id, data)
-    }).finally(() => catalog.forget(id))
+    })
+      .catch((error: unknown) => Promise.reject(asClientError(error)))
+      .finally(() => catalog.forget(id))
     return json(reply, { version, num_inserted_rows: data.numRows })
   })
 
@@ -329,7 +350,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
       try {
         await catalog.client.dropTable(id)
       } catch (error) {
-        if (!(error instanceof AppError && error.code === 'not_found' && (await catalog.locator.dropUnlisted(id)))) throw error
+        if (error instanceof AppError && error.code === 'not_found' && (await catalog.locator.dropUnlisted(id))) return
+        // Listed but damaged (no data, unreadable): remove its row and directory, so anything listed can go.
+        if (!(error instanceof AppError && error.code === 'not_found') || (await catalog.locator.locate(id))) {
+          if (await catalog.locator.dropDamaged(id)) return
+        }
+        throw error
       }
     })
     return json(reply, { id: [...id.namespace, id.name], ...(located ? { location: located.location } : {}) })
@@ -344,7 +370,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
     if (newNs !== undefined && newNs !== null && (!Array.isArray(newNs) || !newNs.every((p) => typeof p === 'string'))) throw invalid('new_namespace_id must be a list of names')
     const catalog = catalogOf(request)
     catalog.forget(id)
-    await catalog.write(() => catalog.client.renameTable(id, newName, { newNamespace: (newNs as string[] | null | undefined) ?? undefined }))
+    await catalog.write(async () => {
+      await refuseTakenByNamespace(catalog, { namespace: (newNs as string[] | null | undefined) ?? id.namespace, name: newName })
+      await catalog.client.renameTable(id, newName, { newNamespace: (newNs as string[] | null | undefined) ?? undefined })
+    })
     return json(reply, {})
   })
 

@@ -31,7 +31,9 @@ export function readArrowBody(body: unknown): arrow.Table {
   }
   // Then the buffers against the metadata, as Lance (arrow-rs) would check them mid-write.
   for (const [i, batch] of table.batches.entries()) {
-    const problem = batchProblem(batch)
+    // arrow-rs needs every column exactly as long as its batch.
+    const uneven = batch.data.children.findIndex((child) => child.length !== batch.numRows)
+    const problem = uneven >= 0 ? `column ${uneven + 1} has ${batch.data.children[uneven]!.length} values for ${batch.numRows} rows` : batchProblem(batch)
     if (problem) throw new AppError('invalid_input', 'The body is not a readable Arrow IPC stream', { detail: `record batch ${i + 1}: ${problem}` })
   }
   if (table.schema.fields.length === 0) throw new AppError('invalid_input', 'The Arrow stream has no columns')

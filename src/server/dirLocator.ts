@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join, resolve, sep } from 'node:path'
 import * as lancedb from '@lancedb/lancedb'
 import { AppError } from '../contract'
 import { formatTableId, type TableId } from '../core/namespace/path'
@@ -79,7 +79,20 @@ export class DirLocator {
     await mkdir(location, { recursive: true })
     await writeFile(join(location, '.lance-reserved'), 'reserved')
     const table = await this.manifestTable()
-    await table.add([{ object_id: oid, object_type: 'table', location: dir, metadata: null, base_objects: null }])
+    // Check-and-insert in one commit: a row whose object id is taken by anything (a namespace, a table
+    // declared by another process) is not inserted, and then nothing is reserved.
+    const result = await table
+      .mergeInsert('object_id')
+      .whenNotMatchedInsertAll()
+      .execute([{ object_id: oid, object_type: 'table', location: dir, metadata: null, base_objects: null }])
+      .catch(async (error: unknown) => {
+        await rm(location, { recursive: true, force: true })
+        throw error
+      })
+    if (result.numInsertedRows !== 1) {
+      await rm(location, { recursive: true, force: true })
+      throw new AppError('already_exists', `The name ${formatTableId(id)} is already taken in this catalog`)
+    }
     return location
   }
 
@@ -92,6 +105,24 @@ export class DirLocator {
     const found = await this.locate(id)
     if (!found || found.inManifest || !found.hasData) return false
     await rm(found.location, { recursive: true, force: true })
+    return true
+  }
+
+  /**
+   * Remove a listed table that cannot be opened (no data, a damaged dataset): its `__manifest` row and its
+   * directory, which must lie inside the catalog. Returns false when there is nothing of it to remove.
+   */
+  async dropDamaged(id: TableId): Promise<boolean> {
+    const found = await this.lookup(id)
+    if (!found) return false
+    const location = resolve(found.location)
+    if (!location.startsWith(resolve(this.root) + sep)) throw new AppError('invalid_input', `Table ${formatTableId(id)} lies outside the catalog; it is not removed`)
+    if (found.inManifest) {
+      const oid = objectId(id).replace(/'/g, "''")
+      await (await this.manifestTable()).delete(`object_id = '${oid}' AND object_type = 'table'`)
+    }
+    this.forget(id)
+    await rm(location, { recursive: true, force: true })
     return true
   }
 
