@@ -115,7 +115,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       return reply.code(400).type('application/json').send({ error: (error as Error).message, code: 13 })
     if ((error as { statusCode?: number }).statusCode === 400 && !(error instanceof AppError))
       return reply.code(400).type('application/json').send({ error: (error as Error).message, code: 13 })
-    return sendError(reply, error, subject)
+    return sendError(reply, asClientError(error), subject)
   })
   app.setNotFoundHandler((request, reply) => {
     // The route itself does not exist: "unsupported" (code 0), so clients can disable the action.

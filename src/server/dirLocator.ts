@@ -89,7 +89,7 @@ export class DirLocator {
         await rm(location, { recursive: true, force: true })
         throw error
       })
-    if (result.numInsertedRows !== 1) {
+    if (result.numInsertedRows !== 1 || !(await this.wonRace(table, oid, dir))) {
       await rm(location, { recursive: true, force: true })
       throw new AppError('already_exists', `The name ${formatTableId(id)} is already taken in this catalog`)
     }
@@ -106,6 +106,26 @@ export class DirLocator {
     if (!found || found.inManifest || !found.hasData) return false
     await rm(found.location, { recursive: true, force: true })
     return true
+  }
+
+  /**
+   * Lance's merge-insert does not stop two *processes* from inserting the same object id (tested: both
+   * commits succeed and the manifest then holds it twice, which breaks every later write). So after
+   * inserting, look again: the row committed first (lowest row id: fragments are numbered in commit
+   * order) wins, and a later one deletes its own row. Every racer decides the same way.
+   */
+  private async wonRace(table: lancedb.Table, oid: string, dir: string): Promise<boolean> {
+    const rows = (await table
+      .query()
+      .where(`object_id = '${oid.replace(/'/g, "''")}'`)
+      .select(['location'])
+      .withRowId()
+      .toArray()) as { location: string | null; _rowid: bigint }[]
+    if (rows.length <= 1) return true
+    const first = rows.reduce((a, b) => (BigInt(b._rowid) < BigInt(a._rowid) ? b : a))
+    if (first.location === dir) return true
+    await table.delete(`object_id = '${oid.replace(/'/g, "''")}' AND location = '${dir.replace(/'/g, "''")}'`)
+    return false
   }
 
   /**

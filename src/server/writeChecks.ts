@@ -75,6 +75,10 @@ export function refuseSchemaDifference(table: Schema, data: Schema): void {
  */
 export function asClientError(error: unknown): unknown {
   const e = toAppError(error)
+  const text = `${e.message} ${e.detail ?? ''}`
+  // Another process (or lancedb client) wrote the same name first: the loser of the race is told so.
+  if (e.code === 'internal' && /concurrently created|already exists/i.test(text)) return new AppError('already_exists', `${firstLine(e.message).replace(/^Unexpected error from Lance: /, '')}`)
+  if (e.code === 'internal' && /Concurrent modification|commit conflict|Retryable commit|duplicate object_id|Incompatible transaction/i.test(text)) return new AppError('conflict', 'Another writer changed the catalog at the same time; try again', { detail: firstLine(e.message) })
   if (e.code === 'internal' && /Invalid argument error|Invalid input|Arrow error|Schema error|LanceError\((Schema|InvalidInput|Arrow)\)|does not exist in table schema|Offset invariant|not match|must be a positive/i.test(`${e.message} ${e.detail ?? ''}`)) {
     return new AppError('invalid_input', 'Lance refused the rows: the data is not valid for this table', { detail: firstLine(e.message) })
   }
