@@ -20,3 +20,36 @@ export function tokensMatch(expected: string, given: unknown): boolean {
 export function isAllowedHost(host: string | undefined, port: number): boolean {
   return host === `127.0.0.1:${port}` || host === `localhost:${port}`
 }
+
+/** The parts of a request head the harness decides on (a FastifyRequest has them). */
+export interface RequestHead {
+  method: string
+  url: string
+  headers: Record<string, string | string[] | undefined>
+  query?: unknown
+}
+
+/**
+ * Why the harness refuses a request, decided from its head alone (never after reading a body), or null:
+ * a foreign Host (DNS rebinding) or Origin (another page) is 403; an API call without the token is 401
+ * (`GET /api/events` may carry it as `?token=`, since EventSource cannot set headers); only the upload
+ * route may send a large body, and only as application/octet-stream.
+ */
+export function refuse(request: RequestHead, port: number, token: string): { status: number; message: string } | null {
+  if (!isAllowedHost(typeof request.headers.host === 'string' ? request.headers.host : undefined, port)) return { status: 403, message: 'Forbidden host' }
+  const origin = request.headers.origin
+  if (origin !== undefined && origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`) return { status: 403, message: 'Forbidden origin' }
+  const path = request.url.split('?')[0]!
+  if (path === '/api' || path.startsWith('/api/')) {
+    const queryToken = request.method === 'GET' && path === '/api/events' ? (request.query as { token?: unknown } | undefined)?.token : undefined
+    if (!tokensMatch(token, request.headers['x-harness-token']) && !tokensMatch(token, queryToken)) {
+      return { status: 401, message: 'Missing or wrong harness token; open the URL the harness printed' }
+    }
+    if (path === '/api/upload' && !String(request.headers['content-type'] ?? '').startsWith('application/octet-stream')) {
+      return { status: 415, message: 'Send the file as the raw body (content-type application/octet-stream)' }
+    }
+  } else if (request.method !== 'GET' && request.method !== 'HEAD') {
+    return { status: 405, message: 'Only GET and HEAD outside /api' }
+  }
+  return null
+}

@@ -6,7 +6,7 @@ import { CatalogService, MemoryRecentsStore } from '../core/service'
 import type { HarnessContext } from './context'
 import { EventHub } from './events'
 import { routes } from './routes'
-import { isAllowedHost, newToken, tokensMatch } from './security'
+import { newToken, refuse, tokensMatch } from './security'
 
 export interface HarnessOptions {
   /** Directory catalog opened at start; a failure is shown by the UI, not fatal. */
@@ -66,9 +66,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const app = Fastify({ logger: false, bodyLimit: 8 * 1024 * 1024, forceCloseConnections: true })
   let port = 0
 
+  // Everything a request can be refused for is decided here, from its head, before any body is read;
+  // a refused request's connection is closed, so an unread body is not drained either.
   app.addHook('onRequest', async (request, reply) => {
-    if (!isAllowedHost(request.headers.host, port)) {
-      return reply.code(403).type('text/plain').send('Forbidden host')
+    const refusal = refuse(request, port, token)
+    if (refusal) {
+      reply.header('connection', 'close')
+      const code = refusal.status === 401 ? 'unauthenticated' : refusal.status === 403 ? 'permission_denied' : 'invalid_input'
+      return reply.code(refusal.status).type('application/json').send({ ok: false, error: { code, message: refusal.message } })
     }
   })
 

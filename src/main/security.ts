@@ -1,3 +1,4 @@
+import { posix } from 'node:path'
 import type { WebContents } from 'electron'
 
 /** Only http(s) links may leave the app, and only to the user's browser (Beekeeper's isSafeExternalUrl). */
@@ -16,7 +17,7 @@ export function isSafeExternalUrl(url: string): boolean {
  * in development it is the electron-vite dev server (`devServerUrl`).
  */
 export function createAppUrlCheck(rendererIndexUrl: string, devServerUrl?: string) {
-  const appBase = new URL('.', rendererIndexUrl).href
+  const appDir = filePath(new URL('.', rendererIndexUrl))
   const devOrigin = devServerUrl ? new URL(devServerUrl).origin : null
   return (url: string): boolean => {
     let parsed: URL
@@ -26,8 +27,25 @@ export function createAppUrlCheck(rendererIndexUrl: string, devServerUrl?: strin
       return false
     }
     if (devOrigin && parsed.origin === devOrigin) return true
-    return parsed.protocol === 'file:' && parsed.href.startsWith(appBase)
+    // Compare decoded, normalised paths, never URL text: `..%2F` is not resolved by the URL parser but
+    // is by whoever later reads the file.
+    if (parsed.protocol !== 'file:' || appDir === null) return false
+    const path = filePath(parsed)
+    return path !== null && path.startsWith(appDir.endsWith('/') ? appDir : `${appDir}/`)
   }
+}
+
+/** The decoded, normalised path of a file: URL with no host; null when it cannot be trusted. */
+function filePath(url: URL): string | null {
+  if (url.protocol !== 'file:' || (url.host !== '' && url.host !== 'localhost')) return null
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(url.pathname)
+  } catch {
+    return null
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return null
+  return posix.normalize(decoded)
 }
 
 export interface Opener {

@@ -9,15 +9,19 @@ import { schemaToJson } from '../core/namespace/rest/jsonSchema'
 import { ARROW_FILE, ARROW_STREAM, normalizeMode } from '../core/namespace/rest/wire'
 import { readArrowBody, streamToFile } from './arrowBody'
 import { ApiKeys } from './auth'
+import { bodies, checkBody, parseJsonBody } from './jsonBody'
 import { DATABASE_HEADER, type Catalog, type Catalogs } from './catalogs'
 import { namespaceOf, tableNameParam, tableOf } from './ids'
 import { invalid, sendError, type Subject } from './wireErrors'
+import { asClientError, refuseSchemaDifference, refuseTakenByNamespace, refuseTakenByTable } from './writeChecks'
 
 export interface AppOptions {
   catalogs: Catalogs
   apiKeys: readonly string[]
   /** Largest request body (Arrow uploads), bytes. Larger → 413. */
   bodyLimit?: number
+  /** Largest body of the routes that take JSON (all but the Arrow routes), bytes. Larger → 413. */
+  jsonBodyLimit?: number
   /** Time to receive a whole request, ms (socket level). */
   requestTimeoutMs?: number
   /** Time a read may take, ms (reads are cancelled cooperatively; writes always finish). */
@@ -50,20 +54,35 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // We answer requests that arrive during shutdown ourselves, in the contract's error shape.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 32 * 1024 },
+    // A path the router cannot decode (malformed percent-encoding) never reaches the hooks: check the key
+    // here too (auth first, always), then answer in the contract's shape.
+    frameworkErrors: (error, request, rawReply) => {
+      const reply = rawReply as unknown as FastifyReply
+      if (!keys.accepts(ApiKeys.presented(request.headers))) {
+        return reply.code(401).type('application/json').send({ error: 'Missing or invalid API key', code: 16 })
+      }
+      const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400
+      return reply.code(status).type('application/json').send({ error: status === 414 ? 'The path is too long' : 'The path is not valid percent-encoding', code: 13 })
+    },
   })
 
   // Bodies: JSON (empty and `null` tolerated: clients send both); Arrow and anything else as raw bytes.
-  app.removeContentTypeParser(['application/json'])
+  // Size is capped per route (below) while the body arrives; depth by a bounded scan before JSON.parse.
+  app.removeContentTypeParser(['application/json', 'text/plain'])
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body: Buffer, done) => {
-    const text = body.toString('utf8').trim()
-    if (text === '' || text === 'null') return done(null, {})
     try {
-      done(null, JSON.parse(text))
-    } catch {
-      done(new AppError('invalid_input', 'The request body is not valid JSON'), undefined)
+      done(null, parseJsonBody(body))
+    } catch (error) {
+      done(error as Error, undefined)
     }
   })
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body: Buffer, done) => done(null, new Uint8Array(body.buffer, body.byteOffset, body.byteLength)))
+
+  // Only the Arrow routes take big bodies; every other route gets the small JSON limit.
+  const jsonBodyLimit = options.jsonBodyLimit ?? 1024 * 1024
+  app.addHook('onRoute', (route) => {
+    if (route.bodyLimit === undefined && !ARROW_ROUTES.some((r) => route.url.startsWith(r.prefix) && route.url.endsWith(r.suffix))) route.bodyLimit = jsonBodyLimit
+  })
 
   let closing = false
   app.addHook('preClose', async () => {
@@ -96,7 +115,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       return reply.code(400).type('application/json').send({ error: (error as Error).message, code: 13 })
     if ((error as { statusCode?: number }).statusCode === 400 && !(error instanceof AppError))
       return reply.code(400).type('application/json').send({ error: (error as Error).message, code: 13 })
-    return sendError(reply, error, subject)
+    return sendError(reply, asClientError(error), subject)
   })
   app.setNotFoundHandler((request, reply) => {
     // The route itself does not exist: "unsupported" (code 0), so clients can disable the action.
@@ -150,12 +169,15 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.post('/v1/namespace/:id/create', async (request, reply) => {
     const ns = namespaceOf(request)
-    const b = body(request)
+    const b = checkBody(bodies.createNamespace, body(request))
     const mode = normalizeMode(b.mode) ?? 'create'
     if (!['create', 'existok', 'overwrite'].includes(mode)) throw invalid(`Unknown mode "${String(b.mode)}"; use Create, ExistOk or Overwrite`)
     const properties = stringMap(b.properties, 'properties')
     const catalog = catalogOf(request)
-    await catalog.write(() => catalog.client.createNamespace(ns, { mode: mode === 'create' ? 'create' : 'exist_ok', properties }))
+    await catalog.write(async () => {
+      await refuseTakenByTable(catalog, ns)
+      await catalog.client.createNamespace(ns, { mode: mode === 'create' ? 'create' : 'exist_ok', properties })
+    })
     return json(reply, properties ? { properties } : {})
   })
 
@@ -167,7 +189,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.post('/v1/namespace/:id/drop', async (request, reply) => {
     const ns = namespaceOf(request)
-    const b = body(request)
+    const b = checkBody(bodies.dropNamespace, body(request))
     const mode = normalizeMode(b.mode) ?? 'fail'
     const behavior = normalizeMode(b.behavior) ?? 'restrict'
     if (!['fail', 'skip'].includes(mode)) throw invalid(`Unknown mode "${String(b.mode)}"; use Fail or Skip`)
@@ -236,6 +258,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const catalog = catalogOf(request)
     const location = await catalog.write(async () => {
       if (id.namespace.length > 0) await catalog.client.describeNamespace(id.namespace)
+      await refuseTakenByNamespace(catalog, id)
       return catalog.locator.declare(id)
     })
     return json(reply, { location })
@@ -244,7 +267,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const create = async (request: FastifyRequest, reply: FastifyReply, id: TableId, mode: CreateMode) => {
     const data = readArrowBody(request.body)
     const catalog = catalogOf(request)
-    const d = await catalog.write(() => createFrom(catalog, id, data, mode).finally(() => catalog.forget(id)))
+    const d = await catalog.write(async () => {
+      await refuseTakenByNamespace(catalog, id)
+      return createFrom(catalog, id, data, mode).catch((error: unknown) => Promise.reject(asClientError(error))).finally(() => catalog.forget(id))
+    })
     const located = await catalog.locator.locate(id)
     return json(reply, { ...(located ? { location: located.location } : {}), version: d.version })
   }
@@ -263,14 +289,17 @@ export function buildApp(options: AppOptions): FastifyInstance {
         await catalog.client.describeTable(id) // overwrite replaces an existing table; it never creates one
         return (await createFrom(catalog, id, data, 'overwrite')).version
       }
+      refuseSchemaDifference((await catalog.descriptions.describe(id)).schema, data.schema)
       return catalog.client.appendRows(id, data)
-    }).finally(() => catalog.forget(id))
+    })
+      .catch((error: unknown) => Promise.reject(asClientError(error)))
+      .finally(() => catalog.forget(id))
     return json(reply, { version, num_inserted_rows: data.numRows })
   })
 
   app.post('/v1/table/:id/query', read, async (request, reply) => {
     const id = tableOf(request)
-    const b = body(request)
+    const b = checkBody(bodies.query, body(request))
     const k = b.k
     if (typeof k !== 'number' || !Number.isInteger(k) || k < 0) throw invalid('k must be a whole number ≥ 0')
     if (k > maxQueryRows) throw invalid(`k is larger than this server returns at once (${maxQueryRows}); read in pages with offset`)
@@ -302,7 +331,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   const countRows = async (request: FastifyRequest, reply: FastifyReply) => {
     const id = tableOf(request)
-    const b = body(request)
+    const b = checkBody(bodies.countRows, body(request))
     if (typeof b.predicate === 'string' && b.predicate.trim() !== '') throw new AppError('unsupported', 'This server does not count with a predicate')
     if (b.version !== undefined && b.version !== null) throw new AppError('unsupported', 'This server counts only the latest version')
     const d = await catalogOf(request).descriptions.describe(id, signalOf(request, reply))
@@ -321,7 +350,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
       try {
         await catalog.client.dropTable(id)
       } catch (error) {
-        if (!(error instanceof AppError && error.code === 'not_found' && (await catalog.locator.dropUnlisted(id)))) throw error
+        if (error instanceof AppError && error.code === 'not_found' && (await catalog.locator.dropUnlisted(id))) return
+        // Listed but damaged (no data, unreadable): remove its row and directory, so anything listed can go.
+        if (!(error instanceof AppError && error.code === 'not_found') || (await catalog.locator.locate(id))) {
+          if (await catalog.locator.dropDamaged(id)) return
+        }
+        throw error
       }
     })
     return json(reply, { id: [...id.namespace, id.name], ...(located ? { location: located.location } : {}) })
@@ -329,14 +363,17 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.post('/v1/table/:id/rename', async (request, reply) => {
     const id = tableOf(request)
-    const b = body(request)
+    const b = checkBody(bodies.rename, body(request))
     const newName = b.new_table_name
     if (typeof newName !== 'string') throw invalid('new_table_name is required')
     const newNs = b.new_namespace_id ?? b.new_namespace
     if (newNs !== undefined && newNs !== null && (!Array.isArray(newNs) || !newNs.every((p) => typeof p === 'string'))) throw invalid('new_namespace_id must be a list of names')
     const catalog = catalogOf(request)
     catalog.forget(id)
-    await catalog.write(() => catalog.client.renameTable(id, newName, { newNamespace: (newNs as string[] | null | undefined) ?? undefined }))
+    await catalog.write(async () => {
+      await refuseTakenByNamespace(catalog, { namespace: (newNs as string[] | null | undefined) ?? id.namespace, name: newName })
+      await catalog.client.renameTable(id, newName, { newNamespace: (newNs as string[] | null | undefined) ?? undefined })
+    })
     return json(reply, {})
   })
 
@@ -350,7 +387,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.post('/v1/table/:id/restore', async (request, reply) => {
     const id = tableOf(request)
-    const version = body(request).version
+    const version = checkBody(bodies.restore, body(request)).version
     if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1) throw invalid('version must be a whole number ≥ 1')
     const catalog = catalogOf(request)
     await catalog.write(() => catalog.client.restoreVersion(id, version)).finally(() => catalog.forget(id))
@@ -373,6 +410,14 @@ function prefersStream(accept: string | undefined): boolean {
   const file = types.find((t) => t.type === ARROW_FILE)
   return !file || stream.q >= file.q
 }
+
+/** The routes that take Arrow IPC bodies (and so the large body limit). */
+const ARROW_ROUTES = [
+  { prefix: '/v1/table/', suffix: '/create' },
+  { prefix: '/v1/table/', suffix: '/insert' },
+  { prefix: '/v1/table/', suffix: '/merge_insert' },
+  { prefix: '/v1/tables/', suffix: '' },
+]
 
 function createMode(value: string | undefined): CreateMode {
   const mode = normalizeMode(value) ?? 'create'

@@ -1,5 +1,6 @@
 import * as arrow from 'apache-arrow'
 import { AppError } from '../contract'
+import { batchProblem, ipcFramingProblem } from '../core/arrow'
 
 const EOS = Uint8Array.from([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0])
 const FILE_MAGIC = 'ARROW1'
@@ -19,11 +20,21 @@ export function readArrowBody(body: unknown): arrow.Table {
       hint: 'Send the whole stream, closed by its writer',
     })
   }
+  // Framing first (bounded work): apache-arrow trusts every length it reads and can loop or allocate without end.
+  const framing = ipcFramingProblem(body)
+  if (framing) throw new AppError('invalid_input', 'The body is not a readable Arrow IPC stream', { detail: framing })
   let table: arrow.Table
   try {
     table = arrow.tableFromIPC(body)
   } catch (error) {
     throw new AppError('invalid_input', 'The body is not a readable Arrow IPC stream', { detail: String(error instanceof Error ? error.message : error) })
+  }
+  // Then the buffers against the metadata, as Lance (arrow-rs) would check them mid-write.
+  for (const [i, batch] of table.batches.entries()) {
+    // arrow-rs needs every column exactly as long as its batch.
+    const uneven = batch.data.children.findIndex((child) => child.length !== batch.numRows)
+    const problem = uneven >= 0 ? `column ${uneven + 1} has ${batch.data.children[uneven]!.length} values for ${batch.numRows} rows` : batchProblem(batch)
+    if (problem) throw new AppError('invalid_input', 'The body is not a readable Arrow IPC stream', { detail: `record batch ${i + 1}: ${problem}` })
   }
   if (table.schema.fields.length === 0) throw new AppError('invalid_input', 'The Arrow stream has no columns')
   const names = new Set<string>()

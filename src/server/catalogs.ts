@@ -1,5 +1,5 @@
 import { stat, readdir } from 'node:fs/promises'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { AppError } from '../contract'
 import type { NamespaceClient } from '../core/namespace/client'
 import type { TableId } from '../core/namespace/path'
@@ -7,6 +7,10 @@ import { connectNamespace } from '../core/namespace/connect'
 import '../core/namespace/dir'
 import { DescribeCache } from './describeCache'
 import { DirLocator } from './dirLocator'
+import { withFileLock } from './fileLock'
+
+/** The lock file our server processes take around every write (in the catalog root; hidden). */
+export const WRITE_LOCK = '.lcb-server-write.lock'
 
 /** One served directory catalog: our `dir` client, the location helper, and a write lock. */
 export class Catalog {
@@ -37,7 +41,8 @@ export class Catalog {
    */
   write<T>(work: () => Promise<T>): Promise<T> {
     this.writes++
-    const run = this.tail.then(work, work)
+    const locked = () => withFileLock(join(this.root, WRITE_LOCK), work)
+    const run = this.tail.then(locked, locked)
     this.tail = run.catch(() => undefined)
     return run.finally(() => {
       this.writes--

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join, resolve, sep } from 'node:path'
 import * as lancedb from '@lancedb/lancedb'
 import { AppError } from '../contract'
 import { formatTableId, type TableId } from '../core/namespace/path'
@@ -79,7 +79,20 @@ export class DirLocator {
     await mkdir(location, { recursive: true })
     await writeFile(join(location, '.lance-reserved'), 'reserved')
     const table = await this.manifestTable()
-    await table.add([{ object_id: oid, object_type: 'table', location: dir, metadata: null, base_objects: null }])
+    // Check-and-insert in one commit: a row whose object id is taken by anything (a namespace, a table
+    // declared by another process) is not inserted, and then nothing is reserved.
+    const result = await table
+      .mergeInsert('object_id')
+      .whenNotMatchedInsertAll()
+      .execute([{ object_id: oid, object_type: 'table', location: dir, metadata: null, base_objects: null }])
+      .catch(async (error: unknown) => {
+        await rm(location, { recursive: true, force: true })
+        throw error
+      })
+    if (result.numInsertedRows !== 1 || !(await this.wonRace(table, oid, dir))) {
+      await rm(location, { recursive: true, force: true })
+      throw new AppError('already_exists', `The name ${formatTableId(id)} is already taken in this catalog`)
+    }
     return location
   }
 
@@ -92,6 +105,44 @@ export class DirLocator {
     const found = await this.locate(id)
     if (!found || found.inManifest || !found.hasData) return false
     await rm(found.location, { recursive: true, force: true })
+    return true
+  }
+
+  /**
+   * Lance's merge-insert does not stop two *processes* from inserting the same object id (tested: both
+   * commits succeed and the manifest then holds it twice, which breaks every later write). So after
+   * inserting, look again: the row committed first (lowest row id: fragments are numbered in commit
+   * order) wins, and a later one deletes its own row. Every racer decides the same way.
+   */
+  private async wonRace(table: lancedb.Table, oid: string, dir: string): Promise<boolean> {
+    const rows = (await table
+      .query()
+      .where(`object_id = '${oid.replace(/'/g, "''")}'`)
+      .select(['location'])
+      .withRowId()
+      .toArray()) as { location: string | null; _rowid: bigint }[]
+    if (rows.length <= 1) return true
+    const first = rows.reduce((a, b) => (BigInt(b._rowid) < BigInt(a._rowid) ? b : a))
+    if (first.location === dir) return true
+    await table.delete(`object_id = '${oid.replace(/'/g, "''")}' AND location = '${dir.replace(/'/g, "''")}'`)
+    return false
+  }
+
+  /**
+   * Remove a listed table that cannot be opened (no data, a damaged dataset): its `__manifest` row and its
+   * directory, which must lie inside the catalog. Returns false when there is nothing of it to remove.
+   */
+  async dropDamaged(id: TableId): Promise<boolean> {
+    const found = await this.lookup(id)
+    if (!found) return false
+    const location = resolve(found.location)
+    if (!location.startsWith(resolve(this.root) + sep)) throw new AppError('invalid_input', `Table ${formatTableId(id)} lies outside the catalog; it is not removed`)
+    if (found.inManifest) {
+      const oid = objectId(id).replace(/'/g, "''")
+      await (await this.manifestTable()).delete(`object_id = '${oid}' AND object_type = 'table'`)
+    }
+    this.forget(id)
+    await rm(location, { recursive: true, force: true })
     return true
   }
 

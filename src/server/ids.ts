@@ -24,6 +24,7 @@ function pathParts(request: FastifyRequest): string[] {
     const problem = componentProblem(part)
     if (problem) throw invalid(`Invalid id component ${i + 1} ${quoted(part)}: ${problem}`)
   })
+  refuseLongId(parts)
   return parts
 }
 
@@ -58,6 +59,7 @@ export function tableNameParam(request: FastifyRequest): TableId {
   }
   const problem = componentProblem(name)
   if (problem) throw invalid(`Invalid table name ${quoted(name)}: ${problem}`)
+  refuseLongId([name])
   return { namespace: [], name }
 }
 
@@ -65,6 +67,18 @@ export function tableNameParam(request: FastifyRequest): TableId {
 function idSegment(request: FastifyRequest): string {
   const path = (request.raw.url ?? '').split('?')[0]!.replace(/\/{2,}/g, '/')
   return path.split('/')[3] ?? ''
+}
+
+/**
+ * A directory catalog names a table's directory after its whole id (`{8 hex}_{a$b$name}` or `{name}.lance`),
+ * and file systems allow 255 bytes per name: longer ids are refused up front (not with the file system's
+ * ENAMETOOLONG, which names server paths).
+ */
+export const MAX_ID_BYTES = 200
+
+function refuseLongId(parts: readonly string[]): void {
+  const bytes = Buffer.byteLength(parts.join('$'), 'utf8')
+  if (bytes > MAX_ID_BYTES) throw invalid(`The id is too long (${bytes} bytes; at most ${MAX_ID_BYTES}, its parts joined by "$")`, 'Use shorter names')
 }
 
 /** A name for an error message: JSON-quoted, cut at 80 characters. */

@@ -11,13 +11,22 @@ export type Subject = 'namespace' | 'table'
  * `code` alone and fail on anything else (rest-contract.md §2).
  */
 export function sendError(reply: FastifyReply, error: unknown, subject: Subject): FastifyReply {
-  const e = toAppError(error)
+  let e = toAppError(error)
+  if (/ENAMETOOLONG|name too long/i.test(`${e.message} ${e.detail ?? ''}`))
+    e = new AppError('invalid_input', 'A name is too long for the catalog\'s file system', { hint: 'Use a shorter table or namespace name' })
   const aboutNamespace = subject === 'namespace' || /^(the parent of )?namespace\b|database/i.test(e.message)
-  const code = wireCodeOf(e.code, aboutNamespace ? 'namespace' : 'table', subject)
-  const body: { error: string; code: number; detail?: string } = { error: e.message, code }
+  const wire = (error as { wireCode?: unknown }).wireCode
+  const code = typeof wire === 'number' ? wire : wireCodeOf(e.code, aboutNamespace ? 'namespace' : 'table', subject)
+  // No server path ever leaves the server (messages of file-system errors carry them).
+  const body: { error: string; code: number; detail?: string } = { error: withoutPaths(e.message), code }
   // Internal details of unexpected failures stay in the server; the caller gets the sentence.
-  if (e.detail && e.code !== 'internal') body.detail = e.detail
+  if (e.detail && e.code !== 'internal') body.detail = withoutPaths(e.detail)
   return reply.code(httpStatusOf(code)).type('application/json').send(body)
+}
+
+/** Absolute file paths (and file:// URLs) in a text, each cut to its last component. */
+export function withoutPaths(text: string): string {
+  return text.replace(/(?:file:\/\/)?(?:[A-Za-z]:)?[/\\](?:[^\s'"`,;()[\]{}<>/\\]+[/\\])+([^\s'"`,;()[\]{}<>/\\]*)/g, (_m, last: string) => `…/${last}`)
 }
 
 export function invalid(message: string, hint?: string): AppError {

@@ -24,12 +24,35 @@ export function looksSecretHeader(name: string): boolean {
  */
 export function redactText(text: string, secrets: Iterable<string>): string {
   let out = text
-  const list = [...new Set([...secrets].flatMap((s) => [s, s.replace(/^Bearer\s+/i, '')]))]
-    .filter((s) => s.length >= 4)
-    .sort((a, b) => b.length - a.length)
-  for (const secret of list) out = out.split(secret).join(MASK)
+  const plain = [...new Set([...secrets].flatMap((s) => [s, s.replace(/^Bearer\s+/i, '')]))].filter((s) => s.length >= 4)
+  // A hostile server may echo a secret encoded: URL-encoded, upper- or lower-cased, base64 (also inside a
+  // longer base64 text such as `Basic user:key`). Each form is masked, matched without regard to case.
+  const list = [...new Set(plain.flatMap(encodedForms))].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length)
+  for (const secret of list) out = out.replace(new RegExp(escapeRegExp(secret), 'gi'), MASK)
   // Also scrub credentials embedded in URLs (https://user:pass@host).
   return out.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi, `$1${MASK}@`)
+}
+
+/** The forms a secret may be echoed in: as is, URL-encoded, and base64/base64url at each byte alignment. */
+function encodedForms(secret: string): string[] {
+  const forms = [secret, encodeURIComponent(secret), encodeURI(secret)]
+  const bytes = Buffer.from(secret, 'utf8')
+  for (let shift = 0; shift < 3; shift++) {
+    // Inside a longer base64 text the secret starts at any byte offset mod 3; the characters that
+    // depend on its bytes alone are the same whatever surrounds it.
+    const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64')
+    const start = Math.ceil((shift * 8) / 6)
+    const end = Math.floor(((shift + bytes.length) * 8) / 6)
+    const inner = encoded.slice(start, end)
+    // Short fragments would mask ordinary words; a secret's base64 is masked from 8 characters on.
+    if (inner.length >= 8) forms.push(inner, inner.replace(/\+/g, '-').replace(/\//g, '_'))
+    if (shift === 0) forms.push(encoded, encoded.replace(/=+$/, ''))
+  }
+  return forms
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
 /** A copy of `headers` fit for a log line: secret-looking values masked. */

@@ -1,4 +1,6 @@
-import { open } from 'node:fs/promises'
+import { constants, type Stats } from 'node:fs'
+import { open, stat } from 'node:fs/promises'
+import { basename } from 'node:path'
 import { AppError } from '../../contract'
 
 /** The file formats import understands, told apart by their bytes (never by the extension). */
@@ -92,9 +94,15 @@ function textSample(buf: Buffer, cut: boolean): string | null {
 }
 
 export async function readHead(path: string, bytes = SNIFF_BYTES): Promise<{ head: Buffer; size: number }> {
-  const handle = await open(path, 'r')
+  // A FIFO, device or socket is refused before it is read: opening a FIFO blocks a thread-pool thread
+  // until a writer appears, and a device never ends. Stat first; then open without blocking and check
+  // the opened file too (the path may have been swapped in between).
+  refuseSpecial(await stat(path), path)
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK)
   try {
-    const { size } = await handle.stat()
+    const stats = await handle.stat()
+    refuseSpecial(stats, path)
+    const { size } = stats
     const head = Buffer.alloc(Math.min(bytes, size))
     let filled = 0
     while (filled < head.length) {
@@ -106,6 +114,13 @@ export async function readHead(path: string, bytes = SNIFF_BYTES): Promise<{ hea
   } finally {
     await handle.close()
   }
+}
+
+function refuseSpecial(stats: Stats, path: string): void {
+  if (stats.isFile()) return
+  if (stats.isDirectory()) throw Object.assign(new Error(`EISDIR: ${path} is a directory`), { code: 'EISDIR' })
+  const kind = stats.isFIFO() ? 'a named pipe (FIFO)' : stats.isCharacterDevice() || stats.isBlockDevice() ? 'a device' : stats.isSocket() ? 'a socket' : 'not a regular file'
+  throw new AppError('invalid_input', `${basename(path)} is ${kind}, not a regular file`, { hint: 'Import a regular file' })
 }
 
 export async function sniffFile(path: string, fileName?: string): Promise<{ format: ImportFormat; size: number }> {

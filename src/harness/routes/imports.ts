@@ -4,8 +4,6 @@ import { toAppError } from '../../core/errors'
 import type { HarnessRoute } from '../context'
 import { tokensMatch } from '../security'
 
-/** Uploads stream to a temp file, so the limit only guards against nonsense; files of many GB are fine. */
-const UPLOAD_BODY_LIMIT = 1024 ** 4
 /** A comment line now and then keeps idle proxies and the browser from closing the event stream. */
 const HEARTBEAT_MS = 15_000
 
@@ -23,7 +21,10 @@ export const importRoutes: HarnessRoute = async (app, ctx) => {
   // body limit apply to the upload route only; the JSON API keeps its own parser and limit.
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload))
-    scope.post('/api/upload', { bodyLimit: UPLOAD_BODY_LIMIT }, async (request, reply) => {
+    // No body limit here: the octet-stream parser above never buffers (the body streams to a file), and
+    // every other content type is refused before its body is read (security.ts), so the app's small
+    // limit holds for everything that is buffered.
+    scope.post('/api/upload', async (request, reply) => {
       ctx.requireToken(request.headers)
       reply.header('cache-control', 'no-store')
       const body = request.body as Readable | undefined
