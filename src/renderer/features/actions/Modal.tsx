@@ -14,6 +14,29 @@ export function Modal({ labelledBy, onClose, className, children, role = 'dialog
     first?.focus()
     return () => previous?.focus?.()
   }, [])
+  // A button that disables itself while work runs drops the focus to <body>, where the dialog's own
+  // key handler never sees Escape or Tab. Catch those keys there and bring the focus back in.
+  const onCloseRef = useRef(onClose)
+  useEffect(() => {
+    onCloseRef.current = onClose
+  })
+  useEffect(() => {
+    const onDocumentKeyDown = (event: globalThis.KeyboardEvent) => {
+      const dialog = ref.current
+      if (!dialog || dialog.contains(document.activeElement)) return
+      if (document.activeElement !== document.body && document.activeElement !== null) return
+      if (event.key === 'Escape' && onCloseRef.current) {
+        event.preventDefault()
+        onCloseRef.current()
+      } else if (event.key === 'Tab') {
+        event.preventDefault()
+        const items = [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)]
+        ;(event.shiftKey ? items[items.length - 1] : items[0])?.focus()
+      }
+    }
+    document.addEventListener('keydown', onDocumentKeyDown)
+    return () => document.removeEventListener('keydown', onDocumentKeyDown)
+  }, [])
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Escape' && onClose) {
       event.stopPropagation()
