@@ -74,6 +74,11 @@ export const api = {
   /** Connect to a saved connection and add it as a root of the tree. Fails (changing nothing) if the server refuses. */
   'connections/saved/open': method<ConnectionInfo>()(z.object({ id: savedIdSchema })),
   /**
+   * "Save & connect": connect with the form first and save only when the server answers. A failure
+   * (wrong key, dead server) saves nothing and leaves an existing saved connection exactly as it was.
+   */
+  'connections/saved/connect': method<{ view: SavedConnectionView; connection: ConnectionInfo }>()(z.object({ draft: connectionDraftSchema })),
+  /**
    * "Test connection": lists the tables (GET /v1/tables); with `write: true` also creates a small
    * table, lists again and drops it. Tests a saved connection (`id`) or an unsaved draft.
    */

@@ -100,7 +100,7 @@ export type Operation = keyof typeof operationLabels
 export type CapabilitySnapshot = Record<Operation, { supported: boolean | undefined; reason?: string }>
 
 export interface VerificationStep {
-  step: 'list' | 'create' | 'list-again' | 'drop'
+  step: 'list' | 'walk' | 'create' | 'list-again' | 'drop'
   ok: boolean
   /** What happened, in words. */
   message: string
@@ -118,4 +118,28 @@ export interface VerificationReport {
   /** The first failure, already free of secrets. */
   error?: AppErrorData
   capabilities: CapabilitySnapshot
+  /** What the server holds beyond the root: its namespaces, walked up to a bound. */
+  inventory?: CatalogInventory
+}
+
+/**
+ * "Test connection" also walks the namespaces (breadth first, at most `limit` of them), because
+ * `GET /v1/tables` lists only the root and a catalog often keeps every table in namespaces.
+ */
+export interface CatalogInventory {
+  /** Tables directly at the root. */
+  rootTables: number
+  /** Namespaces directly at the root. */
+  rootNamespaces: number
+  /** Namespaces found (at every depth reached so far). */
+  namespacesFound: number
+  /** Namespaces whose tables and children were listed. */
+  namespacesWalked: number
+  /** Tables found in the walked namespaces. */
+  tablesInNamespaces: number
+  /** Every namespace was walked (no bound reached, no error). */
+  complete: boolean
+  limit: number
+  /** Why the walk stopped early (an unsupported route, a permission error), in words. */
+  stoppedBy?: string
 }

@@ -19,6 +19,8 @@ import type { WriteAction } from './features/actions/ActionDialog'
 import { useImports } from './features/import/useImports'
 import { ImportButton } from './features/import/ImportButton'
 import { splitDropped } from './features/import/dropped'
+import { useSidebarLayout } from './features/tree/SidebarFrame'
+import { TableIdentity, tableIdentity } from './features/table/tableIdentity'
 
 type Selection =
   | { kind: 'table'; key: string; ref: TableRef }
@@ -39,6 +41,7 @@ export function App() {
   const [dragging, setDragging] = useState(false)
 
   const tree = useNamespaceTree(connections, filter)
+  const sidebarLayout = useSidebarLayout()
 
   const loadRecents = useCallback(() => {
     call('connections/recent', {})
@@ -91,6 +94,10 @@ export function App() {
     reload: (connectionId, namespace) => void tree.reload(connectionId, namespace),
     expand: tree.expand,
     onChanged: onTreeChanged,
+    contentsOf: (connectionId, namespace) => {
+      const node = tree.nodes.get(namespaceKey(connectionId, [...namespace]))
+      return node?.status === 'loaded' ? { namespaces: node.namespaces.length, tables: node.tables.length } : undefined
+    },
   })
   // Import: files go where they were dropped, else into the selected namespace (a table's own namespace).
   const importTarget = useMemo(() => {
@@ -249,7 +256,11 @@ export function App() {
       />
     )
   } else if (selection.kind === 'table') {
-    content = <TableView key={`${selection.key}#${importEpoch}`} tableRef={selection.ref} connectionLabel={selectedConnection.label} />
+    content = (
+      <TableIdentity.Provider value={tableIdentity(selectedConnection.location, selection.ref.namespace, selection.ref.name)}>
+        <TableView key={`${selection.key}#${importEpoch}`} tableRef={selection.ref} connectionLabel={selectedConnection.label} />
+      </TableIdentity.Provider>
+    )
   } else {
     content = (
       <ConnectionPane
@@ -265,7 +276,8 @@ export function App() {
 
   return (
     <div
-      className={`app${dragging ? ' dragging' : ''}`}
+      className={`app${dragging ? ' dragging' : ''}${sidebarLayout.className}`}
+      style={sidebarLayout.style}
       onDragOver={(event) => {
         event.preventDefault()
         setDragging(true)
@@ -275,7 +287,9 @@ export function App() {
       }}
       onDrop={onDrop}
     >
+      {sidebarLayout.rail}
       <Sidebar
+        collapseButton={sidebarLayout.collapseButton}
         connections={connections}
         rows={tree.rows}
         selectedKey={selection?.key ?? null}
@@ -308,7 +322,12 @@ export function App() {
           void tree.reload(connectionId, namespace)
         }}
       />
-      <main className="content">{content}</main>
+      {sidebarLayout.handle}
+      <div className="app-main">
+        <main className="content">{content}</main>
+        {imports.dock}
+      </div>
+      {imports.indicator && <footer className="app-status">{imports.indicator}</footer>}
       {dragging && <div className="drop-overlay">Drop files to import them, or drop a folder to open it as a catalog</div>}
       {remote.element}
       {treeActions.element}

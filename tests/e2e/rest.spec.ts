@@ -113,12 +113,12 @@ test('connects with an API key through the dialog, browses, opens a table and sc
   await expect(dialog.getByRole('textbox', { name: 'API key' })).toHaveAttribute('type', 'password')
   await expect(dialog.getByText('Give the connection a name')).toHaveCount(0)
 
-  // Test connection lists the tables and says how many, without writing.
+  // Test connection says what the server holds (root tables, namespaces, tables found in them), without writing.
   const expected = await serverTableCount(server)
-  expect(expected).toBeGreaterThan(0)
+  expect(expected).toBe(1)
   await dialog.getByRole('button', { name: 'Test connection' }).click()
   const report = dialog.getByRole('region', { name: 'Test result' })
-  await expect(report).toContainText(`The server lists ${expected} ${expected === 1 ? 'table' : 'tables'}.`)
+  await expect(report).toContainText('The server has 1 table at the root and 1 namespace; 1 more table in 1 namespace (all of them).')
   await expect(report).not.toContainText('write round trip')
   await screenshot(page, 'rest-connect-dialog')
 
@@ -166,21 +166,30 @@ test('connects with an API key through the dialog, browses, opens a table and sc
   expect(consoleLines.join('\n')).not.toContain(KEY)
 })
 
-test('a wrong key shows the message and leaves the saved connection; editing it with the right key works', async ({ page, server, bare }) => {
+test('a failed Save & connect saves nothing and keeps the focus in the dialog; a wrong key never changes a saved connection', async ({ page, server, bare }) => {
   await openApp(page, bare)
   let dialog = await openConnectDialog(page)
   await fillConnection(page, 'Shared catalog', server.url, WRONG_KEY)
   await dialog.getByRole('button', { name: 'Save & connect' }).click()
-  // Saved first, then refused: the message is in the dialog, which now edits the saved connection.
-  dialog = page.getByRole('dialog', { name: 'Edit “Shared catalog”' })
+  // Refused before anything was saved: the dialog still makes a new connection, and says so.
   await expect(dialog.getByRole('alert')).toContainText(/rejected the API key/i)
+  await expect(dialog.getByRole('alert')).toContainText('The server refused the credentials — nothing was saved')
+  await expect(page.getByRole('dialog', { name: 'Connect to server' })).toBeVisible()
+  // The focus stays in the dialog, on the error; Tab and Escape keep working there.
+  await expect(dialog.locator('.dialog-error')).toBeFocused()
   await screenshot(page, 'rest-wrong-key-dialog')
-  await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click()
-  await expect(page.getByRole('tree')).toHaveCount(0)
+  await page.keyboard.press('Tab')
+  expect(await dialog.evaluate((element) => element.contains(document.activeElement))).toBe(true)
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeHidden()
+  await expect(page.getByText('No saved servers yet.')).toBeVisible()
 
-  // Still listed; connecting again fails the same way and changes nothing.
+  // "Save" alone saves what the form says (the user asked for it); connecting then fails and changes nothing.
+  dialog = await openConnectDialog(page)
+  await fillConnection(page, 'Shared catalog', server.url, WRONG_KEY)
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click()
+  await expect(dialog).toBeHidden()
   const saved = page.getByRole('list', { name: 'Saved connections' }).getByRole('listitem', { name: 'Shared catalog' })
-  await expect(saved).toBeVisible()
   await saved.getByRole('button', { name: 'Connect to Shared catalog' }).click()
   await expect(saved.getByRole('alert')).toContainText(/rejected the API key/i)
   await expect(saved).toContainText('API key saved')
@@ -199,6 +208,24 @@ test('a wrong key shows the message and leaves the saved connection; editing it 
   await expect(dialog).toBeHidden()
   await expect(treeItem(page, 'Shared catalog')).toHaveAttribute('aria-expanded', 'true')
   await expect(treeItem(page, 'events')).toBeVisible()
+
+  // A wrong key typed over the good one: Save & connect fails and the saved connection keeps the good key.
+  await page.getByRole('button', { name: 'Open directory' }).click()
+  await page.getByRole('list', { name: 'Saved connections' }).getByRole('button', { name: 'Edit Shared catalog' }).click()
+  dialog = page.getByRole('dialog', { name: 'Edit “Shared catalog”' })
+  await dialog.getByRole('button', { name: 'Replace' }).click()
+  await dialog.getByRole('textbox', { name: 'API key' }).fill(WRONG_KEY)
+  await dialog.getByRole('button', { name: 'Save & connect' }).click()
+  await expect(dialog.getByRole('alert')).toContainText('The server refused the credentials — the saved connection is unchanged')
+  await expect(dialog.locator('.dialog-error')).toBeFocused()
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeHidden()
+  await page.getByRole('list', { name: 'Saved connections' }).getByRole('button', { name: 'Edit Shared catalog' }).click()
+  await expect(dialog.getByText('••••• saved')).toBeVisible()
+  await dialog.getByRole('button', { name: 'Test connection' }).click()
+  await expect(dialog.getByRole('region', { name: 'Test result' })).toContainText('The server has 1 table at the root')
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+
   expect(await page.content()).not.toContain(KEY)
   expect(await page.content()).not.toContain(WRONG_KEY)
   expect(server.log.join('\n')).not.toContain(WRONG_KEY)
@@ -219,7 +246,7 @@ test('the write round trip says it writes, asks first, and leaves the server as 
   await confirm.getByRole('button', { name: 'Create and drop a test table' }).click()
   const report = dialog.getByRole('region', { name: 'Test result' })
   await expect(report).toContainText('The write round trip worked.')
-  await expect(report.getByRole('listitem')).toHaveCount(4)
+  await expect(report.getByRole('listitem')).toHaveCount(5)
   await screenshot(page, 'rest-write-round-trip')
   expect(await serverTableCount(server)).toBe(before)
 })

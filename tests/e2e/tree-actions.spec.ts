@@ -81,13 +81,23 @@ test('creates and drops a namespace from the context menu', async ({ page, catal
   await expect(treeItem(page, 'fresh')).toHaveCount(0)
   expect((await listed(catalog.root)).namespaces).not.toContain('fresh')
 
-  // A namespace that still holds a table is left as it is (restrict).
+  // A namespace that still holds a table: Drop namespace… is disabled with the reason. Not loaded in the
+  // tree yet, so the menu looks when it opens.
   await treeItem(page, 'full').click({ button: 'right' })
-  await page.getByRole('menuitem', { name: 'Drop namespace…' }).click()
-  await page.getByRole('alertdialog').getByRole('button', { name: 'Drop namespace' }).click()
-  await expect(page.getByRole('alertdialog').getByRole('alert')).toBeVisible()
+  let dropItem = page.getByRole('menuitem', { name: /Drop namespace…/ })
+  await expect(dropItem).toHaveAttribute('aria-disabled', 'true')
+  await expect(dropItem).toHaveAttribute('title', 'Not empty: it holds tables; only an empty namespace can be dropped')
+  await page.keyboard.press('Escape')
+  // Loaded (expanded): the tree's listing says how much it holds.
+  await treeItem(page, 'full').click()
+  await expect(treeItem(page, 'inside')).toBeVisible()
+  await treeItem(page, 'full').click({ button: 'right' })
+  dropItem = page.getByRole('menuitem', { name: /Drop namespace…/ })
+  await expect(dropItem).toHaveAttribute('title', 'Not empty: it holds 1 table; only an empty namespace can be dropped')
   await screenshot(page, 'tree-drop-namespace-not-empty')
-  await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click()
+  await dropItem.click({ force: true })
+  await expect(page.getByRole('alertdialog')).toHaveCount(0)
+  await page.keyboard.press('Escape')
   expect((await listed(catalog.root)).namespaces).toContain('full')
 })
 

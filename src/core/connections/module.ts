@@ -9,6 +9,7 @@ type ConnectionMethod =
   | 'connections/saved/save'
   | 'connections/saved/delete'
   | 'connections/saved/open'
+  | 'connections/saved/connect'
   | 'connections/test'
   | 'connections/capabilities'
 
@@ -43,15 +44,26 @@ export class RemoteConnectionsModule {
       const already = this.host.openConnections().find((c) => c.savedId === id)
       if (already) return already
       const { client, view } = await connectSaved(this.store, id, (properties) => connectNamespace('rest', properties))
+      await firstRequest(client)
+      return this.host.addConnection('rest', view.name, view.endpoint, client, view.id)
+    },
+    'connections/saved/connect': async ({ draft }) => {
+      // Connect with the form's values (a secret left out is the saved one), and save only once the server answered.
+      const client = await connectNamespace('rest', await this.store.draftProperties(draft))
+      await firstRequest(client)
+      let view
       try {
-        // A cheap first request, so a wrong key or a dead server is reported here, in words,
-        // rather than as an empty tree.
-        await client.listNamespaces([], { limit: 1 })
+        view = await this.store.save(draft)
       } catch (error) {
         await client.close()
         throw error
       }
-      return this.host.addConnection('rest', view.name, view.endpoint, client, view.id)
+      const already = this.host.openConnections().find((c) => c.savedId === view.id)
+      if (already) {
+        await client.close()
+        return { view, connection: already }
+      }
+      return { view, connection: this.host.addConnection('rest', view.name, view.endpoint, client, view.id) }
     },
     'connections/test': async ({ id, draft, write, requestId }) => {
       if (!id && !draft) throw new AppError('invalid_input', 'Nothing to test: give a saved connection or the form')
@@ -67,5 +79,15 @@ export class RemoteConnectionsModule {
       const client = this.host.client(connectionId)
       return client instanceof RestNamespaceClient ? client.capabilities.snapshot() : null
     },
+  }
+}
+
+/** A cheap first request, so a wrong key or a dead server is reported at once, in words, not as an empty tree. */
+async function firstRequest(client: NamespaceClient): Promise<void> {
+  try {
+    await client.listNamespaces([], { limit: 1 })
+  } catch (error) {
+    await client.close()
+    throw error
   }
 }

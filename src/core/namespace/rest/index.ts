@@ -5,6 +5,7 @@ import { RestNamespaceClient, type RestClientOptions } from './client'
 export { RestNamespaceClient, type RestClientOptions } from './client'
 export { CapabilityMap, operationLabels, type Capability, type CapabilitySnapshot, type Operation } from './capabilities'
 export { verifyConnection, type VerificationReport, type VerificationStep } from './verify'
+export { takeInventory, describeInventory, INVENTORY_NAMESPACE_LIMIT, type CatalogInventory } from './inventory'
 export { encodeId, decodeId, formEncode, ARROW_FILE, ARROW_STREAM } from './wire'
 
 /**

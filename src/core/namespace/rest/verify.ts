@@ -2,27 +2,31 @@ import * as arrow from 'apache-arrow'
 import { AppError } from '../../../contract'
 import { toAppError } from '../../errors'
 import { listAll } from '../client'
-import type { VerificationReport, VerificationStep } from '../../../contract/connections'
+import type { CatalogInventory, VerificationReport, VerificationStep } from '../../../contract/connections'
 import type { RestNamespaceClient } from './client'
+import { describeInventory, takeInventory } from './inventory'
 
 export type { VerificationReport, VerificationStep }
 
 /**
  * "Test connection": the specification's verification sequence. Always lists the tables
- * (`GET /v1/tables`); only with `write: true` does it create a small table (`POST /v1/tables/{name}`),
- * list again to see it, and drop it again.
+ * (`GET /v1/tables`, the root only) and walks a bounded number of namespaces to count what the server
+ * holds; only with `write: true` does it create a small table (`POST /v1/tables/{name}`), list again to
+ * see it, and drop it again.
  */
 export async function verifyConnection(
   client: RestNamespaceClient,
-  options: { write: boolean; signal?: AbortSignal; tableName?: string },
+  options: { write: boolean; signal?: AbortSignal; tableName?: string; namespaceLimit?: number },
 ): Promise<VerificationReport> {
   const steps: VerificationStep[] = []
   let tables: string[] = []
+  let inventory: CatalogInventory | undefined
   const finish = (error?: unknown): VerificationReport => ({
     ok: error === undefined,
     tables,
     wrote: options.write,
     steps,
+    ...(inventory ? { inventory } : {}),
     ...(error !== undefined ? { error: toAppError(error).toData() } : {}),
     capabilities: client.capabilities.snapshot(),
   })
@@ -39,7 +43,13 @@ export async function verifyConnection(
   }
   const signal = options.signal
   try {
-    tables = await run('list', () => listAll((o) => client.listAllTables({ ...o, signal })), (t) => `Connected: ${t.length} table${t.length === 1 ? '' : 's'} found`)
+    tables = await run(
+      'list',
+      () => listAll((o) => client.listAllTables({ ...o, signal })),
+      (t) => `Connected: GET /v1/tables lists ${t.length} table${t.length === 1 ? '' : 's'} at the root`,
+    )
+    // Counting is part of the report, not of the test: a namespace route the server refuses is said, not failed.
+    inventory = await run('walk', () => takeInventory(client, { rootTables: tables.length, limit: options.namespaceLimit, signal }), describeInventory)
     if (!options.write) return finish()
     const name = options.tableName ?? `lcb_verify_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
     const data = arrow.tableFromArrays({ id: BigInt64Array.from([1n, 2n, 3n]), label: ['a', 'b', 'c'] })

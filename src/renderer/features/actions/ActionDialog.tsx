@@ -1,4 +1,4 @@
-import { useId, useMemo, useState, type FormEvent } from 'react'
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react'
 import type { AppErrorData } from '../../../contract'
 import { call } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
@@ -35,6 +35,14 @@ export function ActionDialog({ action, target, onCancel, onDone, onFailed }: Act
   const [touched, setTouched] = useState(false)
   const [running, setRunning] = useState(false)
   const [error, setError] = useState<AppErrorData | null>(null)
+  const fieldRef = useRef<HTMLInputElement>(null)
+  const errorRef = useRef<HTMLDivElement>(null)
+  // After a failure the focus goes back into the dialog: to the field to correct, else to the error.
+  useEffect(() => {
+    if (!error) return
+    if (fieldRef.current) fieldRef.current.focus()
+    else errorRef.current?.focus()
+  }, [error])
   const where = target.kind === 'connection' ? `the root of ${target.name}` : `“${[...target.namespace].join(' / ')}”`
 
   const problem = useMemo(() => {
@@ -98,11 +106,15 @@ export function ActionDialog({ action, target, onCancel, onDone, onFailed }: Act
               <label htmlFor={`${titleId}-name`} className="field-label">
                 {action === 'drop-table' ? `Type “${target.name}” to confirm` : action === 'rename-table' ? 'New name' : 'Name'}
               </label>
-              <input id={`${titleId}-name`} data-autofocus className="text-input mono" autoComplete="off" spellCheck={false} value={value} onChange={(e) => setValue(e.target.value)} aria-invalid={showProblem && !!problem} />
+              <input ref={fieldRef} id={`${titleId}-name`} data-autofocus aria-describedby={error ? `${titleId}-error` : undefined} className="text-input mono" autoComplete="off" spellCheck={false} value={value} onChange={(e) => setValue(e.target.value)} aria-invalid={showProblem && !!problem} />
               {showProblem && problem ? <div className="field-error">{problem}</div> : action !== 'drop-table' && <div className="muted small">Letters, digits, _, - and . only.</div>}
             </div>
           )}
-          {error && <ErrorPanel error={error} title={`Could not ${buttonLabel.toLowerCase()}`} compact />}
+          {error && (
+            <div ref={errorRef} id={`${titleId}-error`} tabIndex={-1} className="dialog-error">
+              <ErrorPanel error={error} title={`Could not ${buttonLabel.toLowerCase()}`} compact />
+            </div>
+          )}
         </div>
         <footer className="dialog-footer">
           <div className="dialog-footer-left" />

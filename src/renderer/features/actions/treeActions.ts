@@ -45,13 +45,31 @@ export function unsupportedReason(capabilities: CapabilitySnapshot | null | unde
   return entry.reason ? `${what}: ${entry.reason}` : what
 }
 
+/** What a namespace holds, as far as the app knows (the tree's loaded listing, or a check on menu open). */
+export interface NamespaceContents {
+  namespaces: number
+  tables: number
+  /** More than counted (a check reads one item of each kind). */
+  atLeast?: boolean
+}
+
+/** Why a namespace cannot be dropped because it is not empty, or undefined when it is (or is not known). */
+export function notEmptyReason(contents: NamespaceContents | undefined): string | undefined {
+  if (!contents || contents.namespaces + contents.tables === 0) return undefined
+  // A check on menu open reads one item of each kind: it knows "some", not how many.
+  const plural = (n: number, one: string, many: string) => (contents.atLeast ? many : `${n} ${n === 1 ? one : many}`)
+  const parts = [contents.namespaces > 0 && plural(contents.namespaces, 'namespace', 'namespaces'), contents.tables > 0 && plural(contents.tables, 'table', 'tables')].filter(Boolean)
+  return `Not empty: it holds ${parts.join(' and ')}; only an empty namespace can be dropped`
+}
+
 /**
  * The context menu of a tree item. `capabilities` is the connection's capability map
  * (null for a directory: everything works; undefined: not known yet, so nothing is disabled).
+ * `contents` is what the namespace holds, when known: Drop namespace… is disabled on a non-empty one.
  */
-export function menuItemsFor(target: TreeActionTarget, capabilities: CapabilitySnapshot | null | undefined): MenuItem[] {
+export function menuItemsFor(target: TreeActionTarget, capabilities: CapabilitySnapshot | null | undefined, contents?: NamespaceContents): MenuItem[] {
   return ITEMS[target.kind].map((item) => {
-    const reason = item.operation ? unsupportedReason(capabilities, item.operation) : undefined
+    const reason = (item.operation ? unsupportedReason(capabilities, item.operation) : undefined) ?? (item.id === 'drop-namespace' ? notEmptyReason(contents) : undefined)
     return { ...item, disabled: reason !== undefined, ...(reason ? { reason } : {}) }
   })
 }

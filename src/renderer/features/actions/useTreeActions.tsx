@@ -3,7 +3,7 @@ import type { CapabilitySnapshot, ConnectionInfo } from '../../../contract'
 import { call } from '../../api'
 import { ActionDialog, type WriteAction } from './ActionDialog'
 import { TreeContextMenu } from './TreeContextMenu'
-import { affectedNamespace, menuItemsFor, type TreeActionTarget } from './treeActions'
+import { affectedNamespace, menuItemsFor, type NamespaceContents, type TreeActionTarget } from './treeActions'
 
 export interface TreeActionsOptions {
   connections: readonly ConnectionInfo[]
@@ -13,14 +13,16 @@ export interface TreeActionsOptions {
   expand(connectionId: string, namespace: string[]): void
   /** A write changed `target` (dropped, renamed): the app may move its selection. */
   onChanged?(action: WriteAction, target: TreeActionTarget, result: { name?: string }): void
+  /** What a namespace holds according to the tree's loaded listing; undefined when not loaded. */
+  contentsOf?(connectionId: string, namespace: readonly string[]): NamespaceContents | undefined
 }
 
 /**
  * The tree's write operations: the context menu (items disabled where the connection's capability
  * map says the server does not support them), the dialog of the chosen action, and the reload after.
  */
-export function useTreeActions({ connections, reload, expand, onChanged }: TreeActionsOptions) {
-  const [menu, setMenu] = useState<{ target: TreeActionTarget; x: number; y: number } | null>(null)
+export function useTreeActions({ connections, reload, expand, onChanged, contentsOf }: TreeActionsOptions) {
+  const [menu, setMenu] = useState<{ target: TreeActionTarget; x: number; y: number; contents?: NamespaceContents } | null>(null)
   const [dialog, setDialog] = useState<{ action: WriteAction; target: TreeActionTarget } | null>(null)
   // connectionId → snapshot (null: a directory, everything works). Absent: not fetched yet.
   const [capabilities, setCapabilities] = useState<ReadonlyMap<string, CapabilitySnapshot | null>>(() => new Map())
@@ -37,17 +39,27 @@ export function useTreeActions({ connections, reload, expand, onChanged }: TreeA
 
   const openMenu = useCallback(
     (target: TreeActionTarget, x: number, y: number) => {
-      setMenu({ target, x, y })
+      const known = target.kind === 'namespace' ? contentsOf?.(target.connectionId, target.namespace) : undefined
+      setMenu({ target, x, y, contents: known })
       refreshCapabilities(target.connectionId)
+      if (target.kind !== 'namespace' || known) return
+      // Not loaded in the tree: look (one item of each kind is enough to know it is not empty).
+      const input = { connectionId: target.connectionId, namespace: target.namespace, limit: 1 }
+      Promise.all([call('namespaces/list', input), call('tables/list', input)])
+        .then(([namespaces, tables]) => {
+          const contents = { namespaces: namespaces.items.length, tables: tables.items.length, atLeast: true }
+          setMenu((current) => (current?.target === target ? { ...current, contents } : current))
+        })
+        .catch(() => undefined)
     },
-    [refreshCapabilities],
+    [refreshCapabilities, contentsOf],
   )
 
   const closeMenu = useCallback(() => setMenu(null), [])
 
   let element: ReactNode = null
   if (menu) {
-    const items = menuItemsFor(menu.target, capabilities.get(menu.target.connectionId))
+    const items = menuItemsFor(menu.target, capabilities.get(menu.target.connectionId), menu.contents)
     element = (
       <TreeContextMenu
         x={menu.x}

@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react'
-import type { AppErrorData, SavedConnectionView, VerificationReport } from '../../../contract'
+import type { AppErrorData, ConnectionInfo, SavedConnectionView, VerificationReport } from '../../../contract'
 import { call, newRequestId } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { CloseIcon } from '../../components/Icons'
@@ -24,8 +24,8 @@ export interface ConnectionDialogProps {
   onCancel(): void
   /** Saved (the list should refresh). */
   onSaved(view: SavedConnectionView): void
-  /** Open the saved connection; rejects with the reason, which the dialog shows. */
-  onConnect(view: SavedConnectionView): Promise<void>
+  /** "Save & connect" succeeded: saved as `view` and open as `connection`. */
+  onConnected(view: SavedConnectionView, connection: ConnectionInfo): void
 }
 
 type Busy = { what: 'test' | 'write-test' | 'save' | 'connect'; requestId?: string } | null
@@ -36,17 +36,24 @@ const numberFormat = new Intl.NumberFormat('en-US')
  * "Connect to server…": endpoint, authentication, database, extra headers; test, save, connect.
  * A saved secret is shown as "••••• saved" with a Replace button: it never comes back from main.
  */
-export function ConnectionDialog({ editing, openError = null, onCancel, onSaved, onConnect }: ConnectionDialogProps) {
+export function ConnectionDialog({ editing, openError = null, onCancel, onSaved, onConnected }: ConnectionDialogProps) {
   const [form, setForm] = useState<ConnectionForm>(() => (editing ? formFromView(editing) : emptyForm()))
   const [touched, setTouched] = useState<Set<string>>(() => new Set())
   const [submitted, setSubmitted] = useState(false)
   const [busy, setBusy] = useState<Busy>(null)
+  /** What the shown error came from (busy is null again by the time it shows). */
+  const [lastAction, setLastAction] = useState<Busy>(null)
   const [error, setError] = useState<AppErrorData | null>(openError)
   const [report, setReport] = useState<VerificationReport | null>(null)
   const [confirmWrite, setConfirmWrite] = useState(false)
   const [cancelled, setCancelled] = useState(false)
   const [saved, setSaved] = useState<SavedConnectionView | undefined>(editing)
   const titleId = useId()
+  const errorRef = useRef<HTMLDivElement>(null)
+  // A failed action leaves the focus in the dialog, on the error (its buttons were disabled meanwhile).
+  useEffect(() => {
+    if (error && error !== openError) errorRef.current?.focus()
+  }, [error, openError])
   const alive = useRef(true)
   useEffect(
     () => () => {
@@ -73,6 +80,7 @@ export function ConnectionDialog({ editing, openError = null, onCancel, onSaved,
     if (!requireValid()) return
     const requestId = newRequestId()
     setBusy({ what: write ? 'write-test' : 'test', requestId })
+    setLastAction({ what: write ? 'write-test' : 'test' })
     setError(null)
     setReport(null)
     setCancelled(false)
@@ -107,11 +115,18 @@ export function ConnectionDialog({ editing, openError = null, onCancel, onSaved,
   const submit = async (connect: boolean) => {
     if (!requireValid()) return
     setBusy({ what: connect ? 'connect' : 'save' })
+    setLastAction({ what: connect ? 'connect' : 'save' })
     setError(null)
     try {
+      if (connect) {
+        // Connects first and saves only when the server answered: a wrong key saves nothing.
+        const { view, connection } = await call('connections/saved/connect', { draft: formToDraft(form) })
+        onSaved(view)
+        onConnected(view, connection)
+        return
+      }
       const view = await save()
-      if (view && connect) await onConnect(view)
-      else if (view) onCancel()
+      if (view) onCancel()
     } catch (e) {
       if (alive.current) setError(errorData(e))
     } finally {
@@ -137,7 +152,11 @@ export function ConnectionDialog({ editing, openError = null, onCancel, onSaved,
           </button>
         </header>
         <div className="dialog-body">
-          {error && <ErrorPanel error={error} title={errorTitle(busy, error)} compact />}
+          {error && (
+            <div ref={errorRef} tabIndex={-1} className="dialog-error">
+              <ErrorPanel error={error} title={errorTitle(lastAction, error, saved !== undefined)} compact />
+            </div>
+          )}
           <Field label="Name" id="conn-name" error={shown('name')}>
             <input id="conn-name" className="text-input" autoComplete="off" value={form.name} placeholder="Team catalog" onChange={(e) => update({ name: e.target.value })} onBlur={() => touch('name')} aria-invalid={!!shown('name')} />
           </Field>
@@ -294,9 +313,25 @@ export function ConnectionDialog({ editing, openError = null, onCancel, onSaved,
   )
 }
 
-function errorTitle(busy: Busy, error: AppErrorData): string {
-  if (error.code === 'unauthenticated') return 'The server refused the credentials'
-  return busy?.what === 'save' ? 'Could not save' : 'Could not connect'
+const count = (n: number, one: string, many: string) => `${numberFormat.format(n)} ${n === 1 ? one : many}`
+
+/** "The server has 2 tables at the root and 3 namespaces; 40 more tables in 12 namespaces (all of them)." */
+function inventorySummary(report: VerificationReport): string {
+  const inventory = report.inventory
+  if (!inventory) return `The server lists ${count(report.tables.length, 'table', 'tables')} at the root.`
+  const head = `The server has ${count(inventory.rootTables, 'table', 'tables')} at the root and ${count(inventory.rootNamespaces, 'namespace', 'namespaces')}`
+  if (inventory.namespacesWalked === 0) return `${head}.`
+  const more = `${count(inventory.tablesInNamespaces, 'more table', 'more tables')} in ${count(inventory.namespacesWalked, 'namespace', 'namespaces')}`
+  if (inventory.complete) return `${head}; ${more} (all of them).`
+  if (inventory.stoppedBy) return `${head}; ${more} (the count stopped at an error).`
+  return `${head}; ${more} (the first ${inventory.limit} of at least ${numberFormat.format(inventory.namespacesFound)}; not counted further).`
+}
+
+function errorTitle(action: Busy, error: AppErrorData, editing: boolean): string {
+  if (action?.what === 'save') return error.code === 'unauthenticated' ? 'The server refused the credentials' : 'Could not save'
+  // "Save & connect" saves only after connecting: say that nothing was saved or changed.
+  const unchanged = action?.what === 'connect' ? (editing ? ' — the saved connection is unchanged' : ' — nothing was saved') : ''
+  return `${error.code === 'unauthenticated' ? 'The server refused the credentials' : 'Could not connect'}${unchanged}`
 }
 
 function Field({ label, id, error, hint, children }: { label: string; id: string; error?: string; hint?: string; children: ReactNode }) {
@@ -317,12 +352,9 @@ function Field({ label, id, error, hint, children }: { label: string; id: string
   )
 }
 
-/** The verification sequence's outcome: each step in words, and the table count. */
+/** The verification sequence's outcome: what the server holds, then each step in words. */
 export function TestReport({ report }: { report: VerificationReport }) {
-  const count = report.tables.length
-  const summary = report.ok
-    ? `The server lists ${numberFormat.format(count)} ${count === 1 ? 'table' : 'tables'}.${report.wrote ? ' The write round trip worked.' : ''}`
-    : 'The test failed.'
+  const summary = report.ok ? `${inventorySummary(report)}${report.wrote ? ' The write round trip worked.' : ''}` : 'The test failed.'
   return (
     <section className={report.ok ? 'test-report ok' : 'test-report failed'} aria-label="Test result">
       <div className="test-summary">{summary}</div>

@@ -34,7 +34,11 @@ export function StartScreen({ recents, canPickDirectory, opening, error, initial
           <DatabaseIcon className="start-icon" />
           <div>
             <h1>Open a Lance catalog</h1>
-            <p className="muted">A directory of Lance tables becomes the root namespace; its subdirectories are namespaces.</p>
+            <p className="muted">
+              A catalog directory is a Lance directory namespace: a <code>__manifest</code> table that lists its namespaces and
+              tables, next to one folder per table (<code>name.lance</code> at the root, hashed names inside namespaces). The
+              directory is the root namespace; namespaces are rows of <code>__manifest</code>, not subdirectories.
+            </p>
           </div>
         </div>
         {initialError && (

@@ -69,8 +69,9 @@ export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => v
         loadSaved()
         setFailure((previous) => (previous?.id === view.id ? null : previous))
       }}
-      onConnect={async (view) => {
-        await open(view)
+      onConnected={(_view, connection) => {
+        setFailure(null)
+        onOpened(connection)
         setDialog(null)
       }}
     />

@@ -1,10 +1,12 @@
-import { useState } from 'react'
 import type { ImportJobInfo } from '../../../contract'
-import { ChevronIcon } from '../../components/Icons'
+import { CloseIcon } from '../../components/Icons'
 import { formatCount, formatDuration, formatSize, namespaceLabel } from './dropped'
 
 export interface JobsPanelProps {
+  id?: string
   jobs: readonly ImportJobInfo[]
+  /** Collapse to the status-bar indicator. */
+  onHide(): void
   onCancel(job: ImportJobInfo): void
   onOpen(job: ImportJobInfo): void
   onClear(): void
@@ -39,28 +41,28 @@ function progressText(job: ImportJobInfo): string {
 
 /**
  * Import jobs: what runs and waits (progress, Cancel) and what happened (done, failed with the
- * reason, cancelled). Docked at the bottom right; collapses to its header.
+ * reason, cancelled). Docked under the content (it takes room, never covers it); the status-bar
+ * indicator shows and hides it.
  */
-export function JobsPanel({ jobs, onCancel, onOpen, onClear }: JobsPanelProps) {
-  const [open, setOpen] = useState(true)
+export function JobsPanel({ id, jobs, onHide, onCancel, onOpen, onClear }: JobsPanelProps) {
   const active = jobs.filter((j) => j.state === 'running' || j.state === 'queued').length
   const finished = jobs.length - active
   const summary = active > 0 ? `${active} in progress` : `${finished} finished`
   return (
-    <section className={`jobs-panel${open ? ' open' : ''}`} role="region" aria-label="Import jobs">
+    <section id={id} className="jobs-panel open" role="region" aria-label="Import jobs">
       <header className="jobs-header">
-        <button type="button" className="jobs-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
-          <ChevronIcon expanded={open} className="jobs-chevron" />
-          <span className="jobs-title">Imports</span>
-          <span className="muted small">{summary}</span>
-        </button>
-        {finished > 0 && open && (
+        <span className="jobs-title">Imports</span>
+        <span className="muted small jobs-summary">{summary}</span>
+        {finished > 0 && (
           <button type="button" className="link-button small" onClick={onClear}>
             Clear finished
           </button>
         )}
+        <button type="button" className="icon-button" aria-label="Hide the imports" title="Hide (the status bar keeps the count)" onClick={onHide}>
+          <CloseIcon />
+        </button>
       </header>
-      {open && (
+      {(
         <ul className="jobs-list">
           {[...jobs].reverse().map((job) => {
             const where = `${namespaceLabel(job.target.namespace)} / ${job.target.name}`

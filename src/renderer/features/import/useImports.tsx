@@ -1,11 +1,13 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ChangeEvent } from 'react'
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type ChangeEvent } from 'react'
 import type { ConnectionInfo, ImportJobInfo, TableRef } from '../../../contract'
 import { call, hostKind, onHostEvent, pathForDroppedFile } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import type { AppErrorData } from '../../../contract'
 import { pendingKey, type ImportTarget, type PendingFile } from './dropped'
 import { ImportSheet } from './ImportSheet'
+import { ImportsIndicator } from './ImportsIndicator'
 import { JobsPanel } from './JobsPanel'
+import { useJobsPanelOpen } from './useJobsPanelOpen'
 
 export interface UseImportsOptions {
   connections: readonly ConnectionInfo[]
@@ -97,6 +99,8 @@ export function useImports({ connections, defaultTarget, onImported }: UseImport
   const current = pending[0]
   const next = () => setPending((previous) => previous.slice(1))
   const visibleJobs = jobs.filter((j) => !hidden.has(j.id))
+  const panelId = useId()
+  const [panelOpen, setPanelOpen] = useJobsPanelOpen(visibleJobs)
 
   const element = (
     <>
@@ -119,16 +123,23 @@ export function useImports({ connections, defaultTarget, onImported }: UseImport
           <ErrorPanel error={pickError} title="Could not open the file dialog" actions={[{ label: 'Dismiss', run: () => setPickError(null) }]} compact />
         </div>
       )}
-      {visibleJobs.length > 0 && (
-        <JobsPanel
-          jobs={visibleJobs}
-          onCancel={(job) => void call('import/cancel', { jobId: job.id }).catch(() => undefined)}
-          onOpen={(job) => onImported(job.target)}
-          onClear={() => setHidden(new Set(jobs.filter((j) => j.state !== 'queued' && j.state !== 'running').map((j) => j.id)))}
-        />
-      )}
     </>
   )
 
-  return { element, addFiles, pickFiles }
+  // Docked under the content while shown; otherwise only the status-bar indicator says what happened.
+  const dock =
+    visibleJobs.length > 0 && panelOpen ? (
+      <JobsPanel
+        id={panelId}
+        jobs={visibleJobs}
+        onHide={() => setPanelOpen(false)}
+        onCancel={(job) => void call('import/cancel', { jobId: job.id }).catch(() => undefined)}
+        onOpen={(job) => onImported(job.target)}
+        onClear={() => setHidden(new Set(jobs.filter((j) => j.state !== 'queued' && j.state !== 'running').map((j) => j.id)))}
+      />
+    ) : null
+  const indicator =
+    visibleJobs.length > 0 ? <ImportsIndicator jobs={visibleJobs} open={panelOpen} panelId={panelId} onToggle={() => setPanelOpen(!panelOpen)} /> : null
+
+  return { element, dock, indicator, addFiles, pickFiles }
 }

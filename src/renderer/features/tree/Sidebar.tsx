@@ -24,6 +24,8 @@ export interface SidebarProps {
   onDropFiles?(row: TreeItemRow, transfer: DataTransfer): void
   /** A header button for "Import…" (files into the selected namespace). */
   importButton?: ReactNode
+  /** A header button that hides the sidebar. */
+  collapseButton?: ReactNode
 }
 
 /** Left pane: the namespace tree of every open connection, with its filter and refresh. */
@@ -41,6 +43,7 @@ export function Sidebar(props: SidebarProps) {
         <button type="button" className="icon-button" aria-label="Refresh tree" title="Refresh tree" onClick={props.onRefresh} disabled={connections.length === 0}>
           <RefreshIcon />
         </button>
+        {props.collapseButton}
       </div>
       <div className="sidebar-filter">
         <input

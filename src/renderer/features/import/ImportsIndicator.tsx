@@ -1,0 +1,39 @@
+import type { ImportJobInfo } from '../../../contract'
+import { ChevronIcon } from '../../components/Icons'
+import { Spinner } from '../../components/Spinner'
+
+export interface ImportsIndicatorProps {
+  jobs: readonly ImportJobInfo[]
+  open: boolean
+  panelId: string
+  onToggle(): void
+}
+
+/** The status-bar line for imports: what runs, or what happened; a click shows or hides the jobs panel. */
+export function ImportsIndicator({ jobs, open, panelId, onToggle }: ImportsIndicatorProps) {
+  const count = (state: ImportJobInfo['state']) => jobs.filter((j) => j.state === state).length
+  const active = count('running') + count('queued')
+  const parts =
+    active > 0
+      ? [`${active} importing`]
+      : [count('done') > 0 && `${count('done')} done`, count('failed') > 0 && `${count('failed')} failed`, count('cancelled') > 0 && `${count('cancelled')} cancelled`].filter(
+          (part): part is string => typeof part === 'string',
+        )
+  const failed = active === 0 && count('failed') > 0
+  return (
+    <button
+      type="button"
+      className={`imports-indicator${failed ? ' failed' : ''}`}
+      aria-expanded={open}
+      aria-controls={open ? panelId : undefined}
+      aria-label={`Imports: ${parts.join(', ')}`}
+      title={open ? 'Hide the imports' : 'Show the imports'}
+      onClick={onToggle}
+    >
+      {active > 0 ? <Spinner label="Importing" /> : <span className={failed ? 'imports-dot failed' : 'imports-dot'} aria-hidden="true" />}
+      <span className="imports-label">Imports</span>
+      <span className="imports-summary">{parts.join(' · ')}</span>
+      <ChevronIcon expanded={false} className={open ? 'imports-chevron down' : 'imports-chevron up'} />
+    </button>
+  )
+}
