@@ -223,8 +223,8 @@ export class CatalogService {
         await this.client(connectionId).dropTable({ namespace, name })
         return null
       },
-      'tables/rename': async ({ connectionId, namespace, name, newName }) => {
-        await this.client(connectionId).renameTable({ namespace, name }, newName)
+      'tables/rename': async ({ connectionId, namespace, name, newName, newNamespace }) => {
+        await this.client(connectionId).renameTable({ namespace, name }, newName, { newNamespace })
         return null
       },
       'requests/cancel': async ({ requestId }) => {
