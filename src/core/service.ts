@@ -150,6 +150,7 @@ export class CatalogService {
     if (existing) return existing.info
     const client = await connectNamespace('dir', { root })
     const info = this.addConnection('dir', basename(root) || root, root, client)
+    this.imports.noteRecovery(info.id, basename(root) || root, (client as { recovered?: string[] }).recovered ?? [])
     if (remember) await this.options.recents.add(root)
     return info
   }

@@ -77,7 +77,7 @@ export function JobsPanel({ jobs, onCancel, onOpen, onClear }: JobsPanelProps) {
                       Cancel
                     </button>
                   )}
-                  {job.state === 'done' && (
+                  {job.state === 'done' && job.kind !== 'recovery' && (
                     <button type="button" className="button small" onClick={() => onOpen(job)} aria-label={`Open ${job.target.name}`}>
                       Open
                     </button>
@@ -99,6 +99,7 @@ export function JobsPanel({ jobs, onCancel, onOpen, onClear }: JobsPanelProps) {
                     <div className="job-detail muted small">{job.state === 'queued' ? 'Waiting for the import before it' : progressText(job)}</div>
                   </>
                 )}
+                {job.note && <div className="job-detail muted small">{job.note}</div>}
                 {job.state === 'done' && job.result && (
                   <div className="job-detail muted small">
                     {formatCount(job.result.rowCount)} rows in {where}, version {job.result.version}
