@@ -336,7 +336,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
     if (newNs !== undefined && newNs !== null && (!Array.isArray(newNs) || !newNs.every((p) => typeof p === 'string'))) throw invalid('new_namespace_id must be a list of names')
     const catalog = catalogOf(request)
     catalog.forget(id)
-    await catalog.write(() => catalog.client.renameTable(id, newName, { newNamespace: (newNs as string[] | null | undefined) ?? undefined }))
+    const newNamespace = (newNs as string[] | null | undefined) ?? undefined
+    await catalog.write(() => catalog.client.renameTable(id, newName, { newNamespace }))
+    // A table renamed inside a child namespace keeps its directory: forget both names' cached locations.
+    catalog.forget(id)
+    catalog.forget({ namespace: newNamespace ?? id.namespace, name: newName })
     return json(reply, {})
   })
 

@@ -3,10 +3,11 @@ import { existsSync } from 'node:fs'
 import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { connectNamespace as lanceConnect } from '@lancedb/lancedb'
-import { Float64, Int64, makeData, RecordBatch, Schema, Field, Struct, Table, tableToIPC } from 'apache-arrow'
+import { tableToIPC } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { removeStaleUploads } from '../../../src/core/import/uploads'
 import { DirNamespaceClient } from '../../../src/core/namespace/dir'
+import { numbersTable } from './data'
 import { makeTempDir, removeDir, sampleTable, seededRandom } from '../../helpers/catalog'
 
 /**
@@ -21,23 +22,6 @@ const random = seededRandom(11)
 let dir: string
 let file: string
 let tmp: string
-
-function arrowFile(rows: number): Uint8Array {
-  const id = new BigInt64Array(rows)
-  const value = new Float64Array(rows)
-  for (let i = 0; i < rows; i++) {
-    id[i] = BigInt(i)
-    value[i] = i / 7
-  }
-  const fields = [new Field('id', new Int64(), false), new Field('value', new Float64(), false)]
-  const data = makeData({
-    type: new Struct(fields),
-    length: rows,
-    nullCount: 0,
-    children: [makeData({ type: new Int64(), length: rows, data: id }), makeData({ type: new Float64(), length: rows, data: value })],
-  })
-  return tableToIPC(new Table(new RecordBatch(new Schema(fields), data)), 'file')
-}
 
 /** Run the writer; SIGKILL it once it has printed `killAfter` step lines (or let it finish). */
 function runWriter(args: string[], killAfter: number): Promise<{ killed: boolean; code: number | null; output: string }> {
@@ -101,7 +85,7 @@ beforeAll(async () => {
   tmp = join(dir, 'tmp')
   await mkdir(tmp)
   file = join(dir, 'data.arrow')
-  await writeFile(file, arrowFile(ROWS))
+  await writeFile(file, tableToIPC(numbersTable(ROWS), 'file'))
 })
 afterAll(async () => {
   await removeDir(dir)
