@@ -122,7 +122,7 @@ describe('recovery when a catalog is opened', () => {
       expect(recovery[0]).toMatchObject({ state: 'done', finishedAt: expect.any(Number) })
       expect(recovery[0]!.note).toMatch(/Removed the unfinished staging table \.lcb-staging-\d+-\w+-gone/)
     } finally {
-      await service.close()
+      await service.closeAll()
     }
     client = await DirNamespaceClient.open(root)
   })
