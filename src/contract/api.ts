@@ -63,8 +63,8 @@ export const api = {
   'namespaces/drop': method<null>()(z.object({ connectionId: connectionIdSchema, namespace: z.array(componentSchema).min(1, 'the root namespace cannot be dropped').max(64) })),
   /** Drop a table and its data. */
   'tables/drop': method<null>()(tableRefSchema),
-  /** Rename a table inside its namespace. */
-  'tables/rename': method<null>()(tableRefSchema.extend({ newName: componentSchema })),
+  /** Rename a table, inside its namespace or into `newNamespace` (which must exist). */
+  'tables/rename': method<null>()(tableRefSchema.extend({ newName: componentSchema, newNamespace: namespacePathSchema.optional() })),
   /** Saved REST connections (secret-free views). */
   'connections/saved/list': method<SavedConnectionView[]>()(z.object({})),
   /** Create or update a saved connection; secrets are stored with safeStorage and never returned. */

@@ -119,7 +119,10 @@ export interface ImportProgress {
 
 export interface ImportJobInfo {
   id: string
-  kind: 'import'
+  /** `recovery`: a finished note saying what opening a catalog cleaned up after a crash (see `note`). */
+  kind: 'import' | 'recovery'
+  /** In words, what a `recovery` entry did. */
+  note?: string
   state: JobState
   fileName: string
   format: ImportFormat | null

@@ -150,6 +150,7 @@ export class CatalogService {
     if (existing) return existing.info
     const client = await connectNamespace('dir', { root })
     const info = this.addConnection('dir', basename(root) || root, root, client)
+    this.imports.noteRecovery(info.id, basename(root) || root, (client as { recovered?: string[] }).recovered ?? [])
     if (remember) await this.options.recents.add(root)
     return info
   }
@@ -223,8 +224,8 @@ export class CatalogService {
         await this.client(connectionId).dropTable({ namespace, name })
         return null
       },
-      'tables/rename': async ({ connectionId, namespace, name, newName }) => {
-        await this.client(connectionId).renameTable({ namespace, name }, newName)
+      'tables/rename': async ({ connectionId, namespace, name, newName, newNamespace }) => {
+        await this.client(connectionId).renameTable({ namespace, name }, newName, { newNamespace })
         return null
       },
       'requests/cancel': async ({ requestId }) => {

@@ -370,10 +370,14 @@ export function buildApp(options: AppOptions): FastifyInstance {
     if (newNs !== undefined && newNs !== null && (!Array.isArray(newNs) || !newNs.every((p) => typeof p === 'string'))) throw invalid('new_namespace_id must be a list of names')
     const catalog = catalogOf(request)
     catalog.forget(id)
+    const newNamespace = (newNs as string[] | null | undefined) ?? undefined
     await catalog.write(async () => {
-      await refuseTakenByNamespace(catalog, { namespace: (newNs as string[] | null | undefined) ?? id.namespace, name: newName })
-      await catalog.client.renameTable(id, newName, { newNamespace: (newNs as string[] | null | undefined) ?? undefined })
+      await refuseTakenByNamespace(catalog, { namespace: newNamespace ?? id.namespace, name: newName })
+      await catalog.client.renameTable(id, newName, { newNamespace })
     })
+    // A table renamed inside a child namespace keeps its directory: forget both names' cached locations.
+    catalog.forget(id)
+    catalog.forget({ namespace: newNamespace ?? id.namespace, name: newName })
     return json(reply, {})
   })
 

@@ -11,6 +11,7 @@ import { batchOf, float32Vectors, seededRandom, tableOf } from '../../src/core/a
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import type { TableId } from '../../src/core/namespace/path'
 
+import { CatalogManifest } from '../../src/core/namespace/dir/manifest'
 export { ensureDemoCatalog, DEMO_TABLES, DEMO_NAMESPACES, PHOTO_ROWS } from '../../src/core/demo'
 
 /** A fresh empty directory under the OS temp dir. */
@@ -140,7 +141,17 @@ export function diffSnapshots(before: Map<string, string>, after: Map<string, st
 export async function findTableDir(root: string, id: TableId): Promise<string> {
   const entries = await readdir(root)
   const flat = [...id.namespace, id.name].join('$')
-  const found = entries.find((e) => e === `${id.name}.lance` && id.namespace.length === 0) ?? entries.find((e) => e.endsWith(`_${flat}`))
+  let found = entries.find((e) => e === `${id.name}.lance` && id.namespace.length === 0)
+  if (!found && id.namespace.length > 0 && entries.includes('__manifest')) {
+    // The row's location is the truth (a table written under a staging name keeps that directory).
+    const manifest = new CatalogManifest(root)
+    try {
+      found = (await manifest.find(flat)).find((r) => r.object_type === 'table')?.location ?? undefined
+    } finally {
+      await manifest.close()
+    }
+  }
+  found ??= entries.find((e) => e.endsWith(`_${flat}`))
   if (!found) throw new Error(`no directory for table ${flat} in ${root}: ${entries.join(', ')}`)
   return join(root, found)
 }

@@ -104,7 +104,7 @@ describe('our catalog server over plain HTTP', () => {
     expect(await vectorSearch.json()).toMatchObject({ code: 0 })
   })
 
-  it('creates, inserts, renames (unsupported), checks and drops with JSON replies', async () => {
+  it('creates, inserts, renames, checks and drops with JSON replies', async () => {
     const create = await call(server, 'POST', '/v1/namespace/lab/create', json({ id: ['lab'], mode: 'Create' }))
     expect(create.status).toBe(200)
     expect(await create.json()).toEqual({})
@@ -129,8 +129,18 @@ describe('our catalog server over plain HTTP', () => {
     expect(await missingNs.json()).toMatchObject({ code: 1 })
 
     const rename = await call(server, 'POST', '/v1/table/lab%24runs/rename', json({ id: ['lab', 'runs'], new_table_name: 'runs2' }))
-    expect(rename.status).toBe(406)
-    expect(await rename.json()).toMatchObject({ code: 0 })
+    expect(rename.status).toBe(200)
+    expect(await rename.json()).toEqual({})
+    expect(await (await call(server, 'GET', '/v1/table/lab%24runs2/count_rows')).text()).toBe('7')
+    expect((await call(server, 'GET', '/v1/table/lab%24runs/count_rows')).status).toBe(404)
+    // Into another namespace and back; onto a taken name (a table, a namespace) is 409 and changes nothing.
+    const moved = await call(server, 'POST', '/v1/table/lab%24runs2/rename', json({ new_table_name: 'top', new_namespace_id: [] }))
+    expect(moved.status).toBe(200)
+    expect(await (await call(server, 'GET', '/v1/table/top/count_rows')).text()).toBe('7')
+    const onNamespace = await call(server, 'POST', '/v1/table/top/rename', json({ new_table_name: 'lab' }))
+    expect(onNamespace.status).toBe(409)
+    expect(await onNamespace.json()).toMatchObject({ code: 5 })
+    expect((await call(server, 'POST', '/v1/table/top/rename', json({ new_table_name: 'runs', new_namespace_id: ['lab'] }))).status).toBe(200)
 
     const notEmpty = await call(server, 'POST', '/v1/namespace/lab/drop', json({ id: ['lab'] }))
     expect(await notEmpty.json()).toMatchObject({ code: 3 })
@@ -237,7 +247,7 @@ describe('authentication on every route', () => {
     for (const [method, path, init] of routes) {
       const r = await call(server, method, path, { ...init, key: null, headers: { authorization: `Bearer ${KEY}` } })
       expect(r.status, `${method} ${path}`).not.toBe(401)
-      if (path !== '/v1/no/such/route' && !path.endsWith('/rename')) expect(r.status, `${method} ${path}: ${await r.clone().text()}`).toBeLessThan(300)
+      if (path !== '/v1/no/such/route') expect(r.status, `${method} ${path}: ${await r.clone().text()}`).toBeLessThan(300)
       const text = await r.text()
       if (!path.endsWith('/query')) expect(() => JSON.parse(text), `${method} ${path} replies JSON`).not.toThrow()
     }

@@ -70,6 +70,32 @@ export class ImportJobs {
     return { ...info }
   }
 
+  /** Add a finished `recovery` entry to the history (what opening a catalog cleaned up after a crash). */
+  note(connectionId: string, catalog: string, text: string): ImportJobInfo {
+    const now = Date.now()
+    const info: ImportJobInfo = {
+      id: `r${randomBytes(6).toString('base64url')}`,
+      kind: 'recovery',
+      state: 'done',
+      fileName: 'Recovered after a crash',
+      format: null,
+      mode: 'create',
+      target: { connectionId, namespace: [], name: catalog },
+      createdAt: now,
+      startedAt: now,
+      finishedAt: now,
+      progress: { bytesRead: 0, totalBytes: 0, rows: 0, totalRows: null, rowsPerSecond: 0, bytesPerSecond: 0, etaSeconds: 0, phase: 'finished' },
+      error: null,
+      result: null,
+      note: text,
+    }
+    const job: Job = { info, spec: null as unknown as ImportJobSpec, controller: new AbortController(), settled: Promise.resolve(info), resolve: () => undefined }
+    this.jobs.push(job)
+    this.trim()
+    this.publish(job)
+    return { ...info }
+  }
+
   list(): ImportJobInfo[] {
     return this.jobs.map((j) => this.copy(j.info))
   }

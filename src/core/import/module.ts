@@ -5,7 +5,7 @@ import type { NamespaceClient } from '../namespace/client'
 import { ImportJobs } from './jobs'
 import { previewImport, previewSample, type PreviewRequest } from './preview'
 import { sniffPath } from './open'
-import { UploadStore, type StagedUpload } from './uploads'
+import { removeStaleUploads, UploadStore, type StagedUpload } from './uploads'
 import { describeOrNull } from './write'
 import { formatNamespace } from '../namespace/path'
 
@@ -27,6 +27,10 @@ export class ImportModule {
 
   constructor(private readonly deps: ImportModuleDeps) {
     this.jobs = new ImportJobs({ emit: deps.emit, progressIntervalMs: deps.progressIntervalMs })
+    // Staged uploads of processes that are gone (a crash, kill -9) are deleted at start.
+    void removeStaleUploads().then((removed) => {
+      if (removed.length > 0) this.jobs.note('', 'temporary files', `Removed ${removed.length} staged upload folder(s) left by an interrupted run`)
+    })
   }
 
   /**
@@ -107,6 +111,11 @@ export class ImportModule {
       format,
       onSettled: uploadId ? () => this.uploads.discard(uploadId) : undefined,
     })
+  }
+
+  /** Put what opening a catalog recovered into the jobs history (a finished `recovery` entry). */
+  noteRecovery(connectionId: string, catalog: string, notes: string[]): void {
+    if (notes.length > 0) this.jobs.note(connectionId, catalog, notes.join('\n'))
   }
 
   async close(): Promise<void> {

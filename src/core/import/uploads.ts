@@ -1,11 +1,27 @@
 import { randomBytes } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
-import { mkdtemp, rm, stat } from 'node:fs/promises'
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { Transform, type Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { AppError } from '../../contract'
+import { isAlive } from '../recovery/journal'
+
+/** `lcb-uploads-<pid>-XXXXXX` in the temp folder: the pid tells a crashed run's folder from a live one. */
+const UPLOADS_PREFIX = 'lcb-uploads-'
+
+/** Delete the staged-upload folders of processes that are gone; returns their paths. */
+export async function removeStaleUploads(dir = tmpdir()): Promise<string[]> {
+  const removed: string[] = []
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const pid = new RegExp(`^${UPLOADS_PREFIX}(\\d+)-`).exec(name)?.[1]
+    if (!pid || isAlive(Number(pid))) continue
+    await rm(join(dir, name), { recursive: true, force: true })
+    removed.push(join(dir, name))
+  }
+  return removed
+}
 
 export interface StagedUpload {
   uploadId: string
@@ -25,7 +41,7 @@ export class UploadStore {
   constructor(private readonly maxBytes = Number.MAX_SAFE_INTEGER) {}
 
   private folder(): Promise<string> {
-    this.dir ??= mkdtemp(join(tmpdir(), 'lcb-uploads-'))
+    this.dir ??= mkdtemp(join(tmpdir(), `${UPLOADS_PREFIX}${process.pid}-`))
     return this.dir
   }
 

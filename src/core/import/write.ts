@@ -9,6 +9,7 @@ import { assertWritable, describeDiff, isEmptyDiff, schemaDiff } from './schema'
 import type { BatchSource } from './source'
 import { BatchTransform, detectVectorCandidates } from './transform'
 import { throwIfAborted } from './readers/errors'
+import { stagingName } from '../recovery/staging'
 
 export interface WriteOptions {
   mode: ImportMode
@@ -18,7 +19,7 @@ export interface WriteOptions {
   vectorColumns?: string[]
   limits?: ChunkLimits
   progressIntervalMs?: number
-  /** Makes the staging table name unique (the job id). */
+  /** Unused since staging names carry the process id and a random part (kept for callers). */
   stagingTag?: string
 }
 
@@ -103,8 +104,13 @@ export async function writeSource(client: NamespaceClient, id: TableId, source: 
       }
       appendColumns = existing.schema.fields.map((f) => f.name)
     }
-    if (mode === 'overwrite') writeId = { namespace: id.namespace, name: stagingName(id.name, options.stagingTag) }
+    // Where the catalog can publish atomically (dir), a new table is written under a hidden staging name and
+    // appears under its own name only when complete; overwrite always stages (and then swaps or copies).
+    const staged = mode === 'overwrite' || (mode === 'create' && client.replaceTable !== undefined)
+    if (staged) writeId = { namespace: id.namespace, name: stagingName(id.name) }
     throwIfAborted(signal)
+    // An append is recorded durably first (dir), so a crash mid-way is rolled back on the next open.
+    const clearAppend = mode === 'append' && existing && client.recordAppend ? await client.recordAppend(id, existing.version) : null
 
     // What cleanup must undo.
     let createAttempted = false
@@ -160,12 +166,22 @@ export async function writeSource(client: NamespaceClient, id: TableId, source: 
       meter.update({ phase: 'cleaning up' }, true)
       if (inflight) await inflight.catch(() => undefined)
       const cleanup = await undo(client, writeId, mode, existing, { createAttempted, createRefused, appended })
+      if (!cleanup) await clearAppend?.()
       throw withCleanupNote(asDamaged(toAppError(error), source), cleanup)
     }
+    await clearAppend?.()
 
     if (mode === 'overwrite') {
       meter.update({ phase: 'committing', bytesRead: source.size }, true)
       await commitOverwrite(client, writeId, id, existing, schema, limits)
+    } else if (staged) {
+      meter.update({ phase: 'committing', bytesRead: source.size }, true)
+      try {
+        await client.renameTable(writeId, id.name) // publish: refuses a name taken meanwhile
+      } catch (error) {
+        await dropIfExists(client, writeId).catch(() => undefined)
+        throw error
+      }
     }
     const done = await client.describeTable(id)
     meter.update({ phase: 'finished', rows: rowsWritten, bytesRead: source.size }, true)
@@ -176,10 +192,7 @@ export async function writeSource(client: NamespaceClient, id: TableId, source: 
   }
 }
 
-/** `.import-<tag>-<name>`: a valid component, recognisable in a listing, cut to the length limit. */
-export function stagingName(name: string, tag = Math.random().toString(36).slice(2, 8)): string {
-  return `.import-${tag}-${name}`.slice(0, 255)
-}
+export { stagingName }
 
 async function undo(
   client: NamespaceClient,
@@ -248,11 +261,11 @@ function isUnsupported(error: unknown): boolean {
 }
 
 /**
- * Replace `target` with the complete staging table. Where the catalog can rename tables, the
- * swap is two renames (the old table is dropped only after the new one is in place). The dir
- * namespace cannot rename (measured: "rename_table not implemented"), so the staging rows are
- * copied over with Lance's overwrite: the old data stays as the previous version, and any failure
- * restores it. The staging table is dropped at the end either way.
+ * Replace `target` with the complete staging table. A dir catalog swaps the two in one atomic step
+ * (`replaceTable`: one `__manifest` commit, or a journaled `rename(2)` pair at the root). Elsewhere, where the
+ * catalog can rename tables, the swap is two renames (the old table is dropped only after the new one is in
+ * place); where it cannot, the staging rows are copied over with Lance's overwrite: the old data stays as the
+ * previous version, and any failure restores it. The staging table is dropped at the end either way.
  */
 async function commitOverwrite(
   client: NamespaceClient,
@@ -263,6 +276,11 @@ async function commitOverwrite(
   limits: ChunkLimits,
 ): Promise<void> {
   try {
+    if (client.replaceTable) {
+      if (existing) await client.replaceTable(staging, target)
+      else await client.renameTable(staging, target.name)
+      return
+    }
     if (await trySwap(client, staging, target, existing)) return
     await copyTable(client, staging, target, existing, schema, limits)
   } finally {

@@ -61,6 +61,17 @@ export interface NamespaceClient {
   restoreVersion(id: TableId, version: number, options?: CallOptions): Promise<void>
   dropTable(id: TableId, options?: CallOptions): Promise<void>
   renameTable(id: TableId, newName: string, options?: { newNamespace?: NamespacePath } & CallOptions): Promise<void>
+  /**
+   * Where the catalog can do it atomically (dir): replace `target`'s data with the complete table `staging`
+   * (same namespace) in one step, dropping the old data. Absent: the import copies instead.
+   */
+  replaceTable?(staging: TableId, target: TableId): Promise<void>
+  /**
+   * Where the catalog keeps a journal (dir): record durably that rows are about to be appended to `id`, which
+   * is at `version`, so an interrupted append is rolled back when the catalog is opened next. Returns the
+   * function that clears the record once the append has finished or been undone.
+   */
+  recordAppend?(id: TableId, version: number): Promise<() => Promise<void>>
 
   close(): Promise<void>
 }

@@ -5,7 +5,7 @@ import { AppError } from '../../../src/contract'
 import { openSource, writeSource } from '../../../src/core/import'
 import type { WriteOptions } from '../../../src/core/import'
 import { batchOf, writeArrow } from '../../fixtures/import/arrow'
-import { readBack, tableNames, workspace, type Workspace } from './helpers'
+import { readBack, stagedLeftovers, tableNames, workspace, type Workspace } from './helpers'
 
 let ws: Workspace
 beforeAll(async () => {
@@ -44,7 +44,7 @@ async function expectError(promise: Promise<unknown>, code: string, message: Reg
 }
 
 async function leftovers(): Promise<string[]> {
-  return (await tableNames(ws.client)).filter((n) => n.startsWith('.import-'))
+  return stagedLeftovers(ws.client)
 }
 
 describe('create', () => {

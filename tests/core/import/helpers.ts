@@ -1,3 +1,4 @@
+import { connectNamespace as lanceConnectNamespace } from '@lancedb/lancedb'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -70,4 +71,14 @@ export function byId(rows: Record<string, unknown>[]): Record<string, unknown>[]
 
 export async function tableNames(client: NamespaceClient, namespace: string[] = []): Promise<string[]> {
   return (await client.listTables(namespace, { limit: 1000 })).items
+}
+
+/** Staging tables as lancedb itself lists them (our client hides them, so it cannot be the witness). */
+export async function stagedLeftovers(client: NamespaceClient, namespace: string[] = []): Promise<string[]> {
+  const db = await lanceConnectNamespace('dir', { root: (client as unknown as { root: string }).root })
+  try {
+    return (await db.tableNames(namespace)).filter((n) => n.startsWith('.lcb-') || n.startsWith('.import-'))
+  } finally {
+    db.close()
+  }
 }

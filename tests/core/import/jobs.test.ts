@@ -131,7 +131,7 @@ describe('import through the service contract', () => {
     expect(tables).not.toContain('c2')
     if (a.state === 'cancelled') expect(tables).not.toContain('c1')
     else expect(a.state).toBe('done')
-    expect(tables.filter((t) => t.startsWith('.import-'))).toEqual([])
+    expect(tables.filter((t) => t.startsWith('.lcb-'))).toEqual([])
   })
 
   it('harness path: a Readable is staged as an upload, previewed and imported, then the temp file is removed', async () => {

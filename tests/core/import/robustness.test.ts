@@ -5,7 +5,7 @@ import { openSource, writeSource } from '../../../src/core/import'
 import { KITCHEN_SCHEMA, kitchenTable, writeArrow } from '../../fixtures/import/arrow'
 import { DUCK_SELECT, duckdbCopy } from '../../fixtures/import/duckdb'
 import { mutants } from '../../fixtures/import/mutate'
-import { tableNames, workspace, type Workspace } from './helpers'
+import { stagedLeftovers, tableNames, workspace, type Workspace } from './helpers'
 
 /**
  * Robustness: mutated files (truncations, flipped bytes, wrong headers, garbage) across every
@@ -86,7 +86,7 @@ describe('mutated files', () => {
         if (names.includes(name)) problems.push(`${m.name}: failed (${(error as Error).message}) but left a table`)
       }
     }
-    const staging = (await tableNames(ws.client)).filter((n) => n.startsWith('.import-'))
+    const staging = await stagedLeftovers(ws.client)
     expect(staging).toEqual([])
     expect(problems).toEqual([])
     // Both outcomes happen: flipped value bytes still make tables, broken structure makes errors.

@@ -1,10 +1,18 @@
+import { existsSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
 import { connectNamespace, type Connection, type Query, type Table as LanceTable } from '@lancedb/lancedb'
 import { Schema as ArrowSchema, Table as ArrowTable, tableFromIPC, type Schema } from 'apache-arrow'
 import { AppError, type Page } from '../../../contract'
 import { emptyIpcStream, fileBuffersToStream, schemaFields, toIpcStream } from '../../arrow'
 import { listAll, type CallOptions, type CreateMode, type ListOptions, type NamespaceClient, type ReadPageOptions, type TableDescription } from '../client'
 import { assertComponent, assertNamespacePath, assertTableId, formatNamespace, formatTableId, type NamespacePath, type TableId } from '../path'
+import { clearIntent, recordIntent } from '../../recovery/journal'
+import { isStagingName, stagingName } from '../../recovery/staging'
 import { fromLanceError } from './errors'
+import { CatalogManifest, objectIdOf, tableObjectId } from './manifest'
+import { moveTable, serialized, swapTables, type MoveContext } from './moves'
+import { recoverCatalog } from './recover'
 import { inspectRoot, type RootLayout } from './root'
 
 /** Listing page size when the caller gives none. Always explicit: lancedb's own default was 10 (lancedb#3914). */
@@ -30,22 +38,36 @@ export class DirNamespaceClient implements NamespaceClient {
   readonly implementation = 'dir' as const
   /** Table handles opened by readPage, so paging does not reopen the table each time. describeTable refreshes them. */
   private readonly tables = new Map<string, Promise<LanceTable>>()
+  /** The `__manifest` edits lancedb lacks (rename, publish, swap); null for a catalog of bare `*.lance` tables. */
+  private readonly manifest: CatalogManifest | null
+  /** What opening recovered from crashed writers (journal entries, staging leftovers), in words. */
+  recovered: string[] = []
 
   private constructor(
     readonly root: string,
     readonly layout: RootLayout,
     private readonly db: Connection,
-  ) {}
+  ) {
+    this.manifest = layout === 'manifest' ? new CatalogManifest(root) : null
+  }
 
   static async open(root: string, options: DirOpenOptions = {}): Promise<DirNamespaceClient> {
     const layout = await inspectRoot(root, options)
+    let client
     try {
       const db = await connectNamespace('dir', { root, manifestEnabled: layout === 'manifest' })
       if (layout === 'manifest') await assertManifestReadable(db)
-      return new DirNamespaceClient(root, layout, db)
+      client = new DirNamespaceClient(root, layout, db)
     } catch (error) {
       throw fromLanceError(error, { hasManifest: layout === 'manifest' })
     }
+    // Finish or undo what a crashed writer left (writes only when something was left).
+    client.recovered = await serialized(root, () => recoverCatalog(client.moves, client.db))
+    return client
+  }
+
+  private get moves(): MoveContext {
+    return { root: this.root, manifest: this.manifest }
   }
 
   // ---- namespaces -------------------------------------------------------------------------
@@ -75,8 +97,13 @@ export class DirNamespaceClient implements NamespaceClient {
       throw new AppError('already_exists', 'The root namespace always exists')
     }
     try {
-      // lancedb 0.31.0 ignores mode "exist_ok" and fails with "already exists", so we handle that mode here.
-      await this.call(() => this.db.createNamespace([...namespace], { mode: 'create', properties: options.properties }), { namespace })
+      await serialized(this.root, async () => {
+        // Namespaces and tables share one name space (one `object_id` each in the manifest).
+        const holder = await this.occupant(namespace.slice(0, -1), namespace[namespace.length - 1]!)
+        if (holder === 'table') throw takenBy('table', namespace.slice(0, -1), namespace[namespace.length - 1]!)
+        // lancedb 0.31.0 ignores mode "exist_ok" and fails with "already exists", so we handle that mode here.
+        await this.call(() => this.db.createNamespace([...namespace], { mode: 'create', properties: options.properties }), { namespace })
+      })
     } catch (error) {
       if (options.mode === 'exist_ok' && error instanceof AppError && error.code === 'already_exists') return
       throw error
@@ -116,7 +143,9 @@ export class DirNamespaceClient implements NamespaceClient {
     if (this.layout === 'tables-only' && namespace.length > 0) throw notFoundNamespace(namespace)
     options.signal?.throwIfAborted()
     const names = await this.call(() => this.db.tableNames([...namespace], { startAfter: options.pageToken, limit: limit + 1 }), { namespace })
-    return pageOf(names, limit)
+    // Tables being written under a staging name are not tables yet. The token stays the last name read.
+    const page = pageOf(names, limit)
+    return { ...page, items: page.items.filter((n) => !isStagingName(n)) }
   }
 
   async describeTable(id: TableId, options: CallOptions = {}): Promise<TableDescription> {
@@ -157,18 +186,74 @@ export class DirNamespaceClient implements NamespaceClient {
 
   async createTable(id: TableId, data: ArrowTable, options: { mode?: CreateMode } & CallOptions = {}): Promise<TableDescription> {
     assertTableId(id)
-    await this.assertNamespaceExists(id.namespace)
-    this.forget(id)
-    await this.call(() => this.db.createTable(id.name, data, [...id.namespace], lanceCreateOptions(options.mode)), { table: id })
-    return this.describeTable(id)
+    return this.createStaged(id, options.mode, (t, mode) => this.db.createTable(t.name, data, [...t.namespace], { mode }))
   }
 
   async createEmptyTable(id: TableId, schema: Schema, options: { mode?: CreateMode } & CallOptions = {}): Promise<TableDescription> {
     assertTableId(id)
+    return this.createStaged(id, options.mode, (t, mode) => this.db.createEmptyTable(t.name, schema, [...t.namespace], { mode }))
+  }
+
+  /**
+   * A table appears under its name only when complete: `write` makes it under a hidden staging name
+   * ({@link stagingName}), then one atomic step publishes it (a rename; for `overwrite`, a swap). A staging
+   * name given by the caller (the import writes its chunks into one) is written directly.
+   */
+  private async createStaged(id: TableId, mode: CreateMode = 'create', write: (target: TableId, mode: 'create' | 'overwrite') => Promise<unknown>): Promise<TableDescription> {
     await this.assertNamespaceExists(id.namespace)
     this.forget(id)
-    await this.call(() => this.db.createEmptyTable(id.name, schema, [...id.namespace], lanceCreateOptions(options.mode)), { table: id })
+    if (isStagingName(id.name)) {
+      await this.call(() => write(id, 'create'), { table: id })
+      return this.describeTable(id)
+    }
+    const holder = await this.occupant(id.namespace, id.name)
+    if (holder === 'namespace' || (holder === 'table' && mode === 'create')) throw takenBy(holder, id.namespace, id.name)
+    if (holder === 'table' && mode === 'exist_ok') return this.describeTable(id)
+    if (holder === 'table' && mode === 'overwrite') {
+      // One call, one Lance commit: lancedb's own overwrite is atomic and keeps the table's history.
+      await this.call(() => write(id, 'overwrite'), { table: id })
+      return this.describeTable(id)
+    }
+    const staging: TableId = { namespace: id.namespace, name: stagingName(id.name) }
+    try {
+      await this.call(() => write(staging, 'create'), { table: id })
+      await this.publish(staging, id, mode)
+    } catch (error) {
+      await this.dropTable(staging).catch(() => undefined)
+      throw error
+    }
     return this.describeTable(id)
+  }
+
+  /** Give the complete staging table its final name (checked free in the same serialized step). */
+  private publish(staging: TableId, id: TableId, mode: CreateMode): Promise<void> {
+    return serialized(this.root, async () => {
+      const holder = await this.occupant(id.namespace, id.name)
+      if (holder === 'table' && mode === 'overwrite') return this.swapUnlocked(staging, id)
+      if (holder) throw takenBy(holder, id.namespace, id.name)
+      await moveTable(this.moves, staging, id, await this.tableDir(staging))
+    })
+  }
+
+  async replaceTable(staging: TableId, target: TableId): Promise<void> {
+    assertTableId(staging)
+    assertTableId(target)
+    this.forget(target)
+    await serialized(this.root, () => this.swapUnlocked(staging, target))
+  }
+
+  private async swapUnlocked(staging: TableId, target: TableId): Promise<void> {
+    if (this.layout === 'tables-only' || !this.manifest?.exists) {
+      // Without a manifest, root tables are their directories: the same journaled directory swap.
+      await swapTables(this.moves, target, staging, async () => undefined)
+      return
+    }
+    await swapTables(this.moves, target, staging, () => this.dropUnlocked(staging))
+  }
+
+  async recordAppend(id: TableId, version: number): Promise<() => Promise<void>> {
+    const file = await recordIntent(this.root, { op: 'append', table: { namespace: [...id.namespace], name: id.name }, version })
+    return () => clearIntent(file)
   }
 
   async appendRows(id: TableId, data: ArrowTable, _options: CallOptions = {}): Promise<number> {
@@ -193,32 +278,71 @@ export class DirNamespaceClient implements NamespaceClient {
   async dropTable(id: TableId, _options: CallOptions = {}): Promise<void> {
     assertTableId(id)
     this.forget(id)
-    await this.call(() => this.db.dropTable(id.name, [...id.namespace]), { table: id })
+    await serialized(this.root, () => this.dropUnlocked(id))
   }
 
+  /**
+   * Anything listed can be dropped: when lancedb cannot (the directory is gone, holds no version yet, or is
+   * half written), the manifest row and the directory are removed here.
+   */
+  private async dropUnlocked(id: TableId): Promise<void> {
+    try {
+      await this.call(() => this.db.dropTable(id.name, [...id.namespace]), { table: id })
+      return
+    } catch (error) {
+      const removed = await this.dropDamaged(id)
+      // lancedb may fail after removing the row (e.g. "Failed to delete table directory" when it is gone).
+      if (!removed && toCode(error) === 'not_found') throw error
+    }
+  }
+
+  private async dropDamaged(id: TableId): Promise<boolean> {
+    let removed = false
+    if (this.manifest?.exists) {
+      for (const row of await this.manifest.find(tableObjectId(id))) {
+        if (row.object_type !== 'table') continue
+        if (row.location) await rm(join(this.root, row.location), { recursive: true, force: true })
+        await this.manifest.deleteRow(row.object_id)
+        removed = true
+      }
+    }
+    if (id.namespace.length === 0) {
+      const dir = join(this.root, `${id.name}.lance`)
+      if (existsSync(dir)) {
+        await rm(dir, { recursive: true, force: true })
+        removed = true
+      }
+    }
+    return removed
+  }
+
+  /**
+   * Rename a table, also into another namespace, through the catalog's `__manifest` and `rename(2)` of its
+   * directory (see dir/moves.ts for the steps and why an interruption never loses or duplicates the table).
+   * The target namespace must exist, and the new name must not be taken by a table or a namespace.
+   */
   async renameTable(id: TableId, newName: string, options: { newNamespace?: NamespacePath } & CallOptions = {}): Promise<void> {
     assertTableId(id)
     assertComponent(newName, 'new table name')
     if (options.newNamespace) assertNamespacePath(options.newNamespace)
-    await this.openTable(id) // a missing table is "not found", not "unsupported"
-    try {
-      await this.db.renameTable(id.name, newName, { namespacePath: [...id.namespace], newNamespacePath: [...(options.newNamespace ?? id.namespace)] })
-    } catch (error) {
-      const mapped = fromLanceError(error, { table: id })
-      if (mapped.code === 'unsupported') {
-        throw new AppError('unsupported', 'Directory catalogs cannot rename tables (the Lance "dir" namespace does not implement rename)', {
-          detail: mapped.detail,
-          hint: 'Create a new table from this one and drop the old one',
-        })
-      }
-      throw mapped
-    }
+    const to: TableId = { namespace: [...(options.newNamespace ?? id.namespace)], name: newName }
+    if (formatTableId(to) === formatTableId(id)) throw new AppError('invalid_input', 'The new name is the table’s current name')
+    if (this.layout === 'tables-only' && to.namespace.length > 0) throw notFoundNamespace(to.namespace)
+    await this.assertNamespaceExists(to.namespace)
     this.forget(id)
+    this.forget(to)
+    await serialized(this.root, async () => {
+      const fromDir = await this.tableDir(id)
+      const holder = await this.occupant(to.namespace, to.name)
+      if (holder) throw takenBy(holder, to.namespace, to.name)
+      await moveTable(this.moves, id, to, fromDir)
+    })
   }
 
   async close(): Promise<void> {
     this.tables.clear()
     if (this.db.isOpen()) this.db.close()
+    await this.manifest?.close()
   }
 
   // ---- helpers ----------------------------------------------------------------------------
@@ -249,6 +373,35 @@ export class DirNamespaceClient implements NamespaceClient {
 
   private forget(id: TableId): void {
     this.tables.delete(tableKey(id))
+  }
+
+  /**
+   * What holds `name` in `namespace`: a table or a namespace (they share one name space: one `object_id` in the
+   * manifest; a root table is also its `{name}.lance` directory). Writers check this inside {@link serialized},
+   * so two writes in this process cannot both take a name. Across processes the manifest commit is the only
+   * arbiter and lancedb offers no conditional rename (a rename is an UPDATE of the row): a second process
+   * taking the same name in the same instant is not excluded for child namespaces; for root tables `rename(2)`
+   * onto a non-empty `{name}.lance` fails, which is the check.
+   */
+  private async occupant(namespace: NamespacePath, name: string): Promise<'table' | 'namespace' | null> {
+    if (this.manifest?.exists) {
+      const rows = await this.manifest.find(objectIdOf(namespace, name))
+      if (rows.some((r) => r.object_type === 'namespace')) return 'namespace'
+      if (rows.some((r) => r.object_type === 'table')) return 'table'
+    }
+    if (namespace.length === 0 && existsSync(join(this.root, `${name}.lance`))) return 'table'
+    return null
+  }
+
+  /** The directory (relative to the root) that holds `id`; "not found" when there is none. */
+  private async tableDir(id: TableId): Promise<string> {
+    if (this.manifest?.exists) {
+      const row = (await this.manifest.find(tableObjectId(id))).find((r) => r.object_type === 'table')
+      // Root tables are found by their `{name}.lance` directory whatever their row says (lancedb 0.31.0).
+      if (row?.location && id.namespace.length > 0) return row.location
+    }
+    if (id.namespace.length === 0 && existsSync(join(this.root, `${id.name}.lance`))) return `${id.name}.lance`
+    throw new AppError('not_found', `Table ${formatTableId(id)} does not exist`, { hint: 'Refresh the tree' })
   }
 
   /** lancedb creates a table in a namespace that does not exist (0.31.0); refuse that first. */
@@ -321,9 +474,16 @@ function pageOf(items: string[], limit: number): Page<string> {
   return { items: page, pageToken: page[page.length - 1] }
 }
 
-function lanceCreateOptions(mode: CreateMode = 'create') {
-  if (mode === 'overwrite') return { mode: 'overwrite' as const }
-  return { mode: 'create' as const, existOk: mode === 'exist_ok' }
+function toCode(error: unknown): string {
+  return error instanceof AppError ? error.code : 'internal'
+}
+
+/** `already_exists`, saying which kind of object holds the name. */
+function takenBy(holder: 'table' | 'namespace', namespace: NamespacePath, name: string): AppError {
+  const where = formatNamespace(namespace)
+  return new AppError('already_exists', `The name "${name}" is taken by a ${holder} in ${where}`, {
+    hint: holder === 'namespace' ? 'Tables and namespaces share one set of names: choose another name' : 'Choose another name',
+  })
 }
 
 function tableKey(id: TableId): string {

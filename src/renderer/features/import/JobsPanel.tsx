@@ -79,7 +79,7 @@ export function JobsPanel({ id, jobs, onHide, onCancel, onOpen, onClear }: JobsP
                       Cancel
                     </button>
                   )}
-                  {job.state === 'done' && (
+                  {job.state === 'done' && job.kind !== 'recovery' && (
                     <button type="button" className="button small" onClick={() => onOpen(job)} aria-label={`Open ${job.target.name}`}>
                       Open
                     </button>
@@ -101,6 +101,7 @@ export function JobsPanel({ id, jobs, onHide, onCancel, onOpen, onClear }: JobsP
                     <div className="job-detail muted small">{job.state === 'queued' ? 'Waiting for the import before it' : progressText(job)}</div>
                   </>
                 )}
+                {job.note && <div className="job-detail muted small">{job.note}</div>}
                 {job.state === 'done' && job.result && (
                   <div className="job-detail muted small">
                     {formatCount(job.result.rowCount)} rows in {where}, version {job.result.version}

@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto'
+import { mkdir, open, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import type { TableId } from '../namespace/path'
+
+/**
+ * Write intents, recorded durably before a multi-step write so that the next open of the catalog can finish or
+ * undo it after a crash (`kill -9`, power loss). They live NEXT TO THE CATALOG, in `{root}/.lcb-journal/`:
+ * whoever opens the catalog next — the app, the harness, our server, another machine on a shared disk — finds
+ * them, and no app data folder is needed (the server and the harness have none). lancedb ignores the folder
+ * (it lists only `*.lance` directories and `__manifest`).
+ */
+export const JOURNAL_DIR = '.lcb-journal'
+
+export type Intent =
+  /** Rename / publish that moves a table directory: roll forward (see dir/moves.ts). */
+  | { op: 'move'; from: TableId; to: TableId; fromDir: string; toDir: string }
+  /** Overwrite of a root table: staging directory swapped in, the old one set aside then removed. */
+  | { op: 'swap'; target: TableId; staging: TableId; targetDir: string; stagingDir: string; asideDir: string }
+  /** An import appending to `table`, which had `version` before: an interrupted one is rolled back. */
+  | { op: 'append'; table: TableId; version: number }
+
+export interface JournalEntry {
+  file: string
+  pid: number
+  startedAt: number
+  intent: Intent
+}
+
+export function journalDir(root: string): string {
+  return join(root, JOURNAL_DIR)
+}
+
+/** Record `intent` (written to a temp file, fsynced, renamed into place); returns the entry's file path. */
+export async function recordIntent(root: string, intent: Intent): Promise<string> {
+  const dir = journalDir(root)
+  await mkdir(dir, { recursive: true })
+  const name = `${Date.now()}-${process.pid}-${randomBytes(4).toString('hex')}.json`
+  const temp = join(dir, `.${name}.tmp`)
+  const entry = { pid: process.pid, startedAt: Date.now(), intent }
+  // Another writer's clearIntent may remove the (empty) folder between our mkdir and open: make it again.
+  const handle = await open(temp, 'w').catch(async () => {
+    await mkdir(dir, { recursive: true })
+    return open(temp, 'w')
+  })
+  try {
+    await handle.writeFile(JSON.stringify(entry))
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+  const file = join(dir, name)
+  await rename(temp, file)
+  await syncDir(dir)
+  return file
+}
+
+export async function clearIntent(file: string): Promise<void> {
+  await rm(file, { force: true })
+  // Leave the catalog as it was: the folder goes when it is empty (another writer's entry keeps it).
+  await rmdir(dirname(file)).catch(() => undefined)
+}
+
+/** Entries left by processes that are gone (a live process's entries belong to writes in flight). */
+export async function abandonedIntents(root: string): Promise<JournalEntry[]> {
+  let names: string[]
+  try {
+    names = await readdir(journalDir(root))
+  } catch {
+    return []
+  }
+  const entries: JournalEntry[] = []
+  for (const name of names.sort()) {
+    const file = join(journalDir(root), name)
+    if (name.endsWith('.tmp')) {
+      // A record cut short before its rename: the write it announced never started.
+      await rm(file, { force: true })
+      continue
+    }
+    if (!name.endsWith('.json')) continue
+    try {
+      const parsed = JSON.parse(await readFile(file, 'utf8')) as Omit<JournalEntry, 'file'>
+      if (!isAlive(parsed.pid)) entries.push({ ...parsed, file })
+    } catch {
+      await rm(file, { force: true }) // unreadable: written by rename only, so never half a record
+    }
+  }
+  return entries
+}
+
+/** Whether a process with this id runs (EPERM: it runs, as another user). */
+export function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false
+  if (pid === process.pid) return true
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r')
+    try {
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+  } catch {
+    // Not every platform can fsync a directory (Windows); the rename is still atomic.
+  }
+}

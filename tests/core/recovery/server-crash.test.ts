@@ -1,0 +1,128 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { tableToIPC } from 'apache-arrow'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { makeTempDir, removeDir } from '../../helpers/catalog'
+import { numbersTable } from './data'
+
+/**
+ * kill -9 of our catalog server (`src/server/cli.ts`) during a create and during an insert, at several points
+ * (while the body arrives, while the staging table is written, as it is published, while an insert writes its
+ * files); restart it on the same catalog and check over HTTP: each table listed once, complete or absent, with
+ * its row count before or after, nothing staged.
+ */
+const KEY = 'crash-key'
+const ROWS = 400_000
+const body = tableToIPC(numbersTable(ROWS), 'stream')
+const STREAM = 'application/vnd.apache.arrow.stream'
+
+let dir: string
+let root: string
+
+interface Running {
+  child: ChildProcess
+  url: string
+}
+
+function start(): Promise<Running> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', '--root', root, '--port', '0', '--api-key', KEY], {
+    cwd: join(__dirname, '../../..'),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  return new Promise((resolve, reject) => {
+    let out = ''
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString()
+      const line = /listening on (\S+)/.exec(out)
+      if (line) resolve({ child, url: line[1]! })
+    })
+    child.once('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)))
+  })
+}
+
+function kill(server: Running): Promise<void> {
+  return new Promise((resolve) => {
+    server.child.once('exit', () => resolve())
+    server.child.kill('SIGKILL')
+  })
+}
+
+function call(server: Running, method: string, path: string, payload?: Uint8Array): Promise<Response> {
+  return fetch(`${server.url}${path}`, { method, body: payload, headers: { 'x-api-key': KEY, ...(payload ? { 'content-type': STREAM } : {}) } })
+}
+
+/** Wait (by polling the disk, no fixed delay) until `ready()` or the request has settled. */
+async function until(ready: () => Promise<boolean> | boolean, settled: { done: boolean }): Promise<void> {
+  while (!settled.done && !(await ready())) await new Promise((r) => setTimeout(r, 2))
+}
+
+async function rowCount(server: Running, name: string): Promise<number | null> {
+  const reply = await call(server, 'GET', `/v1/table/${name}/count_rows`)
+  if (reply.status === 404) return null
+  expect(reply.status).toBe(200)
+  return Number(await reply.text())
+}
+
+async function listed(server: Running): Promise<string[]> {
+  return ((await (await call(server, 'GET', '/v1/tables')).json()) as { tables: string[] }).tables
+}
+
+const stagingOnDisk = async () => (await readdir(root)).some((n) => n.startsWith('.lcb-staging-'))
+
+beforeAll(async () => {
+  dir = await makeTempDir('lcb-server-crash-')
+  root = join(dir, 'catalog')
+})
+afterAll(async () => {
+  await removeDir(dir)
+})
+
+describe('kill -9 of the server', () => {
+  it('during creates and inserts: after a restart every table is complete or absent', async () => {
+    let server = await start()
+    // The table inserts go to, made completely first.
+    expect((await call(server, 'POST', '/v1/table/base/create', body)).status).toBe(200)
+    let baseRows = ROWS
+    const points: Array<{ route: 'create' | 'insert'; when: 'at once' | 'staging' | 'published' | 'writing' }> = [
+      { route: 'create', when: 'at once' },
+      { route: 'create', when: 'staging' },
+      { route: 'create', when: 'published' },
+      { route: 'create', when: 'staging' },
+      { route: 'insert', when: 'at once' },
+      { route: 'insert', when: 'writing' },
+      { route: 'insert', when: 'writing' },
+    ]
+    for (const [i, point] of points.entries()) {
+      const name = `c${i}`
+      const filesBefore = (await readdir(join(root, 'base.lance', 'data'))).length
+      const settled = { done: false }
+      const request = call(server, 'POST', point.route === 'create' ? `/v1/table/${name}/create` : '/v1/table/base/insert?mode=append', body)
+        .then((r) => r.status)
+        .catch(() => 'killed')
+        .finally(() => (settled.done = true))
+      if (point.when === 'staging') await until(stagingOnDisk, settled)
+      if (point.when === 'published') await until(() => existsSync(join(root, `${name}.lance`)), settled)
+      if (point.when === 'writing') await until(async () => (await readdir(join(root, 'base.lance', 'data'))).length > filesBefore, settled)
+      await kill(server)
+      const status = await request
+      server = await start()
+      const tables = await listed(server)
+      expect(tables.filter((t) => t.startsWith('.lcb-'))).toEqual([])
+      expect(new Set(tables).size).toBe(tables.length)
+      if (point.route === 'create') {
+        const rows = await rowCount(server, name)
+        expect([null, ROWS], `${JSON.stringify(point)} → ${status}`).toContain(rows)
+        if (status === 200) expect(rows).toBe(ROWS)
+      } else {
+        const rows = await rowCount(server, 'base')
+        expect([baseRows, baseRows + ROWS], `${JSON.stringify(point)} → ${status}`).toContain(rows)
+        if (status === 200) expect(rows).toBe(baseRows + ROWS)
+        baseRows = rows!
+      }
+      expect(await stagingOnDisk()).toBe(false)
+    }
+    await kill(server)
+  }, 180_000)
+})
