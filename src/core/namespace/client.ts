@@ -42,6 +42,14 @@ export interface DescribeOptions extends CallOptions {
   indexes?: boolean
 }
 
+/** Options of a query plan: `analyze` runs the query and adds metrics; `offset`/`limit` window the rows. */
+export interface ExplainOptions extends CallOptions {
+  analyze?: boolean
+  verbose?: boolean
+  offset?: number
+  limit?: number
+}
+
 /** Options of a view query (pages, counts, scans, plans): the view's version, filter, sort, columns and search. */
 export interface ViewOptions extends CallOptions {
   view?: TableViewSpec
@@ -54,6 +62,10 @@ export interface ReadPageOptions extends CallOptions {
   columns?: string[]
   /** Read through this view: its version, filter, sort, columns and search (offset/limit window its rows). */
   view?: TableViewSpec
+  /** With a view: add `_rowid` to each row. */
+  withRowId?: boolean
+  /** With a view: skip un-indexed data in a search (Lance's `fastSearch`). */
+  fastSearch?: boolean
 }
 
 /** `create` fails if the table exists, `overwrite` replaces it, `exist_ok` opens the existing one. */
@@ -83,7 +95,7 @@ export interface NamespaceClient {
   /** Every row of the view, batch by batch (dir: one streaming Lance query; rest: paged server queries). */
   scan(id: TableId, view: TableViewSpec, options?: { signal?: AbortSignal }): AsyncIterable<RecordBatch>
   /** Lance's plan for the view's query (`explainPlan`; `analyze`: run it and add metrics). */
-  explainQuery(id: TableId, view: TableViewSpec, options?: CallOptions & { analyze?: boolean; verbose?: boolean }): Promise<string>
+  explainQuery(id: TableId, view: TableViewSpec, options?: ExplainOptions): Promise<string>
   /** The table's latest version (cheap: for "a newer version is available"). */
   latestVersion(id: TableId, options?: CallOptions): Promise<number>
   createTable(id: TableId, data: ArrowTable, options?: { mode?: CreateMode } & CallOptions): Promise<TableDescription>

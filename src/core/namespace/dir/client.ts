@@ -5,7 +5,7 @@ import { emptyIpcStream, fileBuffersToStream, schemaFields, toIpcStream } from '
 import type { RecordBatch } from 'apache-arrow'
 import type { TableViewSpec } from '../../../contract'
 import { DirQueries } from '../../query/dirQueries'
-import { listAll, type CallOptions, type CreateMode, type DescribeOptions, type ListOptions, type NamespaceClient, type ReadPageOptions, type TableDescription, type ViewOptions } from '../client'
+import { listAll, type CallOptions, type CreateMode, type DescribeOptions, type ExplainOptions, type ListOptions, type NamespaceClient, type ReadPageOptions, type TableDescription, type ViewOptions } from '../client'
 import { assertComponent, assertNamespacePath, assertTableId, formatNamespace, formatTableId, type NamespacePath, type TableId } from '../path'
 import { fromLanceError } from './errors'
 import { inspectRoot, type RootLayout } from './root'
@@ -143,7 +143,7 @@ export class DirNamespaceClient implements NamespaceClient {
     const { offset, limit, columns } = options
     if (!Number.isSafeInteger(offset) || offset < 0) throw new AppError('invalid_input', 'offset must be a whole number ≥ 0')
     if (!Number.isSafeInteger(limit) || limit < 1) throw new AppError('invalid_input', 'limit must be a whole number ≥ 1')
-    if (options.view) return this.queries.page(id, columns ? { ...options.view, columns } : options.view, { offset, limit, signal: options.signal })
+    if (options.view) return this.queries.page(id, columns ? { ...options.view, columns } : options.view, { offset, limit, signal: options.signal, withRowId: options.withRowId, fastSearch: options.fastSearch })
     const table = await this.cachedTable(id)
     options.signal?.throwIfAborted()
     return this.call(async () => {
@@ -172,7 +172,7 @@ export class DirNamespaceClient implements NamespaceClient {
     return this.queries.scan(id, view, options)
   }
 
-  async explainQuery(id: TableId, view: TableViewSpec, options: CallOptions & { analyze?: boolean; verbose?: boolean } = {}): Promise<string> {
+  async explainQuery(id: TableId, view: TableViewSpec, options: ExplainOptions = {}): Promise<string> {
     assertTableId(id)
     return this.queries.explain(id, view, options)
   }

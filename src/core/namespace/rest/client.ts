@@ -3,7 +3,7 @@ import { AppError, type Page } from '../../../contract'
 import type { TableViewSpec } from '../../../contract'
 import { operationOf, ORDER_APPLIED_HEADER, queryTableRequest } from '../../query/restRequest'
 import { restScan, countFromReply, indexesFromReply } from '../../query/restQueries'
-import type { CallOptions, CreateMode, DescribeOptions, IndexSummary, ListOptions, NamespaceClient, ReadPageOptions, TableDescription, ViewOptions } from '../client'
+import type { CallOptions, CreateMode, DescribeOptions, ExplainOptions, IndexSummary, ListOptions, NamespaceClient, ReadPageOptions, TableDescription, ViewOptions } from '../client'
 import { assertComponent, assertNamespacePath, assertTableId, formatNamespace, formatTableId, type NamespacePath, type TableId } from '../path'
 import { CapabilityMap } from './capabilities'
 import { headerOf, RestTransport, type RequestSpec } from './http'
@@ -354,9 +354,9 @@ export class RestNamespaceClient implements NamespaceClient {
     return restScan((offset, limit) => this.readPage(id, { offset, limit, view, signal: options.signal }), view, options.signal)
   }
 
-  async explainQuery(id: TableId, view: TableViewSpec, options: CallOptions & { analyze?: boolean; verbose?: boolean } = {}): Promise<string> {
+  async explainQuery(id: TableId, view: TableViewSpec, options: ExplainOptions = {}): Promise<string> {
     assertTableId(id)
-    const query = queryTableRequest([...id.namespace, id.name], view, { limit: view.search?.k ?? 10 })
+    const query = queryTableRequest([...id.namespace, id.name], view, { offset: options.offset, limit: options.limit ?? view.search?.k ?? 10 })
     const plan = await this.http.json<unknown>(
       this.spec(options, {
         operation: 'table.explain',
@@ -522,7 +522,7 @@ export class RestNamespaceClient implements NamespaceClient {
    */
   private async query(
     id: TableId,
-    q: { offset: number; limit: number; columns?: string[]; view?: TableViewSpec; signal?: AbortSignal },
+    q: { offset: number; limit: number; columns?: string[]; view?: TableViewSpec; withRowId?: boolean; fastSearch?: boolean; signal?: AbortSignal },
   ): Promise<{ bytes: Uint8Array; contentType: string | null }> {
     if (q.view) return this.viewQuery(id, { ...q, view: q.columns ? { ...q.view, columns: q.columns } : q.view })
     const json = compact({
@@ -548,7 +548,7 @@ export class RestNamespaceClient implements NamespaceClient {
   }
 
   /** A query through a view (QueryTableRequest with filter, search, version, columns; `order_by` for a sort). */
-  private async viewQuery(id: TableId, q: { offset: number; limit: number; view: TableViewSpec; signal?: AbortSignal }): Promise<{ bytes: Uint8Array; contentType: string | null }> {
+  private async viewQuery(id: TableId, q: { offset: number; limit: number; view: TableViewSpec; withRowId?: boolean; fastSearch?: boolean; signal?: AbortSignal }): Promise<{ bytes: Uint8Array; contentType: string | null }> {
     const operation = operationOf(q.view)
     const r = await this.http.request(
       this.spec(q, {
@@ -556,7 +556,7 @@ export class RestNamespaceClient implements NamespaceClient {
         what: `read the rows of ${formatTableId(id)}`,
         method: 'POST',
         path: `/v1/table/${this.tableId(id)}/query`,
-        json: queryTableRequest([...id.namespace, id.name], q.view, { offset: q.offset, limit: q.limit }),
+        json: queryTableRequest([...id.namespace, id.name], q.view, { offset: q.offset, limit: q.limit, withRowId: q.withRowId, fastSearch: q.fastSearch }),
         accept: `${ARROW_STREAM}, ${ARROW_FILE};q=0.9, application/json;q=0.5`,
         idempotent: true,
       }),
