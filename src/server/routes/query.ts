@@ -39,16 +39,15 @@ export function registerQueryRoutes(app: FastifyInstance, ctx: QueryRouteContext
     const catalog = ctx.catalogOf(request)
     const q = await parse(request, reply, bodyOf(request))
     const signal = ctx.signalOf(request, reply)
-    const plain = Object.keys(q.view).length === 0 || (Object.keys(q.view).length === 1 && q.view.columns)
+    // No version asked for: the latest, as the (cheap, change-token checked) description names it, so a
+    // write by another process since the last request is seen — never rows of a stale handle.
+    const view = q.view.version !== undefined ? q.view : { ...q.view, version: (await catalog.descriptions.describe(id, signal)).version }
     let stream: Uint8Array
     if (q.limit === 0) {
-      const d = await catalog.client.describeTable(id, { signal, ...(q.view.version !== undefined ? { version: q.view.version } : {}) })
-      stream = emptyIpcStream(viewSchema(d.schema, q.view))
-    } else if (plain && !q.withRowId && !q.fastSearch) {
-      // The plain page (the grid's scrolling) keeps the client's fast path.
-      stream = await catalog.client.readPage(id, { offset: q.offset, limit: q.limit, columns: q.view.columns, signal })
+      const d = await catalog.client.describeTable(id, { signal, version: view.version })
+      stream = emptyIpcStream(viewSchema(d.schema, view))
     } else {
-      stream = await catalog.client.readPage(id, { offset: q.offset, limit: q.limit, view: q.view, withRowId: q.withRowId, fastSearch: q.fastSearch, signal })
+      stream = await catalog.client.readPage(id, { offset: q.offset, limit: q.limit, view, withRowId: q.withRowId, fastSearch: q.fastSearch, signal })
     }
     if (q.view.sort && !q.view.search) reply.header(ORDER_APPLIED_HEADER, 'true')
     // The contract's reply is an Arrow IPC file; a client that asks for the stream (ours) gets it as it is.
