@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { componentSchema, namespacePathSchema } from './component'
 import { connectionDraftSchema, type CapabilitySnapshot, type SavedConnectionView, type VerificationReport } from './connections'
-import type { AppInfo, ConnectionInfo, Page, RecentDirectory, TableInfo } from './types'
+import type { AppInfo, ConnectionInfo, Page, QueryPlan, RecentDirectory, TableInfo } from './types'
+import { tableViewSchema } from './view'
 import { importPreviewInput, importStartInput, jobIdSchema, uploadIdSchema, type ImportJobInfo, type ImportPreview } from './import'
 
 /**
@@ -47,16 +48,27 @@ export const api = {
   ),
   'namespaces/list': method<Page<string>>()(listInput),
   'tables/list': method<Page<string>>()(listInput),
-  'tables/describe': method<TableInfo>()(tableRefSchema),
-  /** A page of rows as Arrow IPC stream bytes. */
+  /** Describe a table at `version` (default: the latest), with its latest version and its indexes. */
+  'tables/describe': method<TableInfo>()(tableRefSchema.extend({ version: z.number().int().min(1).optional() })),
+  /**
+   * A page of rows as Arrow IPC stream bytes: rows `[offset, offset + limit)` of the `view` (its version,
+   * filter, sort, columns and search — a search is read through the view too, so there is no separate route).
+   */
   'tables/page': method<Uint8Array>()(
     tableRefSchema.extend({
       offset: z.number().int().min(0),
       limit: z.number().int().min(1).max(MAX_PAGE_ROWS),
       columns: z.array(z.string().min(1).max(1024)).max(10_000).optional(),
+      view: tableViewSchema.optional(),
       requestId: requestIdSchema.optional(),
     }),
   ),
+  /** Rows of the view (its filter or search) at its version. */
+  'tables/count': method<number>()(tableRefSchema.extend({ view: tableViewSchema, requestId: requestIdSchema.optional() })),
+  /** The table's latest version, for "Newer version available". */
+  'tables/latestVersion': method<number>()(tableRefSchema),
+  /** Lance's plan for the view's query (`explainPlan`): says whether a vector search uses the column's index. */
+  'tables/explain': method<QueryPlan>()(tableRefSchema.extend({ view: tableViewSchema, analyze: z.boolean().optional() })),
   /** Create a namespace (its parent must exist). */
   'namespaces/create': method<null>()(z.object({ connectionId: connectionIdSchema, namespace: z.array(componentSchema).min(1, 'must name the new namespace').max(64) })),
   /** Drop an empty namespace (restrict: fails if it still holds namespaces or tables). */

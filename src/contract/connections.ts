@@ -92,6 +92,13 @@ export const operationLabels = {
   'table.drop': 'dropping tables',
   'table.rename': 'renaming tables',
   'table.exists': 'checking that a table exists',
+  'table.filter': 'filtering rows',
+  'table.sort': 'sorting rows',
+  'table.vectorSearch': 'finding similar rows (vector search)',
+  'table.textSearch': 'full-text search',
+  'table.countFiltered': 'counting filtered rows',
+  'table.explain': 'explaining query plans',
+  'table.indexList': 'listing indexes',
 } as const
 
 export type Operation = keyof typeof operationLabels

@@ -43,6 +43,10 @@ export interface TableInfo {
   rowCount: number
   version: number
   schema: FieldInfo[]
+  /** The latest version when described (greater than `version` when an older version was asked for). */
+  latestVersion?: number
+  /** The table's indexes (`FTS` ones enable the full-text search box); absent when the catalog cannot tell. */
+  indexes?: { name: string; type: string; columns: string[] }[]
 }
 
 export interface AppInfo {
@@ -61,4 +65,11 @@ export interface TableRef {
   connectionId: string
   namespace: NamespacePath
   name: string
+}
+
+/** Lance's query plan for a view, and what it tells about a vector search. */
+export interface QueryPlan {
+  plan: string
+  /** For a vector search: whether Lance uses the column's vector index (false = an exact, brute-force search). */
+  usesVectorIndex?: boolean
 }

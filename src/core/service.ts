@@ -14,6 +14,7 @@ import {
   type Output,
   type RecentDirectory,
   type Result,
+  type TableViewSpec,
   type EventName,
   type Events,
 } from '../contract'
@@ -26,6 +27,7 @@ import { ImportModule } from './import'
 import { ConnectionStore, MemoryConnectionRecords } from './connections/store'
 import { MemorySecretStore } from './connections/model'
 import { RemoteConnectionsModule } from './connections/module'
+import { QueryModule } from './query/module'
 
 /** Where recent directories live: a JSON file in Electron's userData, memory in tests. */
 export interface RecentsStore {
@@ -76,6 +78,8 @@ export class CatalogService {
     client: (connectionId) => this.client(connectionId),
     emit: (job) => this.options.emit?.('jobs/progress', job),
   })
+  /** Table views: counts, query plans, latest versions (src/core/query). */
+  readonly queries = new QueryModule({ client: (id) => this.client(id), cancellable: (requestId, work) => this.cancellable(requestId, work) })
   /** Saved REST connections, opening them, testing them, their capability maps. */
   readonly remote: RemoteConnectionsModule
   private initialConnection: ConnectionInfo | null = null
@@ -172,6 +176,7 @@ export class CatalogService {
     return {
       ...this.imports.handlers,
       ...this.remote.handlers,
+      ...this.queries.handlers,
       'app/info': async () => {
         await this.initialPending
         return {
@@ -204,13 +209,22 @@ export class CatalogService {
         this.cancellable(requestId, (signal) => this.client(connectionId).listNamespaces(namespace, { pageToken, limit, signal })),
       'tables/list': async ({ connectionId, namespace, pageToken, limit, requestId }) =>
         this.cancellable(requestId, (signal) => this.client(connectionId).listTables(namespace, { pageToken, limit, signal })),
-      'tables/describe': async ({ connectionId, namespace, name }) => {
-        const d = await this.client(connectionId).describeTable({ namespace, name })
-        return { name: d.name, namespace: d.namespace, rowCount: d.rowCount, version: d.version, schema: d.fields }
+      'tables/describe': async ({ connectionId, namespace, name, version }) => {
+        // Pins the described version for the pages that follow, and lists the indexes (src/core/query).
+        const d = await this.client(connectionId).describeTable({ namespace, name }, { version, indexes: true })
+        return {
+          name: d.name,
+          namespace: d.namespace,
+          rowCount: d.rowCount,
+          version: d.version,
+          schema: d.fields,
+          ...(d.latestVersion !== undefined ? { latestVersion: d.latestVersion } : {}),
+          ...(d.indexes ? { indexes: d.indexes } : {}),
+        }
       },
-      'tables/page': async ({ connectionId, namespace, name, offset, limit, columns, requestId }) =>
+      'tables/page': async ({ connectionId, namespace, name, offset, limit, columns, view, requestId }) =>
         this.cancellable(requestId, (signal) =>
-          this.client(connectionId).readPage({ namespace, name }, { offset, limit, columns, signal }),
+          this.client(connectionId).readPage({ namespace, name }, { offset, limit, columns, view: view as TableViewSpec | undefined, signal }),
         ),
       'namespaces/create': async ({ connectionId, namespace }) => {
         await this.client(connectionId).createNamespace(namespace, { mode: 'create' })

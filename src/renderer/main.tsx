@@ -1,5 +1,6 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { App } from './App'
 import './styles/base.css'
 import './styles/layout.css'
@@ -7,10 +8,15 @@ import './styles/tree.css'
 import './styles/table.css'
 import './styles/dialogs.css'
 
+/** Server state of table views (counts, latest versions), keyed by the view (features/table/useTableView.ts). */
+const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: Infinity } } })
+
 const container = document.getElementById('root')
 if (!container) throw new Error('index.html has no #root element')
 createRoot(container).render(
   <StrictMode>
-    <App />
+    <QueryClientProvider client={queryClient}>
+      <App />
+    </QueryClientProvider>
   </StrictMode>,
 )

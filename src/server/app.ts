@@ -2,16 +2,17 @@ import http from 'node:http'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { Table as ArrowTable } from 'apache-arrow'
 import { AppError } from '../contract'
-import { emptyIpcStream } from '../core/arrow'
 import type { CreateMode } from '../core/namespace/client'
 import type { NamespacePath, TableId } from '../core/namespace/path'
 import { schemaToJson } from '../core/namespace/rest/jsonSchema'
-import { ARROW_FILE, ARROW_STREAM, normalizeMode } from '../core/namespace/rest/wire'
-import { readArrowBody, streamToFile } from './arrowBody'
+import { normalizeMode } from '../core/namespace/rest/wire'
+import { readArrowBody } from './arrowBody'
 import { ApiKeys } from './auth'
 import { bodies, checkBody, parseJsonBody } from './jsonBody'
 import { DATABASE_HEADER, type Catalog, type Catalogs } from './catalogs'
 import { namespaceOf, tableNameParam, tableOf } from './ids'
+import { registerQueryRoutes } from './routes/query'
+import { versionOf } from './routes/queryRequest'
 import { invalid, sendError, type Subject } from './wireErrors'
 import { asClientError, refuseSchemaDifference, refuseTakenByNamespace, refuseTakenByTable } from './writeChecks'
 
@@ -227,7 +228,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const catalog = catalogOf(request)
     const detailed = flags.load_detailed_metadata === 'true'
     // The details (when asked) are read alongside the location: one round of disk work, not two.
-    const details = detailed ? catalog.descriptions.describe(id, signalOf(request, reply)).then((d) => ({ d }), (error: unknown) => ({ error })) : undefined
+    const version = versionOf(body(request))
+    const describeDetails = () => (version === undefined ? catalog.descriptions.describe(id, signalOf(request, reply)) : catalog.client.describeTable(id, { version, signal: signalOf(request, reply) }))
+    const details = detailed ? describeDetails().then((d) => ({ d }), (error: unknown) => ({ error })) : undefined
     const located = await catalog.locator.locate(id)
     if (!located) {
       // No location: ask the client, whose message says whether the table or its namespace is missing.
@@ -297,49 +300,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     return json(reply, { version, num_inserted_rows: data.numRows })
   })
 
-  app.post('/v1/table/:id/query', read, async (request, reply) => {
-    const id = tableOf(request)
-    const b = checkBody(bodies.query, body(request))
-    const k = b.k
-    if (typeof k !== 'number' || !Number.isInteger(k) || k < 0) throw invalid('k must be a whole number ≥ 0')
-    if (k > maxQueryRows) throw invalid(`k is larger than this server returns at once (${maxQueryRows}); read in pages with offset`)
-    const offset = b.offset ?? 0
-    if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) throw invalid('offset must be a whole number ≥ 0')
-    const vector = b.vector as { single_vector?: unknown[]; multi_vector?: unknown[] } | null | undefined
-    if ((vector?.single_vector?.length ?? 0) > 0 || (vector?.multi_vector?.length ?? 0) > 0) throw new AppError('unsupported', 'This server does not run vector searches')
-    if (typeof b.filter === 'string' && b.filter.trim() !== '') throw new AppError('unsupported', 'This server does not run filters')
-    if (b.full_text_query) throw new AppError('unsupported', 'This server does not run full-text searches')
-    if (b.with_row_id === true) throw new AppError('unsupported', 'This server does not return row ids')
-    if (b.version !== undefined && b.version !== null) throw new AppError('unsupported', 'This server reads only the latest version')
-    const cols = b.columns as { column_names?: unknown; column_aliases?: unknown } | null | undefined
-    if (cols?.column_aliases) throw new AppError('unsupported', 'This server does not support column aliases')
-    const columns = cols?.column_names
-    if (columns !== undefined && (!Array.isArray(columns) || !columns.every((c) => typeof c === 'string' && c !== ''))) throw invalid('columns.column_names must be a list of column names')
-    const catalog = catalogOf(request)
-    let stream: Uint8Array
-    if (k === 0) {
-      const d = await catalog.descriptions.describe(id, signalOf(request, reply))
-      stream = emptyIpcStream(columns ? d.schema.select(columns as string[]) : d.schema)
-    } else {
-      stream = await catalog.client.readPage(id, { offset, limit: k, columns: columns as string[] | undefined, signal: signalOf(request, reply) })
-    }
-    // The contract's reply is an Arrow IPC file. A client that asks for the stream (ours does) gets it as
-    // it is, which saves a conversion on each side.
-    if (prefersStream(request.headers.accept)) return reply.code(200).type(ARROW_STREAM).send(Buffer.from(stream.buffer, stream.byteOffset, stream.byteLength))
-    return reply.code(200).type(ARROW_FILE).send(Buffer.from(streamToFile(stream)))
-  })
-
-  const countRows = async (request: FastifyRequest, reply: FastifyReply) => {
-    const id = tableOf(request)
-    const b = checkBody(bodies.countRows, body(request))
-    if (typeof b.predicate === 'string' && b.predicate.trim() !== '') throw new AppError('unsupported', 'This server does not count with a predicate')
-    if (b.version !== undefined && b.version !== null) throw new AppError('unsupported', 'This server counts only the latest version')
-    const d = await catalogOf(request).descriptions.describe(id, signalOf(request, reply))
-    // A bare integer, as the spec and the Rust client expect (not the adapter's {"count": n}).
-    return reply.code(200).type('application/json').send(String(d.rowCount))
-  }
-  app.get('/v1/table/:id/count_rows', read, countRows)
-  app.post('/v1/table/:id/count_rows', read, countRows)
+  registerQueryRoutes(app, { catalogOf, signalOf, read, maxQueryRows })
 
   app.post('/v1/table/:id/drop', async (request, reply) => {
     const id = tableOf(request)
@@ -399,20 +360,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
   })
 
   return app
-}
-
-/** True when the Accept header names the Arrow stream type ahead of (or without) the file type. */
-function prefersStream(accept: string | undefined): boolean {
-  if (!accept) return false
-  const types = accept.split(',').map((part) => {
-    const [type, ...params] = part.trim().split(';')
-    const q = params.map((p) => /^\s*q=([\d.]+)/.exec(p)).find(Boolean)
-    return { type: type!.trim().toLowerCase(), q: q ? Number(q[1]) : 1 }
-  })
-  const stream = types.find((t) => t.type === ARROW_STREAM)
-  if (!stream || stream.q <= 0) return false
-  const file = types.find((t) => t.type === ARROW_FILE)
-  return !file || stream.q >= file.q
 }
 
 /** The routes that take Arrow IPC bodies (and so the large body limit). */

@@ -1,5 +1,5 @@
-import type { Schema, Table as ArrowTable } from 'apache-arrow'
-import type { FieldInfo, Page } from '../../contract'
+import type { RecordBatch, Schema, Table as ArrowTable } from 'apache-arrow'
+import type { FieldInfo, Page, TableViewSpec } from '../../contract'
 import type { NamespacePath, TableId } from './path'
 
 export interface ListOptions {
@@ -22,13 +22,50 @@ export interface TableDescription {
   schema: Schema
   /** Readable form of the schema for the UI. */
   fields: FieldInfo[]
+  /** The table's latest version when this description was made (differs from `version` for an old version). */
+  latestVersion?: number
+  /** The table's indexes (which columns a vector or full-text search can use); absent when unknown. */
+  indexes?: IndexSummary[]
+}
+
+/** One index of a table: Lance's type name (`FTS`, `IVF_PQ`, `BTree`, …) and its columns. */
+export interface IndexSummary {
+  name: string
+  type: string
+  columns: string[]
+}
+
+export interface DescribeOptions extends CallOptions {
+  /** Describe this version (default: the latest). */
+  version?: number
+  /** Also list the table's indexes (`TableDescription.indexes`). */
+  indexes?: boolean
+}
+
+/** Options of a query plan: `analyze` runs the query and adds metrics; `offset`/`limit` window the rows. */
+export interface ExplainOptions extends CallOptions {
+  analyze?: boolean
+  verbose?: boolean
+  offset?: number
+  limit?: number
+}
+
+/** Options of a view query (pages, counts, scans, plans): the view's version, filter, sort, columns and search. */
+export interface ViewOptions extends CallOptions {
+  view?: TableViewSpec
 }
 
 export interface ReadPageOptions extends CallOptions {
   offset: number
   limit: number
-  /** Column projection; absent = every column. */
+  /** Column projection; absent = every column (or the view's columns). */
   columns?: string[]
+  /** Read through this view: its version, filter, sort, columns and search (offset/limit window its rows). */
+  view?: TableViewSpec
+  /** With a view: add `_rowid` to each row. */
+  withRowId?: boolean
+  /** With a view: skip un-indexed data in a search (Lance's `fastSearch`). */
+  fastSearch?: boolean
 }
 
 /** `create` fails if the table exists, `overwrite` replaces it, `exist_ok` opens the existing one. */
@@ -50,9 +87,17 @@ export interface NamespaceClient {
 
   // tables
   listTables(namespace: NamespacePath, options?: ListOptions): Promise<Page<string>>
-  describeTable(id: TableId, options?: CallOptions): Promise<TableDescription>
+  describeTable(id: TableId, options?: DescribeOptions): Promise<TableDescription>
   /** Rows `[offset, offset + limit)` as Arrow IPC stream bytes. */
   readPage(id: TableId, options: ReadPageOptions): Promise<Uint8Array>
+  /** Rows of the view (the table's row count for a view without filter or search), at the view's version. */
+  countRows(id: TableId, options?: ViewOptions): Promise<number>
+  /** Every row of the view, batch by batch (dir: one streaming Lance query; rest: paged server queries). */
+  scan(id: TableId, view: TableViewSpec, options?: { signal?: AbortSignal }): AsyncIterable<RecordBatch>
+  /** Lance's plan for the view's query (`explainPlan`; `analyze`: run it and add metrics). */
+  explainQuery(id: TableId, view: TableViewSpec, options?: ExplainOptions): Promise<string>
+  /** The table's latest version (cheap: for "a newer version is available"). */
+  latestVersion(id: TableId, options?: CallOptions): Promise<number>
   createTable(id: TableId, data: ArrowTable, options?: { mode?: CreateMode } & CallOptions): Promise<TableDescription>
   createEmptyTable(id: TableId, schema: Schema, options?: { mode?: CreateMode } & CallOptions): Promise<TableDescription>
   /** Append rows to an existing table; returns its new version. */

@@ -1,5 +1,5 @@
 import { tableFromIPC, type Table } from 'apache-arrow'
-import { AppError, type Input, type Method, type Output, type TableRef } from '../../contract'
+import { AppError, type Input, type Method, type Output, type TableRef, type TableViewSpec } from '../../contract'
 import { transport } from './transport'
 import { onHarnessEvent } from './harnessEvents'
 
@@ -35,7 +35,7 @@ export function isAbort(error: unknown): boolean {
  * Call a method that takes a `requestId`: aborting `signal` asks the host to stop the work
  * (`requests/cancel`) and the late answer, if any, is ignored.
  */
-export async function cancellable<M extends 'tables/page' | 'namespaces/list' | 'tables/list'>(
+export async function cancellable<M extends 'tables/page' | 'tables/count' | 'namespaces/list' | 'tables/list'>(
   method: M,
   input: Omit<Input<M>, 'requestId'>,
   signal?: AbortSignal,
@@ -53,9 +53,9 @@ export async function cancellable<M extends 'tables/page' | 'namespaces/list' | 
   }
 }
 
-/** Rows `[offset, offset + limit)` of a table, decoded from Arrow IPC. */
-export async function readPage(ref: TableRef, offset: number, limit: number, signal?: AbortSignal): Promise<Table> {
-  const bytes = await cancellable('tables/page', { ...ref, namespace: [...ref.namespace], offset, limit }, signal)
+/** Rows `[offset, offset + limit)` of a table (through `view`: its version, filter, sort, search), decoded from Arrow IPC. */
+export async function readPage(ref: TableRef, offset: number, limit: number, signal?: AbortSignal, view?: TableViewSpec): Promise<Table> {
+  const bytes = await cancellable('tables/page', { ...ref, namespace: [...ref.namespace], offset, limit, ...(view ? { view } : {}) }, signal)
   return tableFromIPC(bytes)
 }
 

@@ -5,7 +5,10 @@ import { connectNamespace, type Connection, type Query, type Table as LanceTable
 import { Schema as ArrowSchema, Table as ArrowTable, tableFromIPC, type Schema } from 'apache-arrow'
 import { AppError, type Page } from '../../../contract'
 import { emptyIpcStream, fileBuffersToStream, schemaFields, toIpcStream } from '../../arrow'
-import { listAll, type CallOptions, type CreateMode, type ListOptions, type NamespaceClient, type ReadPageOptions, type TableDescription } from '../client'
+import type { RecordBatch } from 'apache-arrow'
+import type { TableViewSpec } from '../../../contract'
+import { DirQueries } from '../../query/dirQueries'
+import { listAll, type CallOptions, type CreateMode, type DescribeOptions, type ExplainOptions, type ListOptions, type NamespaceClient, type ReadPageOptions, type TableDescription, type ViewOptions } from '../client'
 import { assertComponent, assertNamespacePath, assertTableId, formatNamespace, formatTableId, type NamespacePath, type TableId } from '../path'
 import { clearIntent, recordIntent } from '../../recovery/journal'
 import { isStagingName, stagingName } from '../../recovery/staging'
@@ -42,6 +45,8 @@ export class DirNamespaceClient implements NamespaceClient {
   private readonly manifest: CatalogManifest | null
   /** What opening recovered from crashed writers (journal entries, staging leftovers), in words. */
   recovered: string[] = []
+  /** Reads through a view, each at exactly its version (src/core/query). */
+  private readonly queries = new DirQueries({ open: (id) => this.openTable(id), mapError: (error, id) => fromLanceError(error, { table: id, hasManifest: this.layout === 'manifest' }) })
 
   private constructor(
     readonly root: string,
@@ -148,8 +153,9 @@ export class DirNamespaceClient implements NamespaceClient {
     return { ...page, items: page.items.filter((n) => !isStagingName(n)) }
   }
 
-  async describeTable(id: TableId, options: CallOptions = {}): Promise<TableDescription> {
+  async describeTable(id: TableId, options: DescribeOptions = {}): Promise<TableDescription> {
     assertTableId(id)
+    if (options.version !== undefined || options.indexes) return this.queries.describe(id, options)
     // Opening afresh picks up what other processes wrote since; later pages read this same version.
     const opened = this.openTable(id)
     this.remember(tableKey(id), opened)
@@ -166,6 +172,7 @@ export class DirNamespaceClient implements NamespaceClient {
     const { offset, limit, columns } = options
     if (!Number.isSafeInteger(offset) || offset < 0) throw new AppError('invalid_input', 'offset must be a whole number ≥ 0')
     if (!Number.isSafeInteger(limit) || limit < 1) throw new AppError('invalid_input', 'limit must be a whole number ≥ 1')
+    if (options.view) return this.queries.page(id, columns ? { ...options.view, columns } : options.view, { offset, limit, signal: options.signal, withRowId: options.withRowId, fastSearch: options.fastSearch })
     const table = await this.cachedTable(id)
     options.signal?.throwIfAborted()
     return this.call(async () => {
@@ -182,6 +189,26 @@ export class DirNamespaceClient implements NamespaceClient {
       const schema = await table.schema()
       return emptyIpcStream(columns ? projectSchema(schema, columns) : schema)
     }, { table: id })
+  }
+
+  async countRows(id: TableId, options: ViewOptions = {}): Promise<number> {
+    assertTableId(id)
+    return this.queries.count(id, options.view ?? {}, options)
+  }
+
+  scan(id: TableId, view: TableViewSpec, options: { signal?: AbortSignal } = {}): AsyncIterable<RecordBatch> {
+    assertTableId(id)
+    return this.queries.scan(id, view, options)
+  }
+
+  async explainQuery(id: TableId, view: TableViewSpec, options: ExplainOptions = {}): Promise<string> {
+    assertTableId(id)
+    return this.queries.explain(id, view, options)
+  }
+
+  async latestVersion(id: TableId, _options: CallOptions = {}): Promise<number> {
+    assertTableId(id)
+    return this.queries.latestVersion(id)
   }
 
   async createTable(id: TableId, data: ArrowTable, options: { mode?: CreateMode } & CallOptions = {}): Promise<TableDescription> {
@@ -341,6 +368,7 @@ export class DirNamespaceClient implements NamespaceClient {
 
   async close(): Promise<void> {
     this.tables.clear()
+    this.queries.clear()
     if (this.db.isOpen()) this.db.close()
     await this.manifest?.close()
   }
@@ -373,6 +401,7 @@ export class DirNamespaceClient implements NamespaceClient {
 
   private forget(id: TableId): void {
     this.tables.delete(tableKey(id))
+    this.queries.forget(id)
   }
 
   /**

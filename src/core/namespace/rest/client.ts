@@ -1,6 +1,9 @@
 import * as arrow from 'apache-arrow'
 import { AppError, type Page } from '../../../contract'
-import type { CallOptions, CreateMode, ListOptions, NamespaceClient, ReadPageOptions, TableDescription } from '../client'
+import type { TableViewSpec } from '../../../contract'
+import { operationOf, ORDER_APPLIED_HEADER, queryTableRequest } from '../../query/restRequest'
+import { restScan, countFromReply, indexesFromReply } from '../../query/restQueries'
+import type { CallOptions, CreateMode, DescribeOptions, ExplainOptions, IndexSummary, ListOptions, NamespaceClient, ReadPageOptions, TableDescription, ViewOptions } from '../client'
 import { assertComponent, assertNamespacePath, assertTableId, formatNamespace, formatTableId, type NamespacePath, type TableId } from '../path'
 import { CapabilityMap } from './capabilities'
 import { headerOf, RestTransport, type RequestSpec } from './http'
@@ -202,8 +205,9 @@ export class RestNamespaceClient implements NamespaceClient {
     )
   }
 
-  async describeTable(id: TableId, options: CallOptions = {}): Promise<TableDescription> {
+  async describeTable(id: TableId, options: DescribeOptions = {}): Promise<TableDescription> {
     assertTableId(id)
+    if (options.version !== undefined || options.indexes) return this.describeForView(id, options)
     const describe = () =>
       this.http.json<DescribeTableResponse>(
         this.spec(options, {
@@ -239,8 +243,30 @@ export class RestNamespaceClient implements NamespaceClient {
   }
 
   /** `GET /v1/table/{id}/count_rows` (what the Rust client sends); a bare integer, or `{"count": n}`. */
-  async countRows(id: TableId, options: CallOptions & { predicate?: string } = {}): Promise<number> {
+  async countRows(id: TableId, options: ViewOptions & { predicate?: string } = {}): Promise<number> {
     assertTableId(id)
+    const view = options.view
+    if (view?.search) {
+      // count_rows has no search: count the search's results (at most k rows, no columns).
+      const reply = await this.query(id, { offset: 0, limit: view.search.k, view: { ...view, columns: [] }, signal: options.signal })
+      return countFromReply(reply.bytes)
+    }
+    const predicate = view?.filter?.trim() ? view.filter : options.predicate
+    if (view && (predicate !== undefined || view.version !== undefined)) {
+      const value = await this.http.json<unknown>(
+        this.spec(options, {
+          operation: predicate !== undefined ? 'table.countFiltered' : 'table.countRows',
+          what: `count the rows of ${formatTableId(id)}`,
+          method: 'POST',
+          path: `/v1/table/${this.tableId(id)}/count_rows`,
+          json: compact({ id: [...id.namespace, id.name], predicate, version: view.version }),
+          idempotent: true,
+        }),
+      )
+      const n = typeof value === 'number' ? value : (value as { count?: unknown } | null)?.count
+      if (typeof n !== 'number' || !Number.isFinite(n)) throw new AppError('internal', `The server sent an unreadable row count for ${formatTableId(id)}`)
+      return n
+    }
     const spec = this.spec(options, {
       operation: 'table.countRows',
       what: `count the rows of ${formatTableId(id)}`,
@@ -259,6 +285,90 @@ export class RestNamespaceClient implements NamespaceClient {
     assertTableId(id)
     const reply = await this.query(id, options)
     return toStream(reply.bytes, reply.contentType, `the rows of ${formatTableId(id)}`)
+  }
+
+  // ---- views (src/core/query): filter, sort, search, version ---------------------------------------
+
+  /**
+   * Describe at a version (the contract's `version` field), then the latest version and the indexes
+   * (`index/list`; a server without it leaves `indexes` absent, which hides the search boxes).
+   */
+  private async describeForView(id: TableId, options: DescribeOptions): Promise<TableDescription> {
+    const r = await this.http.json<DescribeTableResponse>(
+      this.spec(options, {
+        operation: 'table.describe',
+        what: `describe the table ${formatTableId(id)}`,
+        method: 'POST',
+        path: `/v1/table/${this.tableId(id)}/describe`,
+        query: { load_detailed_metadata: 'true' },
+        json: compact({ id: [...id.namespace, id.name], version: options.version }),
+        idempotent: true,
+      }),
+    )
+    if (!r.schema) throw new AppError('unsupported', 'This server does not describe table schemas (load_detailed_metadata)')
+    const version = Number(r.version ?? 0)
+    if (options.version !== undefined && version !== options.version) throw new AppError('unsupported', `This server ignored the version asked for (${options.version}) and described version ${version}`)
+    const schema = schemaFromJson(r.schema)
+    const [rowCount, latestVersion, indexes] = await Promise.all([
+      typeof r.num_rows === 'number' ? r.num_rows : this.countRows(id, { signal: options.signal, view: { version } }),
+      options.version === undefined ? version : this.latestVersion(id, options),
+      options.indexes ? this.listIndexes(id, options).catch((error: unknown) => (error instanceof AppError && error.code === 'unsupported' ? undefined : Promise.reject(error))) : undefined,
+    ])
+    return { name: id.name, namespace: [...id.namespace], rowCount, version, latestVersion, schema, fields: describeFields(schema), ...(indexes ? { indexes } : {}) }
+  }
+
+  /** `POST /v1/table/{id}/index/list` (ListTableIndices). */
+  private async listIndexes(id: TableId, options: CallOptions): Promise<IndexSummary[]> {
+    const r = await this.http.json<unknown>(
+      this.spec(options, {
+        operation: 'table.indexList',
+        what: `list the indexes of ${formatTableId(id)}`,
+        method: 'POST',
+        path: `/v1/table/${this.tableId(id)}/index/list`,
+        json: { id: [...id.namespace, id.name] },
+        idempotent: true,
+      }),
+    )
+    return indexesFromReply(r)
+  }
+
+  async latestVersion(id: TableId, options: CallOptions = {}): Promise<number> {
+    assertTableId(id)
+    const r = await this.http.json<DescribeTableResponse>(
+      this.spec(options, {
+        operation: 'table.describe',
+        what: `describe the table ${formatTableId(id)}`,
+        method: 'POST',
+        path: `/v1/table/${this.tableId(id)}/describe`,
+        query: { load_detailed_metadata: 'true' },
+        json: { id: [...id.namespace, id.name] },
+        idempotent: true,
+      }),
+    )
+    if (typeof r.version !== 'number') throw new AppError('unsupported', 'This server does not report table versions')
+    return r.version
+  }
+
+  scan(id: TableId, view: TableViewSpec, options: { signal?: AbortSignal } = {}): AsyncIterable<arrow.RecordBatch> {
+    assertTableId(id)
+    return restScan((offset, limit) => this.readPage(id, { offset, limit, view, signal: options.signal }), view, options.signal)
+  }
+
+  async explainQuery(id: TableId, view: TableViewSpec, options: ExplainOptions = {}): Promise<string> {
+    assertTableId(id)
+    const query = queryTableRequest([...id.namespace, id.name], view, { offset: options.offset, limit: options.limit ?? view.search?.k ?? 10 })
+    const plan = await this.http.json<unknown>(
+      this.spec(options, {
+        operation: 'table.explain',
+        what: `explain a query on ${formatTableId(id)}`,
+        method: 'POST',
+        path: `/v1/table/${this.tableId(id)}/${options.analyze ? 'analyze_plan' : 'explain_plan'}`,
+        json: options.analyze ? query : compact({ id: [...id.namespace, id.name], query, verbose: options.verbose }),
+        idempotent: true,
+      }),
+    )
+    if (typeof plan !== 'string') throw new AppError('internal', `The server sent an unreadable query plan for ${formatTableId(id)}`)
+    return plan
   }
 
   async createTable(id: TableId, data: arrow.Table, options: { mode?: CreateMode } & CallOptions = {}): Promise<TableDescription> {
@@ -412,8 +522,9 @@ export class RestNamespaceClient implements NamespaceClient {
    */
   private async query(
     id: TableId,
-    q: { offset: number; limit: number; columns?: string[]; signal?: AbortSignal },
+    q: { offset: number; limit: number; columns?: string[]; view?: TableViewSpec; withRowId?: boolean; fastSearch?: boolean; signal?: AbortSignal },
   ): Promise<{ bytes: Uint8Array; contentType: string | null }> {
+    if (q.view) return this.viewQuery(id, { ...q, view: q.columns ? { ...q.view, columns: q.columns } : q.view })
     const json = compact({
       id: [...id.namespace, id.name],
       k: q.limit,
@@ -433,6 +544,29 @@ export class RestNamespaceClient implements NamespaceClient {
         idempotent: true,
       }),
     )
+    return { bytes: r.bytes, contentType: headerOf(r.headers, 'content-type') ?? null }
+  }
+
+  /** A query through a view (QueryTableRequest with filter, search, version, columns; `order_by` for a sort). */
+  private async viewQuery(id: TableId, q: { offset: number; limit: number; view: TableViewSpec; withRowId?: boolean; fastSearch?: boolean; signal?: AbortSignal }): Promise<{ bytes: Uint8Array; contentType: string | null }> {
+    const operation = operationOf(q.view)
+    const r = await this.http.request(
+      this.spec(q, {
+        operation,
+        what: `read the rows of ${formatTableId(id)}`,
+        method: 'POST',
+        path: `/v1/table/${this.tableId(id)}/query`,
+        json: queryTableRequest([...id.namespace, id.name], q.view, { offset: q.offset, limit: q.limit, withRowId: q.withRowId, fastSearch: q.fastSearch }),
+        accept: `${ARROW_STREAM}, ${ARROW_FILE};q=0.9, application/json;q=0.5`,
+        idempotent: true,
+      }),
+    )
+    if (operation === 'table.sort' && headerOf(r.headers, ORDER_APPLIED_HEADER) !== 'true') {
+      // The REST contract has no sort: a server that ignored our `order_by` sent unsorted rows. Say so, once.
+      const reason = 'The REST namespace contract has no sort, and this server ignored ours'
+      this.capabilities.markUnsupported('table.sort', reason)
+      throw new AppError('unsupported', `This server does not support: ${this.capabilities.label('table.sort')}`, { detail: reason })
+    }
     return { bytes: r.bytes, contentType: headerOf(r.headers, 'content-type') ?? null }
   }
 

@@ -9,7 +9,7 @@ import {
 } from '@tanstack/react-table'
 import type { Table as ArrowTable } from 'apache-arrow'
 import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
-import type { FieldInfo, TableRef } from '../../../contract'
+import type { FieldInfo, SortKey, TableRef, TableViewSpec } from '../../../contract'
 import { ErrorPanel } from '../../components/ErrorPanel'
 import { formatCell } from './formatCell'
 import { geometry, isScaled, offsetForScrollTop, offsetToReveal, scrollTopForOffset, visibleRows } from './gridGeometry'
@@ -137,6 +137,11 @@ export const DataGrid = memo(function DataGrid({
   onStatus,
   seed,
   initialPage,
+  view,
+  sort,
+  onSortToggle,
+  onCellContextMenu,
+  selectRow,
 }: {
   tableRef: TableRef
   label: string
@@ -150,6 +155,15 @@ export const DataGrid = memo(function DataGrid({
   /** Page 0, already decoded. */
   initialPage?: ArrowTable
   onStatus?: (status: { first: number; end: number; loading: boolean; active: { row: number; column: string } | null }) => void
+  /** Read every page through this view (version, filter, sort, search); `rowCount` is its count. */
+  view?: TableViewSpec
+  /** The view's sort, shown as `aria-sort` on the headers; a header click calls `onSortToggle`. */
+  sort?: readonly SortKey[]
+  onSortToggle?: (column: string) => void
+  /** Right-click (or the Menu key / Shift+F10) on a cell: `valueOf` reads any column of that row. */
+  onCellContextMenu?: (target: { row: number; column: string; x: number; y: number; valueOf: (column: string) => unknown }) => void
+  /** Scroll to this row and select it (a new `nonce` repeats the request): go to row. */
+  selectRow?: { row: number; nonce: number }
 }) {
   const gridId = useId()
   const scrollRef = useRef<HTMLDivElement>(null)
@@ -163,7 +177,7 @@ export const DataGrid = memo(function DataGrid({
   const bodyHeight = Math.max(ROW_HEIGHT, viewport.height - HEADER_HEIGHT)
   const g = useMemo(() => geometry(rowCount, ROW_HEIGHT, bodyHeight), [rowCount, bodyHeight])
   const window_ = visibleRows(g, offset)
-  const pages = usePages(tableRef, rowCount, window_.first, window_.end, seed, initialPage)
+  const pages = usePages(tableRef, rowCount, window_.first, window_.end, seed, initialPage, view)
 
   const data = useMemo(() => {
     const rows: GridRow[] = []
@@ -293,11 +307,32 @@ export const DataGrid = memo(function DataGrid({
       }
       return
     }
+    if ((event.key === 'ContextMenu' || (event.shiftKey && event.key === 'F10')) && active) {
+      event.preventDefault()
+      const cell = document.getElementById(cellId(active.row, active.col))?.getBoundingClientRect()
+      openCellMenu(active.row, active.col, cell ? cell.left + 8 : 100, cell ? cell.bottom : 100)
+      return
+    }
     const move = moves[event.key]
     if (move) {
       event.preventDefault()
       move()
     }
+  }
+
+  // Go to row: scroll there, select the row's first cell, and give the grid the focus.
+  const selectedNonce = useRef<number | null>(null)
+  useEffect(() => {
+    if (!selectRow || selectedNonce.current === selectRow.nonce) return
+    selectedNonce.current = selectRow.nonce
+    moveTo(selectRow.row, active?.col ?? 0)
+    scrollRef.current?.focus()
+  })
+
+  const openCellMenu = (row: number, col: number, x: number, y: number) => {
+    const column = visibleColumns[col]?.id
+    if (!onCellContextMenu || column === undefined) return
+    onCellContextMenu({ row, column, x, y, valueOf: (name) => pages.pageOf(row)?.getChild(name)?.get(row % PAGE_ROWS) as unknown })
   }
 
   useEffect(() => {
@@ -341,10 +376,17 @@ export const DataGrid = memo(function DataGrid({
                   role="columnheader"
                   aria-colindex={index + 2}
                   aria-label={header.column.id}
+                  aria-sort={onSortToggle ? sortOf(sort, header.column.id) : undefined}
                   className="grid-header-cell"
                   style={{ width: header.getSize() }}
+                  onClick={onSortToggle ? () => onSortToggle(header.column.id) : undefined}
                 >
                   <table.FlexRender header={header} />
+                  {onSortToggle && sortOf(sort, header.column.id) !== 'none' && (
+                    <span className="sort-mark" aria-hidden="true">
+                      {sortOf(sort, header.column.id) === 'ascending' ? '▲' : '▼'}
+                    </span>
+                  )}
                   <div
                     className={`grid-resizer${header.column.getIsResizing() ? ' resizing' : ''}`}
                     role="separator"
@@ -388,6 +430,15 @@ export const DataGrid = memo(function DataGrid({
                         className={`grid-cell${isActive ? ' active' : ''}`}
                         style={{ width: cell.column.getSize() }}
                         onMouseDown={() => setActive({ row: index, col })}
+                        onContextMenu={
+                          onCellContextMenu
+                            ? (event) => {
+                                event.preventDefault()
+                                setActive({ row: index, col })
+                                openCellMenu(index, col, event.clientX, event.clientY)
+                              }
+                            : undefined
+                        }
                       >
                         <table.FlexRender cell={cell} />
                       </div>
@@ -409,3 +460,9 @@ export const DataGrid = memo(function DataGrid({
     </div>
   )
 })
+
+/** The ARIA sort state of a column under `sort` (only the first key is announced as sorted). */
+function sortOf(sort: readonly SortKey[] | undefined, column: string): 'ascending' | 'descending' | 'none' {
+  const key = sort?.find((s) => s.column === column)
+  return key ? (key.direction === 'asc' ? 'ascending' : 'descending') : 'none'
+}

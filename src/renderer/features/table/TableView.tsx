@@ -9,6 +9,7 @@ import { ColumnsMenu } from './ColumnsMenu'
 import { DataGrid, type ColumnVisibility } from './DataGrid'
 import { SchemaPanel } from './SchemaPanel'
 import { PAGE_ROWS, type PageSeed } from './usePages'
+import { useTableQueries } from './useTableQueries'
 
 const numberFormat = new Intl.NumberFormat('en-US')
 /** How long an opened table waits for its first page before showing the grid without rows. */
@@ -37,7 +38,8 @@ export function TableView({ tableRef, connectionLabel }: { tableRef: TableRef; c
     let live = true
     // The first page is asked for together with the description: opening a table costs one round trip.
     const controller = new AbortController()
-    const promise = readPage(tableRef, 0, PAGE_ROWS, controller.signal)
+    // Through the (empty) view: the latest version read afresh, the same one describe pins (not a cached handle).
+    const promise = readPage(tableRef, 0, PAGE_ROWS, controller.signal, {})
     promise.catch(() => undefined) // its error, if any, is shown by the grid (or the describe error wins)
     call('tables/describe', { ...tableRef, namespace: [...tableRef.namespace] })
       .then(async (info) => {
@@ -79,6 +81,8 @@ export function TableView({ tableRef, connectionLabel }: { tableRef: TableRef; c
 
   const path = [connectionLabel, ...tableRef.namespace]
   const info = loaded.state === 'ready' ? loaded.info : null
+  // Filter, sort, go to row, similar rows, text search, version hint (useTableQueries.tsx).
+  const q = useTableQueries(tableRef, connectionLabel, info, reload)
 
   return (
     <section className="table-view" aria-label={`Table ${tableRef.name}`}>
@@ -96,8 +100,10 @@ export function TableView({ tableRef, connectionLabel }: { tableRef: TableRef; c
         </div>
         <dl className="table-facts">
           <div>
-            <dt>Rows</dt>
-            <dd data-testid="row-count">{info ? numberFormat.format(info.rowCount) : '—'}</dd>
+            <dt>{q.narrowed ? 'Matching rows' : 'Rows'}</dt>
+            <dd data-testid="row-count" title={q.narrowed && info ? `${numberFormat.format(q.count)} of ${numberFormat.format(info.rowCount)} rows` : undefined}>
+              {info ? numberFormat.format(q.count) : '—'}
+            </dd>
           </div>
           <div>
             <dt>Columns</dt>
@@ -109,6 +115,7 @@ export function TableView({ tableRef, connectionLabel }: { tableRef: TableRef; c
           </div>
         </dl>
         <div className="toolbar">
+          {q.toolbar}
           {info && <ColumnsMenu fields={info.schema} visibility={visibility} onChange={setVisibility} />}
           <button type="button" className="button" aria-pressed={schemaOpen} disabled={!info} onClick={() => setSchemaOpen(!schemaOpen)}>
             <SchemaIcon />
@@ -119,6 +126,7 @@ export function TableView({ tableRef, connectionLabel }: { tableRef: TableRef; c
           </button>
         </div>
       </header>
+      {q.bars}
       <div className="table-body">
         {loaded.state === 'loading' && (
           <div className="placeholder">
@@ -132,24 +140,25 @@ export function TableView({ tableRef, connectionLabel }: { tableRef: TableRef; c
         )}
         {info && (
           <DataGrid
-            key={attempt}
+            key={`${attempt}:${q.viewKey}`}
             tableRef={tableRef}
             label={tableRef.name}
-            rowCount={info.rowCount}
-            fields={info.schema}
+            rowCount={q.count}
+            fields={q.fields}
             columnVisibility={visibility}
             onColumnVisibilityChange={setVisibility}
             onStatus={onStatus}
-            seed={seed}
-            initialPage={initialPage}
+            seed={q.plain ? seed : undefined}
+            initialPage={q.firstPage ?? (q.plain ? initialPage : undefined)}
+            {...q.gridProps}
           />
         )}
         {info && schemaOpen && <SchemaPanel fields={info.schema} onClose={() => setSchemaOpen(false)} />}
       </div>
       <footer className="status-bar" role="status" aria-label="Table status">
-        {info && status && info.rowCount > 0 && (
+        {info && status && q.count > 0 && (
           <span>
-            Rows {numberFormat.format(status.first + 1)}–{numberFormat.format(status.end)} of {numberFormat.format(info.rowCount)}
+            Rows {numberFormat.format(status.first + 1)}–{numberFormat.format(status.end)} of {numberFormat.format(q.count)}
           </span>
         )}
         {info && status?.active && (
@@ -163,6 +172,7 @@ export function TableView({ tableRef, connectionLabel }: { tableRef: TableRef; c
           </span>
         )}
       </footer>
+      {q.overlays}
     </section>
   )
 }

@@ -1,6 +1,6 @@
 import type { Table } from 'apache-arrow'
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { AppErrorData, TableRef } from '../../../contract'
+import type { AppErrorData, TableRef, TableViewSpec } from '../../../contract'
 import { isAbort, readPage } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
 import { PageCache } from './pageCache'
@@ -33,7 +33,7 @@ export interface PageSeed {
  * of a table fetches the last page directly. Requests for pages scrolled past are cancelled with
  * `requests/cancel`, and their late answers ignored.
  */
-export function usePages(ref: TableRef, rowCount: number, first: number, end: number, seed?: PageSeed, initialPage?: Table): PageStore {
+export function usePages(ref: TableRef, rowCount: number, first: number, end: number, seed?: PageSeed, initialPage?: Table, view?: TableViewSpec): PageStore {
   // Mutable, but its identity never changes; `version` tells React when it gained a page.
   const [cache] = useState(() => {
     const pages = new PageCache(CACHE_PAGES)
@@ -72,7 +72,7 @@ export function usePages(ref: TableRef, rowCount: number, first: number, end: nu
       const controller = useSeed ? seed.controller : new AbortController()
       inFlight.current.set(page, controller)
       const offset = page * PAGE_ROWS
-      const request = useSeed ? seed.promise : readPage(ref, offset, Math.min(PAGE_ROWS, rowCount - offset), controller.signal)
+      const request = useSeed ? seed.promise : readPage(ref, offset, Math.min(PAGE_ROWS, rowCount - offset), controller.signal, view)
       request
         .then((table) => {
           if (controller.signal.aborted) return
@@ -88,7 +88,7 @@ export function usePages(ref: TableRef, rowCount: number, first: number, end: nu
           if (inFlight.current.get(page) === controller) inFlight.current.delete(page)
         })
     }
-  }, [ref, rowCount, first, end, attempt, version, cache, seed])
+  }, [ref, rowCount, first, end, attempt, version, cache, seed, view])
 
   useEffect(() => {
     const pending = inFlight.current

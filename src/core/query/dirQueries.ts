@@ -1,0 +1,179 @@
+import type { Table as LanceTable } from '@lancedb/lancedb'
+import type { RecordBatch, Schema } from 'apache-arrow'
+import { AppError, type TableViewSpec } from '../../contract'
+import { schemaFields } from '../arrow'
+import type { CallOptions, IndexSummary, TableDescription } from '../namespace/client'
+import { formatTableId, type TableId } from '../namespace/path'
+import { buildQuery, viewNarrowsRows, type QueryWindow } from './buildQuery'
+import { queryInputError } from './errors'
+import { queryToIpcStream, viewSchema } from './pageBytes'
+import { assertViewMatchesSchema } from './validate'
+
+/** How many (table, version) handles stay open; each holds Lance's metadata caches for that version. */
+const OPEN_VERSIONS = 32
+
+interface Pinned {
+  table: LanceTable
+  schema: Schema
+}
+
+export interface DirQueryHooks {
+  /** Open the table afresh (at its latest version). */
+  open(id: TableId): Promise<LanceTable>
+  /** Map a Lance error to an AppError (the namespace's own mapping). */
+  mapError(error: unknown, id: TableId): AppError
+}
+
+/**
+ * Reads of a `dir` table through a view. Every read goes through a handle checked out at exactly the view's
+ * version, so the header, the count and every page name one version even while other processes write
+ * (issue 7, item 8). A view without a version reads the latest version, opened afresh.
+ */
+export class DirQueries {
+  private readonly pinned = new Map<string, Promise<Pinned>>()
+
+  constructor(private readonly hooks: DirQueryHooks) {}
+
+  /** Describe `id` at `version` (default: the latest), with its indexes, and the latest version. */
+  async describe(id: TableId, options: CallOptions & { version?: number } = {}): Promise<TableDescription> {
+    return this.run(id, async () => {
+      const latest = await this.hooks.open(id)
+      const latestVersion = await latest.version()
+      const version = options.version ?? latestVersion
+      if (version > latestVersion) throw new AppError('not_found', `Table ${formatTableId(id)} has no version ${version} (the latest is ${latestVersion})`)
+      if (options.version === undefined) {
+        // The fresh handle is the latest version: pin it so later pages read exactly this one.
+        await latest.checkout(version)
+        this.remember(id, version, Promise.resolve({ table: latest, schema: await latest.schema() }))
+      }
+      const { table, schema } = await this.at(id, version)
+      options.signal?.throwIfAborted()
+      const [rowCount, indexes] = await Promise.all([table.countRows(), indexesOf(table)])
+      return { name: id.name, namespace: [...id.namespace], rowCount, version, latestVersion, schema, fields: schemaFields(schema), indexes }
+    })
+  }
+
+  /** The latest version, read from a fresh handle (a cheap "has it changed?" check). */
+  latestVersion(id: TableId): Promise<number> {
+    return this.run(id, async () => (await this.hooks.open(id)).version())
+  }
+
+  /** Rows `[offset, offset + limit)` of the view as Arrow IPC stream bytes. */
+  async page(id: TableId, view: TableViewSpec, window: QueryWindow & CallOptions): Promise<Uint8Array> {
+    return this.run(id, async () => {
+      const { table, schema } = await this.checked(id, view)
+      window.signal?.throwIfAborted()
+      const query = buildQuery(table, view, window)
+      return queryToIpcStream(query, () => viewSchema(schema, view))
+    })
+  }
+
+  /** How many rows the view has: the filter's count, or the number of search results. */
+  async count(id: TableId, view: TableViewSpec, options: CallOptions = {}): Promise<number> {
+    return this.run(id, async () => {
+      const { table } = await this.checked(id, view)
+      options.signal?.throwIfAborted()
+      if (!view.search) return table.countRows(viewNarrowsRows(view) ? view.filter : undefined)
+      // A search has at most k results; count them without reading their columns.
+      const result = await buildQuery(table, { ...view, columns: [] }, { withRowId: true }).toArrow()
+      return result.numRows
+    })
+  }
+
+  /** Lance's plan for the view's query (`explainPlan`), or the executed plan with metrics (`analyzePlan`). */
+  async explain(id: TableId, view: TableViewSpec, options: CallOptions & { analyze?: boolean; verbose?: boolean } & QueryWindow = {}): Promise<string> {
+    return this.run(id, async () => {
+      const { table } = await this.checked(id, view)
+      const query = buildQuery(table, view, options)
+      return options.analyze ? query.analyzePlan() : query.explainPlan(options.verbose ?? false)
+    })
+  }
+
+  /** Every row of the view, batch by batch, from one streaming Lance query (no offset paging). */
+  async *scan(id: TableId, view: TableViewSpec, options: CallOptions & QueryWindow = {}): AsyncGenerator<RecordBatch> {
+    const { table } = await this.run(id, () => this.checked(id, view))
+    const query = buildQuery(table, view, options)
+    const iterator = query[Symbol.asyncIterator]()
+    try {
+      for (;;) {
+        options.signal?.throwIfAborted()
+        const next = await this.run(id, () => iterator.next())
+        if (next.done) return
+        yield next.value
+      }
+    } finally {
+      await iterator.return?.()
+    }
+  }
+
+  /** Forget every pinned handle of `id` (it was dropped, renamed or overwritten by us). */
+  forget(id: TableId): void {
+    const prefix = `${formatTableId(id)}@`
+    for (const key of [...this.pinned.keys()]) if (key.startsWith(prefix)) this.pinned.delete(key)
+  }
+
+  clear(): void {
+    this.pinned.clear()
+  }
+
+  // ---- helpers ----------------------------------------------------------------------------
+
+  /** The handle for the view's version, with the view's columns checked against that version's schema. */
+  private async checked(id: TableId, view: TableViewSpec): Promise<Pinned> {
+    const pinned = view.version === undefined ? await this.latestPinned(id) : await this.at(id, view.version)
+    assertViewMatchesSchema(view, pinned.schema)
+    return pinned
+  }
+
+  private async latestPinned(id: TableId): Promise<Pinned> {
+    const table = await this.hooks.open(id)
+    return { table, schema: await table.schema() }
+  }
+
+  /** A handle checked out at `version`, opened once and reused (a version never changes). */
+  private at(id: TableId, version: number): Promise<Pinned> {
+    const key = `${formatTableId(id)}@${version}`
+    const cached = this.pinned.get(key)
+    if (cached) {
+      // Most recently used last.
+      this.pinned.delete(key)
+      this.pinned.set(key, cached)
+      return cached
+    }
+    const opening = (async () => {
+      const table = await this.hooks.open(id)
+      try {
+        await table.checkout(version)
+      } catch (error) {
+        throw new AppError('not_found', `Table ${formatTableId(id)} has no version ${version}`, { detail: error instanceof Error ? error.message : String(error), hint: 'Reload the table' })
+      }
+      return { table, schema: await table.schema() }
+    })()
+    this.remember(id, version, opening)
+    return opening
+  }
+
+  private remember(id: TableId, version: number, pinned: Promise<Pinned>): void {
+    const key = `${formatTableId(id)}@${version}`
+    this.pinned.delete(key)
+    this.pinned.set(key, pinned)
+    pinned.catch(() => {
+      if (this.pinned.get(key) === pinned) this.pinned.delete(key)
+    })
+    while (this.pinned.size > OPEN_VERSIONS) this.pinned.delete(this.pinned.keys().next().value!)
+  }
+
+  private async run<T>(id: TableId, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work()
+    } catch (error) {
+      throw queryInputError(error) ?? this.hooks.mapError(error, id)
+    }
+  }
+}
+
+/** The table's indexes, as the UI needs them (which columns can be searched, and how). */
+async function indexesOf(table: LanceTable): Promise<IndexSummary[]> {
+  const list = await table.listIndices()
+  return list.map((i) => ({ name: i.name, type: i.indexType, columns: [...i.columns] }))
+}

@@ -1,0 +1,156 @@
+import { forwardRef, useEffect, useId, useImperativeHandle, useRef, useState, type KeyboardEvent } from 'react'
+import type { AppErrorData } from '../../../contract'
+import { Spinner } from '../../components/Spinner'
+import './query.css'
+
+export interface FilterBarHandle {
+  focus(): void
+}
+
+/**
+ * The **Filter rows** box (a SQL predicate in Lance's `where` dialect): Enter applies, Escape or an empty box
+ * clears. A refused predicate shows Lance's message under the box (role `alert`); the grid keeps its rows.
+ * A list of recent filters for this table. The **Full-text search** box appears only when an FTS index exists.
+ */
+export const FilterBar = forwardRef<
+  FilterBarHandle,
+  {
+    filter: string
+    onApply: (filter: string) => void
+    error: AppErrorData | null
+    onEdit: () => void
+    applying: boolean
+    recent: string[]
+    /** Columns with an FTS index; the search box shows only when there are some. */
+    ftsColumns: string[]
+    textQuery: string
+    onTextSearch: (query: string) => void
+  }
+>(function FilterBar({ filter, onApply, error, onEdit, applying, recent, ftsColumns, textQuery, onTextSearch }, ref) {
+  const [draft, setDraft] = useState(filter)
+  const [search, setSearch] = useState(textQuery)
+  const [recentOpen, setRecentOpen] = useState(false)
+  const input = useRef<HTMLInputElement>(null)
+  const errorId = useId()
+  const listId = useId()
+  useImperativeHandle(ref, () => ({ focus: () => input.current?.select() }), [])
+  // A quick filter (context menu) changes the applied filter: show it.
+  useEffect(() => setDraft(filter), [filter])
+  useEffect(() => setSearch(textQuery), [textQuery])
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') {
+      event.preventDefault()
+      setRecentOpen(false)
+      onApply(draft.trim())
+    } else if (event.key === 'Escape') {
+      event.preventDefault()
+      setRecentOpen(false)
+      setDraft('')
+      if (filter !== '') onApply('')
+      else onEdit()
+    } else if (event.key === 'ArrowDown' && recent.length > 0) {
+      event.preventDefault()
+      setRecentOpen(true)
+      requestAnimationFrame(() => document.getElementById(listId)?.querySelector<HTMLElement>('[role="option"]')?.focus())
+    }
+  }
+
+  return (
+    <div className="query-bar">
+      <div className="filter-field">
+        <label className="filter-label" htmlFor={`${listId}-input`}>
+          WHERE
+        </label>
+        <input
+          ref={input}
+          id={`${listId}-input`}
+          className="filter-input"
+          type="text"
+          aria-label="Filter rows"
+          placeholder="Filter rows: score > 0.5 AND title LIKE '%Zürich%'  (Enter applies, Esc clears)"
+          spellCheck={false}
+          autoComplete="off"
+          value={draft}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          onChange={(event) => {
+            setDraft(event.target.value)
+            if (error) onEdit()
+            // An emptied box clears the filter.
+            if (event.target.value.trim() === '' && filter !== '') onApply('')
+          }}
+          onKeyDown={onKeyDown}
+        />
+        {applying && <Spinner label="Applying the filter" />}
+        {recent.length > 0 && (
+          <button type="button" className="icon-button recent-button" aria-label="Recent filters" aria-expanded={recentOpen} onClick={() => setRecentOpen(!recentOpen)}>
+            ▾
+          </button>
+        )}
+        {recentOpen && (
+          <ul id={listId} role="listbox" aria-label="Recent filters" className="recent-filters">
+            {recent.map((f) => (
+              <li
+                key={f}
+                role="option"
+                aria-selected={f === filter}
+                tabIndex={-1}
+                onClick={() => {
+                  setRecentOpen(false)
+                  setDraft(f)
+                  onApply(f)
+                }}
+                onKeyDown={(event) => {
+                  const items = [...(event.currentTarget.parentElement?.querySelectorAll<HTMLElement>('[role="option"]') ?? [])]
+                  const at = items.indexOf(event.currentTarget)
+                  if (event.key === 'Enter') {
+                    setRecentOpen(false)
+                    setDraft(f)
+                    onApply(f)
+                    input.current?.focus()
+                  } else if (event.key === 'ArrowDown') items[at + 1]?.focus()
+                  else if (event.key === 'ArrowUp') (at === 0 ? input.current : items[at - 1])?.focus()
+                  else if (event.key === 'Escape') {
+                    setRecentOpen(false)
+                    input.current?.focus()
+                  } else return
+                  event.preventDefault()
+                }}
+              >
+                {f}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {ftsColumns.length > 0 && (
+        <input
+          className="search-input"
+          type="search"
+          aria-label="Full-text search"
+          title={`Full-text search in ${ftsColumns.join(', ')} (FTS index)`}
+          placeholder={`Search ${ftsColumns.join(', ')}`}
+          value={search}
+          onChange={(event) => {
+            setSearch(event.target.value)
+            if (event.target.value === '' && textQuery !== '') onTextSearch('')
+          }}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') onTextSearch(search.trim())
+            else if (event.key === 'Escape') {
+              setSearch('')
+              if (textQuery !== '') onTextSearch('')
+            }
+          }}
+        />
+      )}
+      {error && (
+        <div id={errorId} role="alert" className="filter-error">
+          <strong>{error.message}</strong>
+          {error.hint && <span> — {error.hint}</span>}
+        </div>
+      )}
+    </div>
+  )
+})

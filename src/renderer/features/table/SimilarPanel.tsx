@@ -1,0 +1,160 @@
+import { useQuery } from '@tanstack/react-query'
+import { useId, useState } from 'react'
+import { MAX_SEARCH_RESULTS, type DistanceMetric, type FieldInfo, type TableRef, type TableViewSpec, type VectorSearch } from '../../../contract'
+import { call } from '../../api'
+import { Modal } from '../actions/Modal'
+
+/**
+ * The bar above the grid while it shows nearest neighbours (**Find similar rows**): metric, k, pre- or
+ * post-filter, and whether Lance used the column's vector index (its `explainPlan` says).
+ */
+export function SimilarPanel({
+  tableRef,
+  view,
+  search,
+  source,
+  onChange,
+  onClear,
+}: {
+  tableRef: TableRef
+  view: TableViewSpec
+  search: VectorSearch
+  /** What the search started from: "row 42" or "a pasted vector". */
+  source: string
+  onChange: (next: VectorSearch) => void
+  onClear: () => void
+}) {
+  const [k, setK] = useState(String(search.k))
+  const plan = useQuery({
+    queryKey: ['tables/explain', tableRef.connectionId, [...tableRef.namespace], tableRef.name, view],
+    queryFn: () => call('tables/explain', { ...tableRef, namespace: [...tableRef.namespace], view }),
+  })
+  const indexNote =
+    plan.data === undefined
+      ? plan.isError
+        ? 'index use unknown'
+        : 'checking the plan…'
+      : plan.data.usesVectorIndex
+        ? `uses the vector index on ${search.column}`
+        : `exact search (no vector index used on ${search.column})`
+  const applyK = () => {
+    const n = Number(k)
+    if (Number.isSafeInteger(n) && n >= 1 && n <= MAX_SEARCH_RESULTS && n !== search.k) onChange({ ...search, k: n })
+    else setK(String(search.k))
+  }
+  return (
+    <div className="similar-bar" role="region" aria-label="Similar rows">
+      <span className="similar-title">
+        Nearest {search.k} to {source} · {search.column}
+      </span>
+      <label>
+        Metric
+        <select aria-label="Metric" value={search.metric} onChange={(event) => onChange({ ...search, metric: event.target.value as DistanceMetric })}>
+          <option value="l2">L2</option>
+          <option value="cosine">Cosine</option>
+          <option value="dot">Dot</option>
+        </select>
+      </label>
+      <label>
+        k
+        <input
+          aria-label="Number of neighbours"
+          type="number"
+          min={1}
+          max={MAX_SEARCH_RESULTS}
+          value={k}
+          onChange={(event) => setK(event.target.value)}
+          onBlur={applyK}
+          onKeyDown={(event) => event.key === 'Enter' && applyK()}
+        />
+      </label>
+      <label title="Apply the filter before the search (exact k results that match), or to its results">
+        <input type="checkbox" checked={search.prefilter !== false} onChange={(event) => onChange({ ...search, prefilter: event.target.checked })} />
+        Pre-filter
+      </label>
+      <span className="index-note" data-testid="index-note">
+        {indexNote}
+      </span>
+      <button type="button" className="button" onClick={onClear}>
+        Clear search
+      </button>
+    </div>
+  )
+}
+
+/** "Search by vector…": paste a vector (JSON array or comma-separated numbers) for one of the vector columns. */
+export function VectorPasteDialog({
+  columns,
+  onSearch,
+  onClose,
+}: {
+  columns: FieldInfo[]
+  onSearch: (column: string, vector: number[]) => void
+  onClose: () => void
+}) {
+  const titleId = useId()
+  const [column, setColumn] = useState(columns[0]?.name ?? '')
+  const [text, setText] = useState('')
+  const [tried, setTried] = useState(false)
+  const dimension = columns.find((c) => c.name === column)?.vectorDimension ?? 0
+  const parts = text
+    .replace(/^\s*\[|\]\s*$/g, '')
+    .split(/[\s,]+/)
+    .filter((p) => p !== '')
+  const values = parts.map(Number)
+  const problem =
+    values.length === 0 || values.some((v) => !Number.isFinite(v))
+      ? 'Paste numbers: a JSON array or comma-separated values'
+      : values.length !== dimension
+        ? `The vector has ${values.length} values; ${column} holds ${dimension}-d vectors`
+        : null
+  return (
+    <Modal labelledBy={titleId} onClose={onClose} className="action-dialog">
+      <form
+        className="dialog-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault()
+          setTried(true)
+          if (!problem) onSearch(column, values)
+        }}
+      >
+        <header className="dialog-header">
+          <h2 id={titleId}>Search by vector</h2>
+        </header>
+        <div className="dialog-body">
+          <div className="dialog-field">
+            <label htmlFor={`${titleId}-column`} className="field-label">
+              Vector column
+            </label>
+            <select id={`${titleId}-column`} className="text-input" value={column} onChange={(event) => setColumn(event.target.value)}>
+              {columns.map((c) => (
+                <option key={c.name} value={c.name}>
+                  {c.name} ({c.vectorDimension}-d)
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="dialog-field">
+            <label htmlFor={`${titleId}-vector`} className="field-label">
+              Vector
+            </label>
+            <textarea id={`${titleId}-vector`} data-autofocus className="text-input vector-paste" spellCheck={false} value={text} onChange={(event) => setText(event.target.value)} placeholder="[0.12, -0.4, …]" />
+            {tried && problem && <div className="field-error">{problem}</div>}
+          </div>
+        </div>
+        <footer className="dialog-footer">
+          <div className="dialog-footer-left" />
+          <div className="dialog-footer-right">
+            <button type="button" className="button" onClick={onClose}>
+              Cancel
+            </button>
+            <button type="submit" className="button primary">
+              Find similar rows
+            </button>
+          </div>
+        </footer>
+      </form>
+    </Modal>
+  )
+}

@@ -1,0 +1,217 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import type { FieldInfo, SortKey, TableInfo, TableRef, VectorSearch } from '../../../contract'
+import { CellMenu, type CellMenuItem } from './CellMenu'
+import { FilterBar, type FilterBarHandle } from './FilterBar'
+import { GoToRow } from './GoToRow'
+import { recentFilters, rememberFilter } from './recentFilters'
+import { SimilarPanel, VectorPasteDialog } from './SimilarPanel'
+import { andFilter, quickFilterPredicate, type QuickFilter } from './sql'
+import { useTableView } from './useTableView'
+
+/** Neighbours asked for by **Find similar rows** unless the user changes k. */
+const DEFAULT_K = 20
+/** Results of a full-text search. */
+const TEXT_SEARCH_K = 1000
+
+const QUICK_TYPES = /^(u?int\d*|float\d*|double|utf8|largeutf8|bool(ean)?)$/i
+
+interface MenuState {
+  x: number
+  y: number
+  row: number
+  column: string
+  valueOf: (column: string) => unknown
+}
+
+/**
+ * Everything the table view needs to *ask* its data (issue 7): the filter bar, header sorting, quick filters
+ * and **Find similar rows** from a cell's context menu, **Go to row**, full-text search and the "Newer version
+ * available" hint — as props for the grid and elements for TableView to place.
+ */
+export function useTableQueries(tableRef: TableRef, connectionLabel: string, info: TableInfo | null, reload: () => void) {
+  const tv = useTableView(tableRef, info)
+  const { choice, apply } = tv
+  const filterBar = useRef<FilterBarHandle>(null)
+  const [recent, setRecent] = useState(() => recentFilters({ ...tableRef, connectionLabel }))
+  const [goToOpen, setGoToOpen] = useState(false)
+  const [pasteOpen, setPasteOpen] = useState(false)
+  const [selectRow, setSelectRow] = useState<{ row: number; nonce: number } | undefined>(undefined)
+  const [menu, setMenu] = useState<MenuState | null>(null)
+  const [similarSource, setSimilarSource] = useState('')
+
+  const vectorFields = useMemo(() => (info?.schema ?? []).filter((f) => f.vectorDimension !== undefined), [info])
+  const ftsColumns = useMemo(() => [...new Set((info?.indexes ?? []).filter((i) => /^(fts|inverted)$/i.test(i.type)).flatMap((i) => i.columns))], [info])
+
+  const applyFilter = useCallback(
+    async (filter: string) => {
+      const ok = await apply({ ...choice, filter: filter || undefined })
+      if (ok && filter) setRecent(rememberFilter({ ...tableRef, connectionLabel }, filter))
+    },
+    [apply, choice, tableRef, connectionLabel],
+  )
+
+  const toggleSort = useCallback(
+    (column: string) => {
+      const current = choice.sort?.find((s) => s.column === column)?.direction
+      // ascending → descending → none
+      const sort: SortKey[] = current === undefined ? [{ column, direction: 'asc' }] : current === 'asc' ? [{ column, direction: 'desc' }] : []
+      void apply({ ...choice, sort })
+    },
+    [apply, choice],
+  )
+
+  const searchSimilar = useCallback(
+    (column: string, vector: number[], source: string) => {
+      setSimilarSource(source)
+      void apply({ ...choice, search: { kind: 'vector', column, vector, metric: 'l2', k: DEFAULT_K, prefilter: true } })
+    },
+    [apply, choice],
+  )
+
+  // Ctrl/Cmd+F focuses the filter box, Ctrl/Cmd+G opens Go to row (while this table is open).
+  useEffect(() => {
+    if (!info) return
+    const onKey = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return
+      const key = event.key.toLowerCase()
+      if (key === 'f') {
+        event.preventDefault()
+        filterBar.current?.focus()
+      } else if (key === 'g') {
+        event.preventDefault()
+        if (tv.count > 0) setGoToOpen(true)
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [info, tv.count])
+
+  const fields = useMemo<FieldInfo[]>(() => {
+    const base = info?.schema ?? []
+    if (choice.search?.kind === 'vector') return [{ name: '_distance', type: 'Float32', nullable: true }, ...base]
+    if (choice.search?.kind === 'fts') return [{ name: '_score', type: 'Float32', nullable: true }, ...base]
+    return base
+  }, [info, choice.search?.kind])
+
+  const menuItems = (m: MenuState): CellMenuItem[] => {
+    const field = fields.find((f) => f.name === m.column)
+    const value = m.valueOf(m.column)
+    const comparable = field !== undefined && QUICK_TYPES.test(field.type) && !m.column.startsWith('_')
+    const quick = (kind: QuickFilter) => () => {
+      const predicate = quickFilterPredicate(kind, m.column, value)
+      if (predicate) void applyFilter(andFilter(choice.filter, predicate))
+    }
+    const notComparable = m.column.startsWith('_') ? 'Not a column of the table' : 'Only numbers, text and booleans can be compared here; type a filter instead'
+    const vectorField = field?.vectorDimension !== undefined ? field : vectorFields[0]
+    const rawVector = vectorField ? m.valueOf(vectorField.name) : undefined
+    const vector = rawVector && typeof rawVector === 'object' && 'toArray' in rawVector ? Array.from((rawVector as { toArray(): ArrayLike<number> }).toArray(), Number) : null
+    return [
+      { label: 'Filter to this value', run: quick('equals'), disabled: comparable || value === null ? undefined : notComparable },
+      { label: 'Exclude this value', run: quick('excludes'), disabled: comparable || value === null ? undefined : notComparable },
+      { label: 'Is null', run: quick('is-null'), disabled: m.column.startsWith('_') ? notComparable : undefined },
+      {
+        label: 'Find similar rows',
+        separatorBefore: true,
+        run: () => vectorField && vector && searchSimilar(vectorField.name, vector, `row ${(m.row + 1).toLocaleString('en-US')}`),
+        disabled: !vectorField ? 'This table has no vector column' : !vector ? 'This row has no vector' : undefined,
+      },
+    ]
+  }
+
+  const search = choice.search
+  const toolbar: ReactNode = info ? (
+    <>
+      <button type="button" className="button" disabled={tv.count === 0} onClick={() => setGoToOpen(true)} title="Go to row (Ctrl/Cmd+G)">
+        Go to row…
+      </button>
+      {vectorFields.length > 0 && (
+        <button type="button" className="button" onClick={() => setPasteOpen(true)}>
+          Search by vector…
+        </button>
+      )}
+    </>
+  ) : null
+
+  const bars: ReactNode = info ? (
+    <>
+      {tv.newerVersion !== null && (
+        <div className="version-hint" role="status" aria-label="Newer version">
+          <span>
+            Newer version available (version {tv.newerVersion}; showing {info.version}) — reload to see it.
+          </span>
+          <button type="button" className="button" onClick={reload}>
+            Reload
+          </button>
+        </div>
+      )}
+      <FilterBar
+        ref={filterBar}
+        filter={choice.filter ?? ''}
+        onApply={(f) => void applyFilter(f)}
+        error={tv.error}
+        onEdit={tv.clearError}
+        applying={tv.applying}
+        recent={recent}
+        ftsColumns={ftsColumns}
+        textQuery={search?.kind === 'fts' ? search.query : ''}
+        onTextSearch={(query) => void apply({ ...choice, search: query ? { kind: 'fts', query, k: TEXT_SEARCH_K } : undefined })}
+      />
+      {search?.kind === 'vector' && (
+        <SimilarPanel
+          tableRef={tableRef}
+          view={tv.view}
+          search={search}
+          source={similarSource}
+          onChange={(next: VectorSearch) => void apply({ ...choice, search: next })}
+          onClear={() => void apply({ ...choice, search: undefined })}
+        />
+      )}
+    </>
+  ) : null
+
+  const overlays: ReactNode = (
+    <>
+      {goToOpen && (
+        <GoToRow
+          rowCount={tv.count}
+          onClose={() => setGoToOpen(false)}
+          onGo={(row) => {
+            setGoToOpen(false)
+            setSelectRow({ row, nonce: Date.now() })
+          }}
+        />
+      )}
+      {pasteOpen && (
+        <VectorPasteDialog
+          columns={vectorFields}
+          onClose={() => setPasteOpen(false)}
+          onSearch={(column, vector) => {
+            setPasteOpen(false)
+            searchSimilar(column, vector, 'a pasted vector')
+          }}
+        />
+      )}
+      {menu && <CellMenu x={menu.x} y={menu.y} items={menuItems(menu)} onClose={() => setMenu(null)} />}
+    </>
+  )
+
+  return {
+    count: tv.count,
+    narrowed: !!search || !!choice.filter,
+    viewKey: tv.viewKey,
+    /** Nothing chosen: the table as described (the grid may use the page fetched with the description). */
+    plain: !choice.filter && !choice.sort?.length && !search,
+    firstPage: tv.firstPage,
+    fields,
+    gridProps: {
+      view: tv.view,
+      sort: choice.sort,
+      onSortToggle: search ? undefined : toggleSort,
+      onCellContextMenu: (target: MenuState) => setMenu(target),
+      selectRow,
+    },
+    toolbar,
+    bars,
+    overlays,
+  }
+}

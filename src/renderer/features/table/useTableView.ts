@@ -1,0 +1,128 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import type { Table as ArrowTable } from 'apache-arrow'
+import { useCallback, useMemo, useState } from 'react'
+import type { AppErrorData, Search, SortKey, TableInfo, TableRef, TableViewSpec } from '../../../contract'
+import { call, cancellable, readPage } from '../../api'
+import { errorData } from '../../components/ErrorPanel'
+import { PAGE_ROWS } from './usePages'
+
+/** How often an open table asks whether a newer version exists (one cheap version read). */
+const VERSION_POLL_MS = 4000
+
+/** What the user chose to see; the version comes from the description. */
+export interface ViewChoice {
+  filter?: string
+  sort?: SortKey[]
+  search?: Search
+}
+
+export interface TableViewState {
+  /** The view every read uses: the described version plus the user's choice. */
+  view: TableViewSpec
+  choice: ViewChoice
+  /** Rows of the view (the table's row count when nothing narrows it). */
+  count: number
+  /** A key that changes with the view (the grid remounts, with a fresh page cache). */
+  viewKey: string
+  /** Page 0 of the view, fetched while the new view was checked. */
+  firstPage: ArrowTable | undefined
+  /** Why the last change was refused (a bad predicate: Lance's message). The view stays as it was. */
+  error: AppErrorData | null
+  applying: boolean
+  /** Try a new choice: count and first page first; only when both succeed does the grid switch. */
+  apply(next: ViewChoice): Promise<boolean>
+  clearError(): void
+  /** The table's latest version, when newer than the view's. */
+  newerVersion: number | null
+}
+
+export const queryKeys = {
+  count: (ref: TableRef, view: TableViewSpec) => ['tables/count', ref.connectionId, [...ref.namespace], ref.name, view] as const,
+  latest: (ref: TableRef) => ['tables/latestVersion', ref.connectionId, [...ref.namespace], ref.name] as const,
+}
+
+function narrows(choice: ViewChoice): boolean {
+  return !!choice.search || !!choice.filter?.trim()
+}
+
+function countView(ref: TableRef, view: TableViewSpec, signal?: AbortSignal): Promise<number> {
+  return cancellable('tables/count', { ...ref, namespace: [...ref.namespace], view }, signal)
+}
+
+/**
+ * The table view's state (issue 7): one view value — version, filter, sort, search — keys the count (TanStack
+ * Query, cancelled through its AbortSignal), the grid's pages and the "newer version" check. Pages stay in the
+ * grid's own page cache (usePages), the scrolling hot path; the grid remounts when the view changes.
+ */
+export function useTableView(ref: TableRef, info: TableInfo | null): TableViewState {
+  const client = useQueryClient()
+  const [choice, setChoice] = useState<ViewChoice>({})
+  const [fetched, setFetched] = useState<{ key: string; page: ArrowTable } | undefined>(undefined)
+  const [error, setError] = useState<AppErrorData | null>(null)
+  const [applying, setApplying] = useState(false)
+  const version = info?.version
+
+  const view = useMemo<TableViewSpec>(
+    () => ({
+      ...(version !== undefined ? { version } : {}),
+      ...(choice.filter?.trim() ? { filter: choice.filter } : {}),
+      ...(choice.sort?.length ? { sort: choice.sort } : {}),
+      ...(choice.search ? { search: choice.search } : {}),
+    }),
+    [version, choice],
+  )
+  const viewKey = useMemo(() => JSON.stringify(view), [view])
+
+  const counted = useQuery({
+    queryKey: queryKeys.count(ref, view),
+    queryFn: ({ signal }) => countView(ref, view, signal),
+    enabled: info !== null && narrows(choice),
+  })
+  const count = info === null ? 0 : narrows(choice) ? (counted.data ?? 0) : info.rowCount
+
+  const latest = useQuery({
+    queryKey: queryKeys.latest(ref),
+    queryFn: () => call('tables/latestVersion', { ...ref, namespace: [...ref.namespace] }),
+    enabled: info !== null,
+    refetchInterval: VERSION_POLL_MS,
+    refetchOnWindowFocus: 'always',
+    staleTime: 0,
+  })
+  const newerVersion = version !== undefined && latest.data !== undefined && latest.data > version ? latest.data : null
+
+  const apply = useCallback(
+    async (next: ViewChoice): Promise<boolean> => {
+      if (version === undefined) return false
+      const candidate: TableViewSpec = {
+        version,
+        ...(next.filter?.trim() ? { filter: next.filter } : {}),
+        ...(next.sort?.length ? { sort: next.sort } : {}),
+        ...(next.search ? { search: next.search } : {}),
+      }
+      setApplying(true)
+      try {
+        // The count (when it can differ) and page 0 together: a bad predicate fails here, before the grid changes.
+        const [, page] = await Promise.all([
+          narrows(next) ? client.fetchQuery({ queryKey: queryKeys.count(ref, candidate), queryFn: ({ signal }) => countView(ref, candidate, signal) }) : Promise.resolve(0),
+          readPage(ref, 0, PAGE_ROWS, undefined, candidate),
+        ])
+        setFetched({ key: JSON.stringify(candidate), page })
+        setChoice(next)
+        setError(null)
+        return true
+      } catch (e) {
+        setError(errorData(e))
+        return false
+      } finally {
+        setApplying(false)
+      }
+    },
+    [client, ref, version],
+  )
+
+  const clearError = useCallback(() => setError(null), [])
+  // Only the page fetched for exactly this view (a reload changes the version, and so the key).
+  const firstPage = fetched?.key === viewKey ? fetched.page : undefined
+
+  return { view, choice, count, viewKey, firstPage, error, applying, apply, clearError, newerVersion }
+}
