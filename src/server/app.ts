@@ -9,6 +9,7 @@ import { schemaToJson } from '../core/namespace/rest/jsonSchema'
 import { ARROW_FILE, ARROW_STREAM, normalizeMode } from '../core/namespace/rest/wire'
 import { readArrowBody, streamToFile } from './arrowBody'
 import { ApiKeys } from './auth'
+import { DecodeGuard } from './decodeGuard'
 import { bodies, checkBody, parseJsonBody } from './jsonBody'
 import { DATABASE_HEADER, type Catalog, type Catalogs } from './catalogs'
 import { namespaceOf, tableNameParam, tableOf } from './ids'
@@ -26,6 +27,8 @@ export interface AppOptions {
   requestTimeoutMs?: number
   /** Time a read may take, ms (reads are cancelled cooperatively; writes always finish). */
   readTimeoutMs?: number
+  /** Longest an Arrow body may take to decode (in a worker), ms; longer → 400. */
+  decodeDeadlineMs?: number
   /** Largest `k` of a query. */
   maxQueryRows?: number
   /** One line per request (method, path, status); never headers or bodies. */
@@ -83,6 +86,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.addHook('onRoute', (route) => {
     if (route.bodyLimit === undefined && !ARROW_ROUTES.some((r) => route.url.startsWith(r.prefix) && route.url.endsWith(r.suffix))) route.bodyLimit = jsonBodyLimit
   })
+
+  const decodeGuard = new DecodeGuard(options.decodeDeadlineMs ?? 10_000)
+  app.addHook('onClose', async () => decodeGuard.close())
 
   let closing = false
   app.addHook('preClose', async () => {
@@ -265,7 +271,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   })
 
   const create = async (request: FastifyRequest, reply: FastifyReply, id: TableId, mode: CreateMode) => {
-    const data = readArrowBody(request.body)
+    const data = await readArrowBody(request.body, decodeGuard)
     const catalog = catalogOf(request)
     const d = await catalog.write(async () => {
       await refuseTakenByNamespace(catalog, id)
@@ -282,7 +288,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const id = tableOf(request)
     const mode = normalizeMode(q(request).mode) ?? 'append'
     if (mode !== 'append' && mode !== 'overwrite') throw invalid(`Unknown insert mode "${q(request).mode}"; use append or overwrite`)
-    const data = readArrowBody(request.body)
+    const data = await readArrowBody(request.body, decodeGuard)
     const catalog = catalogOf(request)
     const version = await catalog.write(async () => {
       if (mode === 'overwrite') {
