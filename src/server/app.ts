@@ -121,6 +121,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       return reply.code(400).type('application/json').send({ error: (error as Error).message, code: 13 })
     if ((error as { statusCode?: number }).statusCode === 400 && !(error instanceof AppError))
       return reply.code(400).type('application/json').send({ error: (error as Error).message, code: 13 })
+    // Lance's refusals of the client's data, and lost races, are the client's to hear about (4xx).
     return sendError(reply, asClientError(error), subject)
   })
   app.setNotFoundHandler((request, reply) => {
@@ -275,7 +276,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const catalog = catalogOf(request)
     const d = await catalog.write(async () => {
       await refuseTakenByNamespace(catalog, id)
-      return createFrom(catalog, id, data, mode).catch((error: unknown) => Promise.reject(asClientError(error))).finally(() => catalog.forget(id))
+      return createFrom(catalog, id, data, mode).finally(() => catalog.forget(id))
     })
     const located = await catalog.locator.locate(id)
     return json(reply, { ...(located ? { location: located.location } : {}), version: d.version })
@@ -297,9 +298,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       }
       refuseSchemaDifference((await catalog.descriptions.describe(id)).schema, data.schema)
       return catalog.client.appendRows(id, data)
-    })
-      .catch((error: unknown) => Promise.reject(asClientError(error)))
-      .finally(() => catalog.forget(id))
+    }).finally(() => catalog.forget(id))
     return json(reply, { version, num_inserted_rows: data.numRows })
   })
 
