@@ -8,6 +8,7 @@ import { schemaToJson } from '../core/namespace/rest/jsonSchema'
 import { normalizeMode } from '../core/namespace/rest/wire'
 import { readArrowBody } from './arrowBody'
 import { ApiKeys } from './auth'
+import { DecodeGuard } from './decodeGuard'
 import { bodies, checkBody, parseJsonBody } from './jsonBody'
 import { DATABASE_HEADER, type Catalog, type Catalogs } from './catalogs'
 import { namespaceOf, tableNameParam, tableOf } from './ids'
@@ -27,6 +28,8 @@ export interface AppOptions {
   requestTimeoutMs?: number
   /** Time a read may take, ms (reads are cancelled cooperatively; writes always finish). */
   readTimeoutMs?: number
+  /** Longest an Arrow body may take to decode (in a worker), ms; longer → 400. */
+  decodeDeadlineMs?: number
   /** Largest `k` of a query. */
   maxQueryRows?: number
   /** One line per request (method, path, status); never headers or bodies. */
@@ -85,6 +88,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
     if (route.bodyLimit === undefined && !ARROW_ROUTES.some((r) => route.url.startsWith(r.prefix) && route.url.endsWith(r.suffix))) route.bodyLimit = jsonBodyLimit
   })
 
+  const decodeGuard = new DecodeGuard(options.decodeDeadlineMs ?? 10_000)
+  app.addHook('onClose', async () => decodeGuard.close())
+
   let closing = false
   app.addHook('preClose', async () => {
     closing = true
@@ -116,6 +122,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       return reply.code(400).type('application/json').send({ error: (error as Error).message, code: 13 })
     if ((error as { statusCode?: number }).statusCode === 400 && !(error instanceof AppError))
       return reply.code(400).type('application/json').send({ error: (error as Error).message, code: 13 })
+    // Lance's refusals of the client's data, and lost races, are the client's to hear about (4xx).
     return sendError(reply, asClientError(error), subject)
   })
   app.setNotFoundHandler((request, reply) => {
@@ -268,11 +275,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
   })
 
   const create = async (request: FastifyRequest, reply: FastifyReply, id: TableId, mode: CreateMode) => {
-    const data = readArrowBody(request.body)
+    const data = await readArrowBody(request.body, decodeGuard)
     const catalog = catalogOf(request)
     const d = await catalog.write(async () => {
       await refuseTakenByNamespace(catalog, id)
-      return createFrom(catalog, id, data, mode).catch((error: unknown) => Promise.reject(asClientError(error))).finally(() => catalog.forget(id))
+      return createFrom(catalog, id, data, mode).finally(() => catalog.forget(id))
     })
     const located = await catalog.locator.locate(id)
     return json(reply, { ...(located ? { location: located.location } : {}), version: d.version })
@@ -285,7 +292,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const id = tableOf(request)
     const mode = normalizeMode(q(request).mode) ?? 'append'
     if (mode !== 'append' && mode !== 'overwrite') throw invalid(`Unknown insert mode "${q(request).mode}"; use append or overwrite`)
-    const data = readArrowBody(request.body)
+    const data = await readArrowBody(request.body, decodeGuard)
     const catalog = catalogOf(request)
     const version = await catalog.write(async () => {
       if (mode === 'overwrite') {
@@ -294,9 +301,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       }
       refuseSchemaDifference((await catalog.descriptions.describe(id)).schema, data.schema)
       return catalog.client.appendRows(id, data)
-    })
-      .catch((error: unknown) => Promise.reject(asClientError(error)))
-      .finally(() => catalog.forget(id))
+    }).finally(() => catalog.forget(id))
     return json(reply, { version, num_inserted_rows: data.numRows })
   })
 

@@ -1,6 +1,7 @@
 import * as arrow from 'apache-arrow'
 import { AppError } from '../contract'
 import { batchProblem, ipcFramingProblem } from '../core/arrow'
+import type { DecodeGuard } from './decodeGuard'
 
 const EOS = Uint8Array.from([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0])
 const FILE_MAGIC = 'ARROW1'
@@ -9,8 +10,10 @@ const FILE_MAGIC = 'ARROW1'
  * Read an Arrow IPC body strictly. A stream must end with the end-of-stream marker: apache-arrow's reader
  * stops quietly at a cut message boundary, and we must never create a table from a truncated upload.
  * File-format bodies are accepted too (their footer makes truncation evident to the reader).
+ * Decoding is bounded: the framing is checked first, and with a `guard` the body is decoded once in a
+ * worker under a deadline before this thread decodes it.
  */
-export function readArrowBody(body: unknown): arrow.Table {
+export async function readArrowBody(body: unknown, guard?: DecodeGuard): Promise<arrow.Table> {
   if (!(body instanceof Uint8Array) || body.byteLength === 0) {
     throw new AppError('invalid_input', 'The request needs an Arrow IPC stream body (Content-Type: application/vnd.apache.arrow.stream)')
   }
@@ -23,6 +26,8 @@ export function readArrowBody(body: unknown): arrow.Table {
   // Framing first (bounded work): apache-arrow trusts every length it reads and can loop or allocate without end.
   const framing = ipcFramingProblem(body)
   if (framing) throw new AppError('invalid_input', 'The body is not a readable Arrow IPC stream', { detail: framing })
+  // Then one decode off the event loop, under a deadline (damage no check foresaw cannot stall the server).
+  await guard?.check(body)
   let table: arrow.Table
   try {
     table = arrow.tableFromIPC(body)

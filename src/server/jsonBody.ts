@@ -48,7 +48,6 @@ const version = z.number().int().nullish()
  * code 13), never silently ignored. Unknown fields pass (clients add their own).
  */
 export const bodies = {
-  empty: z.looseObject({ id }),
   createNamespace: z.looseObject({ id, mode, properties: z.record(z.string(), z.string()).nullish() }),
   dropNamespace: z.looseObject({ id, mode, behavior: mode }),
   query: z.looseObject({
