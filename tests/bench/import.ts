@@ -141,18 +141,34 @@ export function benchFile(dir: string, rows: number): string {
 }
 
 /**
- * The same rows written by polars (from the cached Arrow file, chunks kept): labels become Utf8View,
- * vectors FixedSizeList, buffers ZSTD-compressed. polars holds the frame in memory, so sizes above
- * ~300k rows need as much RAM as the file.
+ * The same rows written by polars, chunk by chunk (one record batch per 10k rows): labels become
+ * Utf8View, vectors FixedSizeList<Float32>[768], buffers ZSTD-compressed. polars holds the whole
+ * frame in memory, so sizes above ~300k rows need as much RAM as the file.
  */
-export function polarsBenchFile(dir: string, rows: number): string {
+export async function polarsBenchFile(dir: string, rows: number): Promise<string> {
   const path = join(dir, `bench_${rows}_polars_zstd.arrow`)
   if (existsSync(path)) return path
   const source = benchFile(dir, rows)
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const pl = require('nodejs-polars') as { readIPC(path: string, options: { rechunk: boolean }): { writeIPC(path: string, options: { compression: string }): void } }
+  /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports */
+  const pl = require('nodejs-polars') as any
+  const { openIpc } = await import('../../src/core/arrow/ipc/reader')
+  const reader = await openIpc(source, 'file')
+  const parts: any[] = []
+  for await (const batch of reader.batches()) {
+    const n = batch.numRows
+    const vectors = batch.getChildAt(3)!.data[0]!.children[0]!.values as Float32Array
+    parts.push(
+      pl.DataFrame([
+        pl.Series('id', batch.getChildAt(0)!.data[0]!.values as BigInt64Array),
+        pl.Series('label', batch.getChildAt(1)!.toArray() as string[]),
+        pl.Series('score', batch.getChildAt(2)!.data[0]!.values as Float64Array),
+        pl.Series('vector', Array.from({ length: n }, (_, r) => Array.from(vectors.subarray(r * DIM, (r + 1) * DIM)))).cast(pl.FixedSizeList(pl.Float32, DIM)),
+      ]),
+    )
+  }
+  /* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports */
   const partial = `${path}.partial`
-  pl.readIPC(source, { rechunk: false }).writeIPC(partial, { compression: 'zstd' })
+  pl.concat(parts, { rechunk: false, how: 'vertical' }).writeIPC(partial, { compression: 'zstd' })
   renameSync(partial, path)
   return path
 }
@@ -281,7 +297,7 @@ export async function runImportBench(
   for (const rows of sizes) {
     const t0 = Date.now()
     const file = benchFile(dir, rows)
-    const polarsFile = polarsBenchFile(dir, rows)
+    const polarsFile = await polarsBenchFile(dir, rows)
     const bytes = statSync(file).size
     log(`import: ${rows.toLocaleString('en')} rows, ${(bytes / 1e6).toFixed(0)} MB; polars/ZSTD ${(statSync(polarsFile).size / 1e6).toFixed(0)} MB (${Date.now() - t0 > 1000 ? 'generated' : 'cached'})`)
     for (let rep = 0; rep < reps; rep++) {
