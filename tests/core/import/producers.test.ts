@@ -16,6 +16,8 @@ import {
 } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openSource, previewImport, writeSource } from '../../../src/core/import'
+import { readFile, writeFile } from 'node:fs/promises'
+import { fbFile, fbMessage, flatbuffers } from '../../../src/core/arrow/ipc/fb'
 import { openIpc } from '../../../src/core/arrow/ipc/reader'
 import { writeArrow } from '../../fixtures/import/arrow'
 import { duckdbCopy } from '../../fixtures/import/duckdb'
@@ -286,5 +288,38 @@ describe('CSV dates and timestamps (written by DuckDB)', () => {
     const { table, rows } = await importFile(path, { datesAsText: true })
     expect(typesOf(table)).toEqual({ id: 'Int64', day: 'Utf8', at: 'Utf8', atz: 'Utf8', note: 'Utf8' })
     expect(rows.find((r) => r.id === 0n)?.day).toBe('2024-02-29')
+  })
+})
+
+describe('BinaryView (polars writes no binary column from JS: its Utf8View column relabelled)', () => {
+  /** Set the IPC type id of column `index` to `typeId` in the schema message and in the footer. */
+  function relabel(bytes: Uint8Array, index: number, typeId: number): void {
+    const patch = (at: number, root: (bb: InstanceType<typeof flatbuffers.ByteBuffer>) => { fields(i: number): { bb: { __offset(p: number, o: number): number } | null; bb_pos: number } | null } | null) => {
+      const bb = new flatbuffers.ByteBuffer(bytes.subarray(at))
+      const field = root(bb)!.fields(index)!
+      const slot = field.bb!.__offset(field.bb_pos, 8) // Field.type_type
+      expect(bytes[at + field.bb_pos + slot]).toBe(24)
+      bytes[at + field.bb_pos + slot] = typeId
+    }
+    patch(16, (bb) => fbMessage.Message.getRootAsMessage(bb).header(new fbMessage.Schema()))
+    const footerLength = new DataView(bytes.buffer, bytes.byteOffset).getInt32(bytes.length - 10, true)
+    patch(bytes.length - 10 - footerLength, (bb) => fbFile.Footer.getRootAsFooter(bb).schema())
+  }
+
+  it.each(['uncompressed', 'zstd'] as const)('%s: imports as Binary with the same bytes', async (compression) => {
+    const path = ws.file(`binary-view-${compression}.arrow`)
+    writePolarsIpc(polarsFrame(ROWS, CHUNK, false).select('i', 's'), path, 'file', compression)
+    const bytes = new Uint8Array(await readFile(path))
+    relabel(bytes, 1, 23)
+    await writeFile(path, bytes)
+    const preview = await previewImport({ path, fileName: 'bv.arrow', client: ws.client, namespace: [] })
+    expect(preview.conversions).toEqual([{ column: 's', from: 'BinaryView', to: 'Binary' }])
+    const { table, rows } = await importFile(path)
+    expect(typesOf(table)).toEqual({ i: 'Int32', s: 'Binary' })
+    const sorted = [...rows].sort((a, b) => (a.i as number) - (b.i as number))
+    sorted.forEach((row, i) => {
+      const s = polarsRow(i).s
+      expect(row.s === null ? null : new TextDecoder().decode(row.s as Uint8Array)).toBe(s)
+    })
   })
 })
