@@ -106,13 +106,14 @@ describe('Arrow IPC written by polars (Utf8View, LargeList, dictionaries, decima
     writePolarsIpc(polarsFrame(50, 50), path, 'file', 'zstd')
     expect(await batchCount(path)).toBe(1)
     const preview = await previewImport({ path, fileName: 'polars-preview.arrow', client: ws.client, namespace: [] })
+    expect(preview.conversions).toHaveLength(5)
     expect(preview.conversions).toEqual(
       expect.arrayContaining([
         { column: 's', from: 'Utf8View', to: 'Utf8' },
         { column: 'l', from: 'LargeList<Int64>', to: 'List<Int64>' },
-        { column: 'll', from: 'LargeList<List<Utf8>>', to: 'List<List<Utf8>>' },
-        { column: 'st.y', from: 'Utf8View', to: 'Utf8' },
-        { column: 'cat', from: 'Utf8View', to: 'Utf8' },
+        { column: 'll', from: 'LargeList<LargeList<Utf8View>>', to: 'List<List<Utf8>>' },
+        { column: 'st', from: 'Struct<x: Float64, y: Utf8View>', to: 'Struct<x: Float64, y: Utf8>' },
+        { column: 'cat', from: 'Dictionary<Utf8View>', to: 'Utf8' },
       ]),
     )
     expect(preview.schema.find((f) => f.name === 's')?.type).toBe('Utf8')
@@ -233,7 +234,7 @@ describe('types only apache-arrow writes here: kept, converted, or refused by na
     const path = ws.file('arrow-js-types.arrow')
     await writeArrow(path, 'file', schema, [batch])
     const preview = await previewImport({ path, fileName: 'arrow-js-types.arrow', client: ws.client, namespace: [] })
-    expect(preview.conversions).toEqual([{ column: 'm', from: 'Map<Utf8, Int32>', to: 'List<Struct<key: Utf8, value: Int32>>' }])
+    expect(preview.conversions).toEqual([{ column: 'm', from: 'Map<key: Utf8, value: Int32>', to: 'List<Struct<key: Utf8, value: Int32>>' }])
     const { table, rows: back } = await importFile(path)
     expect(typesOf(table)).toMatchObject({ h: 'Float16', big: 'Decimal[60e+4]', lu: 'LargeUtf8', lb: 'LargeBinary', m: 'List<Struct<{key:Utf8, value:Int32}>>' })
     expect((table.schema.fields[2]!.type as Decimal).bitWidth).toBe(256)
