@@ -16,6 +16,8 @@ import {
 } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openSource, previewImport, writeSource } from '../../../src/core/import'
+import { readFile, writeFile } from 'node:fs/promises'
+import { fbFile, fbMessage, flatbuffers } from '../../../src/core/arrow/ipc/fb'
 import { openIpc } from '../../../src/core/arrow/ipc/reader'
 import { writeArrow } from '../../fixtures/import/arrow'
 import { duckdbCopy } from '../../fixtures/import/duckdb'
@@ -104,13 +106,14 @@ describe('Arrow IPC written by polars (Utf8View, LargeList, dictionaries, decima
     writePolarsIpc(polarsFrame(50, 50), path, 'file', 'zstd')
     expect(await batchCount(path)).toBe(1)
     const preview = await previewImport({ path, fileName: 'polars-preview.arrow', client: ws.client, namespace: [] })
+    expect(preview.conversions).toHaveLength(5)
     expect(preview.conversions).toEqual(
       expect.arrayContaining([
         { column: 's', from: 'Utf8View', to: 'Utf8' },
         { column: 'l', from: 'LargeList<Int64>', to: 'List<Int64>' },
-        { column: 'll', from: 'LargeList<List<Utf8>>', to: 'List<List<Utf8>>' },
-        { column: 'st.y', from: 'Utf8View', to: 'Utf8' },
-        { column: 'cat', from: 'Utf8View', to: 'Utf8' },
+        { column: 'll', from: 'LargeList<LargeList<Utf8View>>', to: 'List<List<Utf8>>' },
+        { column: 'st', from: 'Struct<x: Float64, y: Utf8View>', to: 'Struct<x: Float64, y: Utf8>' },
+        { column: 'cat', from: 'Dictionary<Utf8View>', to: 'Utf8' },
       ]),
     )
     expect(preview.schema.find((f) => f.name === 's')?.type).toBe('Utf8')
@@ -231,7 +234,7 @@ describe('types only apache-arrow writes here: kept, converted, or refused by na
     const path = ws.file('arrow-js-types.arrow')
     await writeArrow(path, 'file', schema, [batch])
     const preview = await previewImport({ path, fileName: 'arrow-js-types.arrow', client: ws.client, namespace: [] })
-    expect(preview.conversions).toEqual([{ column: 'm', from: 'Map<Utf8, Int32>', to: 'List<Struct<key: Utf8, value: Int32>>' }])
+    expect(preview.conversions).toEqual([{ column: 'm', from: 'Map<key: Utf8, value: Int32>', to: 'List<Struct<key: Utf8, value: Int32>>' }])
     const { table, rows: back } = await importFile(path)
     expect(typesOf(table)).toMatchObject({ h: 'Float16', big: 'Decimal[60e+4]', lu: 'LargeUtf8', lb: 'LargeBinary', m: 'List<Struct<{key:Utf8, value:Int32}>>' })
     expect((table.schema.fields[2]!.type as Decimal).bitWidth).toBe(256)
@@ -286,5 +289,38 @@ describe('CSV dates and timestamps (written by DuckDB)', () => {
     const { table, rows } = await importFile(path, { datesAsText: true })
     expect(typesOf(table)).toEqual({ id: 'Int64', day: 'Utf8', at: 'Utf8', atz: 'Utf8', note: 'Utf8' })
     expect(rows.find((r) => r.id === 0n)?.day).toBe('2024-02-29')
+  })
+})
+
+describe('BinaryView (polars writes no binary column from JS: its Utf8View column relabelled)', () => {
+  /** Set the IPC type id of column `index` to `typeId` in the schema message and in the footer. */
+  function relabel(bytes: Uint8Array, index: number, typeId: number): void {
+    const patch = (at: number, root: (bb: InstanceType<typeof flatbuffers.ByteBuffer>) => { fields(i: number): { bb: { __offset(p: number, o: number): number } | null; bb_pos: number } | null } | null) => {
+      const bb = new flatbuffers.ByteBuffer(bytes.subarray(at))
+      const field = root(bb)!.fields(index)!
+      const slot = field.bb!.__offset(field.bb_pos, 8) // Field.type_type
+      expect(bytes[at + field.bb_pos + slot]).toBe(24)
+      bytes[at + field.bb_pos + slot] = typeId
+    }
+    patch(16, (bb) => fbMessage.Message.getRootAsMessage(bb).header(new fbMessage.Schema()))
+    const footerLength = new DataView(bytes.buffer, bytes.byteOffset).getInt32(bytes.length - 10, true)
+    patch(bytes.length - 10 - footerLength, (bb) => fbFile.Footer.getRootAsFooter(bb).schema())
+  }
+
+  it.each(['uncompressed', 'zstd'] as const)('%s: imports as Binary with the same bytes', async (compression) => {
+    const path = ws.file(`binary-view-${compression}.arrow`)
+    writePolarsIpc(polarsFrame(ROWS, CHUNK, false).select('i', 's'), path, 'file', compression)
+    const bytes = new Uint8Array(await readFile(path))
+    relabel(bytes, 1, 23)
+    await writeFile(path, bytes)
+    const preview = await previewImport({ path, fileName: 'bv.arrow', client: ws.client, namespace: [] })
+    expect(preview.conversions).toEqual([{ column: 's', from: 'BinaryView', to: 'Binary' }])
+    const { table, rows } = await importFile(path)
+    expect(typesOf(table)).toEqual({ i: 'Int32', s: 'Binary' })
+    const sorted = [...rows].sort((a, b) => (a.i as number) - (b.i as number))
+    sorted.forEach((row, i) => {
+      const s = polarsRow(i).s
+      expect(row.s === null ? null : new TextDecoder().decode(row.s as Uint8Array)).toBe(s)
+    })
   })
 })

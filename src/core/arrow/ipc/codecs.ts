@@ -1,21 +1,38 @@
 import * as zlib from 'node:zlib'
-import { decompress as fzstd } from 'fzstd'
 import { lz4Frame } from './lz4'
 
 type Zstd = (input: Uint8Array, outputLength: number) => Uint8Array
 
 const native = (zlib as unknown as { zstdDecompressSync?: (b: Uint8Array, o?: { maxOutputLength?: number }) => Buffer }).zstdDecompressSync
 
+// zstddec (the zstd reference decoder in wasm) is ESM-only: loaded lazily, once, by dynamic import.
+type Decoder = { decode(input: Uint8Array, outputLength: number): Uint8Array }
+let wasm: Decoder | null = null
+let loading: Promise<void> | null = null
+
 /**
- * ZSTD from Node's zlib where the runtime has it (Node ≥ 22.15: Electron), else `fzstd` (pure JS,
- * about a third of the speed). Either way the decoded length is checked against the expected one.
+ * Make {@link zstd} ready: Node's zlib has ZSTD from 22.15 (Electron); elsewhere (Node 20) the wasm
+ * decoder is loaded. Call before reading (readers do, when they open a file).
  */
-export const zstd: Zstd = native
-  ? (input, outputLength) => {
-      const out = native(input, { maxOutputLength: Math.max(outputLength, 1) })
-      return new Uint8Array(out.buffer, out.byteOffset, out.byteLength)
-    }
-  : (input, outputLength) => fzstd(input, new Uint8Array(outputLength))
+export function initZstd(): Promise<void> {
+  if (native || wasm) return Promise.resolve()
+  loading ??= import('zstddec').then(async ({ ZSTDDecoder }) => {
+    const decoder = new ZSTDDecoder()
+    await decoder.init()
+    wasm = decoder
+  })
+  return loading
+}
+
+/** ZSTD-decode `input` whose decoded size is known; the size is checked by the callers. */
+export const zstd: Zstd = (input, outputLength) => {
+  if (native) {
+    const out = native(input, { maxOutputLength: Math.max(outputLength, 1) })
+    return new Uint8Array(out.buffer, out.byteOffset, out.byteLength)
+  }
+  if (!wasm) throw new Error('the ZSTD decoder is not loaded (initZstd was not awaited)')
+  return wasm.decode(input, outputLength)
+}
 
 /** Arrow IPC `CompressionType`: 0 = LZ4_FRAME, 1 = ZSTD. */
 export function decompressIpc(codec: number, input: Uint8Array, outputLength: number): Uint8Array {

@@ -1,6 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises'
 import { makeVector, type RecordBatch, type Schema, type Vector } from 'apache-arrow'
 import { loadBatch, loadDictionary } from './batch'
+import { initZstd } from './codecs'
 import { fbFile, fbMessage, flatbuffers, type FbRecordBatch } from './fb'
 import { decodeSchema, type Conversion, type DecodedSchema } from './schema'
 
@@ -85,6 +86,7 @@ function schemaOf(raw: RawMessage): DecodedSchema {
 }
 
 export async function openIpc(path: string, kind: 'file' | 'stream'): Promise<IpcReader> {
+  await initZstd()
   const handle = await open(path, 'r')
   try {
     const size = (await handle.stat()).size

@@ -1,5 +1,6 @@
 import {
   Binary,
+  DataType,
   Bool,
   Date_,
   Decimal,
@@ -19,7 +20,6 @@ import {
   Time,
   Timestamp,
   Utf8,
-  type DataType,
 } from 'apache-arrow'
 import { fbSchema, TYPE_BINARY_VIEW, TYPE_LARGE_LIST_VIEW, TYPE_LIST_VIEW, TYPE_UTF8_VIEW, type FbField, type FbSchema } from './fb'
 
@@ -59,7 +59,10 @@ export function decodeSchema(fb: FbSchema): DecodedSchema {
   for (let i = 0; i < fb.fieldsLength(); i++) {
     const f = fb.fields(i)
     if (!f) throw new Error(`schema field ${i + 1} is missing`)
-    const { field, layout } = decodeField(f, f.name() ?? '', out, 0)
+    const { field, layout, source } = decodeField(f, f.name() ?? '', out, 0)
+    // One entry per column, with its whole source and written types (nested views included).
+    const written = DataType.isDictionary(field.type) ? field.type.dictionary : field.type
+    if (source !== readable(written)) out.conversions.push({ column: field.name, from: source, to: readable(written) })
     fields.push(field)
     out.layouts.push(layout)
   }
@@ -76,16 +79,24 @@ function metadata(fb: { customMetadataLength(): number; customMetadata(i: number
   return map
 }
 
-function decodeField(f: FbField, path: string, out: DecodedSchema, depth: number): { field: Field; layout: Layout } {
+interface Decoded {
+  field: Field
+  layout: Layout
+  /** The file's type, readable (`LargeList<Utf8View>`), before any conversion. */
+  source: string
+}
+
+function decodeField(f: FbField, path: string, out: DecodedSchema, depth: number): Decoded {
   if (depth > 64) throw new Error('its schema nests deeper than 64 levels')
   const name = f.name() ?? ''
-  const children: { field: Field; layout: Layout }[] = []
+  const children: Decoded[] = []
   for (let i = 0; i < f.childrenLength(); i++) {
     const c = f.children(i)
     if (!c) throw new Error(`a child of column "${path}" is missing`)
     children.push(decodeField(c, `${path}.${c.name() ?? ''}`, out, depth + 1))
   }
-  const { type, layout, from } = decodeType(f, path, children, out)
+  const { type, layout, source: typeSource } = decodeType(f, path, children, out)
+  let source = typeSource ?? readable(type)
   let fieldType: DataType = type
   const encoding = f.dictionary()
   let fieldLayout = layout
@@ -96,9 +107,9 @@ function decodeField(f: FbField, path: string, out: DecodedSchema, depth: number
     fieldType = new Dictionary(type, indices as never, id, encoding.isOrdered())
     out.dictionaries.set(id, { field: new Field(name, type, true), layout })
     fieldLayout = { kind: 'plain', buffers: 2, children: [] }
+    source = `Dictionary<${source}>`
   }
-  if (from) out.conversions.push({ column: path, from, to: readable(type) })
-  return { field: new Field(name, fieldType, f.nullable(), metadata(f)), layout: fieldLayout }
+  return { field: new Field(name, fieldType, f.nullable(), metadata(f)), layout: fieldLayout, source }
 }
 
 const plain = (buffers: number, children: Layout[] = []): Layout => ({ kind: 'plain', buffers, children })
@@ -106,11 +117,12 @@ const plain = (buffers: number, children: Layout[] = []): Layout => ({ kind: 'pl
 function decodeType(
   f: FbField,
   path: string,
-  children: { field: Field; layout: Layout }[],
+  children: Decoded[],
   out: DecodedSchema,
-): { type: DataType; layout: Layout; from?: string } {
+): { type: DataType; layout: Layout; source?: string } {
   const t = f.typeType() as number
   const kids = children.map((c) => c.layout)
+  const sources = children.map((c) => c.source)
   const child = (): Field => {
     const c = children[0]
     if (!c) throw new Error(`column "${path}" is a list without its value field`)
@@ -140,9 +152,9 @@ function decodeType(
     case T.LargeUtf8:
       return { type: new LargeUtf8(), layout: plain(3) }
     case TYPE_UTF8_VIEW:
-      return { type: new Utf8(), layout: { kind: 'view', children: [] }, from: 'Utf8View' }
+      return { type: new Utf8(), layout: { kind: 'view', children: [] }, source: 'Utf8View' }
     case TYPE_BINARY_VIEW:
-      return { type: new Binary(), layout: { kind: 'view', children: [] }, from: 'BinaryView' }
+      return { type: new Binary(), layout: { kind: 'view', children: [] }, source: 'BinaryView' }
     case T.Bool:
       return { type: new Bool(), layout: plain(2) }
     case T.Decimal: {
@@ -176,26 +188,26 @@ function decodeType(
       return { type: new FixedSizeBinary(x.byteWidth()), layout: plain(2) }
     }
     case T.List:
-      return { type: new List(child()), layout: plain(2, kids) }
+      return { type: new List(child()), layout: plain(2, kids), source: `List<${sources[0]}>` }
     case T.LargeList:
-      return { type: new List(child()), layout: { kind: 'large-list', children: [kids[0]!] }, from: `LargeList<${readable(child().type)}>` }
+      return { type: new List(child()), layout: { kind: 'large-list', children: [kids[0]!] }, source: `LargeList<${sources[0]}>` }
     case TYPE_LIST_VIEW:
     case TYPE_LARGE_LIST_VIEW: {
       const large = t === TYPE_LARGE_LIST_VIEW
-      const from = `${large ? 'LargeListView' : 'ListView'}<${readable(child().type)}>`
-      return { type: new List(child()), layout: { kind: 'list-view', large, children: [kids[0]!] }, from }
+      const source = `${large ? 'LargeListView' : 'ListView'}<${sources[0]}>`
+      return { type: new List(child()), layout: { kind: 'list-view', large, children: [kids[0]!] }, source }
     }
     case T.FixedSizeList: {
       const x = f.type(new fbSchema.FixedSizeList()) as InstanceType<typeof fbSchema.FixedSizeList>
-      return { type: new FixedSizeList(x.listSize(), child()), layout: plain(1, kids) }
+      return { type: new FixedSizeList(x.listSize(), child()), layout: plain(1, kids), source: `FixedSizeList<${sources[0]}>[${x.listSize()}]` }
     }
     case T.Struct_:
-      return { type: new Struct(children.map((c) => c.field)), layout: plain(1, kids) }
+      return { type: new Struct(children.map((c) => c.field)), layout: plain(1, kids), source: `Struct<${children.map((c) => `${c.field.name}: ${c.source}`).join(', ')}>` }
     case T.Map: {
       // Lance's file format 2.1 cannot store Map; a Map is a list of key/value structs, same buffers.
       const entries = child()
-      const from = `Map<${(entries.type.children ?? []).map((c: Field) => readable(c.type)).join(', ')}>`
-      return { type: new List(entries), layout: plain(2, kids), from }
+      const inner = /^Struct<(.*)>$/.exec(sources[0] ?? '')?.[1] ?? readable(entries.type)
+      return { type: new List(entries), layout: plain(2, kids), source: `Map<${inner}>` }
     }
     case T.Union: {
       const x = f.type(new fbSchema.Union()) as InstanceType<typeof fbSchema.Union>

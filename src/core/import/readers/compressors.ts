@@ -5,7 +5,8 @@ import { lz4Block } from '../../arrow/ipc/lz4'
 
 /**
  * Parquet codecs beyond hyparquet's built-in Snappy: GZIP and BROTLI from Node's zlib, ZSTD from
- * zlib where the runtime has it (Node ≥ 22.15, Electron) and from `fzstd` elsewhere (Node 20), and
+ * zlib where the runtime has it (Node ≥ 22.15, Electron) and from `zstddec` (wasm) elsewhere (Node 20;
+ * the reader awaits `initZstd()` first), and
  * a small LZ4 block decoder for LZ4_RAW. Hadoop-framed LZ4 stays unsupported (a clear error).
  */
 export function parquetCompressors(): Compressors {

@@ -29,6 +29,7 @@ import { AppError } from '../../../contract'
 import { MISMATCH, batchFromColumns, coerce } from '../build'
 import { typeName } from '../schema'
 import { DEFAULT_BATCH_ROWS, type BatchSource, type OpenOptions } from '../source'
+import { initZstd } from '../../arrow/ipc/codecs'
 import { parquetCompressors } from './compressors'
 import { corrupt, throwIfAborted } from './errors'
 
@@ -83,6 +84,7 @@ export async function openParquet(path: string, options: OpenOptions): Promise<B
   } catch (error) {
     throw corrupt(fileName, 'Parquet file', error)
   }
+  await initZstd()
   const compressors = parquetCompressors()
   let tree: SchemaTree
   try {

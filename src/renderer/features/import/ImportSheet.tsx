@@ -326,7 +326,7 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
           {preview && (preview.conversions?.length ?? 0) > 0 && (
             <section className="import-section" aria-label="Conversions">
               <h3>Converted for Lance</h3>
-              <ul className="import-schema">
+              <ul className="import-schema import-conversions">
                 {preview.conversions!.map((c) => (
                   <li key={c.column}>
                     <code className="import-field-name">{c.column}</code>
@@ -346,7 +346,9 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
                 {preview.schema.map((field) => (
                   <li key={field.name}>
                     <code className="import-field-name">{field.name}</code>
-                    <code className="import-field-type">{field.type}</code>
+                    <code className="import-field-type" title={field.type}>
+                      {field.type}
+                    </code>
                     {!field.nullable && <span className="muted small">not null</span>}
                   </li>
                 ))}
