@@ -10,7 +10,7 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { test as base, type Locator, type Page } from '@playwright/test'
-import { Field, Float64, Int64, Struct, Utf8, vectorFromArray } from 'apache-arrow'
+import { Field, Float64, Int64, Struct, Utf8, makeVector, vectorFromArray } from 'apache-arrow'
 import { batchOf, float32Vectors, tableOf } from '../../src/core/arrow'
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import { startServer } from '../../src/server'
@@ -49,7 +49,7 @@ function wideTable() {
   ])
   return tableOf([
     batchOf({
-      id: vectorFromArray(ids, new Int64()),
+      id: makeVector(ids),
       meta: vectorFromArray(
         Array.from({ length: ROWS }, (_, i) => ({ source_system: `crm-${i % 3}`, ingested_at_epoch_ms: BigInt(1_700_000_000_000 + i), confidence_score: i / ROWS })),
         metaType,
