@@ -109,7 +109,7 @@ test('the sidebar resizes with the mouse and the keyboard, hides, and both are r
   await expect(handle).toHaveAttribute('aria-valuenow', '292')
   expect(Math.round((await sidebar.boundingBox())!.width)).toBe(292)
   await page.keyboard.press('Home')
-  await expect(handle).toHaveAttribute('aria-valuenow', '180')
+  await expect(handle).toHaveAttribute('aria-valuenow', '220')
 
   // Mouse: drag the handle 120 px to the right.
   const box = (await handle.boundingBox())!
@@ -117,12 +117,23 @@ test('the sidebar resizes with the mouse and the keyboard, hides, and both are r
   await page.mouse.down()
   await page.mouse.move(box.x + box.width / 2 + 120, box.y + 200, { steps: 6 })
   await page.mouse.up()
-  await expect(handle).toHaveAttribute('aria-valuenow', '300')
-  await expect.poll(async () => Math.round((await sidebar.boundingBox())!.width)).toBe(300)
+  await expect(handle).toHaveAttribute('aria-valuenow', '340')
+  await expect.poll(async () => Math.round((await sidebar.boundingBox())!.width)).toBe(340)
+  // Every header button still fits at the narrowest width.
+  await page.keyboard.press('Home')
+  await expect(handle).toHaveAttribute('aria-valuenow', '220')
+  const hide = await page.getByRole('button', { name: 'Hide sidebar' }).boundingBox()
+  expect(hide!.x + hide!.width).toBeLessThanOrEqual(220)
+  await page.keyboard.press('End')
+  await expect(handle).toHaveAttribute('aria-valuenow', '560')
+  await handle.dblclick()
+  await expect(handle).toHaveAttribute('aria-valuenow', '260')
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight')
+  await expect(handle).toHaveAttribute('aria-valuenow', '340')
 
   // Remembered across a reload.
   await page.reload()
-  await expect(page.getByRole('separator', { name: 'Resize sidebar' })).toHaveAttribute('aria-valuenow', '300')
+  await expect(page.getByRole('separator', { name: 'Resize sidebar' })).toHaveAttribute('aria-valuenow', '340')
   await openWide(page)
   await shots(page, 'sidebar-resized')
 
@@ -138,7 +149,7 @@ test('the sidebar resizes with the mouse and the keyboard, hides, and both are r
   await page.getByRole('button', { name: 'Show sidebar' }).click()
   await expect(page.getByRole('tree')).toBeVisible()
   await expect(page.getByRole('button', { name: 'Hide sidebar' })).toBeFocused()
-  await expect(page.getByRole('separator', { name: 'Resize sidebar' })).toHaveAttribute('aria-valuenow', '300')
+  await expect(page.getByRole('separator', { name: 'Resize sidebar' })).toHaveAttribute('aria-valuenow', '340')
 })
 
 test('at 900×600 the table header shows the whole namespace path and name', async ({ page, catalog }) => {
