@@ -364,6 +364,19 @@ test('Test connection counts the tables inside namespaces, not only the root', a
     await shots(page, 'test-connection-report', async () => {
       await report.scrollIntoViewIfNeeded()
     })
+
+    // A wrong key: Save & connect saves nothing, says so, and keeps the focus in the dialog.
+    await dialog.getByRole('textbox', { name: 'API key' }).fill('sk-wrong-000000000000')
+    await dialog.getByRole('button', { name: 'Save & connect' }).click()
+    await expect(dialog.getByRole('alert')).toContainText('The server refused the credentials — nothing was saved')
+    await expect(dialog.locator('.dialog-error')).toBeFocused()
+    await shots(page, 'save-and-connect-refused', async () => {
+      await dialog.getByRole('alert').scrollIntoViewIfNeeded()
+    })
+    await page.keyboard.press('Escape')
+    await expect(dialog).toBeHidden()
+    await page.getByRole('button', { name: 'Catalog servers' }).click()
+    await expect(page.getByRole('menu', { name: 'Catalog servers' }).getByRole('menuitem')).toHaveText(['Connect to server…'])
   } finally {
     await server.close()
   }
