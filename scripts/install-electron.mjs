@@ -10,8 +10,7 @@ import { fileURLToPath } from 'node:url'
 
 const require = createRequire(import.meta.url)
 const here = dirname(fileURLToPath(import.meta.url))
-// Overridable so the test can run the wrapper against an installer that fails in a known way.
-const installer = process.env.LCB_ELECTRON_INSTALLER ?? join(dirname(require.resolve('electron/package.json')), 'install.js')
+const installer = join(dirname(require.resolve('electron/package.json')), 'install.js')
 const causeHook = join(here, 'install-electron-cause.cjs')
 const command = (process.env.npm_lifecycle_event ?? 'prestart').replace(/^pre/, '')
 

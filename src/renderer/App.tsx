@@ -256,11 +256,7 @@ export function App() {
       />
     )
   } else if (selection.kind === 'table') {
-    content = (
-      <TableIdentity.Provider value={tableIdentity(selectedConnection.location, selection.ref.namespace, selection.ref.name)}>
-        <TableView key={`${selection.key}#${importEpoch}`} tableRef={selection.ref} connectionLabel={selectedConnection.label} />
-      </TableIdentity.Provider>
-    )
+    content = <TableView key={`${selection.key}#${importEpoch}`} tableRef={selection.ref} connectionLabel={selectedConnection.label} />
   } else {
     content = (
       <ConnectionPane
@@ -324,7 +320,10 @@ export function App() {
       />
       {sidebarLayout.handle}
       <div className="app-main">
-        <main className="content">{content}</main>
+        {/* Per-table preferences (hidden columns) are kept under the open table's identity. */}
+        <TableIdentity.Provider value={selection?.kind === 'table' && selectedConnection ? tableIdentity(selectedConnection.location, selection.ref.namespace, selection.ref.name) : null}>
+          <main className="content">{content}</main>
+        </TableIdentity.Provider>
         {imports.dock}
       </div>
       {imports.indicator && <footer className="app-status">{imports.indicator}</footer>}

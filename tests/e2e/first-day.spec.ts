@@ -10,7 +10,7 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { test as base, type Locator, type Page } from '@playwright/test'
-import { Field, Float64, Int64, Struct, Utf8, vectorFromArray } from 'apache-arrow'
+import { Field, Float64, Int64, Struct, Utf8, makeVector, vectorFromArray } from 'apache-arrow'
 import { batchOf, float32Vectors, tableOf } from '../../src/core/arrow'
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import { startServer } from '../../src/server'
@@ -49,7 +49,7 @@ function wideTable() {
   ])
   return tableOf([
     batchOf({
-      id: vectorFromArray(ids, new Int64()),
+      id: makeVector(ids),
       meta: vectorFromArray(
         Array.from({ length: ROWS }, (_, i) => ({ source_system: `crm-${i % 3}`, ingested_at_epoch_ms: BigInt(1_700_000_000_000 + i), confidence_score: i / ROWS })),
         metaType,
@@ -109,7 +109,7 @@ test('the sidebar resizes with the mouse and the keyboard, hides, and both are r
   await expect(handle).toHaveAttribute('aria-valuenow', '292')
   expect(Math.round((await sidebar.boundingBox())!.width)).toBe(292)
   await page.keyboard.press('Home')
-  await expect(handle).toHaveAttribute('aria-valuenow', '180')
+  await expect(handle).toHaveAttribute('aria-valuenow', '220')
 
   // Mouse: drag the handle 120 px to the right.
   const box = (await handle.boundingBox())!
@@ -117,12 +117,23 @@ test('the sidebar resizes with the mouse and the keyboard, hides, and both are r
   await page.mouse.down()
   await page.mouse.move(box.x + box.width / 2 + 120, box.y + 200, { steps: 6 })
   await page.mouse.up()
-  await expect(handle).toHaveAttribute('aria-valuenow', '300')
-  await expect.poll(async () => Math.round((await sidebar.boundingBox())!.width)).toBe(300)
+  await expect(handle).toHaveAttribute('aria-valuenow', '340')
+  await expect.poll(async () => Math.round((await sidebar.boundingBox())!.width)).toBe(340)
+  // Every header button still fits at the narrowest width.
+  await page.keyboard.press('Home')
+  await expect(handle).toHaveAttribute('aria-valuenow', '220')
+  const hide = await page.getByRole('button', { name: 'Hide sidebar' }).boundingBox()
+  expect(hide!.x + hide!.width).toBeLessThanOrEqual(220)
+  await page.keyboard.press('End')
+  await expect(handle).toHaveAttribute('aria-valuenow', '560')
+  await handle.dblclick()
+  await expect(handle).toHaveAttribute('aria-valuenow', '260')
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight')
+  await expect(handle).toHaveAttribute('aria-valuenow', '340')
 
   // Remembered across a reload.
   await page.reload()
-  await expect(page.getByRole('separator', { name: 'Resize sidebar' })).toHaveAttribute('aria-valuenow', '300')
+  await expect(page.getByRole('separator', { name: 'Resize sidebar' })).toHaveAttribute('aria-valuenow', '340')
   await openWide(page)
   await shots(page, 'sidebar-resized')
 
@@ -138,7 +149,7 @@ test('the sidebar resizes with the mouse and the keyboard, hides, and both are r
   await page.getByRole('button', { name: 'Show sidebar' }).click()
   await expect(page.getByRole('tree')).toBeVisible()
   await expect(page.getByRole('button', { name: 'Hide sidebar' })).toBeFocused()
-  await expect(page.getByRole('separator', { name: 'Resize sidebar' })).toHaveAttribute('aria-valuenow', '300')
+  await expect(page.getByRole('separator', { name: 'Resize sidebar' })).toHaveAttribute('aria-valuenow', '340')
 })
 
 test('at 900×600 the table header shows the whole namespace path and name', async ({ page, catalog }) => {
@@ -348,11 +359,24 @@ test('Test connection counts the tables inside namespaces, not only the root', a
     await dialog.getByRole('textbox', { name: 'API key' }).fill(key)
     await dialog.getByRole('button', { name: 'Test connection' }).click()
     const report = dialog.getByRole('region', { name: 'Test result' })
-    await expect(report).toContainText('The server has 0 tables at the root and 2 namespaces; 3 more tables in 3 namespaces (all of them).')
+    await expect(report).toContainText('The server has 3 tables: 0 at the root and 3 in 3 namespaces (2 at the top level).')
     await expect(report).not.toContainText('0 tables found')
     await shots(page, 'test-connection-report', async () => {
       await report.scrollIntoViewIfNeeded()
     })
+
+    // A wrong key: Save & connect saves nothing, says so, and keeps the focus in the dialog.
+    await dialog.getByRole('textbox', { name: 'API key' }).fill('sk-wrong-000000000000')
+    await dialog.getByRole('button', { name: 'Save & connect' }).click()
+    await expect(dialog.getByRole('alert')).toContainText('The server refused the credentials — nothing was saved')
+    await expect(dialog.locator('.dialog-error')).toBeFocused()
+    await shots(page, 'save-and-connect-refused', async () => {
+      await dialog.getByRole('alert').scrollIntoViewIfNeeded()
+    })
+    await page.keyboard.press('Escape')
+    await expect(dialog).toBeHidden()
+    await page.getByRole('button', { name: 'Catalog servers' }).click()
+    await expect(page.getByRole('menu', { name: 'Catalog servers' }).getByRole('menuitem')).toHaveText(['Connect to server…'])
   } finally {
     await server.close()
   }

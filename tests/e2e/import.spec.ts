@@ -83,6 +83,17 @@ function jobsPanel(page: Page): Locator {
   return page.getByRole('region', { name: 'Import jobs' })
 }
 
+/**
+ * Once nothing runs, the panel collapses to the status bar's "Imports: …" line: wait for that line to
+ * say `summary` (so the run is over), then show the panel.
+ */
+async function showFinishedJobs(page: Page, summary: string): Promise<Locator> {
+  const indicator = page.getByRole('button', { name: `Imports: ${summary}` })
+  await expect(indicator).toBeVisible()
+  if ((await indicator.getAttribute('aria-expanded')) !== 'true') await indicator.click()
+  return jobsPanel(page)
+}
+
 test('a file dropped on a namespace is previewed, imported with progress, and opened in the grid', async ({ page, catalog }) => {
   await openApp(page, catalog.harness)
   await expect(treeItem(page, 'lab')).toBeVisible()
@@ -122,7 +133,7 @@ test('a file dropped on a namespace is previewed, imported with progress, and op
   await expect(dialog).toBeHidden()
 
   // The job ends in the history and the new table is selected and open.
-  const panel = jobsPanel(page)
+  const panel = await showFinishedJobs(page, '1 done')
   await expect(panel.getByRole('listitem', { name: 'Import of city measurements.arrow' })).toContainText('Done')
   await expect(panel).toContainText('1,000 rows in lab / cities')
   const grid = page.getByRole('grid', { name: 'cities' })
@@ -224,7 +235,7 @@ test('several dropped files queue: one sheet after another, jobs run in turn', a
   await dialog.getByRole('button', { name: 'Import' }).click()
   await expect(dialog).toBeHidden()
 
-  const panel = jobsPanel(page)
+  const panel = await showFinishedJobs(page, '3 done')
   await expect(panel.getByRole('listitem', { name: 'Import of third.jsonl' })).toContainText('Done')
   await expect(panel.getByRole('listitem', { name: 'Import of first.arrow' })).toContainText('Done')
   await expect(panel.getByRole('listitem', { name: 'Import of second.arrows' })).toContainText('Done')
@@ -273,6 +284,7 @@ test('an import cancelled mid-way leaves no table', async ({ page, catalog }) =>
   const shot = screenshot(page, 'import-jobs-running')
   await job.getByRole('button', { name: 'Cancel import of big.arrows' }).click()
   await shot
+  await showFinishedJobs(page, '1 cancelled')
   await expect(job).toContainText('Cancelled')
   await expect(job).toContainText('Cancelled; no table was made')
   await screenshot(page, 'import-jobs-cancelled')

@@ -118,7 +118,7 @@ test('connects with an API key through the dialog, browses, opens a table and sc
   expect(expected).toBe(1)
   await dialog.getByRole('button', { name: 'Test connection' }).click()
   const report = dialog.getByRole('region', { name: 'Test result' })
-  await expect(report).toContainText('The server has 1 table at the root and 1 namespace; 1 more table in 1 namespace (all of them).')
+  await expect(report).toContainText('The server has 2 tables: 1 at the root and 1 in 1 namespace (1 at the top level).')
   await expect(report).not.toContainText('write round trip')
   await screenshot(page, 'rest-connect-dialog')
 
@@ -223,7 +223,7 @@ test('a failed Save & connect saves nothing and keeps the focus in the dialog; a
   await page.getByRole('list', { name: 'Saved connections' }).getByRole('button', { name: 'Edit Shared catalog' }).click()
   await expect(dialog.getByText('••••• saved')).toBeVisible()
   await dialog.getByRole('button', { name: 'Test connection' }).click()
-  await expect(dialog.getByRole('region', { name: 'Test result' })).toContainText('The server has 1 table at the root')
+  await expect(dialog.getByRole('region', { name: 'Test result' })).toContainText('The server has 2 tables: 1 at the root and 1 in 1 namespace')
   await dialog.getByRole('button', { name: 'Cancel' }).click()
 
   expect(await page.content()).not.toContain(KEY)

@@ -63,13 +63,15 @@ export async function takeInventory(
   return inventory
 }
 
-/** The inventory in one sentence, e.g. "2 tables at the root, 3 namespaces; 12 more tables in 5 namespaces". */
+/** The walk in one line, e.g. "Counted 30 tables in 15 namespaces (3 at the top level; every namespace)". */
 export function describeInventory(inventory: CatalogInventory): string {
   const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`
-  const head = `${plural(inventory.rootTables, 'table', 'tables')} at the root, ${plural(inventory.rootNamespaces, 'namespace', 'namespaces')}`
-  if (inventory.namespacesWalked === 0) return inventory.stoppedBy ? `${head} (could not list the namespaces: ${inventory.stoppedBy})` : head
-  const found = `${plural(inventory.tablesInNamespaces, 'table', 'tables')} in ${plural(inventory.namespacesWalked, 'namespace', 'namespaces')}`
-  if (inventory.complete) return `${head}; ${found} (every namespace)`
-  if (inventory.stoppedBy) return `${head}; ${found} before an error stopped the walk: ${inventory.stoppedBy}`
-  return `${head}; ${found} (the first ${inventory.limit} of ${plural(inventory.namespacesFound, 'namespace', 'namespaces')} found so far; there are more)`
+  if (inventory.namespacesWalked === 0) {
+    if (inventory.stoppedBy) return `Could not list the namespaces: ${inventory.stoppedBy}`
+    return 'No namespaces: every table is at the root'
+  }
+  const counted = `Counted ${plural(inventory.tablesInNamespaces, 'table', 'tables')} in ${plural(inventory.namespacesWalked, 'namespace', 'namespaces')} (${inventory.rootNamespaces.toLocaleString('en-US')} at the top level`
+  if (inventory.complete) return `${counted}; every namespace)`
+  if (inventory.stoppedBy) return `${counted}) before an error stopped the count: ${inventory.stoppedBy}`
+  return `${counted}; stopped at ${inventory.limit}, more remain)`
 }

@@ -315,16 +315,20 @@ export function ConnectionDialog({ editing, openError = null, onCancel, onSaved,
 
 const count = (n: number, one: string, many: string) => `${numberFormat.format(n)} ${n === 1 ? one : many}`
 
-/** "The server has 2 tables at the root and 3 namespaces; 40 more tables in 12 namespaces (all of them)." */
+/** "The server has 42 tables: 2 at the root and 40 in 12 namespaces (3 at the top level)." */
 function inventorySummary(report: VerificationReport): string {
   const inventory = report.inventory
   if (!inventory) return `The server lists ${count(report.tables.length, 'table', 'tables')} at the root.`
-  const head = `The server has ${count(inventory.rootTables, 'table', 'tables')} at the root and ${count(inventory.rootNamespaces, 'namespace', 'namespaces')}`
-  if (inventory.namespacesWalked === 0) return `${head}.`
-  const more = `${count(inventory.tablesInNamespaces, 'more table', 'more tables')} in ${count(inventory.namespacesWalked, 'namespace', 'namespaces')}`
-  if (inventory.complete) return `${head}; ${more} (all of them).`
-  if (inventory.stoppedBy) return `${head}; ${more} (the count stopped at an error).`
-  return `${head}; ${more} (the first ${inventory.limit} of at least ${numberFormat.format(inventory.namespacesFound)}; not counted further).`
+  const { rootTables, tablesInNamespaces, namespacesWalked } = inventory
+  if (namespacesWalked === 0) {
+    if (inventory.stoppedBy) return `The server lists ${count(rootTables, 'table', 'tables')} at the root; its namespaces could not be listed.`
+    return `The server has ${count(rootTables, 'table', 'tables')}, all at the root (no namespaces).`
+  }
+  const total = rootTables + tablesInNamespaces
+  const where = `${numberFormat.format(rootTables)} at the root and ${numberFormat.format(tablesInNamespaces)} in ${count(namespacesWalked, 'namespace', 'namespaces')}`
+  if (inventory.complete) return `The server has ${count(total, 'table', 'tables')}: ${where} (${numberFormat.format(inventory.rootNamespaces)} at the top level).`
+  if (inventory.stoppedBy) return `The server has at least ${count(total, 'table', 'tables')}: ${where}, before an error stopped the count.`
+  return `The server has at least ${count(total, 'table', 'tables')}: ${where} (the count stops at ${inventory.limit} namespaces; more remain).`
 }
 
 function errorTitle(action: Busy, error: AppErrorData, editing: boolean): string {

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type CSSProperties, type Keyb
 
 const WIDTH_KEY = 'lcb.sidebar.width'
 const COLLAPSED_KEY = 'lcb.sidebar.collapsed'
-export const SIDEBAR_MIN = 180
+export const SIDEBAR_MIN = 220
 export const SIDEBAR_DEFAULT = 260
 const SIDEBAR_MAX = 560
 const STEP = 16
