@@ -6,7 +6,9 @@ import type { CallOptions, IndexSummary, TableDescription } from '../namespace/c
 import { formatTableId, type TableId } from '../namespace/path'
 import { buildQuery, viewNarrowsRows, type QueryWindow } from './buildQuery'
 import { queryInputError } from './errors'
+import { emptyIpcStream, toIpcStream } from '../arrow'
 import { queryToIpcStream, viewSchema } from './pageBytes'
+import { scanSorted, sortedRowIds, takeInOrder } from './sortedReads'
 import { assertViewMatchesSchema } from './validate'
 
 /** How many (table, version) handles stay open; each holds Lance's metadata caches for that version. */
@@ -63,6 +65,12 @@ export class DirQueries {
     return this.run(id, async () => {
       const { table, schema } = await this.checked(id, view)
       window.signal?.throwIfAborted()
+      if (isSorted(view) && !window.withRowId && !window.fastSearch) {
+        const ids = await sortedRowIds(table, view, window)
+        window.signal?.throwIfAborted()
+        if (ids.length === 0) return emptyIpcStream(viewSchema(schema, view))
+        return toIpcStream(await takeInOrder(table, ids, view.columns))
+      }
       const query = buildQuery(table, view, window)
       return queryToIpcStream(query, () => viewSchema(schema, view))
     })
@@ -92,8 +100,7 @@ export class DirQueries {
   /** Every row of the view, batch by batch, from one streaming Lance query (no offset paging). */
   async *scan(id: TableId, view: TableViewSpec, options: CallOptions & QueryWindow = {}): AsyncGenerator<RecordBatch> {
     const { table } = await this.run(id, () => this.checked(id, view))
-    const query = buildQuery(table, view, options)
-    const iterator = query[Symbol.asyncIterator]()
+    const iterator = isSorted(view) ? scanSorted(table, view, options.signal) : buildQuery(table, view, options)[Symbol.asyncIterator]()
     try {
       for (;;) {
         options.signal?.throwIfAborted()
@@ -170,6 +177,11 @@ export class DirQueries {
       throw queryInputError(error) ?? this.hooks.mapError(error, id)
     }
   }
+}
+
+/** A plain view with a sort (a search is ordered by its score instead). */
+function isSorted(view: TableViewSpec): boolean {
+  return !view.search && (view.sort?.length ?? 0) > 0
 }
 
 /** The table's indexes, as the UI needs them (which columns can be searched, and how). */

@@ -305,7 +305,13 @@ export class RestNamespaceClient implements NamespaceClient {
         idempotent: true,
       }),
     )
-    if (!r.schema) throw new AppError('unsupported', 'This server does not describe table schemas (load_detailed_metadata)')
+    if (!r.schema || typeof r.version !== 'number') {
+      // A server that ignores load_detailed_metadata: the plain describe (schema from an empty query), latest only.
+      if (options.version !== undefined) throw new AppError('unsupported', 'This server does not describe older table versions')
+      const plain = await this.describeTable(id, { signal: options.signal })
+      const indexes = options.indexes ? await this.listIndexes(id, options).catch(() => undefined) : undefined
+      return { ...plain, latestVersion: plain.version, ...(indexes ? { indexes } : {}) }
+    }
     const version = Number(r.version ?? 0)
     if (options.version !== undefined && version !== options.version) throw new AppError('unsupported', `This server ignored the version asked for (${options.version}) and described version ${version}`)
     const schema = schemaFromJson(r.schema)

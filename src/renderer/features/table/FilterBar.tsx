@@ -25,8 +25,10 @@ export const FilterBar = forwardRef<
     ftsColumns: string[]
     textQuery: string
     onTextSearch: (query: string) => void
+    /** The catalog cannot filter (a REST server answered "unsupported"): the box is disabled with this reason. */
+    disabledReason?: string
   }
->(function FilterBar({ filter, onApply, error, onEdit, applying, recent, ftsColumns, textQuery, onTextSearch }, ref) {
+>(function FilterBar({ filter, onApply, error, onEdit, applying, recent, ftsColumns, textQuery, onTextSearch, disabledReason }, ref) {
   const [draft, setDraft] = useState(filter)
   const [search, setSearch] = useState(textQuery)
   const [recentOpen, setRecentOpen] = useState(false)
@@ -68,7 +70,9 @@ export const FilterBar = forwardRef<
           className="filter-input"
           type="text"
           aria-label="Filter rows"
-          placeholder="Filter rows: score > 0.5 AND title LIKE '%Zürich%'  (Enter applies, Esc clears)"
+          placeholder={disabledReason ? `Filtering is unavailable: ${disabledReason}` : "Filter rows: score > 0.5 AND title LIKE '%Zürich%'  (Enter applies, Esc clears)"}
+          disabled={disabledReason !== undefined}
+          title={disabledReason}
           spellCheck={false}
           autoComplete="off"
           value={draft}

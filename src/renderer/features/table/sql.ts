@@ -3,8 +3,14 @@
  * doubled), string literals in single quotes (a quote doubled), int64 values written out exactly.
  */
 
+/** SQL words that cannot stand as a bare column name. */
+const KEYWORDS = new Set(
+  'all and any as asc between by case cast desc distinct else end exists false from group having in is join like limit not null on or order select then true union when where'.split(' '),
+)
+
+/** Bare only for lower-case names that are not keywords (unquoted identifiers are lower-cased by the parser). */
 export function quoteIdentifier(name: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `\`${name.replace(/`/g, '``')}\``
+  return /^[a-z_][a-z0-9_]*$/.test(name) && !KEYWORDS.has(name) ? name : `\`${name.replace(/`/g, '``')}\``
 }
 
 export function quoteString(text: string): string {

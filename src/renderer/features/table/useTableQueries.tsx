@@ -1,5 +1,7 @@
+import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
-import type { FieldInfo, SortKey, TableInfo, TableRef, VectorSearch } from '../../../contract'
+import type { FieldInfo, Operation, SortKey, TableInfo, TableRef, VectorSearch } from '../../../contract'
+import { call } from '../../api'
 import { CellMenu, type CellMenuItem } from './CellMenu'
 import { FilterBar, type FilterBarHandle } from './FilterBar'
 import { GoToRow } from './GoToRow'
@@ -38,6 +40,16 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
   const [selectRow, setSelectRow] = useState<{ row: number; nonce: number } | undefined>(undefined)
   const [menu, setMenu] = useState<MenuState | null>(null)
   const [similarSource, setSimilarSource] = useState('')
+
+  // What a REST server refused (learned by the client): those actions are disabled with the server's reason.
+  const capabilities = useQuery({
+    queryKey: ['connections/capabilities', tableRef.connectionId, tv.error?.code ?? ''],
+    queryFn: () => call('connections/capabilities', { connectionId: tableRef.connectionId }),
+  })
+  const refused = (operation: Operation): string | undefined => {
+    const entry = capabilities.data?.[operation]
+    return entry && entry.supported === false ? (entry.reason ?? 'this server does not support it') : undefined
+  }
 
   const vectorFields = useMemo(() => (info?.schema ?? []).filter((f) => f.vectorDimension !== undefined), [info])
   const ftsColumns = useMemo(() => [...new Set((info?.indexes ?? []).filter((i) => /^(fts|inverted)$/i.test(i.type)).flatMap((i) => i.columns))], [info])
@@ -113,7 +125,7 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
         label: 'Find similar rows',
         separatorBefore: true,
         run: () => vectorField && vector && searchSimilar(vectorField.name, vector, `row ${(m.row + 1).toLocaleString('en-US')}`),
-        disabled: !vectorField ? 'This table has no vector column' : !vector ? 'This row has no vector' : undefined,
+        disabled: !vectorField ? 'This table has no vector column' : !vector ? 'This row has no vector' : refused('table.vectorSearch'),
       },
     ]
   }
@@ -125,7 +137,7 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
         Go to row…
       </button>
       {vectorFields.length > 0 && (
-        <button type="button" className="button" onClick={() => setPasteOpen(true)}>
+        <button type="button" className="button" onClick={() => setPasteOpen(true)} disabled={refused('table.vectorSearch') !== undefined} title={refused('table.vectorSearch')}>
           Search by vector…
         </button>
       )}
@@ -152,7 +164,8 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
         onEdit={tv.clearError}
         applying={tv.applying}
         recent={recent}
-        ftsColumns={ftsColumns}
+        ftsColumns={refused('table.textSearch') ? [] : ftsColumns}
+        disabledReason={refused('table.filter')}
         textQuery={search?.kind === 'fts' ? search.query : ''}
         onTextSearch={(query) => void apply({ ...choice, search: query ? { kind: 'fts', query, k: TEXT_SEARCH_K } : undefined })}
       />
@@ -206,7 +219,7 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
     gridProps: {
       view: tv.view,
       sort: choice.sort,
-      onSortToggle: search ? undefined : toggleSort,
+      onSortToggle: search || refused('table.sort') ? undefined : toggleSort,
       onCellContextMenu: (target: MenuState) => setMenu(target),
       selectRow,
     },
