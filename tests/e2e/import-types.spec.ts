@@ -44,12 +44,13 @@ async function dropFile(page: Page, target: Locator, name: string, bytes: Uint8A
 
 const sheet = (page: Page) => page.getByRole('dialog', { name: /^Import / })
 
-for (const size of [
-  { width: 1400, height: 900 },
-  { width: 900, height: 600 },
+for (const { scheme, ...size } of [
+  { width: 1400, height: 900, scheme: 'light' as const },
+  { width: 900, height: 600, scheme: 'dark' as const },
 ]) {
-  test(`a polars Arrow file (Utf8View, ZSTD) lists its conversions and imports (${size.width}×${size.height})`, async ({ page, catalog }) => {
+  test(`a polars Arrow file (Utf8View, ZSTD) lists its conversions and imports (${size.width}×${size.height}, ${scheme})`, async ({ page, catalog }) => {
     await page.setViewportSize(size)
+    await page.emulateMedia({ colorScheme: scheme })
     const path = join(catalog.dir, 'polars.arrow')
     writePolarsIpc(polarsFrame(300, 100, false), path, 'file', 'zstd')
     await openApp(page, catalog.harness)
