@@ -297,6 +297,8 @@ test('a failed dialog action keeps the focus in the dialog, on the error; Tab an
   await page.keyboard.press('Escape')
   await expect(dialog).toBeHidden()
   await expect(treeItem(page, 'stale')).toBeVisible()
+  // The failure reloaded the namespace: the tree shows what it holds now.
+  await expect(treeItem(page, 'arrived')).toBeVisible()
 
   // The same with a name field: the focus returns to the field to correct.
   await treeItem(page, 'ux-cat').click({ button: 'right' })
