@@ -297,6 +297,8 @@ test('a failed dialog action keeps the focus in the dialog, on the error; Tab an
   await page.keyboard.press('Escape')
   await expect(dialog).toBeHidden()
   await expect(treeItem(page, 'stale')).toBeVisible()
+  // The failure reloaded the namespace: the tree shows what it holds now.
+  await expect(treeItem(page, 'arrived')).toBeVisible()
 
   // The same with a name field: the focus returns to the field to correct.
   await treeItem(page, 'ux-cat').click({ button: 'right' })
@@ -330,8 +332,8 @@ test('the start screen says what a catalog directory is', async ({ page, catalog
   await openApp(page, catalog.harness)
   await page.getByRole('button', { name: 'Open directory' }).click()
   const start = page.getByRole('region', { name: 'Open a catalog' })
-  await expect(start).toContainText('A catalog directory is a Lance directory namespace: a __manifest table')
-  await expect(start).toContainText('namespaces are rows of __manifest, not subdirectories')
+  await expect(start).toContainText('A catalog directory is a Lance directory namespace: a __manifest table lists its namespaces and tables')
+  await expect(start).toContainText('Namespaces are rows of __manifest, not subdirectories.')
   await expect(start).not.toContainText('its subdirectories are namespaces')
   await shots(page, 'start-screen')
 })

@@ -89,8 +89,9 @@ function jobsPanel(page: Page): Locator {
  */
 async function showFinishedJobs(page: Page, summary: string): Promise<Locator> {
   const indicator = page.getByRole('button', { name: `Imports: ${summary}` })
-  await expect(indicator).toBeVisible()
-  if ((await indicator.getAttribute('aria-expanded')) !== 'true') await indicator.click()
+  await expect(indicator).toHaveAttribute('aria-expanded', 'false')
+  await indicator.click()
+  await expect(indicator).toHaveAttribute('aria-expanded', 'true')
   return jobsPanel(page)
 }
 

@@ -84,6 +84,8 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
         onFailed={(error) => {
           // The client has learnt the route is unsupported: next time the item is disabled with the reason.
           if (error.code === 'unsupported') refreshCapabilities(target.connectionId)
+          // Not empty after all (changed behind the app's back): show what it holds now.
+          if (action === 'drop-namespace' && error.code !== 'unsupported') reload(target.connectionId, target.namespace)
         }}
         onDone={(result) => {
           setDialog(null)

@@ -35,9 +35,8 @@ export function StartScreen({ recents, canPickDirectory, opening, error, initial
           <div>
             <h1>Open a Lance catalog</h1>
             <p className="muted">
-              A catalog directory is a Lance directory namespace: a <code>__manifest</code> table that lists its namespaces and
-              tables, next to one folder per table (<code>name.lance</code> at the root, hashed names inside namespaces). The
-              directory is the root namespace; namespaces are rows of <code>__manifest</code>, not subdirectories.
+              A catalog directory is a Lance directory namespace: a <code>__manifest</code> table lists its namespaces and tables, and
+              each table keeps its own folder. Namespaces are rows of <code>__manifest</code>, not subdirectories.
             </p>
           </div>
         </div>

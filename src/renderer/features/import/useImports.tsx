@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type ChangeEvent } from 'react'
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ChangeEvent } from 'react'
 import type { ConnectionInfo, ImportJobInfo, TableRef } from '../../../contract'
 import { call, hostKind, onHostEvent, pathForDroppedFile } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
@@ -98,7 +98,8 @@ export function useImports({ connections, defaultTarget, onImported }: UseImport
 
   const current = pending[0]
   const next = () => setPending((previous) => previous.slice(1))
-  const visibleJobs = jobs.filter((j) => !hidden.has(j.id))
+  // Memoized: the panel's open state follows this list by identity.
+  const visibleJobs = useMemo(() => jobs.filter((j) => !hidden.has(j.id)), [jobs, hidden])
   const panelId = useId()
   const [panelOpen, setPanelOpen] = useJobsPanelOpen(visibleJobs)
 

@@ -1,29 +1,39 @@
-import { useEffect, useRef, useState } from 'react'
+import { useCallback, useState } from 'react'
 import type { ImportJobInfo } from '../../../contract'
 
 const isActive = (job: ImportJobInfo) => job.state === 'running' || job.state === 'queued'
 
+interface PanelState {
+  open: boolean
+  /** Jobs of the current run (active since the panel last opened by itself). */
+  run: ReadonlySet<string>
+  /** The jobs this state was computed for. */
+  jobs: readonly ImportJobInfo[]
+}
+
+/** The panel's state after the jobs changed: opens when an import starts, collapses when the run ends. */
+function follow(previous: PanelState, jobs: readonly ImportJobInfo[]): PanelState {
+  const active = jobs.filter(isActive)
+  if (active.some((job) => !previous.run.has(job.id))) return { open: true, run: new Set([...previous.run, ...active.map((job) => job.id)]), jobs }
+  if (active.length > 0 || previous.run.size === 0) return { ...previous, jobs }
+  // The run just ended: collapse to the indicator, unless one of its jobs failed (its reason must be seen).
+  const failed = jobs.some((job) => previous.run.has(job.id) && job.state === 'failed')
+  return { open: failed ? previous.open : false, run: new Set(), jobs }
+}
+
 /**
  * Whether the jobs panel is shown: it opens when an import starts and collapses to the status-bar
- * indicator once nothing runs or waits — unless a job of that run failed, whose reason must be seen.
- * The user can show or hide it at any time; that choice holds until the next import starts.
+ * indicator once nothing runs or waits — unless a job of that run failed. The user can show or hide it
+ * at any time; that choice holds until the next import starts. Computed while rendering (not in an
+ * effect), so no frame ever shows a finished run with the panel still open.
  */
 export function useJobsPanelOpen(jobs: readonly ImportJobInfo[]): [boolean, (open: boolean) => void] {
-  const [open, setOpen] = useState(false)
-  const watching = useRef(new Set<string>())
-  useEffect(() => {
-    const active = jobs.filter(isActive)
-    const started = active.some((job) => !watching.current.has(job.id))
-    for (const job of active) watching.current.add(job.id)
-    if (started) {
-      setOpen(true)
-      return
-    }
-    if (active.length > 0 || watching.current.size === 0) return
-    // The run just ended: collapse, or stay open on a failure.
-    const failed = jobs.some((job) => watching.current.has(job.id) && job.state === 'failed')
-    watching.current.clear()
-    if (!failed) setOpen(false)
-  }, [jobs])
-  return [open, setOpen]
+  const [state, setState] = useState<PanelState>(() => follow({ open: false, run: new Set(), jobs: [] }, jobs))
+  let current = state
+  if (state.jobs !== jobs) {
+    current = follow(state, jobs)
+    setState(current)
+  }
+  const setOpen = useCallback((open: boolean) => setState((previous) => ({ ...previous, open })), [])
+  return [current.open, setOpen]
 }
