@@ -480,8 +480,8 @@ function toCode(error: unknown): string {
 
 /** `already_exists`, saying which kind of object holds the name. */
 function takenBy(holder: 'table' | 'namespace', namespace: NamespacePath, name: string): AppError {
-  const where = formatNamespace(namespace)
-  return new AppError('already_exists', `The name "${name}" is taken by a ${holder} in ${where}`, {
+  const where = namespace.length === 0 ? 'at the root of the catalog' : `in namespace ${formatNamespace(namespace)}`
+  return new AppError('already_exists', `The name "${name}" is taken by a ${holder} ${where}`, {
     hint: holder === 'namespace' ? 'Tables and namespaces share one set of names: choose another name' : 'Choose another name',
   })
 }
