@@ -2,7 +2,10 @@ import { existsSync } from 'node:fs'
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { connectNamespace as lanceConnect } from '@lancedb/lancedb'
+import { tableToIPC } from 'apache-arrow'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openSource } from '../../../src/core/import/open'
+import { writeSource } from '../../../src/core/import/write'
 import { DirNamespaceClient } from '../../../src/core/namespace/dir'
 import { CatalogManifest } from '../../../src/core/namespace/dir/manifest'
 import { stagingName } from '../../../src/core/recovery/staging'
@@ -103,6 +106,18 @@ describe('renaming, publishing and swapping on a directory catalog', () => {
     expect(nsOverTable.code).toBe('already_exists')
     expect(nsOverTable.message).toMatch(/taken by a table/)
     expect(await manifestIds(root)).toEqual(['namespace:ns', 'namespace:other', 'table:ns$child'])
+  })
+
+  it('an import whose name is taken by a namespace fails in words and leaves nothing (staging dropped)', async () => {
+    const file = join(root, '..', 'rows.arrow')
+    await writeFile(file, tableToIPC(sampleTable(50), 'file'))
+    const before = await readdir(root)
+    const error = await appError(writeSource(client, { namespace: [], name: 'ns' }, await openSource(file), { mode: 'create' }))
+    expect(error.code).toBe('already_exists')
+    expect(error.message).toMatch(/taken by a namespace/)
+    expect(await readdir(root)).toEqual(before)
+    expect(await lanceTables(root, [])).toEqual([])
+    expect(await manifestIds(root)).toEqual(['namespace:ns', 'namespace:other'])
   })
 
   it('overwrite swaps the complete new data in (root and child), leaving no staging table', async () => {
