@@ -62,7 +62,10 @@ export class DirNamespaceClient implements NamespaceClient {
       throw fromLanceError(error, { hasManifest: layout === 'manifest' })
     }
     // Finish or undo what a crashed writer left (writes only when something was left).
-    client.recovered = await serialized(root, () => recoverCatalog(client.moves, client.db))
+    // A catalog we cannot write (read-only disk, permissions) still opens for browsing.
+    client.recovered = await serialized(root, () => recoverCatalog(client.moves, client.db)).catch((error: unknown) => [
+      `Recovery after a crash did not finish: ${(error as Error).message}`,
+    ])
     return client
   }
 
