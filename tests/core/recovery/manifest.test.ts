@@ -147,6 +147,23 @@ describe('renaming, publishing and swapping on a directory catalog', () => {
     await client.dropTable({ namespace: ['ns'], name: 'gone' })
     expect((await client.listTables(['ns'])).items).toEqual([])
 
+    // What lancedb's own create leaves when the name is a namespace's: a listed `ns.lance` no drop could remove.
+    const db = await lanceConnect('dir', { root })
+    await expect(db.createTable('ns', [{ x: 1 }], [])).rejects.toThrow(/Concurrent modification|already exists/)
+    db.close()
+    expect(await lanceTables(root, [])).toEqual(['ns'])
+    await client.dropTable({ namespace: [], name: 'ns' })
+    expect(await lanceTables(root, [])).toEqual([])
+    expect((await client.listNamespaces([])).items).toContain('ns') // the namespace is untouched
+
+    // A manifest holding the id twice (a table row beside the namespace row): the drop takes the table only.
+    await client.createTable({ namespace: ['ns'], name: 'kid' }, sampleTable(1))
+    const damaged = new CatalogManifest(root)
+    await damaged.addTable('ns', 'ns.lance')
+    await damaged.close()
+    await client.dropTable({ namespace: [], name: 'ns' })
+    expect(await manifestIds(root)).toEqual(['namespace:ns', 'namespace:other', 'table:ns$kid'])
+
     await mkdir(join(root, 'half.lance', 'data'), { recursive: true })
     await writeFile(join(root, 'half.lance', 'data', 'x.lance'), 'partial')
     expect(await lanceTables(root, [])).toContain('half')

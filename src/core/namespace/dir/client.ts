@@ -289,6 +289,12 @@ export class DirNamespaceClient implements NamespaceClient {
    * half written), the manifest row and the directory are removed here.
    */
   private async dropUnlocked(id: TableId): Promise<void> {
+    // lancedb deletes every manifest row with the table's object id: where a namespace shares it (a manifest
+    // damaged by an older writer), it would take the namespace too, so only the table's own row goes.
+    if (this.manifest?.exists && (await this.manifest.find(tableObjectId(id))).some((r) => r.object_type === 'namespace')) {
+      if (!(await this.dropDamaged(id))) throw new AppError('not_found', `Table ${formatTableId(id)} does not exist`, { hint: 'Refresh the tree' })
+      return
+    }
     try {
       await this.call(() => this.db.dropTable(id.name, [...id.namespace]), { table: id })
       return
