@@ -138,4 +138,27 @@ test('renames a table on a directory catalog; a name taken by a namespace is ref
   await expect(treeItem(page, 'kept')).toBeVisible()
   await treeItem(page, 'kept').click()
   await expect(page.getByRole('grid')).toHaveAttribute('aria-rowcount', '4')
+
+  // Into another namespace: the table shows there, selected, and is gone from the root.
+  await treeItem(page, 'kept').click({ button: 'right' })
+  await page.getByRole('menuitem', { name: 'Rename table…' }).click()
+  const move = page.getByRole('dialog', { name: 'Rename table' })
+  await move.getByLabel('Namespace').fill('nope')
+  await move.getByRole('button', { name: 'Rename' }).click()
+  await expect(move.getByRole('alert')).toContainText(/does not exist/)
+  await move.getByLabel('Namespace').fill('full')
+  await screenshot(page, 'tree-rename-into-namespace')
+  await move.getByRole('button', { name: 'Rename' }).click()
+  await expect(move).toBeHidden()
+  const moved = page.getByRole('treeitem', { name: 'kept' })
+  await expect(moved).toHaveAttribute('aria-level', '3')
+  await expect(moved).toHaveAttribute('aria-selected', 'true')
+  const client = await DirNamespaceClient.open(catalog.root)
+  try {
+    expect((await client.listTables(['full'])).items.sort()).toEqual(['inside', 'kept'])
+    expect((await client.listTables([])).items).toEqual(['doomed'])
+    expect((await client.describeTable({ namespace: ['full'], name: 'kept' })).rowCount).toBe(3)
+  } finally {
+    await client.close()
+  }
 })
