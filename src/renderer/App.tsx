@@ -72,11 +72,12 @@ export function App() {
   const remote = useRemoteConnections(addConnection)
 
   // After a write from the tree's context menu: never leave a dropped table or namespace selected.
-  const onTreeChanged = useCallback((action: WriteAction, target: TreeActionTarget, result: { name?: string }) => {
+  const onTreeChanged = useCallback((action: WriteAction, target: TreeActionTarget, result: { name?: string; namespace?: string[] }) => {
     const { connectionId, namespace } = target
     if (action === 'rename-table' && result.name) {
       const name = result.name
-      setSelection((s) => (s?.kind === 'table' && s.key === tableKey(connectionId, namespace, target.name) ? { kind: 'table', key: tableKey(connectionId, namespace, name), ref: { connectionId, namespace, name } } : s))
+      const to = result.namespace ?? namespace
+      setSelection((s) => (s?.kind === 'table' && s.key === tableKey(connectionId, namespace, target.name) ? { kind: 'table', key: tableKey(connectionId, to, name), ref: { connectionId, namespace: to, name } } : s))
     } else if (action === 'drop-table') {
       setSelection((s) => (s?.kind === 'table' && s.key === tableKey(connectionId, namespace, target.name) ? { kind: 'namespace', key: namespaceKey(connectionId, namespace), connectionId, namespace } : s))
     } else if (action === 'drop-namespace') {

@@ -202,7 +202,7 @@ describe('dir client writes', () => {
     expect((await client.createTable(id, sampleTable(3))).rowCount).toBe(3)
     const again = await appError(client.createTable(id, sampleTable(1)))
     expect(again.code).toBe('already_exists')
-    expect(again.message).toBe('The name "modes" is taken by a table in w')
+    expect(again.message).toBe('The name "modes" is taken by a table in namespace w')
     const kept = await client.createTable(id, sampleTable(7), { mode: 'exist_ok' })
     expect(kept.rowCount).toBe(3)
     const replaced = await client.createTable(id, sampleTable(5, { start: 100n }), { mode: 'overwrite' })

@@ -2,7 +2,10 @@ import { existsSync } from 'node:fs'
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { connectNamespace as lanceConnect } from '@lancedb/lancedb'
+import { tableToIPC } from 'apache-arrow'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openSource } from '../../../src/core/import/open'
+import { writeSource } from '../../../src/core/import/write'
 import { DirNamespaceClient } from '../../../src/core/namespace/dir'
 import { CatalogManifest } from '../../../src/core/namespace/dir/manifest'
 import { stagingName } from '../../../src/core/recovery/staging'
@@ -105,6 +108,18 @@ describe('renaming, publishing and swapping on a directory catalog', () => {
     expect(await manifestIds(root)).toEqual(['namespace:ns', 'namespace:other', 'table:ns$child'])
   })
 
+  it('an import whose name is taken by a namespace fails in words and leaves nothing (staging dropped)', async () => {
+    const file = join(root, '..', 'rows.arrow')
+    await writeFile(file, tableToIPC(sampleTable(50), 'file'))
+    const before = await readdir(root)
+    const error = await appError(writeSource(client, { namespace: [], name: 'ns' }, await openSource(file), { mode: 'create' }))
+    expect(error.code).toBe('already_exists')
+    expect(error.message).toMatch(/taken by a namespace/)
+    expect(await readdir(root)).toEqual(before)
+    expect(await lanceTables(root, [])).toEqual([])
+    expect(await manifestIds(root)).toEqual(['namespace:ns', 'namespace:other'])
+  })
+
   it('overwrite swaps the complete new data in (root and child), leaving no staging table', async () => {
     for (const namespace of [[], ['ns']]) {
       const id = { namespace, name: 'w' }
@@ -131,6 +146,23 @@ describe('renaming, publishing and swapping on a directory catalog', () => {
     await rm(join(root, row!.location!), { recursive: true })
     await client.dropTable({ namespace: ['ns'], name: 'gone' })
     expect((await client.listTables(['ns'])).items).toEqual([])
+
+    // What lancedb's own create leaves when the name is a namespace's: a listed `ns.lance` no drop could remove.
+    const db = await lanceConnect('dir', { root })
+    await expect(db.createTable('ns', [{ x: 1 }], [])).rejects.toThrow(/Concurrent modification|already exists/)
+    db.close()
+    expect(await lanceTables(root, [])).toEqual(['ns'])
+    await client.dropTable({ namespace: [], name: 'ns' })
+    expect(await lanceTables(root, [])).toEqual([])
+    expect((await client.listNamespaces([])).items).toContain('ns') // the namespace is untouched
+
+    // A manifest holding the id twice (a table row beside the namespace row): the drop takes the table only.
+    await client.createTable({ namespace: ['ns'], name: 'kid' }, sampleTable(1))
+    const damaged = new CatalogManifest(root)
+    await damaged.addTable('ns', 'ns.lance')
+    await damaged.close()
+    await client.dropTable({ namespace: [], name: 'ns' })
+    expect(await manifestIds(root)).toEqual(['namespace:ns', 'namespace:other', 'table:ns$kid'])
 
     await mkdir(join(root, 'half.lance', 'data'), { recursive: true })
     await writeFile(join(root, 'half.lance', 'data', 'x.lance'), 'partial')

@@ -67,7 +67,10 @@ export class DirNamespaceClient implements NamespaceClient {
       throw fromLanceError(error, { hasManifest: layout === 'manifest' })
     }
     // Finish or undo what a crashed writer left (writes only when something was left).
-    client.recovered = await serialized(root, () => recoverCatalog(client.moves, client.db))
+    // A catalog we cannot write (read-only disk, permissions) still opens for browsing.
+    client.recovered = await serialized(root, () => recoverCatalog(client.moves, client.db)).catch((error: unknown) => [
+      `Recovery after a crash did not finish: ${(error as Error).message}`,
+    ])
     return client
   }
 
@@ -313,6 +316,12 @@ export class DirNamespaceClient implements NamespaceClient {
    * half written), the manifest row and the directory are removed here.
    */
   private async dropUnlocked(id: TableId): Promise<void> {
+    // lancedb deletes every manifest row with the table's object id: where a namespace shares it (a manifest
+    // damaged by an older writer), it would take the namespace too, so only the table's own row goes.
+    if (this.manifest?.exists && (await this.manifest.find(tableObjectId(id))).some((r) => r.object_type === 'namespace')) {
+      if (!(await this.dropDamaged(id))) throw new AppError('not_found', `Table ${formatTableId(id)} does not exist`, { hint: 'Refresh the tree' })
+      return
+    }
     try {
       await this.call(() => this.db.dropTable(id.name, [...id.namespace]), { table: id })
       return
@@ -509,8 +518,8 @@ function toCode(error: unknown): string {
 
 /** `already_exists`, saying which kind of object holds the name. */
 function takenBy(holder: 'table' | 'namespace', namespace: NamespacePath, name: string): AppError {
-  const where = formatNamespace(namespace)
-  return new AppError('already_exists', `The name "${name}" is taken by a ${holder} in ${where}`, {
+  const where = namespace.length === 0 ? 'at the root of the catalog' : `in namespace ${formatNamespace(namespace)}`
+  return new AppError('already_exists', `The name "${name}" is taken by a ${holder} ${where}`, {
     hint: holder === 'namespace' ? 'Tables and namespaces share one set of names: choose another name' : 'Choose another name',
   })
 }

@@ -37,6 +37,20 @@ export function tableDirFor(id: TableId): string {
   return `${randomBytes(4).toString('hex')}_${tableObjectId(id)}`
 }
 
+/**
+ * lancedb itself writes the manifest too (creates, drops, and the compaction and index updates it runs after
+ * each write); a commit that loses such a race fails with a conflict and is safe to try again.
+ */
+async function retried<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work()
+    } catch (error) {
+      if (attempt >= attempts || !/conflict|concurrent|retryable/i.test(String((error as Error)?.message))) throw error
+    }
+  }
+}
+
 function sql(value: string): string {
   return `'${value.replace(/'/g, "''")}'`
 }
@@ -83,7 +97,7 @@ export class CatalogManifest {
     const table = await this.table()
     const values: Record<string, string> = { object_id: toId }
     if (location !== undefined) values.location = location
-    const result = await table.update({ where: `object_id = ${sql(fromId)} AND object_type = 'table'`, values })
+    const result = await retried(() => table.update({ where: `object_id = ${sql(fromId)} AND object_type = 'table'`, values }))
     return result.rowsUpdated
   }
 
@@ -96,7 +110,7 @@ export class CatalogManifest {
       { ...b, location: a.location },
     ]
     const data = lancedb.makeArrowTable(rows, { schema })
-    const result = await table.mergeInsert('object_id').whenMatchedUpdateAll().execute(data)
+    const result = await retried(() => table.mergeInsert('object_id').whenMatchedUpdateAll().execute(data))
     if (result.numUpdatedRows !== 2 || result.numInsertedRows !== 0) {
       throw new Error(`swapping manifest rows touched ${result.numUpdatedRows} rows and inserted ${result.numInsertedRows}`)
     }
@@ -106,12 +120,12 @@ export class CatalogManifest {
   async addTable(objectId: string, location: string): Promise<void> {
     const table = await this.table()
     const schema = await table.schema()
-    await table.add(lancedb.makeArrowTable([{ object_id: objectId, object_type: 'table', location, metadata: null, base_objects: null }], { schema }))
+    await retried(() => table.add(lancedb.makeArrowTable([{ object_id: objectId, object_type: 'table', location, metadata: null, base_objects: null }], { schema })))
   }
 
   async deleteRow(objectId: string, type = 'table'): Promise<void> {
     const table = await this.table()
-    await table.delete(`object_id = ${sql(objectId)} AND object_type = ${sql(type)}`)
+    await retried(() => table.delete(`object_id = ${sql(objectId)} AND object_type = ${sql(type)}`))
   }
 
   async close(): Promise<void> {

@@ -34,8 +34,12 @@ export async function recoverCatalog(ctx: MoveContext, db: Connection): Promise<
     }
   }
   for (const leftover of await stagingLeftovers(ctx)) {
-    await dropLeftover(ctx, db, leftover)
-    notes.push(`Removed the unfinished staging table ${formatTableId(leftover.id)}`)
+    try {
+      await dropLeftover(ctx, db, leftover)
+      notes.push(`Removed the unfinished staging table ${formatTableId(leftover.id)}`)
+    } catch (error) {
+      notes.push(`Could not remove the unfinished staging table ${formatTableId(leftover.id)}: ${(error as Error).message}`)
+    }
   }
   for (const name of await readdir(ctx.root).catch(() => [] as string[])) {
     const pid = /^\.lcb-replaced-(\d+)-/.exec(name)?.[1]

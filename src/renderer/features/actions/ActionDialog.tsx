@@ -12,8 +12,8 @@ export interface ActionDialogProps {
   action: WriteAction
   target: TreeActionTarget
   onCancel(): void
-  /** The write succeeded; `result` is the new name (create, rename). */
-  onDone(result: { name?: string }): void
+  /** The write succeeded; `result` is the new name (create, rename) and, for a rename, the new namespace. */
+  onDone(result: { name?: string; namespace?: string[] }): void
   /** The write failed; the dialog shows why and stays open (unsupported: refresh the capabilities). */
   onFailed(error: AppErrorData): void
 }
@@ -32,6 +32,10 @@ const TITLES: Record<WriteAction, string> = {
 export function ActionDialog({ action, target, onCancel, onDone, onFailed }: ActionDialogProps) {
   const titleId = useId()
   const [value, setValue] = useState(action === 'rename-table' ? target.name : '')
+  // Rename can also move the table: its namespace as `a/b`, empty for the root.
+  const [namespaceText, setNamespaceText] = useState(target.namespace.join('/'))
+  const newNamespace = useMemo(() => (namespaceText.trim() === '' ? [] : namespaceText.trim().split('/').map((part) => part.trim())), [namespaceText])
+  const moved = newNamespace.join('/') !== target.namespace.join('/')
   const [touched, setTouched] = useState(false)
   const [running, setRunning] = useState(false)
   const [error, setError] = useState<AppErrorData | null>(null)
@@ -47,10 +51,14 @@ export function ActionDialog({ action, target, onCancel, onDone, onFailed }: Act
 
   const problem = useMemo(() => {
     if (action === 'create-namespace') return nameProblem(value.trim())
-    if (action === 'rename-table') return value.trim() === target.name ? 'Type a different name' : nameProblem(value.trim())
+    if (action === 'rename-table') {
+      const inNamespace = newNamespace.map((part) => nameProblem(part)).find(Boolean)
+      if (inNamespace) return `Namespace: ${inNamespace}`
+      return value.trim() === target.name && !moved ? 'Type a different name or namespace' : nameProblem(value.trim())
+    }
     if (action === 'drop-table') return value === target.name ? undefined : `Type “${target.name}” to confirm`
     return undefined
-  }, [action, value, target.name])
+  }, [action, value, target.name, newNamespace, moved])
 
   const run = async (event: FormEvent) => {
     event.preventDefault()
@@ -63,9 +71,9 @@ export function ActionDialog({ action, target, onCancel, onDone, onFailed }: Act
     try {
       if (action === 'create-namespace') await call('namespaces/create', { connectionId, namespace: [...namespace, newName] })
       else if (action === 'drop-namespace') await call('namespaces/drop', { connectionId, namespace })
-      else if (action === 'rename-table') await call('tables/rename', { connectionId, namespace, name, newName })
+      else if (action === 'rename-table') await call('tables/rename', { connectionId, namespace, name, newName, ...(moved ? { newNamespace } : {}) })
       else await call('tables/drop', { connectionId, namespace, name })
-      onDone(action === 'create-namespace' || action === 'rename-table' ? { name: newName } : {})
+      onDone(action === 'create-namespace' ? { name: newName } : action === 'rename-table' ? { name: newName, ...(moved ? { namespace: newNamespace } : {}) } : {})
     } catch (e) {
       const data = errorData(e)
       setError(data)
@@ -76,7 +84,7 @@ export function ActionDialog({ action, target, onCancel, onDone, onFailed }: Act
 
   const destructive = action === 'drop-namespace' || action === 'drop-table'
   const buttonLabel = { 'create-namespace': 'Create', 'drop-namespace': 'Drop namespace', 'rename-table': 'Rename', 'drop-table': 'Drop table' }[action]
-  const showProblem = touched || (action !== 'drop-table' && value !== '' && value !== target.name)
+  const showProblem = touched || (action !== 'drop-table' && value !== '' && (value !== target.name || moved))
 
   return (
     <Modal labelledBy={titleId} onClose={running ? undefined : onCancel} className="action-dialog" role={destructive ? 'alertdialog' : 'dialog'}>
@@ -108,6 +116,15 @@ export function ActionDialog({ action, target, onCancel, onDone, onFailed }: Act
               </label>
               <input ref={fieldRef} id={`${titleId}-name`} data-autofocus aria-describedby={error ? `${titleId}-error` : undefined} className="text-input mono" autoComplete="off" spellCheck={false} value={value} onChange={(e) => setValue(e.target.value)} aria-invalid={showProblem && !!problem} />
               {showProblem && problem ? <div className="field-error">{problem}</div> : action !== 'drop-table' && <div className="muted small">Letters, digits, _, - and . only.</div>}
+            </div>
+          )}
+          {action === 'rename-table' && (
+            <div className="dialog-field">
+              <label htmlFor={`${titleId}-namespace`} className="field-label">
+                Namespace
+              </label>
+              <input id={`${titleId}-namespace`} className="text-input mono" autoComplete="off" spellCheck={false} value={namespaceText} onChange={(e) => setNamespaceText(e.target.value)} />
+              <div className="muted small">Names joined with /, empty for the root. The namespace must exist.</div>
             </div>
           )}
           {error && (

@@ -12,7 +12,7 @@ export interface TreeActionsOptions {
   /** Show a namespace's children (after creating one in it). */
   expand(connectionId: string, namespace: string[]): void
   /** A write changed `target` (dropped, renamed): the app may move its selection. */
-  onChanged?(action: WriteAction, target: TreeActionTarget, result: { name?: string }): void
+  onChanged?(action: WriteAction, target: TreeActionTarget, result: { name?: string; namespace?: string[] }): void
   /** What a namespace holds according to the tree's loaded listing; undefined when not loaded. */
   contentsOf?(connectionId: string, namespace: readonly string[]): NamespaceContents | undefined
 }
@@ -92,6 +92,11 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
           const namespace = affectedNamespace(action, target)
           reload(target.connectionId, namespace)
           if (action === 'create-namespace') expand(target.connectionId, namespace)
+          // A table renamed into another namespace: show it there.
+          if (result.namespace) {
+            reload(target.connectionId, result.namespace)
+            for (let depth = 1; depth <= result.namespace.length; depth++) expand(target.connectionId, result.namespace.slice(0, depth))
+          }
           onChanged?.(action, target, result)
         }}
       />
