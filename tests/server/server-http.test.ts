@@ -140,7 +140,8 @@ describe('our catalog server over plain HTTP', () => {
     expect(await (await call(server, 'GET', '/v1/table/top/count_rows')).text()).toBe('7')
     const onNamespace = await call(server, 'POST', '/v1/table/top/rename', json({ new_table_name: 'lab' }))
     expect(onNamespace.status).toBe(409)
-    expect(await onNamespace.json()).toMatchObject({ code: 5 })
+    // Code 2: what holds the name is a namespace (the same answer on every write path).
+    expect(await onNamespace.json()).toMatchObject({ code: 2 })
     expect((await call(server, 'POST', '/v1/table/top/rename', json({ new_table_name: 'runs', new_namespace_id: ['lab'] }))).status).toBe(200)
 
     const notEmpty = await call(server, 'POST', '/v1/namespace/lab/drop', json({ id: ['lab'] }))
