@@ -163,6 +163,18 @@ test('find similar rows: the source row first at distance 0, with metric, k and 
   await expect(rowCount(page)).toHaveText('20')
   await bar.getByRole('button', { name: 'Clear search' }).click()
   await expect(rowCount(page)).toHaveText('260,000')
+
+  // A pasted vector (row 77's: 77 + k/1000); a wrong dimension is refused in the dialog, naming both.
+  await page.getByRole('button', { name: 'Search by vector…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Search by vector' })
+  await dialog.getByRole('textbox', { name: 'Vector' }).fill('[1, 2, 3]')
+  await dialog.getByRole('button', { name: 'Find similar rows' }).click()
+  await expect(dialog).toContainText('The vector has 3 values; vector holds 8-d vectors')
+  await dialog.getByRole('textbox', { name: 'Vector' }).fill(`[${Array.from({ length: 8 }, (_, k) => 77 + k / 1000).join(', ')}]`)
+  await dialog.getByRole('button', { name: 'Find similar rows' }).click()
+  await expect(bar).toContainText('Nearest 20 to a pasted vector')
+  await expect(gridCell(grid, 0, 1)).toHaveText('77')
+  await expect(gridCell(grid, 0, 0)).toHaveText('0')
 })
 
 test('full-text search appears only for a table with an FTS index', async ({ page }) => {
