@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import type { ImportJobInfo } from '../../../contract'
 import { ChevronIcon } from '../../components/Icons'
 import { formatCount, formatDuration, formatSize, namespaceLabel } from './dropped'
@@ -8,6 +8,8 @@ export interface JobsPanelProps {
   onCancel(job: ImportJobInfo): void
   onOpen(job: ImportJobInfo): void
   onClear(): void
+  /** Other jobs shown in the same panel (exports: src/renderer/features/export/useExportJobs.tsx). */
+  extra?: { active: number; finished: number; items: ReactNode; clear(): void }
 }
 
 const STATE_LABEL: Record<ImportJobInfo['state'], string> = {
@@ -41,27 +43,36 @@ function progressText(job: ImportJobInfo): string {
  * Import jobs: what runs and waits (progress, Cancel) and what happened (done, failed with the
  * reason, cancelled). Docked at the bottom right; collapses to its header.
  */
-export function JobsPanel({ jobs, onCancel, onOpen, onClear }: JobsPanelProps) {
+export function JobsPanel({ jobs, onCancel, onOpen, onClear, extra }: JobsPanelProps) {
   const [open, setOpen] = useState(true)
-  const active = jobs.filter((j) => j.state === 'running' || j.state === 'queued').length
-  const finished = jobs.length - active
+  const active = jobs.filter((j) => j.state === 'running' || j.state === 'queued').length + (extra?.active ?? 0)
+  const finished = jobs.length + (extra ? extra.active + extra.finished : 0) - active
+  const withExports = extra !== undefined && extra.active + extra.finished > 0
   const summary = active > 0 ? `${active} in progress` : `${finished} finished`
   return (
-    <section className={`jobs-panel${open ? ' open' : ''}`} role="region" aria-label="Import jobs">
+    <section className={`jobs-panel${open ? ' open' : ''}`} role="region" aria-label={withExports ? 'Jobs' : 'Import jobs'}>
       <header className="jobs-header">
         <button type="button" className="jobs-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
           <ChevronIcon expanded={open} className="jobs-chevron" />
-          <span className="jobs-title">Imports</span>
+          <span className="jobs-title">{withExports ? (jobs.length > 0 ? 'Imports and exports' : 'Exports') : 'Imports'}</span>
           <span className="muted small">{summary}</span>
         </button>
         {finished > 0 && open && (
-          <button type="button" className="link-button small" onClick={onClear}>
+          <button
+            type="button"
+            className="link-button small"
+            onClick={() => {
+              onClear()
+              extra?.clear()
+            }}
+          >
             Clear finished
           </button>
         )}
       </header>
       {open && (
         <ul className="jobs-list">
+          {extra?.items}
           {[...jobs].reverse().map((job) => {
             const where = `${namespaceLabel(job.target.namespace)} / ${job.target.name}`
             const live = job.state === 'running' || job.state === 'queued'

@@ -5,7 +5,7 @@ import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import type { AppErrorData } from '../../../contract'
 import { pendingKey, type ImportTarget, type PendingFile } from './dropped'
 import { ImportSheet } from './ImportSheet'
-import { JobsPanel } from './JobsPanel'
+import { JobsPanel, type JobsPanelProps } from './JobsPanel'
 
 export interface UseImportsOptions {
   connections: readonly ConnectionInfo[]
@@ -13,6 +13,8 @@ export interface UseImportsOptions {
   defaultTarget: ImportTarget | null
   /** A job finished: select its table (expand and refresh its namespace, open it). */
   onImported(ref: TableRef): void
+  /** Other jobs for the same panel (exports). */
+  extraJobs?: JobsPanelProps['extra']
 }
 
 /**
@@ -20,7 +22,7 @@ export interface UseImportsOptions {
  * order), the jobs from `jobs/list` kept current by `jobs/progress` events, and the hidden file
  * input the harness uses for "Import…" (a browser has no native file dialog to ask for paths).
  */
-export function useImports({ connections, defaultTarget, onImported }: UseImportsOptions) {
+export function useImports({ connections, defaultTarget, onImported, extraJobs }: UseImportsOptions) {
   const [pending, setPending] = useState<PendingFile[]>([])
   const [jobs, setJobs] = useState<ImportJobInfo[]>([])
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set())
@@ -119,9 +121,10 @@ export function useImports({ connections, defaultTarget, onImported }: UseImport
           <ErrorPanel error={pickError} title="Could not open the file dialog" actions={[{ label: 'Dismiss', run: () => setPickError(null) }]} compact />
         </div>
       )}
-      {visibleJobs.length > 0 && (
+      {visibleJobs.length + (extraJobs ? extraJobs.active + extraJobs.finished : 0) > 0 && (
         <JobsPanel
           jobs={visibleJobs}
+          extra={extraJobs}
           onCancel={(job) => void call('import/cancel', { jobId: job.id }).catch(() => undefined)}
           onOpen={(job) => onImported(job.target)}
           onClear={() => setHidden(new Set(jobs.filter((j) => j.state !== 'queued' && j.state !== 'running').map((j) => j.id)))}

@@ -12,8 +12,11 @@ import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, 
 import type { FieldInfo, TableRef } from '../../../contract'
 import { ErrorPanel } from '../../components/ErrorPanel'
 import { formatCell } from './formatCell'
+import './inspect.css'
 import { geometry, isScaled, offsetForScrollTop, offsetToReveal, scrollTopForOffset, visibleRows } from './gridGeometry'
 import { PAGE_ROWS, usePages, type PageSeed } from './usePages'
+import { contractFetch } from './copy'
+import { useGridSelection } from './useGridSelection'
 
 export const ROW_HEIGHT = 24
 const HEADER_HEIGHT = 40
@@ -259,13 +262,34 @@ export const DataGrid = memo(function DataGrid({
     else if (right > element.scrollLeft + element.clientWidth) element.scrollLeft = right - element.clientWidth
   }
 
-  const moveTo = (row: number, col: number) => {
-    if (rowCount === 0 || visibleColumns.length === 0) return
+  const moveActive = (row: number, col: number) => {
+    if (rowCount === 0 || visibleColumns.length === 0) return null
     const r = Math.min(Math.max(row, 0), rowCount - 1)
     const c = Math.min(Math.max(col, 0), visibleColumns.length - 1)
     setActive({ row: r, col: c })
     scrollToOffset(offsetToReveal(g, offsetRef.current, r))
     revealColumn(c)
+    return { row: r, col: c }
+  }
+
+  // Selection, copy and the cell inspector (useGridSelection.tsx); rows it lacks come through the contract.
+  const fetchRows = useMemo(() => contractFetch(tableRef), [tableRef])
+  const selection = useGridSelection({
+    rowCount,
+    columns: visibleColumns.map((c) => c.id),
+    fields,
+    active,
+    moveTo: moveActive,
+    pageOf: pages.pageOf,
+    pageRows: PAGE_ROWS,
+    fetch: fetchRows,
+    gridRef: scrollRef,
+  })
+
+  /** Move the active cell; `extend` (Shift) grows the selection instead of collapsing it. */
+  const moveTo = (row: number, col: number, extend = false) => {
+    const at = moveActive(row, col)
+    if (at) selection.moved(at, extend)
   }
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -273,24 +297,19 @@ export const DataGrid = memo(function DataGrid({
     const pageRows = Math.max(1, Math.floor(g.viewportHeight / ROW_HEIGHT) - 1)
     const ctrl = event.ctrlKey || event.metaKey
     const lastCol = visibleColumns.length - 1
+    const extend = event.shiftKey
     const moves: Record<string, () => void> = {
-      ArrowDown: () => moveTo(current.row + 1, current.col),
-      ArrowUp: () => moveTo(current.row - 1, current.col),
-      ArrowRight: () => moveTo(current.row, current.col + 1),
-      ArrowLeft: () => moveTo(current.row, current.col - 1),
-      PageDown: () => moveTo(current.row + pageRows, current.col),
-      PageUp: () => moveTo(current.row - pageRows, current.col),
-      Home: () => (ctrl ? moveTo(0, 0) : moveTo(current.row, 0)),
-      End: () => (ctrl ? moveTo(rowCount - 1, lastCol) : moveTo(current.row, lastCol)),
+      ArrowDown: () => moveTo(current.row + 1, current.col, extend),
+      ArrowUp: () => moveTo(current.row - 1, current.col, extend),
+      ArrowRight: () => moveTo(current.row, current.col + 1, extend),
+      ArrowLeft: () => moveTo(current.row, current.col - 1, extend),
+      PageDown: () => moveTo(current.row + pageRows, current.col, extend),
+      PageUp: () => moveTo(current.row - pageRows, current.col, extend),
+      Home: () => (ctrl ? moveTo(0, 0, extend) : moveTo(current.row, 0, extend)),
+      End: () => (ctrl ? moveTo(rowCount - 1, lastCol, extend) : moveTo(current.row, lastCol, extend)),
     }
-    if (ctrl && event.key.toLowerCase() === 'c' && active) {
-      // Copy the active cell's full value (what its tooltip shows).
-      const vector = pages.pageOf(active.row)?.getChild(visibleColumns[active.col]?.id ?? '')
-      if (vector) {
-        const display = formatCell(vector.get(active.row % PAGE_ROWS), vector.type)
-        void navigator.clipboard?.writeText(display.title ?? display.text).catch(() => undefined)
-        event.preventDefault()
-      }
+    if (selection.onKeyDown(event, current)) {
+      event.preventDefault()
       return
     }
     const move = moves[event.key]
@@ -314,98 +333,109 @@ export const DataGrid = memo(function DataGrid({
   const headerGroup = table.getHeaderGroups()[0]
 
   return (
-    <div className="grid-frame">
-      <div
-        ref={scrollRef}
-        className="grid-scroll"
-        role="grid"
-        aria-label={label}
-        aria-rowcount={rowCount + 1}
-        aria-colcount={visibleColumns.length + 1}
-        aria-busy={pages.loading || undefined}
-        aria-activedescendant={activeRendered && active ? cellId(active.row, active.col) : undefined}
-        tabIndex={0}
-        onScroll={onScroll}
-        onKeyDown={onKeyDown}
-        data-row-count={rowCount}
-      >
-        <div className="grid-sizer" style={{ width: totalWidth }}>
-          <div role="rowgroup" className="grid-head" style={{ height: HEADER_HEIGHT }}>
-            <div role="row" aria-rowindex={1} className="grid-row grid-header-row" style={{ height: HEADER_HEIGHT }}>
-              <div role="columnheader" aria-colindex={1} aria-label="Row number" className="grid-gutter grid-gutter-head" style={{ width: gutterWidth }}>
-                #
-              </div>
-              {headerGroup?.headers.map((header, index) => (
-                <div
-                  key={header.id}
-                  role="columnheader"
-                  aria-colindex={index + 2}
-                  aria-label={header.column.id}
-                  className="grid-header-cell"
-                  style={{ width: header.getSize() }}
-                >
-                  <table.FlexRender header={header} />
+    <>
+      <div className="grid-frame">
+        <div
+          ref={scrollRef}
+          className="grid-scroll"
+          role="grid"
+          aria-label={label}
+          aria-rowcount={rowCount + 1}
+          aria-colcount={visibleColumns.length + 1}
+          aria-busy={pages.loading || undefined}
+          aria-activedescendant={activeRendered && active ? cellId(active.row, active.col) : undefined}
+          tabIndex={0}
+          onScroll={onScroll}
+          onKeyDown={onKeyDown}
+          data-row-count={rowCount}
+        >
+          <div className="grid-sizer" style={{ width: totalWidth }}>
+            <div role="rowgroup" className="grid-head" style={{ height: HEADER_HEIGHT }}>
+              <div role="row" aria-rowindex={1} className="grid-row grid-header-row" style={{ height: HEADER_HEIGHT }}>
+                <div role="columnheader" aria-colindex={1} aria-label="Row number" className="grid-gutter grid-gutter-head" style={{ width: gutterWidth }}>
+                  #
+                </div>
+                {headerGroup?.headers.map((header, index) => (
                   <div
-                    className={`grid-resizer${header.column.getIsResizing() ? ' resizing' : ''}`}
-                    role="separator"
-                    aria-orientation="vertical"
-                    aria-label={`Resize ${header.column.id}`}
-                    onMouseDown={header.getResizeHandler()}
-                    onTouchStart={header.getResizeHandler()}
-                    onDoubleClick={() => header.column.resetSize()}
-                    onClick={(event) => event.stopPropagation()}
-                  />
-                </div>
-              ))}
-            </div>
-          </div>
-          <div role="rowgroup" className="grid-body" style={{ height: g.viewportHeight, top: HEADER_HEIGHT }}>
-            {table.getRowModel().rows.map((row) => {
-              const index = row.original.index
-              const top = window_.firstTop + (index - window_.first) * ROW_HEIGHT
-              const loaded = row.original.page !== null
-              return (
-                <div
-                  key={row.id}
-                  role="row"
-                  aria-rowindex={index + 2}
-                  aria-busy={!loaded || undefined}
-                  className={`grid-row${index % 2 === 1 ? ' odd' : ''}${active?.row === index ? ' active-row' : ''}`}
-                  style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
-                >
-                  <div role="rowheader" aria-colindex={1} className="grid-gutter" style={{ width: gutterWidth }}>
-                    {numberFormat.format(index + 1)}
+                    key={header.id}
+                    role="columnheader"
+                    aria-colindex={index + 2}
+                    aria-label={header.column.id}
+                    className="grid-header-cell"
+                    style={{ width: header.getSize() }}
+                  >
+                    <table.FlexRender header={header} />
+                    {selection.columnMenuButton(index, header.column.id)}
+                    <div
+                      className={`grid-resizer${header.column.getIsResizing() ? ' resizing' : ''}`}
+                      role="separator"
+                      aria-orientation="vertical"
+                      aria-label={`Resize ${header.column.id}`}
+                      onMouseDown={header.getResizeHandler()}
+                      onTouchStart={header.getResizeHandler()}
+                      onDoubleClick={() => header.column.resetSize()}
+                      onClick={(event) => event.stopPropagation()}
+                    />
                   </div>
-                  {row.getVisibleCells().map((cell, col) => {
-                    const isActive = active?.row === index && active.col === col
-                    return (
-                      <div
-                        key={cell.id}
-                        id={cellId(index, col)}
-                        role="gridcell"
-                        aria-colindex={col + 2}
-                        aria-selected={isActive}
-                        className={`grid-cell${isActive ? ' active' : ''}`}
-                        style={{ width: cell.column.getSize() }}
-                        onMouseDown={() => setActive({ row: index, col })}
-                      >
-                        <table.FlexRender cell={cell} />
-                      </div>
-                    )
-                  })}
-                </div>
-              )
-            })}
+                ))}
+              </div>
+            </div>
+            <div role="rowgroup" className="grid-body" style={{ height: g.viewportHeight, top: HEADER_HEIGHT }}>
+              {table.getRowModel().rows.map((row) => {
+                const index = row.original.index
+                const top = window_.firstTop + (index - window_.first) * ROW_HEIGHT
+                const loaded = row.original.page !== null
+                return (
+                  <div
+                    key={row.id}
+                    role="row"
+                    aria-rowindex={index + 2}
+                    aria-busy={!loaded || undefined}
+                    className={`grid-row${index % 2 === 1 ? ' odd' : ''}${active?.row === index ? ' active-row' : ''}`}
+                    style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
+                  >
+                    <div role="rowheader" aria-colindex={1} className="grid-gutter" style={{ width: gutterWidth }} onMouseDown={(event) => selection.onRowHeaderMouseDown(event, index)}>
+                      {numberFormat.format(index + 1)}
+                    </div>
+                    {row.getVisibleCells().map((cell, col) => {
+                      const isActive = active?.row === index && active.col === col
+                      const isSelected = isActive || selection.isSelected(index, col)
+                      return (
+                        <div
+                          key={cell.id}
+                          id={cellId(index, col)}
+                          role="gridcell"
+                          aria-colindex={col + 2}
+                          aria-selected={isSelected}
+                          className={`grid-cell${isActive ? ' active' : ''}${isSelected ? ' selected' : ''}`}
+                          style={{ width: cell.column.getSize() }}
+                          onMouseDown={(event) => {
+                            setActive({ row: index, col })
+                            selection.onCellMouseDown(event, index, col)
+                          }}
+                          onDoubleClick={selection.onCellDoubleClick}
+                          onContextMenu={(event) => selection.onCellContextMenu(event, col)}
+                        >
+                          <table.FlexRender cell={cell} />
+                        </div>
+                      )
+                    })}
+                  </div>
+                )
+              })}
+            </div>
+            <div className="grid-spacer" style={{ height: Math.max(0, g.scrollHeight - g.viewportHeight) }} />
           </div>
-          <div className="grid-spacer" style={{ height: Math.max(0, g.scrollHeight - g.viewportHeight) }} />
         </div>
+        {pages.error && (
+          <div className="grid-error">
+            <ErrorPanel error={pages.error} title="Could not read these rows" actions={[{ label: 'Retry', run: pages.retry }]} compact />
+          </div>
+        )}
+        {rowCount === 0 && <div className="grid-empty">This table has no rows</div>}
+        {selection.overlays}
       </div>
-      {pages.error && (
-        <div className="grid-error">
-          <ErrorPanel error={pages.error} title="Could not read these rows" actions={[{ label: 'Retry', run: pages.retry }]} compact />
-        </div>
-      )}
-      {rowCount === 0 && <div className="grid-empty">This table has no rows</div>}
-    </div>
+      {selection.inspector}
+    </>
   )
 })
