@@ -198,7 +198,7 @@ export function pngImage(size = 48): Uint8Array {
 }
 
 /** The 10 KB text of {@link inspectTable}'s first row: numbered words, so a cut anywhere shows. */
-export const LONG_TEXT = Array.from({ length: 1700 }, (_, i) => `w${i}`).join(' ').slice(0, 10_240) + ' END'
+export const LONG_TEXT = Array.from({ length: 2200 }, (_, i) => `w${i}`).join(' ').slice(0, 10_240) + ' END'
 
 export const INSPECT_DIMENSION = 768
 
