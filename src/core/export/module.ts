@@ -20,6 +20,8 @@ export interface ExportModuleDeps {
 export class ExportModule {
   readonly jobs: ExportJobs
   private downloads: Promise<string> | null = null
+  /** Download exports already handed out (each is served once, then deleted). */
+  private readonly taken = new Set<string>()
 
   constructor(private readonly deps: ExportModuleDeps) {
     this.jobs = new ExportJobs({
@@ -60,6 +62,8 @@ export class ExportModule {
     const job = this.jobs.get(jobId)
     if (!job.download) throw new AppError('invalid_input', 'This export was written to a file, not a download')
     if (job.state !== 'done') throw new AppError('invalid_input', 'This export has not finished')
+    if (this.taken.has(jobId)) throw new AppError('not_found', 'This export was already downloaded', { hint: 'Export again' })
+    this.taken.add(jobId)
     const spec = this.jobs.spec(jobId)
     return { path: spec.path, fileName: job.fileName, release: () => this.discardDownload(jobId) }
   }
