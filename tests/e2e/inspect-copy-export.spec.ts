@@ -89,6 +89,9 @@ test.describe('cell inspector, select and copy, export', () => {
     for (const [label, value] of Object.entries(facts)) await expect(panel.locator('dt', { hasText: new RegExp(`^${label}$`) }).locator('+ dd')).toHaveText(value)
     await expect(panel.getByRole('img', { name: /^Plot of 768 values/ })).toBeVisible()
     await screenshot(page, 'inspector-vector')
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await screenshot(page, 'inspector-vector-dark')
+    await page.emulateMedia({ colorScheme: 'light' })
     // ↓ follows to the next row.
     await page.keyboard.press('ArrowDown')
     await expect(panel).toContainText('Row 2')
