@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { basename, join } from 'node:path'
+import { basename, isAbsolute, join } from 'node:path'
 import { AppError, EXPORT_FORMATS, type ExportJobInfo, type Input } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import { ExportJobs } from './jobs'
@@ -39,6 +39,7 @@ export class ExportModule {
   }
 
   async start(input: Input<'export/start'>): Promise<ExportJobInfo> {
+    if (input.path !== undefined && !isAbsolute(input.path)) throw new AppError('invalid_input', 'The export path must be absolute', { hint: 'Choose the file with the save dialog' })
     const client = this.deps.client(input.connectionId)
     const extension = EXPORT_FORMATS[input.format].extension
     const download = input.path === undefined
