@@ -333,109 +333,107 @@ export const DataGrid = memo(function DataGrid({
   const headerGroup = table.getHeaderGroups()[0]
 
   return (
-    <>
-      <div className="grid-frame">
-        <div
-          ref={scrollRef}
-          className="grid-scroll"
-          role="grid"
-          aria-label={label}
-          aria-rowcount={rowCount + 1}
-          aria-colcount={visibleColumns.length + 1}
-          aria-busy={pages.loading || undefined}
-          aria-activedescendant={activeRendered && active ? cellId(active.row, active.col) : undefined}
-          tabIndex={0}
-          onScroll={onScroll}
-          onKeyDown={onKeyDown}
-          data-row-count={rowCount}
-        >
-          <div className="grid-sizer" style={{ width: totalWidth }}>
-            <div role="rowgroup" className="grid-head" style={{ height: HEADER_HEIGHT }}>
-              <div role="row" aria-rowindex={1} className="grid-row grid-header-row" style={{ height: HEADER_HEIGHT }}>
-                <div role="columnheader" aria-colindex={1} aria-label="Row number" className="grid-gutter grid-gutter-head" style={{ width: gutterWidth }}>
-                  #
-                </div>
-                {headerGroup?.headers.map((header, index) => (
-                  <div
-                    key={header.id}
-                    role="columnheader"
-                    aria-colindex={index + 2}
-                    aria-label={header.column.id}
-                    className="grid-header-cell"
-                    style={{ width: header.getSize() }}
-                  >
-                    <table.FlexRender header={header} />
-                    {selection.columnMenuButton(index, header.column.id)}
-                    <div
-                      className={`grid-resizer${header.column.getIsResizing() ? ' resizing' : ''}`}
-                      role="separator"
-                      aria-orientation="vertical"
-                      aria-label={`Resize ${header.column.id}`}
-                      onMouseDown={header.getResizeHandler()}
-                      onTouchStart={header.getResizeHandler()}
-                      onDoubleClick={() => header.column.resetSize()}
-                      onClick={(event) => event.stopPropagation()}
-                    />
-                  </div>
-                ))}
+    <div className="grid-frame">
+      <div
+        ref={scrollRef}
+        className="grid-scroll"
+        role="grid"
+        aria-label={label}
+        aria-rowcount={rowCount + 1}
+        aria-colcount={visibleColumns.length + 1}
+        aria-busy={pages.loading || undefined}
+        aria-activedescendant={activeRendered && active ? cellId(active.row, active.col) : undefined}
+        tabIndex={0}
+        onScroll={onScroll}
+        onKeyDown={onKeyDown}
+        data-row-count={rowCount}
+      >
+        <div className="grid-sizer" style={{ width: totalWidth }}>
+          <div role="rowgroup" className="grid-head" style={{ height: HEADER_HEIGHT }}>
+            <div role="row" aria-rowindex={1} className="grid-row grid-header-row" style={{ height: HEADER_HEIGHT }}>
+              <div role="columnheader" aria-colindex={1} aria-label="Row number" className="grid-gutter grid-gutter-head" style={{ width: gutterWidth }}>
+                #
               </div>
-            </div>
-            <div role="rowgroup" className="grid-body" style={{ height: g.viewportHeight, top: HEADER_HEIGHT }}>
-              {table.getRowModel().rows.map((row) => {
-                const index = row.original.index
-                const top = window_.firstTop + (index - window_.first) * ROW_HEIGHT
-                const loaded = row.original.page !== null
-                return (
+              {headerGroup?.headers.map((header, index) => (
+                <div
+                  key={header.id}
+                  role="columnheader"
+                  aria-colindex={index + 2}
+                  aria-label={header.column.id}
+                  className="grid-header-cell"
+                  style={{ width: header.getSize() }}
+                >
+                  <table.FlexRender header={header} />
+                  {selection.columnMenuButton(index, header.column.id)}
                   <div
-                    key={row.id}
-                    role="row"
-                    aria-rowindex={index + 2}
-                    aria-busy={!loaded || undefined}
-                    className={`grid-row${index % 2 === 1 ? ' odd' : ''}${active?.row === index ? ' active-row' : ''}`}
-                    style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
-                  >
-                    <div role="rowheader" aria-colindex={1} className="grid-gutter" style={{ width: gutterWidth }} onMouseDown={(event) => selection.onRowHeaderMouseDown(event, index)}>
-                      {numberFormat.format(index + 1)}
-                    </div>
-                    {row.getVisibleCells().map((cell, col) => {
-                      const isActive = active?.row === index && active.col === col
-                      const isSelected = isActive || selection.isSelected(index, col)
-                      return (
-                        <div
-                          key={cell.id}
-                          id={cellId(index, col)}
-                          role="gridcell"
-                          aria-colindex={col + 2}
-                          aria-selected={isSelected}
-                          className={`grid-cell${isActive ? ' active' : ''}${isSelected ? ' selected' : ''}`}
-                          style={{ width: cell.column.getSize() }}
-                          onMouseDown={(event) => {
-                            setActive({ row: index, col })
-                            selection.onCellMouseDown(event, index, col)
-                          }}
-                          onDoubleClick={selection.onCellDoubleClick}
-                          onContextMenu={(event) => selection.onCellContextMenu(event, col)}
-                        >
-                          <table.FlexRender cell={cell} />
-                        </div>
-                      )
-                    })}
-                  </div>
-                )
-              })}
+                    className={`grid-resizer${header.column.getIsResizing() ? ' resizing' : ''}`}
+                    role="separator"
+                    aria-orientation="vertical"
+                    aria-label={`Resize ${header.column.id}`}
+                    onMouseDown={header.getResizeHandler()}
+                    onTouchStart={header.getResizeHandler()}
+                    onDoubleClick={() => header.column.resetSize()}
+                    onClick={(event) => event.stopPropagation()}
+                  />
+                </div>
+              ))}
             </div>
-            <div className="grid-spacer" style={{ height: Math.max(0, g.scrollHeight - g.viewportHeight) }} />
           </div>
+          <div role="rowgroup" className="grid-body" style={{ height: g.viewportHeight, top: HEADER_HEIGHT }}>
+            {table.getRowModel().rows.map((row) => {
+              const index = row.original.index
+              const top = window_.firstTop + (index - window_.first) * ROW_HEIGHT
+              const loaded = row.original.page !== null
+              return (
+                <div
+                  key={row.id}
+                  role="row"
+                  aria-rowindex={index + 2}
+                  aria-busy={!loaded || undefined}
+                  className={`grid-row${index % 2 === 1 ? ' odd' : ''}${active?.row === index ? ' active-row' : ''}`}
+                  style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
+                >
+                  <div role="rowheader" aria-colindex={1} className="grid-gutter" style={{ width: gutterWidth }} onMouseDown={(event) => selection.onRowHeaderMouseDown(event, index)}>
+                    {numberFormat.format(index + 1)}
+                  </div>
+                  {row.getVisibleCells().map((cell, col) => {
+                    const isActive = active?.row === index && active.col === col
+                    const isSelected = isActive || selection.isSelected(index, col)
+                    return (
+                      <div
+                        key={cell.id}
+                        id={cellId(index, col)}
+                        role="gridcell"
+                        aria-colindex={col + 2}
+                        aria-selected={isSelected}
+                        className={`grid-cell${isActive ? ' active' : ''}${isSelected ? ' selected' : ''}`}
+                        style={{ width: cell.column.getSize() }}
+                        onMouseDown={(event) => {
+                          setActive({ row: index, col })
+                          selection.onCellMouseDown(event, index, col)
+                        }}
+                        onDoubleClick={selection.onCellDoubleClick}
+                        onContextMenu={(event) => selection.onCellContextMenu(event, col)}
+                      >
+                        <table.FlexRender cell={cell} />
+                      </div>
+                    )
+                  })}
+                </div>
+              )
+            })}
+          </div>
+          <div className="grid-spacer" style={{ height: Math.max(0, g.scrollHeight - g.viewportHeight) }} />
         </div>
-        {pages.error && (
-          <div className="grid-error">
-            <ErrorPanel error={pages.error} title="Could not read these rows" actions={[{ label: 'Retry', run: pages.retry }]} compact />
-          </div>
-        )}
-        {rowCount === 0 && <div className="grid-empty">This table has no rows</div>}
-        {selection.overlays}
       </div>
+      {pages.error && (
+        <div className="grid-error">
+          <ErrorPanel error={pages.error} title="Could not read these rows" actions={[{ label: 'Retry', run: pages.retry }]} compact />
+        </div>
+      )}
+      {rowCount === 0 && <div className="grid-empty">This table has no rows</div>}
+      {selection.overlays}
       {selection.inspector}
-    </>
+    </div>
   )
 })
