@@ -4,6 +4,7 @@ import { connectionDraftSchema, type CapabilitySnapshot, type SavedConnectionVie
 import type { AppInfo, ConnectionInfo, Page, QueryPlan, RecentDirectory, TableInfo } from './types'
 import { tableViewSchema } from './view'
 import { importPreviewInput, importStartInput, jobIdSchema, uploadIdSchema, type ImportJobInfo, type ImportPreview } from './import'
+import { exportJobIdSchema, exportStartInput, type ExportJobInfo } from './export'
 
 /**
  * The one API between the renderer and the core, keyed by `'domain/verb'`.
@@ -43,6 +44,13 @@ export const api = {
   /** Native file picker for "Import…" (Electron); `paths` is empty when the user cancels. The harness has none (`unsupported`). */
   'dialogs/pickFiles': method<{ paths: string[] }>()(
     z.object({
+      filters: z.array(z.object({ name: z.string().min(1).max(100), extensions: z.array(z.string().regex(/^(\*|[A-Za-z0-9]{1,16})$/)).min(1).max(20) })).max(20).optional(),
+    }),
+  ),
+  /** Native save dialog (Electron, for "Export…"); `path` is null when the user cancels. The harness has none (`unsupported`). */
+  'dialogs/saveFile': method<{ path: string | null }>()(
+    z.object({
+      defaultName: z.string().min(1).max(255).optional(),
       filters: z.array(z.object({ name: z.string().min(1).max(100), extensions: z.array(z.string().regex(/^(\*|[A-Za-z0-9]{1,16})$/)).min(1).max(20) })).max(20).optional(),
     }),
   ),
@@ -113,6 +121,12 @@ export const api = {
   'import/discardUpload': method<null>()(z.object({ uploadId: uploadIdSchema })),
   /** Every job of this session: queued, running, and the history. */
   'jobs/list': method<ImportJobInfo[]>()(z.object({})),
+  /** Export a table view to a file (src/core/export); follow it with `export/progress` events. */
+  'export/start': method<ExportJobInfo>()(exportStartInput),
+  /** Cancel a queued or running export: nothing is left under the chosen name. */
+  'export/cancel': method<null>()(z.object({ jobId: exportJobIdSchema })),
+  /** Every export of this session. */
+  'export/list': method<ExportJobInfo[]>()(z.object({})),
 } as const
 
 export type Api = typeof api
@@ -128,6 +142,8 @@ export function isMethod(name: unknown): name is Method {
 export interface Events {
   /** An import job changed (state or throttled progress, at most ~10 per second). */
   'jobs/progress': ImportJobInfo
+  /** An export job changed (state or throttled progress). */
+  'export/progress': ExportJobInfo
   /** A menu command or accelerator handled by the renderer. */
   'app/command': { command: 'open-directory' | 'refresh' | 'import' | 'connect-server' }
 }

@@ -24,6 +24,7 @@ import { toAppError } from './errors'
 import './namespace/dir'
 import './namespace/rest'
 import { ImportModule } from './import'
+import { ExportModule } from './export'
 import { ConnectionStore, MemoryConnectionRecords } from './connections/store'
 import { MemorySecretStore } from './connections/model'
 import { RemoteConnectionsModule } from './connections/module'
@@ -53,6 +54,8 @@ export interface ServiceOptions {
   pickDirectory?: () => Promise<string | null>
   /** Native file picker for import (Electron only); resolves with the chosen paths, `[]` when cancelled. */
   pickFiles?: (filters?: { name: string; extensions: string[] }[]) => Promise<string[]>
+  /** Native save dialog for export (Electron only); resolves with the chosen path, null when cancelled. */
+  saveFile?: (options: { defaultName?: string; filters?: { name: string; extensions: string[] }[] }) => Promise<string | null>
   /** Saved REST connections; memory-only when absent (the harness). Main passes one backed by safeStorage. */
   connections?: ConnectionStore
   /** Push an event to the renderer (import progress: `jobs/progress`). */
@@ -80,6 +83,11 @@ export class CatalogService {
   })
   /** Table views: counts, query plans, latest versions (src/core/query). */
   readonly queries = new QueryModule({ client: (id) => this.client(id), cancellable: (requestId, work) => this.cancellable(requestId, work) })
+  /** Export jobs (files in Electron, downloads in the harness). */
+  readonly exports = new ExportModule({
+    client: (connectionId) => this.client(connectionId),
+    emit: (job) => this.options.emit?.('export/progress', job),
+  })
   /** Saved REST connections, opening them, testing them, their capability maps. */
   readonly remote: RemoteConnectionsModule
   private initialConnection: ConnectionInfo | null = null
@@ -143,6 +151,7 @@ export class CatalogService {
 
   async closeAll(): Promise<void> {
     await this.imports.close()
+    await this.exports.close()
     for (const controller of this.inFlight.values()) controller.abort()
     await Promise.allSettled([...this.connections.values()].map((c) => c.client.close()))
     this.connections.clear()
@@ -177,6 +186,7 @@ export class CatalogService {
       ...this.imports.handlers,
       ...this.remote.handlers,
       ...this.queries.handlers,
+      ...this.exports.handlers,
       'app/info': async () => {
         await this.initialPending
         return {
@@ -204,6 +214,10 @@ export class CatalogService {
       'dialogs/pickFiles': async ({ filters }) => {
         if (!this.options.pickFiles) throw new AppError('unsupported', 'No file dialog here; drop the files on the window instead')
         return { paths: await this.options.pickFiles(filters) }
+      },
+      'dialogs/saveFile': async ({ defaultName, filters }) => {
+        if (!this.options.saveFile) throw new AppError('unsupported', 'No save dialog here; the browser downloads the file instead')
+        return { path: await this.options.saveFile({ defaultName, filters }) }
       },
       'namespaces/list': async ({ connectionId, namespace, pageToken, limit, requestId }) =>
         this.cancellable(requestId, (signal) => this.client(connectionId).listNamespaces(namespace, { pageToken, limit, signal })),

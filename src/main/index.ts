@@ -7,6 +7,7 @@ import { CatalogService } from '../core/service'
 import { SettingsFile } from '../core/settings'
 import { createSenderCheck, registerIpc, sendEvent } from './ipc'
 import { buildMenu } from './menu'
+import { createSaveFile } from './saveDialog'
 import { SafeStorageSecretStore } from './secrets'
 import { createAppUrlCheck } from './security'
 import { createMainWindow } from './window'
@@ -49,6 +50,7 @@ const service = new CatalogService({
     const picked = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options)
     return picked.canceled ? [] : picked.filePaths
   },
+  saveFile: createSaveFile(() => mainWindow),
 })
 
 // One instance: a second launch focuses the first window.

@@ -17,6 +17,7 @@ import { useTreeActions } from './features/actions/useTreeActions'
 import type { TreeActionTarget } from './features/actions/treeActions'
 import type { WriteAction } from './features/actions/ActionDialog'
 import { useImports } from './features/import/useImports'
+import { useExportJobs } from './features/export/useExportJobs'
 import { ImportButton } from './features/import/ImportButton'
 import { splitDropped } from './features/import/dropped'
 import { useSidebarLayout } from './features/tree/SidebarFrame'
@@ -121,7 +122,8 @@ export function App() {
     },
     [expandTree, reloadTree],
   )
-  const imports = useImports({ connections, defaultTarget: importTarget, onImported })
+  const exportJobs = useExportJobs()
+  const imports = useImports({ connections, defaultTarget: importTarget, onImported, extraJobs: exportJobs })
   const remoteIds = useMemo(() => new Set(connections.filter((c) => c.kind === 'rest').map((c) => c.id)), [connections])
 
   const openPath = useCallback(

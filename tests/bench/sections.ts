@@ -11,4 +11,5 @@ export const sections: Record<string, () => Promise<Section>> = {
   ui: async () => (await import('./ui')).section,
   rest: async () => (await import('./rest')).section,
   query: async () => (await import('./query')).section,
+  export: async () => (await import('./export')).section,
 }

@@ -6,8 +6,9 @@ import { createHash } from 'node:crypto'
 import { lstat, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
-import { Utf8, makeVector, vectorFromArray, type Table } from 'apache-arrow'
-import { batchOf, float32Vectors, seededRandom, tableOf } from '../../src/core/arrow'
+import { deflateSync } from 'node:zlib'
+import { Binary, Field, Int32, List, Struct, Utf8, makeVector, vectorFromArray, type Table } from 'apache-arrow'
+import { batchOf, float32Vectors, seededRandom, tableOf, timestampsMicro } from '../../src/core/arrow'
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import type { TableId } from '../../src/core/namespace/path'
 
@@ -165,4 +166,85 @@ export async function corruptTable(root: string, id: TableId, how: 'delete-data'
     if (how === 'delete-data') await rm(join(dir, sub, file))
     else if (file.endsWith('.manifest')) await writeFile(join(dir, sub, file), 'garbage')
   }
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+  return c >>> 0
+})
+
+function crc32(bytes: Uint8Array): number {
+  let c = 0xffffffff
+  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8)
+  return (c ^ 0xffffffff) >>> 0
+}
+
+/** A real PNG (RGB, 8-bit) of `size`×`size` pixels: a diagonal split, red above and blue below. */
+export function pngImage(size = 48): Uint8Array {
+  const chunk = (type: string, data: Uint8Array) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
+    const out = Buffer.alloc(body.length + 8)
+    out.writeUInt32BE(data.length, 0)
+    body.copy(out, 4)
+    out.writeUInt32BE(crc32(body), body.length + 4)
+    return out
+  }
+  const header = Buffer.alloc(13)
+  header.writeUInt32BE(size, 0)
+  header.writeUInt32BE(size, 4)
+  header[8] = 8 // bit depth
+  header[9] = 2 // RGB
+  const raw = Buffer.alloc(size * (size * 3 + 1))
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const at = y * (size * 3 + 1) + 1 + x * 3
+      if (x >= y) raw[at] = 220
+      else raw[at + 2] = 200
+      raw[at + 1] = 60
+    }
+  }
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+  return new Uint8Array(Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', new Uint8Array())]))
+}
+
+/** The 10 KB text of {@link inspectTable}'s first row: numbered words, so a cut anywhere shows. */
+export const LONG_TEXT = Array.from({ length: 2200 }, (_, i) => `w${i}`).join(' ').slice(0, 10_240) + ' END'
+
+export const INSPECT_DIMENSION = 768
+
+/** Row `row`'s 768-d vector in {@link inspectTable}: a sine, with zeros every 100th value (row 0 also has a NaN). */
+export function inspectVector(row: number): Float32Array {
+  const v = Float32Array.from({ length: INSPECT_DIMENSION }, (_, k) => (k % 100 === 0 ? 0 : Math.sin(k / 20 + row) * (1 + row)))
+  if (row === 0) v[5] = Number.NaN
+  return v
+}
+
+/**
+ * Every kind of value the inspector, copy and export must keep whole: a 10 KB text, a JSON string, a PNG
+ * (and a non-image) in a binary column, int64 above 2^53, microsecond timestamps, a struct, a list, a
+ * 768-d vector and nulls.
+ */
+export function inspectTable(rows = 6): Table {
+  const image = pngImage()
+  const vectors = new Float32Array(rows * INSPECT_DIMENSION)
+  for (let r = 0; r < rows; r++) vectors.set(inspectVector(r), r * INSPECT_DIMENSION)
+  return tableOf([
+    batchOf({
+      id: { vector: makeVector(BigInt64Array.from({ length: rows }, (_, i) => 9_007_199_254_740_993n + BigInt(i))), nullable: false },
+      title: { vector: vectorFromArray(Array.from({ length: rows }, (_, i) => (i === 0 ? LONG_TEXT : i === 2 ? null : `title "${i}",\ttab\nline`)), new Utf8()), nullable: true },
+      doc: vectorFromArray(Array.from({ length: rows }, (_, i) => JSON.stringify({ row: i, tags: ['a', 'b'], nested: { ok: i % 2 === 0 } })), new Utf8()),
+      image: {
+        vector: vectorFromArray(Array.from({ length: rows }, (_, i) => (i === 0 ? image : i === 2 ? null : Uint8Array.from([0xde, 0xad, 0xbe, 0xef, i]))), new Binary()),
+        nullable: true,
+      },
+      at: timestampsMicro(BigInt64Array.from({ length: rows }, (_, i) => 1_714_564_800_123_456n + BigInt(i) * 3_600_000_000n)),
+      meta: vectorFromArray(
+        Array.from({ length: rows }, (_, i) => ({ a: i * 10, b: i % 2 ? null : `b${i}` })),
+        new Struct([new Field('a', new Int32(), true), new Field('b', new Utf8(), true)]),
+      ),
+      tags: vectorFromArray(Array.from({ length: rows }, (_, i) => Array.from({ length: i }, (_, k) => `t${k}`)), new List(new Field('item', new Utf8(), true))),
+      embedding: { vector: float32Vectors(vectors, INSPECT_DIMENSION), nullable: false },
+    }),
+  ])
 }

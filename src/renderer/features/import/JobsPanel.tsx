@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import type { ImportJobInfo } from '../../../contract'
 import { CloseIcon } from '../../components/Icons'
 import { formatCount, formatDuration, formatSize, namespaceLabel } from './dropped'
@@ -10,6 +11,8 @@ export interface JobsPanelProps {
   onCancel(job: ImportJobInfo): void
   onOpen(job: ImportJobInfo): void
   onClear(): void
+  /** Other jobs shown in the same panel (exports: src/renderer/features/export/useExportJobs.tsx). */
+  extra?: { active: number; finished: number; items: ReactNode; clear(): void }
 }
 
 const STATE_LABEL: Record<ImportJobInfo['state'], string> = {
@@ -44,17 +47,25 @@ function progressText(job: ImportJobInfo): string {
  * reason, cancelled). Docked under the content (it takes room, never covers it); the status-bar
  * indicator shows and hides it.
  */
-export function JobsPanel({ id, jobs, onHide, onCancel, onOpen, onClear }: JobsPanelProps) {
-  const active = jobs.filter((j) => j.state === 'running' || j.state === 'queued').length
-  const finished = jobs.length - active
+export function JobsPanel({ id, jobs, onHide, onCancel, onOpen, onClear, extra }: JobsPanelProps) {
+  const active = jobs.filter((j) => j.state === 'running' || j.state === 'queued').length + (extra?.active ?? 0)
+  const finished = jobs.length + (extra ? extra.active + extra.finished : 0) - active
+  const withExports = extra !== undefined && extra.active + extra.finished > 0
   const summary = active > 0 ? `${active} in progress` : `${finished} finished`
   return (
-    <section id={id} className="jobs-panel open" role="region" aria-label="Import jobs">
+    <section id={id} className="jobs-panel open" role="region" aria-label={withExports ? 'Jobs' : 'Import jobs'}>
       <header className="jobs-header">
-        <span className="jobs-title">Imports</span>
+        <span className="jobs-title">{withExports ? (jobs.length > 0 ? 'Imports and exports' : 'Exports') : 'Imports'}</span>
         <span className="muted small jobs-summary">{summary}</span>
         {finished > 0 && (
-          <button type="button" className="link-button small" onClick={onClear}>
+          <button
+            type="button"
+            className="link-button small"
+            onClick={() => {
+              onClear()
+              extra?.clear()
+            }}
+          >
             Clear finished
           </button>
         )}
@@ -64,6 +75,7 @@ export function JobsPanel({ id, jobs, onHide, onCancel, onOpen, onClear }: JobsP
       </header>
       {(
         <ul className="jobs-list">
+          {extra?.items}
           {[...jobs].reverse().map((job) => {
             const where = `${namespaceLabel(job.target.namespace)} / ${job.target.name}`
             const live = job.state === 'running' || job.state === 'queued'

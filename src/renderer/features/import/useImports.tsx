@@ -6,7 +6,7 @@ import type { AppErrorData } from '../../../contract'
 import { pendingKey, type ImportTarget, type PendingFile } from './dropped'
 import { ImportSheet } from './ImportSheet'
 import { ImportsIndicator } from './ImportsIndicator'
-import { JobsPanel } from './JobsPanel'
+import { JobsPanel, type JobsPanelProps } from './JobsPanel'
 import { useJobsPanelOpen } from './useJobsPanelOpen'
 
 export interface UseImportsOptions {
@@ -15,6 +15,8 @@ export interface UseImportsOptions {
   defaultTarget: ImportTarget | null
   /** A job finished: select its table (expand and refresh its namespace, open it). */
   onImported(ref: TableRef): void
+  /** Other jobs for the same panel (exports). */
+  extraJobs?: JobsPanelProps['extra']
 }
 
 /**
@@ -22,7 +24,7 @@ export interface UseImportsOptions {
  * order), the jobs from `jobs/list` kept current by `jobs/progress` events, and the hidden file
  * input the harness uses for "Import…" (a browser has no native file dialog to ask for paths).
  */
-export function useImports({ connections, defaultTarget, onImported }: UseImportsOptions) {
+export function useImports({ connections, defaultTarget, onImported, extraJobs }: UseImportsOptions) {
   const [pending, setPending] = useState<PendingFile[]>([])
   const [jobs, setJobs] = useState<ImportJobInfo[]>([])
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set())
@@ -128,11 +130,16 @@ export function useImports({ connections, defaultTarget, onImported }: UseImport
   )
 
   // Docked under the content while shown; otherwise only the status-bar indicator says what happened.
+  // Export jobs (extraJobs) share the panel; a running export keeps it open.
+  const extraCount = extraJobs ? extraJobs.active + extraJobs.finished : 0
+  const total = visibleJobs.length + extraCount
+  const open = panelOpen || (extraJobs?.active ?? 0) > 0
   const dock =
-    visibleJobs.length > 0 && panelOpen ? (
+    total > 0 && open ? (
       <JobsPanel
         id={panelId}
         jobs={visibleJobs}
+        extra={extraJobs}
         onHide={() => setPanelOpen(false)}
         onCancel={(job) => void call('import/cancel', { jobId: job.id }).catch(() => undefined)}
         onOpen={(job) => onImported(job.target)}
@@ -140,7 +147,7 @@ export function useImports({ connections, defaultTarget, onImported }: UseImport
       />
     ) : null
   const indicator =
-    visibleJobs.length > 0 ? <ImportsIndicator jobs={visibleJobs} open={panelOpen} panelId={panelId} onToggle={() => setPanelOpen(!panelOpen)} /> : null
+    total > 0 ? <ImportsIndicator jobs={visibleJobs} exporting={extraJobs?.active ?? 0} open={open} panelId={panelId} onToggle={() => setPanelOpen(!open)} /> : null
 
   return { element, dock, indicator, addFiles, pickFiles }
 }

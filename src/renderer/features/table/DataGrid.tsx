@@ -12,8 +12,12 @@ import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, 
 import type { FieldInfo, SortKey, TableRef, TableViewSpec } from '../../../contract'
 import { ErrorPanel } from '../../components/ErrorPanel'
 import { formatCell } from './formatCell'
+import './inspect.css'
 import { geometry, isScaled, offsetForScrollTop, offsetToReveal, scrollTopForOffset, visibleRows } from './gridGeometry'
 import { PAGE_ROWS, usePages, type PageSeed } from './usePages'
+import { contractFetch } from './copy'
+import { useGridSelection } from './useGridSelection'
+import type { CellMenuItem } from './CellMenu'
 
 export const ROW_HEIGHT = 24
 const HEADER_HEIGHT = 40
@@ -161,7 +165,7 @@ export const DataGrid = memo(function DataGrid({
   sort?: readonly SortKey[]
   onSortToggle?: (column: string) => void
   /** Right-click (or the Menu key / Shift+F10) on a cell: `valueOf` reads any column of that row. */
-  onCellContextMenu?: (target: { row: number; column: string; x: number; y: number; valueOf: (column: string) => unknown }) => void
+  onCellContextMenu?: (target: { row: number; column: string; x: number; y: number; valueOf: (column: string) => unknown; extra?: CellMenuItem[] }) => void
   /** Scroll to this row and select it (a new `nonce` repeats the request): go to row. */
   selectRow?: { row: number; nonce: number }
 }) {
@@ -273,13 +277,34 @@ export const DataGrid = memo(function DataGrid({
     else if (right > element.scrollLeft + element.clientWidth) element.scrollLeft = right - element.clientWidth
   }
 
-  const moveTo = (row: number, col: number) => {
-    if (rowCount === 0 || visibleColumns.length === 0) return
+  const moveActive = (row: number, col: number) => {
+    if (rowCount === 0 || visibleColumns.length === 0) return null
     const r = Math.min(Math.max(row, 0), rowCount - 1)
     const c = Math.min(Math.max(col, 0), visibleColumns.length - 1)
     setActive({ row: r, col: c })
     scrollToOffset(offsetToReveal(g, offsetRef.current, r))
     revealColumn(c)
+    return { row: r, col: c }
+  }
+
+  // Selection, copy and the cell inspector (useGridSelection.tsx); rows it lacks come through the contract.
+  const fetchRows = useMemo(() => contractFetch(tableRef, view), [tableRef, view])
+  const selection = useGridSelection({
+    rowCount,
+    columns: visibleColumns.map((c) => c.id),
+    fields,
+    active,
+    moveTo: moveActive,
+    pageOf: pages.pageOf,
+    pageRows: PAGE_ROWS,
+    fetch: fetchRows,
+    gridRef: scrollRef,
+  })
+
+  /** Move the active cell; `extend` (Shift) grows the selection instead of collapsing it. */
+  const moveTo = (row: number, col: number, extend = false) => {
+    const at = moveActive(row, col)
+    if (at) selection.moved(at, extend)
   }
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -287,24 +312,19 @@ export const DataGrid = memo(function DataGrid({
     const pageRows = Math.max(1, Math.floor(g.viewportHeight / ROW_HEIGHT) - 1)
     const ctrl = event.ctrlKey || event.metaKey
     const lastCol = visibleColumns.length - 1
+    const extend = event.shiftKey
     const moves: Record<string, () => void> = {
-      ArrowDown: () => moveTo(current.row + 1, current.col),
-      ArrowUp: () => moveTo(current.row - 1, current.col),
-      ArrowRight: () => moveTo(current.row, current.col + 1),
-      ArrowLeft: () => moveTo(current.row, current.col - 1),
-      PageDown: () => moveTo(current.row + pageRows, current.col),
-      PageUp: () => moveTo(current.row - pageRows, current.col),
-      Home: () => (ctrl ? moveTo(0, 0) : moveTo(current.row, 0)),
-      End: () => (ctrl ? moveTo(rowCount - 1, lastCol) : moveTo(current.row, lastCol)),
+      ArrowDown: () => moveTo(current.row + 1, current.col, extend),
+      ArrowUp: () => moveTo(current.row - 1, current.col, extend),
+      ArrowRight: () => moveTo(current.row, current.col + 1, extend),
+      ArrowLeft: () => moveTo(current.row, current.col - 1, extend),
+      PageDown: () => moveTo(current.row + pageRows, current.col, extend),
+      PageUp: () => moveTo(current.row - pageRows, current.col, extend),
+      Home: () => (ctrl ? moveTo(0, 0, extend) : moveTo(current.row, 0, extend)),
+      End: () => (ctrl ? moveTo(rowCount - 1, lastCol, extend) : moveTo(current.row, lastCol, extend)),
     }
-    if (ctrl && event.key.toLowerCase() === 'c' && active) {
-      // Copy the active cell's full value (what its tooltip shows).
-      const vector = pages.pageOf(active.row)?.getChild(visibleColumns[active.col]?.id ?? '')
-      if (vector) {
-        const display = formatCell(vector.get(active.row % PAGE_ROWS), vector.type)
-        void navigator.clipboard?.writeText(display.title ?? display.text).catch(() => undefined)
-        event.preventDefault()
-      }
+    if (selection.onKeyDown(event, current)) {
+      event.preventDefault()
       return
     }
     if ((event.key === 'ContextMenu' || (event.shiftKey && event.key === 'F10')) && active) {
@@ -332,7 +352,7 @@ export const DataGrid = memo(function DataGrid({
   const openCellMenu = (row: number, col: number, x: number, y: number) => {
     const column = visibleColumns[col]?.id
     if (!onCellContextMenu || column === undefined) return
-    onCellContextMenu({ row, column, x, y, valueOf: (name) => pages.pageOf(row)?.getChild(name)?.get(row % PAGE_ROWS) as unknown })
+    onCellContextMenu({ row, column, x, y, valueOf: (name) => pages.pageOf(row)?.getChild(name)?.get(row % PAGE_ROWS) as unknown, extra: selection.cellMenuItems() })
   }
 
   useEffect(() => {
@@ -387,6 +407,7 @@ export const DataGrid = memo(function DataGrid({
                       {sortOf(sort, header.column.id) === 'ascending' ? '▲' : '▼'}
                     </span>
                   )}
+                  {selection.columnMenuButton(index, header.column.id)}
                   <div
                     className={`grid-resizer${header.column.getIsResizing() ? ' resizing' : ''}`}
                     role="separator"
@@ -415,30 +436,33 @@ export const DataGrid = memo(function DataGrid({
                   className={`grid-row${index % 2 === 1 ? ' odd' : ''}${active?.row === index ? ' active-row' : ''}`}
                   style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
                 >
-                  <div role="rowheader" aria-colindex={1} className="grid-gutter" style={{ width: gutterWidth }}>
+                  <div role="rowheader" aria-colindex={1} className="grid-gutter" style={{ width: gutterWidth }} onMouseDown={(event) => selection.onRowHeaderMouseDown(event, index)}>
                     {numberFormat.format(index + 1)}
                   </div>
                   {row.getVisibleCells().map((cell, col) => {
                     const isActive = active?.row === index && active.col === col
+                    const isSelected = isActive || selection.isSelected(index, col)
                     return (
                       <div
                         key={cell.id}
                         id={cellId(index, col)}
                         role="gridcell"
                         aria-colindex={col + 2}
-                        aria-selected={isActive}
-                        className={`grid-cell${isActive ? ' active' : ''}`}
+                        aria-selected={isSelected}
+                        className={`grid-cell${isActive ? ' active' : ''}${isSelected ? ' selected' : ''}`}
                         style={{ width: cell.column.getSize() }}
-                        onMouseDown={() => setActive({ row: index, col })}
-                        onContextMenu={
-                          onCellContextMenu
-                            ? (event) => {
-                                event.preventDefault()
-                                setActive({ row: index, col })
-                                openCellMenu(index, col, event.clientX, event.clientY)
-                              }
-                            : undefined
-                        }
+                        onMouseDown={(event) => {
+                          setActive({ row: index, col })
+                          selection.onCellMouseDown(event, index, col)
+                        }}
+                        onDoubleClick={selection.onCellDoubleClick}
+                        onContextMenu={(event) => {
+                          // One menu: the table view's query items (filters, similar rows) and the grid's copy items.
+                          if (!onCellContextMenu) return selection.onCellContextMenu(event, col)
+                          event.preventDefault()
+                          setActive({ row: index, col })
+                          openCellMenu(index, col, event.clientX, event.clientY)
+                        }}
                       >
                         <table.FlexRender cell={cell} />
                       </div>
@@ -457,6 +481,8 @@ export const DataGrid = memo(function DataGrid({
         </div>
       )}
       {rowCount === 0 && <div className="grid-empty">This table has no rows</div>}
+      {selection.overlays}
+      {selection.inspector}
     </div>
   )
 })

@@ -6,6 +6,7 @@ import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { RefreshIcon, SchemaIcon, TableIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
 import { ColumnsMenu } from './ColumnsMenu'
+import { ExportSheet } from '../export/ExportSheet'
 import { DataGrid, type ColumnVisibility } from './DataGrid'
 import { SchemaPanel } from './SchemaPanel'
 import { PAGE_ROWS, type PageSeed } from './usePages'
@@ -33,6 +34,7 @@ export function TableView({ tableRef, connectionLabel }: { tableRef: TableRef; c
   const [status, setStatus] = useState<GridStatus | null>(null)
   const [seed, setSeed] = useState<PageSeed | undefined>(undefined)
   const [initialPage, setInitialPage] = useState<ArrowTable | undefined>(undefined)
+  const [exporting, setExporting] = useState(false)
 
   useEffect(() => {
     let live = true
@@ -117,6 +119,9 @@ export function TableView({ tableRef, connectionLabel }: { tableRef: TableRef; c
         <div className="toolbar">
           {q.toolbar}
           {info && <ColumnsMenu fields={info.schema} visibility={visibility} onChange={setVisibility} />}
+          <button type="button" className="button" disabled={!info} onClick={() => setExporting(true)}>
+            Export…
+          </button>
           <button type="button" className="button" aria-pressed={schemaOpen} disabled={!info} onClick={() => setSchemaOpen(!schemaOpen)}>
             <SchemaIcon />
             Schema
@@ -154,6 +159,17 @@ export function TableView({ tableRef, connectionLabel }: { tableRef: TableRef; c
           />
         )}
         {info && schemaOpen && <SchemaPanel fields={info.schema} onClose={() => setSchemaOpen(false)} />}
+        {info && exporting && (
+          <ExportSheet
+            tableRef={tableRef}
+            // The view the grid shows (version, filter, sort, search) with its visible columns.
+            view={{ ...(q.gridProps.view ?? { version: info.version }), ...(info.schema.some((f) => visibility[f.name] === false) ? { columns: info.schema.filter((f) => visibility[f.name] !== false).map((f) => f.name) } : {}) }}
+            rowCount={info.rowCount}
+            columnCount={info.schema.filter((f) => visibility[f.name] !== false).length}
+            totalColumns={info.schema.length}
+            onClose={() => setExporting(false)}
+          />
+        )}
       </div>
       <footer className="status-bar" role="status" aria-label="Table status">
         {info && status && q.count > 0 && (

@@ -23,6 +23,8 @@ interface MenuState {
   row: number
   column: string
   valueOf: (column: string) => unknown
+  /** Items the grid adds (copy, inspect), shown after the query items. */
+  extra?: CellMenuItem[]
 }
 
 /**
@@ -127,6 +129,7 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
         run: () => vectorField && vector && searchSimilar(vectorField.name, vector, `row ${(m.row + 1).toLocaleString('en-US')}`),
         disabled: !vectorField ? 'This table has no vector column' : !vector ? 'This row has no vector' : refused('table.vectorSearch'),
       },
+      ...(m.extra ?? []).map((item, i) => (i === 0 ? { ...item, separatorBefore: true } : item)),
     ]
   }
 

@@ -1,0 +1,125 @@
+import { useCallback, useEffect, useState, type ReactNode } from 'react'
+import type { ExportJobInfo } from '../../../contract'
+import { EXPORT_FORMATS } from '../../../contract'
+import { call, onHostEvent } from '../../api'
+import { formatCount, formatDuration, formatSize } from '../import/dropped'
+import { downloadExport } from './download'
+
+export interface ExportJobsView {
+  active: number
+  finished: number
+  /** `<li>` rows for the jobs panel's list (newest first). */
+  items: ReactNode
+  clear(): void
+}
+
+const STATE_LABEL: Record<ExportJobInfo['state'], string> = { queued: 'Queued', running: 'Exporting', done: 'Done', failed: 'Failed', cancelled: 'Cancelled' }
+
+function progressText(job: ExportJobInfo): string {
+  const p = job.progress
+  const parts = [`${formatCount(p.rows)}${p.totalRows != null ? ` of ${formatCount(p.totalRows)}` : ''} rows`, formatSize(p.bytesWritten)]
+  if (p.rowsPerSecond > 0) parts.push(`${formatCount(p.rowsPerSecond)} rows/s`)
+  if (p.bytesPerSecond > 0) parts.push(`${formatSize(p.bytesPerSecond)}/s`)
+  return parts.join(' · ')
+}
+
+function percent(job: ExportJobInfo): number {
+  const p = job.progress
+  if (job.state === 'done') return 100
+  return p.totalRows ? Math.min(100, Math.floor((p.rows / p.totalRows) * 100)) : 0
+}
+
+/**
+ * Export jobs as the window sees them: `export/list` kept current by `export/progress` events, shown
+ * in the jobs panel (rows with progress, rate and Cancel). A finished download export is handed to
+ * the browser once (harness).
+ */
+export function useExportJobs(): ExportJobsView {
+  const [jobs, setJobs] = useState<ExportJobInfo[]>([])
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set())
+
+  useEffect(() => {
+    const downloaded = new Set<string>()
+    const upsert = (job: ExportJobInfo, fromEvent: boolean) =>
+      setJobs((previous) => {
+        const at = previous.findIndex((j) => j.id === job.id)
+        if (at < 0) return [...previous, job]
+        if (!fromEvent) return previous
+        const next = [...previous]
+        next[at] = job
+        return next
+      })
+    const off = onHostEvent('export/progress', (job) => {
+      upsert(job, true)
+      if (job.state === 'done' && job.download && !downloaded.has(job.id)) {
+        downloaded.add(job.id)
+        downloadExport(job.id, job.fileName)
+      }
+    })
+    call('export/list', {})
+      .then((list) => {
+        for (const job of list) {
+          if (job.state === 'done') downloaded.add(job.id)
+          upsert(job, false)
+        }
+      })
+      .catch(() => undefined)
+    return off
+  }, [])
+
+  const clear = useCallback(() => setHidden(new Set(jobs.filter((j) => j.state !== 'running' && j.state !== 'queued').map((j) => j.id))), [jobs])
+  const visible = jobs.filter((j) => !hidden.has(j.id))
+  const active = visible.filter((j) => j.state === 'running' || j.state === 'queued').length
+
+  const items = [...visible].reverse().map((job) => {
+    const live = job.state === 'running' || job.state === 'queued'
+    const format = EXPORT_FORMATS[job.format].label
+    return (
+      <li key={job.id} className={`job job-${job.state}`} aria-label={`Export of ${job.source.name}`}>
+        <div className="job-line">
+          <span className="job-name" title={`${job.source.name} → ${job.fileName} (${format})`}>
+            {job.source.name} <span className="muted">→ {job.fileName}</span>
+          </span>
+          <span className={`job-state job-state-${job.state}`}>{STATE_LABEL[job.state]}</span>
+          {live && (
+            <button type="button" className="button small" onClick={() => void call('export/cancel', { jobId: job.id }).catch(() => undefined)} aria-label={`Cancel export of ${job.source.name}`}>
+              Cancel
+            </button>
+          )}
+        </div>
+        {live && (
+          <>
+            <div
+              className="job-bar"
+              role="progressbar"
+              aria-label={`Progress of the export of ${job.source.name}`}
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={percent(job)}
+              aria-valuetext={progressText(job)}
+            >
+              <div className="job-bar-fill" style={{ width: `${percent(job)}%` }} />
+            </div>
+            <div className="job-detail muted small">{progressText(job)}</div>
+          </>
+        )}
+        {job.state === 'done' && job.result && (
+          <div className="job-detail muted small">
+            {formatCount(job.result.rows)} rows, {formatSize(job.result.bytes)} as {format}
+            {job.finishedAt && job.startedAt ? ` · ${formatDuration((job.finishedAt - job.startedAt) / 1000)}` : ''}
+            {job.download ? ' · downloaded' : ''}
+          </div>
+        )}
+        {job.state === 'failed' && job.error && (
+          <div className="job-detail job-error small">
+            {job.error.message}
+            {job.error.hint && <span className="muted"> {job.error.hint}</span>}
+          </div>
+        )}
+        {job.state === 'cancelled' && <div className="job-detail muted small">Cancelled; no file was written</div>}
+      </li>
+    )
+  })
+
+  return { active, finished: visible.length - active, items, clear }
+}

@@ -1,0 +1,315 @@
+import type { Table as ArrowTable } from 'apache-arrow'
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent, type RefObject } from 'react'
+import type { FieldInfo, TextFormat } from '../../../contract'
+import { isAbort } from '../../api'
+import { Modal } from '../actions/Modal'
+import { TreeContextMenu } from '../actions/TreeContextMenu'
+import { CellInspector } from './CellInspector'
+import { COPY_FORMATS, copyText, LARGE_COPY_ROWS, writeClipboard, type RowSource } from './copy'
+import {
+  allSelection,
+  cellSelection,
+  columnSelection,
+  extendTo,
+  inRange,
+  rangeOf,
+  rangeSize,
+  rowsSelection,
+  type CellPosition,
+  type CellRange,
+  type Selection,
+} from './selection'
+
+const numberFormat = new Intl.NumberFormat('en-US')
+const FORMAT_NAMES: Record<TextFormat, string> = { tsv: 'TSV', csv: 'CSV', json: 'JSON', jsonl: 'JSON lines', markdown: 'Markdown' }
+
+export interface GridSelectionOptions {
+  rowCount: number
+  /** Visible column ids, in order. */
+  columns: readonly string[]
+  fields: readonly FieldInfo[]
+  active: CellPosition | null
+  /** Move the active cell (and scroll to it) without touching the selection. */
+  moveTo(row: number, col: number): void
+  /** The loaded page holding `row` (no fetch). */
+  pageOf(row: number): ArrowTable | undefined
+  pageRows: number
+  fetch: RowSource['fetch']
+  gridRef: RefObject<HTMLDivElement | null>
+}
+
+type MenuState = { kind: 'cell' | 'column'; x: number; y: number; col: number } | null
+type CopyState = { state: 'confirm'; range: CellRange; format: TextFormat } | { state: 'running'; done: number; total: number; controller: AbortController } | null
+
+/**
+ * Selection, copy and the cell inspector for the data grid. DataGrid calls the handlers from its
+ * events and renders {@link overlays} and {@link inspector}; everything else lives here.
+ */
+export function useGridSelection(options: GridSelectionOptions) {
+  const { rowCount, columns, active, moveTo, pageOf, pageRows, gridRef } = options
+  const [selection, setSelection] = useState<Selection | null>(null)
+  const [inspecting, setInspecting] = useState(false)
+  const [menu, setMenu] = useState<MenuState>(null)
+  const [copy, setCopy] = useState<CopyState>(null)
+  const [notice, setNotice] = useState<{ text: string; error: boolean } | null>(null)
+  const confirmTitle = useId()
+  const optionsRef = useRef(options)
+  useEffect(() => {
+    optionsRef.current = options
+  })
+
+  const range = selection ? rangeOf(selection) : active ? rangeOf(cellSelection(active)) : null
+  const lastCol = columns.length - 1
+
+  const focusGrid = useCallback(() => gridRef.current?.focus({ preventScroll: true }), [gridRef])
+
+  /** The grid moved its active cell; `extend` keeps the anchor (Shift). */
+  const moved = useCallback((at: CellPosition, extend: boolean) => {
+    setSelection((previous) => (extend ? extendTo(previous, at) : cellSelection(at)))
+  }, [])
+
+  const runCopy = useCallback(
+    async (target: CellRange, format: TextFormat) => {
+      const controller = new AbortController()
+      const total = rangeSize(target).rows
+      setNotice(null)
+      setCopy({ state: 'running', done: 0, total, controller })
+      const o = optionsRef.current
+      try {
+        const text = await copyText(
+          target,
+          o.columns,
+          format,
+          {
+            cached: (row) => {
+              const page = o.pageOf(row)
+              return page ? { page, pageRow: row % o.pageRows } : undefined
+            },
+            fetch: o.fetch,
+          },
+          controller.signal,
+          (done) => setCopy((c) => (c?.state === 'running' ? { ...c, done } : c)),
+        )
+        await writeClipboard(text)
+        const size = rangeSize(target)
+        setNotice({ text: `Copied ${numberFormat.format(size.rows)} × ${numberFormat.format(size.columns)} as ${FORMAT_NAMES[format]}`, error: false })
+      } catch (error) {
+        if (!isAbort(error) && !controller.signal.aborted) setNotice({ text: `Could not copy: ${error instanceof Error ? error.message : String(error)}`, error: true })
+      } finally {
+        setCopy(null)
+      }
+    },
+    [],
+  )
+
+  const copySelection = useCallback(
+    (format: TextFormat = 'tsv') => {
+      if (!range || columns.length === 0 || rowCount === 0) return
+      if (rangeSize(range).rows > LARGE_COPY_ROWS) setCopy({ state: 'confirm', range, format })
+      else void runCopy(range, format)
+    },
+    [range, columns.length, rowCount, runCopy],
+  )
+
+  const openMenu = (kind: 'cell' | 'column', x: number, y: number, col: number) => setMenu({ kind, x, y, col })
+
+  /** Keys the selection owns; returns true when handled (DataGrid then stops). */
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>, current: CellPosition): boolean => {
+    const ctrl = event.ctrlKey || event.metaKey
+    const key = event.key
+    if (ctrl && key.toLowerCase() === 'a') {
+      if (rowCount === 0 || columns.length === 0) return false
+      setSelection(allSelection(rowCount, columns.length))
+      return true
+    }
+    if (ctrl && key.toLowerCase() === 'c') {
+      copySelection('tsv')
+      return true
+    }
+    if (!ctrl && (key === 'Enter' || key === ' ') && active) {
+      setInspecting(true)
+      return true
+    }
+    if (key === 'Escape') {
+      if (inspecting) setInspecting(false)
+      else if (selection && rangeSize(rangeOf(selection)).rows * rangeSize(rangeOf(selection)).columns > 1) setSelection(cellSelection(current))
+      else return false
+      return true
+    }
+    if ((key === 'ContextMenu' || (key === 'F10' && event.shiftKey)) && active) {
+      const cell = gridRef.current?.querySelector('[role="gridcell"][aria-selected="true"].active')?.getBoundingClientRect()
+      openMenu('cell', cell ? cell.left + 8 : 100, cell ? cell.bottom : 100, active.col)
+      return true
+    }
+    return false
+  }
+
+  const onCellMouseDown = (event: MouseEvent, row: number, col: number) => {
+    if (event.button === 2 && range && inRange(range, row, col)) return // right-click inside the selection keeps it
+    const at = { row, col }
+    if (event.shiftKey) {
+      event.preventDefault()
+      setSelection((previous) => extendTo(previous ?? (active ? cellSelection(active) : null), at))
+      moveTo(row, col)
+    } else {
+      setSelection(cellSelection(at))
+    }
+  }
+
+  const onCellDoubleClick = () => setInspecting(true)
+
+  const onCellContextMenu = (event: MouseEvent, col: number) => {
+    event.preventDefault()
+    openMenu('cell', event.clientX, event.clientY, col)
+  }
+
+  const onRowHeaderMouseDown = (event: MouseEvent, row: number) => {
+    event.preventDefault()
+    const from = event.shiftKey && selection ? selection.anchor.row : row
+    setSelection(rowsSelection(from, row, lastCol))
+    moveTo(row, active?.col ?? 0)
+    focusGrid()
+  }
+
+  const selectColumn = (col: number) => {
+    setSelection(columnSelection(col, rowCount))
+    moveTo(active?.row ?? 0, col)
+    focusGrid()
+  }
+
+  const isSelected = (row: number, col: number) => inRange(range, row, col)
+
+  const columnMenuButton = (col: number, name: string) => (
+    <button
+      type="button"
+      className="header-menu-button"
+      aria-label={`Column menu for ${name}`}
+      aria-haspopup="menu"
+      title="Column menu"
+      onMouseDown={(event) => event.stopPropagation()}
+      onClick={(event) => {
+        event.stopPropagation()
+        const box = event.currentTarget.getBoundingClientRect()
+        openMenu('column', box.left, box.bottom + 2, col)
+      }}
+    >
+      ⋮
+    </button>
+  )
+
+  const menuItems =
+    menu?.kind === 'column'
+      ? [
+          { id: 'select-column', label: 'Select column', disabled: rowCount === 0 },
+          { id: 'copy-column', label: 'Copy column', disabled: rowCount === 0 },
+        ]
+      : [...COPY_FORMATS.map((f) => ({ id: `copy-${f.format}`, label: f.label, disabled: !range })), { id: 'inspect', label: 'Inspect cell', disabled: !active }]
+
+  const choose = (id: string) => {
+    const col = menu?.col ?? 0
+    setMenu(null)
+    focusGrid()
+    if (id === 'select-column') selectColumn(col)
+    else if (id === 'copy-column') {
+      const target = rangeOf(columnSelection(col, rowCount))
+      setSelection(columnSelection(col, rowCount))
+      if (rangeSize(target).rows > LARGE_COPY_ROWS) setCopy({ state: 'confirm', range: target, format: 'tsv' })
+      else void runCopy(target, 'tsv')
+    } else if (id === 'inspect') setInspecting(true)
+    else if (id.startsWith('copy-')) copySelection(id.slice(5) as TextFormat)
+  }
+
+  const closeMenu = useCallback(() => setMenu(null), [])
+
+  /** The copy and inspect items, for a cell menu shown by the table view (it adds the query items). */
+  const cellMenuItems = () => [
+    ...COPY_FORMATS.map((f) => ({
+      label: f.label,
+      run: () => {
+        focusGrid()
+        copySelection(f.format)
+      },
+      disabled: range ? undefined : 'Select cells first',
+    })),
+    { label: 'Inspect cell', run: () => setInspecting(true), disabled: active ? undefined : 'Select a cell first' },
+  ]
+
+  const overlays = (
+    <>
+      {menu && (
+        <TreeContextMenu
+          x={menu.x}
+          y={menu.y}
+          label={menu.kind === 'column' ? `Column ${columns[menu.col] ?? ''}` : 'Cell actions'}
+          items={menuItems}
+          onChoose={(item) => choose(item.id)}
+          onClose={closeMenu}
+        />
+      )}
+      {copy?.state === 'confirm' && (
+        <Modal labelledBy={confirmTitle} onClose={() => setCopy(null)} className="action-dialog" role="alertdialog">
+          <div className="dialog-form">
+            <header className="dialog-header">
+              <h2 id={confirmTitle}>Copy {numberFormat.format(rangeSize(copy.range).rows)} rows?</h2>
+            </header>
+            <div className="dialog-body">
+              <p>
+                That is {numberFormat.format(rangeSize(copy.range).rows * rangeSize(copy.range).columns)} values, every one whole, as {FORMAT_NAMES[copy.format]}. Rows the grid
+                has not loaded are read from the table first; you can cancel while it runs.
+              </p>
+            </div>
+            <footer className="dialog-footer">
+              <div className="dialog-footer-left" />
+              <div className="dialog-footer-right">
+                <button type="button" className="button" onClick={() => setCopy(null)}>
+                  Cancel
+                </button>
+                <button type="button" className="button primary" data-autofocus onClick={() => void runCopy(copy.range, copy.format)}>
+                  Copy
+                </button>
+              </div>
+            </footer>
+          </div>
+        </Modal>
+      )}
+      {(copy?.state === 'running' || notice) && (
+        <div className={`copy-toast${notice?.error ? ' error' : ''}`} role="status" aria-label="Copy">
+          {copy?.state === 'running' ? (
+            <>
+              <span>
+                Copying… {numberFormat.format(copy.done)} of {numberFormat.format(copy.total)} rows
+              </span>
+              <progress max={copy.total} value={copy.done} aria-label="Copy progress" />
+              <button type="button" className="button small" onClick={() => copy.controller.abort()}>
+                Cancel
+              </button>
+            </>
+          ) : (
+            <>
+              <span>{notice?.text}</span>
+              <button type="button" className="link-button small" onClick={() => setNotice(null)}>
+                Dismiss
+              </button>
+            </>
+          )}
+        </div>
+      )}
+    </>
+  )
+
+  const activeColumn = active ? columns[active.col] : undefined
+  const field = activeColumn ? options.fields.find((f) => f.name === activeColumn) : undefined
+  const page = active ? pageOf(active.row) : undefined
+  const inspector =
+    inspecting && active && activeColumn ? (
+      <CellInspector
+        cell={{ row: active.row, column: activeColumn, typeLabel: field ? (field.vectorDimension ? `vector · ${field.vectorDimension}-d · ${field.type}` : field.type) : '', vector: page?.getChild(activeColumn) ?? undefined, pageRow: active.row % pageRows }}
+        onClose={() => {
+          setInspecting(false)
+          focusGrid()
+        }}
+      />
+    ) : null
+
+  return { selection, moved, onKeyDown, onCellMouseDown, onCellDoubleClick, onCellContextMenu, cellMenuItems, onRowHeaderMouseDown, columnMenuButton, isSelected, overlays, inspector }
+}
