@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { componentSchema, namespacePathSchema } from './component'
 import { connectionDraftSchema, type CapabilitySnapshot, type SavedConnectionView, type VerificationReport } from './connections'
 import type { AppInfo, ConnectionInfo, Page, RecentDirectory, TableInfo } from './types'
+import { columnAlterationSchema, indexSpecSchema, newColumnSchema, optimizeInputSchema, type IndexInfo, type OptimizePreview, type OptimizeResult, type TableStats, type TagInfo, type VersionComparison, type VersionInfo } from './lifecycle'
 import { importPreviewInput, importStartInput, jobIdSchema, uploadIdSchema, type ImportJobInfo, type ImportPreview } from './import'
 
 /**
@@ -29,6 +30,9 @@ const listInput = namespaceRef.extend({
 export const tableRefSchema = namespaceRef.extend({ name: componentSchema })
 
 export const MAX_PAGE_ROWS = 10_000
+const versionSchema = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)
+const tagSchema = z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'must be 1–128 letters, digits, _ . -')
+const columnNames = z.array(z.string().min(1).max(1024)).min(1).max(1000)
 
 export const api = {
   'app/info': method<AppInfo>()(z.object({})),
@@ -47,7 +51,7 @@ export const api = {
   ),
   'namespaces/list': method<Page<string>>()(listInput),
   'tables/list': method<Page<string>>()(listInput),
-  'tables/describe': method<TableInfo>()(tableRefSchema),
+  'tables/describe': method<TableInfo>()(tableRefSchema.extend({ version: versionSchema.optional() })),
   /** A page of rows as Arrow IPC stream bytes. */
   'tables/page': method<Uint8Array>()(
     tableRefSchema.extend({
@@ -55,6 +59,7 @@ export const api = {
       limit: z.number().int().min(1).max(MAX_PAGE_ROWS),
       columns: z.array(z.string().min(1).max(1024)).max(10_000).optional(),
       requestId: requestIdSchema.optional(),
+      version: versionSchema.optional(),
     }),
   ),
   /** Create a namespace (its parent must exist). */
@@ -94,6 +99,30 @@ export const api = {
   'import/cancel': method<null>()(z.object({ jobId: jobIdSchema })),
   /** Delete a staged upload the user did not import (the sheet was closed). */
   'import/discardUpload': method<null>()(z.object({ uploadId: uploadIdSchema })),
+  /** Table lifecycle (src/core/lifecycle): every version, oldest first, with row count, operation and tags. */
+  'versions/list': method<VersionInfo[]>()(tableRefSchema),
+  /** Schema differences and row counts of two versions. */
+  'versions/compare': method<VersionComparison>()(tableRefSchema.extend({ from: versionSchema, to: versionSchema })),
+  /** Make `version` the latest again, as a new version (nothing is lost); answers the new latest version. */
+  'versions/restore': method<{ version: number }>()(tableRefSchema.extend({ version: versionSchema })),
+  'tags/list': method<TagInfo[]>()(tableRefSchema),
+  'tags/create': method<null>()(tableRefSchema.extend({ tag: tagSchema, version: versionSchema })),
+  'tags/delete': method<null>()(tableRefSchema.extend({ tag: tagSchema })),
+  /** The version a tag points at (open by tag). */
+  'tags/resolve': method<{ version: number }>()(tableRefSchema.extend({ tag: tagSchema })),
+  'indexes/list': method<IndexInfo[]>()(tableRefSchema),
+  /** Build an index; cancellable with `requests/cancel` (a cancelled build is removed again). */
+  'indexes/create': method<IndexInfo[]>()(tableRefSchema.extend({ index: indexSpecSchema, requestId: requestIdSchema.optional() })),
+  'indexes/drop': method<null>()(tableRefSchema.extend({ index: z.string().min(1).max(256) })),
+  'tables/stats': method<TableStats>()(tableRefSchema),
+  /** What `tables/optimize` with the same options would do. */
+  'tables/optimizePreview': method<OptimizePreview>()(tableRefSchema.merge(optimizeInputSchema)),
+  'tables/optimize': method<OptimizeResult>()(tableRefSchema.merge(optimizeInputSchema)),
+  /** Add columns computed by SQL expressions (`CAST(NULL AS <type>)` for nulls); answers the new version. */
+  'columns/add': method<{ version: number }>()(tableRefSchema.extend({ columns: z.array(newColumnSchema).min(1).max(100) })),
+  /** Rename, cast or relax nullability of columns. */
+  'columns/alter': method<{ version: number }>()(tableRefSchema.extend({ alterations: z.array(columnAlterationSchema).min(1).max(100) })),
+  'columns/drop': method<{ version: number }>()(tableRefSchema.extend({ columns: columnNames })),
   /** Every job of this session: queued, running, and the history. */
   'jobs/list': method<ImportJobInfo[]>()(z.object({})),
 } as const

@@ -92,6 +92,15 @@ export const operationLabels = {
   'table.drop': 'dropping tables',
   'table.rename': 'renaming tables',
   'table.exists': 'checking that a table exists',
+  'table.versions': 'listing table versions',
+  'table.tags': 'listing tags',
+  'table.tagWrite': 'creating and deleting tags',
+  'table.indexes': 'listing indexes',
+  'table.createIndex': 'creating indexes',
+  'table.dropIndex': 'dropping indexes',
+  'table.stats': 'reading table stats',
+  'table.optimize': 'optimizing tables',
+  'table.alterSchema': 'changing table schemas',
 } as const
 
 export type Operation = keyof typeof operationLabels

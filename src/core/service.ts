@@ -26,6 +26,7 @@ import { ImportModule } from './import'
 import { ConnectionStore, MemoryConnectionRecords } from './connections/store'
 import { MemorySecretStore } from './connections/model'
 import { RemoteConnectionsModule } from './connections/module'
+import { LifecycleModule } from './lifecycle/module'
 
 /** Where recent directories live: a JSON file in Electron's userData, memory in tests. */
 export interface RecentsStore {
@@ -78,6 +79,11 @@ export class CatalogService {
   })
   /** Saved REST connections, opening them, testing them, their capability maps. */
   readonly remote: RemoteConnectionsModule
+  /** Versions, tags, indexes, stats and maintenance, schema changes. */
+  readonly lifecycle = new LifecycleModule({
+    client: (connectionId) => this.client(connectionId),
+    cancellable: (requestId, work) => this.cancellable(requestId, work),
+  })
   private initialConnection: ConnectionInfo | null = null
   /** Settles when the connection shown at start is open (or failed); app/info waits for it. */
   private initialPending: Promise<unknown> = Promise.resolve()
@@ -171,6 +177,7 @@ export class CatalogService {
     return {
       ...this.imports.handlers,
       ...this.remote.handlers,
+      ...this.lifecycle.handlers,
       'app/info': async () => {
         await this.initialPending
         return {
@@ -203,13 +210,13 @@ export class CatalogService {
         this.cancellable(requestId, (signal) => this.client(connectionId).listNamespaces(namespace, { pageToken, limit, signal })),
       'tables/list': async ({ connectionId, namespace, pageToken, limit, requestId }) =>
         this.cancellable(requestId, (signal) => this.client(connectionId).listTables(namespace, { pageToken, limit, signal })),
-      'tables/describe': async ({ connectionId, namespace, name }) => {
-        const d = await this.client(connectionId).describeTable({ namespace, name })
+      'tables/describe': async ({ connectionId, namespace, name, version }) => {
+        const d = await this.client(connectionId).describeTable({ namespace, name }, { version })
         return { name: d.name, namespace: d.namespace, rowCount: d.rowCount, version: d.version, schema: d.fields }
       },
-      'tables/page': async ({ connectionId, namespace, name, offset, limit, columns, requestId }) =>
+      'tables/page': async ({ connectionId, namespace, name, offset, limit, columns, requestId, version }) =>
         this.cancellable(requestId, (signal) =>
-          this.client(connectionId).readPage({ namespace, name }, { offset, limit, columns, signal }),
+          this.client(connectionId).readPage({ namespace, name }, { offset, limit, columns, signal, version }),
         ),
       'namespaces/create': async ({ connectionId, namespace }) => {
         await this.client(connectionId).createNamespace(namespace, { mode: 'create' })

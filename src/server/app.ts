@@ -12,6 +12,7 @@ import { ApiKeys } from './auth'
 import { DATABASE_HEADER, type Catalog, type Catalogs } from './catalogs'
 import { namespaceOf, tableNameParam, tableOf } from './ids'
 import { invalid, sendError, type Subject } from './wireErrors'
+import { registerLifecycleRoutes } from './routes/lifecycle'
 
 export interface AppOptions {
   catalogs: Catalogs
@@ -281,7 +282,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     if (typeof b.filter === 'string' && b.filter.trim() !== '') throw new AppError('unsupported', 'This server does not run filters')
     if (b.full_text_query) throw new AppError('unsupported', 'This server does not run full-text searches')
     if (b.with_row_id === true) throw new AppError('unsupported', 'This server does not return row ids')
-    if (b.version !== undefined && b.version !== null) throw new AppError('unsupported', 'This server reads only the latest version')
+    const version = b.version ?? undefined
+    if (version !== undefined && (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1)) throw invalid('version must be a whole number ≥ 1')
     const cols = b.columns as { column_names?: unknown; column_aliases?: unknown } | null | undefined
     if (cols?.column_aliases) throw new AppError('unsupported', 'This server does not support column aliases')
     const columns = cols?.column_names
@@ -289,10 +291,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const catalog = catalogOf(request)
     let stream: Uint8Array
     if (k === 0) {
-      const d = await catalog.descriptions.describe(id, signalOf(request, reply))
+      const d = version !== undefined ? await catalog.client.describeTable(id, { version }) : await catalog.descriptions.describe(id, signalOf(request, reply))
       stream = emptyIpcStream(columns ? d.schema.select(columns as string[]) : d.schema)
     } else {
-      stream = await catalog.client.readPage(id, { offset, limit: k, columns: columns as string[] | undefined, signal: signalOf(request, reply) })
+      stream = await catalog.client.readPage(id, { offset, limit: k, columns: columns as string[] | undefined, signal: signalOf(request, reply), version })
     }
     // The contract's reply is an Arrow IPC file. A client that asks for the stream (ours does) gets it as
     // it is, which saves a conversion on each side.
@@ -304,8 +306,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const id = tableOf(request)
     const b = body(request)
     if (typeof b.predicate === 'string' && b.predicate.trim() !== '') throw new AppError('unsupported', 'This server does not count with a predicate')
-    if (b.version !== undefined && b.version !== null) throw new AppError('unsupported', 'This server counts only the latest version')
-    const d = await catalogOf(request).descriptions.describe(id, signalOf(request, reply))
+    const version = b.version ?? undefined
+    if (version !== undefined && (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1)) throw invalid('version must be a whole number ≥ 1')
+    const catalog = catalogOf(request)
+    const d = version !== undefined ? await catalog.client.describeTable(id, { version }) : await catalog.descriptions.describe(id, signalOf(request, reply))
     // A bare integer, as the spec and the Rust client expect (not the adapter's {"count": n}).
     return reply.code(200).type('application/json').send(String(d.rowCount))
   }
@@ -357,6 +361,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     return json(reply, {})
   })
 
+  registerLifecycleRoutes(app, { catalogOf, json, body, read })
   return app
 }
 

@@ -1,6 +1,7 @@
 import type { Schema, Table as ArrowTable } from 'apache-arrow'
 import type { FieldInfo, Page } from '../../contract'
 import type { NamespacePath, TableId } from './path'
+import type { ColumnAlteration, IndexInfo, IndexSpec, NewColumn, OptimizeResult, TableStats, TagInfo, VersionInfo } from '../../contract/lifecycle'
 
 export interface ListOptions {
   pageToken?: string
@@ -25,6 +26,8 @@ export interface TableDescription {
 }
 
 export interface ReadPageOptions extends CallOptions {
+  /** Read this version (read-only); absent = the latest. */
+  version?: number
   offset: number
   limit: number
   /** Column projection; absent = every column. */
@@ -50,7 +53,8 @@ export interface NamespaceClient {
 
   // tables
   listTables(namespace: NamespacePath, options?: ListOptions): Promise<Page<string>>
-  describeTable(id: TableId, options?: CallOptions): Promise<TableDescription>
+  /** `version`: describe that version (read-only); absent = the latest. */
+  describeTable(id: TableId, options?: { version?: number } & CallOptions): Promise<TableDescription>
   /** Rows `[offset, offset + limit)` as Arrow IPC stream bytes. */
   readPage(id: TableId, options: ReadPageOptions): Promise<Uint8Array>
   createTable(id: TableId, data: ArrowTable, options?: { mode?: CreateMode } & CallOptions): Promise<TableDescription>
@@ -61,6 +65,25 @@ export interface NamespaceClient {
   restoreVersion(id: TableId, version: number, options?: CallOptions): Promise<void>
   dropTable(id: TableId, options?: CallOptions): Promise<void>
   renameTable(id: TableId, newName: string, options?: { newNamespace?: NamespacePath } & CallOptions): Promise<void>
+
+  // table lifecycle (src/core/lifecycle): versions, tags, indexes, stats, maintenance, schema
+  /** Every version, oldest first, with row count, inferred operation and tags. */
+  listVersions(id: TableId, options?: CallOptions): Promise<VersionInfo[]>
+  listTags(id: TableId, options?: CallOptions): Promise<TagInfo[]>
+  createTag(id: TableId, tag: string, version: number, options?: CallOptions): Promise<void>
+  deleteTag(id: TableId, tag: string, options?: CallOptions): Promise<void>
+  /** The version a tag points at. */
+  tagVersion(id: TableId, tag: string, options?: CallOptions): Promise<number>
+  listIndexes(id: TableId, options?: CallOptions): Promise<IndexInfo[]>
+  createIndex(id: TableId, spec: IndexSpec, options?: CallOptions): Promise<void>
+  dropIndex(id: TableId, name: string, options?: CallOptions): Promise<void>
+  tableStats(id: TableId, options?: CallOptions): Promise<TableStats>
+  /** Compact files and update indexes; with `pruneOlderThanDays`, remove older versions too. */
+  optimize(id: TableId, options?: { pruneOlderThanDays?: number } & CallOptions): Promise<OptimizeResult>
+  /** Each returns the table's new version. */
+  addColumns(id: TableId, columns: NewColumn[], options?: CallOptions): Promise<number>
+  alterColumns(id: TableId, alterations: ColumnAlteration[], options?: CallOptions): Promise<number>
+  dropColumns(id: TableId, names: string[], options?: CallOptions): Promise<number>
 
   close(): Promise<void>
 }

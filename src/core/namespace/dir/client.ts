@@ -6,6 +6,9 @@ import { listAll, type CallOptions, type CreateMode, type ListOptions, type Name
 import { assertComponent, assertNamespacePath, assertTableId, formatNamespace, formatTableId, type NamespacePath, type TableId } from '../path'
 import { fromLanceError } from './errors'
 import { inspectRoot, type RootLayout } from './root'
+import * as lifecycle from '../../lifecycle/dirTable'
+import { indexNotFound, tagExists, tagNotFound, versionNotFound } from '../../lifecycle/errors'
+import type { ColumnAlteration, IndexInfo, IndexSpec, NewColumn, OptimizeResult, TableStats, TagInfo, VersionInfo } from '../../../contract/lifecycle'
 
 /** Listing page size when the caller gives none. Always explicit: lancedb's own default was 10 (lancedb#3914). */
 export const DEFAULT_LIST_LIMIT = 1000
@@ -62,6 +65,8 @@ export class DirNamespaceClient implements NamespaceClient {
     options.signal?.throwIfAborted()
     // Ask for one more than the page: its presence is how we know more follow (no empty last page).
     const response = await this.call(() => this.db.listNamespaces([...namespace], { pageToken: options.pageToken, limit: limit + 1 }), { namespace })
+    // lancedb lists a missing namespace as empty; an empty answer is checked, so a missing one is "not found".
+    if (response.namespaces.length === 0 && namespace.length > 0 && options.pageToken === undefined) await this.describeNamespace(namespace)
     return pageOf(response.namespaces, limit)
   }
 
@@ -116,14 +121,15 @@ export class DirNamespaceClient implements NamespaceClient {
     if (this.layout === 'tables-only' && namespace.length > 0) throw notFoundNamespace(namespace)
     options.signal?.throwIfAborted()
     const names = await this.call(() => this.db.tableNames([...namespace], { startAfter: options.pageToken, limit: limit + 1 }), { namespace })
+    if (names.length === 0 && namespace.length > 0 && options.pageToken === undefined && this.layout === 'manifest') await this.describeNamespace(namespace)
     return pageOf(names, limit)
   }
 
-  async describeTable(id: TableId, options: CallOptions = {}): Promise<TableDescription> {
+  async describeTable(id: TableId, options: { version?: number } & CallOptions = {}): Promise<TableDescription> {
     assertTableId(id)
     // Opening afresh picks up what other processes wrote since; later pages read this same version.
-    const opened = this.openTable(id)
-    this.remember(tableKey(id), opened)
+    const opened = options.version === undefined ? this.openTable(id) : this.openVersion(id, options.version)
+    this.remember(tableKey(id, options.version), opened)
     const table = await opened
     options.signal?.throwIfAborted()
     return this.call(async () => {
@@ -137,7 +143,7 @@ export class DirNamespaceClient implements NamespaceClient {
     const { offset, limit, columns } = options
     if (!Number.isSafeInteger(offset) || offset < 0) throw new AppError('invalid_input', 'offset must be a whole number ≥ 0')
     if (!Number.isSafeInteger(limit) || limit < 1) throw new AppError('invalid_input', 'limit must be a whole number ≥ 1')
-    const table = await this.cachedTable(id)
+    const table = await this.cachedTable(id, options.version)
     options.signal?.throwIfAborted()
     return this.call(async () => {
       let query = table.query().offset(offset).limit(limit)
@@ -183,6 +189,7 @@ export class DirNamespaceClient implements NamespaceClient {
     assertTableId(id)
     if (!Number.isSafeInteger(version) || version < 1) throw new AppError('invalid_input', 'version must be a whole number ≥ 1')
     const table = await this.openTable(id)
+    await this.assertVersion(table, id, version)
     this.forget(id)
     await this.call(async () => {
       await table.checkout(version)
@@ -216,6 +223,75 @@ export class DirNamespaceClient implements NamespaceClient {
     this.forget(id)
   }
 
+  // ---- lifecycle (src/core/lifecycle/dirTable.ts) -------------------------------------------
+
+  async listVersions(id: TableId, _options: CallOptions = {}): Promise<VersionInfo[]> {
+    return this.onTable(id, (t) => lifecycle.listVersions(t))
+  }
+
+  async listTags(id: TableId, _options: CallOptions = {}): Promise<TagInfo[]> {
+    return this.onTable(id, (t) => lifecycle.listTags(t))
+  }
+
+  async createTag(id: TableId, tag: string, version: number, _options: CallOptions = {}): Promise<void> {
+    assertComponent(tag, 'tag')
+    await this.onTable(id, async (t) => {
+      await this.assertVersion(t, id, version)
+      if ((await lifecycle.listTags(t)).some((x) => x.name === tag)) throw tagExists(tag)
+      await lifecycle.createTag(t, tag, version)
+    })
+  }
+
+  async deleteTag(id: TableId, tag: string, _options: CallOptions = {}): Promise<void> {
+    await this.onTable(id, async (t) => {
+      if (!(await lifecycle.listTags(t)).some((x) => x.name === tag)) throw tagNotFound(tag)
+      await lifecycle.deleteTag(t, tag)
+    })
+  }
+
+  async tagVersion(id: TableId, tag: string, _options: CallOptions = {}): Promise<number> {
+    return this.onTable(id, async (t) => {
+      const found = (await lifecycle.listTags(t)).find((x) => x.name === tag)
+      if (!found) throw tagNotFound(tag)
+      return found.version
+    })
+  }
+
+  async listIndexes(id: TableId, _options: CallOptions = {}): Promise<IndexInfo[]> {
+    return this.onTable(id, (t) => lifecycle.listIndexes(t))
+  }
+
+  async createIndex(id: TableId, spec: IndexSpec, _options: CallOptions = {}): Promise<void> {
+    await this.onTable(id, (t) => lifecycle.createIndex(t, spec), true)
+  }
+
+  async dropIndex(id: TableId, name: string, _options: CallOptions = {}): Promise<void> {
+    await this.onTable(id, async (t) => {
+      if (!(await t.listIndices()).some((i) => i.name === name)) throw indexNotFound(name)
+      await t.dropIndex(name)
+    }, true)
+  }
+
+  async tableStats(id: TableId, _options: CallOptions = {}): Promise<TableStats> {
+    return this.onTable(id, (t) => lifecycle.tableStats(t))
+  }
+
+  async optimize(id: TableId, options: { pruneOlderThanDays?: number } & CallOptions = {}): Promise<OptimizeResult> {
+    return this.onTable(id, (t) => lifecycle.optimize(t, options.pruneOlderThanDays), true)
+  }
+
+  async addColumns(id: TableId, columns: NewColumn[], _options: CallOptions = {}): Promise<number> {
+    return this.onTable(id, (t) => lifecycle.addColumns(t, columns), true)
+  }
+
+  async alterColumns(id: TableId, alterations: ColumnAlteration[], _options: CallOptions = {}): Promise<number> {
+    return this.onTable(id, (t) => lifecycle.alterColumns(t, alterations), true)
+  }
+
+  async dropColumns(id: TableId, names: string[], _options: CallOptions = {}): Promise<number> {
+    return this.onTable(id, (t) => lifecycle.dropColumns(t, names), true)
+  }
+
   async close(): Promise<void> {
     this.tables.clear()
     if (this.db.isOpen()) this.db.close()
@@ -228,11 +304,36 @@ export class DirNamespaceClient implements NamespaceClient {
     return this.call(() => this.db.openTable(id.name, [...id.namespace]), { table: id })
   }
 
-  private cachedTable(id: TableId): Promise<LanceTable> {
-    const key = tableKey(id)
+  /** Open `id` at `version` (read-only); a version that does not exist is "not found", in words. */
+  private async openVersion(id: TableId, version: number): Promise<LanceTable> {
+    if (!Number.isSafeInteger(version) || version < 1) throw new AppError('invalid_input', 'version must be a whole number ≥ 1')
+    const latest = await this.openTable(id)
+    await this.assertVersion(latest, id, version)
+    return this.call(() => this.db.openTable(id.name, [...id.namespace], { version }), { table: id })
+  }
+
+  private async assertVersion(table: LanceTable, id: TableId, version: number): Promise<void> {
+    if (!Number.isSafeInteger(version) || version < 1) throw new AppError('invalid_input', 'version must be a whole number ≥ 1')
+    const versions = await this.call(() => table.listVersions(), { table: id })
+    if (!versions.some((v) => v.version === version)) throw versionNotFound(id, version)
+  }
+
+  /** Run lifecycle work on the latest table; `writes` forgets cached handles so later reads see the change. */
+  async onTable<T>(id: TableId, work: (table: LanceTable) => Promise<T>, writes = false): Promise<T> {
+    assertTableId(id)
+    const table = await this.openTable(id)
+    try {
+      return await this.call(() => work(table), { table: id })
+    } finally {
+      if (writes) this.forget(id)
+    }
+  }
+
+  private cachedTable(id: TableId, version?: number): Promise<LanceTable> {
+    const key = tableKey(id, version)
     const cached = this.tables.get(key)
     if (cached) return cached
-    const table = this.openTable(id)
+    const table = version === undefined ? this.openTable(id) : this.openVersion(id, version)
     this.remember(key, table)
     return table
   }
@@ -326,8 +427,8 @@ function lanceCreateOptions(mode: CreateMode = 'create') {
   return { mode: 'create' as const, existOk: mode === 'exist_ok' }
 }
 
-function tableKey(id: TableId): string {
-  return formatTableId(id)
+function tableKey(id: TableId, version?: number): string {
+  return version === undefined ? formatTableId(id) : `${formatTableId(id)}@${version}`
 }
 
 function notFoundNamespace(namespace: NamespacePath): AppError {
