@@ -1,0 +1,91 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { tableFromIPC } from 'apache-arrow'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ConnectionInfo, IndexInfo, OptimizePreview, OptimizeResult, Result, TableInfo, TableStats, VersionComparison, VersionInfo } from '../../src/contract'
+import { connectNamespace } from '../../src/core/namespace/connect'
+import '../../src/core/namespace/dir'
+import { CatalogService, MemoryRecentsStore } from '../../src/core/service'
+import { lifecycleRows } from './lifecycle-contract'
+
+function value<T>(result: Result<unknown>): T {
+  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`)
+  return result.value as T
+}
+
+/** The lifecycle use-cases through the service (what the renderer calls), on a real directory catalog. */
+describe('lifecycle through CatalogService', () => {
+  let root: string
+  let service: CatalogService
+  let ref: { connectionId: string; namespace: string[]; name: string }
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'lcb-lifecycle-svc-'))
+    const client = await connectNamespace('dir', { root, create: 'true' })
+    await client.createTable({ namespace: [], name: 't' }, lifecycleRows(100))
+    for (let i = 0; i < 4; i++) await client.appendRows({ namespace: [], name: 't' }, lifecycleRows(10, 101 + i * 10))
+    await client.close()
+    service = new CatalogService({ host: 'harness', version: '0.0.0-test', recents: new MemoryRecentsStore() })
+    const conn = value<ConnectionInfo>(await service.dispatch('connections/openDirectory', { path: root }))
+    ref = { connectionId: conn.id, namespace: [], name: 't' }
+  })
+  afterAll(async () => {
+    await service.closeAll()
+    await rm(root, { recursive: true, force: true })
+  })
+
+  it('reads an old version through tables/describe and tables/page', async () => {
+    const d = value<TableInfo>(await service.dispatch('tables/describe', { ...ref, version: 1 }))
+    expect(d).toMatchObject({ version: 1, rowCount: 100 })
+    const page = tableFromIPC(value<Uint8Array>(await service.dispatch('tables/page', { ...ref, version: 2, offset: 105, limit: 50 })))
+    expect(page.numRows).toBe(5)
+    const missing = await service.dispatch('tables/describe', { ...ref, version: 77 })
+    expect(missing.ok ? null : missing.error.message).toBe('Version 77 of table t does not exist')
+  })
+
+  it('compares two versions: schema differences and row counts', async () => {
+    value(await service.dispatch('columns/add', { ...ref, columns: [{ name: 'flag', expression: 'id > 50' }] }))
+    const cmp = value<VersionComparison>(await service.dispatch('versions/compare', { ...ref, from: 1, to: 6 }))
+    expect(cmp.from.rowCount).toBe(100)
+    expect(cmp.to.rowCount).toBe(140)
+    expect(cmp.added.map((f) => f.name)).toEqual(['flag'])
+    expect(cmp.removed).toEqual([])
+  })
+
+  it('restores through the service and answers the new latest version', async () => {
+    expect(value(await service.dispatch('versions/restore', { ...ref, version: 1 }))).toEqual({ version: 7 })
+    const versions = value<VersionInfo[]>(await service.dispatch('versions/list', ref))
+    expect(versions.at(-1)).toMatchObject({ version: 7, rowCount: 100 })
+    value(await service.dispatch('versions/restore', { ...ref, version: 6 }))
+  })
+
+  it('previews and runs optimize: compaction, prune of old versions, index update', async () => {
+    value(await service.dispatch('indexes/create', { ...ref, index: { column: 'id', type: 'BTREE' } }))
+    value(await service.dispatch('tables/page', { ...ref, offset: 0, limit: 1 }))
+    const before = value<TableStats>(await service.dispatch('tables/stats', ref))
+    expect(before.fragments).toBe(5)
+    const preview = value<OptimizePreview>(await service.dispatch('tables/optimizePreview', { ...ref, pruneOlderThanDays: 0 }))
+    expect(preview.fragmentsToCompact).toBe(5)
+    expect(preview.versionsToRemove.length).toBe(before.versions - 1)
+    const keepAll = value<OptimizePreview>(await service.dispatch('tables/optimizePreview', ref))
+    expect(keepAll.versionsToRemove).toEqual([])
+    const result = value<OptimizeResult>(await service.dispatch('tables/optimize', ref))
+    expect(result.fragmentsRemoved).toBe(5)
+    expect(result.versionsRemoved).toBe(0)
+    const after = value<TableStats>(await service.dispatch('tables/stats', ref))
+    expect(after.fragments).toBe(1)
+    expect(after.rows).toBe(140)
+    const idx = value<IndexInfo[]>(await service.dispatch('indexes/list', ref))
+    expect(idx[0]).toMatchObject({ name: 'id_idx', indexedRows: 140, unindexedRows: 0 })
+  })
+
+  it('refuses bad input at the boundary', async () => {
+    for (const bad of [{ ...ref, version: 0 }, { ...ref, version: 1.5 }, { ...ref, version: -1 }]) {
+      const r = await service.dispatch('versions/restore', bad)
+      expect(r.ok ? null : r.error.code).toBe('invalid_input')
+    }
+    const r = await service.dispatch('indexes/create', { ...ref, index: { column: 'id', type: 'MAGIC' } })
+    expect(r.ok ? null : r.error.code).toBe('invalid_input')
+  })
+})
