@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { componentSchema, namespacePathSchema } from './component'
 import { connectionDraftSchema, type CapabilitySnapshot, type SavedConnectionView, type VerificationReport } from './connections'
 import type { AppInfo, ConnectionInfo, Page, RecentDirectory, TableInfo } from './types'
-import { columnAlterationSchema, indexSpecSchema, newColumnSchema, optimizeInputSchema, type IndexInfo, type OptimizePreview, type OptimizeResult, type TableStats, type TagInfo, type VersionComparison, type VersionInfo } from './lifecycle'
+import { columnAlterationSchema, columnSpecSchema, indexSpecSchema, newColumnSchema, optimizeInputSchema, type IndexInfo, type OptimizePreview, type OptimizeResult, type TableStats, type TagInfo, type VersionComparison, type VersionInfo } from './lifecycle'
 import { importPreviewInput, importStartInput, jobIdSchema, uploadIdSchema, type ImportJobInfo, type ImportPreview } from './import'
 
 /**
@@ -123,6 +123,8 @@ export const api = {
   /** Rename, cast or relax nullability of columns. */
   'columns/alter': method<{ version: number }>()(tableRefSchema.extend({ alterations: z.array(columnAlterationSchema).min(1).max(100) })),
   'columns/drop': method<{ version: number }>()(tableRefSchema.extend({ columns: columnNames })),
+  /** The schema editor: a new table with no rows (`create_empty_table`); refuses an existing name. */
+  'tables/createEmpty': method<TableInfo>()(tableRefSchema.extend({ columns: z.array(columnSpecSchema).min(1, 'add at least one column').max(1000) })),
   /** Every job of this session: queued, running, and the history. */
   'jobs/list': method<ImportJobInfo[]>()(z.object({})),
 } as const

@@ -142,3 +142,42 @@ export const columnAlterationSchema = z.object({
   dataType: z.enum(castTypes).optional(),
 })
 export type ColumnAlteration = z.infer<typeof columnAlterationSchema>
+
+/** Column types the schema editor offers (create an empty table). */
+export const columnTypes = ['int8', 'int16', 'int32', 'int64', 'float16', 'float32', 'float64', 'string', 'bool', 'date', 'timestamp', 'binary', 'vector', 'list', 'struct'] as const
+export type ColumnType = (typeof columnTypes)[number]
+export const timeUnits = ['s', 'ms', 'us', 'ns'] as const
+
+export interface ColumnSpec {
+  name: string
+  type: ColumnType
+  nullable: boolean
+  /** timestamp */
+  unit?: (typeof timeUnits)[number]
+  /** timestamp: an IANA zone or offset (`UTC`, `Europe/Paris`, `+02:00`); absent = no zone. */
+  timezone?: string
+  /** vector: the dimension (fixed-size list of float32, or `vectorType`). */
+  dimension?: number
+  vectorType?: 'float16' | 'float32' | 'float64'
+  /** list: the element. */
+  item?: ColumnSpec
+  /** struct: the fields. */
+  fields?: ColumnSpec[]
+}
+
+/** Deepest nesting of lists and structs accepted (bounded work at the boundary). */
+export const MAX_COLUMN_DEPTH = 8
+
+export const columnSpecSchema: z.ZodType<ColumnSpec> = z.lazy(() =>
+  z.object({
+    name: z.string().min(1, 'must not be empty').max(1024),
+    type: z.enum(columnTypes),
+    nullable: z.boolean(),
+    unit: z.enum(timeUnits).optional(),
+    timezone: z.string().regex(/^[A-Za-z0-9_+:/-]{1,64}$/, 'must be a time zone like UTC, Europe/Paris or +02:00').optional(),
+    dimension: z.number().int().min(1).max(65_536).optional(),
+    vectorType: z.enum(['float16', 'float32', 'float64']).optional(),
+    item: columnSpecSchema.optional(),
+    fields: z.array(columnSpecSchema).max(1000).optional(),
+  }),
+)

@@ -88,4 +88,42 @@ describe('lifecycle through CatalogService', () => {
     const r = await service.dispatch('indexes/create', { ...ref, index: { column: 'id', type: 'MAGIC' } })
     expect(r.ok ? null : r.error.code).toBe('invalid_input')
   })
+
+  it('creates an empty table from the schema editor: every column type, nullability, nesting', async () => {
+    const columns = [
+      ...(['int8', 'int16', 'int32', 'int64', 'float16', 'float32', 'float64', 'string', 'bool', 'date', 'binary'] as const).map((type) => ({ name: `c_${type}`, type, nullable: true })),
+      { name: 'at', type: 'timestamp', unit: 'ms', timezone: 'Europe/Paris', nullable: false },
+      { name: 'embedding', type: 'vector', dimension: 8, nullable: false },
+      { name: 'tags', type: 'list', nullable: true, item: { name: 'item', type: 'string', nullable: true } },
+      { name: 'point', type: 'struct', nullable: true, fields: [{ name: 'x', type: 'float64', nullable: false }, { name: 'y', type: 'float64', nullable: false }] },
+    ]
+    const info = value<TableInfo>(await service.dispatch('tables/createEmpty', { ...ref, name: 'empty', columns }))
+    expect(info.rowCount).toBe(0)
+    const types = Object.fromEntries(info.schema.map((f) => [f.name, f.type]))
+    expect(types).toMatchObject({ c_int8: 'Int8', c_float16: 'Float16', c_string: 'Utf8', c_bool: 'Bool', c_binary: 'Binary' })
+    expect(types.at).toMatch(/Timestamp<MILLISECOND, Europe\/Paris>/)
+    expect(info.schema.find((f) => f.name === 'embedding')).toMatchObject({ vectorDimension: 8, nullable: false })
+    expect(info.schema.find((f) => f.name === 'point')?.children?.map((f) => f.name)).toEqual(['x', 'y'])
+    const again = await service.dispatch('tables/createEmpty', { ...ref, name: 'empty', columns })
+    expect(again.ok ? null : again.error.code).toBe('already_exists')
+    const twice = await service.dispatch('tables/createEmpty', { ...ref, name: 'dup', columns: [columns[0], columns[0]] })
+    expect(twice.ok ? null : twice.error.message).toBe('Column "c_int8" appears twice in the table')
+    const noDim = await service.dispatch('tables/createEmpty', { ...ref, name: 'nodim', columns: [{ name: 'v', type: 'vector', nullable: false }] })
+    expect(noDim.ok ? null : noDim.error.message).toBe('Vector column "v" needs a dimension')
+  })
+
+  it('adds a column of nulls, renames it, casts it within its family and drops it', async () => {
+    const e = { ...ref, name: 'empty2' }
+    value(await service.dispatch('tables/createEmpty', { ...e, columns: [{ name: 'n', type: 'int32', nullable: true }] }))
+    value(await service.dispatch('columns/add', { ...e, columns: [{ name: 'note', expression: 'CAST(NULL AS string)' }] }))
+    value(await service.dispatch('columns/alter', { ...e, alterations: [{ path: 'n', dataType: 'int64' }] }))
+    value(await service.dispatch('columns/alter', { ...e, alterations: [{ path: 'note', rename: 'remark' }] }))
+    let info = value<TableInfo>(await service.dispatch('tables/describe', e))
+    expect(info.schema.map((f) => `${f.name}:${f.type}`)).toEqual(['n:Int64', 'remark:Utf8'])
+    const bad = await service.dispatch('columns/alter', { ...e, alterations: [{ path: 'remark', dataType: 'int64' }] })
+    expect(bad.ok).toBe(false)
+    value(await service.dispatch('columns/drop', { ...e, columns: ['remark'] }))
+    info = value<TableInfo>(await service.dispatch('tables/describe', e))
+    expect(info.schema.map((f) => f.name)).toEqual(['n'])
+  })
 })

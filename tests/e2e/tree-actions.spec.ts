@@ -45,7 +45,7 @@ test('creates and drops a namespace from the context menu', async ({ page, catal
 
   await treeItem(page, 'catalog').click({ button: 'right' })
   const menu = page.getByRole('menu')
-  await expect(menu.getByRole('menuitem')).toHaveText(['New namespace…', 'Refresh'])
+  await expect(menu.getByRole('menuitem')).toHaveText(['New namespace…', 'New table…', 'Refresh'])
   await screenshot(page, 'tree-context-menu')
   await menu.getByRole('menuitem', { name: 'New namespace…' }).click()
   const create = page.getByRole('dialog', { name: 'New namespace' })

@@ -3,6 +3,7 @@ import type { NamespaceClient } from '../namespace/client'
 import type { TableId } from '../namespace/path'
 import { compareVersions } from './versions'
 import { indexExists } from './errors'
+import { schemaOf } from './schema'
 
 export interface LifecycleDeps {
   client: (connectionId: string) => NamespaceClient
@@ -14,7 +15,7 @@ type LifecycleMethod =
   | 'tags/list' | 'tags/create' | 'tags/delete' | 'tags/resolve'
   | 'indexes/list' | 'indexes/create' | 'indexes/drop'
   | 'tables/stats' | 'tables/optimizePreview' | 'tables/optimize'
-  | 'columns/add' | 'columns/alter' | 'columns/drop'
+  | 'columns/add' | 'columns/alter' | 'columns/drop' | 'tables/createEmpty'
 
 type LifecycleHandlers = { [M in LifecycleMethod & Method]: (input: Input<M>) => Promise<Output<M>> }
 
@@ -63,6 +64,10 @@ export class LifecycleModule {
       'columns/add': async (i) => ({ version: await c(i.connectionId).addColumns(idOf(i), i.columns) }),
       'columns/alter': async (i) => ({ version: await c(i.connectionId).alterColumns(idOf(i), i.alterations) }),
       'columns/drop': async (i) => ({ version: await c(i.connectionId).dropColumns(idOf(i), i.columns) }),
+      'tables/createEmpty': async (i) => {
+        const d = await c(i.connectionId).createEmptyTable(idOf(i), schemaOf(i.columns), { mode: 'create' })
+        return { name: d.name, namespace: d.namespace, rowCount: d.rowCount, version: d.version, schema: d.fields }
+      },
     }
   }
 

@@ -1,7 +1,7 @@
 import { componentSchema, operationLabels, type CapabilitySnapshot, type Operation } from '../../../contract'
 
 /** What a tree item's context menu can do. */
-export type TreeActionId = 'create-namespace' | 'drop-namespace' | 'rename-table' | 'drop-table' | 'refresh'
+export type TreeActionId = 'create-namespace' | 'drop-namespace' | 'rename-table' | 'drop-table' | 'refresh' | 'create-table'
 
 export interface TreeActionTarget {
   kind: 'connection' | 'namespace' | 'table'
@@ -24,10 +24,12 @@ export interface MenuItem {
 const ITEMS: Record<TreeActionTarget['kind'], { id: TreeActionId; label: string; operation?: Operation }[]> = {
   connection: [
     { id: 'create-namespace', label: 'New namespace…', operation: 'namespace.create' },
+    { id: 'create-table', label: 'New table…', operation: 'table.create' },
     { id: 'refresh', label: 'Refresh' },
   ],
   namespace: [
     { id: 'create-namespace', label: 'New namespace…', operation: 'namespace.create' },
+    { id: 'create-table', label: 'New table…', operation: 'table.create' },
     { id: 'drop-namespace', label: 'Drop namespace…', operation: 'namespace.drop' },
     { id: 'refresh', label: 'Refresh' },
   ],

@@ -4,6 +4,7 @@ import { call } from '../../api'
 import { ActionDialog, type WriteAction } from './ActionDialog'
 import { TreeContextMenu } from './TreeContextMenu'
 import { affectedNamespace, menuItemsFor, type TreeActionTarget } from './treeActions'
+import { NewTableDialog } from '../lifecycle/SchemaEditor'
 
 export interface TreeActionsOptions {
   connections: readonly ConnectionInfo[]
@@ -22,6 +23,8 @@ export interface TreeActionsOptions {
 export function useTreeActions({ connections, reload, expand, onChanged }: TreeActionsOptions) {
   const [menu, setMenu] = useState<{ target: TreeActionTarget; x: number; y: number } | null>(null)
   const [dialog, setDialog] = useState<{ action: WriteAction; target: TreeActionTarget } | null>(null)
+  // "New table…" opens the schema editor (src/renderer/features/lifecycle).
+  const [newTable, setNewTable] = useState<TreeActionTarget | null>(null)
   // connectionId → snapshot (null: a directory, everything works). Absent: not fetched yet.
   const [capabilities, setCapabilities] = useState<ReadonlyMap<string, CapabilitySnapshot | null>>(() => new Map())
 
@@ -58,6 +61,7 @@ export function useTreeActions({ connections, reload, expand, onChanged }: TreeA
         onChoose={(item) => {
           setMenu(null)
           if (item.id === 'refresh') reload(menu.target.connectionId, menu.target.namespace)
+          else if (item.id === 'create-table') setNewTable(menu.target)
           else setDialog({ action: item.id, target: menu.target })
         }}
       />
@@ -79,6 +83,20 @@ export function useTreeActions({ connections, reload, expand, onChanged }: TreeA
           reload(target.connectionId, namespace)
           if (action === 'create-namespace') expand(target.connectionId, namespace)
           onChanged?.(action, target, result)
+        }}
+      />
+    )
+  } else if (newTable) {
+    element = (
+      <NewTableDialog
+        connectionId={newTable.connectionId}
+        namespace={newTable.namespace}
+        where={newTable.kind === 'connection' ? `the root of ${newTable.name}` : `“${newTable.namespace.join(' / ')}”`}
+        onCancel={() => setNewTable(null)}
+        onDone={() => {
+          setNewTable(null)
+          reload(newTable.connectionId, newTable.namespace)
+          expand(newTable.connectionId, newTable.namespace)
         }}
       />
     )

@@ -6,12 +6,14 @@ import { Spinner } from '../../components/Spinner'
 import { ConfirmDialog } from './ConfirmDialog'
 import { formatBytes, formatCount } from './format'
 import { PanelFrame } from './PanelFrame'
+import { SchemaChanges } from './SchemaEditor'
+import type { FieldInfo } from '../../../contract'
 
 type Loaded = { state: 'loading' } | { state: 'error'; error: AppErrorData } | { state: 'ready'; stats: TableStats }
 const ref = (t: TableRef) => ({ connectionId: t.connectionId, namespace: [...t.namespace], name: t.name })
 
 /** Rows, fragments, deleted rows, size on disk; optimize with a preview and a confirmation. */
-export function StatsPanel({ tableRef, writeBlock, onChanged, onClose }: { tableRef: TableRef; writeBlock?: string; onChanged(): void; onClose(): void }) {
+export function StatsPanel({ tableRef, fields, writeBlock, onChanged, onClose }: { tableRef: TableRef; fields: readonly FieldInfo[]; writeBlock?: string; onChanged(): void; onClose(): void }) {
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' })
   const [attempt, setAttempt] = useState(0)
   const [prune, setPrune] = useState(false)
@@ -85,6 +87,17 @@ export function StatsPanel({ tableRef, writeBlock, onChanged, onClose }: { table
             </div>
           )}
         </div>
+      )}
+      {s && fields.length > 0 && (
+        <SchemaChanges
+          tableRef={tableRef}
+          fields={fields}
+          writeBlock={writeBlock}
+          onChanged={() => {
+            refresh()
+            onChanged()
+          }}
+        />
       )}
       {confirming && preview && (
         <ConfirmDialog

@@ -78,6 +78,6 @@ export function LifecyclePanelView({ lifecycle, tableRef, fields, writeBlock, on
       />
     )
   if (lifecycle.panel === 'indexes') return <IndexesPanel tableRef={tableRef} fields={fields} writeBlock={block} onClose={close} />
-  if (lifecycle.panel === 'stats') return <StatsPanel tableRef={tableRef} writeBlock={block} onChanged={onChanged} onClose={close} />
+  if (lifecycle.panel === 'stats') return <StatsPanel tableRef={tableRef} fields={fields} writeBlock={block} onChanged={onChanged} onClose={close} />
   return null
 }
