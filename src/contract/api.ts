@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { componentSchema, namespacePathSchema } from './component'
 import { connectionDraftSchema, type CapabilitySnapshot, type SavedConnectionView, type VerificationReport } from './connections'
 import type { AppInfo, ConnectionInfo, Page, RecentDirectory, TableInfo } from './types'
-import { columnAlterationSchema, columnSpecSchema, indexSpecSchema, newColumnSchema, optimizeInputSchema, type IndexInfo, type OptimizePreview, type OptimizeResult, type TableStats, type TagInfo, type VersionComparison, type VersionInfo } from './lifecycle'
+import { columnAlterationSchema, columnSpecSchema, indexSpecSchema, propertiesSchema, type NamespaceContents, newColumnSchema, optimizeInputSchema, type IndexInfo, type OptimizePreview, type OptimizeResult, type TableStats, type TagInfo, type VersionComparison, type VersionInfo } from './lifecycle'
 import { importPreviewInput, importStartInput, jobIdSchema, uploadIdSchema, type ImportJobInfo, type ImportPreview } from './import'
 
 /**
@@ -63,9 +63,13 @@ export const api = {
     }),
   ),
   /** Create a namespace (its parent must exist). */
-  'namespaces/create': method<null>()(z.object({ connectionId: connectionIdSchema, namespace: z.array(componentSchema).min(1, 'must name the new namespace').max(64) })),
-  /** Drop an empty namespace (restrict: fails if it still holds namespaces or tables). */
-  'namespaces/drop': method<null>()(z.object({ connectionId: connectionIdSchema, namespace: z.array(componentSchema).min(1, 'the root namespace cannot be dropped').max(64) })),
+  'namespaces/create': method<null>()(z.object({ connectionId: connectionIdSchema, namespace: z.array(componentSchema).min(1, 'must name the new namespace').max(64), properties: propertiesSchema.optional() })),
+  /** Drop a namespace: empty only (restrict, the default), or with everything in it (`cascade: true`). */
+  'namespaces/drop': method<null>()(z.object({ connectionId: connectionIdSchema, namespace: z.array(componentSchema).min(1, 'the root namespace cannot be dropped').max(64), cascade: z.boolean().optional() })),
+  /** A namespace's properties. */
+  'namespaces/describe': method<{ properties: Record<string, string> }>()(namespaceRef),
+  /** What a cascading drop would delete (up to 500 entries). */
+  'namespaces/contents': method<NamespaceContents>()(namespaceRef),
   /** Drop a table and its data. */
   'tables/drop': method<null>()(tableRefSchema),
   /** Rename a table inside its namespace. */

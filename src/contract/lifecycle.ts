@@ -181,3 +181,14 @@ export const columnSpecSchema: z.ZodType<ColumnSpec> = z.lazy(() =>
     fields: z.array(columnSpecSchema).max(1000).optional(),
   }),
 )
+
+/** What a cascading namespace drop would delete (shown in its confirmation). */
+export interface NamespaceContents {
+  namespaces: string[]
+  tables: string[]
+  truncated: boolean
+}
+
+export const propertiesSchema = z
+  .record(z.string().min(1).max(256), z.string().max(4096))
+  .refine((p) => Object.keys(p).length <= 100, 'at most 100 properties')

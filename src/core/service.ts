@@ -218,12 +218,12 @@ export class CatalogService {
         this.cancellable(requestId, (signal) =>
           this.client(connectionId).readPage({ namespace, name }, { offset, limit, columns, signal, version }),
         ),
-      'namespaces/create': async ({ connectionId, namespace }) => {
-        await this.client(connectionId).createNamespace(namespace, { mode: 'create' })
+      'namespaces/create': async ({ connectionId, namespace, properties }) => {
+        await this.client(connectionId).createNamespace(namespace, { mode: 'create', properties })
         return null
       },
-      'namespaces/drop': async ({ connectionId, namespace }) => {
-        await this.client(connectionId).dropNamespace(namespace, { behavior: 'restrict' })
+      'namespaces/drop': async ({ connectionId, namespace, cascade }) => {
+        await this.client(connectionId).dropNamespace(namespace, { behavior: cascade ? 'cascade' : 'restrict' })
         return null
       },
       'tables/drop': async ({ connectionId, namespace, name }) => {

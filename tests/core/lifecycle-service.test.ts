@@ -126,4 +126,20 @@ describe('lifecycle through CatalogService', () => {
     info = value<TableInfo>(await service.dispatch('tables/describe', e))
     expect(info.schema.map((f) => f.name)).toEqual(['n'])
   })
+
+  it('namespaces: create with properties, describe them, list what a cascade would delete, drop with cascade', async () => {
+    const c = ref.connectionId
+    value(await service.dispatch('namespaces/create', { connectionId: c, namespace: ['team'], properties: { owner: 'ana', purpose: 'tests' } }))
+    expect(value(await service.dispatch('namespaces/describe', { connectionId: c, namespace: ['team'] }))).toEqual({ properties: { owner: 'ana', purpose: 'tests' } })
+    value(await service.dispatch('namespaces/create', { connectionId: c, namespace: ['team', 'sub'] }))
+    value(await service.dispatch('tables/createEmpty', { connectionId: c, namespace: ['team'], name: 'a', columns: [{ name: 'x', type: 'int32', nullable: true }] }))
+    value(await service.dispatch('tables/createEmpty', { connectionId: c, namespace: ['team', 'sub'], name: 'b', columns: [{ name: 'x', type: 'int32', nullable: true }] }))
+    expect(value(await service.dispatch('namespaces/contents', { connectionId: c, namespace: ['team'] }))).toEqual({ namespaces: ['sub'], tables: ['a', 'sub/b'], truncated: false })
+    const restrict = await service.dispatch('namespaces/drop', { connectionId: c, namespace: ['team'] })
+    expect(restrict.ok ? null : restrict.error.code).toBe('not_empty')
+    expect(value(await service.dispatch('namespaces/contents', { connectionId: c, namespace: ['team'] }))).toMatchObject({ tables: ['a', 'sub/b'] })
+    value(await service.dispatch('namespaces/drop', { connectionId: c, namespace: ['team'], cascade: true }))
+    const gone = await service.dispatch('namespaces/describe', { connectionId: c, namespace: ['team'] })
+    expect(gone.ok ? null : gone.error.code).toBe('not_found')
+  })
 })

@@ -72,6 +72,7 @@ test('creates and drops a namespace from the context menu', async ({ page, catal
   await page.keyboard.press('ContextMenu')
   await expect(page.getByRole('menu')).toBeVisible()
   await page.keyboard.press('ArrowDown')
+  await page.keyboard.press('ArrowDown')
   await expect(page.getByRole('menuitem', { name: 'Drop namespace…' })).toBeFocused()
   await page.keyboard.press('Enter')
   const drop = page.getByRole('alertdialog', { name: 'Drop namespace' })
@@ -81,14 +82,24 @@ test('creates and drops a namespace from the context menu', async ({ page, catal
   await expect(treeItem(page, 'fresh')).toHaveCount(0)
   expect((await listed(catalog.root)).namespaces).not.toContain('fresh')
 
-  // A namespace that still holds a table is left as it is (restrict).
+  // A namespace that still holds a table: "Drop namespace…" is disabled with the reason (never offered, then
+  // failing); "Drop namespace and contents…" lists what it deletes and wants the name typed.
   await treeItem(page, 'full').click({ button: 'right' })
-  await page.getByRole('menuitem', { name: 'Drop namespace…' }).click()
-  await page.getByRole('alertdialog').getByRole('button', { name: 'Drop namespace' }).click()
-  await expect(page.getByRole('alertdialog').getByRole('alert')).toBeVisible()
+  const restrict = page.getByRole('menuitem', { name: 'Drop namespace…' })
+  await expect(restrict).toBeDisabled()
+  await expect(restrict).toHaveAttribute('aria-description', /Not empty: holds 1 table/)
   await screenshot(page, 'tree-drop-namespace-not-empty')
-  await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click()
-  expect((await listed(catalog.root)).namespaces).toContain('full')
+  await page.getByRole('menuitem', { name: 'Drop namespace and contents…', exact: true }).click()
+  const cascade = page.getByRole('alertdialog', { name: 'Drop namespace and contents' })
+  await expect(cascade.getByRole('region', { name: 'Will be deleted' })).toContainText('table inside')
+  const confirm = cascade.getByRole('button', { name: 'Drop namespace and contents' })
+  await expect(confirm).toBeDisabled()
+  await screenshot(page, 'tree-drop-namespace-cascade')
+  await cascade.getByLabel('Type “full” to confirm').fill('full')
+  await confirm.click()
+  await expect(cascade).toBeHidden()
+  await expect(treeItem(page, 'full')).toHaveCount(0)
+  expect((await listed(catalog.root)).namespaces).not.toContain('full')
 })
 
 test('drops a table only after its name is typed, and the selection moves off it', async ({ page, catalog }) => {

@@ -4,6 +4,7 @@ import type { TableId } from '../namespace/path'
 import { compareVersions } from './versions'
 import { indexExists } from './errors'
 import { schemaOf } from './schema'
+import { namespaceContents } from './namespaces'
 
 export interface LifecycleDeps {
   client: (connectionId: string) => NamespaceClient
@@ -16,6 +17,7 @@ type LifecycleMethod =
   | 'indexes/list' | 'indexes/create' | 'indexes/drop'
   | 'tables/stats' | 'tables/optimizePreview' | 'tables/optimize'
   | 'columns/add' | 'columns/alter' | 'columns/drop' | 'tables/createEmpty'
+  | 'namespaces/describe' | 'namespaces/contents'
 
 type LifecycleHandlers = { [M in LifecycleMethod & Method]: (input: Input<M>) => Promise<Output<M>> }
 
@@ -64,6 +66,8 @@ export class LifecycleModule {
       'columns/add': async (i) => ({ version: await c(i.connectionId).addColumns(idOf(i), i.columns) }),
       'columns/alter': async (i) => ({ version: await c(i.connectionId).alterColumns(idOf(i), i.alterations) }),
       'columns/drop': async (i) => ({ version: await c(i.connectionId).dropColumns(idOf(i), i.columns) }),
+      'namespaces/describe': async (i) => c(i.connectionId).describeNamespace(i.namespace),
+      'namespaces/contents': async (i) => namespaceContents(c(i.connectionId), i.namespace),
       'tables/createEmpty': async (i) => {
         const d = await c(i.connectionId).createEmptyTable(idOf(i), schemaOf(i.columns), { mode: 'create' })
         return { name: d.name, namespace: d.namespace, rowCount: d.rowCount, version: d.version, schema: d.fields }

@@ -6,7 +6,7 @@ import { Spinner } from '../../components/Spinner'
 import { Modal } from './Modal'
 import { nameProblem, type TreeActionId, type TreeActionTarget } from './treeActions'
 
-export type WriteAction = Exclude<TreeActionId, 'refresh' | 'create-table'>
+export type WriteAction = Exclude<TreeActionId, 'refresh' | 'create-table' | 'drop-namespace-cascade' | 'namespace-properties'>
 
 export interface ActionDialogProps {
   action: WriteAction

@@ -3,7 +3,9 @@ import type { CapabilitySnapshot, ConnectionInfo } from '../../../contract'
 import { call } from '../../api'
 import { ActionDialog, type WriteAction } from './ActionDialog'
 import { TreeContextMenu } from './TreeContextMenu'
-import { affectedNamespace, menuItemsFor, type TreeActionTarget } from './treeActions'
+import { affectedNamespace, menuItemsFor, withNamespaceContents, type TreeActionTarget } from './treeActions'
+import { CascadeDropDialog, PropertiesDialog } from '../lifecycle/NamespaceDialogs'
+import type { NamespaceContents } from '../../../contract'
 import { NewTableDialog } from '../lifecycle/SchemaEditor'
 
 export interface TreeActionsOptions {
@@ -25,6 +27,9 @@ export function useTreeActions({ connections, reload, expand, onChanged }: TreeA
   const [dialog, setDialog] = useState<{ action: WriteAction; target: TreeActionTarget } | null>(null)
   // "New table…" opens the schema editor (src/renderer/features/lifecycle).
   const [newTable, setNewTable] = useState<TreeActionTarget | null>(null)
+  // A namespace's contents, fetched when its menu opens: "Drop namespace…" is disabled when it is not empty.
+  const [contents, setContents] = useState<{ target: TreeActionTarget; value: NamespaceContents } | null>(null)
+  const [nsDialog, setNsDialog] = useState<{ kind: 'cascade' | 'properties'; target: TreeActionTarget } | null>(null)
   // connectionId → snapshot (null: a directory, everything works). Absent: not fetched yet.
   const [capabilities, setCapabilities] = useState<ReadonlyMap<string, CapabilitySnapshot | null>>(() => new Map())
 
@@ -42,6 +47,11 @@ export function useTreeActions({ connections, reload, expand, onChanged }: TreeA
     (target: TreeActionTarget, x: number, y: number) => {
       setMenu({ target, x, y })
       refreshCapabilities(target.connectionId)
+      if (target.kind === 'namespace') {
+        call('namespaces/contents', { connectionId: target.connectionId, namespace: target.namespace })
+          .then((value) => setContents({ target, value }))
+          .catch(() => undefined)
+      }
     },
     [refreshCapabilities],
   )
@@ -50,7 +60,8 @@ export function useTreeActions({ connections, reload, expand, onChanged }: TreeA
 
   let element: ReactNode = null
   if (menu) {
-    const items = menuItemsFor(menu.target, capabilities.get(menu.target.connectionId))
+    const base = menuItemsFor(menu.target, capabilities.get(menu.target.connectionId))
+    const items = menu.target.kind === 'namespace' ? withNamespaceContents(base, contents?.target === menu.target ? contents.value : undefined) : base
     element = (
       <TreeContextMenu
         x={menu.x}
@@ -62,6 +73,8 @@ export function useTreeActions({ connections, reload, expand, onChanged }: TreeA
           setMenu(null)
           if (item.id === 'refresh') reload(menu.target.connectionId, menu.target.namespace)
           else if (item.id === 'create-table') setNewTable(menu.target)
+          else if (item.id === 'drop-namespace-cascade') setNsDialog({ kind: 'cascade', target: menu.target })
+          else if (item.id === 'namespace-properties') setNsDialog({ kind: 'properties', target: menu.target })
           else setDialog({ action: item.id, target: menu.target })
         }}
       />
@@ -83,6 +96,21 @@ export function useTreeActions({ connections, reload, expand, onChanged }: TreeA
           reload(target.connectionId, namespace)
           if (action === 'create-namespace') expand(target.connectionId, namespace)
           onChanged?.(action, target, result)
+        }}
+      />
+    )
+  } else if (nsDialog?.kind === 'properties') {
+    element = <PropertiesDialog target={nsDialog.target} onClose={() => setNsDialog(null)} />
+  } else if (nsDialog?.kind === 'cascade') {
+    const target = nsDialog.target
+    element = (
+      <CascadeDropDialog
+        target={target}
+        onCancel={() => setNsDialog(null)}
+        onDone={() => {
+          setNsDialog(null)
+          reload(target.connectionId, target.namespace.slice(0, -1))
+          onChanged?.('drop-namespace', target, {})
         }}
       />
     )
