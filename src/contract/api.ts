@@ -41,6 +41,8 @@ export const api = {
     z.object({ path: z.string().min(1, 'must not be empty').max(4096) }),
   ),
   'connections/close': method<null>()(z.object({ connectionId: connectionIdSchema })),
+  /** The Read-only switch of an open connection (remembered for its saved connection or directory). */
+  'connections/setReadOnly': method<ConnectionInfo>()(z.object({ connectionId: connectionIdSchema, readOnly: z.boolean() })),
   'connections/recent': method<RecentDirectory[]>()(z.object({})),
   'dialogs/pickDirectory': method<{ path: string | null }>()(z.object({})),
   /** Native file picker for "Import…" (Electron); `paths` is empty when the user cancels. The harness has none (`unsupported`). */

@@ -27,6 +27,7 @@ import { ConnectionStore, MemoryConnectionRecords } from './connections/store'
 import { MemorySecretStore } from './connections/model'
 import { RemoteConnectionsModule } from './connections/module'
 import { LifecycleModule } from './lifecycle/module'
+import { defaultReadOnly, isReadOnlyStore, MemoryReadOnlyStore, readOnlyError, readOnlyKey, WRITE_METHODS, type ReadOnlyStore } from './lifecycle/readOnly'
 
 /** Where recent directories live: a JSON file in Electron's userData, memory in tests. */
 export interface RecentsStore {
@@ -54,6 +55,8 @@ export interface ServiceOptions {
   pickFiles?: (filters?: { name: string; extensions: string[] }[]) => Promise<string[]>
   /** Saved REST connections; memory-only when absent (the harness). Main passes one backed by safeStorage. */
   connections?: ConnectionStore
+  /** Where the Read-only switch is remembered; defaults to `recents` when it can (the settings file), else memory. */
+  readOnly?: ReadOnlyStore
   /** Push an event to the renderer (import progress: `jobs/progress`). */
   emit?: <E extends EventName>(name: E, payload: Events[E]) => void
 }
@@ -89,6 +92,7 @@ export class CatalogService {
   private initialPending: Promise<unknown> = Promise.resolve()
   private initialError: AppErrorData | undefined
   private nextId = 1
+  private readonly readOnlyStore: ReadOnlyStore
 
   readonly handlers: Handlers
 
@@ -99,7 +103,27 @@ export class CatalogService {
       openConnections: () => [...this.connections.values()].map((c) => c.info),
       cancellable: (requestId, work) => this.cancellable(requestId, work),
     })
+    this.readOnlyStore = options.readOnly ?? (isReadOnlyStore(options.recents) ? options.recents : new MemoryReadOnlyStore())
     this.handlers = this.buildHandlers()
+  }
+
+  /** Apply the remembered Read-only switch (or its default) to a newly opened connection. */
+  private async withReadOnly(info: ConnectionInfo): Promise<ConnectionInfo> {
+    const open = this.connections.get(info.id)
+    if (!open) return info
+    if (open.info.readOnly === undefined) {
+      const stored = await this.readOnlyStore.readOnlyOf(readOnlyKey(open.info)).catch(() => undefined)
+      open.info.readOnly = stored ?? defaultReadOnly(open.info)
+    }
+    return open.info
+  }
+
+  /** Refuse a write on a read-only connection before it reaches the catalog. */
+  private guardWrite(method: Method, input: unknown): void {
+    if (!WRITE_METHODS.has(method)) return
+    const id = (input as { connectionId?: unknown }).connectionId
+    const open = typeof id === 'string' ? this.connections.get(id) : undefined
+    if (open?.info.readOnly) throw readOnlyError(open.info.label)
   }
 
   /** Parse, run, and wrap in a Result. Never throws. */
@@ -107,6 +131,7 @@ export class CatalogService {
     if (!isMethod(method)) return fail({ code: 'invalid_input', message: `Unknown method ${JSON.stringify(method)}` })
     try {
       const input = parseInput(api[method].input, rawInput ?? {}, `input of ${method}`)
+      this.guardWrite(method, input)
       const handler = this.handlers[method] as (input: unknown) => Promise<unknown>
       return ok(await handler(input))
     } catch (error) {
@@ -121,7 +146,7 @@ export class CatalogService {
   openInitial(path: string, prepare?: () => Promise<unknown>): Promise<ConnectionInfo> {
     const opening = (async () => {
       await prepare?.()
-      this.initialConnection = await this.openDirectory(path, { remember: false })
+      this.initialConnection = await this.withReadOnly(await this.openDirectory(path, { remember: false }))
       return this.initialConnection
     })()
     this.initialPending = opening.catch((error: unknown) => {
@@ -188,8 +213,16 @@ export class CatalogService {
           canPickDirectory: this.options.pickDirectory !== undefined,
         }
       },
-      'connections/list': async () => [...this.connections.values()].map((c) => c.info),
-      'connections/openDirectory': async ({ path }) => this.openDirectory(path, { remember: true }),
+      'connections/list': async () => Promise.all([...this.connections.values()].map((c) => this.withReadOnly(c.info))),
+      'connections/openDirectory': async ({ path }) => this.withReadOnly(await this.openDirectory(path, { remember: true })),
+      'connections/saved/open': async (input) => this.withReadOnly(await this.remote.handlers['connections/saved/open'](input)),
+      'connections/setReadOnly': async ({ connectionId, readOnly }) => {
+        this.client(connectionId) // a closed connection is "not found"
+        const open = this.connections.get(connectionId)!
+        open.info.readOnly = readOnly
+        await this.readOnlyStore.setReadOnly(readOnlyKey(open.info), readOnly)
+        return open.info
+      },
       'connections/close': async ({ connectionId }) => {
         const open = this.connections.get(connectionId)
         this.connections.delete(connectionId)

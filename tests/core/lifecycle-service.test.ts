@@ -142,4 +142,33 @@ describe('lifecycle through CatalogService', () => {
     const gone = await service.dispatch('namespaces/describe', { connectionId: c, namespace: ['team'] })
     expect(gone.ok ? null : gone.error.code).toBe('not_found')
   })
+
+  it('the Read-only switch refuses every write, is remembered per directory, and is off by default for directories', async () => {
+    const c = ref.connectionId
+    const listed = value<ConnectionInfo[]>(await service.dispatch('connections/list', {}))
+    expect(listed.find((x) => x.id === c)?.readOnly).toBe(false)
+    expect(value<ConnectionInfo>(await service.dispatch('connections/setReadOnly', { connectionId: c, readOnly: true })).readOnly).toBe(true)
+    const before = value<VersionInfo[]>(await service.dispatch('versions/list', ref)).length
+    for (const [method, input] of [
+      ['versions/restore', { ...ref, version: 1 }],
+      ['tags/create', { ...ref, tag: 'x', version: 1 }],
+      ['indexes/create', { ...ref, index: { column: 'id', type: 'BITMAP' } }],
+      ['columns/drop', { ...ref, columns: ['flag'] }],
+      ['tables/drop', ref],
+      ['namespaces/create', { connectionId: c, namespace: ['nope'] }],
+    ] as const) {
+      const r = await service.dispatch(method, input)
+      expect(r.ok ? null : r.error, method).toMatchObject({ code: 'permission_denied', hint: 'Switch “Read-only” off for this connection to change it' })
+    }
+    expect(value<VersionInfo[]>(await service.dispatch('versions/list', ref)).length).toBe(before)
+    // Reads still work.
+    expect(value<TableInfo>(await service.dispatch('tables/describe', ref)).rowCount).toBe(140)
+    // Remembered for the directory: closed and opened again, it is still read-only.
+    value(await service.dispatch('connections/close', { connectionId: c }))
+    const again = value<ConnectionInfo>(await service.dispatch('connections/openDirectory', { path: root }))
+    expect(again.readOnly).toBe(true)
+    value(await service.dispatch('connections/setReadOnly', { connectionId: again.id, readOnly: false }))
+    ref = { ...ref, connectionId: again.id }
+    value(await service.dispatch('tags/create', { ...ref, tag: 'writable', version: 1 }))
+  })
 })
