@@ -19,6 +19,8 @@ import type { WriteAction } from './features/actions/ActionDialog'
 import { useImports } from './features/import/useImports'
 import { ImportButton } from './features/import/ImportButton'
 import { splitDropped } from './features/import/dropped'
+import { READ_ONLY_REASON, ReadOnlySwitch } from './features/lifecycle/ReadOnlySwitch'
+import { useReadOnly } from './features/lifecycle/useReadOnly'
 
 type Selection =
   | { kind: 'table'; key: string; ref: TableRef }
@@ -114,6 +116,7 @@ export function App() {
     [expandTree, reloadTree],
   )
   const imports = useImports({ connections, defaultTarget: importTarget, onImported })
+  const readOnly = useReadOnly(connections, setConnections)
   const remoteIds = useMemo(() => new Set(connections.filter((c) => c.kind === 'rest').map((c) => c.id)), [connections])
 
   const openPath = useCallback(
@@ -180,7 +183,7 @@ export function App() {
     setDragging(false)
     if (handled) return
     const { files, folders } = splitDropped(event.dataTransfer)
-    if (files.length > 0) imports.addFiles(files)
+    if (files.length > 0) readOnly.guardImport(importTarget?.connectionId, () => imports.addFiles(files))
     const file = folders[0]
     if (!file) return
     const path = pathForDroppedFile(file)
@@ -249,7 +252,7 @@ export function App() {
       />
     )
   } else if (selection.kind === 'table') {
-    content = <TableView key={`${selection.key}#${importEpoch}`} tableRef={selection.ref} connectionLabel={selectedConnection.label} />
+    content = <TableView key={`${selection.key}#${importEpoch}`} tableRef={selection.ref} connectionLabel={selectedConnection.label} writeBlock={selectedConnection.readOnly ? READ_ONLY_REASON : undefined} />
   } else {
     content = (
       <ConnectionPane
@@ -259,6 +262,7 @@ export function App() {
         node={tree.nodes.get(namespaceKey(selection.connectionId, selection.namespace))}
         onRetry={() => void tree.reload(selection.connectionId, selection.namespace)}
         onClose={() => closeConnection(selection.connectionId)}
+        readOnlySwitch={<ReadOnlySwitch connection={selectedConnection} onChange={(on) => void readOnly.setReadOnly(selectedConnection.id, on).catch(() => undefined)} />}
       />
     )
   }
@@ -296,7 +300,7 @@ export function App() {
         }
         onDropFiles={(row, transfer) => {
           const { files } = splitDropped(transfer)
-          if (files.length > 0) imports.addFiles(files, { connectionId: row.connectionId, namespace: [...row.namespace] })
+          if (files.length > 0) readOnly.guardImport(row.connectionId, () => imports.addFiles(files, { connectionId: row.connectionId, namespace: [...row.namespace] }))
         }}
         importButton={<ImportButton onClick={importFiles} disabled={connections.length === 0} />}
         onContextMenu={(row, x, y) => treeActions.openMenu({ kind: row.kind, connectionId: row.connectionId, namespace: row.namespace, name: row.name }, x, y)}
@@ -313,6 +317,7 @@ export function App() {
       {remote.element}
       {treeActions.element}
       {imports.element}
+      {readOnly.element}
     </div>
   )
 }

@@ -122,3 +122,48 @@ test('shows stats and optimizes with a preview', async ({ page, catalog }) => {
   await expect(panel).toContainText(/Fragments\s*1/)
   expect((await latestVersion(catalog.root)).rows).toBe(12)
 })
+
+test('the Read-only switch disables every write with the reason; a drop offers to switch it off', async ({ page, catalog }) => {
+  await openApp(page, catalog.harness)
+  const toggle = page.getByRole('switch', { name: 'Read-only' })
+  await expect(toggle).toHaveAttribute('aria-checked', 'false') // off by default for a local directory
+  await toggle.click()
+  await expect(toggle).toHaveAttribute('aria-checked', 'true')
+  await screenshot(page, 'lifecycle-read-only-switch')
+
+  await page.getByRole('treeitem', { name: 'shop', exact: true }).click({ button: 'right' })
+  for (const name of ['New namespace…', 'New table…', 'Drop namespace…']) {
+    const item = page.getByRole('menuitem', { name, exact: false }).first()
+    await expect(item).toBeDisabled()
+    await expect(item).toHaveAttribute('aria-description', /read-only/)
+  }
+  await page.keyboard.press('Escape')
+
+  await openTable(page, ['shop'], 'orders')
+  await page.getByRole('button', { name: 'Versions' }).click()
+  const restore = page.getByRole('listitem', { name: /^Version 1,/ }).getByRole('button', { name: 'Restore this version' })
+  await expect(restore).toBeDisabled()
+  await expect(restore).toHaveAttribute('title', /read-only/)
+  // Reading old versions stays possible.
+  await page.getByRole('listitem', { name: /^Version 1,/ }).getByRole('button', { name: 'Open read-only' }).click()
+  await expect(page.getByTestId('row-count')).toHaveText('5')
+  await page.getByRole('button', { name: 'Indexes' }).click()
+  await expect(page.getByRole('button', { name: 'Create index' })).toBeDisabled()
+
+  // A file dropped on the read-only catalog: the app offers to switch Read-only off, then imports.
+  const transfer = await page.evaluateHandle(() => {
+    const t = new DataTransfer()
+    t.items.add(new File(['{"a":1}\n'], 'one.jsonl', { type: 'application/octet-stream' }))
+    return t
+  })
+  const shop = page.getByRole('treeitem', { name: 'shop', exact: true })
+  await shop.dispatchEvent('dragenter', { dataTransfer: transfer })
+  await shop.dispatchEvent('dragover', { dataTransfer: transfer })
+  await shop.dispatchEvent('drop', { dataTransfer: transfer })
+  const offer = page.getByRole('dialog', { name: 'catalog is read-only' })
+  await expect(offer).toBeVisible()
+  await screenshot(page, 'lifecycle-read-only-drop')
+  await offer.getByRole('button', { name: 'Switch off and import' }).click()
+  await expect(page.getByRole('dialog', { name: /^Import / })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Create index' })).toBeEnabled()
+})

@@ -5,6 +5,7 @@ import { ActionDialog, type WriteAction } from './ActionDialog'
 import { TreeContextMenu } from './TreeContextMenu'
 import { affectedNamespace, menuItemsFor, withNamespaceContents, type TreeActionTarget } from './treeActions'
 import { CascadeDropDialog, PropertiesDialog } from '../lifecycle/NamespaceDialogs'
+import { READ_ONLY_REASON } from '../lifecycle/ReadOnlySwitch'
 import type { NamespaceContents } from '../../../contract'
 import { NewTableDialog } from '../lifecycle/SchemaEditor'
 
@@ -61,7 +62,10 @@ export function useTreeActions({ connections, reload, expand, onChanged }: TreeA
   let element: ReactNode = null
   if (menu) {
     const base = menuItemsFor(menu.target, capabilities.get(menu.target.connectionId))
-    const items = menu.target.kind === 'namespace' ? withNamespaceContents(base, contents?.target === menu.target ? contents.value : undefined) : base
+    const withContents = menu.target.kind === 'namespace' ? withNamespaceContents(base, contents?.target === menu.target ? contents.value : undefined) : base
+    // A read-only connection: every write is disabled with the reason.
+    const readOnly = connections.find((c) => c.id === menu.target.connectionId)?.readOnly === true
+    const items = readOnly ? withContents.map((i) => (i.operation ? { ...i, disabled: true, reason: READ_ONLY_REASON } : i)) : withContents
     element = (
       <TreeContextMenu
         x={menu.x}
