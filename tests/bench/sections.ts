@@ -10,4 +10,5 @@ export const sections: Record<string, () => Promise<Section>> = {
   import: async () => (await import('./import')).section,
   ui: async () => (await import('./ui')).section,
   rest: async () => (await import('./rest')).section,
+  lifecycle: async () => (await import('./lifecycle')).section,
 }

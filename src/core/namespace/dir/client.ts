@@ -307,9 +307,15 @@ export class DirNamespaceClient implements NamespaceClient {
   /** Open `id` at `version` (read-only); a version that does not exist is "not found", in words. */
   private async openVersion(id: TableId, version: number): Promise<LanceTable> {
     if (!Number.isSafeInteger(version) || version < 1) throw new AppError('invalid_input', 'version must be a whole number ≥ 1')
-    const latest = await this.openTable(id)
-    await this.assertVersion(latest, id, version)
-    return this.call(() => this.db.openTable(id.name, [...id.namespace], { version }), { table: id })
+    if (this.layout === 'tables-only' && id.namespace.length > 0) throw notFoundNamespace(id.namespace)
+    try {
+      return await this.db.openTable(id.name, [...id.namespace], { version })
+    } catch (error) {
+      // Only a failure pays for listing the versions: it tells a missing version from a missing table.
+      const latest = await this.openTable(id)
+      await this.assertVersion(latest, id, version)
+      throw fromLanceError(error, { table: id, hasManifest: this.layout === 'manifest' })
+    }
   }
 
   private async assertVersion(table: LanceTable, id: TableId, version: number): Promise<void> {
