@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, indexSpecSchema, indexTypes, type IndexSpec } from '../../contract'
 import { castTypes } from '../../contract/lifecycle'
 import { DirNamespaceClient } from '../../core/namespace/dir/client'
-import { indexExists, indexNotFound, versionNotFound } from '../../core/lifecycle/errors'
+import { indexExists, indexNotFound, versionNotFound, WireCodedError } from '../../core/lifecycle/errors'
 import type { TableId } from '../../core/namespace/path'
 import { readArrowBody } from '../arrowBody'
 import type { Catalog } from '../catalogs'
@@ -108,14 +108,50 @@ export function registerLifecycleRoutes(app: FastifyInstance, deps: LifecycleRou
     return json(reply, {})
   })
 
-  // ---- branches: lancedb 0.31.0 exposes them only on handles of tables it opened itself ----------
+  // ---- branches (lancedb's Table.branches()) ----------------------------------------------------
 
-  const noBranches = async () => {
-    throw new AppError('unsupported', 'This server does not manage branches')
+  const branchesOf = async (catalog: Catalog, id: TableId) => lance(catalog).onTable(id, async (t) => ({ t, branches: await (await t.branches()).list() }))
+  const listBranches = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { branches } = await branchesOf(catalogOf(request), tableOf(request))
+    return json(reply, {
+      branches: Object.fromEntries(
+        Object.entries(branches).map(([name, b]) => [
+          name,
+          // `createAt` is required by the contract; lancedb does not report it (0 = unknown).
+          { parentVersion: b.parentVersion, createAt: 0, manifestSize: b.manifestSize, ...(b.parentBranch ? { parentBranch: b.parentBranch } : {}) },
+        ]),
+      ),
+    })
   }
-  app.post('/v1/table/:id/branches/list', noBranches)
-  app.post('/v1/table/:id/branches/create', noBranches)
-  app.post('/v1/table/:id/branches/delete', noBranches)
+  app.post('/v1/table/:id/branches/list', read, listBranches)
+  app.get('/v1/table/:id/branches/list', read, listBranches)
+
+  app.post('/v1/table/:id/branches/create', async (request, reply) => {
+    const b = body(request)
+    const name = string(b, 'name')
+    if (!/^[A-Za-z0-9_.-]{1,128}$/.test(name)) throw invalid('name must be 1–128 letters, digits, _ . -')
+    const fromBranch = typeof b.from_branch === 'string' && b.from_branch !== '' ? b.from_branch : undefined
+    if (b.from_version !== undefined && b.from_version !== null && !isInt(b.from_version, 1)) throw invalid('from_version must be a whole number ≥ 1')
+    const fromVersion = isInt(b.from_version, 1) ? b.from_version : undefined
+    await write(request, async (catalog, id) => {
+      const { t, branches } = await branchesOf(catalog, id)
+      if (branches[name]) throw new WireCodedError('already_exists', `Branch "${name}" already exists`, 23)
+      if (fromBranch && !branches[fromBranch]) throw new WireCodedError('not_found', `Branch "${fromBranch}" does not exist`, 22)
+      if (fromVersion !== undefined && !fromBranch && !(await t.listVersions()).some((v) => v.version === fromVersion)) throw versionNotFound(id, fromVersion)
+      await (await t.branches()).create(name, fromBranch, fromVersion)
+    })
+    return json(reply, {})
+  })
+
+  app.post('/v1/table/:id/branches/delete', async (request, reply) => {
+    const name = string(body(request), 'name')
+    await write(request, async (catalog, id) => {
+      const { t, branches } = await branchesOf(catalog, id)
+      if (!branches[name]) throw new WireCodedError('not_found', `Branch "${name}" does not exist`, 22)
+      await (await t.branches()).delete(name)
+    })
+    return json(reply, {})
+  })
 
   // ---- indexes --------------------------------------------------------------------------------
 
