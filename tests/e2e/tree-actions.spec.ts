@@ -54,10 +54,17 @@ test('creates and drops a namespace from the context menu', async ({ page, catal
   await name.fill('a/b')
   await expect(create.getByText(/The name .*(letters|allowed|may only)/i)).toBeVisible()
   await name.fill('fresh')
+  await create.getByLabel('Properties (optional, one key=value per line)').fill('owner=ana\npurpose=e2e')
   await create.getByRole('button', { name: 'Create' }).click()
   await expect(create).toBeHidden()
   await expect(treeItem(page, 'fresh')).toBeVisible()
   expect((await listed(catalog.root)).namespaces).toContain('fresh')
+  // Describe shows the properties it was created with.
+  await treeItem(page, 'fresh').click({ button: 'right' })
+  await page.getByRole('menuitem', { name: 'Properties…' }).click()
+  const props = page.getByRole('dialog', { name: 'Properties of fresh' })
+  await expect(props.getByRole('definition')).toHaveText(['ana', 'e2e'])
+  await props.getByRole('button', { name: 'Close' }).click()
 
   // Creating it again fails in words and keeps the dialog open.
   await treeItem(page, 'catalog').click({ button: 'right' })

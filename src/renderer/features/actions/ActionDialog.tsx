@@ -35,14 +35,17 @@ export function ActionDialog({ action, target, onCancel, onDone, onFailed }: Act
   const [touched, setTouched] = useState(false)
   const [running, setRunning] = useState(false)
   const [error, setError] = useState<AppErrorData | null>(null)
+  // New namespace: optional properties, one `key=value` per line (issue 8).
+  const [propertiesText, setPropertiesText] = useState('')
+  const properties = useMemo(() => parseProperties(propertiesText), [propertiesText])
   const where = target.kind === 'connection' ? `the root of ${target.name}` : `“${[...target.namespace].join(' / ')}”`
 
   const problem = useMemo(() => {
-    if (action === 'create-namespace') return nameProblem(value.trim())
+    if (action === 'create-namespace') return nameProblem(value.trim()) ?? (typeof properties === 'string' ? properties : undefined)
     if (action === 'rename-table') return value.trim() === target.name ? 'Type a different name' : nameProblem(value.trim())
     if (action === 'drop-table') return value === target.name ? undefined : `Type “${target.name}” to confirm`
     return undefined
-  }, [action, value, target.name])
+  }, [action, value, target.name, properties])
 
   const run = async (event: FormEvent) => {
     event.preventDefault()
@@ -53,7 +56,7 @@ export function ActionDialog({ action, target, onCancel, onDone, onFailed }: Act
     const { connectionId, namespace, name } = target
     const newName = value.trim()
     try {
-      if (action === 'create-namespace') await call('namespaces/create', { connectionId, namespace: [...namespace, newName] })
+      if (action === 'create-namespace') await call('namespaces/create', { connectionId, namespace: [...namespace, newName], ...(typeof properties === 'object' && Object.keys(properties).length > 0 ? { properties } : {}) })
       else if (action === 'drop-namespace') await call('namespaces/drop', { connectionId, namespace })
       else if (action === 'rename-table') await call('tables/rename', { connectionId, namespace, name, newName })
       else await call('tables/drop', { connectionId, namespace, name })
@@ -102,6 +105,14 @@ export function ActionDialog({ action, target, onCancel, onDone, onFailed }: Act
               {showProblem && problem ? <div className="field-error">{problem}</div> : action !== 'drop-table' && <div className="muted small">Letters, digits, _, - and . only.</div>}
             </div>
           )}
+          {action === 'create-namespace' && (
+            <div className="dialog-field">
+              <label htmlFor={`${titleId}-properties`} className="field-label">
+                Properties (optional, one key=value per line)
+              </label>
+              <textarea id={`${titleId}-properties`} className="text-input mono" rows={3} spellCheck={false} value={propertiesText} onChange={(e) => setPropertiesText(e.target.value)} />
+            </div>
+          )}
           {error && <ErrorPanel error={error} title={`Could not ${buttonLabel.toLowerCase()}`} compact />}
         </div>
         <footer className="dialog-footer">
@@ -119,4 +130,17 @@ export function ActionDialog({ action, target, onCancel, onDone, onFailed }: Act
       </form>
     </Modal>
   )
+}
+
+/** `key=value` lines → a properties map, or the problem in words. */
+function parseProperties(text: string): Record<string, string> | string {
+  const out: Record<string, string> = {}
+  for (const [i, raw] of text.split('\n').entries()) {
+    const line = raw.trim()
+    if (line === '') continue
+    const eq = line.indexOf('=')
+    if (eq <= 0) return `Property line ${i + 1} is not key=value`
+    out[line.slice(0, eq).trim()] = line.slice(eq + 1).trim()
+  }
+  return out
 }
