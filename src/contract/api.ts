@@ -3,6 +3,7 @@ import { componentSchema, namespacePathSchema } from './component'
 import { connectionDraftSchema, type CapabilitySnapshot, type SavedConnectionView, type VerificationReport } from './connections'
 import type { AppInfo, ConnectionInfo, Page, QueryPlan, RecentDirectory, TableInfo } from './types'
 import { tableViewSchema } from './view'
+import { columnAlterationSchema, columnSpecSchema, indexSpecSchema, propertiesSchema, type NamespaceContents, newColumnSchema, optimizeInputSchema, type IndexInfo, type OptimizePreview, type OptimizeResult, type TableStats, type TagInfo, type VersionComparison, type VersionInfo } from './lifecycle'
 import { importPreviewInput, importStartInput, jobIdSchema, uploadIdSchema, type ImportJobInfo, type ImportPreview } from './import'
 import { exportJobIdSchema, exportStartInput, type ExportJobInfo } from './export'
 
@@ -31,6 +32,9 @@ const listInput = namespaceRef.extend({
 export const tableRefSchema = namespaceRef.extend({ name: componentSchema })
 
 export const MAX_PAGE_ROWS = 10_000
+const versionSchema = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)
+const tagSchema = z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'must be 1–128 letters, digits, _ . -')
+const columnNames = z.array(z.string().min(1).max(1024)).min(1).max(1000)
 
 export const api = {
   'app/info': method<AppInfo>()(z.object({})),
@@ -39,6 +43,8 @@ export const api = {
     z.object({ path: z.string().min(1, 'must not be empty').max(4096) }),
   ),
   'connections/close': method<null>()(z.object({ connectionId: connectionIdSchema })),
+  /** The Read-only switch of an open connection (remembered for its saved connection or directory). */
+  'connections/setReadOnly': method<ConnectionInfo>()(z.object({ connectionId: connectionIdSchema, readOnly: z.boolean() })),
   'connections/recent': method<RecentDirectory[]>()(z.object({})),
   'dialogs/pickDirectory': method<{ path: string | null }>()(z.object({})),
   /** Native file picker for "Import…" (Electron); `paths` is empty when the user cancels. The harness has none (`unsupported`). */
@@ -69,6 +75,7 @@ export const api = {
       columns: z.array(z.string().min(1).max(1024)).max(10_000).optional(),
       view: tableViewSchema.optional(),
       requestId: requestIdSchema.optional(),
+      version: versionSchema.optional(),
     }),
   ),
   /** Rows of the view (its filter or search) at its version. */
@@ -78,9 +85,13 @@ export const api = {
   /** Lance's plan for the view's query (`explainPlan`): says whether a vector search uses the column's index. */
   'tables/explain': method<QueryPlan>()(tableRefSchema.extend({ view: tableViewSchema, analyze: z.boolean().optional() })),
   /** Create a namespace (its parent must exist). */
-  'namespaces/create': method<null>()(z.object({ connectionId: connectionIdSchema, namespace: z.array(componentSchema).min(1, 'must name the new namespace').max(64) })),
-  /** Drop an empty namespace (restrict: fails if it still holds namespaces or tables). */
-  'namespaces/drop': method<null>()(z.object({ connectionId: connectionIdSchema, namespace: z.array(componentSchema).min(1, 'the root namespace cannot be dropped').max(64) })),
+  'namespaces/create': method<null>()(z.object({ connectionId: connectionIdSchema, namespace: z.array(componentSchema).min(1, 'must name the new namespace').max(64), properties: propertiesSchema.optional() })),
+  /** Drop a namespace: empty only (restrict, the default), or with everything in it (`cascade: true`). */
+  'namespaces/drop': method<null>()(z.object({ connectionId: connectionIdSchema, namespace: z.array(componentSchema).min(1, 'the root namespace cannot be dropped').max(64), cascade: z.boolean().optional() })),
+  /** A namespace's properties. */
+  'namespaces/describe': method<{ properties: Record<string, string> }>()(namespaceRef),
+  /** What a cascading drop would delete (up to 500 entries). */
+  'namespaces/contents': method<NamespaceContents>()(namespaceRef),
   /** Drop a table and its data. */
   'tables/drop': method<null>()(tableRefSchema),
   /** Rename a table, inside its namespace or into `newNamespace` (which must exist). */
@@ -119,6 +130,32 @@ export const api = {
   'import/cancel': method<null>()(z.object({ jobId: jobIdSchema })),
   /** Delete a staged upload the user did not import (the sheet was closed). */
   'import/discardUpload': method<null>()(z.object({ uploadId: uploadIdSchema })),
+  /** Table lifecycle (src/core/lifecycle): every version, oldest first, with row count, operation and tags. */
+  'versions/list': method<VersionInfo[]>()(tableRefSchema),
+  /** Schema differences and row counts of two versions. */
+  'versions/compare': method<VersionComparison>()(tableRefSchema.extend({ from: versionSchema, to: versionSchema })),
+  /** Make `version` the latest again, as a new version (nothing is lost); answers the new latest version. */
+  'versions/restore': method<{ version: number }>()(tableRefSchema.extend({ version: versionSchema })),
+  'tags/list': method<TagInfo[]>()(tableRefSchema),
+  'tags/create': method<null>()(tableRefSchema.extend({ tag: tagSchema, version: versionSchema })),
+  'tags/delete': method<null>()(tableRefSchema.extend({ tag: tagSchema })),
+  /** The version a tag points at (open by tag). */
+  'tags/resolve': method<{ version: number }>()(tableRefSchema.extend({ tag: tagSchema })),
+  'indexes/list': method<IndexInfo[]>()(tableRefSchema),
+  /** Build an index; cancellable with `requests/cancel` (a cancelled build is removed again). */
+  'indexes/create': method<IndexInfo[]>()(tableRefSchema.extend({ index: indexSpecSchema, requestId: requestIdSchema.optional() })),
+  'indexes/drop': method<null>()(tableRefSchema.extend({ index: z.string().min(1).max(256) })),
+  'tables/stats': method<TableStats>()(tableRefSchema),
+  /** What `tables/optimize` with the same options would do. */
+  'tables/optimizePreview': method<OptimizePreview>()(tableRefSchema.merge(optimizeInputSchema)),
+  'tables/optimize': method<OptimizeResult>()(tableRefSchema.merge(optimizeInputSchema)),
+  /** Add columns computed by SQL expressions (`CAST(NULL AS <type>)` for nulls); answers the new version. */
+  'columns/add': method<{ version: number }>()(tableRefSchema.extend({ columns: z.array(newColumnSchema).min(1).max(100) })),
+  /** Rename, cast or relax nullability of columns. */
+  'columns/alter': method<{ version: number }>()(tableRefSchema.extend({ alterations: z.array(columnAlterationSchema).min(1).max(100) })),
+  'columns/drop': method<{ version: number }>()(tableRefSchema.extend({ columns: columnNames })),
+  /** The schema editor: a new table with no rows (`create_empty_table`); refuses an existing name. */
+  'tables/createEmpty': method<TableInfo>()(tableRefSchema.extend({ columns: z.array(columnSpecSchema).min(1, 'add at least one column').max(1000) })),
   /** Every job of this session: queued, running, and the history. */
   'jobs/list': method<ImportJobInfo[]>()(z.object({})),
   /** Export a table view to a file (src/core/export); follow it with `export/progress` events. */

@@ -99,6 +99,15 @@ export const operationLabels = {
   'table.countFiltered': 'counting filtered rows',
   'table.explain': 'explaining query plans',
   'table.indexList': 'listing indexes',
+  'table.versions': 'listing table versions',
+  'table.tags': 'listing tags',
+  'table.tagWrite': 'creating and deleting tags',
+  'table.indexes': 'listing indexes',
+  'table.createIndex': 'creating indexes',
+  'table.dropIndex': 'dropping indexes',
+  'table.stats': 'reading table stats',
+  'table.optimize': 'optimizing tables',
+  'table.alterSchema': 'changing table schemas',
 } as const
 
 export type Operation = keyof typeof operationLabels

@@ -12,6 +12,8 @@ export interface ConnectionInfo {
   location: string
   /** The saved connection this was opened from (REST). */
   savedId?: string
+  /** The Read-only switch: when on, every write is refused (remembered per saved connection and directory). */
+  readOnly?: boolean
 }
 
 export interface RecentDirectory {

@@ -29,6 +29,8 @@ import { ConnectionStore, MemoryConnectionRecords } from './connections/store'
 import { MemorySecretStore } from './connections/model'
 import { RemoteConnectionsModule } from './connections/module'
 import { QueryModule } from './query/module'
+import { LifecycleModule } from './lifecycle/module'
+import { defaultReadOnly, isReadOnlyStore, MemoryReadOnlyStore, readOnlyError, readOnlyKey, WRITE_METHODS, type ReadOnlyStore } from './lifecycle/readOnly'
 
 /** Where recent directories live: a JSON file in Electron's userData, memory in tests. */
 export interface RecentsStore {
@@ -58,6 +60,8 @@ export interface ServiceOptions {
   saveFile?: (options: { defaultName?: string; filters?: { name: string; extensions: string[] }[] }) => Promise<string | null>
   /** Saved REST connections; memory-only when absent (the harness). Main passes one backed by safeStorage. */
   connections?: ConnectionStore
+  /** Where the Read-only switch is remembered; defaults to `recents` when it can (the settings file), else memory. */
+  readOnly?: ReadOnlyStore
   /** Push an event to the renderer (import progress: `jobs/progress`). */
   emit?: <E extends EventName>(name: E, payload: Events[E]) => void
 }
@@ -90,11 +94,17 @@ export class CatalogService {
   })
   /** Saved REST connections, opening them, testing them, their capability maps. */
   readonly remote: RemoteConnectionsModule
+  /** Versions, tags, indexes, stats and maintenance, schema changes. */
+  readonly lifecycle = new LifecycleModule({
+    client: (connectionId) => this.client(connectionId),
+    cancellable: (requestId, work) => this.cancellable(requestId, work),
+  })
   private initialConnection: ConnectionInfo | null = null
   /** Settles when the connection shown at start is open (or failed); app/info waits for it. */
   private initialPending: Promise<unknown> = Promise.resolve()
   private initialError: AppErrorData | undefined
   private nextId = 1
+  private readonly readOnlyStore: ReadOnlyStore
 
   readonly handlers: Handlers
 
@@ -105,7 +115,27 @@ export class CatalogService {
       openConnections: () => [...this.connections.values()].map((c) => c.info),
       cancellable: (requestId, work) => this.cancellable(requestId, work),
     })
+    this.readOnlyStore = options.readOnly ?? (isReadOnlyStore(options.recents) ? options.recents : new MemoryReadOnlyStore())
     this.handlers = this.buildHandlers()
+  }
+
+  /** Apply the remembered Read-only switch (or its default) to a newly opened connection. */
+  private async withReadOnly(info: ConnectionInfo): Promise<ConnectionInfo> {
+    const open = this.connections.get(info.id)
+    if (!open) return info
+    if (open.info.readOnly === undefined) {
+      const stored = await this.readOnlyStore.readOnlyOf(readOnlyKey(open.info)).catch(() => undefined)
+      open.info.readOnly = stored ?? defaultReadOnly(open.info)
+    }
+    return open.info
+  }
+
+  /** Refuse a write on a read-only connection before it reaches the catalog. */
+  private guardWrite(method: Method, input: unknown): void {
+    if (!WRITE_METHODS.has(method)) return
+    const id = (input as { connectionId?: unknown }).connectionId
+    const open = typeof id === 'string' ? this.connections.get(id) : undefined
+    if (open?.info.readOnly) throw readOnlyError(open.info.label)
   }
 
   /** Parse, run, and wrap in a Result. Never throws. */
@@ -113,6 +143,7 @@ export class CatalogService {
     if (!isMethod(method)) return fail({ code: 'invalid_input', message: `Unknown method ${JSON.stringify(method)}` })
     try {
       const input = parseInput(api[method].input, rawInput ?? {}, `input of ${method}`)
+      this.guardWrite(method, input)
       const handler = this.handlers[method] as (input: unknown) => Promise<unknown>
       return ok(await handler(input))
     } catch (error) {
@@ -127,7 +158,7 @@ export class CatalogService {
   openInitial(path: string, prepare?: () => Promise<unknown>): Promise<ConnectionInfo> {
     const opening = (async () => {
       await prepare?.()
-      this.initialConnection = await this.openDirectory(path, { remember: false })
+      this.initialConnection = await this.withReadOnly(await this.openDirectory(path, { remember: false }))
       return this.initialConnection
     })()
     this.initialPending = opening.catch((error: unknown) => {
@@ -187,6 +218,7 @@ export class CatalogService {
       ...this.remote.handlers,
       ...this.queries.handlers,
       ...this.exports.handlers,
+      ...this.lifecycle.handlers,
       'app/info': async () => {
         await this.initialPending
         return {
@@ -197,8 +229,16 @@ export class CatalogService {
           canPickDirectory: this.options.pickDirectory !== undefined,
         }
       },
-      'connections/list': async () => [...this.connections.values()].map((c) => c.info),
-      'connections/openDirectory': async ({ path }) => this.openDirectory(path, { remember: true }),
+      'connections/list': async () => Promise.all([...this.connections.values()].map((c) => this.withReadOnly(c.info))),
+      'connections/openDirectory': async ({ path }) => this.withReadOnly(await this.openDirectory(path, { remember: true })),
+      'connections/saved/open': async (input) => this.withReadOnly(await this.remote.handlers['connections/saved/open'](input)),
+      'connections/setReadOnly': async ({ connectionId, readOnly }) => {
+        this.client(connectionId) // a closed connection is "not found"
+        const open = this.connections.get(connectionId)!
+        open.info.readOnly = readOnly
+        await this.readOnlyStore.setReadOnly(readOnlyKey(open.info), readOnly)
+        return open.info
+      },
       'connections/close': async ({ connectionId }) => {
         const open = this.connections.get(connectionId)
         this.connections.delete(connectionId)
@@ -236,16 +276,16 @@ export class CatalogService {
           ...(d.indexes ? { indexes: d.indexes } : {}),
         }
       },
-      'tables/page': async ({ connectionId, namespace, name, offset, limit, columns, view, requestId }) =>
+      'tables/page': async ({ connectionId, namespace, name, offset, limit, columns, view, requestId, version }) =>
         this.cancellable(requestId, (signal) =>
-          this.client(connectionId).readPage({ namespace, name }, { offset, limit, columns, view: view as TableViewSpec | undefined, signal }),
+          this.client(connectionId).readPage({ namespace, name }, { offset, limit, columns, view: view && version !== undefined && view.version === undefined ? { ...(view as TableViewSpec), version } : (view as TableViewSpec | undefined), signal, version }),
         ),
-      'namespaces/create': async ({ connectionId, namespace }) => {
-        await this.client(connectionId).createNamespace(namespace, { mode: 'create' })
+      'namespaces/create': async ({ connectionId, namespace, properties }) => {
+        await this.client(connectionId).createNamespace(namespace, { mode: 'create', properties })
         return null
       },
-      'namespaces/drop': async ({ connectionId, namespace }) => {
-        await this.client(connectionId).dropNamespace(namespace, { behavior: 'restrict' })
+      'namespaces/drop': async ({ connectionId, namespace, cascade }) => {
+        await this.client(connectionId).dropNamespace(namespace, { behavior: cascade ? 'cascade' : 'restrict' })
         return null
       },
       'tables/drop': async ({ connectionId, namespace, name }) => {

@@ -6,6 +6,8 @@ import type { RecentsStore } from './service'
 
 const settingsSchema = z.object({
   recents: z.array(z.object({ path: z.string(), openedAt: z.number() })).default([]),
+  /** The Read-only switch per saved connection / directory (src/core/lifecycle/readOnly.ts). */
+  readOnly: z.record(z.string(), z.boolean()).optional(),
   window: z
     .object({ width: z.number().int().min(400), height: z.number().int().min(300), x: z.number().int().optional(), y: z.number().int().optional(), maximized: z.boolean().optional() })
     .optional(),
@@ -48,6 +50,14 @@ export class SettingsFile implements RecentsStore {
       await rename(tmp, this.path)
     })
     return this.writing
+  }
+
+  async readOnlyOf(key: string): Promise<boolean | undefined> {
+    return (await this.read()).readOnly?.[key]
+  }
+
+  async setReadOnly(key: string, value: boolean): Promise<void> {
+    await this.update((s) => ({ ...s, readOnly: { ...(s.readOnly ?? {}), [key]: value } }))
   }
 
   async list(): Promise<RecentDirectory[]> {

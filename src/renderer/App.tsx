@@ -22,6 +22,8 @@ import { ImportButton } from './features/import/ImportButton'
 import { splitDropped } from './features/import/dropped'
 import { useSidebarLayout } from './features/tree/SidebarFrame'
 import { TableIdentity, tableIdentity } from './features/table/tableIdentity'
+import { READ_ONLY_REASON, ReadOnlySwitch } from './features/lifecycle/ReadOnlySwitch'
+import { useReadOnly } from './features/lifecycle/useReadOnly'
 
 type Selection =
   | { kind: 'table'; key: string; ref: TableRef }
@@ -124,6 +126,7 @@ export function App() {
   )
   const exportJobs = useExportJobs()
   const imports = useImports({ connections, defaultTarget: importTarget, onImported, extraJobs: exportJobs })
+  const readOnly = useReadOnly(connections, setConnections)
   const remoteIds = useMemo(() => new Set(connections.filter((c) => c.kind === 'rest').map((c) => c.id)), [connections])
 
   const openPath = useCallback(
@@ -190,7 +193,7 @@ export function App() {
     setDragging(false)
     if (handled) return
     const { files, folders } = splitDropped(event.dataTransfer)
-    if (files.length > 0) imports.addFiles(files)
+    if (files.length > 0) readOnly.guardImport(importTarget?.connectionId, () => imports.addFiles(files))
     const file = folders[0]
     if (!file) return
     const path = pathForDroppedFile(file)
@@ -259,7 +262,7 @@ export function App() {
       />
     )
   } else if (selection.kind === 'table') {
-    content = <TableView key={`${selection.key}#${importEpoch}`} tableRef={selection.ref} connectionLabel={selectedConnection.label} />
+    content = <TableView key={`${selection.key}#${importEpoch}`} tableRef={selection.ref} connectionLabel={selectedConnection.label} writeBlock={selectedConnection.readOnly ? READ_ONLY_REASON : undefined} />
   } else {
     content = (
       <ConnectionPane
@@ -269,6 +272,7 @@ export function App() {
         node={tree.nodes.get(namespaceKey(selection.connectionId, selection.namespace))}
         onRetry={() => void tree.reload(selection.connectionId, selection.namespace)}
         onClose={() => closeConnection(selection.connectionId)}
+        readOnlySwitch={<ReadOnlySwitch connection={selectedConnection} onChange={(on) => void readOnly.setReadOnly(selectedConnection.id, on).catch(() => undefined)} />}
       />
     )
   }
@@ -309,7 +313,7 @@ export function App() {
         }
         onDropFiles={(row, transfer) => {
           const { files } = splitDropped(transfer)
-          if (files.length > 0) imports.addFiles(files, { connectionId: row.connectionId, namespace: [...row.namespace] })
+          if (files.length > 0) readOnly.guardImport(row.connectionId, () => imports.addFiles(files, { connectionId: row.connectionId, namespace: [...row.namespace] }))
         }}
         importButton={<ImportButton onClick={importFiles} disabled={connections.length === 0} />}
         onContextMenu={(row, x, y) => treeActions.openMenu({ kind: row.kind, connectionId: row.connectionId, namespace: row.namespace, name: row.name }, x, y)}
@@ -334,6 +338,7 @@ export function App() {
       {remote.element}
       {treeActions.element}
       {imports.element}
+      {readOnly.element}
     </div>
   )
 }

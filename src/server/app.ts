@@ -16,6 +16,7 @@ import { registerQueryRoutes } from './routes/query'
 import { versionOf } from './routes/queryRequest'
 import { invalid, sendError, type Subject } from './wireErrors'
 import { asClientError, refuseSchemaDifference, refuseTakenByNamespace, refuseTakenByTable } from './writeChecks'
+import { registerLifecycleRoutes } from './routes/lifecycle'
 
 export interface AppOptions {
   catalogs: Catalogs
@@ -364,6 +365,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     return json(reply, {})
   })
 
+  registerLifecycleRoutes(app, { catalogOf, json, body, read, decodeGuard })
   return app
 }
 

@@ -20,7 +20,8 @@ export function sendError(reply: FastifyReply, error: unknown, subject: Subject)
   // No server path ever leaves the server (messages of file-system errors carry them).
   const body: { error: string; code: number; detail?: string } = { error: withoutPaths(e.message), code }
   // Internal details of unexpected failures stay in the server; the caller gets the sentence.
-  if (e.detail && e.code !== 'internal') body.detail = withoutPaths(e.detail)
+  // Lance's own texts also name files relative to the root (`…/t.lance/_versions/9.manifest`): redact those too.
+  if (e.detail && e.code !== 'internal') body.detail = redactPaths(withoutPaths(e.detail))
   return reply.code(httpStatusOf(code)).type('application/json').send(body)
 }
 
@@ -31,4 +32,11 @@ export function withoutPaths(text: string): string {
 
 export function invalid(message: string, hint?: string): AppError {
   return new AppError('invalid_input', message, { hint })
+}
+
+/** Replace anything that looks like a file-system path (absolute or Lance's root-relative form) in a detail text. */
+export function redactPaths(text: string): string {
+  return text
+    .replace(/(?:[A-Za-z]:)?(?:[\\/]?[\w.@$%+~-]+)?(?:[\\/][\w.@$%+~-]+){2,}[\\/]?/g, '<path>')
+    .replace(/\/usr\/local\/cargo\S*/g, '<path>')
 }

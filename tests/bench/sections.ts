@@ -12,4 +12,5 @@ export const sections: Record<string, () => Promise<Section>> = {
   rest: async () => (await import('./rest')).section,
   query: async () => (await import('./query')).section,
   export: async () => (await import('./export')).section,
+  lifecycle: async () => (await import('./lifecycle')).section,
 }

@@ -3,6 +3,7 @@ import '../../src/core/namespace/rest'
 import { KEY, serveTemp } from '../server/support'
 import { namespaceClientContract } from './contract-suite'
 import { viewContract } from './view-suite'
+import { lifecycleContract } from './lifecycle-contract'
 
 namespaceClientContract('rest (our server on loopback)', async () => {
   const server = await serveTemp()
@@ -14,4 +15,10 @@ viewContract('rest (our server on loopback)', async () => {
   const server = await serveTemp()
   const client = await connectNamespace('rest', { uri: server.url, 'headers.x-api-key': KEY })
   return { client, root: server.root, cleanup: () => server.close() }
+})
+
+lifecycleContract('rest (our server on loopback)', async () => {
+  const server = await serveTemp()
+  const client = await connectNamespace('rest', { uri: server.url, 'headers.x-api-key': KEY })
+  return { client, cleanup: () => server.close() }
 })

@@ -257,6 +257,14 @@ test('renaming a table on the REST connection: our server renames on its directo
   await fillConnection(page, 'Team server', server.url, KEY)
   await dialog.getByRole('button', { name: 'Save & connect' }).click()
   await expect(treeItem(page, 'events')).toBeVisible()
+  // A remote catalog opens read-only (writes disabled with the reason); switch it off to write.
+  const readOnly = page.getByRole('switch', { name: 'Read-only' })
+  await expect(readOnly).toHaveAttribute('aria-checked', 'true')
+  await treeItem(page, 'events').click({ button: 'right' })
+  await expect(page.getByRole('menu').getByRole('menuitem', { name: /Rename table…/ })).toHaveAttribute('aria-description', /read-only/)
+  await page.keyboard.press('Escape')
+  await readOnly.click()
+  await expect(readOnly).toHaveAttribute('aria-checked', 'false')
 
   // The keyboard opens the menu; a name taken by a namespace is refused (409) and nothing changes.
   await treeItem(page, 'events').focus()

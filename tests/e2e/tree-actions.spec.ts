@@ -45,7 +45,7 @@ test('creates and drops a namespace from the context menu', async ({ page, catal
 
   await treeItem(page, 'catalog').click({ button: 'right' })
   const menu = page.getByRole('menu')
-  await expect(menu.getByRole('menuitem')).toHaveText(['New namespace…', 'Refresh'])
+  await expect(menu.getByRole('menuitem')).toHaveText(['New namespace…', 'New table…', 'Refresh'])
   await screenshot(page, 'tree-context-menu')
   await menu.getByRole('menuitem', { name: 'New namespace…' }).click()
   const create = page.getByRole('dialog', { name: 'New namespace' })
@@ -54,10 +54,17 @@ test('creates and drops a namespace from the context menu', async ({ page, catal
   await name.fill('a/b')
   await expect(create.getByText(/The name .*(letters|allowed|may only)/i)).toBeVisible()
   await name.fill('fresh')
+  await create.getByLabel('Properties (optional, one key=value per line)').fill('owner=ana\npurpose=e2e')
   await create.getByRole('button', { name: 'Create' }).click()
   await expect(create).toBeHidden()
   await expect(treeItem(page, 'fresh')).toBeVisible()
   expect((await listed(catalog.root)).namespaces).toContain('fresh')
+  // Describe shows the properties it was created with.
+  await treeItem(page, 'fresh').click({ button: 'right' })
+  await page.getByRole('menuitem', { name: 'Properties…' }).click()
+  const props = page.getByRole('dialog', { name: 'Properties of fresh' })
+  await expect(props.getByRole('definition')).toHaveText(['ana', 'e2e'])
+  await props.getByRole('button', { name: 'Close' }).click()
 
   // Creating it again fails in words and keeps the dialog open.
   await treeItem(page, 'catalog').click({ button: 'right' })
@@ -72,6 +79,7 @@ test('creates and drops a namespace from the context menu', async ({ page, catal
   await page.keyboard.press('ContextMenu')
   await expect(page.getByRole('menu')).toBeVisible()
   await page.keyboard.press('ArrowDown')
+  await page.keyboard.press('ArrowDown')
   await expect(page.getByRole('menuitem', { name: 'Drop namespace…' })).toBeFocused()
   await page.keyboard.press('Enter')
   const drop = page.getByRole('alertdialog', { name: 'Drop namespace' })
@@ -82,11 +90,11 @@ test('creates and drops a namespace from the context menu', async ({ page, catal
   expect((await listed(catalog.root)).namespaces).not.toContain('fresh')
 
   // A namespace that still holds a table: Drop namespace… is disabled with the reason. Not loaded in the
-  // tree yet, so the menu looks when it opens.
+  // tree yet, so the menu asks (namespaces/contents) when it opens.
   await treeItem(page, 'full').click({ button: 'right' })
   let dropItem = page.getByRole('menuitem', { name: /Drop namespace…/ })
   await expect(dropItem).toHaveAttribute('aria-disabled', 'true')
-  await expect(dropItem).toHaveAttribute('title', 'Not empty: it holds tables; only an empty namespace can be dropped')
+  await expect(dropItem).toHaveAttribute('title', 'Not empty: it holds 1 table; only an empty namespace can be dropped')
   await page.keyboard.press('Escape')
   // Loaded (expanded): the tree's listing says how much it holds.
   await treeItem(page, 'full').click()
@@ -94,11 +102,28 @@ test('creates and drops a namespace from the context menu', async ({ page, catal
   await treeItem(page, 'full').click({ button: 'right' })
   dropItem = page.getByRole('menuitem', { name: /Drop namespace…/ })
   await expect(dropItem).toHaveAttribute('title', 'Not empty: it holds 1 table; only an empty namespace can be dropped')
-  await screenshot(page, 'tree-drop-namespace-not-empty')
   await dropItem.click({ force: true })
   await expect(page.getByRole('alertdialog')).toHaveCount(0)
   await page.keyboard.press('Escape')
   expect((await listed(catalog.root)).namespaces).toContain('full')
+  // A namespace that still holds a table: "Drop namespace…" is disabled with the reason (never offered, then
+  // failing); "Drop namespace and contents…" lists what it deletes and wants the name typed.
+  await treeItem(page, 'full').click({ button: 'right' })
+  const restrict = page.getByRole('menuitem', { name: 'Drop namespace…' })
+  await expect(restrict).toBeDisabled()
+  await expect(restrict).toHaveAttribute('aria-description', /Not empty: it holds 1 table/)
+  await screenshot(page, 'tree-drop-namespace-not-empty')
+  await page.getByRole('menuitem', { name: 'Drop namespace and contents…', exact: true }).click()
+  const cascade = page.getByRole('alertdialog', { name: 'Drop namespace and contents' })
+  await expect(cascade.getByRole('region', { name: 'Will be deleted' })).toContainText('table inside')
+  const confirm = cascade.getByRole('button', { name: 'Drop namespace and contents' })
+  await expect(confirm).toBeDisabled()
+  await screenshot(page, 'tree-drop-namespace-cascade')
+  await cascade.getByLabel('Type “full” to confirm').fill('full')
+  await confirm.click()
+  await expect(cascade).toBeHidden()
+  await expect(treeItem(page, 'full')).toHaveCount(0)
+  expect((await listed(catalog.root)).namespaces).not.toContain('full')
 })
 
 test('drops a table only after its name is typed, and the selection moves off it', async ({ page, catalog }) => {

@@ -14,8 +14,8 @@ const root: TreeActionTarget = { kind: 'connection', connectionId: 'c1', namespa
 
 describe('tree actions', () => {
   it('offers the operations per kind of item; the root cannot be dropped', () => {
-    expect(menuItemsFor(root, null).map((i) => i.label)).toEqual(['New namespace…', 'Refresh'])
-    expect(menuItemsFor(namespace, null).map((i) => i.label)).toEqual(['New namespace…', 'Drop namespace…', 'Refresh'])
+    expect(menuItemsFor(root, null).map((i) => i.label)).toEqual(['New namespace…', 'New table…', 'Refresh'])
+    expect(menuItemsFor(namespace, null).map((i) => i.label)).toEqual(['New namespace…', 'New table…', 'Drop namespace…', 'Refresh'])
     expect(menuItemsFor(table, null).map((i) => i.label)).toEqual(['Rename table…', 'Drop table…'])
   })
 

@@ -1,6 +1,7 @@
 import type { RecordBatch, Schema, Table as ArrowTable } from 'apache-arrow'
 import type { FieldInfo, Page, TableViewSpec } from '../../contract'
 import type { NamespacePath, TableId } from './path'
+import type { ColumnAlteration, IndexInfo, IndexSpec, NewColumn, OptimizeResult, TableStats, TagInfo, VersionInfo } from '../../contract/lifecycle'
 
 export interface ListOptions {
   pageToken?: string
@@ -56,6 +57,8 @@ export interface ViewOptions extends CallOptions {
 }
 
 export interface ReadPageOptions extends CallOptions {
+  /** Read this version (read-only); absent = the latest. */
+  version?: number
   offset: number
   limit: number
   /** Column projection; absent = every column (or the view's columns). */
@@ -117,6 +120,25 @@ export interface NamespaceClient {
    * function that clears the record once the append has finished or been undone.
    */
   recordAppend?(id: TableId, version: number): Promise<() => Promise<void>>
+
+  // table lifecycle (src/core/lifecycle): versions, tags, indexes, stats, maintenance, schema
+  /** Every version, oldest first, with row count, inferred operation and tags. */
+  listVersions(id: TableId, options?: CallOptions): Promise<VersionInfo[]>
+  listTags(id: TableId, options?: CallOptions): Promise<TagInfo[]>
+  createTag(id: TableId, tag: string, version: number, options?: CallOptions): Promise<void>
+  deleteTag(id: TableId, tag: string, options?: CallOptions): Promise<void>
+  /** The version a tag points at. */
+  tagVersion(id: TableId, tag: string, options?: CallOptions): Promise<number>
+  listIndexes(id: TableId, options?: CallOptions): Promise<IndexInfo[]>
+  createIndex(id: TableId, spec: IndexSpec, options?: CallOptions): Promise<void>
+  dropIndex(id: TableId, name: string, options?: CallOptions): Promise<void>
+  tableStats(id: TableId, options?: CallOptions): Promise<TableStats>
+  /** Compact files and update indexes; with `pruneOlderThanDays`, remove older versions too. */
+  optimize(id: TableId, options?: { pruneOlderThanDays?: number } & CallOptions): Promise<OptimizeResult>
+  /** Each returns the table's new version. */
+  addColumns(id: TableId, columns: NewColumn[], options?: CallOptions): Promise<number>
+  alterColumns(id: TableId, alterations: ColumnAlteration[], options?: CallOptions): Promise<number>
+  dropColumns(id: TableId, names: string[], options?: CallOptions): Promise<number>
 
   close(): Promise<void>
 }

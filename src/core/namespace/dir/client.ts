@@ -17,6 +17,9 @@ import { CatalogManifest, objectIdOf, tableObjectId } from './manifest'
 import { moveTable, serialized, swapTables, type MoveContext } from './moves'
 import { recoverCatalog } from './recover'
 import { inspectRoot, type RootLayout } from './root'
+import * as lifecycle from '../../lifecycle/dirTable'
+import { indexNotFound, tagExists, tagNotFound, versionNotFound } from '../../lifecycle/errors'
+import type { ColumnAlteration, IndexInfo, IndexSpec, NewColumn, OptimizeResult, TableStats, TagInfo, VersionInfo } from '../../../contract/lifecycle'
 
 /** Listing page size when the caller gives none. Always explicit: lancedb's own default was 10 (lancedb#3914). */
 export const DEFAULT_LIST_LIMIT = 1000
@@ -92,6 +95,8 @@ export class DirNamespaceClient implements NamespaceClient {
     options.signal?.throwIfAborted()
     // Ask for one more than the page: its presence is how we know more follow (no empty last page).
     const response = await this.call(() => this.db.listNamespaces([...namespace], { pageToken: options.pageToken, limit: limit + 1 }), { namespace })
+    // lancedb lists a missing namespace as empty; an empty answer is checked, so a missing one is "not found".
+    if (response.namespaces.length === 0 && namespace.length > 0 && options.pageToken === undefined) await this.describeNamespace(namespace)
     return pageOf(response.namespaces, limit)
   }
 
@@ -151,6 +156,7 @@ export class DirNamespaceClient implements NamespaceClient {
     if (this.layout === 'tables-only' && namespace.length > 0) throw notFoundNamespace(namespace)
     options.signal?.throwIfAborted()
     const names = await this.call(() => this.db.tableNames([...namespace], { startAfter: options.pageToken, limit: limit + 1 }), { namespace })
+    if (names.length === 0 && namespace.length > 0 && options.pageToken === undefined && this.layout === 'manifest') await this.describeNamespace(namespace)
     // Tables being written under a staging name are not tables yet. The token stays the last name read.
     const page = pageOf(names, limit)
     return { ...page, items: page.items.filter((n) => !isStagingName(n)) }
@@ -176,7 +182,7 @@ export class DirNamespaceClient implements NamespaceClient {
     if (!Number.isSafeInteger(offset) || offset < 0) throw new AppError('invalid_input', 'offset must be a whole number ≥ 0')
     if (!Number.isSafeInteger(limit) || limit < 1) throw new AppError('invalid_input', 'limit must be a whole number ≥ 1')
     if (options.view) return this.queries.page(id, columns ? { ...options.view, columns } : options.view, { offset, limit, signal: options.signal, withRowId: options.withRowId, fastSearch: options.fastSearch })
-    const table = await this.cachedTable(id)
+    const table = await this.cachedTable(id, options.version)
     options.signal?.throwIfAborted()
     return this.call(async () => {
       let query = table.query().offset(offset).limit(limit)
@@ -298,6 +304,7 @@ export class DirNamespaceClient implements NamespaceClient {
     assertTableId(id)
     if (!Number.isSafeInteger(version) || version < 1) throw new AppError('invalid_input', 'version must be a whole number ≥ 1')
     const table = await this.openTable(id)
+    await this.assertVersion(table, id, version)
     this.forget(id)
     await this.call(async () => {
       await table.checkout(version)
@@ -375,6 +382,75 @@ export class DirNamespaceClient implements NamespaceClient {
     })
   }
 
+  // ---- lifecycle (src/core/lifecycle/dirTable.ts) -------------------------------------------
+
+  async listVersions(id: TableId, _options: CallOptions = {}): Promise<VersionInfo[]> {
+    return this.onTable(id, (t) => lifecycle.listVersions(t))
+  }
+
+  async listTags(id: TableId, _options: CallOptions = {}): Promise<TagInfo[]> {
+    return this.onTable(id, (t) => lifecycle.listTags(t))
+  }
+
+  async createTag(id: TableId, tag: string, version: number, _options: CallOptions = {}): Promise<void> {
+    assertComponent(tag, 'tag')
+    await this.onTable(id, async (t) => {
+      await this.assertVersion(t, id, version)
+      if ((await lifecycle.listTags(t)).some((x) => x.name === tag)) throw tagExists(tag)
+      await lifecycle.createTag(t, tag, version)
+    })
+  }
+
+  async deleteTag(id: TableId, tag: string, _options: CallOptions = {}): Promise<void> {
+    await this.onTable(id, async (t) => {
+      if (!(await lifecycle.listTags(t)).some((x) => x.name === tag)) throw tagNotFound(tag)
+      await lifecycle.deleteTag(t, tag)
+    })
+  }
+
+  async tagVersion(id: TableId, tag: string, _options: CallOptions = {}): Promise<number> {
+    return this.onTable(id, async (t) => {
+      const found = (await lifecycle.listTags(t)).find((x) => x.name === tag)
+      if (!found) throw tagNotFound(tag)
+      return found.version
+    })
+  }
+
+  async listIndexes(id: TableId, _options: CallOptions = {}): Promise<IndexInfo[]> {
+    return this.onTable(id, (t) => lifecycle.listIndexes(t))
+  }
+
+  async createIndex(id: TableId, spec: IndexSpec, _options: CallOptions = {}): Promise<void> {
+    await this.onTable(id, (t) => lifecycle.createIndex(t, spec), true)
+  }
+
+  async dropIndex(id: TableId, name: string, _options: CallOptions = {}): Promise<void> {
+    await this.onTable(id, async (t) => {
+      if (!(await t.listIndices()).some((i) => i.name === name)) throw indexNotFound(name)
+      await t.dropIndex(name)
+    }, true)
+  }
+
+  async tableStats(id: TableId, _options: CallOptions = {}): Promise<TableStats> {
+    return this.onTable(id, (t) => lifecycle.tableStats(t))
+  }
+
+  async optimize(id: TableId, options: { pruneOlderThanDays?: number } & CallOptions = {}): Promise<OptimizeResult> {
+    return this.onTable(id, (t) => lifecycle.optimize(t, options.pruneOlderThanDays), true)
+  }
+
+  async addColumns(id: TableId, columns: NewColumn[], _options: CallOptions = {}): Promise<number> {
+    return this.onTable(id, (t) => lifecycle.addColumns(t, columns), true)
+  }
+
+  async alterColumns(id: TableId, alterations: ColumnAlteration[], _options: CallOptions = {}): Promise<number> {
+    return this.onTable(id, (t) => lifecycle.alterColumns(t, alterations), true)
+  }
+
+  async dropColumns(id: TableId, names: string[], _options: CallOptions = {}): Promise<number> {
+    return this.onTable(id, (t) => lifecycle.dropColumns(t, names), true)
+  }
+
   async close(): Promise<void> {
     this.tables.clear()
     this.queries.clear()
@@ -389,11 +465,42 @@ export class DirNamespaceClient implements NamespaceClient {
     return this.call(() => this.db.openTable(id.name, [...id.namespace]), { table: id })
   }
 
-  private cachedTable(id: TableId): Promise<LanceTable> {
-    const key = tableKey(id)
+  /** Open `id` at `version` (read-only); a version that does not exist is "not found", in words. */
+  private async openVersion(id: TableId, version: number): Promise<LanceTable> {
+    if (!Number.isSafeInteger(version) || version < 1) throw new AppError('invalid_input', 'version must be a whole number ≥ 1')
+    if (this.layout === 'tables-only' && id.namespace.length > 0) throw notFoundNamespace(id.namespace)
+    try {
+      return await this.db.openTable(id.name, [...id.namespace], { version })
+    } catch (error) {
+      // Only a failure pays for listing the versions: it tells a missing version from a missing table.
+      const latest = await this.openTable(id)
+      await this.assertVersion(latest, id, version)
+      throw fromLanceError(error, { table: id, hasManifest: this.layout === 'manifest' })
+    }
+  }
+
+  private async assertVersion(table: LanceTable, id: TableId, version: number): Promise<void> {
+    if (!Number.isSafeInteger(version) || version < 1) throw new AppError('invalid_input', 'version must be a whole number ≥ 1')
+    const versions = await this.call(() => table.listVersions(), { table: id })
+    if (!versions.some((v) => v.version === version)) throw versionNotFound(id, version)
+  }
+
+  /** Run lifecycle work on the latest table; `writes` forgets cached handles so later reads see the change. */
+  async onTable<T>(id: TableId, work: (table: LanceTable) => Promise<T>, writes = false): Promise<T> {
+    assertTableId(id)
+    const table = await this.openTable(id)
+    try {
+      return await this.call(() => work(table), { table: id })
+    } finally {
+      if (writes) this.forget(id)
+    }
+  }
+
+  private cachedTable(id: TableId, version?: number): Promise<LanceTable> {
+    const key = tableKey(id, version)
     const cached = this.tables.get(key)
     if (cached) return cached
-    const table = this.openTable(id)
+    const table = version === undefined ? this.openTable(id) : this.openVersion(id, version)
     this.remember(key, table)
     return table
   }
@@ -524,8 +631,8 @@ function takenBy(holder: 'table' | 'namespace', namespace: NamespacePath, name: 
   })
 }
 
-function tableKey(id: TableId): string {
-  return formatTableId(id)
+function tableKey(id: TableId, version?: number): string {
+  return version === undefined ? formatTableId(id) : `${formatTableId(id)}@${version}`
 }
 
 function notFoundNamespace(namespace: NamespacePath): AppError {

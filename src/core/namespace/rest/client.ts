@@ -9,6 +9,8 @@ import { CapabilityMap } from './capabilities'
 import { headerOf, RestTransport, type RequestSpec } from './http'
 import { describeFields, schemaFromJson, type JsonArrowSchema } from './jsonSchema'
 import { ARROW_FILE, ARROW_STREAM, DEFAULT_DELIMITER, encodeId } from './wire'
+import { RestLifecycle } from '../../lifecycle/rest'
+import type { ColumnAlteration, IndexInfo, IndexSpec, NewColumn, OptimizeResult, TableStats, TagInfo, VersionInfo } from '../../../contract/lifecycle'
 
 export interface RestClientOptions {
   uri: string
@@ -318,13 +320,13 @@ export class RestNamespaceClient implements NamespaceClient {
     const [rowCount, latestVersion, indexes] = await Promise.all([
       typeof r.num_rows === 'number' ? r.num_rows : this.countRows(id, { signal: options.signal, view: { version } }),
       options.version === undefined ? version : this.latestVersion(id, options),
-      options.indexes ? this.listIndexes(id, options).catch((error: unknown) => (error instanceof AppError && error.code === 'unsupported' ? undefined : Promise.reject(error))) : undefined,
+      options.indexes ? this.indexSummaries(id, options).catch((error: unknown) => (error instanceof AppError && error.code === 'unsupported' ? undefined : Promise.reject(error))) : undefined,
     ])
     return { name: id.name, namespace: [...id.namespace], rowCount, version, latestVersion, schema, fields: describeFields(schema), ...(indexes ? { indexes } : {}) }
   }
 
   /** `POST /v1/table/{id}/index/list` (ListTableIndices). */
-  private async listIndexes(id: TableId, options: CallOptions): Promise<IndexSummary[]> {
+  private async indexSummaries(id: TableId, options: CallOptions): Promise<IndexSummary[]> {
     const r = await this.http.json<unknown>(
       this.spec(options, {
         operation: 'table.indexList',
@@ -528,14 +530,18 @@ export class RestNamespaceClient implements NamespaceClient {
    */
   private async query(
     id: TableId,
-    q: { offset: number; limit: number; columns?: string[]; view?: TableViewSpec; withRowId?: boolean; fastSearch?: boolean; signal?: AbortSignal },
+    q: { offset: number; limit: number; columns?: string[]; view?: TableViewSpec; version?: number; withRowId?: boolean; fastSearch?: boolean; signal?: AbortSignal },
   ): Promise<{ bytes: Uint8Array; contentType: string | null }> {
-    if (q.view) return this.viewQuery(id, { ...q, view: q.columns ? { ...q.view, columns: q.columns } : q.view })
+    if (q.view) {
+      const view = { ...(q.version !== undefined && q.view.version === undefined ? { version: q.version } : {}), ...q.view, ...(q.columns ? { columns: q.columns } : {}) }
+      return this.viewQuery(id, { ...q, view })
+    }
     const json = compact({
       id: [...id.namespace, id.name],
       k: q.limit,
       vector: {},
       offset: q.offset > 0 ? q.offset : undefined,
+      version: q.version,
       columns: q.columns ? { column_names: q.columns } : undefined,
     })
     const r = await this.http.request(
@@ -576,9 +582,76 @@ export class RestNamespaceClient implements NamespaceClient {
     return { bytes: r.bytes, contentType: headerOf(r.headers, 'content-type') ?? null }
   }
 
-  private async schemaByQuery(id: TableId, options: CallOptions): Promise<arrow.Schema> {
-    const r = await this.query(id, { offset: 0, limit: 1, signal: options.signal })
+  private async schemaByQuery(id: TableId, options: CallOptions & { version?: number }): Promise<arrow.Schema> {
+    const r = await this.query(id, { offset: 0, limit: 1, signal: options.signal, version: options.version })
     return readIpc(r.bytes, `the schema of ${formatTableId(id)}`).schema
+  }
+
+  /** An older version: the schema from an empty query at that version, the row count from count_rows. */
+  private async describeVersion(id: TableId, version: number, options: CallOptions): Promise<TableDescription> {
+    const [schema, rowCount] = await Promise.all([
+      (async () => {
+        const r = await this.query(id, { offset: 0, limit: 1, version, signal: options.signal })
+        return readIpc(r.bytes, `the schema of ${formatTableId(id)}`).schema
+      })(),
+      this.http.json<unknown>(
+        this.spec(options, {
+          operation: 'table.countRows',
+          what: `count the rows of ${formatTableId(id)} at version ${version}`,
+          method: 'POST',
+          path: `/v1/table/${this.tableId(id)}/count_rows`,
+          json: { id: [...id.namespace, id.name], version },
+          idempotent: true,
+        }),
+      ),
+    ])
+    const n = typeof rowCount === 'number' ? rowCount : Number((rowCount as { count?: unknown } | null)?.count)
+    return { name: id.name, namespace: [...id.namespace], rowCount: n, version, schema, fields: describeFields(schema) }
+  }
+
+  // ---- lifecycle (src/core/lifecycle/rest.ts) -------------------------------------------------
+
+  private get lifecycle(): RestLifecycle {
+    return new RestLifecycle({ json: (options, spec) => this.http.json(this.spec(options, spec)), tableId: (id) => this.tableId(id) })
+  }
+  listVersions(id: TableId, options: CallOptions = {}): Promise<VersionInfo[]> {
+    return this.lifecycle.listVersions(id, options)
+  }
+  listTags(id: TableId, options: CallOptions = {}): Promise<TagInfo[]> {
+    return this.lifecycle.listTags(id, options)
+  }
+  createTag(id: TableId, tag: string, version: number, options: CallOptions = {}): Promise<void> {
+    return this.lifecycle.createTag(id, tag, version, options)
+  }
+  deleteTag(id: TableId, tag: string, options: CallOptions = {}): Promise<void> {
+    return this.lifecycle.deleteTag(id, tag, options)
+  }
+  tagVersion(id: TableId, tag: string, options: CallOptions = {}): Promise<number> {
+    return this.lifecycle.tagVersion(id, tag, options)
+  }
+  listIndexes(id: TableId, options: CallOptions = {}): Promise<IndexInfo[]> {
+    return this.lifecycle.listIndexes(id, options)
+  }
+  createIndex(id: TableId, spec: IndexSpec, options: CallOptions = {}): Promise<void> {
+    return this.lifecycle.createIndex(id, spec, options)
+  }
+  dropIndex(id: TableId, name: string, options: CallOptions = {}): Promise<void> {
+    return this.lifecycle.dropIndex(id, name, options)
+  }
+  tableStats(id: TableId, options: CallOptions = {}): Promise<TableStats> {
+    return this.lifecycle.tableStats(id, options)
+  }
+  optimize(id: TableId, options: { pruneOlderThanDays?: number } & CallOptions = {}): Promise<OptimizeResult> {
+    return this.lifecycle.optimize(id, options)
+  }
+  addColumns(id: TableId, columns: NewColumn[], options: CallOptions = {}): Promise<number> {
+    return this.lifecycle.addColumns(id, columns, options)
+  }
+  alterColumns(id: TableId, alterations: ColumnAlteration[], options: CallOptions = {}): Promise<number> {
+    return this.lifecycle.alterColumns(id, alterations, options)
+  }
+  dropColumns(id: TableId, names: string[], options: CallOptions = {}): Promise<number> {
+    return this.lifecycle.dropColumns(id, names, options)
   }
 }
 

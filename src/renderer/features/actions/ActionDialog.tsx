@@ -6,7 +6,7 @@ import { Spinner } from '../../components/Spinner'
 import { Modal } from './Modal'
 import { nameProblem, type TreeActionId, type TreeActionTarget } from './treeActions'
 
-export type WriteAction = Exclude<TreeActionId, 'refresh'>
+export type WriteAction = Exclude<TreeActionId, 'refresh' | 'create-table' | 'drop-namespace-cascade' | 'namespace-properties'>
 
 export interface ActionDialogProps {
   action: WriteAction
@@ -47,10 +47,13 @@ export function ActionDialog({ action, target, onCancel, onDone, onFailed }: Act
     if (fieldRef.current) fieldRef.current.focus()
     else errorRef.current?.focus()
   }, [error])
+  // New namespace: optional properties, one `key=value` per line (issue 8).
+  const [propertiesText, setPropertiesText] = useState('')
+  const properties = useMemo(() => parseProperties(propertiesText), [propertiesText])
   const where = target.kind === 'connection' ? `the root of ${target.name}` : `“${[...target.namespace].join(' / ')}”`
 
   const problem = useMemo(() => {
-    if (action === 'create-namespace') return nameProblem(value.trim())
+    if (action === 'create-namespace') return nameProblem(value.trim()) ?? (typeof properties === 'string' ? properties : undefined)
     if (action === 'rename-table') {
       const inNamespace = newNamespace.map((part) => nameProblem(part)).find(Boolean)
       if (inNamespace) return `Namespace: ${inNamespace}`
@@ -58,7 +61,7 @@ export function ActionDialog({ action, target, onCancel, onDone, onFailed }: Act
     }
     if (action === 'drop-table') return value === target.name ? undefined : `Type “${target.name}” to confirm`
     return undefined
-  }, [action, value, target.name, newNamespace, moved])
+  }, [action, value, target.name, newNamespace, moved, properties])
 
   const run = async (event: FormEvent) => {
     event.preventDefault()
@@ -69,7 +72,7 @@ export function ActionDialog({ action, target, onCancel, onDone, onFailed }: Act
     const { connectionId, namespace, name } = target
     const newName = value.trim()
     try {
-      if (action === 'create-namespace') await call('namespaces/create', { connectionId, namespace: [...namespace, newName] })
+      if (action === 'create-namespace') await call('namespaces/create', { connectionId, namespace: [...namespace, newName], ...(typeof properties === 'object' && Object.keys(properties).length > 0 ? { properties } : {}) })
       else if (action === 'drop-namespace') await call('namespaces/drop', { connectionId, namespace })
       else if (action === 'rename-table') await call('tables/rename', { connectionId, namespace, name, newName, ...(moved ? { newNamespace } : {}) })
       else await call('tables/drop', { connectionId, namespace, name })
@@ -127,6 +130,14 @@ export function ActionDialog({ action, target, onCancel, onDone, onFailed }: Act
               <div className="muted small">Names joined with /, empty for the root. The namespace must exist.</div>
             </div>
           )}
+          {action === 'create-namespace' && (
+            <div className="dialog-field">
+              <label htmlFor={`${titleId}-properties`} className="field-label">
+                Properties (optional, one key=value per line)
+              </label>
+              <textarea id={`${titleId}-properties`} className="text-input mono" rows={3} spellCheck={false} value={propertiesText} onChange={(e) => setPropertiesText(e.target.value)} />
+            </div>
+          )}
           {error && (
             <div ref={errorRef} id={`${titleId}-error`} tabIndex={-1} className="dialog-error">
               <ErrorPanel error={error} title={`Could not ${buttonLabel.toLowerCase()}`} compact />
@@ -148,4 +159,17 @@ export function ActionDialog({ action, target, onCancel, onDone, onFailed }: Act
       </form>
     </Modal>
   )
+}
+
+/** `key=value` lines → a properties map, or the problem in words. */
+function parseProperties(text: string): Record<string, string> | string {
+  const out: Record<string, string> = {}
+  for (const [i, raw] of text.split('\n').entries()) {
+    const line = raw.trim()
+    if (line === '') continue
+    const eq = line.indexOf('=')
+    if (eq <= 0) return `Property line ${i + 1} is not key=value`
+    out[line.slice(0, eq).trim()] = line.slice(eq + 1).trim()
+  }
+  return out
 }

@@ -1,7 +1,7 @@
 import { componentSchema, operationLabels, type CapabilitySnapshot, type Operation } from '../../../contract'
 
 /** What a tree item's context menu can do. */
-export type TreeActionId = 'create-namespace' | 'drop-namespace' | 'rename-table' | 'drop-table' | 'refresh'
+export type TreeActionId = 'create-namespace' | 'drop-namespace' | 'rename-table' | 'drop-table' | 'refresh' | 'create-table' | 'drop-namespace-cascade' | 'namespace-properties'
 
 export interface TreeActionTarget {
   kind: 'connection' | 'namespace' | 'table'
@@ -24,10 +24,12 @@ export interface MenuItem {
 const ITEMS: Record<TreeActionTarget['kind'], { id: TreeActionId; label: string; operation?: Operation }[]> = {
   connection: [
     { id: 'create-namespace', label: 'New namespace…', operation: 'namespace.create' },
+    { id: 'create-table', label: 'New table…', operation: 'table.create' },
     { id: 'refresh', label: 'Refresh' },
   ],
   namespace: [
     { id: 'create-namespace', label: 'New namespace…', operation: 'namespace.create' },
+    { id: 'create-table', label: 'New table…', operation: 'table.create' },
     { id: 'drop-namespace', label: 'Drop namespace…', operation: 'namespace.drop' },
     { id: 'refresh', label: 'Refresh' },
   ],
@@ -85,4 +87,29 @@ export function nameProblem(name: string): string | undefined {
   if (name === '') return 'Enter a name'
   const parsed = componentSchema.safeParse(name)
   return parsed.success ? undefined : `The name ${parsed.error.issues[0]?.message ?? 'is not valid'}`
+}
+
+/**
+ * A namespace's menu once its contents are known: "Drop namespace…" (empty only) is disabled with the reason
+ * when it holds something, and "Drop namespace and contents…" (cascade) is offered instead; "Properties…" shows
+ * what describe answers.
+ */
+export function withNamespaceContents(items: MenuItem[], contents: { namespaces: string[]; tables: string[]; truncated: boolean } | undefined): MenuItem[] {
+  const out = items.map((item) => {
+    if (item.id !== 'drop-namespace' || !contents || item.disabled) return item
+    const n = contents.tables.length
+    const m = contents.namespaces.length
+    if (n + m === 0) return item
+    const more = contents.truncated ? ' or more' : ''
+    const what = [n ? `${n}${more} table${n === 1 ? '' : 's'}` : '', m ? `${m}${more} namespace${m === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ')
+    return { ...item, disabled: true, reason: `Not empty: holds ${what}. Use “Drop namespace and contents…”` }
+  })
+  const drop = out.findIndex((i) => i.id === 'drop-namespace')
+  if (drop >= 0) {
+    const base = out[drop]!
+    const blocked = base.reason && !base.reason.startsWith('Not empty') ? base.reason : undefined
+    out.splice(drop + 1, 0, { id: 'drop-namespace-cascade', label: 'Drop namespace and contents…', operation: 'namespace.drop', disabled: !!blocked, ...(blocked ? { reason: blocked } : {}) })
+    out.splice(out.length - 1, 0, { id: 'namespace-properties', label: 'Properties…', disabled: false })
+  }
+  return out
 }

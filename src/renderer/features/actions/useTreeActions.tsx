@@ -3,7 +3,11 @@ import type { CapabilitySnapshot, ConnectionInfo } from '../../../contract'
 import { call } from '../../api'
 import { ActionDialog, type WriteAction } from './ActionDialog'
 import { TreeContextMenu } from './TreeContextMenu'
-import { affectedNamespace, menuItemsFor, type NamespaceContents, type TreeActionTarget } from './treeActions'
+import { affectedNamespace, menuItemsFor, withNamespaceContents, type NamespaceContents, type TreeActionTarget } from './treeActions'
+import { CascadeDropDialog, PropertiesDialog } from '../lifecycle/NamespaceDialogs'
+import { READ_ONLY_REASON } from '../lifecycle/ReadOnlySwitch'
+import type { NamespaceContents as NamespaceListing } from '../../../contract'
+import { NewTableDialog } from '../lifecycle/SchemaEditor'
 
 export interface TreeActionsOptions {
   connections: readonly ConnectionInfo[]
@@ -24,6 +28,11 @@ export interface TreeActionsOptions {
 export function useTreeActions({ connections, reload, expand, onChanged, contentsOf }: TreeActionsOptions) {
   const [menu, setMenu] = useState<{ target: TreeActionTarget; x: number; y: number; contents?: NamespaceContents } | null>(null)
   const [dialog, setDialog] = useState<{ action: WriteAction; target: TreeActionTarget } | null>(null)
+  // "New table…" opens the schema editor (src/renderer/features/lifecycle).
+  const [newTable, setNewTable] = useState<TreeActionTarget | null>(null)
+  // A namespace's contents, fetched when its menu opens: "Drop namespace…" is disabled when it is not empty.
+  const [contents, setContents] = useState<{ target: TreeActionTarget; value: NamespaceListing } | null>(null)
+  const [nsDialog, setNsDialog] = useState<{ kind: 'cascade' | 'properties'; target: TreeActionTarget } | null>(null)
   // connectionId → snapshot (null: a directory, everything works). Absent: not fetched yet.
   const [capabilities, setCapabilities] = useState<ReadonlyMap<string, CapabilitySnapshot | null>>(() => new Map())
 
@@ -42,15 +51,12 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
       const known = target.kind === 'namespace' ? contentsOf?.(target.connectionId, target.namespace) : undefined
       setMenu({ target, x, y, contents: known })
       refreshCapabilities(target.connectionId)
-      if (target.kind !== 'namespace' || known) return
-      // Not loaded in the tree: look (one item of each kind is enough to know it is not empty).
-      const input = { connectionId: target.connectionId, namespace: target.namespace, limit: 1 }
-      Promise.all([call('namespaces/list', input), call('tables/list', input)])
-        .then(([namespaces, tables]) => {
-          const contents = { namespaces: namespaces.items.length, tables: tables.items.length, atLeast: true }
-          setMenu((current) => (current?.target === target ? { ...current, contents } : current))
-        })
-        .catch(() => undefined)
+      // Not loaded in the tree: ask what it holds (also what "Drop namespace and contents…" will delete).
+      if (target.kind === 'namespace') {
+        call('namespaces/contents', { connectionId: target.connectionId, namespace: target.namespace })
+          .then((value) => setContents({ target, value }))
+          .catch(() => undefined)
+      }
     },
     [refreshCapabilities, contentsOf],
   )
@@ -59,7 +65,14 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
 
   let element: ReactNode = null
   if (menu) {
-    const items = menuItemsFor(menu.target, capabilities.get(menu.target.connectionId), menu.contents)
+    const listed = contents?.target === menu.target ? contents.value : undefined
+    // What the namespace holds: the tree's loaded listing, else the answer of namespaces/contents.
+    const known = menu.contents ?? (listed ? { namespaces: listed.namespaces.length, tables: listed.tables.length, atLeast: listed.truncated } : undefined)
+    const base = menuItemsFor(menu.target, capabilities.get(menu.target.connectionId), known)
+    const withContents = menu.target.kind === 'namespace' ? withNamespaceContents(base, listed) : base
+    // A read-only connection: every write is disabled with the reason.
+    const readOnly = connections.find((c) => c.id === menu.target.connectionId)?.readOnly === true
+    const items = readOnly ? withContents.map((i) => (i.operation ? { ...i, disabled: true, reason: READ_ONLY_REASON } : i)) : withContents
     element = (
       <TreeContextMenu
         x={menu.x}
@@ -70,6 +83,9 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
         onChoose={(item) => {
           setMenu(null)
           if (item.id === 'refresh') reload(menu.target.connectionId, menu.target.namespace)
+          else if (item.id === 'create-table') setNewTable(menu.target)
+          else if (item.id === 'drop-namespace-cascade') setNsDialog({ kind: 'cascade', target: menu.target })
+          else if (item.id === 'namespace-properties') setNsDialog({ kind: 'properties', target: menu.target })
           else setDialog({ action: item.id, target: menu.target })
         }}
       />
@@ -98,6 +114,35 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
             for (let depth = 1; depth <= result.namespace.length; depth++) expand(target.connectionId, result.namespace.slice(0, depth))
           }
           onChanged?.(action, target, result)
+        }}
+      />
+    )
+  } else if (nsDialog?.kind === 'properties') {
+    element = <PropertiesDialog target={nsDialog.target} onClose={() => setNsDialog(null)} />
+  } else if (nsDialog?.kind === 'cascade') {
+    const target = nsDialog.target
+    element = (
+      <CascadeDropDialog
+        target={target}
+        onCancel={() => setNsDialog(null)}
+        onDone={() => {
+          setNsDialog(null)
+          reload(target.connectionId, target.namespace.slice(0, -1))
+          onChanged?.('drop-namespace', target, {})
+        }}
+      />
+    )
+  } else if (newTable) {
+    element = (
+      <NewTableDialog
+        connectionId={newTable.connectionId}
+        namespace={newTable.namespace}
+        where={newTable.kind === 'connection' ? `the root of ${newTable.name}` : `“${newTable.namespace.join(' / ')}”`}
+        onCancel={() => setNewTable(null)}
+        onDone={() => {
+          setNewTable(null)
+          reload(newTable.connectionId, newTable.namespace)
+          expand(newTable.connectionId, newTable.namespace)
         }}
       />
     )

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import type { ConnectionInfo } from '../../../contract'
 import { ErrorPanel } from '../../components/ErrorPanel'
 import { DatabaseIcon, FolderIcon } from '../../components/Icons'
@@ -14,12 +15,15 @@ export function ConnectionPane({
   node,
   onRetry,
   onClose,
+  readOnlySwitch,
 }: {
   connection: ConnectionInfo
   namespace: readonly string[]
   node: NamespaceNode | undefined
   onRetry(): void
   onClose(): void
+  /** The connection's Read-only switch (src/renderer/features/lifecycle). */
+  readOnlySwitch?: ReactNode
 }) {
   const isRoot = namespace.length === 0
   return (
@@ -41,6 +45,7 @@ export function ConnectionPane({
           </div>
         </div>
         <div className="toolbar">
+          {readOnlySwitch}
           {isRoot && (
             <button type="button" className="button" onClick={onClose}>
               Close connection

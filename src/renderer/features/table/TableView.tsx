@@ -11,6 +11,7 @@ import { DataGrid, type ColumnVisibility } from './DataGrid'
 import { SchemaPanel } from './SchemaPanel'
 import { PAGE_ROWS, type PageSeed } from './usePages'
 import { useTableQueries } from './useTableQueries'
+import { LifecycleButtons, LifecyclePanelView, ReadOnlyBadge, useTableLifecycle } from '../lifecycle/TableLifecycle'
 
 const numberFormat = new Intl.NumberFormat('en-US')
 /** How long an opened table waits for its first page before showing the grid without rows. */
@@ -26,7 +27,10 @@ interface GridStatus {
 }
 
 /** The right pane for one table: header, schema panel, data grid, status bar. */
-export function TableView({ tableRef, connectionLabel }: { tableRef: TableRef; connectionLabel: string }) {
+export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: { tableRef: TableRef; connectionLabel: string; writeBlock?: string }) {
+  // Versions, Indexes and Stats panels; `tableRef` below is the version being read (the latest unless one is open).
+  const lifecycle = useTableLifecycle(latestRef)
+  const tableRef = lifecycle.viewRef
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' })
   const [attempt, setAttempt] = useState(0)
   const [schemaOpen, setSchemaOpen] = useState(false)
@@ -116,8 +120,10 @@ export function TableView({ tableRef, connectionLabel }: { tableRef: TableRef; c
             <dd data-testid="table-version">{info ? info.version : '—'}</dd>
           </div>
         </dl>
+        <ReadOnlyBadge lifecycle={lifecycle} />
         <div className="toolbar">
           {q.toolbar}
+          <LifecycleButtons lifecycle={lifecycle} disabled={!info} />
           {info && <ColumnsMenu fields={info.schema} visibility={visibility} onChange={setVisibility} />}
           <button type="button" className="button" disabled={!info} onClick={() => setExporting(true)}>
             Export…
@@ -170,6 +176,7 @@ export function TableView({ tableRef, connectionLabel }: { tableRef: TableRef; c
             onClose={() => setExporting(false)}
           />
         )}
+        <LifecyclePanelView lifecycle={lifecycle} tableRef={latestRef} fields={info?.schema ?? []} writeBlock={writeBlock} onChanged={reload} />
       </div>
       <footer className="status-bar" role="status" aria-label="Table status">
         {info && status && q.count > 0 && (

@@ -1,0 +1,54 @@
+import { AppError, type ConnectionInfo, type Method } from '../../contract'
+
+/** Where the Read-only switch is remembered: per saved connection and per directory. */
+export interface ReadOnlyStore {
+  readOnlyOf(key: string): Promise<boolean | undefined>
+  setReadOnly(key: string, value: boolean): Promise<void>
+}
+
+export class MemoryReadOnlyStore implements ReadOnlyStore {
+  private readonly values = new Map<string, boolean>()
+  async readOnlyOf(key: string): Promise<boolean | undefined> {
+    return this.values.get(key)
+  }
+  async setReadOnly(key: string, value: boolean): Promise<void> {
+    this.values.set(key, value)
+  }
+}
+
+export function isReadOnlyStore(value: unknown): value is ReadOnlyStore {
+  return !!value && typeof (value as ReadOnlyStore).readOnlyOf === 'function' && typeof (value as ReadOnlyStore).setReadOnly === 'function'
+}
+
+/** The key a connection's switch is remembered under: the saved connection, else the directory. */
+export function readOnlyKey(info: ConnectionInfo): string {
+  return info.savedId ? `saved:${info.savedId}` : `${info.kind}:${info.location}`
+}
+
+/** On by default for remote catalogs, off for local directories (and the demo). */
+export function defaultReadOnly(info: ConnectionInfo): boolean {
+  return info.kind === 'rest'
+}
+
+/** Every contract method that writes to a catalog (refused on a read-only connection). */
+export const WRITE_METHODS: ReadonlySet<Method> = new Set<Method>([
+  'namespaces/create',
+  'namespaces/drop',
+  'tables/drop',
+  'tables/rename',
+  'tables/createEmpty',
+  'import/start',
+  'versions/restore',
+  'tags/create',
+  'tags/delete',
+  'indexes/create',
+  'indexes/drop',
+  'tables/optimize',
+  'columns/add',
+  'columns/alter',
+  'columns/drop',
+])
+
+export function readOnlyError(label: string): AppError {
+  return new AppError('permission_denied', `${label} is read-only`, { hint: 'Switch “Read-only” off for this connection to change it' })
+}

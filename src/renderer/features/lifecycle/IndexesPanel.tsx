@@ -1,0 +1,244 @@
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react'
+import type { AppErrorData, FieldInfo, IndexInfo, IndexSpec, IndexType, TableRef } from '../../../contract'
+import { call, newRequestId } from '../../api'
+import { ErrorPanel, errorData } from '../../components/ErrorPanel'
+import { Spinner } from '../../components/Spinner'
+import { ConfirmDialog } from './ConfirmDialog'
+import { formatCount } from './format'
+import { PanelFrame } from './PanelFrame'
+
+export interface IndexesPanelProps {
+  tableRef: TableRef
+  fields: readonly FieldInfo[]
+  writeBlock?: string
+  onClose(): void
+}
+
+type Loaded = { state: 'loading' } | { state: 'error'; error: AppErrorData } | { state: 'ready'; indexes: IndexInfo[] }
+const ref = (t: TableRef) => ({ connectionId: t.connectionId, namespace: [...t.namespace], name: t.name })
+
+const TYPE_LABEL: Record<IndexType, string> = {
+  BTREE: 'BTree (scalar)',
+  BITMAP: 'Bitmap (few distinct values)',
+  LABEL_LIST: 'LabelList (list columns)',
+  FTS: 'Full-text (FTS)',
+  IVF_PQ: 'IVF_PQ (vector)',
+  IVF_HNSW_SQ: 'IVF_HNSW_SQ (vector)',
+}
+
+/** Index types that make sense for a column, best first. */
+export function typesFor(field: FieldInfo | undefined): IndexType[] {
+  if (!field) return []
+  if (field.vectorDimension) return ['IVF_PQ', 'IVF_HNSW_SQ']
+  if (/^(Large)?List/.test(field.type)) return ['LABEL_LIST']
+  if (/Utf8/.test(field.type)) return ['BTREE', 'BITMAP', 'FTS']
+  if (/^(Int|Uint|Float|Date|Timestamp|Bool|Time)/.test(field.type)) return ['BTREE', 'BITMAP']
+  return []
+}
+
+/** Name, type, columns, indexed and unindexed rows; create (as a cancellable job) and drop. */
+export function IndexesPanel({ tableRef, fields, writeBlock, onClose }: IndexesPanelProps) {
+  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' })
+  const [attempt, setAttempt] = useState(0)
+  const [dropping, setDropping] = useState<IndexInfo | null>(null)
+  useEffect(() => {
+    let live = true
+    call('indexes/list', ref(tableRef))
+      .then((indexes) => live && setLoaded({ state: 'ready', indexes }))
+      .catch((e: unknown) => live && setLoaded({ state: 'error', error: errorData(e) }))
+    return () => {
+      live = false
+    }
+  }, [tableRef, attempt])
+  const refresh = useCallback(() => setAttempt((a) => a + 1), [])
+
+  return (
+    <PanelFrame title="Indexes" meta={loaded.state === 'ready' ? `${loaded.indexes.length} indexes` : ''} onClose={onClose}>
+      {loaded.state === 'loading' && (
+        <div className="panel-placeholder">
+          <Spinner label="Loading indexes" /> Loading indexes…
+        </div>
+      )}
+      {loaded.state === 'error' && <ErrorPanel error={loaded.error} title="Could not list the indexes" compact actions={[{ label: 'Try again', run: refresh }]} />}
+      {loaded.state === 'ready' && (
+        <>
+          {loaded.indexes.length === 0 && <p className="panel-placeholder muted">No indexes yet.</p>}
+          <ul className="version-list" aria-label="Indexes">
+            {loaded.indexes.map((x) => (
+              <li key={x.name} className="version-item" aria-label={`Index ${x.name}, ${x.type} on ${x.columns.join(', ')}`}>
+                <div className="version-main">
+                  <span className="version-number mono">{x.name}</span>
+                  <span className="chip">{x.type}</span>
+                </div>
+                <div className="version-meta muted small">
+                  on {x.columns.join(', ')}
+                  {x.distanceType ? ` · ${x.distanceType}` : ''}
+                  {x.indexedRows !== undefined ? ` · ${formatCount(x.indexedRows)} indexed` : ''}
+                  {x.unindexedRows !== undefined ? ` · ${formatCount(x.unindexedRows)} unindexed` : ''}
+                </div>
+                <div className="version-actions">
+                  <button type="button" className="button small" disabled={!!writeBlock} title={writeBlock} onClick={() => setDropping(x)} aria-label={`Drop index ${x.name}`}>
+                    Drop
+                  </button>
+                </div>
+              </li>
+            ))}
+          </ul>
+          <CreateIndexForm
+            tableRef={tableRef}
+            fields={fields}
+            existing={loaded.indexes}
+            writeBlock={writeBlock}
+            onCreated={(indexes) => {
+              // An index changes no rows: the grid stays as it is.
+              setLoaded({ state: 'ready', indexes })
+            }}
+          />
+        </>
+      )}
+      {dropping && (
+        <ConfirmDialog
+          title={`Drop index ${dropping.name}`}
+          confirmLabel="Drop index"
+          destructive
+          run={async () => {
+            await call('indexes/drop', { ...ref(tableRef), index: dropping.name })
+            refresh()
+          }}
+          onClose={() => setDropping(null)}
+        >
+          <p>
+            Drop the {dropping.type} index <strong>{dropping.name}</strong> on {dropping.columns.join(', ')}? Queries on that column fall back to a full scan until it is built again.
+          </p>
+        </ConfirmDialog>
+      )}
+    </PanelFrame>
+  )
+}
+
+function CreateIndexForm({ tableRef, fields, existing, writeBlock, onCreated }: { tableRef: TableRef; fields: readonly FieldInfo[]; existing: IndexInfo[]; writeBlock?: string; onCreated(indexes: IndexInfo[]): void }) {
+  const candidates = useMemo(() => fields.filter((f) => typesFor(f).length > 0), [fields])
+  const [column, setColumn] = useState(candidates[0]?.name ?? '')
+  const field = candidates.find((f) => f.name === column)
+  const types = typesFor(field)
+  const [type, setType] = useState<IndexType>(types[0] ?? 'BTREE')
+  const [name, setName] = useState('')
+  const [distance, setDistance] = useState<'l2' | 'cosine' | 'dot'>('l2')
+  const [partitions, setPartitions] = useState('')
+  const [subVectors, setSubVectors] = useState('')
+  const [job, setJob] = useState<{ requestId: string; started: number; cancelling: boolean } | null>(null)
+  const [error, setError] = useState<AppErrorData | null>(null)
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    if (!job) return
+    const t = setInterval(() => setNow(Date.now()), 500)
+    return () => clearInterval(t)
+  }, [job])
+
+  const effectiveType = types.includes(type) ? type : (types[0] ?? 'BTREE')
+  const indexName = name.trim() || `${column}_idx`
+  const nameProblem = !/^[A-Za-z0-9_.-]{1,128}$/.test(indexName) ? 'Letters, digits, _, - and . only' : existing.some((x) => x.name === indexName) ? `An index named “${indexName}” exists` : null
+  const positive = (s: string) => (s.trim() === '' ? undefined : Number(s))
+  const vector = effectiveType === 'IVF_PQ' || effectiveType === 'IVF_HNSW_SQ'
+  const paramProblem = [partitions, subVectors].some((s) => s.trim() !== '' && !(Number.isInteger(Number(s)) && Number(s) >= 1)) ? 'Parameters are whole numbers ≥ 1 (empty = Lance’s default)' : null
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (!column || nameProblem || paramProblem) return
+    const spec: IndexSpec = {
+      column,
+      type: effectiveType,
+      name: indexName,
+      ...(vector ? { distanceType: distance, numPartitions: positive(partitions), ...(effectiveType === 'IVF_PQ' ? { numSubVectors: positive(subVectors) } : {}) } : {}),
+    }
+    const requestId = newRequestId()
+    setJob({ requestId, started: Date.now(), cancelling: false })
+    setError(null)
+    try {
+      onCreated(await call('indexes/create', { ...ref(tableRef), index: spec, requestId }))
+      setName('')
+    } catch (e) {
+      setError(errorData(e))
+    } finally {
+      setJob(null)
+    }
+  }
+  const cancel = () => {
+    if (!job) return
+    setJob({ ...job, cancelling: true })
+    void call('requests/cancel', { requestId: job.requestId }).catch(() => undefined)
+  }
+
+  if (fields.length === 0) return null // the table is reloading
+  if (candidates.length === 0) return <p className="panel-placeholder muted">No column of this table can be indexed.</p>
+  return (
+    <form className="panel-form" onSubmit={(e) => void submit(e)} aria-label="New index">
+      <div className="panel-form-title">New index</div>
+      <label className="panel-field">
+        <span>Column</span>
+        <select className="text-input small" value={column} onChange={(e) => setColumn(e.target.value)} disabled={!!job}>
+          {candidates.map((f) => (
+            <option key={f.name} value={f.name}>
+              {f.name} ({f.type})
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="panel-field">
+        <span>Type</span>
+        <select className="text-input small" value={effectiveType} onChange={(e) => setType(e.target.value as IndexType)} disabled={!!job}>
+          {types.map((t) => (
+            <option key={t} value={t}>
+              {TYPE_LABEL[t]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="panel-field">
+        <span>Name</span>
+        <input className="text-input small mono" value={name} placeholder={`${column}_idx`} onChange={(e) => setName(e.target.value)} disabled={!!job} aria-invalid={!!nameProblem} />
+      </label>
+      {vector && (
+        <>
+          <label className="panel-field">
+            <span>Distance</span>
+            <select className="text-input small" value={distance} onChange={(e) => setDistance(e.target.value as 'l2' | 'cosine' | 'dot')} disabled={!!job}>
+              <option value="l2">l2</option>
+              <option value="cosine">cosine</option>
+              <option value="dot">dot</option>
+            </select>
+          </label>
+          <label className="panel-field">
+            <span>Partitions</span>
+            <input className="text-input small" inputMode="numeric" placeholder="default (√rows)" value={partitions} onChange={(e) => setPartitions(e.target.value)} disabled={!!job} />
+          </label>
+          {effectiveType === 'IVF_PQ' && (
+            <label className="panel-field">
+              <span>Sub-vectors</span>
+              <input className="text-input small" inputMode="numeric" placeholder={`default (${field?.vectorDimension ? Math.max(1, Math.floor(field.vectorDimension / 16)) : 'dim/16'})`} value={subVectors} onChange={(e) => setSubVectors(e.target.value)} disabled={!!job} />
+            </label>
+          )}
+        </>
+      )}
+      {(nameProblem || paramProblem) && <div className="field-error">{nameProblem ?? paramProblem}</div>}
+      {job ? (
+        <div className="index-job" role="status" aria-label="Index build">
+          <Spinner label="Building index" />
+          <span>
+            {job.cancelling ? 'Cancelling (waiting for Lance to finish, then removing the index)…' : `Building ${indexName}… ${Math.max(0, Math.floor((now - job.started) / 1000))} s`}
+          </span>
+          <button type="button" className="button small" onClick={cancel} disabled={job.cancelling}>
+            Cancel
+          </button>
+        </div>
+      ) : (
+        <div className="panel-form-row">
+          <button type="submit" className="button primary small" disabled={!!writeBlock || !!nameProblem || !!paramProblem} title={writeBlock}>
+            Create index
+          </button>
+        </div>
+      )}
+      {error && <ErrorPanel error={error} title={error.code === 'cancelled' ? 'Index build cancelled' : 'Could not create the index'} compact />}
+    </form>
+  )
+}

@@ -1,0 +1,152 @@
+import { useEffect, useId, useState } from 'react'
+import type { AppErrorData, NamespaceContents } from '../../../contract'
+import { call } from '../../api'
+import { ErrorPanel, errorData } from '../../components/ErrorPanel'
+import { Spinner } from '../../components/Spinner'
+import { Modal } from '../actions/Modal'
+import './lifecycle.css'
+
+interface Target {
+  connectionId: string
+  namespace: string[]
+  name: string
+}
+
+/**
+ * Drop a namespace with everything in it: lists what will be deleted (tables and namespaces at any depth)
+ * and asks for the namespace's name to be typed, like every drop.
+ */
+export function CascadeDropDialog({ target, onCancel, onDone }: { target: Target; onCancel(): void; onDone(): void }) {
+  const titleId = useId()
+  const [contents, setContents] = useState<NamespaceContents | null>(null)
+  const [loadError, setLoadError] = useState<AppErrorData | null>(null)
+  const [typed, setTyped] = useState('')
+  const [running, setRunning] = useState(false)
+  const [error, setError] = useState<AppErrorData | null>(null)
+  useEffect(() => {
+    let live = true
+    call('namespaces/contents', { connectionId: target.connectionId, namespace: target.namespace })
+      .then((c) => live && setContents(c))
+      .catch((e: unknown) => live && setLoadError(errorData(e)))
+    return () => {
+      live = false
+    }
+  }, [target])
+  const drop = async () => {
+    setRunning(true)
+    setError(null)
+    try {
+      await call('namespaces/drop', { connectionId: target.connectionId, namespace: target.namespace, cascade: true })
+      onDone()
+    } catch (e) {
+      setError(errorData(e))
+      setRunning(false)
+    }
+  }
+  return (
+    <Modal labelledBy={titleId} onClose={running ? undefined : onCancel} className="action-dialog" role="alertdialog">
+      <form className="dialog-form" onSubmit={(e) => { e.preventDefault(); if (typed === target.name && contents) void drop() }} noValidate>
+        <header className="dialog-header">
+          <h2 id={titleId}>Drop namespace and contents</h2>
+        </header>
+        <div className="dialog-body">
+          <p>
+            Drop <strong>{target.namespace.join(' / ')}</strong> and everything in it? This cannot be undone.
+          </p>
+          {!contents && !loadError && (
+            <p>
+              <Spinner label="Listing contents" /> Listing what will be deleted…
+            </p>
+          )}
+          {loadError && <ErrorPanel error={loadError} title="Could not list the contents" compact />}
+          {contents && (
+            <div className="cascade-list" role="region" aria-label="Will be deleted">
+              <div className="muted small">{`${plural(contents.tables.length, 'table', contents.truncated)} and ${plural(contents.namespaces.length, 'namespace', contents.truncated)} will be deleted:`}</div>
+              <ul>
+                {contents.namespaces.map((n) => (
+                  <li key={`n:${n}`}>namespace {n}</li>
+                ))}
+                {contents.tables.map((t) => (
+                  <li key={`t:${t}`}>table {t}</li>
+                ))}
+                {contents.truncated && <li>… and more</li>}
+              </ul>
+            </div>
+          )}
+          <div className="dialog-field">
+            <label htmlFor={`${titleId}-name`} className="field-label">
+              Type “{target.name}” to confirm
+            </label>
+            <input id={`${titleId}-name`} data-autofocus className="text-input mono" autoComplete="off" spellCheck={false} value={typed} onChange={(e) => setTyped(e.target.value)} />
+          </div>
+          {error && <ErrorPanel error={error} title="Could not drop the namespace" compact />}
+        </div>
+        <footer className="dialog-footer">
+          <div className="dialog-footer-left" />
+          <div className="dialog-footer-right">
+            <button type="button" className="button" onClick={onCancel} disabled={running}>
+              Cancel
+            </button>
+            <button type="submit" className="button danger" disabled={running || !contents || typed !== target.name}>
+              {running && <Spinner label="Working" />}
+              Drop namespace and contents
+            </button>
+          </div>
+        </footer>
+      </form>
+    </Modal>
+  )
+}
+
+/** What describe answers for a namespace: its properties. */
+export function PropertiesDialog({ target, onClose }: { target: Target; onClose(): void }) {
+  const titleId = useId()
+  const [properties, setProperties] = useState<Record<string, string> | null>(null)
+  const [error, setError] = useState<AppErrorData | null>(null)
+  useEffect(() => {
+    let live = true
+    call('namespaces/describe', { connectionId: target.connectionId, namespace: target.namespace })
+      .then((d) => live && setProperties(d.properties))
+      .catch((e: unknown) => live && setError(errorData(e)))
+    return () => {
+      live = false
+    }
+  }, [target])
+  const entries = properties ? Object.entries(properties).sort(([a], [b]) => a.localeCompare(b)) : []
+  return (
+    <Modal labelledBy={titleId} onClose={onClose} className="action-dialog">
+      <div className="dialog-form">
+        <header className="dialog-header">
+          <h2 id={titleId}>Properties of {target.name}</h2>
+        </header>
+        <div className="dialog-body">
+          {!properties && !error && <Spinner label="Loading properties" />}
+          {error && <ErrorPanel error={error} title="Could not describe the namespace" compact />}
+          {properties && entries.length === 0 && <p className="muted">No properties.</p>}
+          {entries.length > 0 && (
+            <dl className="stats-list" aria-label="Properties">
+              {entries.map(([k, v]) => (
+                <div key={k}>
+                  <dt className="mono">{k}</dt>
+                  <dd>{v}</dd>
+                </div>
+              ))}
+            </dl>
+          )}
+        </div>
+        <footer className="dialog-footer">
+          <div className="dialog-footer-left" />
+          <div className="dialog-footer-right">
+            <button type="button" className="button" onClick={onClose} data-autofocus>
+              Close
+            </button>
+          </div>
+        </footer>
+      </div>
+    </Modal>
+  )
+}
+
+function plural(n: number, word: string, more: boolean): string {
+  return `${n}${more ? '+' : ''} ${word}${n === 1 && !more ? '' : 's'}`
+}

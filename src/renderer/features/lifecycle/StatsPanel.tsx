@@ -1,0 +1,128 @@
+import { useCallback, useEffect, useState } from 'react'
+import type { AppErrorData, OptimizePreview, OptimizeResult, TableRef, TableStats } from '../../../contract'
+import { call } from '../../api'
+import { ErrorPanel, errorData } from '../../components/ErrorPanel'
+import { Spinner } from '../../components/Spinner'
+import { ConfirmDialog } from './ConfirmDialog'
+import { formatBytes, formatCount } from './format'
+import { PanelFrame } from './PanelFrame'
+import { SchemaChanges } from './SchemaEditor'
+import type { FieldInfo } from '../../../contract'
+
+type Loaded = { state: 'loading' } | { state: 'error'; error: AppErrorData } | { state: 'ready'; stats: TableStats }
+const ref = (t: TableRef) => ({ connectionId: t.connectionId, namespace: [...t.namespace], name: t.name })
+
+/** Rows, fragments, deleted rows, size on disk; optimize with a preview and a confirmation. */
+export function StatsPanel({ tableRef, fields, writeBlock, onChanged, onClose }: { tableRef: TableRef; fields: readonly FieldInfo[]; writeBlock?: string; onChanged(): void; onClose(): void }) {
+  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' })
+  const [attempt, setAttempt] = useState(0)
+  const [prune, setPrune] = useState(false)
+  const [days, setDays] = useState('7')
+  const [preview, setPreview] = useState<OptimizePreview | null>(null)
+  const [previewError, setPreviewError] = useState<AppErrorData | null>(null)
+  const [confirming, setConfirming] = useState(false)
+  const [result, setResult] = useState<OptimizeResult | null>(null)
+
+  useEffect(() => {
+    let live = true
+    call('tables/stats', ref(tableRef))
+      .then((stats) => live && setLoaded({ state: 'ready', stats }))
+      .catch((e: unknown) => live && setLoaded({ state: 'error', error: errorData(e) }))
+    return () => {
+      live = false
+    }
+  }, [tableRef, attempt])
+  const refresh = useCallback(() => setAttempt((a) => a + 1), [])
+  const daysValue = Number(days)
+  const daysProblem = prune && !(days.trim() !== '' && Number.isFinite(daysValue) && daysValue >= 0) ? 'Days must be a number ≥ 0' : null
+  const options = prune && !daysProblem ? { pruneOlderThanDays: daysValue } : {}
+
+  const showPreview = async () => {
+    setPreviewError(null)
+    try {
+      setPreview(await call('tables/optimizePreview', { ...ref(tableRef), ...options }))
+      setConfirming(true)
+    } catch (e) {
+      setPreviewError(errorData(e))
+    }
+  }
+
+  const s = loaded.state === 'ready' ? loaded.stats : null
+  return (
+    <PanelFrame title="Stats" meta={s ? `version ${s.version}` : ''} onClose={onClose}>
+      {loaded.state === 'loading' && (
+        <div className="panel-placeholder">
+          <Spinner label="Loading stats" /> Loading stats…
+        </div>
+      )}
+      {loaded.state === 'error' && <ErrorPanel error={loaded.error} title="Could not read the stats" compact actions={[{ label: 'Try again', run: refresh }]} />}
+      {s && (
+        <dl className="stats-list" aria-label="Table stats">
+          <div><dt>Rows</dt><dd>{formatCount(s.rows)}</dd></div>
+          <div><dt>Fragments</dt><dd>{formatCount(s.fragments)}{s.smallFragments > 0 ? ` (${formatCount(s.smallFragments)} small)` : ''}</dd></div>
+          <div><dt>Deleted rows</dt><dd>{s.deletedRows !== undefined ? formatCount(s.deletedRows) : 'unknown'}</dd></div>
+          <div><dt>Size on disk</dt><dd>{formatBytes(s.bytes)}</dd></div>
+          <div><dt>Indexes</dt><dd>{formatCount(s.indexes)}</dd></div>
+          <div><dt>Versions</dt><dd>{formatCount(s.versions)}</dd></div>
+        </dl>
+      )}
+      {s && (
+        <div className="panel-form" role="group" aria-label="Optimize">
+          <div className="panel-form-title">Optimize</div>
+          <p className="muted small">Compacts small files, purges deleted rows and brings indexes up to date.</p>
+          <label className="panel-check">
+            <input type="checkbox" checked={prune} onChange={(e) => setPrune(e.target.checked)} /> Remove versions older than
+            <input className="text-input small days" aria-label="Days" value={days} onChange={(e) => setDays(e.target.value)} disabled={!prune} /> days
+          </label>
+          {daysProblem && <div className="field-error">{daysProblem}</div>}
+          <div className="panel-form-row">
+            <button type="button" className="button small" disabled={!!writeBlock || !!daysProblem} title={writeBlock} onClick={() => void showPreview()}>
+              Optimize…
+            </button>
+          </div>
+          {previewError && <ErrorPanel error={previewError} title="Could not preview" compact />}
+          {result && (
+            <div className="muted small" role="status">
+              Done: {result.fragmentsRemoved} fragments → {result.fragmentsAdded}; {result.versionsRemoved} versions removed ({formatBytes(result.bytesRemoved)}); now version {result.version}.
+            </div>
+          )}
+        </div>
+      )}
+      {s && fields.length > 0 && (
+        <SchemaChanges
+          tableRef={tableRef}
+          fields={fields}
+          writeBlock={writeBlock}
+          onChanged={() => {
+            refresh()
+            onChanged()
+          }}
+        />
+      )}
+      {confirming && preview && (
+        <ConfirmDialog
+          title="Optimize table"
+          confirmLabel="Optimize"
+          run={async () => {
+            setResult(await call('tables/optimize', { ...ref(tableRef), ...options }))
+            refresh()
+            onChanged()
+          }}
+          onClose={() => setConfirming(false)}
+        >
+          <ul className="preview-list">
+            <li>{preview.fragmentsToCompact > 0 ? `Compact ${preview.fragmentsToCompact} small fragments` : 'Nothing to compact'}{preview.deletedRowsToPurge > 0 ? `, purging ${formatCount(preview.deletedRowsToPurge)} deleted rows` : ''}.</li>
+            <li>{preview.indexesToUpdate.length > 0 ? `Update ${preview.indexesToUpdate.join(', ')}` : 'Indexes are up to date'}.</li>
+            <li>
+              {prune
+                ? preview.versionsToRemove.length > 0
+                  ? `Remove ${preview.versionsToRemove.length} old versions (${preview.versionsToRemove.slice(0, 8).map((v) => `v${v}`).join(', ')}${preview.versionsToRemove.length > 8 ? ', …' : ''}); tagged versions and the latest stay. They can no longer be opened or restored.`
+                  : 'No version is old enough to remove.'
+                : 'Keep every version.'}
+            </li>
+          </ul>
+        </ConfirmDialog>
+      )}
+    </PanelFrame>
+  )
+}

@@ -1,0 +1,83 @@
+import { useCallback, useMemo, useState } from 'react'
+import type { FieldInfo, TableRef } from '../../../contract'
+import { IndexesPanel } from './IndexesPanel'
+import { StatsPanel } from './StatsPanel'
+import { VersionsPanel } from './VersionsPanel'
+
+export type LifecyclePanel = 'versions' | 'indexes' | 'stats'
+
+/** A TableRef that reads one version (read-only); the grid, count and pages all go through it. */
+export type VersionedRef = TableRef & { version?: number }
+
+/**
+ * The table view's lifecycle state: which panel is open and which version is shown. `viewRef` is what the
+ * table view reads through (the same ref object while nothing changes, so nothing reloads needlessly).
+ */
+export function useTableLifecycle(tableRef: TableRef) {
+  const [panel, setPanel] = useState<LifecyclePanel | null>(null)
+  // Remembered with the table it belongs to: opening another table shows that table's latest version.
+  const [openedFor, setOpenedFor] = useState<{ ref: TableRef; version: number; latest: number } | null>(null)
+  const opened = openedFor && openedFor.ref === tableRef ? { version: openedFor.version, latest: openedFor.latest } : null
+  const setOpened = useCallback((next: { version: number; latest: number } | null) => setOpenedFor(next ? { ref: tableRef, ...next } : null), [tableRef])
+  const openVersion = opened?.version
+  const viewRef = useMemo<VersionedRef>(() => (openVersion !== undefined ? { ...tableRef, version: openVersion } : tableRef), [tableRef, openVersion])
+  const toggle = useCallback((p: LifecyclePanel) => setPanel((current) => (current === p ? null : p)), [])
+  return { panel, setPanel, toggle, opened, setOpened, viewRef }
+}
+
+export type TableLifecycle = ReturnType<typeof useTableLifecycle>
+
+/** The header's **Versions**, **Indexes** and **Stats** buttons. */
+export function LifecycleButtons({ lifecycle, disabled }: { lifecycle: TableLifecycle; disabled: boolean }) {
+  const names: [LifecyclePanel, string][] = [
+    ['versions', 'Versions'],
+    ['indexes', 'Indexes'],
+    ['stats', 'Stats'],
+  ]
+  return (
+    <div className="lifecycle-buttons" role="group" aria-label="Table lifecycle">
+      {names.map(([id, label]) => (
+        <button key={id} type="button" className="button" aria-pressed={lifecycle.panel === id} disabled={disabled} onClick={() => lifecycle.toggle(id)}>
+          {label}
+        </button>
+      ))}
+    </div>
+  )
+}
+
+/** "version n of m — read-only" in the table header, with the way back. */
+export function ReadOnlyBadge({ lifecycle }: { lifecycle: TableLifecycle }) {
+  if (!lifecycle.opened) return null
+  return (
+    <div className="readonly-badge" role="note" aria-label={`version ${lifecycle.opened.version} of ${lifecycle.opened.latest} — read-only`}>
+      <span>
+        version {lifecycle.opened.version} of {lifecycle.opened.latest} — read-only
+      </span>
+      <button type="button" className="link-button" onClick={() => lifecycle.setOpened(null)}>
+        Back to latest
+      </button>
+    </div>
+  )
+}
+
+/** The open lifecycle panel, if any. `onChanged` reloads the table view after a write. */
+export function LifecyclePanelView({ lifecycle, tableRef, fields, writeBlock, onChanged }: { lifecycle: TableLifecycle; tableRef: TableRef; fields: readonly FieldInfo[]; writeBlock?: string; onChanged(): void }) {
+  const close = () => lifecycle.setPanel(null)
+  // Writes are for the latest version; an old one open read-only says so on every write button.
+  const block = writeBlock
+  if (lifecycle.panel === 'versions')
+    return (
+      <VersionsPanel
+        tableRef={tableRef}
+        openVersion={lifecycle.opened?.version ?? null}
+        writeBlock={block}
+        onOpen={(version, latest) => lifecycle.setOpened({ version, latest })}
+        onLatest={() => lifecycle.setOpened(null)}
+        onChanged={onChanged}
+        onClose={close}
+      />
+    )
+  if (lifecycle.panel === 'indexes') return <IndexesPanel tableRef={tableRef} fields={fields} writeBlock={block} onClose={close} />
+  if (lifecycle.panel === 'stats') return <StatsPanel tableRef={tableRef} fields={fields} writeBlock={block} onChanged={onChanged} onClose={close} />
+  return null
+}

@@ -1,0 +1,282 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react'
+import type { AppErrorData, TableRef, VersionComparison, VersionInfo } from '../../../contract'
+import { call } from '../../api'
+import { ErrorPanel, errorData } from '../../components/ErrorPanel'
+import { ChevronIcon } from '../../components/Icons'
+import { Spinner } from '../../components/Spinner'
+import { ConfirmDialog } from './ConfirmDialog'
+import { formatCount, formatTime, OPERATION_LABEL, versionEntries, type VersionEntry } from './format'
+import { PanelFrame } from './PanelFrame'
+
+export interface VersionsPanelProps {
+  tableRef: TableRef
+  /** The version open read-only, or null for the latest. */
+  openVersion: number | null
+  /** Writes are off (read-only connection); the reason is shown on the disabled buttons. */
+  writeBlock?: string
+  onOpen(version: number, latest: number): void
+  onLatest(): void
+  /** A write changed the table (restore, tags): reload the view. */
+  onChanged(): void
+  onClose(): void
+}
+
+type Loaded = { state: 'loading' } | { state: 'error'; error: AppErrorData } | { state: 'ready'; versions: VersionInfo[] }
+
+const ref = (t: TableRef) => ({ connectionId: t.connectionId, namespace: [...t.namespace], name: t.name })
+
+/** Every version with time, rows and what made it; open read-only, restore, tag, compare. */
+export function VersionsPanel({ tableRef, openVersion, writeBlock, onOpen, onLatest, onChanged, onClose }: VersionsPanelProps) {
+  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' })
+  const [attempt, setAttempt] = useState(0)
+  const [restoring, setRestoring] = useState<VersionInfo | null>(null)
+  const [deletingTag, setDeletingTag] = useState<string | null>(null)
+  const [expanded, setExpanded] = useState<Set<number>>(new Set())
+
+  useEffect(() => {
+    let live = true
+    call('versions/list', ref(tableRef))
+      .then((versions) => live && setLoaded({ state: 'ready', versions }))
+      .catch((e: unknown) => live && setLoaded({ state: 'error', error: errorData(e) }))
+    return () => {
+      live = false
+    }
+  }, [tableRef, attempt])
+  const refresh = useCallback(() => setAttempt((a) => a + 1), [])
+
+  const versions = loaded.state === 'ready' ? loaded.versions : []
+  const latest = versions.reduce((m, v) => Math.max(m, v.version), 0)
+
+  const row = (v: VersionInfo) => {
+    const isLatest = v.version === latest
+    const isOpen = openVersion === v.version || (openVersion === null && isLatest)
+    const what = v.operation ? OPERATION_LABEL[v.operation] : 'unknown change'
+    const rows = v.rowCount !== undefined ? `${formatCount(v.rowCount)} rows` : 'rows unknown'
+    return (
+      <li key={v.version} className={`version-item${isOpen ? ' current' : ''}`} aria-label={`Version ${v.version}${isLatest ? ' (latest)' : ''}, ${what}, ${rows}, ${formatTime(v.timestamp)}`} aria-current={isOpen ? 'true' : undefined}>
+        <div className="version-main">
+          <span className="version-number">v{v.version}</span>
+          <span className="version-op">{what}</span>
+          {isLatest && <span className="chip">latest</span>}
+          {v.tags.map((tag) => (
+            <span key={tag} className="chip tag">
+              <button type="button" className="chip-button" title={`Open version ${v.version} (tag ${tag})`} onClick={() => (isLatest ? onLatest() : onOpen(v.version, latest))}>
+                {tag}
+              </button>
+              <button type="button" className="chip-button" aria-label={`Delete tag ${tag}`} title={writeBlock ?? `Delete tag ${tag}`} disabled={!!writeBlock} onClick={() => setDeletingTag(tag)}>
+                ×
+              </button>
+            </span>
+          ))}
+        </div>
+        <div className="version-meta muted small">
+          {rows} · {formatTime(v.timestamp)}
+        </div>
+        <div className="version-actions">
+          {!isOpen && (
+            <button type="button" className="button small" onClick={() => (isLatest ? onLatest() : onOpen(v.version, latest))}>
+              {isLatest ? 'Back to latest' : 'Open read-only'}
+            </button>
+          )}
+          {!isLatest && (
+            <button type="button" className="button small" disabled={!!writeBlock} title={writeBlock} onClick={() => setRestoring(v)}>
+              Restore this version
+            </button>
+          )}
+        </div>
+      </li>
+    )
+  }
+
+  const entry = (e: VersionEntry) => {
+    if (e.kind === 'version') return row(e.version)
+    const first = e.versions[e.versions.length - 1]!
+    const last = e.versions[0]!
+    const open = expanded.has(first.version)
+    const added = (last.rowCount ?? 0) - ((first.rowCount ?? 0) - 0)
+    return (
+      <li key={`run-${first.version}`} className="version-run" aria-label={`Versions ${first.version}–${last.version}, ${e.versions.length} appends`}>
+        <button
+          type="button"
+          className="version-run-toggle"
+          aria-expanded={open}
+          onClick={() => setExpanded((s) => {
+            const n = new Set(s)
+            if (open) n.delete(first.version)
+            else n.add(first.version)
+            return n
+          })}
+        >
+          <ChevronIcon expanded={open} />
+          <span className="version-number">
+            v{first.version}–v{last.version}
+          </span>
+          <span className="version-op">{e.versions.length} appends</span>
+          <span className="muted small">{last.rowCount !== undefined ? `→ ${formatCount(last.rowCount)} rows (+${formatCount(Math.max(0, added))} after v${first.version})` : ''}</span>
+        </button>
+        {open && <ul className="version-list nested">{e.versions.map(row)}</ul>}
+      </li>
+    )
+  }
+
+  return (
+    <PanelFrame title="Versions" meta={loaded.state === 'ready' ? `${versions.length} versions` : ''} onClose={onClose}>
+      {loaded.state === 'loading' && (
+        <div className="panel-placeholder">
+          <Spinner label="Loading versions" /> Loading versions…
+        </div>
+      )}
+      {loaded.state === 'error' && <ErrorPanel error={loaded.error} title="Could not list the versions" compact actions={[{ label: 'Try again', run: refresh }]} />}
+      {loaded.state === 'ready' && (
+        <>
+          <ul className="version-list" aria-label="Versions">
+            {versionEntries(versions).map(entry)}
+          </ul>
+          <TagForm key={`tag-${openVersion ?? 'latest'}`} tableRef={tableRef} versions={versions} defaultVersion={openVersion ?? latest} writeBlock={writeBlock} onDone={refresh} />
+          <CompareForm key={`compare-${openVersion ?? 'latest'}`} tableRef={tableRef} versions={versions} defaultFrom={openVersion ?? Math.max(1, latest - 1)} defaultTo={latest} />
+        </>
+      )}
+      {restoring && (
+        <ConfirmDialog
+          title={`Restore version ${restoring.version}`}
+          confirmLabel="Restore"
+          run={async () => {
+            await call('versions/restore', { ...ref(tableRef), version: restoring.version })
+            onLatest()
+            onChanged()
+            refresh()
+          }}
+          onClose={() => setRestoring(null)}
+        >
+          <p>
+            Make version {restoring.version} ({restoring.rowCount !== undefined ? `${formatCount(restoring.rowCount)} rows` : 'row count unknown'}) the latest again? It is written as a new version {latest + 1}; versions 1–{latest} stay, so nothing is lost.
+          </p>
+        </ConfirmDialog>
+      )}
+      {deletingTag && (
+        <ConfirmDialog
+          title={`Delete tag ${deletingTag}`}
+          confirmLabel="Delete tag"
+          destructive
+          run={async () => {
+            await call('tags/delete', { ...ref(tableRef), tag: deletingTag })
+            refresh()
+          }}
+          onClose={() => setDeletingTag(null)}
+        >
+          <p>Delete the tag “{deletingTag}”? The version it points at stays.</p>
+        </ConfirmDialog>
+      )}
+    </PanelFrame>
+  )
+}
+
+function TagForm({ tableRef, versions, defaultVersion, writeBlock, onDone }: { tableRef: TableRef; versions: VersionInfo[]; defaultVersion: number; writeBlock?: string; onDone(): void }) {
+  const [tag, setTag] = useState('')
+  const [version, setVersion] = useState(defaultVersion)
+  const [error, setError] = useState<AppErrorData | null>(null)
+  const [running, setRunning] = useState(false)
+  const problem = tag === '' ? null : /^[A-Za-z0-9_.-]{1,128}$/.test(tag) ? null : 'Letters, digits, _, - and . only'
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (!tag || problem) return
+    setRunning(true)
+    setError(null)
+    try {
+      await call('tags/create', { ...ref(tableRef), tag, version })
+      setTag('')
+      onDone()
+    } catch (e) {
+      setError(errorData(e))
+    } finally {
+      setRunning(false)
+    }
+  }
+  return (
+    <form className="panel-form" onSubmit={(e) => void submit(e)} aria-label="Tag a version">
+      <div className="panel-form-title">Tag a version</div>
+      <div className="panel-form-row">
+        <select className="text-input small" aria-label="Version to tag" value={version} onChange={(e) => setVersion(Number(e.target.value))}>
+          {[...versions].reverse().map((v) => (
+            <option key={v.version} value={v.version}>
+              v{v.version}
+            </option>
+          ))}
+        </select>
+        <input className="text-input small mono" aria-label="Tag name" placeholder="tag name" value={tag} onChange={(e) => setTag(e.target.value)} aria-invalid={!!problem} />
+        <button type="submit" className="button small" disabled={!!writeBlock || !tag || !!problem || running} title={writeBlock}>
+          Create tag
+        </button>
+      </div>
+      {problem && <div className="field-error">{problem}</div>}
+      {error && <ErrorPanel error={error} title="Could not create the tag" compact />}
+    </form>
+  )
+}
+
+function CompareForm({ tableRef, versions, defaultFrom, defaultTo }: { tableRef: TableRef; versions: VersionInfo[]; defaultFrom: number; defaultTo: number }) {
+  const [from, setFrom] = useState(defaultFrom)
+  const [to, setTo] = useState(defaultTo)
+  const [result, setResult] = useState<VersionComparison | null>(null)
+  const [error, setError] = useState<AppErrorData | null>(null)
+  const [running, setRunning] = useState(false)
+  const compare = async (event: FormEvent) => {
+    event.preventDefault()
+    setRunning(true)
+    setError(null)
+    try {
+      setResult(await call('versions/compare', { ...ref(tableRef), from, to }))
+    } catch (e) {
+      setError(errorData(e))
+    } finally {
+      setRunning(false)
+    }
+  }
+  const options = [...versions].reverse().map((v) => (
+    <option key={v.version} value={v.version}>
+      v{v.version}
+    </option>
+  ))
+  return (
+    <form className="panel-form" onSubmit={(e) => void compare(e)} aria-label="Compare versions">
+      <div className="panel-form-title">Compare versions</div>
+      <div className="panel-form-row">
+        <select className="text-input small" aria-label="From version" value={from} onChange={(e) => setFrom(Number(e.target.value))}>
+          {options}
+        </select>
+        <span className="muted">→</span>
+        <select className="text-input small" aria-label="To version" value={to} onChange={(e) => setTo(Number(e.target.value))}>
+          {options}
+        </select>
+        <button type="submit" className="button small" disabled={running || from === to}>
+          Compare
+        </button>
+      </div>
+      {error && <ErrorPanel error={error} title="Could not compare" compact />}
+      {result && (
+        <div className="compare-result" role="region" aria-label="Comparison">
+          <div>
+            Rows: v{result.from.version} {formatCount(result.from.rowCount)} → v{result.to.version} {formatCount(result.to.rowCount)} ({result.to.rowCount - result.from.rowCount >= 0 ? '+' : ''}
+            {formatCount(result.to.rowCount - result.from.rowCount)})
+          </div>
+          {result.added.length + result.removed.length + result.changed.length === 0 && <div className="muted">Same schema.</div>}
+          {result.added.map((f) => (
+            <div key={`a${f.name}`} className="diff-added">
+              + {f.name} <span className="mono muted">{f.type}</span>
+            </div>
+          ))}
+          {result.removed.map((f) => (
+            <div key={`r${f.name}`} className="diff-removed">
+              − {f.name} <span className="mono muted">{f.type}</span>
+            </div>
+          ))}
+          {result.changed.map((c) => (
+            <div key={`c${c.name}`} className="diff-changed">
+              ~ {c.name} <span className="mono muted">{c.from} → {c.to}</span>
+            </div>
+          ))}
+        </div>
+      )}
+    </form>
+  )
+}
