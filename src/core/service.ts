@@ -232,6 +232,10 @@ export class CatalogService {
       'connections/list': async () => Promise.all([...this.connections.values()].map((c) => this.withReadOnly(c.info))),
       'connections/openDirectory': async ({ path }) => this.withReadOnly(await this.openDirectory(path, { remember: true })),
       'connections/saved/open': async (input) => this.withReadOnly(await this.remote.handlers['connections/saved/open'](input)),
+      'connections/saved/connect': async (input) => {
+        const result = await this.remote.handlers['connections/saved/connect'](input)
+        return { ...result, connection: await this.withReadOnly(result.connection) }
+      },
       'connections/setReadOnly': async ({ connectionId, readOnly }) => {
         this.client(connectionId) // a closed connection is "not found"
         const open = this.connections.get(connectionId)!

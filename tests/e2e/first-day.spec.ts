@@ -265,24 +265,26 @@ test('the Imports panel collapses to the status bar when idle and never covers t
 test('a failed dialog action keeps the focus in the dialog, on the error; Tab and Escape keep working', async ({ page, catalog }) => {
   await page.setViewportSize(SIZES[0])
   await openApp(page, catalog.harness)
-  // "stale" is empty when the tree loads it; a table appears behind the app's back, so the drop fails.
+  // "stale" is empty when the dialog opens; a table appears behind the app's back, so the drop fails.
   const client = await DirNamespaceClient.open(catalog.root)
   await client.createNamespace(['stale'])
   await page.getByRole('button', { name: 'Refresh tree' }).click()
   await treeItem(page, 'stale').click()
   await expect(treeItem(page, 'stale')).toHaveAttribute('aria-expanded', 'true')
   await expect(page.getByRole('tree').getByText('No namespaces or tables')).toBeVisible()
-  await client.createTable({ namespace: ['stale'], name: 'arrived' }, sampleTable(2))
-  await client.close()
 
   await treeItem(page, 'stale').focus()
   await page.keyboard.press('Shift+F10')
   await expect(page.getByRole('menuitem', { name: 'Drop namespace…' })).not.toHaveAttribute('aria-disabled', 'true')
+  // Down from the first item (New namespace…, New table…) to Drop namespace….
+  await page.keyboard.press('ArrowDown')
   await page.keyboard.press('ArrowDown')
   await expect(page.getByRole('menuitem', { name: 'Drop namespace…' })).toBeFocused()
   await page.keyboard.press('Enter')
   const dialog = page.getByRole('alertdialog', { name: 'Drop namespace' })
   await expect(dialog.getByRole('button', { name: 'Drop namespace' })).toBeFocused()
+  await client.createTable({ namespace: ['stale'], name: 'arrived' }, sampleTable(2))
+  await client.close()
   await page.keyboard.press('Enter')
   const error = dialog.getByRole('alert')
   await expect(error).toContainText(/not empty|contains|holds/i)
@@ -321,7 +323,7 @@ test('Drop namespace… is disabled with the reason on a namespace that is not e
   }
   const item = await open()
   await expect(item).toHaveAttribute('aria-disabled', 'true')
-  await expect(item).toContainText('Not empty: it holds tables; only an empty namespace can be dropped')
+  await expect(item).toContainText('Not empty: it holds 1 table; only an empty namespace can be dropped')
   await shots(page, 'drop-namespace-disabled', async (p) => {
     if (!(await p.getByRole('menu').isVisible())) await open()
   })

@@ -207,6 +207,10 @@ test.describe('cell inspector, select and copy, export', () => {
         expect(rows).toHaveLength(ROWS)
         expect(rows[ROWS - 1]).toMatchObject({ id: START + BigInt(ROWS - 1), label: `row-${ROWS - 1}`, score: (ROWS - 1) / 2 })
       }
+      // Once the run is over the jobs panel collapses to the status bar's indicator: open it to see the job.
+      const indicator = page.getByRole('button', { name: /^Jobs: / })
+      await expect(indicator).toContainText('exported')
+      if ((await indicator.getAttribute('aria-expanded')) !== 'true') await indicator.click()
       await expect(page.getByRole('listitem', { name: 'Export of rows' }).first()).toContainText('Done')
     }
     await screenshot(page, 'export-jobs')

@@ -85,6 +85,9 @@ export async function abandonedIntents(root: string): Promise<JournalEntry[]> {
       await rm(file, { force: true }) // unreadable: written by rename only, so never half a record
     }
   }
+  // A writer killed between its mkdir and its record leaves the folder empty: leave the catalog as it was
+  // (a live writer whose folder this removes makes it again, see recordIntent).
+  if (entries.length === 0) await rmdir(journalDir(root)).catch(() => undefined)
   return entries
 }
 

@@ -51,7 +51,7 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
       const known = target.kind === 'namespace' ? contentsOf?.(target.connectionId, target.namespace) : undefined
       setMenu({ target, x, y, contents: known })
       refreshCapabilities(target.connectionId)
-      // Not loaded in the tree: ask what it holds (also what "Drop namespace and contents…" will delete).
+      // Ask what it holds now (the tree's listing may be stale), which also lists what "Drop namespace and contents…" deletes.
       if (target.kind === 'namespace') {
         call('namespaces/contents', { connectionId: target.connectionId, namespace: target.namespace })
           .then((value) => setContents({ target, value }))
@@ -66,8 +66,8 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
   let element: ReactNode = null
   if (menu) {
     const listed = contents?.target === menu.target ? contents.value : undefined
-    // What the namespace holds: the tree's loaded listing, else the answer of namespaces/contents.
-    const known = menu.contents ?? (listed ? { namespaces: listed.namespaces.length, tables: listed.tables.length, atLeast: listed.truncated } : undefined)
+    // What the namespace holds: the answer of namespaces/contents (fresh) once it is here, else the tree's listing.
+    const known = listed ? { namespaces: listed.namespaces.length, tables: listed.tables.length, atLeast: listed.truncated } : menu.contents
     const base = menuItemsFor(menu.target, capabilities.get(menu.target.connectionId), known)
     const withContents = menu.target.kind === 'namespace' ? withNamespaceContents(base, listed) : base
     // A read-only connection: every write is disabled with the reason.
