@@ -11,7 +11,7 @@
  * - first open in a fresh window: a new browser context (no caches), first table click → rows painted.
  * BENCH_UI_REPS rounds (default 7) after one warm-up round; app and vanilla alternate within each round.
  * Needs `npm run build` (out/renderer) and Chromium (CHROMIUM_PATH, default /usr/bin/chromium).
- * BENCH_UI_PROFILE=1 also writes a CPU profile of one warm open and one cold open to tests/bench/results/.
+ * BENCH_UI_PROFILE=1 also records a CPU profile and a trace of one cold open into BENCH_DIR (ui-open.*).
  */
 import { writeFile } from 'node:fs/promises'
 import { cpus, loadavg } from 'node:os'
@@ -149,9 +149,12 @@ async function profileOpen(browser: Browser, harness: Harness, path: string): Pr
   await cdp.send('Profiler.enable')
   await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
   await cdp.send('Profiler.start')
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'blink'] })
   await timeToPaint(page, { kind: 'click', selector: tableItem }, { ariaRow: 2, text: '0' })
+  const trace = await browser.stopTracing()
   const { profile } = await cdp.send('Profiler.stop')
-  await writeFile(path, JSON.stringify(profile))
+  await writeFile(`${path}.cpuprofile`, JSON.stringify(profile))
+  await writeFile(`${path}.trace.json`, trace)
   await page.close()
 }
 
@@ -202,8 +205,8 @@ export const section: Section = {
         ctx.log(`rep ${rep}: cold ${ms(app.cold)} · ` + MEASURES.map((m) => `${m} ${ms(app.times[m])}/${ms(bare[m])}`).join(' · '))
       }
       if (process.env.BENCH_UI_PROFILE === '1') {
-        await profileOpen(browser, harness, join(__dirname, 'results', 'ui-open.cpuprofile'))
-        ctx.log('CPU profile of a cold open written to tests/bench/results/ui-open.cpuprofile')
+        await profileOpen(browser, harness, join(ctx.dir, 'ui-open'))
+        ctx.log(`CPU profile and trace of a cold open written to ${join(ctx.dir, 'ui-open')}.{cpuprofile,trace.json}`)
       }
     } finally {
       await browser.close()

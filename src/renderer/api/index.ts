@@ -2,11 +2,14 @@ import { tableFromIPC, type Table } from 'apache-arrow'
 import { AppError, type Input, type Method, type Output, type TableRef, type TableViewSpec } from '../../contract'
 import { transport } from './transport'
 import { onHarnessEvent } from './harnessEvents'
+import { warmDecoderWhenIdle } from './warmup'
 
 export { uploadFile, type UploadProgress } from './upload'
 
 export { AppError }
 export const hostKind = transport.kind
+
+warmDecoderWhenIdle()
 
 /** Call a contract method; resolves with its output or rejects with the rebuilt AppError. */
 export async function call<M extends Method>(method: M, input: Input<M>, signal?: AbortSignal): Promise<Output<M>> {
