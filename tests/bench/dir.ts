@@ -215,6 +215,7 @@ export const section: Section = {
     const s = settings()
     const notes: string[] = []
     const listing = process.env.BENCH_DIR_LISTING !== '0'
+    if (!listing) notes.push('listing tables not run this time (BENCH_DIR_LISTING=0)')
     const tables = [...(await pageSection(ctx, s, notes)), ...(listing ? await listingSection(ctx, s, notes) : [])]
     return { notes, tables }
   },

@@ -11,7 +11,7 @@
  * - first open in a fresh window: a new browser context (no caches), first table click → rows painted.
  * BENCH_UI_REPS rounds (default 7) after one warm-up round; app and vanilla alternate within each round.
  * Needs `npm run build` (out/renderer) and Chromium (CHROMIUM_PATH, default /usr/bin/chromium).
- * BENCH_UI_PROFILE=1 also records a CPU profile and a trace of one cold open into BENCH_DIR (ui-open.*).
+ * BENCH_UI_PROFILE=1 also records a CPU profile and a trace of one cold open, and a profile of the jump to the end that follows, into BENCH_DIR (ui-open*).
  */
 import { writeFile } from 'node:fs/promises'
 import { cpus, loadavg } from 'node:os'
@@ -143,7 +143,7 @@ async function vanillaRound(browser: Browser, harness: Harness, script: string, 
 }
 
 /** A CPU profile (Chromium's profiler over CDP) of the app's cold and warm opens, for the report. */
-async function profileOpen(browser: Browser, harness: Harness, path: string): Promise<void> {
+async function profileOpen(browser: Browser, harness: Harness, rows: number, path: string): Promise<void> {
   const page = await openApp(browser, harness)
   const cdp = await page.context().newCDPSession(page)
   await cdp.send('Profiler.enable')
@@ -155,6 +155,10 @@ async function profileOpen(browser: Browser, harness: Harness, path: string): Pr
   const { profile } = await cdp.send('Profiler.stop')
   await writeFile(`${path}.cpuprofile`, JSON.stringify(profile))
   await writeFile(`${path}.trace.json`, trace)
+  // And a warm jump to the end, the action furthest from the vanilla page.
+  await cdp.send('Profiler.start')
+  await timeToPaint(page, { kind: 'scroll-end' }, { ariaRow: rows + 1, text: String(rows - 1) })
+  await writeFile(`${path}-end.cpuprofile`, JSON.stringify((await cdp.send('Profiler.stop')).profile))
   await page.close()
 }
 
@@ -205,7 +209,7 @@ export const section: Section = {
         ctx.log(`rep ${rep}: cold ${ms(app.cold)} · ` + MEASURES.map((m) => `${m} ${ms(app.times[m])}/${ms(bare[m])}`).join(' · '))
       }
       if (process.env.BENCH_UI_PROFILE === '1') {
-        await profileOpen(browser, harness, join(ctx.dir, 'ui-open'))
+        await profileOpen(browser, harness, rows, join(ctx.dir, 'ui-open'))
         ctx.log(`CPU profile and trace of a cold open written to ${join(ctx.dir, 'ui-open')}.{cpuprofile,trace.json}`)
       }
     } finally {
