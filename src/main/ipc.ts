@@ -1,5 +1,6 @@
 import type { IpcMainInvokeEvent, WebContents } from 'electron'
 import { fail, type EventName, type Events, type Result } from '../contract'
+import { exactArrayBuffer } from '../core/arrow'
 
 export const INVOKE_CHANNEL = 'catalog:invoke'
 export const EVENT_CHANNEL = 'catalog:event'
@@ -34,8 +35,16 @@ export function registerIpc(ipcMain: IpcMainLike, dispatch: Dispatch, isTrustedS
     if (!isTrustedSender(event)) {
       return fail({ code: 'permission_denied', message: 'This caller is not allowed to use the catalog API' })
     }
-    return dispatch(method, input)
+    return forTransfer(await dispatch(method, input))
   })
+}
+
+/**
+ * Binary values (Arrow IPC pages) cross as one exact ArrayBuffer: the clone then copies only the page and
+ * the renderer decodes it in place (src/renderer/api/transport.ts wraps it back into a Uint8Array).
+ */
+export function forTransfer(result: Result<unknown>): Result<unknown> {
+  return result.ok && result.value instanceof Uint8Array ? { ok: true, value: exactArrayBuffer(result.value) } : result
 }
 
 /** Push an event to the renderer (progress of long work). */

@@ -1,5 +1,5 @@
 export { fieldInfo, formatType, schemaFields, vectorDimension } from './format'
-export { emptyIpcStream, fileBuffersToStream, fromIpc, toIpcStream } from './ipc'
+export { emptyIpcStream, exactArrayBuffer, fileBuffersToStream, fromIpc, toIpcStream } from './ipc'
 export { batchOf, float32Vectors, seededRandom, tableOf, timestampsMicro, validityBitmap, withNulls, type Column } from './build'
 export { DEFAULT_IPC_LIMITS, ipcFramingProblem, type IpcLimits } from './ipcCheck'
 export { batchProblem } from './validate'

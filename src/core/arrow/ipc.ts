@@ -67,3 +67,16 @@ function startsWithSchema(stream: Uint8Array): boolean {
     return false
   }
 }
+
+/**
+ * The bytes of a page as one ArrayBuffer of exactly their length, for a structured clone (Electron IPC):
+ * a typed-array view is cloned with its whole backing buffer (a pooled Buffer drags its 8 KiB pool along),
+ * and a clone of a bare ArrayBuffer arrives as a fresh, 8-byte-aligned buffer that apache-arrow decodes in
+ * place (it copies every column buffer that is not aligned to its element size). No copy when `bytes`
+ * already spans its buffer, as the pages we produce do.
+ */
+export function exactArrayBuffer(bytes: Uint8Array): ArrayBuffer {
+  const { buffer, byteOffset, byteLength } = bytes
+  if (buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength) return buffer
+  return bytes.slice().buffer
+}

@@ -46,7 +46,11 @@ function electronTransport(bridge: NonNullable<Window['catalog']>): Transport {
   return {
     kind: 'electron',
     // IPC has no abort; a cancelled call is dropped by the client (and cancelled in main via requests/cancel).
-    invoke: (method, input) => bridge.invoke(method, input as never) as Promise<Result<unknown>>,
+    // Binary values arrive as an ArrayBuffer (src/main/ipc.ts, forTransfer): a view on it, no copy.
+    invoke: async (method, input) => {
+      const result = (await bridge.invoke(method, input as never)) as Result<unknown>
+      return result.ok && result.value instanceof ArrayBuffer ? { ok: true, value: new Uint8Array(result.value) } : result
+    },
   }
 }
 

@@ -1,7 +1,9 @@
-import { useCallback, useState, type ReactNode } from 'react'
+import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react'
 import type { CapabilitySnapshot, ConnectionInfo } from '../../../contract'
 import { call } from '../../api'
-import { ActionDialog, type WriteAction } from './ActionDialog'
+import type { WriteAction } from './ActionDialog'
+// Loaded on first use: the first paint does not need the dialog's code (issue 13).
+const ActionDialog = lazy(() => import('./ActionDialog').then((m) => ({ default: m.ActionDialog })))
 import { TreeContextMenu } from './TreeContextMenu'
 import { affectedNamespace, menuItemsFor, withNamespaceContents, type NamespaceContents, type TreeActionTarget } from './treeActions'
 import { CascadeDropDialog, PropertiesDialog } from '../lifecycle/NamespaceDialogs'
@@ -93,29 +95,31 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
   } else if (dialog) {
     const { action, target } = dialog
     element = (
-      <ActionDialog
-        action={action}
-        target={target}
-        onCancel={() => setDialog(null)}
-        onFailed={(error) => {
-          // The client has learnt the route is unsupported: next time the item is disabled with the reason.
-          if (error.code === 'unsupported') refreshCapabilities(target.connectionId)
-          // Not empty after all (changed behind the app's back): show what it holds now.
-          if (action === 'drop-namespace' && error.code !== 'unsupported') reload(target.connectionId, target.namespace)
-        }}
-        onDone={(result) => {
-          setDialog(null)
-          const namespace = affectedNamespace(action, target)
-          reload(target.connectionId, namespace)
-          if (action === 'create-namespace') expand(target.connectionId, namespace)
-          // A table renamed into another namespace: show it there.
-          if (result.namespace) {
-            reload(target.connectionId, result.namespace)
-            for (let depth = 1; depth <= result.namespace.length; depth++) expand(target.connectionId, result.namespace.slice(0, depth))
-          }
-          onChanged?.(action, target, result)
-        }}
-      />
+      <Suspense fallback={null}>
+        <ActionDialog
+          action={action}
+          target={target}
+          onCancel={() => setDialog(null)}
+          onFailed={(error) => {
+            // The client has learnt the route is unsupported: next time the item is disabled with the reason.
+            if (error.code === 'unsupported') refreshCapabilities(target.connectionId)
+            // Not empty after all (changed behind the app's back): show what it holds now.
+            if (action === 'drop-namespace' && error.code !== 'unsupported') reload(target.connectionId, target.namespace)
+          }}
+          onDone={(result) => {
+            setDialog(null)
+            const namespace = affectedNamespace(action, target)
+            reload(target.connectionId, namespace)
+            if (action === 'create-namespace') expand(target.connectionId, namespace)
+            // A table renamed into another namespace: show it there.
+            if (result.namespace) {
+              reload(target.connectionId, result.namespace)
+              for (let depth = 1; depth <= result.namespace.length; depth++) expand(target.connectionId, result.namespace.slice(0, depth))
+            }
+            onChanged?.(action, target, result)
+          }}
+        />
+      </Suspense>
     )
   } else if (nsDialog?.kind === 'properties') {
     element = <PropertiesDialog target={nsDialog.target} onClose={() => setNsDialog(null)} />

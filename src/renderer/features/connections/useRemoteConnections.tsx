@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react'
+import { lazy, Suspense, useCallback, useEffect, useState, type ReactNode } from 'react'
 import type { AppErrorData, ConnectionInfo, SavedConnectionView } from '../../../contract'
 import { call } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
-import { ConnectionDialog } from './ConnectionDialog'
+// Loaded on first use: the first paint does not need the dialog's code (issue 13).
+const ConnectionDialog = lazy(() => import('./ConnectionDialog').then((m) => ({ default: m.ConnectionDialog })))
 
 /**
  * Saved REST connections and the "Connect to server" dialog: the list, opening one (adding it as a
@@ -60,21 +61,23 @@ export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => v
   )
 
   const element: ReactNode = dialog ? (
-    <ConnectionDialog
-      key={dialog.editing?.id ?? 'new'}
-      editing={dialog.editing}
-      openError={dialog.openError}
-      onCancel={() => setDialog(null)}
-      onSaved={(view) => {
-        loadSaved()
-        setFailure((previous) => (previous?.id === view.id ? null : previous))
-      }}
-      onConnected={(_view, connection) => {
-        setFailure(null)
-        onOpened(connection)
-        setDialog(null)
-      }}
-    />
+    <Suspense fallback={null}>
+      <ConnectionDialog
+        key={dialog.editing?.id ?? 'new'}
+        editing={dialog.editing}
+        openError={dialog.openError}
+        onCancel={() => setDialog(null)}
+        onSaved={(view) => {
+          loadSaved()
+          setFailure((previous) => (previous?.id === view.id ? null : previous))
+        }}
+        onConnected={(_view, connection) => {
+          setFailure(null)
+          onOpened(connection)
+          setDialog(null)
+        }}
+      />
+    </Suspense>
   ) : null
 
   return { saved, openingId, failure, connect, edit, remove, openNew, element, reload: loadSaved }

@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ChangeEvent } from 'react'
+import { lazy, Suspense, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ChangeEvent } from 'react'
 import type { ConnectionInfo, ImportJobInfo, TableRef } from '../../../contract'
 import { call, hostKind, onHostEvent, pathForDroppedFile } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import type { AppErrorData } from '../../../contract'
 import { pendingKey, type ImportTarget, type PendingFile } from './dropped'
-import { ImportSheet } from './ImportSheet'
+// Loaded on first use: the first paint does not need the sheet's code (issue 13).
+const ImportSheet = lazy(() => import('./ImportSheet').then((m) => ({ default: m.ImportSheet })))
 import { ImportsIndicator } from './ImportsIndicator'
 import { JobsPanel, type JobsPanelProps } from './JobsPanel'
 import { useJobsPanelOpen } from './useJobsPanelOpen'
@@ -109,17 +110,19 @@ export function useImports({ connections, defaultTarget, onImported, extraJobs }
     <>
       <input ref={inputRef} type="file" multiple hidden aria-label="Files to import" data-testid="import-file-input" onChange={onInput} />
       {current && (
-        <ImportSheet
-          key={current.key}
-          item={current}
-          total={pending.length}
-          connections={connections}
-          onStarted={(job) => {
-            upsert(job, false)
-            next()
-          }}
-          onSkip={next}
-        />
+        <Suspense fallback={null}>
+          <ImportSheet
+            key={current.key}
+            item={current}
+            total={pending.length}
+            connections={connections}
+            onStarted={(job) => {
+              upsert(job, false)
+              next()
+            }}
+            onSkip={next}
+          />
+        </Suspense>
       )}
       {pickError && (
         <div className="import-toast">

@@ -1,5 +1,5 @@
 import type { Table } from 'apache-arrow'
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { AppErrorData, TableRef, TableViewSpec } from '../../../contract'
 import { isAbort, readPage } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
@@ -47,7 +47,9 @@ export function usePages(ref: TableRef, rowCount: number, first: number, end: nu
   const [attempt, setAttempt] = useState(0)
   const seedUsed = useRef(false)
 
-  useEffect(() => {
+  // A layout effect: the visible page is requested in the same task as the scroll that needs it, not after
+  // the next paint (a passive effect after a scroll waits for the frame; issue 13).
+  useLayoutEffect(() => {
     if (rowCount === 0 || end <= first) return
     const from = Math.max(0, first - OVERSCAN_ROWS)
     const to = Math.min(rowCount, end + OVERSCAN_ROWS)
@@ -65,8 +67,11 @@ export function usePages(ref: TableRef, rowCount: number, first: number, end: nu
         inFlight.current.delete(page)
       }
     }
+    // The pages around the window wait until the visible ones are here: they would compete with them.
+    const visibleMissing = wanted.slice(0, visibleLast - visibleFirst + 1).some((page) => !cache.has(page))
     for (const page of wanted) {
       if (cache.has(page) || inFlight.current.has(page)) continue
+      if (visibleMissing && (page < visibleFirst || page > visibleLast)) continue
       const useSeed = page === 0 && seed !== undefined && !seedUsed.current && !seed.controller.signal.aborted
       if (useSeed) seedUsed.current = true
       const controller = useSeed ? seed.controller : new AbortController()
