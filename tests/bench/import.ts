@@ -20,7 +20,7 @@
 import { execFileSync, spawn } from 'node:child_process'
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import { open } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { basename, join, resolve } from 'node:path'
 import type { Report, Section } from './lib'
 import {
   AsyncByteQueue,
@@ -142,35 +142,65 @@ export function benchFile(dir: string, rows: number): string {
 
 /**
  * The same rows written by polars, chunk by chunk (one record batch per 10k rows): labels become
- * Utf8View, vectors FixedSizeList<Float32>[768], buffers ZSTD-compressed. polars holds the whole
- * frame in memory, so sizes above ~300k rows need as much RAM as the file.
+ * Utf8View, vectors FixedSizeList<Float32>[768], buffers ZSTD-compressed. Written as an Arrow IPC
+ * stream, one polars frame at a time (`writeIPCStream` per chunk, the schema message kept once and
+ * the end-of-stream marker once), so memory stays at one chunk whatever the size (1M rows = ~3 GB).
  */
 export async function polarsBenchFile(dir: string, rows: number): Promise<string> {
-  const path = join(dir, `bench_${rows}_polars_zstd.arrow`)
+  const path = join(dir, `bench_${rows}_polars_zstd.arrows`)
   if (existsSync(path)) return path
   const source = benchFile(dir, rows)
   /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports */
   const pl = require('nodejs-polars') as any
   const { openIpc } = await import('../../src/core/arrow/ipc/reader')
+  const { fbMessage, flatbuffers } = await import('../../src/core/arrow/ipc/fb')
   const reader = await openIpc(source, 'file')
-  const parts: any[] = []
-  for await (const batch of reader.batches()) {
-    const n = batch.numRows
-    const vectors = batch.getChildAt(3)!.data[0]!.children[0]!.values as Float32Array
-    parts.push(
-      pl.DataFrame([
+  const partial = `${path}.partial`
+  const fd = openSync(partial, 'w')
+  try {
+    let first = true
+    for await (const batch of reader.batches()) {
+      const n = batch.numRows
+      const vectors = batch.getChildAt(3)!.data[0]!.children[0]!.values as Float32Array
+      const frame = pl.DataFrame([
         pl.Series('id', batch.getChildAt(0)!.data[0]!.values as BigInt64Array),
         pl.Series('label', batch.getChildAt(1)!.toArray() as string[]),
         pl.Series('score', batch.getChildAt(2)!.data[0]!.values as Float64Array),
         pl.Series('vector', Array.from({ length: n }, (_, r) => Array.from(vectors.subarray(r * DIM, (r + 1) * DIM)))).cast(pl.FixedSizeList(pl.Float32, DIM)),
-      ]),
-    )
+      ])
+      // writeIPC, not writeIPCStream: polars writes Utf8View only in the file format (its stream writer uses LargeUtf8).
+      const bytes = frame.writeIPC({ compression: 'zstd' }) as Buffer
+      for (const message of fileMessages(bytes, fbMessage, flatbuffers)) {
+        if (first || message.headerType !== 1) writeSync(fd, message.bytes)
+      }
+      first = false
+    }
+    writeSync(fd, Buffer.from([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]))
+  } finally {
+    closeSync(fd)
+    await reader.close()
   }
   /* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports */
-  const partial = `${path}.partial`
-  pl.concat(parts, { rechunk: false, how: 'vertical' }).writeIPC(partial, { compression: 'zstd' })
   renameSync(partial, path)
   return path
+}
+
+/**
+ * The messages of an IPC file (magic, then the stream format, then the footer), each with its header
+ * type (1 = schema), up to the end-of-stream marker or the footer.
+ */
+function* fileMessages(bytes: Buffer, fbMessage: typeof import('../../src/core/arrow/ipc/fb').fbMessage, flatbuffers: typeof import('../../src/core/arrow/ipc/fb').flatbuffers): Generator<{ headerType: number; bytes: Buffer }> {
+  const footerAt = bytes.length - 10 - bytes.readInt32LE(bytes.length - 10)
+  let at = 8
+  while (at < footerAt && bytes.readUInt32LE(at) === 0xffffffff) {
+    const metaLength = bytes.readInt32LE(at + 4)
+    if (metaLength === 0) return
+    const meta = bytes.subarray(at + 8, at + 8 + metaLength)
+    const message = fbMessage.Message.getRootAsMessage(new flatbuffers.ByteBuffer(new Uint8Array(meta.buffer, meta.byteOffset, meta.byteLength)))
+    const end = at + 8 + metaLength + Number(message.bodyLength())
+    yield { headerType: message.headerType() as number, bytes: bytes.subarray(at, end) }
+    at = end
+  }
 }
 
 // ---------------------------------------------------------------- the imports (child side)
@@ -198,7 +228,7 @@ async function runOurs(file: string, root: string): Promise<number> {
   const { ImportJobs } = await import('../../src/core/import/jobs')
   const client = await connectNamespace('dir', { root, create: 'true' })
   const jobs = new ImportJobs({ emit: () => undefined })
-  const job = jobs.enqueue({ connectionId: 'bench', client, namespace: [], name: 'bench', mode: 'create', path: file, fileName: 'bench.arrow' })
+  const job = jobs.enqueue({ connectionId: 'bench', client, namespace: [], name: 'bench', mode: 'create', path: file, fileName: basename(file) })
   const done = await jobs.wait(job.id)
   if (done.state !== 'done') throw new Error(`import ${done.state}: ${done.error?.message}`)
   await client.close()

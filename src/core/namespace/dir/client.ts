@@ -12,6 +12,7 @@ import { listAll, type CallOptions, type CreateMode, type DescribeOptions, type 
 import { assertComponent, assertNamespacePath, assertTableId, formatNamespace, formatTableId, type NamespacePath, type TableId } from '../path'
 import { clearIntent, recordIntent } from '../../recovery/journal'
 import { isStagingName, stagingName } from '../../recovery/staging'
+import { addArrowTable } from './add'
 import { fromLanceError } from './errors'
 import { CatalogManifest, objectIdOf, tableObjectId } from './manifest'
 import { moveTable, serialized, swapTables, type MoveContext } from './moves'
@@ -290,7 +291,7 @@ export class DirNamespaceClient implements NamespaceClient {
     assertTableId(id)
     const table = await this.openTable(id)
     this.forget(id)
-    const result = await this.call(() => table.add(data), { table: id })
+    const result = await this.call(() => addArrowTable(table, data), { table: id })
     return result.version
   }
 
