@@ -2,6 +2,7 @@ import { open, type FileHandle } from 'node:fs/promises'
 import { makeVector, type RecordBatch, type Schema, type Vector } from 'apache-arrow'
 import { loadBatchAsync, loadDictionary } from './batch'
 import { initZstd } from './codecs'
+import { readAhead } from './zstdPool'
 import { fbFile, fbMessage, flatbuffers, type FbRecordBatch } from './fb'
 import { decodeSchema, type Conversion, type DecodedSchema } from './schema'
 
@@ -26,11 +27,10 @@ export interface IpcReader {
 
 const MAGIC = Buffer.from('ARROW1')
 /**
- * Batches read and decoded ahead of the one being consumed, when buffers are compressed: their decoding
- * (in workers, see zstdPool.ts) then overlaps the consumer's work. Uncompressed batches are not read
- * ahead: reading them is cheap and each held batch costs memory.
+ * Batches are read and decoded ahead of the one being consumed when their buffers are compressed (one per
+ * ZSTD worker, see zstdPool.ts), so decoding overlaps the consumer's work. Uncompressed batches are not
+ * read ahead: reading them is cheap and each held batch costs memory.
  */
-const READ_AHEAD = 2
 
 /** A batch being loaded; its failure is seen when it is awaited, never as an unhandled rejection. */
 function ahead<T>(p: Promise<T>): Promise<T> {
@@ -170,7 +170,7 @@ async function openFile(m: Messages): Promise<IpcReader> {
         const pending: Promise<RecordBatch>[] = []
         let next = 0
         for (;;) {
-          const depth = compressed(headers[next]) ? READ_AHEAD : 1
+          const depth = compressed(headers[next]) ? readAhead() : 1
           while (pending.length < depth && next < headers.length) pending.push(ahead(load(headers[next++]!)))
           const batch = pending.shift()
           if (!batch) return
@@ -277,7 +277,7 @@ async function openStream(m: Messages): Promise<IpcReader> {
             if (!p) ended = true
             else {
               pending.push(p.batch)
-              if (p.compressed && decoded.dictionaries.size === 0) depth = READ_AHEAD
+              if (p.compressed && decoded.dictionaries.size === 0) depth = readAhead()
             }
           }
           const batch = pending.shift()

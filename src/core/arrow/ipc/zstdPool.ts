@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads'
 import { availableParallelism } from 'node:os'
 import { pathToFileURL } from 'node:url'
+import { nativeZstd } from './codecs'
 
 /**
  * ZSTD decoding off the JS thread, for Node without zlib's ZSTD (Node 20; Electron has it natively).
@@ -49,7 +50,7 @@ class ZstdPool {
   decoded = 0
 
   constructor(
-    private readonly size: number,
+    readonly size: number,
     private readonly zstddec: string,
   ) {}
 
@@ -117,6 +118,11 @@ class ZstdPool {
 }
 
 let pool: ZstdPool | null | undefined
+
+/** Batches worth reading ahead of the consumer: one per worker, so every worker has a body to decode. */
+export function readAhead(): number {
+  return nativeZstd ? 1 : 1 + (zstdPool()?.size ?? 0)
+}
 
 /** The shared pool, or null where workers cannot load the decoder (then decoding stays in place). */
 export function zstdPool(): ZstdPool | null {
