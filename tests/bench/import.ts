@@ -57,6 +57,8 @@ export interface ImportBenchRow {
   rowsPerSecond: number
   mbPerSecond: number
   peakRssMiB: number
+  /** Lance versions of the imported table (dd: 0). */
+  versions: number
 }
 
 // ---------------------------------------------------------------- data generation
@@ -261,6 +263,14 @@ async function runBare(file: string, root: string): Promise<number> {
   return rows
 }
 
+/** Lance versions the imported table has (one per commit): what the table's timeline shows (issue #8). */
+async function versionCount(root: string): Promise<number> {
+  const lancedb = await import('@lancedb/lancedb')
+  const db = await lancedb.connectNamespace('dir', { root })
+  const table = await db.openTable('bench')
+  return (await table.listVersions()).length
+}
+
 function peakRssMiB(): number {
   const status = readFileSync('/proc/self/status', 'utf8')
   const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0)
@@ -279,25 +289,26 @@ async function child(variant: string, file: string, root: string): Promise<void>
   const synced = process.hrtime.bigint()
   await fsyncTree(root)
   const fsyncMs = Number(process.hrtime.bigint() - synced) / 1e6
-  process.stdout.write(`RESULT ${JSON.stringify({ rows, ms, fsyncMs, peakRssMiB: peakRssMiB() })}\n`)
+  const peak = peakRssMiB()
+  process.stdout.write(`RESULT ${JSON.stringify({ rows, ms, fsyncMs, peakRssMiB: peak, versions: await versionCount(root) })}\n`)
 }
 
 // ---------------------------------------------------------------- orchestration (parent side)
 
 /** The physical limit: the same bytes copied to the same disk, flushed (`conv=fsync`). */
-function runDd(file: string, root: string): { rows: number; ms: number; fsyncMs: number; peakRssMiB: number } {
+function runDd(file: string, root: string): { rows: number; ms: number; fsyncMs: number; peakRssMiB: number; versions: number } {
   mkdirSync(root, { recursive: true })
   const started = process.hrtime.bigint()
   execFileSync('dd', [`if=${file}`, `of=${join(root, 'copy')}`, 'bs=4M', 'conv=fsync'], { stdio: 'ignore' })
   const ms = Number(process.hrtime.bigint() - started) / 1e6
-  return { rows: 0, ms, fsyncMs: 0, peakRssMiB: 0 }
+  return { rows: 0, ms, fsyncMs: 0, peakRssMiB: 0, versions: 0 }
 }
 
 function loadAverage(): string {
   return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 }
 
-function runChild(variant: Variant, file: string, root: string): Promise<{ rows: number; ms: number; fsyncMs: number; peakRssMiB: number }> {
+function runChild(variant: Variant, file: string, root: string): Promise<{ rows: number; ms: number; fsyncMs: number; peakRssMiB: number; versions: number }> {
   return new Promise((resolvePromise, reject) => {
     const tsx = join(ROOT, 'node_modules', '.bin', 'tsx')
     const proc = spawn(tsx, [__filename, '--child', variant, file, root], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -350,9 +361,10 @@ export async function runImportBench(
             rowsPerSecond: Math.round((rows / r.ms) * 1000),
             mbPerSecond: Math.round(bytes / 1e6 / (r.ms / 1000)),
             peakRssMiB: r.peakRssMiB,
+            versions: r.versions,
           }
           results.push(row)
-          log(`  ${variant} rep ${rep}: ${(row.ms / 1000).toFixed(2)} s${variant === 'dd' ? ' (dd, with fsync)' : ` + fsync ${(row.fsyncMs / 1000).toFixed(2)} s, ${row.rowsPerSecond.toLocaleString('en')} rows/s, peak RSS ${row.peakRssMiB} MiB`}, ${row.mbPerSecond} MB/s`)
+          log(`  ${variant} rep ${rep}: ${(row.ms / 1000).toFixed(2)} s${variant === 'dd' ? ' (dd, with fsync)' : ` + fsync ${(row.fsyncMs / 1000).toFixed(2)} s, ${row.rowsPerSecond.toLocaleString('en')} rows/s, peak RSS ${row.peakRssMiB} MiB, ${row.versions} versions`}, ${row.mbPerSecond} MB/s`)
         } finally {
           rmSync(root, { recursive: true, force: true })
         }
@@ -412,8 +424,8 @@ function report(results: ImportBenchRow[]): Report {
       },
       {
         title: `Every rep (load average before ${loads.before}, after ${loads.after})`,
-        columns: ['rows', 'variant', 'rep', 'import s', 'fsync s', 'rows/s', 'MB/s', 'peak RSS MiB'],
-        rows: results.map((r) => [r.rows.toLocaleString('en'), r.variant, r.rep, (r.ms / 1000).toFixed(2), (r.fsyncMs / 1000).toFixed(2), r.variant === 'dd' ? '–' : r.rowsPerSecond.toLocaleString('en'), r.mbPerSecond, r.peakRssMiB || '–']),
+        columns: ['rows', 'variant', 'rep', 'import s', 'fsync s', 'rows/s', 'MB/s', 'peak RSS MiB', 'table versions', '(import + fsync) ÷ dd'],
+        rows: results.map((r) => [r.rows.toLocaleString('en'), r.variant, r.rep, (r.ms / 1000).toFixed(2), (r.fsyncMs / 1000).toFixed(2), r.variant === 'dd' ? '–' : r.rowsPerSecond.toLocaleString('en'), r.mbPerSecond, r.peakRssMiB || '–', r.versions || '–', diskOf(results, r)]),
       },
     ],
   }
@@ -451,6 +463,12 @@ function summary(results: ImportBenchRow[], n: number) {
   return { ours, bare, polars, dd, ratio, polarsRatio, diskRatio }
 }
 
+/** (import + fsync) ÷ the same rep's dd, for one import row. */
+function diskOf(results: ImportBenchRow[], r: ImportBenchRow): string {
+  const dd = results.find((x) => x.rows === r.rows && x.rep === r.rep && x.variant === 'dd')
+  return r.variant === 'dd' || !dd ? '–' : `${((r.ms + r.fsyncMs) / dd.ms).toFixed(2)}×`
+}
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b)
   const m = Math.floor(s.length / 2)
@@ -480,9 +498,9 @@ function writeReport(results: ImportBenchRow[], reps: number): void {
       `| ${rows.toLocaleString('en')} | ${(ours[0]!.bytes / 1e6).toFixed(0)} | ${(median(ours.map((r) => r.ms)) / 1000).toFixed(2)} | ${(median(bare.map((r) => r.ms)) / 1000).toFixed(2)} | ${median(ours.map((r) => r.rowsPerSecond)).toLocaleString('en')} | ${median(bare.map((r) => r.rowsPerSecond)).toLocaleString('en')} | **${ratio.toFixed(2)}×** | ${Math.max(...ours.map((r) => r.peakRssMiB))} | ${Math.max(...bare.map((r) => r.peakRssMiB))} | **${polarsRatio.toFixed(2)}×** | ${polars.length ? Math.max(...polars.map((r) => r.peakRssMiB)) : '–'} | ${diskRatio.toFixed(2)}× |`,
     )
   }
-  lines.push('', '| rows | variant | rep | import s | fsync s | rows/s | MB/s | peak RSS MiB |', '|---|---|---|---|---|---|---|---|')
+  lines.push('', '| rows | variant | rep | import s | fsync s | rows/s | MB/s | peak RSS MiB | table versions | (import + fsync) ÷ dd |', '|---|---|---|---|---|---|---|---|---|---|')
   for (const r of results) {
-    lines.push(`| ${r.rows.toLocaleString('en')} | ${r.variant} | ${r.rep} | ${(r.ms / 1000).toFixed(2)} | ${(r.fsyncMs / 1000).toFixed(2)} | ${r.variant === 'dd' ? '–' : r.rowsPerSecond.toLocaleString('en')} | ${r.mbPerSecond} | ${r.peakRssMiB || '–'} |`)
+    lines.push(`| ${r.rows.toLocaleString('en')} | ${r.variant} | ${r.rep} | ${(r.ms / 1000).toFixed(2)} | ${(r.fsyncMs / 1000).toFixed(2)} | ${r.variant === 'dd' ? '–' : r.rowsPerSecond.toLocaleString('en')} | ${r.mbPerSecond} | ${r.peakRssMiB || '–'} | ${r.versions || '–'} | ${diskOf(results, r)} |`)
   }
   mkdirSync(join(ROOT, 'tests', 'bench', 'results'), { recursive: true })
   writeFileSync(join(ROOT, 'tests', 'bench', 'results', 'import.md'), lines.join('\n') + '\n')
