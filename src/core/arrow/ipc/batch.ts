@@ -33,7 +33,8 @@ export async function loadBatchAsync(schema: Schema, layouts: Layout[], header: 
   if (!plan || !pool) return loadBatch(schema, layouts, header, body, dictionaries)
   const done = await pool.decode(body.buffer as ArrayBuffer, plan.parts.map((p) => p.part))
   const back = new Uint8Array(done.body, body.byteOffset, body.byteLength)
-  const buffers = plan.all.map((b) => (typeof b === 'number' ? checked(done.out[b]!, plan.parts[b]!.part[2], plan.parts[b]!.index) : back.subarray(b[0], b[1])))
+  // Stored ranges are copied out (they are rare and small in a compressed body), so nothing keeps the body alive.
+  const buffers = plan.all.map((b) => (typeof b === 'number' ? checked(done.out[b]!, plan.parts[b]!.part[2], plan.parts[b]!.index) : back.slice(b[0], b[1])))
   return loadBatch(schema, layouts, header, back, dictionaries, buffers)
 }
 
@@ -106,15 +107,21 @@ function readBuffers(header: FbRecordBatch, body: Uint8Array): Uint8Array[] {
     const length = Number(b.length())
     if (!(offset >= 0 && length >= 0 && offset + length <= body.length)) throw new Error(`buffer ${i + 1} lies outside the message body`)
     const raw = body.subarray(offset, offset + length)
-    if (codec === null || length === 0) {
+    if (codec === null) {
       out.push(raw)
+      continue
+    }
+    // In a compressed body, a view into the body would keep all of it alive as long as the batch (Lance's write
+    // of it included): empty buffers get their own, stored ones are copied.
+    if (length === 0) {
+      out.push(new Uint8Array(0))
       continue
     }
     if (length < 8) throw new Error(`compressed buffer ${i + 1} is too short`)
     const view = new DataView(raw.buffer, raw.byteOffset, 8)
     const decoded = view.getBigInt64(0, true)
     if (decoded === -1n) {
-      out.push(raw.subarray(8))
+      out.push(raw.slice(8))
       continue
     }
     if (decoded < 0n || decoded > BigInt(MAX_BUFFER)) throw new Error(`compressed buffer ${i + 1} claims ${decoded} bytes`)
