@@ -412,7 +412,7 @@ function report(results: ImportBenchRow[]): Report {
       `${Math.max(0, ...results.map((r) => r.rep)) + 1} rep(s) per variant (BENCH_REPS), alternating order (ABBA); each import in its own child process, peak RSS = VmHWM.`,
       'File: Arrow IPC file, 10k-row batches, `{id int64, label utf8, score float64, vector FixedSizeList<Float32>[768]}`, random floats (BENCH_ROWS, BENCH_DIR).',
       '"bare" = @lancedb/lancedb alone: file reader, createTable(first batch), add(batch) with one add in flight (perf-baselines §3 best variant).',
-      '"polars" = our pipeline on the same rows written by polars (Utf8View labels, ZSTD-compressed buffers); "dd" = `dd bs=4M conv=fsync` of the plain file to the same disk.',
+      '"polars" = our pipeline on the same rows written by polars (Utf8View labels, ZSTD-compressed buffers; an IPC stream written one 10k-row frame at a time); "dd" = `dd bs=4M conv=fsync` of the plain file to the same disk.',
       'Every import is followed by an fsync of the table directory, timed apart; "(ours + fsync) ÷ dd" compares like with like.',
       'Targets: throughput ours/bare ≥ 0.9 and polars/ours ≥ 0.9; peak RSS < 700 MB for the 3 GB file.',
     ],

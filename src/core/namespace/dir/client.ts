@@ -43,8 +43,8 @@ export class DirNamespaceClient implements NamespaceClient {
   /** Table handles opened by readPage, so paging does not reopen the table each time. describeTable refreshes them. */
   private readonly tables = new Map<string, Promise<LanceTable>>()
   /**
-   * Handles kept between the appends of one import into its staging table: reopening it for every chunk (a
-   * `__manifest` lookup plus a dataset open, 100 times for 1M rows) cost ~10% of the import. Staging names are
+   * Handles kept between the appends of one import into its staging table: reopening it for every chunk meant a
+   * `__manifest` lookup plus a dataset open, 100 times for 1M rows (profiled: `openTable` on the JS thread). Staging names are
    * private to the import that made them, so no one else writes there; any other operation on the table
    * ({@link forget}) drops the handle.
    */
