@@ -20,7 +20,7 @@
 import { execFileSync, spawn } from 'node:child_process'
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import { open } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { basename, join, resolve } from 'node:path'
 import type { Report, Section } from './lib'
 import {
   AsyncByteQueue,
@@ -57,6 +57,8 @@ export interface ImportBenchRow {
   rowsPerSecond: number
   mbPerSecond: number
   peakRssMiB: number
+  /** Lance versions of the imported table (dd: 0). */
+  versions: number
 }
 
 // ---------------------------------------------------------------- data generation
@@ -142,35 +144,65 @@ export function benchFile(dir: string, rows: number): string {
 
 /**
  * The same rows written by polars, chunk by chunk (one record batch per 10k rows): labels become
- * Utf8View, vectors FixedSizeList<Float32>[768], buffers ZSTD-compressed. polars holds the whole
- * frame in memory, so sizes above ~300k rows need as much RAM as the file.
+ * Utf8View, vectors FixedSizeList<Float32>[768], buffers ZSTD-compressed. Written as an Arrow IPC
+ * stream, one polars frame at a time (`writeIPCStream` per chunk, the schema message kept once and
+ * the end-of-stream marker once), so memory stays at one chunk whatever the size (1M rows = ~3 GB).
  */
 export async function polarsBenchFile(dir: string, rows: number): Promise<string> {
-  const path = join(dir, `bench_${rows}_polars_zstd.arrow`)
+  const path = join(dir, `bench_${rows}_polars_zstd.arrows`)
   if (existsSync(path)) return path
   const source = benchFile(dir, rows)
   /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports */
   const pl = require('nodejs-polars') as any
   const { openIpc } = await import('../../src/core/arrow/ipc/reader')
+  const { fbMessage, flatbuffers } = await import('../../src/core/arrow/ipc/fb')
   const reader = await openIpc(source, 'file')
-  const parts: any[] = []
-  for await (const batch of reader.batches()) {
-    const n = batch.numRows
-    const vectors = batch.getChildAt(3)!.data[0]!.children[0]!.values as Float32Array
-    parts.push(
-      pl.DataFrame([
+  const partial = `${path}.partial`
+  const fd = openSync(partial, 'w')
+  try {
+    let first = true
+    for await (const batch of reader.batches()) {
+      const n = batch.numRows
+      const vectors = batch.getChildAt(3)!.data[0]!.children[0]!.values as Float32Array
+      const frame = pl.DataFrame([
         pl.Series('id', batch.getChildAt(0)!.data[0]!.values as BigInt64Array),
         pl.Series('label', batch.getChildAt(1)!.toArray() as string[]),
         pl.Series('score', batch.getChildAt(2)!.data[0]!.values as Float64Array),
         pl.Series('vector', Array.from({ length: n }, (_, r) => Array.from(vectors.subarray(r * DIM, (r + 1) * DIM)))).cast(pl.FixedSizeList(pl.Float32, DIM)),
-      ]),
-    )
+      ])
+      // writeIPC, not writeIPCStream: polars writes Utf8View only in the file format (its stream writer uses LargeUtf8).
+      const bytes = frame.writeIPC({ compression: 'zstd' }) as Buffer
+      for (const message of fileMessages(bytes, fbMessage, flatbuffers)) {
+        if (first || message.headerType !== 1) writeSync(fd, message.bytes)
+      }
+      first = false
+    }
+    writeSync(fd, Buffer.from([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]))
+  } finally {
+    closeSync(fd)
+    await reader.close()
   }
   /* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports */
-  const partial = `${path}.partial`
-  pl.concat(parts, { rechunk: false, how: 'vertical' }).writeIPC(partial, { compression: 'zstd' })
   renameSync(partial, path)
   return path
+}
+
+/**
+ * The messages of an IPC file (magic, then the stream format, then the footer), each with its header
+ * type (1 = schema), up to the end-of-stream marker or the footer.
+ */
+function* fileMessages(bytes: Buffer, fbMessage: typeof import('../../src/core/arrow/ipc/fb').fbMessage, flatbuffers: typeof import('../../src/core/arrow/ipc/fb').flatbuffers): Generator<{ headerType: number; bytes: Buffer }> {
+  const footerAt = bytes.length - 10 - bytes.readInt32LE(bytes.length - 10)
+  let at = 8
+  while (at < footerAt && bytes.readUInt32LE(at) === 0xffffffff) {
+    const metaLength = bytes.readInt32LE(at + 4)
+    if (metaLength === 0) return
+    const meta = bytes.subarray(at + 8, at + 8 + metaLength)
+    const message = fbMessage.Message.getRootAsMessage(new flatbuffers.ByteBuffer(new Uint8Array(meta.buffer, meta.byteOffset, meta.byteLength)))
+    const end = at + 8 + metaLength + Number(message.bodyLength())
+    yield { headerType: message.headerType() as number, bytes: bytes.subarray(at, end) }
+    at = end
+  }
 }
 
 // ---------------------------------------------------------------- the imports (child side)
@@ -198,7 +230,7 @@ async function runOurs(file: string, root: string): Promise<number> {
   const { ImportJobs } = await import('../../src/core/import/jobs')
   const client = await connectNamespace('dir', { root, create: 'true' })
   const jobs = new ImportJobs({ emit: () => undefined })
-  const job = jobs.enqueue({ connectionId: 'bench', client, namespace: [], name: 'bench', mode: 'create', path: file, fileName: 'bench.arrow' })
+  const job = jobs.enqueue({ connectionId: 'bench', client, namespace: [], name: 'bench', mode: 'create', path: file, fileName: basename(file) })
   const done = await jobs.wait(job.id)
   if (done.state !== 'done') throw new Error(`import ${done.state}: ${done.error?.message}`)
   await client.close()
@@ -231,6 +263,14 @@ async function runBare(file: string, root: string): Promise<number> {
   return rows
 }
 
+/** Lance versions the imported table has (one per commit): what the table's timeline shows (issue #8). */
+async function versionCount(root: string): Promise<number> {
+  const lancedb = await import('@lancedb/lancedb')
+  const db = await lancedb.connectNamespace('dir', { root })
+  const table = await db.openTable('bench')
+  return (await table.listVersions()).length
+}
+
 function peakRssMiB(): number {
   const status = readFileSync('/proc/self/status', 'utf8')
   const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0)
@@ -249,25 +289,26 @@ async function child(variant: string, file: string, root: string): Promise<void>
   const synced = process.hrtime.bigint()
   await fsyncTree(root)
   const fsyncMs = Number(process.hrtime.bigint() - synced) / 1e6
-  process.stdout.write(`RESULT ${JSON.stringify({ rows, ms, fsyncMs, peakRssMiB: peakRssMiB() })}\n`)
+  const peak = peakRssMiB()
+  process.stdout.write(`RESULT ${JSON.stringify({ rows, ms, fsyncMs, peakRssMiB: peak, versions: await versionCount(root) })}\n`)
 }
 
 // ---------------------------------------------------------------- orchestration (parent side)
 
 /** The physical limit: the same bytes copied to the same disk, flushed (`conv=fsync`). */
-function runDd(file: string, root: string): { rows: number; ms: number; fsyncMs: number; peakRssMiB: number } {
+function runDd(file: string, root: string): { rows: number; ms: number; fsyncMs: number; peakRssMiB: number; versions: number } {
   mkdirSync(root, { recursive: true })
   const started = process.hrtime.bigint()
   execFileSync('dd', [`if=${file}`, `of=${join(root, 'copy')}`, 'bs=4M', 'conv=fsync'], { stdio: 'ignore' })
   const ms = Number(process.hrtime.bigint() - started) / 1e6
-  return { rows: 0, ms, fsyncMs: 0, peakRssMiB: 0 }
+  return { rows: 0, ms, fsyncMs: 0, peakRssMiB: 0, versions: 0 }
 }
 
 function loadAverage(): string {
   return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 }
 
-function runChild(variant: Variant, file: string, root: string): Promise<{ rows: number; ms: number; fsyncMs: number; peakRssMiB: number }> {
+function runChild(variant: Variant, file: string, root: string): Promise<{ rows: number; ms: number; fsyncMs: number; peakRssMiB: number; versions: number }> {
   return new Promise((resolvePromise, reject) => {
     const tsx = join(ROOT, 'node_modules', '.bin', 'tsx')
     const proc = spawn(tsx, [__filename, '--child', variant, file, root], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -320,9 +361,10 @@ export async function runImportBench(
             rowsPerSecond: Math.round((rows / r.ms) * 1000),
             mbPerSecond: Math.round(bytes / 1e6 / (r.ms / 1000)),
             peakRssMiB: r.peakRssMiB,
+            versions: r.versions,
           }
           results.push(row)
-          log(`  ${variant} rep ${rep}: ${(row.ms / 1000).toFixed(2)} s${variant === 'dd' ? ' (dd, with fsync)' : ` + fsync ${(row.fsyncMs / 1000).toFixed(2)} s, ${row.rowsPerSecond.toLocaleString('en')} rows/s, peak RSS ${row.peakRssMiB} MiB`}, ${row.mbPerSecond} MB/s`)
+          log(`  ${variant} rep ${rep}: ${(row.ms / 1000).toFixed(2)} s${variant === 'dd' ? ' (dd, with fsync)' : ` + fsync ${(row.fsyncMs / 1000).toFixed(2)} s, ${row.rowsPerSecond.toLocaleString('en')} rows/s, peak RSS ${row.peakRssMiB} MiB, ${row.versions} versions`}, ${row.mbPerSecond} MB/s`)
         } finally {
           rmSync(root, { recursive: true, force: true })
         }
@@ -370,7 +412,7 @@ function report(results: ImportBenchRow[]): Report {
       `${Math.max(0, ...results.map((r) => r.rep)) + 1} rep(s) per variant (BENCH_REPS), alternating order (ABBA); each import in its own child process, peak RSS = VmHWM.`,
       'File: Arrow IPC file, 10k-row batches, `{id int64, label utf8, score float64, vector FixedSizeList<Float32>[768]}`, random floats (BENCH_ROWS, BENCH_DIR).',
       '"bare" = @lancedb/lancedb alone: file reader, createTable(first batch), add(batch) with one add in flight (perf-baselines §3 best variant).',
-      '"polars" = our pipeline on the same rows written by polars (Utf8View labels, ZSTD-compressed buffers); "dd" = `dd bs=4M conv=fsync` of the plain file to the same disk.',
+      '"polars" = our pipeline on the same rows written by polars (Utf8View labels, ZSTD-compressed buffers; an IPC stream written one 10k-row frame at a time); "dd" = `dd bs=4M conv=fsync` of the plain file to the same disk.',
       'Every import is followed by an fsync of the table directory, timed apart; "(ours + fsync) ÷ dd" compares like with like.',
       'Targets: throughput ours/bare ≥ 0.9 and polars/ours ≥ 0.9; peak RSS < 700 MB for the 3 GB file.',
     ],
@@ -382,8 +424,8 @@ function report(results: ImportBenchRow[]): Report {
       },
       {
         title: `Every rep (load average before ${loads.before}, after ${loads.after})`,
-        columns: ['rows', 'variant', 'rep', 'import s', 'fsync s', 'rows/s', 'MB/s', 'peak RSS MiB'],
-        rows: results.map((r) => [r.rows.toLocaleString('en'), r.variant, r.rep, (r.ms / 1000).toFixed(2), (r.fsyncMs / 1000).toFixed(2), r.variant === 'dd' ? '–' : r.rowsPerSecond.toLocaleString('en'), r.mbPerSecond, r.peakRssMiB || '–']),
+        columns: ['rows', 'variant', 'rep', 'import s', 'fsync s', 'rows/s', 'MB/s', 'peak RSS MiB', 'table versions', '(import + fsync) ÷ dd'],
+        rows: results.map((r) => [r.rows.toLocaleString('en'), r.variant, r.rep, (r.ms / 1000).toFixed(2), (r.fsyncMs / 1000).toFixed(2), r.variant === 'dd' ? '–' : r.rowsPerSecond.toLocaleString('en'), r.mbPerSecond, r.peakRssMiB || '–', r.versions || '–', diskOf(results, r)]),
       },
     ],
   }
@@ -421,6 +463,12 @@ function summary(results: ImportBenchRow[], n: number) {
   return { ours, bare, polars, dd, ratio, polarsRatio, diskRatio }
 }
 
+/** (import + fsync) ÷ the same rep's dd, for one import row. */
+function diskOf(results: ImportBenchRow[], r: ImportBenchRow): string {
+  const dd = results.find((x) => x.rows === r.rows && x.rep === r.rep && x.variant === 'dd')
+  return r.variant === 'dd' || !dd ? '–' : `${((r.ms + r.fsyncMs) / dd.ms).toFixed(2)}×`
+}
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b)
   const m = Math.floor(s.length / 2)
@@ -450,9 +498,9 @@ function writeReport(results: ImportBenchRow[], reps: number): void {
       `| ${rows.toLocaleString('en')} | ${(ours[0]!.bytes / 1e6).toFixed(0)} | ${(median(ours.map((r) => r.ms)) / 1000).toFixed(2)} | ${(median(bare.map((r) => r.ms)) / 1000).toFixed(2)} | ${median(ours.map((r) => r.rowsPerSecond)).toLocaleString('en')} | ${median(bare.map((r) => r.rowsPerSecond)).toLocaleString('en')} | **${ratio.toFixed(2)}×** | ${Math.max(...ours.map((r) => r.peakRssMiB))} | ${Math.max(...bare.map((r) => r.peakRssMiB))} | **${polarsRatio.toFixed(2)}×** | ${polars.length ? Math.max(...polars.map((r) => r.peakRssMiB)) : '–'} | ${diskRatio.toFixed(2)}× |`,
     )
   }
-  lines.push('', '| rows | variant | rep | import s | fsync s | rows/s | MB/s | peak RSS MiB |', '|---|---|---|---|---|---|---|---|')
+  lines.push('', '| rows | variant | rep | import s | fsync s | rows/s | MB/s | peak RSS MiB | table versions | (import + fsync) ÷ dd |', '|---|---|---|---|---|---|---|---|---|---|')
   for (const r of results) {
-    lines.push(`| ${r.rows.toLocaleString('en')} | ${r.variant} | ${r.rep} | ${(r.ms / 1000).toFixed(2)} | ${(r.fsyncMs / 1000).toFixed(2)} | ${r.variant === 'dd' ? '–' : r.rowsPerSecond.toLocaleString('en')} | ${r.mbPerSecond} | ${r.peakRssMiB || '–'} |`)
+    lines.push(`| ${r.rows.toLocaleString('en')} | ${r.variant} | ${r.rep} | ${(r.ms / 1000).toFixed(2)} | ${(r.fsyncMs / 1000).toFixed(2)} | ${r.variant === 'dd' ? '–' : r.rowsPerSecond.toLocaleString('en')} | ${r.mbPerSecond} | ${r.peakRssMiB || '–'} | ${r.versions || '–'} | ${diskOf(results, r)} |`)
   }
   mkdirSync(join(ROOT, 'tests', 'bench', 'results'), { recursive: true })
   writeFileSync(join(ROOT, 'tests', 'bench', 'results', 'import.md'), lines.join('\n') + '\n')

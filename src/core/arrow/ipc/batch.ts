@@ -1,5 +1,6 @@
 import { makeData, makeVector, RecordBatch, Struct, type Data, type Field, type Schema, type Vector } from 'apache-arrow'
-import { decompressIpc } from './codecs'
+import { decompressIpc, nativeZstd } from './codecs'
+import { POOL_MIN_BYTES, zstdPool, type Part } from './zstdPool'
 import { variadicBufferCounts, VectorLoader, type FbRecordBatch } from './fb'
 import type { Layout } from './schema'
 
@@ -16,10 +17,62 @@ interface Node {
  * vector loader. Every offset and length read from the file is checked against the bytes it
  * points into; a violation throws (the caller names the file).
  */
-export function loadBatch(schema: Schema, layouts: Layout[], header: FbRecordBatch, body: Uint8Array, dictionaries: Map<number, Vector>): RecordBatch {
+export function loadBatch(schema: Schema, layouts: Layout[], header: FbRecordBatch, body: Uint8Array, dictionaries: Map<number, Vector>, buffers?: Uint8Array[]): RecordBatch {
   const length = Number(header.length())
-  const children = loadFields(schema.fields, layouts, header, body, dictionaries)
+  const children = loadFields(schema.fields, layouts, header, body, dictionaries, buffers)
   return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length, nullCount: 0, children }))
+}
+
+/**
+ * {@link loadBatch}, with a ZSTD body's buffers decoded in a worker (zstdPool.ts) where Node has no native
+ * ZSTD and the body is big enough to be worth the trip; `body` is handed over and must not be used after.
+ */
+export async function loadBatchAsync(schema: Schema, layouts: Layout[], header: FbRecordBatch, body: Uint8Array, dictionaries: Map<number, Vector>): Promise<RecordBatch> {
+  const plan = poolPlan(header, body)
+  const pool = plan ? zstdPool() : null
+  if (!plan || !pool) return loadBatch(schema, layouts, header, body, dictionaries)
+  const done = await pool.decode(body.buffer as ArrayBuffer, plan.parts.map((p) => p.part))
+  const back = new Uint8Array(done.body, body.byteOffset, body.byteLength)
+  // Stored ranges are copied out (they are rare and small in a compressed body), so nothing keeps the body alive.
+  const buffers = plan.all.map((b) => (typeof b === 'number' ? checked(done.out[b]!, plan.parts[b]!.part[2], plan.parts[b]!.index) : back.slice(b[0], b[1])))
+  return loadBatch(schema, layouts, header, back, dictionaries, buffers)
+}
+
+function checked(out: Uint8Array, expected: number, index: number): Uint8Array {
+  if (out.length !== expected) throw new Error(`compressed buffer ${index + 1} decodes to ${out.length} bytes instead of ${expected}`)
+  return out
+}
+
+/**
+ * Which buffers of a ZSTD body go to the pool: each buffer is either a [start, end) range of the body
+ * (stored uncompressed) or the index of a pool part. Null when the body is decoded in place.
+ */
+function poolPlan(header: FbRecordBatch, body: Uint8Array): { all: ([number, number] | number)[]; parts: { part: Part; index: number }[] } | null {
+  const compression = header.compression()
+  if (nativeZstd || !compression || (compression.codec() as number) !== 1 || body.byteLength < POOL_MIN_BYTES) return null
+  if (body.byteOffset !== 0 || body.byteLength !== body.buffer.byteLength) return null // only whole bodies are handed over
+  const all: ([number, number] | number)[] = []
+  const parts: { part: Part; index: number }[] = []
+  for (let i = 0; i < header.buffersLength(); i++) {
+    const b = header.buffers(i)!
+    const offset = Number(b.offset())
+    const length = Number(b.length())
+    if (!(offset >= 0 && length >= 0 && offset + length <= body.length)) throw new Error(`buffer ${i + 1} lies outside the message body`)
+    if (length === 0) {
+      all.push([offset, offset])
+      continue
+    }
+    if (length < 8) throw new Error(`compressed buffer ${i + 1} is too short`)
+    const decoded = new DataView(body.buffer, body.byteOffset + offset, 8).getBigInt64(0, true)
+    if (decoded === -1n) {
+      all.push([offset + 8, offset + length])
+      continue
+    }
+    if (decoded < 0n || decoded > BigInt(MAX_BUFFER)) throw new Error(`compressed buffer ${i + 1} claims ${decoded} bytes`)
+    all.push(parts.length)
+    parts.push({ part: [offset + 8, length - 8, Number(decoded)], index: i })
+  }
+  return { all, parts }
 }
 
 /** The values of a dictionary batch (one column). */
@@ -27,8 +80,8 @@ export function loadDictionary(field: Field, layout: Layout, header: FbRecordBat
   return makeVector(loadFields([field], [layout], header, body, dictionaries)[0]!)
 }
 
-function loadFields(fields: Field[], layouts: Layout[], header: FbRecordBatch, body: Uint8Array, dictionaries: Map<number, Vector>): Data[] {
-  const input = readBuffers(header, body)
+function loadFields(fields: Field[], layouts: Layout[], header: FbRecordBatch, body: Uint8Array, dictionaries: Map<number, Vector>, buffers?: Uint8Array[]): Data[] {
+  const input = buffers ?? readBuffers(header, body)
   const inNodes: Node[] = []
   for (let i = 0; i < header.nodesLength(); i++) {
     const n = header.nodes(i)!
@@ -54,15 +107,21 @@ function readBuffers(header: FbRecordBatch, body: Uint8Array): Uint8Array[] {
     const length = Number(b.length())
     if (!(offset >= 0 && length >= 0 && offset + length <= body.length)) throw new Error(`buffer ${i + 1} lies outside the message body`)
     const raw = body.subarray(offset, offset + length)
-    if (codec === null || length === 0) {
+    if (codec === null) {
       out.push(raw)
+      continue
+    }
+    // In a compressed body, a view into the body would keep all of it alive as long as the batch (Lance's write
+    // of it included): empty buffers get their own, stored ones are copied.
+    if (length === 0) {
+      out.push(new Uint8Array(0))
       continue
     }
     if (length < 8) throw new Error(`compressed buffer ${i + 1} is too short`)
     const view = new DataView(raw.buffer, raw.byteOffset, 8)
     const decoded = view.getBigInt64(0, true)
     if (decoded === -1n) {
-      out.push(raw.subarray(8))
+      out.push(raw.slice(8))
       continue
     }
     if (decoded < 0n || decoded > BigInt(MAX_BUFFER)) throw new Error(`compressed buffer ${i + 1} claims ${decoded} bytes`)

@@ -24,6 +24,9 @@ export function initZstd(): Promise<void> {
   return loading
 }
 
+/** Whether ZSTD decodes natively here (Node ≥ 22.15, Electron); else through wasm. */
+export const nativeZstd = native !== undefined
+
 /** ZSTD-decode `input` whose decoded size is known; the size is checked by the callers. */
 export const zstd: Zstd = (input, outputLength) => {
   if (native) {

@@ -1,7 +1,8 @@
 import { open, type FileHandle } from 'node:fs/promises'
 import { makeVector, type RecordBatch, type Schema, type Vector } from 'apache-arrow'
-import { loadBatch, loadDictionary } from './batch'
+import { loadBatchAsync, loadDictionary } from './batch'
 import { initZstd } from './codecs'
+import { readAhead } from './zstdPool'
 import { fbFile, fbMessage, flatbuffers, type FbRecordBatch } from './fb'
 import { decodeSchema, type Conversion, type DecodedSchema } from './schema'
 
@@ -25,6 +26,17 @@ export interface IpcReader {
 }
 
 const MAGIC = Buffer.from('ARROW1')
+/**
+ * Batches are read and decoded ahead of the one being consumed when their buffers are compressed (one per
+ * ZSTD worker, see zstdPool.ts), so decoding overlaps the consumer's work. Uncompressed batches are not
+ * read ahead: reading them is cheap and each held batch costs memory.
+ */
+
+/** A batch being loaded; its failure is seen when it is awaited, never as an unhandled rejection. */
+function ahead<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined)
+  return p
+}
 const MAX_METADATA = 64 * 1024 * 1024
 const H = fbMessage.MessageHeader
 
@@ -150,12 +162,20 @@ async function openFile(m: Messages): Promise<IpcReader> {
     async *batches() {
       try {
         await prepared()
-        for (const raw of headers) {
+        const load = async (raw: RawMessage) => {
           const body = await m.bytes(raw.bodyAt, raw.bodyLength)
           const header = raw.message.header(new fbMessage.RecordBatch()) as FbRecordBatch
-          const batch = loadBatch(decoded.schema, decoded.layouts, header, body, dictionaries)
+          return loadBatchAsync(decoded.schema, decoded.layouts, header, body, dictionaries)
+        }
+        const pending: Promise<RecordBatch>[] = []
+        let next = 0
+        for (;;) {
+          const depth = compressed(headers[next]) ? readAhead() : 1
+          while (pending.length < depth && next < headers.length) pending.push(ahead(load(headers[next++]!)))
+          const batch = pending.shift()
+          if (!batch) return
+          yield await batch
           done++
-          yield batch
         }
       } finally {
         await m.handle.close().catch(() => undefined)
@@ -163,6 +183,10 @@ async function openFile(m: Messages): Promise<IpcReader> {
     },
     close: () => m.handle.close().catch(() => undefined),
   }
+}
+
+function compressed(raw: RawMessage | undefined): boolean {
+  return !!raw && (raw.message.header(new fbMessage.RecordBatch()) as FbRecordBatch).compression() !== null
 }
 
 function unsupportedFree(decoded: DecodedSchema): boolean {
@@ -205,40 +229,60 @@ async function openStream(m: Messages): Promise<IpcReader> {
       try {
         const dictionaries = new Map<number, Vector>()
         let at = first.end
-        for (;;) {
-          const raw = await m.at(at)
-          if (!raw) {
-            // End-of-stream; another stream may follow (concatenated streams must agree).
-            at += new DataView((await m.bytes(at, 4)).buffer).getInt32(0, true) === -1 ? 8 : 4
-            position = at
-            if (at >= m.size) return
-            const next = await m.at(at)
-            if (!next) continue
-            const schema = schemaOf(next).schema
-            if (!sameSchema(schema, decoded.schema)) {
-              throw new Error(`it holds Arrow streams whose schemas disagree (first: ${String(decoded.schema.fields)}; then: ${String(schema.fields)})`)
+        /** The next record batch, its loading started; null at the end. Dictionaries are applied on the way. */
+        const nextBatch = async (): Promise<{ batch: Promise<RecordBatch>; compressed: boolean } | null> => {
+          for (;;) {
+            const raw = await m.at(at)
+            if (!raw) {
+              // End-of-stream; another stream may follow (concatenated streams must agree).
+              at += new DataView((await m.bytes(at, 4)).buffer).getInt32(0, true) === -1 ? 8 : 4
+              position = at
+              if (at >= m.size) return null
+              const next = await m.at(at)
+              if (!next) continue
+              const schema = schemaOf(next).schema
+              if (!sameSchema(schema, decoded.schema)) {
+                throw new Error(`it holds Arrow streams whose schemas disagree (first: ${String(decoded.schema.fields)}; then: ${String(schema.fields)})`)
+              }
+              dictionaries.clear()
+              at = next.end
+              continue
             }
-            dictionaries.clear()
-            at = next.end
-            continue
-          }
-          const type = raw.message.headerType()
-          if (type === H.DictionaryBatch) {
-            await readDictionary(m, raw, decoded, dictionaries)
-          } else if (type === H.RecordBatch) {
-            const body = await m.bytes(raw.bodyAt, raw.bodyLength)
-            const header = raw.message.header(new fbMessage.RecordBatch()) as FbRecordBatch
+            const type = raw.message.headerType()
+            if (type === H.DictionaryBatch) {
+              await readDictionary(m, raw, decoded, dictionaries)
+            } else if (type === H.RecordBatch) {
+              const body = await m.bytes(raw.bodyAt, raw.bodyLength)
+              const header = raw.message.header(new fbMessage.RecordBatch()) as FbRecordBatch
+              at = raw.end
+              position = at
+              return { batch: ahead(loadBatchAsync(decoded.schema, decoded.layouts, header, body, dictionaries)), compressed: header.compression() !== null }
+            } else if (type === H.Schema) {
+              throw new Error('it holds a second schema in the middle of a stream')
+            } else {
+              throw new Error(`it holds an unexpected message (type ${type})`)
+            }
             at = raw.end
             position = at
-            yield loadBatch(decoded.schema, decoded.layouts, header, body, dictionaries)
-            continue
-          } else if (type === H.Schema) {
-            throw new Error('it holds a second schema in the middle of a stream')
-          } else {
-            throw new Error(`it holds an unexpected message (type ${type})`)
           }
-          at = raw.end
-          position = at
+        }
+        // Read ahead only without dictionaries (a later dictionary batch may replace what a held batch uses)
+        // and only while batches come compressed.
+        const pending: Promise<RecordBatch>[] = []
+        let ended = false
+        let depth = 1
+        for (;;) {
+          while (!ended && pending.length < depth) {
+            const p = await nextBatch()
+            if (!p) ended = true
+            else {
+              pending.push(p.batch)
+              if (p.compressed && decoded.dictionaries.size === 0) depth = readAhead()
+            }
+          }
+          const batch = pending.shift()
+          if (!batch) return
+          yield await batch
         }
       } finally {
         await close()
