@@ -11,6 +11,10 @@ export interface IndexesPanelProps {
   tableRef: TableRef
   fields: readonly FieldInfo[]
   writeBlock?: string
+  /** Why Drop is unavailable (a server without the route), when it differs from `writeBlock`. */
+  dropBlock?: string
+  /** The list was read (or failed): what the server supports may have been learned. */
+  onSettled?(): void
   onClose(): void
 }
 
@@ -37,7 +41,7 @@ export function typesFor(field: FieldInfo | undefined): IndexType[] {
 }
 
 /** Name, type, columns, indexed and unindexed rows; create (as a cancellable job) and drop. */
-export function IndexesPanel({ tableRef, fields, writeBlock, onClose }: IndexesPanelProps) {
+export function IndexesPanel({ tableRef, fields, writeBlock, dropBlock = writeBlock, onSettled, onClose }: IndexesPanelProps) {
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' })
   const [attempt, setAttempt] = useState(0)
   const [dropping, setDropping] = useState<IndexInfo | null>(null)
@@ -46,10 +50,11 @@ export function IndexesPanel({ tableRef, fields, writeBlock, onClose }: IndexesP
     call('indexes/list', ref(tableRef))
       .then((indexes) => live && setLoaded({ state: 'ready', indexes }))
       .catch((e: unknown) => live && setLoaded({ state: 'error', error: errorData(e) }))
+      .finally(() => live && onSettled?.())
     return () => {
       live = false
     }
-  }, [tableRef, attempt])
+  }, [tableRef, attempt, onSettled])
   const refresh = useCallback(() => setAttempt((a) => a + 1), [])
   // Builds run as jobs (jobs panel); this panel follows the ones on its table and lists the index when one ends.
   const [building, setBuilding] = useState<IndexJobInfo[]>([])
@@ -92,7 +97,7 @@ export function IndexesPanel({ tableRef, fields, writeBlock, onClose }: IndexesP
                   {x.unindexedRows !== undefined ? ` · ${formatCount(x.unindexedRows)} unindexed` : ''}
                 </div>
                 <div className="version-actions">
-                  <button type="button" className="button small" disabled={!!writeBlock} title={writeBlock} onClick={() => setDropping(x)} aria-label={`Drop index ${x.name}`}>
+                  <button type="button" className="button small" disabled={!!dropBlock} title={dropBlock} onClick={() => setDropping(x)} aria-label={`Drop index ${x.name}`}>
                     Drop
                   </button>
                 </div>
@@ -241,6 +246,11 @@ function CreateIndexForm({ tableRef, fields, existing, building, writeBlock }: {
           Create index
         </button>
       </div>
+      {writeBlock && (
+        <p className="muted small" role="note">
+          {writeBlock}
+        </p>
+      )}
       {error && <ErrorPanel error={error} title={'Could not create the index'} compact />}
     </form>
   )
