@@ -93,6 +93,7 @@ test('on a server without a lifecycle route the action is disabled with its reas
   const create = indexes.getByRole('button', { name: 'Create index' })
   await expect(create).toBeEnabled()
   await create.click()
+  await expect(indexes).toContainText('Could not build the index')
   await expect(create).toBeDisabled()
   await expect(indexes.getByRole('note')).toContainText('This server does not support creating indexes (Index builds are not offered by this server)')
   await screenshot(page, 'lifecycle-rest-index-disabled')

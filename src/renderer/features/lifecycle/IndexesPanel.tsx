@@ -58,12 +58,18 @@ export function IndexesPanel({ tableRef, fields, writeBlock, dropBlock = writeBl
   const refresh = useCallback(() => setAttempt((a) => a + 1), [])
   // Builds run as jobs (jobs panel); this panel follows the ones on its table and lists the index when one ends.
   const [building, setBuilding] = useState<IndexJobInfo[]>([])
+  // A build that failed is said here too (the jobs panel may have collapsed by then).
+  const [failed, setFailed] = useState<IndexJobInfo | null>(null)
   useEffect(() => {
     const mine = (job: IndexJobInfo) => job.table.connectionId === tableRef.connectionId && job.table.name === tableRef.name && job.table.namespace.join('\u0000') === tableRef.namespace.join('\u0000')
     const follow = (job: IndexJobInfo) => {
       if (!mine(job)) return
       setBuilding((previous) => [...previous.filter((j) => j.id !== job.id), ...(job.state === 'running' ? [job] : [])])
-      if (job.state !== 'running') refresh()
+      if (job.state === 'running') setFailed(null)
+      else {
+        setFailed(job.state === 'failed' ? job : null)
+        refresh()
+      }
     }
     const off = onHostEvent('indexes/progress', follow)
     call('indexes/jobs', {})
@@ -111,6 +117,7 @@ export function IndexesPanel({ tableRef, fields, writeBlock, dropBlock = writeBl
             building={building}
             writeBlock={writeBlock}
           />
+          {failed?.error && <ErrorPanel error={failed.error} title={`Could not build the index ${failed.index.name}`} compact />}
         </>
       )}
       {dropping && (
