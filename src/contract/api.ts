@@ -6,6 +6,7 @@ import { tableViewSchema } from './view'
 import { columnAlterationSchema, columnSpecSchema, indexSpecSchema, propertiesSchema, type NamespaceContents, newColumnSchema, optimizeInputSchema, type IndexInfo, type OptimizePreview, type OptimizeResult, type TableStats, type TagInfo, type VersionComparison, type VersionInfo } from './lifecycle'
 import { importPreviewInput, importStartInput, jobIdSchema, uploadIdSchema, type ImportJobInfo, type ImportPreview } from './import'
 import { exportJobIdSchema, exportStartInput, type ExportJobInfo } from './export'
+import { indexJobIdSchema, type IndexJobInfo } from './indexJobs'
 
 /**
  * The one API between the renderer and the core, keyed by `'domain/verb'`.
@@ -144,6 +145,12 @@ export const api = {
   'indexes/list': method<IndexInfo[]>()(tableRefSchema),
   /** Build an index; cancellable with `requests/cancel` (a cancelled build is removed again). */
   'indexes/create': method<IndexInfo[]>()(tableRefSchema.extend({ index: indexSpecSchema, requestId: requestIdSchema.optional() })),
+  /** Build an index as a job in the jobs panel; follow it with `indexes/progress` events. Refuses an existing name up front. */
+  'indexes/start': method<IndexJobInfo>()(tableRefSchema.extend({ index: indexSpecSchema })),
+  /** Cancel an index job: the build step ends (Lance cannot stop it), then its index is dropped again. */
+  'indexes/cancel': method<null>()(z.object({ jobId: indexJobIdSchema })),
+  /** Every index job of this session. */
+  'indexes/jobs': method<IndexJobInfo[]>()(z.object({})),
   'indexes/drop': method<null>()(tableRefSchema.extend({ index: z.string().min(1).max(256) })),
   'tables/stats': method<TableStats>()(tableRefSchema),
   /** What `tables/optimize` with the same options would do. */
@@ -181,6 +188,8 @@ export interface Events {
   'jobs/progress': ImportJobInfo
   /** An export job changed (state or throttled progress). */
   'export/progress': ExportJobInfo
+  /** An index job changed (started, cancelling, ended). */
+  'indexes/progress': IndexJobInfo
   /** A menu command or accelerator handled by the renderer. */
   'app/command': { command: 'open-directory' | 'refresh' | 'import' | 'connect-server' }
 }

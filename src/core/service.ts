@@ -98,6 +98,7 @@ export class CatalogService {
   readonly lifecycle = new LifecycleModule({
     client: (connectionId) => this.client(connectionId),
     cancellable: (requestId, work) => this.cancellable(requestId, work),
+    emitIndexJob: (job) => this.options.emit?.('indexes/progress', job),
   })
   private initialConnection: ConnectionInfo | null = null
   /** Settles when the connection shown at start is open (or failed); app/info waits for it. */
@@ -183,6 +184,7 @@ export class CatalogService {
   async closeAll(): Promise<void> {
     await this.imports.close()
     await this.exports.close()
+    await this.lifecycle.indexJobs.close()
     for (const controller of this.inFlight.values()) controller.abort()
     await Promise.allSettled([...this.connections.values()].map((c) => c.client.close()))
     this.connections.clear()

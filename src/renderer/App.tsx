@@ -18,6 +18,7 @@ import type { TreeActionTarget } from './features/actions/treeActions'
 import type { WriteAction } from './features/actions/ActionDialog'
 import { useImports } from './features/import/useImports'
 import { useExportJobs } from './features/export/useExportJobs'
+import { combineJobViews, useIndexJobs } from './features/lifecycle/useIndexJobs'
 import { ImportButton } from './features/import/ImportButton'
 import { splitDropped } from './features/import/dropped'
 import { useSidebarLayout } from './features/tree/SidebarFrame'
@@ -125,7 +126,8 @@ export function App() {
     [expandTree, reloadTree],
   )
   const exportJobs = useExportJobs()
-  const imports = useImports({ connections, defaultTarget: importTarget, onImported, extraJobs: exportJobs })
+  const indexJobs = useIndexJobs()
+  const imports = useImports({ connections, defaultTarget: importTarget, onImported, extraJobs: combineJobViews(exportJobs, indexJobs) })
   const readOnly = useReadOnly(connections, setConnections)
   const remoteIds = useMemo(() => new Set(connections.filter((c) => c.kind === 'rest').map((c) => c.id)), [connections])
 

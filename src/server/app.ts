@@ -17,6 +17,7 @@ import { versionOf } from './routes/queryRequest'
 import { invalid, sendError, type Subject } from './wireErrors'
 import { asClientError, refuseSchemaDifference, refuseTakenByNamespace, refuseTakenByTable } from './writeChecks'
 import { registerLifecycleRoutes } from './routes/lifecycle'
+import { registerRegisterRoutes } from './routes/register'
 
 export interface AppOptions {
   catalogs: Catalogs
@@ -366,6 +367,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   })
 
   registerLifecycleRoutes(app, { catalogOf, json, body, read, decodeGuard })
+  registerRegisterRoutes(app, { catalogOf, json, body })
   return app
 }
 

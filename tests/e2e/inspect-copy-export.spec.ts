@@ -209,7 +209,7 @@ test.describe('cell inspector, select and copy, export', () => {
       }
       // Once the run is over the jobs panel collapses to the status bar's indicator: open it to see the job.
       const indicator = page.getByRole('button', { name: /^Jobs: / })
-      await expect(indicator).toContainText('exported')
+      await expect(indicator).toContainText('ended')
       if ((await indicator.getAttribute('aria-expanded')) !== 'true') await indicator.click()
       await expect(page.getByRole('listitem', { name: 'Export of rows' }).first()).toContainText('Done')
     }

@@ -85,9 +85,18 @@ test('creates an index as a job, lists it with its rows, and drops it after conf
   await form.getByLabel('Column').selectOption('id')
   await form.getByLabel('Type').selectOption('BTREE')
   await form.getByRole('button', { name: 'Create index' }).click()
+  // The build is a job: the panel lists the index when the job ends, and the jobs panel shows the job as done.
   const item = panel.getByRole('listitem', { name: /^Index id_idx, BTree on id/ })
   await expect(item).toBeVisible()
   await expect(item).toContainText('12 indexed · 0 unindexed')
+  const indicator = page.getByRole('button', { name: /^Jobs: .*1 other job ended/ })
+  await expect(indicator).toHaveAttribute('aria-expanded', 'false')
+  await indicator.click()
+  const jobs = page.getByRole('region', { name: 'Jobs' })
+  const job = jobs.getByRole('listitem', { name: 'Index id_idx on orders' })
+  await expect(job).toContainText('Done')
+  await expect(job).toContainText('BTREE index on id built')
+  await screenshot(page, 'lifecycle-index-job')
   // A name that exists is refused before anything is sent.
   await expect(form.getByText('An index named “id_idx” exists')).toBeVisible()
   await form.getByLabel('Column').selectOption('label')

@@ -1,20 +1,23 @@
-import { AppError, type Input, type Method, type Output, type OptimizePreview } from '../../contract'
+import { AppError, type IndexJobInfo, type Input, type Method, type Output, type OptimizePreview } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import type { TableId } from '../namespace/path'
 import { compareVersions } from './versions'
 import { indexExists } from './errors'
 import { schemaOf } from './schema'
 import { namespaceContents } from './namespaces'
+import { IndexJobs } from './indexJobs'
 
 export interface LifecycleDeps {
   client: (connectionId: string) => NamespaceClient
   cancellable: <T>(requestId: string | undefined, work: (signal: AbortSignal) => Promise<T>) => Promise<T>
+  /** Publishes `indexes/progress`. */
+  emitIndexJob?: (job: IndexJobInfo) => void
 }
 
 type LifecycleMethod =
   | 'versions/list' | 'versions/compare' | 'versions/restore'
   | 'tags/list' | 'tags/create' | 'tags/delete' | 'tags/resolve'
-  | 'indexes/list' | 'indexes/create' | 'indexes/drop'
+  | 'indexes/list' | 'indexes/create' | 'indexes/drop' | 'indexes/start' | 'indexes/cancel' | 'indexes/jobs'
   | 'tables/stats' | 'tables/optimizePreview' | 'tables/optimize'
   | 'columns/add' | 'columns/alter' | 'columns/drop' | 'tables/createEmpty'
   | 'namespaces/describe' | 'namespaces/contents'
@@ -29,8 +32,11 @@ const idOf = (input: { namespace: string[]; name: string }): TableId => ({ names
  */
 export class LifecycleModule {
   readonly handlers: LifecycleHandlers
+  /** Index builds shown in the jobs panel. */
+  readonly indexJobs: IndexJobs
 
   constructor(private readonly deps: LifecycleDeps) {
+    this.indexJobs = new IndexJobs({ emit: (job) => deps.emitIndexJob?.(job) })
     const c = (connectionId: string) => deps.client(connectionId)
     this.handlers = {
       'versions/list': async (i) => c(i.connectionId).listVersions(idOf(i)),
@@ -56,6 +62,13 @@ export class LifecycleModule {
       'tags/resolve': async (i) => ({ version: await c(i.connectionId).tagVersion(idOf(i), i.tag) }),
       'indexes/list': async (i) => c(i.connectionId).listIndexes(idOf(i)),
       'indexes/create': async (i) => this.createIndex(i),
+      'indexes/start': async (i) =>
+        this.indexJobs.start({ client: c(i.connectionId), table: { connectionId: i.connectionId, namespace: i.namespace, name: i.name }, index: { ...i.index, name: i.index.name ?? `${i.index.column}_idx` } }),
+      'indexes/cancel': async (i) => {
+        this.indexJobs.cancel(i.jobId)
+        return null
+      },
+      'indexes/jobs': async () => this.indexJobs.list(),
       'indexes/drop': async (i) => {
         await c(i.connectionId).dropIndex(idOf(i), i.index)
         return null

@@ -42,6 +42,7 @@ export const WRITE_METHODS: ReadonlySet<Method> = new Set<Method>([
   'tags/create',
   'tags/delete',
   'indexes/create',
+  'indexes/start',
   'indexes/drop',
   'tables/optimize',
   'columns/add',

@@ -17,6 +17,7 @@ import { fromLanceError } from './errors'
 import { CatalogManifest, objectIdOf, tableObjectId } from './manifest'
 import { moveTable, serialized, swapTables, type MoveContext } from './moves'
 import { recoverCatalog } from './recover'
+import { deregisterTable, registerTable } from './register'
 import { inspectRoot, type RootLayout } from './root'
 import * as lifecycle from '../../lifecycle/dirTable'
 import { indexNotFound, tagExists, tagNotFound, versionNotFound } from '../../lifecycle/errors'
@@ -391,6 +392,26 @@ export class DirNamespaceClient implements NamespaceClient {
       if (holder) throw takenBy(holder, to.namespace, to.name)
       await moveTable(this.moves, id, to, fromDir)
     })
+  }
+
+  /** Register an existing Lance dataset directory inside the root as `id` (src/core/namespace/dir/register.ts); answers its location. */
+  async registerTable(id: TableId, location: string): Promise<string> {
+    assertTableId(id)
+    if (this.layout === 'tables-only' && id.namespace.length > 0) throw notFoundNamespace(id.namespace)
+    await this.assertNamespaceExists(id.namespace)
+    this.forget(id)
+    return serialized(this.root, async () => {
+      const holder = await this.occupant(id.namespace, id.name)
+      if (holder) throw takenBy(holder, id.namespace, id.name)
+      return registerTable(this.moves, id, location)
+    })
+  }
+
+  /** Stop listing `id` and keep its data; answers where the data now is (relative to the root). */
+  async deregisterTable(id: TableId): Promise<string> {
+    assertTableId(id)
+    this.forget(id)
+    return serialized(this.root, async () => deregisterTable(this.moves, id, await this.tableDir(id)))
   }
 
   // ---- lifecycle (src/core/lifecycle/dirTable.ts) -------------------------------------------

@@ -70,6 +70,8 @@ export class RestNamespaceClient implements NamespaceClient {
       capabilities: this.capabilities,
       closed: this.closing.signal,
     })
+    // Known before any request: the contract has no route for it (the UI disables Optimize with this reason).
+    this.capabilities.markUnsupported('table.optimize', 'the REST namespace contract has no optimize route; optimize the table where it is stored')
   }
 
   /** Where this client points (for labels; never credentials). */

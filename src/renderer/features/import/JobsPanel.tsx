@@ -55,7 +55,7 @@ export function JobsPanel({ id, jobs, onHide, onCancel, onOpen, onClear, extra }
   return (
     <section id={id} className="jobs-panel open" role="region" aria-label={withExports ? 'Jobs' : 'Import jobs'}>
       <header className="jobs-header">
-        <span className="jobs-title">{withExports ? (jobs.length > 0 ? 'Imports and exports' : 'Exports') : 'Imports'}</span>
+        <span className="jobs-title">{withExports ? 'Jobs' : 'Imports'}</span>
         <span className="muted small jobs-summary">{summary}</span>
         {finished > 0 && (
           <button

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react'
-import type { AppErrorData, FieldInfo, IndexInfo, IndexSpec, IndexType, TableRef } from '../../../contract'
-import { call, newRequestId } from '../../api'
+import type { AppErrorData, FieldInfo, IndexInfo, IndexJobInfo, IndexSpec, IndexType, TableRef } from '../../../contract'
+import { call, onHostEvent } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
 import { ConfirmDialog } from './ConfirmDialog'
@@ -11,6 +11,10 @@ export interface IndexesPanelProps {
   tableRef: TableRef
   fields: readonly FieldInfo[]
   writeBlock?: string
+  /** Why Drop is unavailable (a server without the route), when it differs from `writeBlock`. */
+  dropBlock?: string
+  /** The list was read (or failed): what the server supports may have been learned. */
+  onSettled?(): void
   onClose(): void
 }
 
@@ -37,7 +41,7 @@ export function typesFor(field: FieldInfo | undefined): IndexType[] {
 }
 
 /** Name, type, columns, indexed and unindexed rows; create (as a cancellable job) and drop. */
-export function IndexesPanel({ tableRef, fields, writeBlock, onClose }: IndexesPanelProps) {
+export function IndexesPanel({ tableRef, fields, writeBlock, dropBlock = writeBlock, onSettled, onClose }: IndexesPanelProps) {
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' })
   const [attempt, setAttempt] = useState(0)
   const [dropping, setDropping] = useState<IndexInfo | null>(null)
@@ -46,11 +50,33 @@ export function IndexesPanel({ tableRef, fields, writeBlock, onClose }: IndexesP
     call('indexes/list', ref(tableRef))
       .then((indexes) => live && setLoaded({ state: 'ready', indexes }))
       .catch((e: unknown) => live && setLoaded({ state: 'error', error: errorData(e) }))
+      .finally(() => live && onSettled?.())
     return () => {
       live = false
     }
-  }, [tableRef, attempt])
+  }, [tableRef, attempt, onSettled])
   const refresh = useCallback(() => setAttempt((a) => a + 1), [])
+  // Builds run as jobs (jobs panel); this panel follows the ones on its table and lists the index when one ends.
+  const [building, setBuilding] = useState<IndexJobInfo[]>([])
+  // A build that failed is said here too (the jobs panel may have collapsed by then).
+  const [failed, setFailed] = useState<IndexJobInfo | null>(null)
+  useEffect(() => {
+    const mine = (job: IndexJobInfo) => job.table.connectionId === tableRef.connectionId && job.table.name === tableRef.name && job.table.namespace.join('\u0000') === tableRef.namespace.join('\u0000')
+    const follow = (job: IndexJobInfo) => {
+      if (!mine(job)) return
+      setBuilding((previous) => [...previous.filter((j) => j.id !== job.id), ...(job.state === 'running' ? [job] : [])])
+      if (job.state === 'running') setFailed(null)
+      else {
+        setFailed(job.state === 'failed' ? job : null)
+        refresh()
+      }
+    }
+    const off = onHostEvent('indexes/progress', follow)
+    call('indexes/jobs', {})
+      .then((jobs) => setBuilding(jobs.filter((j) => mine(j) && j.state === 'running')))
+      .catch(() => undefined)
+    return off
+  }, [tableRef, refresh])
 
   return (
     <PanelFrame title="Indexes" meta={loaded.state === 'ready' ? `${loaded.indexes.length} indexes` : ''} onClose={onClose}>
@@ -77,7 +103,7 @@ export function IndexesPanel({ tableRef, fields, writeBlock, onClose }: IndexesP
                   {x.unindexedRows !== undefined ? ` · ${formatCount(x.unindexedRows)} unindexed` : ''}
                 </div>
                 <div className="version-actions">
-                  <button type="button" className="button small" disabled={!!writeBlock} title={writeBlock} onClick={() => setDropping(x)} aria-label={`Drop index ${x.name}`}>
+                  <button type="button" className="button small" disabled={!!dropBlock} title={dropBlock} onClick={() => setDropping(x)} aria-label={`Drop index ${x.name}`}>
                     Drop
                   </button>
                 </div>
@@ -88,12 +114,10 @@ export function IndexesPanel({ tableRef, fields, writeBlock, onClose }: IndexesP
             tableRef={tableRef}
             fields={fields}
             existing={loaded.indexes}
+            building={building}
             writeBlock={writeBlock}
-            onCreated={(indexes) => {
-              // An index changes no rows: the grid stays as it is.
-              setLoaded({ state: 'ready', indexes })
-            }}
           />
+          {failed?.error && <ErrorPanel error={failed.error} title={`Could not build the index ${failed.index.name}`} compact />}
         </>
       )}
       {dropping && (
@@ -116,7 +140,7 @@ export function IndexesPanel({ tableRef, fields, writeBlock, onClose }: IndexesP
   )
 }
 
-function CreateIndexForm({ tableRef, fields, existing, writeBlock, onCreated }: { tableRef: TableRef; fields: readonly FieldInfo[]; existing: IndexInfo[]; writeBlock?: string; onCreated(indexes: IndexInfo[]): void }) {
+function CreateIndexForm({ tableRef, fields, existing, building, writeBlock }: { tableRef: TableRef; fields: readonly FieldInfo[]; existing: IndexInfo[]; building: IndexJobInfo[]; writeBlock?: string }) {
   const candidates = useMemo(() => fields.filter((f) => typesFor(f).length > 0), [fields])
   const [column, setColumn] = useState(candidates[0]?.name ?? '')
   const field = candidates.find((f) => f.name === column)
@@ -126,18 +150,18 @@ function CreateIndexForm({ tableRef, fields, existing, writeBlock, onCreated }: 
   const [distance, setDistance] = useState<'l2' | 'cosine' | 'dot'>('l2')
   const [partitions, setPartitions] = useState('')
   const [subVectors, setSubVectors] = useState('')
-  const [job, setJob] = useState<{ requestId: string; started: number; cancelling: boolean } | null>(null)
+  const [starting, setStarting] = useState(false)
   const [error, setError] = useState<AppErrorData | null>(null)
-  const [now, setNow] = useState(() => Date.now())
-  useEffect(() => {
-    if (!job) return
-    const t = setInterval(() => setNow(Date.now()), 500)
-    return () => clearInterval(t)
-  }, [job])
 
   const effectiveType = types.includes(type) ? type : (types[0] ?? 'BTREE')
   const indexName = name.trim() || `${column}_idx`
-  const nameProblem = !/^[A-Za-z0-9_.-]{1,128}$/.test(indexName) ? 'Letters, digits, _, - and . only' : existing.some((x) => x.name === indexName) ? `An index named “${indexName}” exists` : null
+  const nameProblem = !/^[A-Za-z0-9_.-]{1,128}$/.test(indexName)
+    ? 'Letters, digits, _, - and . only'
+    : existing.some((x) => x.name === indexName)
+      ? `An index named “${indexName}” exists`
+      : building.some((j) => j.index.name === indexName)
+        ? `“${indexName}” is being built`
+        : null
   const positive = (s: string) => (s.trim() === '' ? undefined : Number(s))
   const vector = effectiveType === 'IVF_PQ' || effectiveType === 'IVF_HNSW_SQ'
   const paramProblem = [partitions, subVectors].some((s) => s.trim() !== '' && !(Number.isInteger(Number(s)) && Number(s) >= 1)) ? 'Parameters are whole numbers ≥ 1 (empty = Lance’s default)' : null
@@ -151,22 +175,17 @@ function CreateIndexForm({ tableRef, fields, existing, writeBlock, onCreated }: 
       name: indexName,
       ...(vector ? { distanceType: distance, numPartitions: positive(partitions), ...(effectiveType === 'IVF_PQ' ? { numSubVectors: positive(subVectors) } : {}) } : {}),
     }
-    const requestId = newRequestId()
-    setJob({ requestId, started: Date.now(), cancelling: false })
+    setStarting(true)
     setError(null)
     try {
-      onCreated(await call('indexes/create', { ...ref(tableRef), index: spec, requestId }))
+      // The build runs as a job (jobs panel: elapsed time, Cancel); the panel lists the index when it ends.
+      await call('indexes/start', { ...ref(tableRef), index: spec })
       setName('')
     } catch (e) {
       setError(errorData(e))
     } finally {
-      setJob(null)
+      setStarting(false)
     }
-  }
-  const cancel = () => {
-    if (!job) return
-    setJob({ ...job, cancelling: true })
-    void call('requests/cancel', { requestId: job.requestId }).catch(() => undefined)
   }
 
   if (fields.length === 0) return null // the table is reloading
@@ -176,7 +195,7 @@ function CreateIndexForm({ tableRef, fields, existing, writeBlock, onCreated }: 
       <div className="panel-form-title">New index</div>
       <label className="panel-field">
         <span>Column</span>
-        <select className="text-input small" value={column} onChange={(e) => setColumn(e.target.value)} disabled={!!job}>
+        <select className="text-input small" value={column} onChange={(e) => setColumn(e.target.value)} disabled={starting}>
           {candidates.map((f) => (
             <option key={f.name} value={f.name}>
               {f.name} ({f.type})
@@ -186,7 +205,7 @@ function CreateIndexForm({ tableRef, fields, existing, writeBlock, onCreated }: 
       </label>
       <label className="panel-field">
         <span>Type</span>
-        <select className="text-input small" value={effectiveType} onChange={(e) => setType(e.target.value as IndexType)} disabled={!!job}>
+        <select className="text-input small" value={effectiveType} onChange={(e) => setType(e.target.value as IndexType)} disabled={starting}>
           {types.map((t) => (
             <option key={t} value={t}>
               {TYPE_LABEL[t]}
@@ -196,13 +215,13 @@ function CreateIndexForm({ tableRef, fields, existing, writeBlock, onCreated }: 
       </label>
       <label className="panel-field">
         <span>Name</span>
-        <input className="text-input small mono" value={name} placeholder={`${column}_idx`} onChange={(e) => setName(e.target.value)} disabled={!!job} aria-invalid={!!nameProblem} />
+        <input className="text-input small mono" value={name} placeholder={`${column}_idx`} onChange={(e) => setName(e.target.value)} disabled={starting} aria-invalid={!!nameProblem} />
       </label>
       {vector && (
         <>
           <label className="panel-field">
             <span>Distance</span>
-            <select className="text-input small" value={distance} onChange={(e) => setDistance(e.target.value as 'l2' | 'cosine' | 'dot')} disabled={!!job}>
+            <select className="text-input small" value={distance} onChange={(e) => setDistance(e.target.value as 'l2' | 'cosine' | 'dot')} disabled={starting}>
               <option value="l2">l2</option>
               <option value="cosine">cosine</option>
               <option value="dot">dot</option>
@@ -210,35 +229,36 @@ function CreateIndexForm({ tableRef, fields, existing, writeBlock, onCreated }: 
           </label>
           <label className="panel-field">
             <span>Partitions</span>
-            <input className="text-input small" inputMode="numeric" placeholder="default (√rows)" value={partitions} onChange={(e) => setPartitions(e.target.value)} disabled={!!job} />
+            <input className="text-input small" inputMode="numeric" placeholder="default (√rows)" value={partitions} onChange={(e) => setPartitions(e.target.value)} disabled={starting} />
           </label>
           {effectiveType === 'IVF_PQ' && (
             <label className="panel-field">
               <span>Sub-vectors</span>
-              <input className="text-input small" inputMode="numeric" placeholder={`default (${field?.vectorDimension ? Math.max(1, Math.floor(field.vectorDimension / 16)) : 'dim/16'})`} value={subVectors} onChange={(e) => setSubVectors(e.target.value)} disabled={!!job} />
+              <input className="text-input small" inputMode="numeric" placeholder={`default (${field?.vectorDimension ? Math.max(1, Math.floor(field.vectorDimension / 16)) : 'dim/16'})`} value={subVectors} onChange={(e) => setSubVectors(e.target.value)} disabled={starting} />
             </label>
           )}
         </>
       )}
       {(nameProblem || paramProblem) && <div className="field-error">{nameProblem ?? paramProblem}</div>}
-      {job ? (
-        <div className="index-job" role="status" aria-label="Index build">
+      {building.length > 0 && (
+        <div className="index-job" role="status" aria-label="Index builds">
           <Spinner label="Building index" />
           <span>
-            {job.cancelling ? 'Cancelling (waiting for Lance to finish, then removing the index)…' : `Building ${indexName}… ${Math.max(0, Math.floor((now - job.started) / 1000))} s`}
+            Building {building.map((j) => j.index.name).join(', ')}… follow it in the jobs panel
           </span>
-          <button type="button" className="button small" onClick={cancel} disabled={job.cancelling}>
-            Cancel
-          </button>
-        </div>
-      ) : (
-        <div className="panel-form-row">
-          <button type="submit" className="button primary small" disabled={!!writeBlock || !!nameProblem || !!paramProblem} title={writeBlock}>
-            Create index
-          </button>
         </div>
       )}
-      {error && <ErrorPanel error={error} title={error.code === 'cancelled' ? 'Index build cancelled' : 'Could not create the index'} compact />}
+      <div className="panel-form-row">
+        <button type="submit" className="button primary small" disabled={!!writeBlock || !!nameProblem || !!paramProblem || starting} title={writeBlock}>
+          Create index
+        </button>
+      </div>
+      {writeBlock && (
+        <p className="muted small" role="note">
+          {writeBlock}
+        </p>
+      )}
+      {error && <ErrorPanel error={error} title={'Could not create the index'} compact />}
     </form>
   )
 }

@@ -13,7 +13,7 @@ type Loaded = { state: 'loading' } | { state: 'error'; error: AppErrorData } | {
 const ref = (t: TableRef) => ({ connectionId: t.connectionId, namespace: [...t.namespace], name: t.name })
 
 /** Rows, fragments, deleted rows, size on disk; optimize with a preview and a confirmation. */
-export function StatsPanel({ tableRef, fields, writeBlock, onChanged, onClose }: { tableRef: TableRef; fields: readonly FieldInfo[]; writeBlock?: string; onChanged(): void; onClose(): void }) {
+export function StatsPanel({ tableRef, fields, writeBlock, optimizeBlock = writeBlock, onSettled, onChanged, onClose }: { tableRef: TableRef; fields: readonly FieldInfo[]; writeBlock?: string; optimizeBlock?: string; onSettled?(): void; onChanged(): void; onClose(): void }) {
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' })
   const [attempt, setAttempt] = useState(0)
   const [prune, setPrune] = useState(false)
@@ -28,10 +28,11 @@ export function StatsPanel({ tableRef, fields, writeBlock, onChanged, onClose }:
     call('tables/stats', ref(tableRef))
       .then((stats) => live && setLoaded({ state: 'ready', stats }))
       .catch((e: unknown) => live && setLoaded({ state: 'error', error: errorData(e) }))
+      .finally(() => live && onSettled?.())
     return () => {
       live = false
     }
-  }, [tableRef, attempt])
+  }, [tableRef, attempt, onSettled])
   const refresh = useCallback(() => setAttempt((a) => a + 1), [])
   const daysValue = Number(days)
   const daysProblem = prune && !(days.trim() !== '' && Number.isFinite(daysValue) && daysValue >= 0) ? 'Days must be a number ≥ 0' : null
@@ -76,10 +77,15 @@ export function StatsPanel({ tableRef, fields, writeBlock, onChanged, onClose }:
           </label>
           {daysProblem && <div className="field-error">{daysProblem}</div>}
           <div className="panel-form-row">
-            <button type="button" className="button small" disabled={!!writeBlock || !!daysProblem} title={writeBlock} onClick={() => void showPreview()}>
+            <button type="button" className="button small" disabled={!!optimizeBlock || !!daysProblem} title={optimizeBlock} onClick={() => void showPreview()}>
               Optimize…
             </button>
           </div>
+          {optimizeBlock && optimizeBlock !== writeBlock && (
+            <p className="muted small" role="note">
+              {optimizeBlock}
+            </p>
+          )}
           {previewError && <ErrorPanel error={previewError} title="Could not preview" compact />}
           {result && (
             <div className="muted small" role="status">

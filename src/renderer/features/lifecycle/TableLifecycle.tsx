@@ -1,4 +1,5 @@
 import { useCallback, useMemo, useState } from 'react'
+import { useLifecycleBlocks } from './useLifecycleBlocks'
 import type { FieldInfo, TableRef } from '../../../contract'
 import { IndexesPanel } from './IndexesPanel'
 import { StatsPanel } from './StatsPanel'
@@ -63,6 +64,10 @@ export function ReadOnlyBadge({ lifecycle }: { lifecycle: TableLifecycle }) {
 /** The open lifecycle panel, if any. `onChanged` reloads the table view after a write. */
 export function LifecyclePanelView({ lifecycle, tableRef, fields, writeBlock, onChanged }: { lifecycle: TableLifecycle; tableRef: TableRef; fields: readonly FieldInfo[]; writeBlock?: string; onChanged(): void }) {
   const close = () => lifecycle.setPanel(null)
+  // What the connection's server lacks (REST): re-read each time a panel has loaded its list.
+  const [epoch, setEpoch] = useState(0)
+  const settled = useCallback(() => setEpoch((n) => n + 1), [])
+  const refused = useLifecycleBlocks(tableRef.connectionId, lifecycle.panel, epoch)
   // Writes are for the latest version; an old one open read-only says so on every write button.
   const block = writeBlock
   if (lifecycle.panel === 'versions')
@@ -70,14 +75,20 @@ export function LifecyclePanelView({ lifecycle, tableRef, fields, writeBlock, on
       <VersionsPanel
         tableRef={tableRef}
         openVersion={lifecycle.opened?.version ?? null}
-        writeBlock={block}
+        writeBlock={block ?? refused('table.tagWrite', 'table.tags')}
+        restoreBlock={block ?? refused('table.restore', 'table.versions')}
+        onSettled={settled}
         onOpen={(version, latest) => lifecycle.setOpened({ version, latest })}
         onLatest={() => lifecycle.setOpened(null)}
         onChanged={onChanged}
         onClose={close}
       />
     )
-  if (lifecycle.panel === 'indexes') return <IndexesPanel tableRef={tableRef} fields={fields} writeBlock={block} onClose={close} />
-  if (lifecycle.panel === 'stats') return <StatsPanel tableRef={tableRef} fields={fields} writeBlock={block} onChanged={onChanged} onClose={close} />
+  if (lifecycle.panel === 'indexes') return (
+      <IndexesPanel tableRef={tableRef} fields={fields} writeBlock={block ?? refused('table.createIndex', 'table.indexes')} dropBlock={block ?? refused('table.dropIndex', 'table.indexes')} onSettled={settled} onClose={close} />
+    )
+  if (lifecycle.panel === 'stats') return (
+      <StatsPanel tableRef={tableRef} fields={fields} writeBlock={block ?? refused('table.alterSchema')} optimizeBlock={block ?? refused('table.optimize', 'table.stats')} onSettled={settled} onChanged={onChanged} onClose={close} />
+    )
   return null
 }

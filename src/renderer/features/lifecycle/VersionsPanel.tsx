@@ -14,6 +14,10 @@ export interface VersionsPanelProps {
   openVersion: number | null
   /** Writes are off (read-only connection); the reason is shown on the disabled buttons. */
   writeBlock?: string
+  /** Why Restore is unavailable, when it differs from `writeBlock` (tags). */
+  restoreBlock?: string
+  /** The list was read (or failed): what the server supports may have been learned. */
+  onSettled?(): void
   onOpen(version: number, latest: number): void
   onLatest(): void
   /** A write changed the table (restore, tags): reload the view. */
@@ -26,7 +30,7 @@ type Loaded = { state: 'loading' } | { state: 'error'; error: AppErrorData } | {
 const ref = (t: TableRef) => ({ connectionId: t.connectionId, namespace: [...t.namespace], name: t.name })
 
 /** Every version with time, rows and what made it; open read-only, restore, tag, compare. */
-export function VersionsPanel({ tableRef, openVersion, writeBlock, onOpen, onLatest, onChanged, onClose }: VersionsPanelProps) {
+export function VersionsPanel({ tableRef, openVersion, writeBlock, restoreBlock = writeBlock, onSettled, onOpen, onLatest, onChanged, onClose }: VersionsPanelProps) {
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' })
   const [attempt, setAttempt] = useState(0)
   const [restoring, setRestoring] = useState<VersionInfo | null>(null)
@@ -38,10 +42,11 @@ export function VersionsPanel({ tableRef, openVersion, writeBlock, onOpen, onLat
     call('versions/list', ref(tableRef))
       .then((versions) => live && setLoaded({ state: 'ready', versions }))
       .catch((e: unknown) => live && setLoaded({ state: 'error', error: errorData(e) }))
+      .finally(() => live && onSettled?.())
     return () => {
       live = false
     }
-  }, [tableRef, attempt])
+  }, [tableRef, attempt, onSettled])
   const refresh = useCallback(() => setAttempt((a) => a + 1), [])
 
   const versions = loaded.state === 'ready' ? loaded.versions : []
@@ -79,7 +84,7 @@ export function VersionsPanel({ tableRef, openVersion, writeBlock, onOpen, onLat
             </button>
           )}
           {!isLatest && (
-            <button type="button" className="button small" disabled={!!writeBlock} title={writeBlock} onClick={() => setRestoring(v)}>
+            <button type="button" className="button small" disabled={!!restoreBlock} title={restoreBlock} onClick={() => setRestoring(v)}>
               Restore this version
             </button>
           )}

@@ -1,0 +1,25 @@
+import { z } from 'zod'
+import type { IndexType } from './lifecycle'
+import type { AppErrorData } from './result'
+import type { TableRef } from './types'
+
+/**
+ * Index builds as jobs in the jobs panel (`indexes/start`, followed through `indexes/progress` events).
+ * lancedb 0.31 reports no progress for a build and cannot stop one: a job shows elapsed time only, and
+ * Cancel takes effect when the build step ends (the new index is then dropped again).
+ */
+export const indexJobIdSchema = z.string().regex(/^i[A-Za-z0-9_-]{1,64}$/, 'must be an index job id')
+
+export interface IndexJobInfo {
+  id: string
+  kind: 'index'
+  state: 'running' | 'done' | 'failed' | 'cancelled'
+  table: TableRef
+  index: { name: string; type: IndexType; column: string }
+  /** Cancel was asked; the build step still runs (Lance cannot stop it) and its index is dropped when it ends. */
+  cancelling: boolean
+  createdAt: number
+  startedAt: number
+  finishedAt: number | null
+  error: AppErrorData | null
+}
