@@ -32,7 +32,8 @@ export interface RequestHead {
 /**
  * Why the harness refuses a request, decided from its head alone (never after reading a body), or null:
  * a foreign Host (DNS rebinding) or Origin (another page) is 403; an API call without the token is 401
- * (`GET /api/events` may carry it as `?token=`, since EventSource cannot set headers); only the upload
+ * (`GET /api/events` and `GET /api/exports/<jobId>` may carry it as `?token=`, since EventSource and a download
+ * link cannot set headers); only the upload
  * route may send a large body, and only as application/octet-stream.
  */
 export function refuse(request: RequestHead, port: number, token: string): { status: number; message: string } | null {
@@ -41,7 +42,7 @@ export function refuse(request: RequestHead, port: number, token: string): { sta
   if (origin !== undefined && origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`) return { status: 403, message: 'Forbidden origin' }
   const path = request.url.split('?')[0]!
   if (path === '/api' || path.startsWith('/api/')) {
-    const queryToken = request.method === 'GET' && path === '/api/events' ? (request.query as { token?: unknown } | undefined)?.token : undefined
+    const queryToken = request.method === 'GET' && (path === '/api/events' || path.startsWith('/api/exports/')) ? (request.query as { token?: unknown } | undefined)?.token : undefined
     if (!tokensMatch(token, request.headers['x-harness-token']) && !tokensMatch(token, queryToken)) {
       return { status: 401, message: 'Missing or wrong harness token; open the URL the harness printed' }
     }

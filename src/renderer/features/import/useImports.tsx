@@ -147,7 +147,7 @@ export function useImports({ connections, defaultTarget, onImported, extraJobs }
       />
     ) : null
   const indicator =
-    total > 0 ? <ImportsIndicator jobs={visibleJobs} exporting={extraJobs?.active ?? 0} open={open} panelId={panelId} onToggle={() => setPanelOpen(!open)} /> : null
+    total > 0 ? <ImportsIndicator jobs={visibleJobs} exporting={extraJobs?.active ?? 0} exported={extraJobs?.finished ?? 0} open={open} panelId={panelId} onToggle={() => setPanelOpen(!open)} /> : null
 
   return { element, dock, indicator, addFiles, pickFiles }
 }
