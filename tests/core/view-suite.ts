@@ -9,6 +9,7 @@ import { batchOf, float32Vectors, seededRandom, tableOf } from '../../src/core/a
 import type { NamespaceClient } from '../../src/core/namespace/client'
 import type { TableId } from '../../src/core/namespace/path'
 import { exportView } from '../../src/core/export/run'
+import { scanWindows } from '../../src/core/query/windowedScan'
 
 export interface ViewSuiteTarget {
   client: NamespaceClient
@@ -193,6 +194,19 @@ export function viewContract(name: string, makeTarget: () => Promise<ViewSuiteTa
         }
       }
       expect(n).toBe(900)
+    })
+
+    it('scans a plain view whole and in table order, also in windows (how a dir scan bounds its memory)', async () => {
+      const seen: number[] = []
+      for await (const batch of client.scan(id, { version, columns: ['id'] })) for (const v of batch.getChild('id')!) seen.push(Number(v))
+      expect(seen).toEqual(Array.from({ length: ROWS }, (_, i) => i))
+      const windowed: number[] = []
+      // 1000 rows in windows of 64 (the last one short), and of 250 (the last one empty).
+      for (const size of [64, 250]) {
+        windowed.length = 0
+        for await (const batch of scanWindows(lance, { columns: ['id'] }, undefined, size)) for (const v of batch.getChild('id')!) windowed.push(Number(v))
+        expect(windowed).toEqual(seen)
+      }
     })
 
     it('exports a filtered and sorted view: exactly the matching rows, in order, with the view’s columns', async () => {
