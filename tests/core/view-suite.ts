@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import * as lancedb from '@lancedb/lancedb'
 import * as arrow from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -5,6 +8,8 @@ import { AppError, type TableViewSpec } from '../../src/contract'
 import { batchOf, float32Vectors, seededRandom, tableOf } from '../../src/core/arrow'
 import type { NamespaceClient } from '../../src/core/namespace/client'
 import type { TableId } from '../../src/core/namespace/path'
+import { exportView } from '../../src/core/export/run'
+import { scanWindows } from '../../src/core/query/windowedScan'
 
 export interface ViewSuiteTarget {
   client: NamespaceClient
@@ -189,6 +194,39 @@ export function viewContract(name: string, makeTarget: () => Promise<ViewSuiteTa
         }
       }
       expect(n).toBe(900)
+    })
+
+    it('scans a plain view whole and in table order, also in windows (how a dir scan bounds its memory)', async () => {
+      const seen: number[] = []
+      for await (const batch of client.scan(id, { version, columns: ['id'] })) for (const v of batch.getChild('id')!) seen.push(Number(v))
+      expect(seen).toEqual(Array.from({ length: ROWS }, (_, i) => i))
+      const windowed: number[] = []
+      // 1000 rows in windows of 64 (the last one short), and of 250 (the last one empty).
+      for (const size of [64, 250]) {
+        windowed.length = 0
+        for await (const batch of scanWindows(lance, { columns: ['id'] }, undefined, size)) for (const v of batch.getChild('id')!) windowed.push(Number(v))
+        expect(windowed).toEqual(seen)
+      }
+    })
+
+    it('exports a filtered and sorted view: exactly the matching rows, in order, with the view’s columns', async () => {
+      const out = await mkdtemp(join(tmpdir(), 'lcb-view-export-'))
+      try {
+        const view: TableViewSpec = { version, filter: 'note IS NOT NULL AND id < 300', sort: [{ column: 'score', direction: 'desc' }], columns: ['label', 'id'] }
+        const expected = await lance.query().where(view.filter!).orderBy({ columnName: 'score', ascending: false }).select(['label', 'id']).toArray()
+        expect(expected.length).toBe(257) // 300 rows less the 43 with a null note
+        const csv = join(out, 'view.csv')
+        expect(await exportView(client, { connectionId: 'test', ...id }, view, 'csv', csv)).toMatchObject({ rows: expected.length })
+        const lines = (await readFile(csv, 'utf8')).trimEnd().split('\n')
+        expect(lines).toEqual(['label,id', ...expected.map((r) => `${r.label},${r.id}`)])
+        const file = join(out, 'view.arrow')
+        await exportView(client, { connectionId: 'test', ...id }, view, 'arrow', file)
+        const back = arrow.tableFromIPC(await readFile(file))
+        expect(back.schema.fields.map((f) => f.name)).toEqual(['label', 'id'])
+        expect(back.toArray().map((r) => Number(r.id))).toEqual(expected.map((r) => Number(r.id)))
+      } finally {
+        await rm(out, { recursive: true, force: true })
+      }
     })
 
     it('reads exactly the view’s version while another writer changes the table', async () => {

@@ -213,6 +213,39 @@ test.describe('cell inspector, select and copy, export', () => {
       if ((await indicator.getAttribute('aria-expanded')) !== 'true') await indicator.click()
       await expect(page.getByRole('listitem', { name: 'Export of rows' }).first()).toContainText('Done')
     }
-    await screenshot(page, 'export-jobs')
+  })
+
+  test('export and copy read the filtered, sorted view: only the matching rows, in the view\'s order', async ({ page }) => {
+    const grid = await openLab(page, harness, 'rows')
+    const filter = page.getByRole('textbox', { name: 'Filter rows' })
+    await filter.fill('score >= 100 AND score < 110')
+    await filter.press('Enter')
+    await expect(page.getByTestId('row-count')).toHaveText('20')
+    const header = grid.getByRole('columnheader', { name: 'score' })
+    await header.click()
+    await header.click()
+    await expect(header).toHaveAttribute('aria-sort', 'descending')
+    // Rows 219 … 200: the matching rows, score descending.
+    const expected = Array.from({ length: 20 }, (_, k) => 219 - k)
+    await expect(gridCell(grid, 0, 1)).toHaveText('row-219')
+
+    // Copy a range of the filtered view: the clipboard holds those rows, not the table's first ones.
+    await gridCell(grid, 0, 0).click()
+    await gridCell(grid, 2, 1).click({ modifiers: ['Shift'] })
+    await page.keyboard.press('ControlOrMeta+c')
+    await expect.poll(() => clipboard(page)).toBe(['id\tlabel', ...expected.slice(0, 3).map((i) => `${START + BigInt(i)}\trow-${i}`)].join('\n') + '\n')
+
+    // Export… → CSV: every matching row, in the grid's order, and nothing else.
+    await page.getByRole('button', { name: 'Export…' }).click()
+    const sheet = page.getByRole('dialog', { name: 'Export rows' })
+    await sheet.getByRole('radio', { name: /^CSV/ }).check()
+    const download = page.waitForEvent('download')
+    await sheet.getByRole('button', { name: 'Export', exact: true }).click()
+    const file = await download
+    const path = join(dir, `filtered-${file.suggestedFilename()}`)
+    await file.saveAs(path)
+    const records = parse(await readFile(path), { columns: true }) as Record<string, string>[]
+    expect(records.map((r) => r.label)).toEqual(expected.map((i) => `row-${i}`))
+    expect(records.map((r) => r.id)).toEqual(expected.map((i) => String(START + BigInt(i))))
   })
 })

@@ -2,6 +2,7 @@ import type { RecordBatch, Schema } from 'apache-arrow'
 import { AppError, type ExportFormat, type ExportProgress, type TableRef, type TableViewSpec } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import { writeFileAtomically } from './file'
+import { readAhead } from './readAhead'
 import { scanView } from './scanFallback'
 import { WRITERS } from './writers'
 
@@ -26,7 +27,8 @@ export async function exportView(
   const id = { namespace: source.namespace, name: source.name }
   const description = await client.describeTable(id, { signal: options.signal })
   const schema = projectSchema(description.schema, view.columns)
-  const batches = scanView(client, id, view, { signal: options.signal })
+  // Two batches requested ahead: the catalog reads the next while the writer encodes this one.
+  const batches = readAhead(scanView(client, id, view, { signal: options.signal }), 2)
   return exportBatches(batches, format, path, { ...options, schema, totalRows: view.filter || view.search ? null : description.rowCount })
 }
 

@@ -10,6 +10,7 @@ import { emptyIpcStream, toIpcStream } from '../arrow'
 import { queryToIpcStream, viewSchema } from './pageBytes'
 import { scanSorted, sortedRowIds, takeInOrder } from './sortedReads'
 import { assertViewMatchesSchema } from './validate'
+import { scanWindows } from './windowedScan'
 
 /** How many (table, version) handles stay open; each holds Lance's metadata caches for that version. */
 const OPEN_VERSIONS = 32
@@ -100,7 +101,11 @@ export class DirQueries {
   /** Every row of the view, batch by batch, from one streaming Lance query (no offset paging). */
   async *scan(id: TableId, view: TableViewSpec, options: CallOptions & QueryWindow = {}): AsyncGenerator<RecordBatch> {
     const { table } = await this.run(id, () => this.checked(id, view))
-    const iterator = isSorted(view) ? scanSorted(table, view, options.signal) : buildQuery(table, view, options)[Symbol.asyncIterator]()
+    const iterator = isSorted(view)
+      ? scanSorted(table, view, options.signal)
+      : !view.search && !viewNarrowsRows(view) && options.offset === undefined && options.limit === undefined
+        ? scanWindows(table, view, options.signal)
+        : buildQuery(table, view, options)[Symbol.asyncIterator]()
     try {
       for (;;) {
         options.signal?.throwIfAborted()
