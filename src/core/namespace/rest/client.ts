@@ -212,18 +212,7 @@ export class RestNamespaceClient implements NamespaceClient {
   async describeTable(id: TableId, options: DescribeOptions = {}): Promise<TableDescription> {
     assertTableId(id)
     if (options.version !== undefined || options.indexes) return this.describeForView(id, options)
-    const describe = () =>
-      this.http.json<DescribeTableResponse>(
-        this.spec(options, {
-          operation: 'table.describe',
-          what: `describe the table ${formatTableId(id)}`,
-          method: 'POST',
-          path: `/v1/table/${this.tableId(id)}/describe`,
-          query: { load_detailed_metadata: 'true' },
-          json: { id: [...id.namespace, id.name] },
-          idempotent: true,
-        }),
-      )
+    const describe = () => this.detailedDescribe(id, options)
     let d: DescribeTableResponse
     let rowCount: number
     if (this.describeHasRowCount) {
@@ -293,22 +282,27 @@ export class RestNamespaceClient implements NamespaceClient {
 
   // ---- views (src/core/query): filter, sort, search, version ---------------------------------------
 
-  /**
-   * Describe at a version (the contract's `version` field), then the latest version and the indexes
-   * (`index/list`; a server without it leaves `indexes` absent, which hides the search boxes).
-   */
-  private async describeForView(id: TableId, options: DescribeOptions): Promise<TableDescription> {
-    const r = await this.http.json<DescribeTableResponse>(
+  /** `POST /v1/table/{id}/describe?load_detailed_metadata=true` (at `version` when given): location, schema, version. */
+  private detailedDescribe(id: TableId, options: CallOptions, version?: number): Promise<DescribeTableResponse> {
+    return this.http.json<DescribeTableResponse>(
       this.spec(options, {
         operation: 'table.describe',
         what: `describe the table ${formatTableId(id)}`,
         method: 'POST',
         path: `/v1/table/${this.tableId(id)}/describe`,
         query: { load_detailed_metadata: 'true' },
-        json: compact({ id: [...id.namespace, id.name], version: options.version }),
+        json: compact({ id: [...id.namespace, id.name], version }),
         idempotent: true,
       }),
     )
+  }
+
+  /**
+   * Describe at a version (the contract's `version` field), then the latest version and the indexes
+   * (`index/list`; a server without it leaves `indexes` absent, which hides the search boxes).
+   */
+  private async describeForView(id: TableId, options: DescribeOptions): Promise<TableDescription> {
+    const r = await this.detailedDescribe(id, options, options.version)
     if (!r.schema || typeof r.version !== 'number') {
       // A server that ignores load_detailed_metadata: the plain describe (schema from an empty query), latest only.
       if (options.version !== undefined) throw new AppError('unsupported', 'This server does not describe older table versions')
@@ -344,17 +338,7 @@ export class RestNamespaceClient implements NamespaceClient {
 
   async latestVersion(id: TableId, options: CallOptions = {}): Promise<number> {
     assertTableId(id)
-    const r = await this.http.json<DescribeTableResponse>(
-      this.spec(options, {
-        operation: 'table.describe',
-        what: `describe the table ${formatTableId(id)}`,
-        method: 'POST',
-        path: `/v1/table/${this.tableId(id)}/describe`,
-        query: { load_detailed_metadata: 'true' },
-        json: { id: [...id.namespace, id.name] },
-        idempotent: true,
-      }),
-    )
+    const r = await this.detailedDescribe(id, options)
     if (typeof r.version !== 'number') throw new AppError('unsupported', 'This server does not report table versions')
     return r.version
   }
@@ -587,28 +571,6 @@ export class RestNamespaceClient implements NamespaceClient {
   private async schemaByQuery(id: TableId, options: CallOptions & { version?: number }): Promise<arrow.Schema> {
     const r = await this.query(id, { offset: 0, limit: 1, signal: options.signal, version: options.version })
     return readIpc(r.bytes, `the schema of ${formatTableId(id)}`).schema
-  }
-
-  /** An older version: the schema from an empty query at that version, the row count from count_rows. */
-  private async describeVersion(id: TableId, version: number, options: CallOptions): Promise<TableDescription> {
-    const [schema, rowCount] = await Promise.all([
-      (async () => {
-        const r = await this.query(id, { offset: 0, limit: 1, version, signal: options.signal })
-        return readIpc(r.bytes, `the schema of ${formatTableId(id)}`).schema
-      })(),
-      this.http.json<unknown>(
-        this.spec(options, {
-          operation: 'table.countRows',
-          what: `count the rows of ${formatTableId(id)} at version ${version}`,
-          method: 'POST',
-          path: `/v1/table/${this.tableId(id)}/count_rows`,
-          json: { id: [...id.namespace, id.name], version },
-          idempotent: true,
-        }),
-      ),
-    ])
-    const n = typeof rowCount === 'number' ? rowCount : Number((rowCount as { count?: unknown } | null)?.count)
-    return { name: id.name, namespace: [...id.namespace], rowCount: n, version, schema, fields: describeFields(schema) }
   }
 
   // ---- lifecycle (src/core/lifecycle/rest.ts) -------------------------------------------------
