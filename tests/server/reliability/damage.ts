@@ -1,16 +1,5 @@
 import * as arrow from 'apache-arrow'
-
-/** A deterministic pseudo-random source (mulberry32), so every damaged body can be reproduced from its seed. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { seededRandom } from '../../../src/core/arrow'
 
 /** Valid bodies of several shapes: plain columns, strings, nullable, lists, structs, vectors, dictionaries. */
 export function validBodies(): { name: string; table: arrow.Table; bytes: Uint8Array }[] {
@@ -55,7 +44,8 @@ function word(rand: () => number, size: number): number {
 
 /** One damaged copy of `bytes`: truncated, bytes flipped, a range duplicated or inserted, or a length turned into a bomb. */
 export function damage(bytes: Uint8Array, seed: number): { mutation: Mutation; bytes: Uint8Array } {
-  const rand = random(seed)
+  // Deterministic, so every damaged body can be reproduced from its seed.
+  const rand = seededRandom(seed)
   const mutation = MUTATIONS[Math.floor(rand() * MUTATIONS.length)]!
   const out = Uint8Array.from(bytes)
   const view = new DataView(out.buffer)
