@@ -4,6 +4,7 @@ import { EXPORT_FORMATS } from '../../../contract'
 import { call, onHostEvent } from '../../api'
 import { formatCount, formatDuration, formatSize } from '../import/dropped'
 import { downloadExport } from './download'
+import { upsertJob } from '../import/jobList'
 
 export interface ExportJobsView {
   active: number
@@ -40,15 +41,7 @@ export function useExportJobs(): ExportJobsView {
 
   useEffect(() => {
     const downloaded = new Set<string>()
-    const upsert = (job: ExportJobInfo, fromEvent: boolean) =>
-      setJobs((previous) => {
-        const at = previous.findIndex((j) => j.id === job.id)
-        if (at < 0) return [...previous, job]
-        if (!fromEvent) return previous
-        const next = [...previous]
-        next[at] = job
-        return next
-      })
+    const upsert = (job: ExportJobInfo, fromEvent: boolean) => setJobs((previous) => upsertJob(previous, job, fromEvent))
     const off = onHostEvent('export/progress', (job) => {
       upsert(job, true)
       if (job.state === 'done' && job.download && !downloaded.has(job.id)) {

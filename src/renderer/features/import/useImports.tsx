@@ -4,11 +4,13 @@ import { call, hostKind, onHostEvent, pathForDroppedFile } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import type { AppErrorData } from '../../../contract'
 import { pendingKey, type ImportTarget, type PendingFile } from './dropped'
-// Loaded on first use: the first paint does not need the sheet's code (issue 13).
-const ImportSheet = lazy(() => import('./ImportSheet').then((m) => ({ default: m.ImportSheet })))
 import { ImportsIndicator } from './ImportsIndicator'
+import { upsertJob } from './jobList'
 import { JobsPanel, type JobsPanelProps } from './JobsPanel'
 import { useJobsPanelOpen } from './useJobsPanelOpen'
+
+// Loaded on first use: the first paint does not need the sheet's code (issue 13).
+const ImportSheet = lazy(() => import('./ImportSheet').then((m) => ({ default: m.ImportSheet })))
 
 export interface UseImportsOptions {
   connections: readonly ConnectionInfo[]
@@ -39,15 +41,7 @@ export function useImports({ connections, defaultTarget, onImported, extraJobs }
   })
 
   const upsert = useCallback((job: ImportJobInfo, fromEvent: boolean) => {
-    setJobs((previous) => {
-      const at = previous.findIndex((j) => j.id === job.id)
-      if (at < 0) return [...previous, job]
-      // An event may overtake the answer of import/start: never go back to an older state.
-      if (!fromEvent) return previous
-      const next = [...previous]
-      next[at] = job
-      return next
-    })
+    setJobs((previous) => upsertJob(previous, job, fromEvent))
   }, [])
 
   useEffect(() => {

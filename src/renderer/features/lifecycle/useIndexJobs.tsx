@@ -3,6 +3,7 @@ import type { IndexJobInfo } from '../../../contract'
 import { call, onHostEvent } from '../../api'
 import { formatDuration } from '../import/dropped'
 import type { ExportJobsView } from '../export/useExportJobs'
+import { upsertJob } from '../import/jobList'
 
 const STATE_LABEL: Record<IndexJobInfo['state'], string> = { running: 'Building index', done: 'Done', failed: 'Failed', cancelled: 'Cancelled' }
 
@@ -26,15 +27,7 @@ export function useIndexJobs(): ExportJobsView {
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set())
 
   useEffect(() => {
-    const upsert = (job: IndexJobInfo, fromEvent: boolean) =>
-      setJobs((previous) => {
-        const at = previous.findIndex((j) => j.id === job.id)
-        if (at < 0) return [...previous, job]
-        if (!fromEvent) return previous
-        const next = [...previous]
-        next[at] = job
-        return next
-      })
+    const upsert = (job: IndexJobInfo, fromEvent: boolean) => setJobs((previous) => upsertJob(previous, job, fromEvent))
     const off = onHostEvent('indexes/progress', (job) => upsert(job, true))
     call('indexes/jobs', {})
       .then((list) => list.forEach((job) => upsert(job, false)))
