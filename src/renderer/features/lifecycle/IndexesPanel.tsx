@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react'
+import { useEffect, useMemo, useState, type FormEvent } from 'react'
 import type { AppErrorData, FieldInfo, IndexInfo, IndexJobInfo, IndexSpec, IndexType, TableRef } from '../../../contract'
 import { call, onHostEvent } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
@@ -6,6 +6,7 @@ import { Spinner } from '../../components/Spinner'
 import { ConfirmDialog } from './ConfirmDialog'
 import { formatCount } from './format'
 import { PanelFrame } from './PanelFrame'
+import { useLoaded } from './useLoaded'
 
 export interface IndexesPanelProps {
   tableRef: TableRef
@@ -18,7 +19,6 @@ export interface IndexesPanelProps {
   onClose(): void
 }
 
-type Loaded = { state: 'loading' } | { state: 'error'; error: AppErrorData } | { state: 'ready'; indexes: IndexInfo[] }
 const ref = (t: TableRef) => ({ connectionId: t.connectionId, namespace: [...t.namespace], name: t.name })
 
 const TYPE_LABEL: Record<IndexType, string> = {
@@ -42,20 +42,8 @@ export function typesFor(field: FieldInfo | undefined): IndexType[] {
 
 /** Name, type, columns, indexed and unindexed rows; create (as a cancellable job) and drop. */
 export function IndexesPanel({ tableRef, fields, writeBlock, dropBlock = writeBlock, onSettled, onClose }: IndexesPanelProps) {
-  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' })
-  const [attempt, setAttempt] = useState(0)
+  const { loaded, refresh } = useLoaded(() => call('indexes/list', ref(tableRef)), tableRef, onSettled)
   const [dropping, setDropping] = useState<IndexInfo | null>(null)
-  useEffect(() => {
-    let live = true
-    call('indexes/list', ref(tableRef))
-      .then((indexes) => live && setLoaded({ state: 'ready', indexes }))
-      .catch((e: unknown) => live && setLoaded({ state: 'error', error: errorData(e) }))
-      .finally(() => live && onSettled?.())
-    return () => {
-      live = false
-    }
-  }, [tableRef, attempt, onSettled])
-  const refresh = useCallback(() => setAttempt((a) => a + 1), [])
   // Builds run as jobs (jobs panel); this panel follows the ones on its table and lists the index when one ends.
   const [building, setBuilding] = useState<IndexJobInfo[]>([])
   // A build that failed is said here too (the jobs panel may have collapsed by then).
@@ -79,7 +67,7 @@ export function IndexesPanel({ tableRef, fields, writeBlock, dropBlock = writeBl
   }, [tableRef, refresh])
 
   return (
-    <PanelFrame title="Indexes" meta={loaded.state === 'ready' ? `${loaded.indexes.length} indexes` : ''} onClose={onClose}>
+    <PanelFrame title="Indexes" meta={loaded.state === 'ready' ? `${loaded.value.length} indexes` : ''} onClose={onClose}>
       {loaded.state === 'loading' && (
         <div className="panel-placeholder">
           <Spinner label="Loading indexes" /> Loading indexes…
@@ -88,9 +76,9 @@ export function IndexesPanel({ tableRef, fields, writeBlock, dropBlock = writeBl
       {loaded.state === 'error' && <ErrorPanel error={loaded.error} title="Could not list the indexes" compact actions={[{ label: 'Try again', run: refresh }]} />}
       {loaded.state === 'ready' && (
         <>
-          {loaded.indexes.length === 0 && <p className="panel-placeholder muted">No indexes yet.</p>}
+          {loaded.value.length === 0 && <p className="panel-placeholder muted">No indexes yet.</p>}
           <ul className="version-list" aria-label="Indexes">
-            {loaded.indexes.map((x) => (
+            {loaded.value.map((x) => (
               <li key={x.name} className="version-item" aria-label={`Index ${x.name}, ${x.type} on ${x.columns.join(', ')}`}>
                 <div className="version-main">
                   <span className="version-number mono">{x.name}</span>
@@ -113,7 +101,7 @@ export function IndexesPanel({ tableRef, fields, writeBlock, dropBlock = writeBl
           <CreateIndexForm
             tableRef={tableRef}
             fields={fields}
-            existing={loaded.indexes}
+            existing={loaded.value}
             building={building}
             writeBlock={writeBlock}
           />

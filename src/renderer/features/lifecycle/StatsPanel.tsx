@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useState } from 'react'
-import type { AppErrorData, OptimizePreview, OptimizeResult, TableRef, TableStats } from '../../../contract'
+import { useState } from 'react'
+import type { AppErrorData, OptimizePreview, OptimizeResult, TableRef } from '../../../contract'
 import { call } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
@@ -8,14 +8,13 @@ import { formatBytes, formatCount } from './format'
 import { PanelFrame } from './PanelFrame'
 import { SchemaChanges } from './SchemaEditor'
 import type { FieldInfo } from '../../../contract'
+import { useLoaded } from './useLoaded'
 
-type Loaded = { state: 'loading' } | { state: 'error'; error: AppErrorData } | { state: 'ready'; stats: TableStats }
 const ref = (t: TableRef) => ({ connectionId: t.connectionId, namespace: [...t.namespace], name: t.name })
 
 /** Rows, fragments, deleted rows, size on disk; optimize with a preview and a confirmation. */
 export function StatsPanel({ tableRef, fields, writeBlock, optimizeBlock = writeBlock, onSettled, onChanged, onClose }: { tableRef: TableRef; fields: readonly FieldInfo[]; writeBlock?: string; optimizeBlock?: string; onSettled?(): void; onChanged(): void; onClose(): void }) {
-  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' })
-  const [attempt, setAttempt] = useState(0)
+  const { loaded, refresh } = useLoaded(() => call('tables/stats', ref(tableRef)), tableRef, onSettled)
   const [prune, setPrune] = useState(false)
   const [days, setDays] = useState('7')
   const [preview, setPreview] = useState<OptimizePreview | null>(null)
@@ -23,17 +22,6 @@ export function StatsPanel({ tableRef, fields, writeBlock, optimizeBlock = write
   const [confirming, setConfirming] = useState(false)
   const [result, setResult] = useState<OptimizeResult | null>(null)
 
-  useEffect(() => {
-    let live = true
-    call('tables/stats', ref(tableRef))
-      .then((stats) => live && setLoaded({ state: 'ready', stats }))
-      .catch((e: unknown) => live && setLoaded({ state: 'error', error: errorData(e) }))
-      .finally(() => live && onSettled?.())
-    return () => {
-      live = false
-    }
-  }, [tableRef, attempt, onSettled])
-  const refresh = useCallback(() => setAttempt((a) => a + 1), [])
   const daysValue = Number(days)
   const daysProblem = prune && !(days.trim() !== '' && Number.isFinite(daysValue) && daysValue >= 0) ? 'Days must be a number ≥ 0' : null
   const options = prune && !daysProblem ? { pruneOlderThanDays: daysValue } : {}
@@ -48,7 +36,7 @@ export function StatsPanel({ tableRef, fields, writeBlock, optimizeBlock = write
     }
   }
 
-  const s = loaded.state === 'ready' ? loaded.stats : null
+  const s = loaded.state === 'ready' ? loaded.value : null
   return (
     <PanelFrame title="Stats" meta={s ? `version ${s.version}` : ''} onClose={onClose}>
       {loaded.state === 'loading' && (

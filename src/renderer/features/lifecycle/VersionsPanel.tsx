@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react'
+import { useState, type FormEvent } from 'react'
 import type { AppErrorData, TableRef, VersionComparison, VersionInfo } from '../../../contract'
 import { call } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
@@ -7,6 +7,7 @@ import { Spinner } from '../../components/Spinner'
 import { ConfirmDialog } from './ConfirmDialog'
 import { formatCount, formatTime, OPERATION_LABEL, versionEntries, type VersionEntry } from './format'
 import { PanelFrame } from './PanelFrame'
+import { useLoaded } from './useLoaded'
 
 export interface VersionsPanelProps {
   tableRef: TableRef
@@ -25,31 +26,17 @@ export interface VersionsPanelProps {
   onClose(): void
 }
 
-type Loaded = { state: 'loading' } | { state: 'error'; error: AppErrorData } | { state: 'ready'; versions: VersionInfo[] }
-
 const ref = (t: TableRef) => ({ connectionId: t.connectionId, namespace: [...t.namespace], name: t.name })
 
 /** Every version with time, rows and what made it; open read-only, restore, tag, compare. */
 export function VersionsPanel({ tableRef, openVersion, writeBlock, restoreBlock = writeBlock, onSettled, onOpen, onLatest, onChanged, onClose }: VersionsPanelProps) {
-  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' })
-  const [attempt, setAttempt] = useState(0)
+  const { loaded, refresh } = useLoaded(() => call('versions/list', ref(tableRef)), tableRef, onSettled)
   const [restoring, setRestoring] = useState<VersionInfo | null>(null)
   const [deletingTag, setDeletingTag] = useState<string | null>(null)
   const [expanded, setExpanded] = useState<Set<number>>(new Set())
 
-  useEffect(() => {
-    let live = true
-    call('versions/list', ref(tableRef))
-      .then((versions) => live && setLoaded({ state: 'ready', versions }))
-      .catch((e: unknown) => live && setLoaded({ state: 'error', error: errorData(e) }))
-      .finally(() => live && onSettled?.())
-    return () => {
-      live = false
-    }
-  }, [tableRef, attempt, onSettled])
-  const refresh = useCallback(() => setAttempt((a) => a + 1), [])
 
-  const versions = loaded.state === 'ready' ? loaded.versions : []
+  const versions = loaded.state === 'ready' ? loaded.value : []
   const latest = versions.reduce((m, v) => Math.max(m, v.version), 0)
 
   const row = (v: VersionInfo) => {
