@@ -2,9 +2,9 @@ import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'rea
 import type { AppErrorData } from '../../../contract'
 import { call } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
-import { Spinner } from '../../components/Spinner'
 import { Modal } from './Modal'
 import { nameProblem, type TreeActionId, type TreeActionTarget } from './treeActions'
+import { DialogFooter } from './DialogFooter'
 
 export type WriteAction = Exclude<TreeActionId, 'refresh' | 'create-table' | 'drop-namespace-cascade' | 'namespace-properties'>
 
@@ -144,18 +144,7 @@ export function ActionDialog({ action, target, onCancel, onDone, onFailed }: Act
             </div>
           )}
         </div>
-        <footer className="dialog-footer">
-          <div className="dialog-footer-left" />
-          <div className="dialog-footer-right">
-            <button type="button" className="button" onClick={onCancel} disabled={running}>
-              Cancel
-            </button>
-            <button type="submit" className={destructive ? 'button danger' : 'button primary'} disabled={running || (action === 'drop-table' && !!problem)} data-autofocus={action === 'drop-namespace' ? true : undefined}>
-              {running && <Spinner label="Working" />}
-              {buttonLabel}
-            </button>
-          </div>
-        </footer>
+        <DialogFooter label={buttonLabel} onCancel={onCancel} running={running} disabled={action === 'drop-table' && !!problem} destructive={destructive} autoFocus={action === 'drop-namespace'} />
       </form>
     </Modal>
   )

@@ -4,6 +4,7 @@ import { call, hostKind } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Modal } from '../actions/Modal'
 import './export.css'
+import { DialogFooter } from '../actions/DialogFooter'
 
 const numberFormat = new Intl.NumberFormat('en-US')
 const FORMAT_NOTES: Record<ExportFormat, string> = {
@@ -96,17 +97,7 @@ export function ExportSheet({
           </p>
           {error && <ErrorPanel error={error} title="Could not start the export" compact />}
         </div>
-        <footer className="dialog-footer">
-          <div className="dialog-footer-left" />
-          <div className="dialog-footer-right">
-            <button type="button" className="button" onClick={onClose} disabled={running}>
-              Cancel
-            </button>
-            <button type="submit" className="button primary" disabled={running}>
-              Export
-            </button>
-          </div>
-        </footer>
+        <DialogFooter label="Export" onCancel={onClose} running={running} />
       </form>
     </Modal>
   )

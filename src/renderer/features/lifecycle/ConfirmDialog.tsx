@@ -1,8 +1,8 @@
 import { useId, useState, type ReactNode } from 'react'
 import type { AppErrorData } from '../../../contract'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
-import { Spinner } from '../../components/Spinner'
 import { Modal } from '../actions/Modal'
+import { DialogFooter } from '../actions/DialogFooter'
 
 export interface ConfirmDialogProps {
   title: string
@@ -40,18 +40,7 @@ export function ConfirmDialog({ title, children, confirmLabel, destructive, run,
           {children}
           {error && <ErrorPanel error={error} title={`Could not ${confirmLabel.toLowerCase()}`} compact />}
         </div>
-        <footer className="dialog-footer">
-          <div className="dialog-footer-left" />
-          <div className="dialog-footer-right">
-            <button type="button" className="button" onClick={onClose} disabled={running}>
-              Cancel
-            </button>
-            <button type="button" className={destructive ? 'button danger' : 'button primary'} disabled={running} onClick={() => void confirm()} data-autofocus>
-              {running && <Spinner label="Working" />}
-              {confirmLabel}
-            </button>
-          </div>
-        </footer>
+        <DialogFooter label={confirmLabel} onCancel={onClose} onConfirm={() => void confirm()} running={running} destructive={destructive} autoFocus />
       </div>
     </Modal>
   )

@@ -5,6 +5,7 @@ import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
 import { Modal } from '../actions/Modal'
 import './lifecycle.css'
+import { DialogFooter } from '../actions/DialogFooter'
 
 interface Target {
   connectionId: string
@@ -81,18 +82,7 @@ export function CascadeDropDialog({ target, onCancel, onDone }: { target: Target
           </div>
           {error && <ErrorPanel error={error} title="Could not drop the namespace" compact />}
         </div>
-        <footer className="dialog-footer">
-          <div className="dialog-footer-left" />
-          <div className="dialog-footer-right">
-            <button type="button" className="button" onClick={onCancel} disabled={running}>
-              Cancel
-            </button>
-            <button type="submit" className="button danger" disabled={running || !contents || typed !== target.name}>
-              {running && <Spinner label="Working" />}
-              Drop namespace and contents
-            </button>
-          </div>
-        </footer>
+        <DialogFooter label="Drop namespace and contents" onCancel={onCancel} running={running} disabled={!contents || typed !== target.name} destructive />
       </form>
     </Modal>
   )

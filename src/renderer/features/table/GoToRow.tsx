@@ -1,5 +1,6 @@
 import { useId, useState } from 'react'
 import { Modal } from '../actions/Modal'
+import { DialogFooter } from '../actions/DialogFooter'
 
 const numberFormat = new Intl.NumberFormat('en-US')
 
@@ -43,17 +44,7 @@ export function GoToRow({ rowCount, onGo, onClose }: { rowCount: number; onGo: (
             {tried && problem && <div className="field-error">{problem}</div>}
           </div>
         </div>
-        <footer className="dialog-footer">
-          <div className="dialog-footer-left" />
-          <div className="dialog-footer-right">
-            <button type="button" className="button" onClick={onClose}>
-              Cancel
-            </button>
-            <button type="submit" className="button primary">
-              Go
-            </button>
-          </div>
-        </footer>
+        <DialogFooter label="Go" onCancel={onClose} />
       </form>
     </Modal>
   )

@@ -3,6 +3,7 @@ import { useId, useState } from 'react'
 import { MAX_SEARCH_RESULTS, type DistanceMetric, type FieldInfo, type TableRef, type TableViewSpec, type VectorSearch } from '../../../contract'
 import { call } from '../../api'
 import { Modal } from '../actions/Modal'
+import { DialogFooter } from '../actions/DialogFooter'
 
 /**
  * The bar above the grid while it shows nearest neighbours (**Find similar rows**): metric, k, pre- or
@@ -143,17 +144,7 @@ export function VectorPasteDialog({
             {tried && problem && <div className="field-error">{problem}</div>}
           </div>
         </div>
-        <footer className="dialog-footer">
-          <div className="dialog-footer-left" />
-          <div className="dialog-footer-right">
-            <button type="button" className="button" onClick={onClose}>
-              Cancel
-            </button>
-            <button type="submit" className="button primary">
-              Find similar rows
-            </button>
-          </div>
-        </footer>
+        <DialogFooter label="Find similar rows" onCancel={onClose} />
       </form>
     </Modal>
   )
