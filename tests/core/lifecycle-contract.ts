@@ -4,6 +4,7 @@ import { AppError } from '../../src/contract'
 import { batchOf, float32Vectors, tableOf } from '../../src/core/arrow'
 import type { NamespaceClient } from '../../src/core/namespace/client'
 import type { SuiteTarget } from './contract-suite'
+import { appError } from '../helpers/errors'
 
 /** `n` rows: id = start…, a label with few distinct values, a 4-d vector. */
 export function lifecycleRows(n: number, start = 1): arrow.Table {
@@ -16,15 +17,6 @@ export function lifecycleRows(n: number, start = 1): arrow.Table {
   ])
 }
 
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError)
-    return error as AppError
-  }
-  throw new Error('expected the call to fail')
-}
 
 /**
  * Table lifecycle (issue 8) through the NamespaceClient: every implementation (dir; rest against our server)
@@ -63,7 +55,7 @@ export function lifecycleContract(name: string, makeTarget: () => Promise<SuiteT
       const page = arrow.tableFromIPC(await client.readPage(t, { version: 1, offset: 0, limit: 100 }))
       expect(page.numRows).toBe(10)
       expect((await client.describeTable(t)).rowCount).toBe(20)
-      expect((await failure(client.describeTable(t, { version: 99 }))).code).toBe('not_found')
+      expect((await appError(client.describeTable(t, { version: 99 }))).code).toBe('not_found')
     })
 
     it('compares schemas across a schema change, and drops and renames columns', async () => {
@@ -84,7 +76,7 @@ export function lifecycleContract(name: string, makeTarget: () => Promise<SuiteT
       const after = await client.describeTable(t, { version: 4 })
       expect(after.fields.map((f) => f.name)).toEqual(['id', 'label', 'vector', 'double_id'])
       expect(before.rowCount).toBe(after.rowCount)
-      expect((await failure(client.dropColumns(t, ['nope']))).code).toBe('not_found')
+      expect((await appError(client.dropColumns(t, ['nope']))).code).toBe('not_found')
     })
 
     it('tags: create, list, resolve, delete; duplicates and missing tags fail in words', async () => {
@@ -96,12 +88,12 @@ export function lifecycleContract(name: string, makeTarget: () => Promise<SuiteT
       ])
       expect(await client.tagVersion(t, 'first')).toBe(1)
       expect((await client.listVersions(t)).find((v) => v.version === 1)?.tags).toEqual(['first'])
-      expect((await failure(client.createTag(t, 'first', 2))).code).toBe('already_exists')
-      expect((await failure(client.createTag(t, 'ghost', 99))).code).toBe('not_found')
+      expect((await appError(client.createTag(t, 'first', 2))).code).toBe('already_exists')
+      expect((await appError(client.createTag(t, 'ghost', 99))).code).toBe('not_found')
       await client.deleteTag(t, 'latest')
       expect((await client.listTags(t)).map((x) => x.name)).toEqual(['first'])
-      expect((await failure(client.deleteTag(t, 'latest'))).code).toBe('not_found')
-      expect((await failure(client.tagVersion(t, 'latest'))).code).toBe('not_found')
+      expect((await appError(client.deleteTag(t, 'latest'))).code).toBe('not_found')
+      expect((await appError(client.tagVersion(t, 'latest'))).code).toBe('not_found')
     })
 
     it('restores a version as a new latest version; a missing version is not found and changes nothing', async () => {
@@ -110,7 +102,7 @@ export function lifecycleContract(name: string, makeTarget: () => Promise<SuiteT
       const d = await client.describeTable(t)
       expect(d.version).toBe(latest + 1)
       expect(d.rowCount).toBe(10)
-      const err = await failure(client.restoreVersion(t, 999))
+      const err = await appError(client.restoreVersion(t, 999))
       expect(err.code).toBe('not_found')
       expect((await client.describeTable(t)).version).toBe(latest + 1)
       // Nothing is lost: the version before the restore is still there.
@@ -133,12 +125,12 @@ export function lifecycleContract(name: string, makeTarget: () => Promise<SuiteT
       expect(btree.unindexedRows).toBe(0)
       await client.appendRows(u, lifecycleRows(10, 601))
       expect((await client.listIndexes(u)).find((i) => i.name === 'id_idx')!.unindexedRows).toBe(10)
-      const missing = await failure(client.createIndex(u, { column: 'nope', type: 'BTREE' }))
+      const missing = await appError(client.createIndex(u, { column: 'nope', type: 'BTREE' }))
       expect(missing.code).toBe('not_found')
       expect(missing.message).toContain('nope')
       await client.dropIndex(u, 'label_bitmap')
       expect((await client.listIndexes(u)).map((i) => i.name).sort()).toEqual(['id_idx', 'label_fts', 'vector_idx'])
-      expect((await failure(client.dropIndex(u, 'label_bitmap'))).code).toBe('not_found')
+      expect((await appError(client.dropIndex(u, 'label_bitmap'))).code).toBe('not_found')
     })
 
     it('reports stats: rows, fragments, deleted rows, size', async () => {
@@ -154,7 +146,7 @@ export function lifecycleContract(name: string, makeTarget: () => Promise<SuiteT
     it('fails in words on a missing table', async () => {
       const ghost = { namespace: ['life'], name: 'ghost' }
       for (const call of [() => client.listVersions(ghost), () => client.listIndexes(ghost), () => client.tableStats(ghost), () => client.listTags(ghost)]) {
-        expect((await failure(call())).code).toBe('not_found')
+        expect((await appError(call())).code).toBe('not_found')
       }
     })
   })

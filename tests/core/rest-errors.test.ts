@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { AppError } from '../../src/contract'
 import { RestNamespaceClient, type RestClientOptions } from '../../src/core/namespace/rest'
 import { captureServer, NEVER, type Captured, type Scripted } from './rest-capture'
+import { appError } from '../helpers/errors'
 
 const KEY = 'k-secret-7d1f2a'
 let close: (() => Promise<void>) | undefined
@@ -19,15 +20,6 @@ async function setup(answer: (req: Captured, i: number) => Scripted, options: Pa
   return { client, requests: server.requests }
 }
 
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError)
-    return error as AppError
-  }
-  throw new Error('expected a failure')
-}
 
 describe('errors are decided by the integer code of the body', () => {
   const cases: Array<[number, number, AppError['code'], RegExp]> = [
@@ -48,7 +40,7 @@ describe('errors are decided by the integer code of the body', () => {
     it(`code ${code} → ${appCode}`, async () => {
       // The status is deliberately wrong (500): only the code counts.
       const { client } = await setup(() => ({ status: status === 500 ? 418 : 500, body: { error: `server says ${code}`, code } }), { maxRetries: 0 })
-      const e = await failure(client.describeNamespace(['sales']))
+      const e = await appError(client.describeNamespace(['sales']))
       expect(e.code).toBe(appCode)
       expect(e.message).toMatch(message)
     })
@@ -64,7 +56,7 @@ describe('errors are decided by the integer code of the body', () => {
       [500, '{"message":"boom"}', 'internal'],
     ] as const) {
       const { client } = await setup(() => ({ status, body }), { maxRetries: 0 })
-      expect((await failure(client.describeNamespace(['x']))).code, `${status}`).toBe(appCode)
+      expect((await appError(client.describeNamespace(['x']))).code, `${status}`).toBe(appCode)
       await close?.()
       close = undefined
     }
@@ -72,7 +64,7 @@ describe('errors are decided by the integer code of the body', () => {
 
   it('never puts the key into messages or details, even when the server echoes it', async () => {
     const { client } = await setup((req) => ({ status: 401, body: { error: `key ${req.headers['x-api-key']} is not valid`, code: 16, detail: `got ${KEY}` } }))
-    const e = await failure(client.listTables([]))
+    const e = await appError(client.listTables([]))
     const text = JSON.stringify({ m: e.message, d: e.detail, h: e.hint, s: e.stack })
     expect(text).not.toContain(KEY)
     expect(e.detail).toContain('•••••')
@@ -88,15 +80,15 @@ describe('retries, throttling and the capability map', () => {
 
   it('gives up after a bounded number of attempts', async () => {
     const { client, requests } = await setup(() => ({ status: 503, body: { error: 'busy', code: 17 } }), { maxRetries: 2 })
-    expect((await failure(client.listNamespaces([]))).code).toBe('unavailable')
+    expect((await appError(client.listNamespaces([]))).code).toBe('unavailable')
     expect(requests).toHaveLength(3)
   })
 
   it('never retries a write blindly', async () => {
     const { client, requests } = await setup(() => ({ status: 503, body: { error: 'busy', code: 17 } }))
-    expect((await failure(client.createNamespace(['a']))).code).toBe('unavailable')
+    expect((await appError(client.createNamespace(['a']))).code).toBe('unavailable')
     expect(requests).toHaveLength(1)
-    const e = await failure(client.dropTable({ namespace: [], name: 't' }))
+    const e = await appError(client.dropTable({ namespace: [], name: 't' }))
     expect(e.code).toBe('unavailable')
     expect(requests).toHaveLength(2)
   })
@@ -110,7 +102,7 @@ describe('retries, throttling and the capability map', () => {
 
   it('says how long to wait when Retry-After is too long to sleep through', async () => {
     const { client, requests } = await setup(() => ({ status: 429, headers: { 'retry-after': '120' }, body: { error: 'slow', code: 21 } }))
-    const e = await failure(client.listTables([]))
+    const e = await appError(client.listTables([]))
     expect(e.code).toBe('throttled')
     expect(e.message).toMatch(/try again in 120 s/)
     expect(requests).toHaveLength(1)
@@ -123,18 +115,18 @@ describe('retries, throttling and the capability map', () => {
       if (req.path.endsWith('/describe')) return { status: 404, body: { error: 'Table t not found', code: 4 } }
       return { body: {} }
     })
-    const rename = await failure(client.renameTable({ namespace: [], name: 't' }, 'u'))
+    const rename = await appError(client.renameTable({ namespace: [], name: 't' }, 'u'))
     expect(rename.code).toBe('unsupported')
     expect(rename.message).toMatch(/renaming tables/)
-    const list = await failure(client.listAllTables())
+    const list = await appError(client.listAllTables())
     expect(list.code).toBe('unsupported')
-    expect((await failure(client.describeNamespace(['t']))).code).toBe('not_found') // a missing object is not a missing route
+    expect((await appError(client.describeNamespace(['t']))).code).toBe('not_found') // a missing object is not a missing route
     const snapshot = client.capabilities.snapshot()
     expect(snapshot['table.rename']).toEqual({ supported: false, reason: 'rename_table not implemented' })
     expect(snapshot['table.listAll'].supported).toBe(false)
     expect(snapshot['namespace.describe'].supported).toBeUndefined()
     const sent = requests.length
-    expect((await failure(client.renameTable({ namespace: [], name: 't' }, 'v'))).code).toBe('unsupported')
+    expect((await appError(client.renameTable({ namespace: [], name: 't' }, 'v'))).code).toBe('unsupported')
     expect(requests.length).toBe(sent) // no request: the UI can disable the action
     await client.dropTable({ namespace: [], name: 't' })
     expect(client.capabilities.snapshot()['table.drop'].supported).toBe(true)
@@ -148,33 +140,33 @@ describe('network failures in words', () => {
     const port = (server.address() as AddressInfo).port
     await new Promise<void>((r) => server.close(() => r()))
     const client = new RestNamespaceClient({ uri: `http://127.0.0.1:${port}`, maxRetries: 1, backoffMs: 1 })
-    const e = await failure(client.listTables([]))
+    const e = await appError(client.listTables([]))
     expect(e.code).toBe('unavailable')
     expect(e.message).toMatch(/refused the connection/)
   })
 
   it('reports a name that DNS cannot find', async () => {
     const client = new RestNamespaceClient({ uri: 'http://no-such-host.invalid', maxRetries: 0 })
-    const e = await failure(client.listTables([]))
+    const e = await appError(client.listTables([]))
     expect(e.message).toMatch(/could not be found \(DNS\)/)
   })
 
   it('reports a TLS failure (https to a plain HTTP server)', async () => {
     const { client: plain } = await setup(() => ({ body: {} }))
     const client = new RestNamespaceClient({ uri: plain.endpoint.replace('http:', 'https:'), maxRetries: 0 })
-    const e = await failure(client.listTables([]))
+    const e = await appError(client.listTables([]))
     expect(e.message).toMatch(/secure \(TLS\) connection/)
   })
 
   it('times out a server that never answers, and cancels on abort', async () => {
     const { client } = await setup(() => NEVER, { timeoutMs: 200, maxRetries: 0 })
-    const timeout = await failure(client.listTables([]))
+    const timeout = await appError(client.listTables([]))
     expect(timeout.code).toBe('timeout')
     expect(timeout.message).toMatch(/did not answer/)
     const controller = new AbortController()
     const pending = client.listTables([], { signal: controller.signal })
     controller.abort()
-    expect((await failure(pending)).code).toBe('cancelled')
+    expect((await appError(pending)).code).toBe('cancelled')
   })
 
   it('times out a reply whose body stalls halfway', async () => {
@@ -185,7 +177,7 @@ describe('network failures in words', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
     close = () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r())))
     const client = new RestNamespaceClient({ uri: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, timeoutMs: 200, maxRetries: 0 })
-    const e = await failure(client.listNamespaces([]))
+    const e = await appError(client.listNamespaces([]))
     expect(e.code).toBe('timeout')
     expect(e.message).toMatch(/stopped sending the reply/)
   })
@@ -197,10 +189,10 @@ describe('network failures in words', () => {
     const controller = new AbortController()
     const queued = client.listTables(['sales'], { signal: controller.signal })
     controller.abort()
-    expect((await failure(queued)).code).toBe('cancelled')
+    expect((await appError(queued)).code).toBe('cancelled')
     expect(requests).toHaveLength(1) // it never went out
     await client.close()
-    expect((await failure(first)).code).toBe('cancelled')
+    expect((await appError(first)).code).toBe('cancelled')
   })
 
   it('close() cancels the requests in flight, and later calls fail at once', async () => {
@@ -208,9 +200,9 @@ describe('network failures in words', () => {
     const pending = client.listTables([])
     while (requests.length === 0) await new Promise((r) => setTimeout(r, 5))
     await client.close()
-    const e = await failure(pending)
+    const e = await appError(pending)
     expect(e.code).toBe('cancelled')
-    expect((await failure(client.listTables([]))).code).toBe('cancelled')
+    expect((await appError(client.listTables([]))).code).toBe('cancelled')
     expect(requests).toHaveLength(1)
   })
 
@@ -235,7 +227,7 @@ describe('network failures in words', () => {
 
   it('does not follow redirects (the key would travel with them), and says where to point instead', async () => {
     const { client, requests } = await setup(() => ({ status: 307, headers: { location: 'https://elsewhere.example/v1/tables' }, body: '' }))
-    const e = await failure(client.listTables([]))
+    const e = await appError(client.listTables([]))
     expect(e.code).toBe('invalid_input')
     expect(e.message).toMatch(/redirects .*https:\/\/elsewhere\.example/)
     expect(requests).toHaveLength(1)
@@ -243,7 +235,7 @@ describe('network failures in words', () => {
 
   it('rejects a success reply that is not JSON', async () => {
     const { client } = await setup(() => ({ body: '<html>login page</html>', headers: { 'content-type': 'text/html' } }))
-    const e = await failure(client.describeNamespace(['a']))
+    const e = await appError(client.describeNamespace(['a']))
     expect(e.message).toMatch(/not JSON/)
   })
 })

@@ -1,9 +1,9 @@
 import * as arrow from 'apache-arrow'
 import { afterEach, describe, expect, it } from 'vitest'
-import { AppError } from '../../src/contract'
 import { connectNamespace } from '../../src/core/namespace/connect'
 import { RestNamespaceClient } from '../../src/core/namespace/rest'
 import { captureServer, type Captured, type Scripted } from './rest-capture'
+import { appError } from '../helpers/errors'
 
 const file = () => arrow.tableToIPC(arrow.tableFromArrays({ id: BigInt64Array.from([1n, 2n]) }), 'file')
 const jsonBody = (r: Captured) => JSON.parse(r.body.toString('utf8'))
@@ -23,15 +23,6 @@ async function setup(answer: (req: Captured, i: number) => Scripted) {
   return { client, requests: server.requests }
 }
 
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError)
-    return error as AppError
-  }
-  throw new Error('expected a failure')
-}
 
 describe('views on the REST wire (QueryTableRequest)', () => {
   it('sends filter, version, columns, offset, vector search and FTS as the contract spells them', async () => {
@@ -56,7 +47,7 @@ describe('views on the REST wire (QueryTableRequest)', () => {
 
   it('a server that ignores our order_by makes sorting unsupported (with the reason), not plain paging', async () => {
     const { client } = await setup(() => ({ body: file(), headers: { 'content-type': 'application/vnd.apache.arrow.file' } }))
-    const sorted = await failure(client.readPage(t, { offset: 0, limit: 10, view: { sort: [{ column: 'id', direction: 'desc' }] } }))
+    const sorted = await appError(client.readPage(t, { offset: 0, limit: 10, view: { sort: [{ column: 'id', direction: 'desc' }] } }))
     expect(sorted.code).toBe('unsupported')
     expect(client.capabilities.get('table.sort')).toMatchObject({ supported: false, reason: expect.stringMatching(/no sort/) })
     expect(arrow.tableFromIPC(await client.readPage(t, { offset: 0, limit: 10 })).numRows).toBe(2)
@@ -66,7 +57,7 @@ describe('views on the REST wire (QueryTableRequest)', () => {
     const { client } = await setup((req) =>
       jsonBody(req).filter ? { status: 406, body: { error: 'filters are not supported here', code: 0 } } : { body: file(), headers: { 'content-type': 'application/vnd.apache.arrow.file' } },
     )
-    const filtered = await failure(client.readPage(t, { offset: 0, limit: 10, view: { filter: 'id > 1' } }))
+    const filtered = await appError(client.readPage(t, { offset: 0, limit: 10, view: { filter: 'id > 1' } }))
     expect(filtered.code).toBe('unsupported')
     expect(client.capabilities.get('table.filter')).toMatchObject({ supported: false, reason: 'filters are not supported here' })
     expect(client.capabilities.isSupported('table.query')).not.toBe(false)
