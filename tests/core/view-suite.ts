@@ -15,7 +15,17 @@ export interface ViewSuiteTarget {
   client: NamespaceClient
   /** The directory catalog the client reads (directly, or through our server). */
   root: string
+  /** Storage options for a root on object storage (given to lancedb's own connection too). */
+  storageOptions?: Record<string, string>
   cleanup: () => Promise<void>
+}
+
+/** lancedb's own connection to the target's catalog (another writer), with its storage options when it has some. */
+function connectDirectly(target: ViewSuiteTarget): Promise<lancedb.Connection> {
+  const storageOptions = target.storageOptions
+  if (!storageOptions) return lancedb.connectNamespace('dir', { root: target.root })
+  const extraProperties = Object.fromEntries(Object.entries(storageOptions).map(([k, v]) => [`storage.${k}`, v]))
+  return lancedb.connectNamespace('dir', { root: target.root, extraProperties }, { storageOptions })
 }
 
 export const DIM = 8
@@ -73,9 +83,9 @@ export function viewContract(name: string, makeTarget: () => Promise<ViewSuiteTa
       client = target.client
       await client.createTable(id, viewRows())
       await client.createTable(indexed, viewRows())
-      const db = await lancedb.connectNamespace('dir', { root: target.root })
-      lance = await db.openTable('things')
-      indexedLance = await db.openTable('indexed')
+      const db = await connectDirectly(target)
+      lance = await db.openTable('things', [], { storageOptions: target.storageOptions })
+      indexedLance = await db.openTable('indexed', [], { storageOptions: target.storageOptions })
       await indexedLance.createIndex('vector', { config: lancedb.Index.ivfFlat({ numPartitions: 4, distanceType: 'l2' }) })
       await indexedLance.createIndex('label', { config: lancedb.Index.fts() })
       version = (await client.describeTable(id)).version
@@ -235,8 +245,8 @@ export function viewContract(name: string, makeTarget: () => Promise<ViewSuiteTa
       const before = await client.describeTable(own, { indexes: true })
       expect(before.latestVersion).toBe(before.version)
       // Another process (lancedb directly) deletes rows.
-      const db = await lancedb.connectNamespace('dir', { root: target.root })
-      const other = await db.openTable('changing')
+      const db = await connectDirectly(target)
+      const other = await db.openTable('changing', [], { storageOptions: target.storageOptions })
       await other.delete('id < 100')
       expect(await client.latestVersion(own)).toBeGreaterThan(before.version)
       const old = { version: before.version }

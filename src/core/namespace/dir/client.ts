@@ -20,6 +20,9 @@ import { recoverCatalog } from './recover'
 import { deregisterTable, registerTable } from './register'
 import { inspectRoot, type RootLayout } from './root'
 import * as lifecycle from '../../lifecycle/dirTable'
+import type { StorageOptions } from '../../../contract/objectStore'
+import type { CapabilitySnapshot } from '../../../contract/connections'
+import { fromStoreMessage, inspectStoreRoot, objectStoreCapabilities, objectStoreUnsupported, parseRoot, redactSecrets, storageProperties, type ObjectStoreLocation } from '../objectStore'
 import { indexNotFound, tagExists, tagNotFound, versionNotFound } from '../../lifecycle/errors'
 import type { ColumnAlteration, IndexInfo, IndexSpec, NewColumn, OptimizeResult, TableStats, TagInfo, VersionInfo } from '../../../contract/lifecycle'
 
@@ -32,6 +35,8 @@ const OPEN_TABLES = 32
 export interface DirOpenOptions {
   /** Make the directory (and its `__manifest`) if it is missing or empty. Off for browsing. */
   create?: boolean
+  /** For an object-store root (`az://`, `s3://`, `gs://`): the storage options Lance needs (keys, endpoint, …). */
+  storageOptions?: StorageOptions
 }
 
 /**
@@ -57,18 +62,41 @@ export class DirNamespaceClient implements NamespaceClient {
   private readonly manifest: CatalogManifest | null
   /** What opening recovered from crashed writers (journal entries, staging leftovers), in words. */
   recovered: string[] = []
+  /** Limits of this catalog worth telling the user (an object-store root listed without its manifest), in words. */
+  readonly notes: string[] = []
   /** Reads through a view, each at exactly its version (src/core/query). */
-  private readonly queries = new DirQueries({ open: (id) => this.openTable(id), mapError: (error, id) => fromLanceError(error, { table: id, hasManifest: this.layout === 'manifest' }) })
+  private readonly queries = new DirQueries({ open: (id) => this.openTable(id), mapError: (error, id) => this.mapError(error, { table: id }) })
 
   private constructor(
     readonly root: string,
     readonly layout: RootLayout,
     private readonly db: Connection,
+    /** The object-store location of the catalog; null for a local directory. */
+    readonly store: ObjectStoreLocation | null = null,
+    private readonly storageOptions: StorageOptions = {},
   ) {
-    this.manifest = layout === 'manifest' ? new CatalogManifest(root) : null
+    // Our own manifest edits need a local directory (a symlink to open `__manifest`, rename(2), the journal).
+    this.manifest = layout === 'manifest' && store === null ? new CatalogManifest(root) : null
   }
 
+  /** The catalog lives on object storage: local-only machinery (manifest edits, journal, recovery) never runs. */
+  get isObjectStore(): boolean {
+    return this.store !== null
+  }
+
+  /** For object storage, what the UI must disable and why (`connections/capabilities`); null for a local directory. */
+  capabilities(): CapabilitySnapshot | null {
+    return this.store ? objectStoreCapabilities() : null
+  }
+
+  /**
+   * `root` is a local directory, a `file://` URI (the same), or an object-store URI (`az://container/prefix`,
+   * `s3://bucket/prefix`, `gs://bucket/prefix`) opened with `options.storageOptions`.
+   */
   static async open(root: string, options: DirOpenOptions = {}): Promise<DirNamespaceClient> {
+    const parsed = parseRoot(root)
+    if ('store' in parsed) return DirNamespaceClient.openStore(parsed.store, options)
+    root = parsed.local
     const layout = await inspectRoot(root, options)
     let client
     try {
@@ -84,6 +112,37 @@ export class DirNamespaceClient implements NamespaceClient {
       `Recovery after a crash did not finish: ${(error as Error).message}`,
     ])
     return client
+  }
+
+  /**
+   * An object-store root: listed read-only first ({@link inspectStoreRoot}), because lancedb writes `__manifest`
+   * at connect when it is missing; the storage options go everywhere lancedb needs them (the `storage.*`
+   * properties, the connection, and every table open and create), or it fails with "no Azure account name" or
+   * tries to resolve an S3 bucket's region from the real cloud. No journal and no recovery: they are local files.
+   */
+  private static async openStore(store: ObjectStoreLocation, options: DirOpenOptions): Promise<DirNamespaceClient> {
+    const storageOptions = { ...(options.storageOptions ?? {}) }
+    const mapError = (error: unknown, hasManifest: boolean) => storeError(error, store, storageOptions, { hasManifest })
+    let probed
+    try {
+      probed = await inspectStoreRoot(store, storageOptions, { create: options.create })
+    } catch (error) {
+      throw mapError(error, false)
+    }
+    const layout: RootLayout = probed === 'unknown' ? 'tables-only' : probed
+    try {
+      const db = await connectNamespace('dir', { root: store.uri, manifestEnabled: layout === 'manifest', extraProperties: storageProperties(storageOptions) }, { storageOptions })
+      if (layout === 'manifest') await assertManifestReadable(db)
+      // A root the probe could not list: one listing through Lance checks the location and the credentials.
+      else await db.tableNames([], { limit: 1 })
+      const client = new DirNamespaceClient(store.uri, layout, db, store, storageOptions)
+      if (probed === 'unknown') {
+        client.notes.push(`Opened ${store.uri} without its __manifest: this kind of credential cannot be checked without lancedb, which would write a __manifest when it is missing, so only the tables at the root are shown`)
+      }
+      return client
+    } catch (error) {
+      throw mapError(error, layout === 'manifest')
+    }
   }
 
   private get moves(): MoveContext {
@@ -231,12 +290,12 @@ export class DirNamespaceClient implements NamespaceClient {
 
   async createTable(id: TableId, data: ArrowTable, options: { mode?: CreateMode } & CallOptions = {}): Promise<TableDescription> {
     assertTableId(id)
-    return this.createStaged(id, options.mode, (t, mode) => this.db.createTable(t.name, data, [...t.namespace], { mode }))
+    return this.createStaged(id, options.mode, (t, mode) => this.db.createTable(t.name, data, [...t.namespace], { mode, ...this.tableOptions() }))
   }
 
   async createEmptyTable(id: TableId, schema: Schema, options: { mode?: CreateMode } & CallOptions = {}): Promise<TableDescription> {
     assertTableId(id)
-    return this.createStaged(id, options.mode, (t, mode) => this.db.createEmptyTable(t.name, schema, [...t.namespace], { mode }))
+    return this.createStaged(id, options.mode, (t, mode) => this.db.createEmptyTable(t.name, schema, [...t.namespace], { mode, ...this.tableOptions() }))
   }
 
   /**
@@ -247,6 +306,7 @@ export class DirNamespaceClient implements NamespaceClient {
   private async createStaged(id: TableId, mode: CreateMode = 'create', write: (target: TableId, mode: 'create' | 'overwrite') => Promise<unknown>): Promise<TableDescription> {
     await this.assertNamespaceExists(id.namespace)
     this.forget(id)
+    if (this.store) return this.createInStore(id, mode, write)
     if (isStagingName(id.name)) {
       await this.call(() => write(id, 'create'), { table: id })
       return this.describeTable(id)
@@ -270,6 +330,20 @@ export class DirNamespaceClient implements NamespaceClient {
     return this.describeTable(id)
   }
 
+  /**
+   * On object storage a table is created by ONE lancedb call (one Lance commit of the dataset, then lancedb's own
+   * `__manifest` row for a child namespace): there is no staging-and-publish, because publishing is a manifest
+   * edit. The import's staging tables are refused before anything is written.
+   */
+  private async createInStore(id: TableId, mode: CreateMode, write: (target: TableId, mode: 'create' | 'overwrite') => Promise<unknown>): Promise<TableDescription> {
+    if (isStagingName(id.name)) throw objectStoreUnsupported('import')
+    const holder = await serialized(this.root, () => this.occupant(id.namespace, id.name))
+    if (holder === 'namespace' || (holder === 'table' && mode === 'create')) throw takenBy(holder, id.namespace, id.name)
+    if (holder === 'table' && mode === 'exist_ok') return this.describeTable(id)
+    await this.call(() => write(id, holder === 'table' ? 'overwrite' : 'create'), { table: id })
+    return this.describeTable(id)
+  }
+
   /** Give the complete staging table its final name (checked free in the same serialized step). */
   private publish(staging: TableId, id: TableId, mode: CreateMode): Promise<void> {
     return serialized(this.root, async () => {
@@ -283,6 +357,7 @@ export class DirNamespaceClient implements NamespaceClient {
   async replaceTable(staging: TableId, target: TableId): Promise<void> {
     assertTableId(staging)
     assertTableId(target)
+    if (this.store) throw objectStoreUnsupported('import')
     this.forget(target)
     await serialized(this.root, () => this.swapUnlocked(staging, target))
   }
@@ -297,6 +372,8 @@ export class DirNamespaceClient implements NamespaceClient {
   }
 
   async recordAppend(id: TableId, version: number): Promise<() => Promise<void>> {
+    // The journal is a local file; an import's append is refused before it writes (see OBJECT_STORE_REASONS).
+    if (this.store) throw objectStoreUnsupported('import')
     const file = await recordIntent(this.root, { op: 'append', table: { namespace: [...id.namespace], name: id.name }, version })
     return () => clearIntent(file)
   }
@@ -352,6 +429,8 @@ export class DirNamespaceClient implements NamespaceClient {
   }
 
   private async dropDamaged(id: TableId): Promise<boolean> {
+    // On object storage only lancedb removes tables (we hold no manifest handle and no local directory).
+    if (this.store) return false
     let removed = false
     if (this.manifest?.exists) {
       for (const row of await this.manifest.find(tableObjectId(id))) {
@@ -382,6 +461,7 @@ export class DirNamespaceClient implements NamespaceClient {
     if (options.newNamespace) assertNamespacePath(options.newNamespace)
     const to: TableId = { namespace: [...(options.newNamespace ?? id.namespace)], name: newName }
     if (formatTableId(to) === formatTableId(id)) throw new AppError('invalid_input', 'The new name is the table’s current name')
+    if (this.store) throw objectStoreUnsupported('rename')
     if (this.layout === 'tables-only' && to.namespace.length > 0) throw notFoundNamespace(to.namespace)
     await this.assertNamespaceExists(to.namespace)
     this.forget(id)
@@ -397,6 +477,7 @@ export class DirNamespaceClient implements NamespaceClient {
   /** Register an existing Lance dataset directory inside the root as `id` (src/core/namespace/dir/register.ts); answers its location. */
   async registerTable(id: TableId, location: string): Promise<string> {
     assertTableId(id)
+    if (this.store) throw objectStoreUnsupported('register')
     if (this.layout === 'tables-only' && id.namespace.length > 0) throw notFoundNamespace(id.namespace)
     await this.assertNamespaceExists(id.namespace)
     this.forget(id)
@@ -410,6 +491,7 @@ export class DirNamespaceClient implements NamespaceClient {
   /** Stop listing `id` and keep its data; answers where the data now is (relative to the root). */
   async deregisterTable(id: TableId): Promise<string> {
     assertTableId(id)
+    if (this.store) throw objectStoreUnsupported('register')
     this.forget(id)
     return serialized(this.root, async () => deregisterTable(this.moves, id, await this.tableDir(id)))
   }
@@ -495,7 +577,7 @@ export class DirNamespaceClient implements NamespaceClient {
 
   private async openTable(id: TableId): Promise<LanceTable> {
     if (this.layout === 'tables-only' && id.namespace.length > 0) throw notFoundNamespace(id.namespace)
-    return this.call(() => this.db.openTable(id.name, [...id.namespace]), { table: id })
+    return this.call(() => this.db.openTable(id.name, [...id.namespace], this.tableOptions()), { table: id })
   }
 
   /** Open `id` at `version` (read-only); a version that does not exist is "not found", in words. */
@@ -503,12 +585,12 @@ export class DirNamespaceClient implements NamespaceClient {
     if (!Number.isSafeInteger(version) || version < 1) throw new AppError('invalid_input', 'version must be a whole number ≥ 1')
     if (this.layout === 'tables-only' && id.namespace.length > 0) throw notFoundNamespace(id.namespace)
     try {
-      return await this.db.openTable(id.name, [...id.namespace], { version })
+      return await this.db.openTable(id.name, [...id.namespace], { version, ...this.tableOptions() })
     } catch (error) {
       // Only a failure pays for listing the versions: it tells a missing version from a missing table.
       const latest = await this.openTable(id)
       await this.assertVersion(latest, id, version)
-      throw fromLanceError(error, { table: id, hasManifest: this.layout === 'manifest' })
+      throw this.mapError(error, { table: id })
     }
   }
 
@@ -563,6 +645,7 @@ export class DirNamespaceClient implements NamespaceClient {
    * onto a non-empty `{name}.lance` fails, which is the check.
    */
   private async occupant(namespace: NamespacePath, name: string): Promise<'table' | 'namespace' | null> {
+    if (this.store) return this.storeOccupant(namespace, name)
     if (this.manifest?.exists) {
       const rows = await this.manifest.find(objectIdOf(namespace, name))
       if (rows.some((r) => r.object_type === 'namespace')) return 'namespace'
@@ -570,6 +653,22 @@ export class DirNamespaceClient implements NamespaceClient {
     }
     if (namespace.length === 0 && existsSync(join(this.root, `${name}.lance`))) return 'table'
     return null
+  }
+
+  /** {@link occupant} on object storage, asked through lancedb (a namespace describe, a table open). */
+  private async storeOccupant(namespace: NamespacePath, name: string): Promise<'table' | 'namespace' | null> {
+    const child = [...namespace, name]
+    if (this.layout === 'manifest') {
+      const isNamespace = await this.describeNamespace(child).then(
+        () => true,
+        (error: unknown) => (toCode(error) === 'not_found' ? false : Promise.reject(error)),
+      )
+      if (isNamespace) return 'namespace'
+    }
+    return this.openTable({ namespace, name }).then(
+      () => 'table' as const,
+      (error: unknown) => (toCode(error) === 'not_found' ? null : Promise.reject(error)),
+    )
   }
 
   /** The directory (relative to the root) that holds `id`; "not found" when there is none. */
@@ -592,8 +691,18 @@ export class DirNamespaceClient implements NamespaceClient {
     try {
       return await work()
     } catch (error) {
-      throw fromLanceError(error, { ...context, hasManifest: this.layout === 'manifest' })
+      throw this.mapError(error, context)
     }
+  }
+
+  private mapError(error: unknown, context: { table?: TableId; namespace?: NamespacePath }): AppError {
+    const hasManifest = this.layout === 'manifest'
+    return this.store ? storeError(error, this.store, this.storageOptions, { ...context, hasManifest }) : fromLanceError(error, { ...context, hasManifest })
+  }
+
+  /** What every lancedb table call takes on object storage (see {@link openStore}). */
+  private tableOptions(): { storageOptions?: StorageOptions } {
+    return this.store ? { storageOptions: this.storageOptions } : {}
   }
 }
 
@@ -609,6 +718,21 @@ async function assertManifestReadable(db: Connection): Promise<void> {
     const mapped = fromLanceError(error, { hasManifest: true })
     if (mapped.code !== 'not_found') throw mapped
   }
+}
+
+/**
+ * An error on an object-store catalog: the store's refusals in words first (credentials, container, endpoint),
+ * then the catalog errors every directory catalog has; secrets never reach the message or the detail.
+ */
+function storeError(error: unknown, store: ObjectStoreLocation, options: StorageOptions, context: Parameters<typeof fromLanceError>[1]): AppError {
+  const text = error instanceof Error ? error.message : String(error)
+  const mapped = error instanceof AppError ? error : (fromStoreMessage(text, store) ?? fromLanceError(error, context))
+  const detail = mapped.detail ?? (mapped === error ? undefined : text)
+  return new AppError(mapped.code, redactSecrets(mapped.message, options), {
+    hint: mapped.hint,
+    // No `cause`: the raw error may carry a signed URL or a secret, and causes end up in logs.
+    detail: detail === undefined ? undefined : redactSecrets(detail, options).slice(0, 2000),
+  })
 }
 
 /** The fields named by `columns`, in that order (what a projected query answers). */

@@ -1,0 +1,5 @@
+export { parseRoot, locationLabel, bucketWord, type ObjectStoreLocation } from './location'
+export { inspectStoreRoot, type StoreLayout } from './probe'
+export { fromStoreMessage, redactSecrets } from './errors'
+export { storageProperties, storageOptionsFromProperties } from './options'
+export { OBJECT_STORE_REASONS, OBJECT_STORE_UNSUPPORTED, objectStoreCapabilities, objectStoreUnsupported } from './unsupported'

@@ -1,0 +1,35 @@
+import { AppError } from '../../../contract'
+import type { StorageOptions } from '../../../contract/objectStore'
+import type { RootLayout } from '../dir/root'
+import { probeAzure } from './azure'
+import type { ObjectStoreLocation } from './location'
+import type { RootListing } from './listing'
+
+/** How an object-store root holds its catalog, or `unknown` when it cannot be listed without lancedb. */
+export type StoreLayout = RootLayout | 'unknown'
+
+/**
+ * Look at an object-store root before lancedb does (it writes `__manifest` when missing): the same decisions
+ * as {@link inspectRoot} for a local directory, from a read-only listing. Errors (no such container, refused
+ * credentials, endpoint unreachable) come back in words from the listing.
+ */
+export async function inspectStoreRoot(location: ObjectStoreLocation, options: StorageOptions, { create = false } = {}): Promise<StoreLayout> {
+  const listing = await listRoot(location, options)
+  if (listing === null) return create ? 'manifest' : 'unknown'
+  if (listing.manifest) return 'manifest'
+  if (listing.tables) return create ? 'manifest' : 'tables-only'
+  if (create) return 'manifest'
+  if (listing.empty) {
+    throw new AppError('not_a_catalog', `${location.uri} is empty: there is no Lance catalog to browse`, {
+      hint: 'Check the prefix in the location (a catalog holds a __manifest folder or *.lance tables)',
+    })
+  }
+  throw new AppError('not_a_catalog', `${location.uri} does not hold a Lance catalog (no __manifest and no *.lance tables)`, {
+    hint: 'Check the prefix in the location',
+  })
+}
+
+function listRoot(location: ObjectStoreLocation, options: StorageOptions): Promise<RootListing | null> {
+  if (location.scheme === 'az') return probeAzure(location, options)
+  return Promise.resolve(null)
+}
