@@ -61,8 +61,18 @@ export function objectStoreUriProblem(uri: string): string | null {
   if (parsed.search || parsed.hash) return 'must not have a query or fragment'
   if (scheme === 'file') return parsed.host && parsed.host !== 'localhost' ? 'file:// URIs must name a local path (file:///…)' : null
   if (!parsed.host) return `needs a ${scheme === 'az' ? 'container' : 'bucket'} name (${scheme}://<name>/<prefix>)`
-  if (decodeURIComponent(parsed.pathname).split('/').some((part) => part === '..' || part === '.')) return 'must not contain "." or ".." path segments'
+  // The raw text, not `parsed.pathname`: URL parsing resolves "a/../b" to "b" silently.
+  const segments = uri.slice(scheme.length + 3).split('/').map((part) => safeDecode(part))
+  if (segments.some((part) => part === '..' || part === '.')) return 'must not contain "." or ".." path segments'
   return null
+}
+
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part)
+  } catch {
+    return part
+  }
 }
 
 export const objectStoreUriSchema = z.string().trim().superRefine((value, ctx) => {

@@ -25,6 +25,9 @@ export function storeRefusal(location: ObjectStoreLocation, status: number, code
   if (/^(PermanentRedirect|AuthorizationHeaderMalformed|IllegalLocationConstraintException)$/.test(code) || status === 301) {
     return new AppError('invalid_input', `The ${bucket} "${location.bucket}" is in another region than the one given`, { detail, hint: 'Set the region storage option (aws_region) to the bucket’s region' })
   }
+  if (status === 400 && /^(InvalidResourceName|InvalidBucketName|InvalidUri|OutOfRangeInput)$/.test(code)) {
+    return new AppError('invalid_input', `"${location.bucket}" is not a valid ${bucket} name`, { detail, hint: `Check the ${bucket} name in the location` })
+  }
   if (status === 429 || status === 503) return new AppError('throttled', `${where} is busy (it answered ${status}); try again shortly`, { detail })
   return new AppError('unavailable', `${where} answered ${detail} while listing the catalog`, { detail })
 }
