@@ -1,4 +1,5 @@
 import { basename, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import {
   AppError,
   api,
@@ -17,7 +18,10 @@ import {
   type TableViewSpec,
   type EventName,
   type Events,
+  objectStoreScheme,
+  type StorageOptions,
 } from '../contract'
+import { storageProperties } from './namespace/objectStore'
 import type { NamespaceClient } from './namespace/client'
 import { connectNamespace } from './namespace/connect'
 import { toAppError } from './errors'
@@ -156,10 +160,10 @@ export class CatalogService {
    * Open a directory catalog and make it the connection shown at start. `prepare` runs first
    * (e.g. creating the demo catalog on first run); a failure is kept and reported by app/info.
    */
-  openInitial(path: string, prepare?: () => Promise<unknown>): Promise<ConnectionInfo> {
+  openInitial(path: string, prepare?: () => Promise<unknown>, storageOptions?: StorageOptions): Promise<ConnectionInfo> {
     const opening = (async () => {
       await prepare?.()
-      this.initialConnection = await this.withReadOnly(await this.openDirectory(path, { remember: false }))
+      this.initialConnection = await this.withReadOnly(await this.openDirectory(path, { remember: false, storageOptions }))
       return this.initialConnection
     })()
     this.initialPending = opening.catch((error: unknown) => {
@@ -190,11 +194,13 @@ export class CatalogService {
     this.connections.clear()
   }
 
-  private async openDirectory(path: string, { remember }: { remember: boolean }): Promise<ConnectionInfo> {
-    const root = resolve(path)
+  private async openDirectory(path: string, { remember, storageOptions }: { remember: boolean; storageOptions?: StorageOptions }): Promise<ConnectionInfo> {
+    // An object-store URI (az://, s3://, gs://) is opened as given, with its storage options; file:// is its path.
+    const scheme = objectStoreScheme(path)
+    const root = scheme && scheme !== 'file' ? path.replace(/\/+$/, '') : resolve(scheme === 'file' ? fileURLToPath(path) : path)
     const existing = [...this.connections.values()].find((c) => c.info.kind === 'dir' && c.info.location === root)
     if (existing) return existing.info
-    const client = await connectNamespace('dir', { root })
+    const client = await connectNamespace('dir', { root, ...storageProperties(storageOptions ?? {}) })
     const info = this.addConnection('dir', basename(root) || root, root, client)
     this.imports.noteRecovery(info.id, basename(root) || root, (client as { recovered?: string[] }).recovered ?? [])
     if (remember) await this.options.recents.add(root)

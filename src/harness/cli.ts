@@ -1,27 +1,43 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { parseStorageOption, storageOptionsSchema, type StorageOptions } from '../contract/objectStore'
 import { ensureRendererBuilt, rendererDirOf } from './build'
 import { startHarness } from './server'
 
+const USAGE =
+  'usage: npm run harness -- --root <dir or uri> [--storage-option key=value]… [--port <n>] [--out-dir <dir>]\n' +
+  '  --root             a directory, file:///path, az://container/prefix, s3://bucket/prefix or gs://bucket/prefix\n' +
+  '  --storage-option   one Lance storage option for an object-store root (repeatable), e.g. azure_storage_account_name=acct\n' +
+  '  --port             0 or absent: random\n' +
+  '  --out-dir          default out/, built when missing'
+
 /**
- * `npm run harness -- --root <dir> [--port <n>] [--out-dir <dir>]`: builds the app into the out dir (default
- * `out/`) when its renderer is missing, then prints one line `harness: <url>` on stdout.
+ * `npm run harness -- --root <dir or uri> [--storage-option key=value]… [--port <n>] [--out-dir <dir>]`: builds the
+ * app into the out dir (default `out/`) when its renderer is missing, then prints one line `harness: <url>` on stdout.
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { root: { type: 'string' }, port: { type: 'string' }, 'out-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      root: { type: 'string' },
+      'storage-option': { type: 'string', multiple: true },
+      port: { type: 'string' },
+      'out-dir': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
     strict: true,
   })
   if (values.help) {
-    console.log('usage: npm run harness -- --root <dir> [--port <n>] [--out-dir <dir>]   (port 0 or absent: random; out dir default: out/, built when missing)')
+    console.log(USAGE)
     return
   }
   const port = values.port === undefined ? 0 : Number(values.port)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a number from 0 to 65535, got "${values.port}"`)
+  const storageOptions = storageOptionsOf(values['storage-option'] ?? [])
+  if (Object.keys(storageOptions).length > 0 && values.root === undefined) throw new Error('--storage-option needs --root <uri>')
 
   const outDir = values['out-dir'] ?? resolve(__dirname, '../../out')
   await ensureRendererBuilt(outDir)
-  const harness = await startHarness({ root: values.root, port, rendererDir: rendererDirOf(outDir) })
+  const harness = await startHarness({ root: values.root, storageOptions, port, rendererDir: rendererDirOf(outDir) })
   const info = await harness.service.dispatch('app/info', {})
   if (info.ok && (info.value as { initialError?: { message: string } }).initialError) {
     console.error(`warning: could not open ${values.root}: ${(info.value as { initialError: { message: string } }).initialError.message}`)
@@ -33,6 +49,19 @@ async function main(): Promise<void> {
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
+}
+
+/** `key=value` entries; a key given twice is a mistake worth stopping for (which value would win is a guess). */
+function storageOptionsOf(entries: string[]): StorageOptions {
+  const options: StorageOptions = {}
+  for (const entry of entries) {
+    const [key, value] = parseStorageOption(entry)
+    if (key in options) throw new Error(`--storage-option ${key} is given twice`)
+    options[key] = value
+  }
+  const checked = storageOptionsSchema.safeParse(options)
+  if (!checked.success) throw new Error(`--storage-option: ${checked.error.issues[0]?.message ?? 'not valid'}`)
+  return options
 }
 
 main().catch((error: unknown) => {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import Fastify, { type FastifyError } from 'fastify'
-import { AppError } from '../contract'
+import { AppError, type StorageOptions } from '../contract'
 import { CatalogService, MemoryRecentsStore } from '../core/service'
 import type { HarnessContext } from './context'
 import { EventHub } from './events'
@@ -9,8 +9,10 @@ import { routes } from './routes'
 import { newToken, refuse, tokensMatch } from './security'
 
 export interface HarnessOptions {
-  /** Directory catalog opened at start; a failure is shown by the UI, not fatal. */
+  /** Directory catalog opened at start (a path, `file://`, or `az://` / `s3://` / `gs://` URI); a failure is shown by the UI, not fatal. */
   root?: string
+  /** Storage options for an object-store `root` (`--storage-option key=value`). */
+  storageOptions?: StorageOptions
   /** 0 or absent: a random free port. */
   port?: number
   /** The built renderer; default `out/renderer` of this repository. */
@@ -58,7 +60,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   })
   if (options.root !== undefined) {
     // Kept by the service and reported through app/info: the UI shows it in place.
-    await service.openInitial(options.root).catch(() => undefined)
+    await service.openInitial(options.root, undefined, options.storageOptions).catch(() => undefined)
   }
 
   const token = newToken()

@@ -121,7 +121,8 @@ describe('object-store catalogs never write on read', () => {
     // The UI disables the same operations, with the same reasons.
     const capabilities = client.capabilities()!
     expect(capabilities['table.rename']).toEqual({ supported: false, reason: rename.message })
-    expect(capabilities['table.create'].supported).toBe(false)
+    expect(capabilities['table.insert'].supported).toBe(false)
+    expect(capabilities['table.create'].supported).toBe(true)
     expect(capabilities['table.drop'].supported).toBe(true)
     // One-commit writes work.
     await client.createNamespace(['more'])

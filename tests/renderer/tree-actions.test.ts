@@ -28,6 +28,11 @@ describe('tree actions', () => {
     expect(menuItemsFor(namespace, snapshot({ 'namespace.create': undefined }))[0]?.reason).toBe('This server does not support creating namespaces')
   })
 
+  it('shows a reason that names the operation itself as it is (a catalog on object storage)', () => {
+    const items = menuItemsFor(table, snapshot({ 'table.rename': 'Renaming tables is not possible on object storage' }))
+    expect(items[0]?.reason).toBe('Renaming tables is not possible on object storage')
+  })
+
   it('reloads the parent after dropping a namespace, the namespace itself otherwise', () => {
     expect(affectedNamespace('drop-namespace', namespace)).toEqual(['a'])
     expect(affectedNamespace('create-namespace', namespace)).toEqual(['a', 'b'])

@@ -2,6 +2,7 @@ import { AppError, type ConnectionInfo, type Input, type Output } from '../../co
 import type { NamespaceClient } from '../namespace/client'
 import { connectNamespace } from '../namespace/connect'
 import { RestNamespaceClient, verifyConnection } from '../namespace/rest'
+import { DirNamespaceClient } from '../namespace/dir'
 import { connectSaved, type ConnectionStore } from './store'
 
 type ConnectionMethod =
@@ -77,7 +78,7 @@ export class RemoteConnectionsModule {
     },
     'connections/capabilities': async ({ connectionId }) => {
       const client = this.host.client(connectionId)
-      return client instanceof RestNamespaceClient ? client.capabilities.snapshot() : null
+      return client instanceof RestNamespaceClient ? client.capabilities.snapshot() : client instanceof DirNamespaceClient ? client.capabilities() : null
     },
   }
 }

@@ -13,10 +13,12 @@ export const OBJECT_STORE_REASONS = {
   register: 'Registering or deregistering tables is not possible on object storage with lancedb 0.31: it needs a __manifest edit',
 } as const
 
-/** The operations the UI disables on an object-store catalog, with the reason shown to the user. */
+/**
+ * The operations the UI disables on an object-store catalog, with the reason shown to the user. Creating a table
+ * ("New table…": one `createEmptyTable`) works; appending rows is what only an import does.
+ */
 export const OBJECT_STORE_UNSUPPORTED: Partial<Record<Operation, string>> = {
   'table.rename': OBJECT_STORE_REASONS.rename,
-  'table.create': OBJECT_STORE_REASONS.import,
   'table.createFromStream': OBJECT_STORE_REASONS.import,
   'table.insert': OBJECT_STORE_REASONS.import,
 }

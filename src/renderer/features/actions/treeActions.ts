@@ -43,6 +43,8 @@ const ITEMS: Record<TreeActionTarget['kind'], { id: TreeActionId; label: string;
 export function unsupportedReason(capabilities: CapabilitySnapshot | null | undefined, operation: Operation): string | undefined {
   const entry = capabilities?.[operation]
   if (!entry || entry.supported !== false) return undefined
+  // A reason that names the operation itself is already a whole sentence (a catalog on object storage says why).
+  if (entry.reason?.toLowerCase().startsWith(operationLabels[operation])) return entry.reason
   const what = `This server does not support ${operationLabels[operation]}`
   return entry.reason ? `${what}: ${entry.reason}` : what
 }

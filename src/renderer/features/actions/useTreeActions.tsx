@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react'
-import type { CapabilitySnapshot, ConnectionInfo } from '../../../contract'
+import { objectStoreScheme, type CapabilitySnapshot, type ConnectionInfo } from '../../../contract'
 import { call } from '../../api'
 import type { WriteAction } from './ActionDialog'
 // Loaded on first use: the first paint does not need the dialog's code (issue 13).
@@ -40,7 +40,9 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
 
   const refreshCapabilities = useCallback(
     (connectionId: string) => {
-      if (connections.find((c) => c.id === connectionId)?.kind !== 'rest') return
+      const connection = connections.find((c) => c.id === connectionId)
+      // REST servers, and catalogs on object storage (what lancedb cannot do there is disabled with the reason).
+      if (connection?.kind !== 'rest' && !isObjectStoreLocation(connection?.location)) return
       call('connections/capabilities', { connectionId })
         .then((snapshot) => setCapabilities((previous) => new Map(previous).set(connectionId, snapshot)))
         .catch(() => undefined)
@@ -153,4 +155,9 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
   }
 
   return { openMenu, element, capabilities, refreshCapabilities }
+}
+
+function isObjectStoreLocation(location: string | undefined): boolean {
+  const scheme = location ? objectStoreScheme(location) : null
+  return scheme !== null && scheme !== 'file'
 }
