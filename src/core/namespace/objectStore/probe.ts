@@ -2,6 +2,7 @@ import { AppError } from '../../../contract'
 import type { StorageOptions } from '../../../contract/objectStore'
 import type { RootLayout } from '../dir/root'
 import { probeAzure } from './azure'
+import { probeS3 } from './s3'
 import type { ObjectStoreLocation } from './location'
 import type { RootListing } from './listing'
 
@@ -31,5 +32,6 @@ export async function inspectStoreRoot(location: ObjectStoreLocation, options: S
 
 function listRoot(location: ObjectStoreLocation, options: StorageOptions): Promise<RootListing | null> {
   if (location.scheme === 'az') return probeAzure(location, options)
+  if (location.scheme === 's3') return probeS3(location, options)
   return Promise.resolve(null)
 }
