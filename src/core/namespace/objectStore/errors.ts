@@ -69,8 +69,10 @@ export function fromStoreMessage(text: string, location: ObjectStoreLocation | n
   if (/no Azure account name|Missing (required )?(configuration|credentials)|no credentials/i.test(text)) {
     return new AppError('invalid_input', 'The storage options are incomplete: Lance found no account name or credentials for this store', { hint: 'Give the account name and key (or another credential) as storage options' })
   }
-  if (status && Number(status) >= 400 && /ObjectStore|object_store|MicrosoftAzure|Azure|S3|GCS|Generic \{ store/.test(text)) {
-    return storeRefusal(where, Number(status), code, 'signed')
+  // Only what is about the store itself: a missing object (404) is the catalog's business (a missing or damaged table).
+  const aboutStore = /^(ContainerNotFound|NoSuchBucket|PermanentRedirect|AuthorizationHeaderMalformed)$/.test(code) || ['401', '403', '429', '503'].includes(status ?? '')
+  if (aboutStore && /ObjectStore|object_store|MicrosoftAzure|Azure|S3|GCS|Generic \{ store/.test(text)) {
+    return storeRefusal(where, Number(status ?? 400), code, 'signed')
   }
   return null
 }
