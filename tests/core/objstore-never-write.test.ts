@@ -1,5 +1,5 @@
 import '../helpers/no-cloud'
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -7,6 +7,7 @@ import * as lancedb from '@lancedb/lancedb'
 import * as arrow from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AppError } from '../../src/contract'
+import { openSource, writeSource } from '../../src/core/import'
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import { storageProperties } from '../../src/core/namespace/objectStore'
 import { stagingName } from '../../src/core/recovery/staging'
@@ -132,6 +133,30 @@ describe('object-store catalogs never write on read', () => {
     await client.dropNamespace(['more'])
     expect((await client.listNamespaces([])).items).toEqual(['lab'])
     await client.close()
+  })
+
+  it('an import of a file (create, overwrite, append) answers unsupported before it writes anything', async () => {
+    const root = await manifestCatalog()
+    const client = await DirNamespaceClient.open(root, { storageOptions: azurite.storageOptions })
+    const dir = await mkdtemp(join(tmpdir(), 'lcb-objstore-import-'))
+    try {
+      const csv = join(dir, 'rows.csv')
+      await writeFile(csv, 'id,label\n1,a\n2,b\n')
+      // A table with the file's own columns, so the append is refused for object storage, not for its schema.
+      const source = await openSource(csv, { inferRows: 10 })
+      await client.createEmptyTable({ namespace: ['lab'], name: 'same' }, source.schema)
+      await source.close()
+      const before = await blobsUnder(azurite, root)
+      for (const [mode, name] of [['create', 'fresh'], ['overwrite', 'same'], ['append', 'same']] as const) {
+        const error = await failure(writeSource(client, { namespace: ['lab'], name }, await openSource(csv, { inferRows: 10 }), { mode, limits: { maxRows: 100, maxBytes: 1 << 20 } }))
+        expect([mode, error.code]).toEqual([mode, 'unsupported'])
+        expect(error.message).toMatch(/Importing files into a catalog on object storage is not supported yet/)
+      }
+      expect(await blobsUnder(azurite, root)).toEqual(before)
+    } finally {
+      await client.close()
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 
   it('treats a file:// URI as the local directory it names', async () => {
