@@ -12,7 +12,7 @@ import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import { storageProperties } from '../../src/core/namespace/objectStore'
 import { stagingName } from '../../src/core/recovery/staging'
 import { startAzurite, type Azurite } from '../helpers/azurite'
-import { blobsUnder } from '../helpers/azurite-blobs'
+import { blobsUnder, deleteBlob } from '../helpers/azurite-blobs'
 
 /**
  * Never write on read, on object storage: lancedb writes `<root>/__manifest` at connect when it is missing, so
@@ -157,6 +157,23 @@ describe('object-store catalogs never write on read', () => {
       await client.close()
       await rm(dir, { recursive: true, force: true })
     }
+  })
+
+  it('a table whose files were lost is listed, described as damaged in words, and can be dropped', async () => {
+    const root = await manifestCatalog()
+    const client = await DirNamespaceClient.open(root, { storageOptions: azurite.storageOptions })
+    for (const blob of await blobsUnder(azurite, root)) {
+      const name = blob.split(' ')[0]!
+      if (/_lab\$runs\/_versions\/|\/top\.lance\/_versions\//.test(name)) await deleteBlob(azurite, root, name)
+    }
+    for (const id of [{ namespace: ['lab'], name: 'runs' }, { namespace: [], name: 'top' }]) {
+      expect((await client.listTables(id.namespace)).items).toContain(id.name)
+      const damaged = await failure(client.describeTable(id))
+      expect([damaged.code, damaged.message]).toEqual(['corrupt', `Table ${[...id.namespace, id.name].join('/')} is damaged: its files are missing`])
+      await client.dropTable(id)
+      expect((await client.listTables(id.namespace)).items).not.toContain(id.name)
+    }
+    await client.close()
   })
 
   it('treats a file:// URI as the local directory it names', async () => {

@@ -20,6 +20,14 @@ export async function blobsUnder(azurite: Azurite, root: string): Promise<string
   return names.sort()
 }
 
+/** Delete one blob (`name` as listed, without its ETag): damage a table the way a lost file would. */
+export async function deleteBlob(azurite: Azurite, root: string, name: string): Promise<void> {
+  const { container } = split(root)
+  const path = `/${container}/${name.split('/').map(encodeURIComponent).join('/')}`
+  const response = await signed(azurite.endpoint, 'DELETE', path, {})
+  if (response.status !== 202) throw new Error(`deleting ${name} answered ${response.status}: ${await response.text()}`)
+}
+
 /** An account SAS token (query string) for the blob service with these permissions (`r`, `l`, `w`, `d`, `c`, …). */
 export function accountSas(permissions: string, key = AZURITE_KEY): string {
   const version = '2021-12-02'
@@ -34,7 +42,11 @@ function split(root: string): { container: string; prefix: string } {
   return { container: container!, prefix: rest.join('/') }
 }
 
-async function signedGet(endpoint: string, path: string, query: Record<string, string>): Promise<Response> {
+function signedGet(endpoint: string, path: string, query: Record<string, string>): Promise<Response> {
+  return signed(endpoint, 'GET', path, query)
+}
+
+async function signed(endpoint: string, method: string, path: string, query: Record<string, string>): Promise<Response> {
   const date = new Date().toUTCString()
   const version = '2021-12-02'
   const canonicalQuery = Object.keys(query)
@@ -42,7 +54,7 @@ async function signedGet(endpoint: string, path: string, query: Record<string, s
     .map((k) => `\n${k}:${query[k]}`)
     .join('')
   const resource = `/${AZURITE_ACCOUNT}/${AZURITE_ACCOUNT}${path}${canonicalQuery}`
-  const toSign = ['GET', '', '', '', '', '', '', '', '', '', '', '', `x-ms-date:${date}\nx-ms-version:${version}\n${resource}`].join('\n')
+  const toSign = [method, '', '', '', '', '', '', '', '', '', '', '', `x-ms-date:${date}\nx-ms-version:${version}\n${resource}`].join('\n')
   const signature = createHmac('sha256', Buffer.from(AZURITE_KEY, 'base64')).update(toSign, 'utf8').digest('base64')
-  return fetch(`${endpoint}${path}?${new URLSearchParams(query)}`, { headers: { 'x-ms-date': date, 'x-ms-version': version, Authorization: `SharedKey ${AZURITE_ACCOUNT}:${signature}` } })
+  return fetch(`${endpoint}${path}?${new URLSearchParams(query)}`, { method, headers: { 'x-ms-date': date, 'x-ms-version': version, Authorization: `SharedKey ${AZURITE_ACCOUNT}:${signature}` } })
 }
