@@ -88,6 +88,14 @@ describe('object-store errors in words (Azurite)', () => {
     expect(viaLance?.message).toBe(`Cannot reach the storage endpoint http://127.0.0.1:${port}`)
   })
 
+  it('an endpoint that stops answering while a table is read (lancedb 0.31’s words) is unreachable, not a damaged table', () => {
+    const text =
+      'Failed to get next batch from stream: lance error: LanceError(IO): Generic N/A error: Cloned error: Cloned error: LanceError(IO): Generic MicrosoftAzure error: ' +
+      'Error performing GET http://127.0.0.1:42329/devstoreaccount1/c1/cat/58c1a274_a$t/data/0001.lance in 621.016839ms, after 3 retries, max_retries: 3, retry_timeout: 180s  - HTTP error: error sending request'
+    const mapped = fromStoreMessage(text, (parseRoot('az://c1/cat') as { store: never }).store)
+    expect([mapped?.code, mapped?.message]).toEqual(['unavailable', 'Cannot reach the storage endpoint http://127.0.0.1:42329'])
+  })
+
   it('access denied: a SAS token that may read but not list', async () => {
     const options = { azure_storage_account_name: 'devstoreaccount1', azure_endpoint: azurite.endpoint, allow_http: 'true', azure_storage_sas_key: accountSas('r') }
     const error = await openFails(root, options)

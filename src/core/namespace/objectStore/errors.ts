@@ -59,8 +59,8 @@ export function fromStoreMessage(text: string, location: ObjectStoreLocation | n
   const status = /status: (\d{3})/.exec(text)?.[1]
   const code = /<Code>([A-Za-z]+)<\/Code>/.exec(text)?.[1] ?? ''
   const where: ObjectStoreLocation = location ?? { scheme: 'az', bucket: 'the store', prefix: '', uri: '' }
-  if (/ConnectError|tcp connect error|Connection refused|dns error|failed to lookup address|error trying to connect/i.test(text)) {
-    const host = /uri: Some\((https?:\/\/[^/\s)]+)/.exec(text)?.[1] ?? ''
+  if (/ConnectError|tcp connect error|Connection refused|dns error|failed to lookup address|error trying to connect|error sending request/i.test(text)) {
+    const host = /(?:uri: Some\(|Error performing [A-Z]+ )(https?:\/\/[^/\s)]+)/.exec(text)?.[1] ?? ''
     return new AppError('unavailable', `Cannot reach the storage endpoint${host ? ` ${host}` : ''}`, { hint: 'Check the endpoint storage option and your network (is the service running?)' })
   }
   if (/Failed to resolve region|PermanentRedirect|wrong region|region .* is wrong/i.test(text)) {
