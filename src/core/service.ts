@@ -202,7 +202,9 @@ export class CatalogService {
     if (existing) return existing.info
     const client = await connectNamespace('dir', { root, ...storageProperties(storageOptions ?? {}) })
     const info = this.addConnection('dir', basename(root) || root, root, client)
-    this.imports.noteRecovery(info.id, basename(root) || root, (client as { recovered?: string[] }).recovered ?? [])
+    // What opening recovered, and what the catalog cannot show (an object-store root listed without its manifest).
+    const opened = client as { recovered?: string[]; notes?: string[] }
+    this.imports.noteRecovery(info.id, basename(root) || root, [...(opened.recovered ?? []), ...(opened.notes ?? [])])
     if (remember) await this.options.recents.add(root)
     return info
   }
