@@ -1,4 +1,4 @@
-import { connectNamespace, type Connection, type Table as LanceTable } from '@lancedb/lancedb'
+import { connect, connectNamespace, type Connection, type Table as LanceTable } from '@lancedb/lancedb'
 import { Table as ArrowTableClass, type RecordBatch, type Schema, type Table as ArrowTable } from 'apache-arrow'
 import { AppError, type Page, type TableViewSpec } from '../../contract'
 import type { ColumnAlteration, IndexInfo, IndexSpec, NewColumn, OptimizeResult, TableStats, TagInfo, VersionInfo } from '../../contract/lifecycle'
@@ -28,6 +28,7 @@ const DEFAULT_LIST_LIMIT = 1000
 export class ObjectStoreClient implements NamespaceClient {
   readonly implementation = 'dir' as const
   readonly isObjectStore = true
+  private listingDb: Promise<Connection> | undefined
   private readonly queries = new DirQueries({ open: (id) => this.openTable(id), mapError: (error, id) => fromLanceError(error, { table: id, hasManifest: true }) })
 
   private constructor(
@@ -212,7 +213,20 @@ export class ObjectStoreClient implements NamespaceClient {
   async dropTable(id: TableId, _options: CallOptions = {}): Promise<void> {
     assertTableId(id)
     this.forget(id)
-    await this.call(() => this.db.dropTable(id.name, [...id.namespace]), { table: id })
+    try {
+      await this.call(() => this.db.dropTable(id.name, [...id.namespace]), { table: id })
+    } catch (error) {
+      // A root table that a client wrote itself at `{root}/{name}.lance` (after declare) has no `__manifest` row:
+      // lancedb lists and opens it, but its namespace drop does not see it. The listing database drops it.
+      if (!(error instanceof AppError && error.code === 'not_found' && id.namespace.length === 0)) throw error
+      await this.openTable(id)
+      await this.call(async () => (await this.listing()).dropTable(id.name), { table: id })
+    }
+  }
+
+  /** lancedb's listing database on the root (`{name}.lance` directories); the root already has its `__manifest`. */
+  private listing(): Promise<Connection> {
+    return (this.listingDb ??= connect(this.root, { storageOptions: this.storageOptions }))
   }
 
   async renameTable(id: TableId, _newName: string, _options: { newNamespace?: NamespacePath } & CallOptions = {}): Promise<void> {
@@ -292,6 +306,8 @@ export class ObjectStoreClient implements NamespaceClient {
   async close(): Promise<void> {
     this.queries.clear()
     if (this.db.isOpen()) this.db.close()
+    const listing = await this.listingDb?.catch(() => undefined)
+    if (listing?.isOpen()) listing.close()
   }
 
   // ---- helpers ----------------------------------------------------------------------------
