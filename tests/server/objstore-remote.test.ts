@@ -19,7 +19,7 @@ afterAll(async () => {
   await az?.stop()
 })
 
-const post = (url: string, path: string, body: BodyInit, type = 'application/json') =>
+const post = (url: string, path: string, body: string | Uint8Array, type = 'application/json') =>
   fetch(`${url}${path}`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-type': type }, body })
 
 /**

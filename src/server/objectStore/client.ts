@@ -47,11 +47,28 @@ export class ObjectStoreClient implements NamespaceClient {
     try {
       const db = await connectNamespace('dir', properties, { storageOptions } as never)
       const client = new ObjectStoreClient(root, db, storageOptions)
-      // A first listing proves the store answers (credentials, container, endpoint) before we listen.
-      await db.listNamespaces([], { limit: 1 })
+      await client.assertReachable()
       return client
     } catch (error) {
       throw fromLanceError(error, { hasManifest: true })
+    }
+  }
+
+  /**
+   * lancedb falls back to "directory listing only" when it cannot read or make `__manifest` (it only logs a
+   * warning), so a wrong key or a missing container would still "connect". A namespace that cannot exist tells the
+   * two apart: the manifest answers "not found". Otherwise the listing database says what the store answered.
+   */
+  private async assertReachable(): Promise<void> {
+    try {
+      await this.db.describeNamespace(['__lcb_probe__'])
+    } catch (error) {
+      if (fromLanceError(error, { hasManifest: true }).code === 'not_found') return
+      const answer = await (await this.listing()).tableNames().then(
+        () => undefined,
+        (e: unknown) => storeAnswer(e),
+      )
+      throw new AppError('unavailable', `Cannot open the catalog at ${this.root}: ${answer ?? 'its __manifest cannot be read or created'}`, { hint: 'Check the storage options (credentials, endpoint, region) and that the bucket or container exists' })
     }
   }
 
@@ -361,6 +378,16 @@ export function tableUri(table: LanceTable): string {
   const match = /\buri=(.*?), read_consistency_interval=/.exec(table.display())
   if (!match?.[1]) throw new AppError('internal', `Cannot tell where table ${table.name} is stored (lancedb changed its display format)`)
   return match[1]
+}
+
+/** What the object store answered, in words (lance's texts carry the HTTP status of the failed request). */
+function storeAnswer(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error)
+  const status = /status: (\d{3})/.exec(text)?.[1] ?? /\b(40[134])\b/.exec(text)?.[1]
+  if (status === '401' || status === '403') return `the object store refused the credentials (HTTP ${status})`
+  if (status === '404' || /ContainerNotFound|NoSuchBucket/i.test(text)) return 'the bucket or container does not exist (HTTP 404)'
+  if (/error sending request|connect|dns|timed out/i.test(text)) return 'the object store endpoint cannot be reached'
+  return text.split('\n')[0]!.slice(0, 200)
 }
 
 function listLimit(limit: number | undefined): number {

@@ -20,8 +20,21 @@ export class ObjectStoreLocator implements Locator {
       return { location: await this.client.locationOf(id), hasData: true, inManifest: id.namespace.length > 0 }
     } catch (error) {
       if (error instanceof AppError && error.code === 'not_found') return null
+      // Listed, but no version committed yet: lancedb creates a table by declaring it (a `__manifest` row) and then
+      // writing its data, so a writer killed in between leaves it declared only. Drop removes it.
+      const declared = error instanceof AppError && error.code === 'corrupt' ? this.declaredLocation(error) : null
+      if (declared) return { location: declared, hasData: false, inManifest: true }
       throw error
     }
+  }
+
+  /** Lance names the missing dataset by its path inside the bucket: `Dataset at path <prefix>/<dir> was not found`. */
+  private declaredLocation(error: AppError): string | null {
+    const path = /Dataset at path (\S+) was not found/.exec(`${error.detail ?? ''} ${error.message}`)?.[1]
+    const root = new URL(this.root)
+    if (!path || !`${this.root}/`.startsWith(`${root.protocol}//${root.host}/`)) return null
+    const location = `${root.protocol}//${root.host}/${path}`
+    return location.startsWith(`${this.root}/`) ? location : null
   }
 
   forget(): void {}

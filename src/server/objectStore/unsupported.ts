@@ -11,7 +11,7 @@ export const OBJECT_STORE_UNSUPPORTED = {
   register:
     'Registering and deregistering tables is not supported on object storage: both edit __manifest, which lancedb 0.31.0 cannot open on object storage',
   declareChild:
-    'Declaring a table in a child namespace is not supported on object storage: it reserves a __manifest row, which lancedb 0.31.0 cannot write on object storage. Create the table with POST /v1/table/{id}/create (Arrow body) instead, or declare it at the root of the catalog',
+    'Declaring a table in a child namespace is not supported on object storage: it reserves a __manifest row, which lancedb 0.31.0 cannot write on object storage. Create it through the CreateTable route of this server (an Arrow body) instead, or declare the table at the root of the catalog',
 } as const
 
 export function objectStoreUnsupported(what: keyof typeof OBJECT_STORE_UNSUPPORTED): AppError {

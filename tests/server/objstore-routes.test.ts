@@ -1,0 +1,139 @@
+/**
+ * Our server on an az:// catalog (Azurite), route by route where object storage differs from a local root:
+ * locations, vended storage options, declare without writing, what answers "unsupported" (and why), a table left
+ * declared by a killed writer, and the command line (flags, usage, secrets never printed).
+ */
+import { spawn } from 'node:child_process'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startServer, type RunningServer } from '../../src/server'
+import { AZURITE_KEY, NO_CLOUD_ENV, startAzurite, type Azurite } from '../helpers/azurite'
+import { arrowStream, KEY, sampleTable } from './support'
+import { credentialFreeEnv, deleteBlobs, REPO, spawnStoreServer } from './objstore-support'
+
+Object.assign(process.env, NO_CLOUD_ENV)
+
+let az: Azurite
+beforeAll(async () => {
+  az = await startAzurite()
+})
+afterAll(async () => az?.stop())
+
+const call = async (url: string, path: string, body: string | Uint8Array = '{}', type = 'application/json') => {
+  const response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-type': type }, body })
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+}
+const list = async (url: string, path: string) => ((await (await fetch(`${url}${path}`, { headers: { 'x-api-key': KEY } })).json()) as { tables: string[] }).tables
+const ARROW = 'application/vnd.apache.arrow.stream'
+
+describe('routes on an az:// catalog', () => {
+  let server: RunningServer
+  let root: string
+  beforeAll(async () => {
+    root = await az.freshRoot('routes')
+    server = await startServer({ root, storageOptions: az.storageOptions, vendStorageOptions: true, apiKeys: [KEY] })
+    expect((await call(server.url, '/v1/namespace/sales/create')).status).toBe(200)
+  })
+  afterAll(async () => server?.close())
+
+  it('describe answers the object-store location and the vended storage options', async () => {
+    expect((await call(server.url, '/v1/table/orders/create', Buffer.from(arrowStream()), ARROW)).status).toBe(200)
+    expect((await call(server.url, '/v1/table/sales%24q1/create', Buffer.from(arrowStream()), ARROW)).status).toBe(200)
+    const root1 = await call(server.url, '/v1/table/orders/describe?load_detailed_metadata=true')
+    expect(root1.body).toMatchObject({ location: `${root}/orders.lance`, storage_options: az.storageOptions, num_rows: 3, version: 1 })
+    const child = await call(server.url, '/v1/table/sales%24q1/describe?with_table_uri=true')
+    expect(child.body.location).toMatch(new RegExp(`^${root.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/[0-9a-f]{8}_sales\\$q1$`))
+    expect(child.body.table_uri).toBe(child.body.location)
+  })
+
+  it('declare of a root table hands out {root}/{name}.lance and writes nothing; a taken name is 409', async () => {
+    const declared = await call(server.url, '/v1/table/fresh/declare')
+    expect(declared).toEqual({ status: 200, body: { location: `${root}/fresh.lance`, storage_options: az.storageOptions } })
+    expect(await list(server.url, '/v1/table')).not.toContain('fresh')
+    expect((await call(server.url, '/v1/table/fresh/describe')).status).toBe(404)
+    expect((await call(server.url, '/v1/table/orders/declare')).body.code).toBe(5)
+    expect((await call(server.url, '/v1/table/sales/declare')).body.code).toBe(2) // a namespace holds the name
+  })
+
+  it('answers "unsupported" (code 0) with the reason for what lancedb 0.31 cannot do on object storage', async () => {
+    const declare = await call(server.url, '/v1/table/sales%24later/declare')
+    expect(declare.body).toMatchObject({ code: 0, error: expect.stringMatching(/child namespace is not supported on object storage.*__manifest/) })
+    const rename = await call(server.url, '/v1/table/orders/rename', JSON.stringify({ new_table_name: 'renamed' }))
+    expect(rename.body).toMatchObject({ code: 0, error: expect.stringMatching(/Renaming tables is not supported on object storage/) })
+    const register = await call(server.url, '/v1/table/reg/register', JSON.stringify({ location: 'orders.lance' }))
+    expect(register.body).toMatchObject({ code: 0, error: expect.stringMatching(/Registering .* not supported on object storage/) })
+    for (const r of [declare, rename, register]) expect(r.status).toBeLessThan(500)
+    // Nothing changed.
+    expect((await list(server.url, '/v1/table')).sort()).toEqual(['orders'])
+    expect(await list(server.url, '/v1/namespace/sales/table/list')).toEqual(['q1'])
+  })
+
+  it('one-commit writes work: append, delete rows, add a column, tag, restore, drop', async () => {
+    expect((await call(server.url, '/v1/table/orders/insert', Buffer.from(arrowStream(sampleTable(2))), ARROW)).status).toBe(200)
+    expect((await call(server.url, '/v1/table/orders/delete', JSON.stringify({ predicate: 'id = 1' }))).status).toBe(200)
+    expect((await call(server.url, '/v1/table/orders/add_columns', JSON.stringify({ new_columns: [{ name: 'twice', expression: 'id * 2' }] }))).status).toBe(200)
+    expect((await call(server.url, '/v1/table/orders/tags/create', JSON.stringify({ tag: 'v1', version: 1 }))).status).toBe(200)
+    expect((await call(server.url, '/v1/table/orders/restore', JSON.stringify({ version: 1 }))).status).toBe(200)
+    expect((await call(server.url, '/v1/table/orders/describe?load_detailed_metadata=true')).body).toMatchObject({ num_rows: 3 })
+    expect((await call(server.url, '/v1/table/orders/drop')).status).toBe(200)
+    expect(await list(server.url, '/v1/table')).toEqual([])
+  })
+
+  it('a table whose writer died before its first commit is "only declared", and drop removes it', async () => {
+    expect((await call(server.url, '/v1/table/sales%24ghost/create', Buffer.from(arrowStream()), ARROW)).status).toBe(200)
+    const location = String((await call(server.url, '/v1/table/sales%24ghost/describe')).body.location)
+    const container = new URL(root).host
+    expect(await deleteBlobs(az.endpoint, container, `${location.slice(`az://${container}/`.length)}/_versions/`)).toBeGreaterThan(0)
+    expect(await list(server.url, '/v1/namespace/sales/table/list')).toContain('ghost')
+    expect((await call(server.url, '/v1/table/sales%24ghost/describe')).body).toMatchObject({ location, is_only_declared: true })
+    expect((await call(server.url, '/v1/table/sales%24ghost/drop')).status).toBe(200)
+    expect(await list(server.url, '/v1/namespace/sales/table/list')).not.toContain('ghost')
+  })
+})
+
+describe('npm run serve on an object-store root', () => {
+  it('serves with --storage-option flags alone, prints "listening on", and never prints a secret', async () => {
+    const root = await az.freshRoot('cli')
+    const server = await spawnStoreServer(root, az.storageOptions, ['--log'])
+    try {
+      const made = await call(server.url, '/v1/table/t/create', Buffer.from(arrowStream()), ARROW)
+      expect(made.status).toBe(200)
+      const described = await call(server.url, '/v1/table/t/describe')
+      expect(described.body.location).toBe(`${root}/t.lance`)
+      expect(described.body).not.toHaveProperty('storage_options') // not vended unless asked
+      expect(server.output()).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/m)
+    } finally {
+      expect(await server.stop()).toBe(0)
+    }
+    expect(server.output()).not.toContain(AZURITE_KEY)
+  })
+
+  it('fails in words, without the secret, when the store refuses the credentials or the URI is wrong', async () => {
+    const root = await az.freshRoot('bad')
+    const wrongKey = Buffer.from('not the emulator key at all, 0123456789').toString('base64')
+    const bad = await runCli(['--root', root, '--port', '0', '--api-key', KEY, ...Object.entries({ ...az.storageOptions, azure_storage_account_key: wrongKey }).flatMap(([k, v]) => ['--storage-option', `${k}=${v}`])])
+    expect(bad.code).toBe(2)
+    expect(bad.output).toMatch(/Could not start: Cannot open the catalog at az:\/\/.*: the object store refused the credentials \(HTTP 403\)/)
+    expect(bad.output).not.toContain(wrongKey)
+    const badUri = await runCli(['--root', 'az://', '--api-key', KEY])
+    expect(badUri).toMatchObject({ code: 2, output: expect.stringMatching(/needs a container name/) })
+    const badOption = await runCli(['--root', root, '--port', '0', '--api-key', KEY, '--storage-option', 'novalue'])
+    expect(badOption).toMatchObject({ code: 2, output: expect.stringMatching(/--storage-option wants <key>=<value>/) })
+    const help = await runCli(['--help'])
+    expect(help.output).toMatch(/--storage-option <key>=<value>/)
+    expect(help.output).toMatch(/--vend-storage-options/)
+  })
+})
+
+function runCli(args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', ...args], { cwd: REPO, env: credentialFreeEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stdout.on('data', (d: Buffer) => {
+      output += d.toString()
+      // It should not have started: stop it (the test then fails on the exit code).
+      if (/listening on/.test(output)) child.kill('SIGKILL')
+    })
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()))
+    child.once('exit', (code) => resolve({ code, output }))
+  })
+}
