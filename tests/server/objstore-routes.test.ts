@@ -107,6 +107,26 @@ describe('npm run serve on an object-store root', () => {
     expect(server.output()).not.toContain(AZURITE_KEY)
   })
 
+  it("takes the cloud's own environment variables instead of --storage-option", async () => {
+    const root = await az.freshRoot('env')
+    const server = await spawnStoreServer(root, {}, ['--vend-storage-options'], {
+      AZURE_STORAGE_ACCOUNT_NAME: az.storageOptions.azure_storage_account_name,
+      AZURE_STORAGE_ACCOUNT_KEY: AZURITE_KEY,
+      AZURE_ENDPOINT: az.endpoint,
+      AZURE_ALLOW_HTTP: 'true',
+    })
+    try {
+      expect((await call(server.url, '/v1/namespace/env/create')).status).toBe(200)
+      expect((await call(server.url, '/v1/table/env%24t/create', Buffer.from(arrowStream()), ARROW)).status).toBe(200)
+      const described = await call(server.url, '/v1/table/env%24t/describe?load_detailed_metadata=true')
+      expect(described.body).toMatchObject({ num_rows: 3, location: expect.stringMatching(/^az:\/\/.*_env\$t$/) })
+      // Only --storage-option values are ever vended; credentials from the environment stay on the server.
+      expect(described.body).not.toHaveProperty('storage_options')
+    } finally {
+      expect(await server.stop()).toBe(0)
+    }
+  })
+
   it('fails in words, without the secret, when the store refuses the credentials or the URI is wrong', async () => {
     const root = await az.freshRoot('bad')
     const wrongKey = Buffer.from('not the emulator key at all, 0123456789').toString('base64')

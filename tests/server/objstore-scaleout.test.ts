@@ -63,6 +63,29 @@ describe('three server processes over one az:// catalog', () => {
     }
   })
 
+  it('through our create routes, racing creates of one namespace, child table or root table have exactly one winner', async () => {
+    const ARROW = 'application/vnd.apache.arrow.stream'
+    for (let round = 0; round < 3; round++) {
+      for (const [path, body, type, loserCode] of [
+        [`/v1/namespace/rn${round}/create`, '{}', 'application/json', 2],
+        [`/v1/table/rn0%24rt${round}/create`, arrowStream(), ARROW, 5],
+        [`/v1/table/rr${round}/create`, arrowStream(), ARROW, 5],
+      ] as const) {
+        const answers = await Promise.all(servers.map(async (s) => {
+          const r = await post(s.url, path, typeof body === 'string' ? body : Buffer.from(body), type)
+          return { status: r.status, body: (await r.json()) as { code?: number } }
+        }))
+        expect(answers.filter((a) => a.status === 200), path).toHaveLength(1)
+        for (const a of answers.filter((x) => x.status !== 200)) expect(a, path).toMatchObject({ status: 409, body: { code: loserCode } })
+      }
+    }
+    // The catalog lists each name once and still takes writes from every process.
+    const listed = (await (await fetch(`${servers[1]!.url}/v1/namespace/rn0/table/list`, { headers: { 'x-api-key': KEY } })).json()) as { tables: string[] }
+    expect(listed.tables.sort()).toEqual(['rt0', 'rt1', 'rt2'])
+    for (const [i, s] of servers.entries()) expect((await post(s.url, `/v1/table/rn0%24after${i}/create`, Buffer.from(arrowStream()), ARROW)).status).toBe(200)
+    for (const name of ['rr0', 'rr1', 'rr2']) await dbs[0]!.dropTable(name)
+  })
+
   it(`keeps every row of ${APPENDS} concurrent appends per table, spread over the three, exactly once`, async () => {
     const names = range(0, TABLES).map((t) => `events${t}`)
     // Each table is created through a different process.
@@ -96,7 +119,7 @@ describe('three server processes over one az:// catalog', () => {
     await dbs[0]!.dropTable('t3', ['ns0'])
     for (const [i, s] of servers.entries()) {
       expect((await dbs[i]!.tableNames()).sort()).toEqual(['events0', 'events1', 'events2'])
-      expect((await dbs[i]!.listNamespaces()).namespaces.sort()).toEqual(['ns0', 'ns1', 'ns2'])
+      expect((await dbs[i]!.listNamespaces()).namespaces.sort()).toEqual(['ns0', 'ns1', 'ns2', 'rn0', 'rn1', 'rn2'])
       expect(await dbs[i]!.tableNames(['ns0'])).toEqual(['t0'])
       for (const [ns, t] of [['ns0', 't0'], ['ns1', 't1'], ['ns1', 't4'], ['ns2', 't2'], ['ns2', 't5']] as const) {
         const d = await post(s.url, `/v1/table/${ns}%24${t}/describe?load_detailed_metadata=true`, '{}')

@@ -42,11 +42,11 @@ export interface StoreServer {
  * `npm run serve` (tsx src/server/cli.ts) in its own process on an object-store root; the credentials arrive only
  * as `--storage-option` flags, its environment has none. Resolves at the "listening on" line.
  */
-export async function spawnStoreServer(root: string, storageOptions: Record<string, string>, extra: string[] = []): Promise<StoreServer> {
+export async function spawnStoreServer(root: string, storageOptions: Record<string, string>, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<StoreServer> {
   const flags = Object.entries(storageOptions).flatMap(([k, v]) => ['--storage-option', `${k}=${v}`])
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', '--root', root, '--port', '0', '--api-key', KEY, ...flags, ...extra], {
     cwd: REPO,
-    env: credentialFreeEnv(),
+    env: { ...credentialFreeEnv(), ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   })
   let log = ''
