@@ -13,4 +13,5 @@ export const sections: Record<string, () => Promise<Section>> = {
   query: async () => (await import('./query')).section,
   export: async () => (await import('./export')).section,
   lifecycle: async () => (await import('./lifecycle')).section,
+  'objstore-server': async () => (await import('./objstore-server')).section,
 }
