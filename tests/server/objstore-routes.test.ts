@@ -67,8 +67,11 @@ describe('routes on an az:// catalog', () => {
     expect(await list(server.url, '/v1/namespace/sales/table/list')).toEqual(['q1'])
   })
 
-  it('one-commit writes work: append, delete rows, add a column, tag, restore, drop', async () => {
+  it('one-commit writes work: append, update, merge-insert, delete rows, add a column, tag, restore, drop', async () => {
     expect((await call(server.url, '/v1/table/orders/insert', Buffer.from(arrowStream(sampleTable(2))), ARROW)).status).toBe(200)
+    expect((await call(server.url, '/v1/table/orders/update', JSON.stringify({ updates: [['label', "'changed'"]], predicate: 'id = 2' }))).body).toMatchObject({ updated_rows: 2 })
+    const merged = await call(server.url, '/v1/table/orders/merge_insert?on=id&when_matched_update_all=true&when_not_matched_insert_all=true', Buffer.from(arrowStream(sampleTable(4))), ARROW)
+    expect(merged.body).toMatchObject({ num_inserted_rows: 1 })
     expect((await call(server.url, '/v1/table/orders/delete', JSON.stringify({ predicate: 'id = 1' }))).status).toBe(200)
     expect((await call(server.url, '/v1/table/orders/add_columns', JSON.stringify({ new_columns: [{ name: 'twice', expression: 'id * 2' }] }))).status).toBe(200)
     expect((await call(server.url, '/v1/table/orders/tags/create', JSON.stringify({ tag: 'v1', version: 1 }))).status).toBe(200)
