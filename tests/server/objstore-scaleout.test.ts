@@ -130,6 +130,27 @@ describe('three server processes over one az:// catalog', () => {
   })
 })
 
+describe('no process serves a stale answer', () => {
+  it("each process sees another's append, drop and re-create at once", async () => {
+    const ARROW = 'application/vnd.apache.arrow.stream'
+    const rowsOf = async (s: StoreServer, path: string) => {
+      const r = await post(s.url, `${path}/describe?load_detailed_metadata=true`, '{}')
+      return r.status === 200 ? ((await r.json()) as { num_rows: number }).num_rows : r.status
+    }
+    for (const path of ['/v1/table/fresh', '/v1/table/ns2%24fresh']) {
+      expect((await post(servers[0]!.url, `${path}/create`, Buffer.from(arrowStream(sampleTable(2))), ARROW)).status).toBe(200)
+      for (const s of servers) expect(await rowsOf(s, path)).toBe(2) // every process now holds a handle
+      expect((await post(servers[0]!.url, `${path}/insert`, Buffer.from(arrowStream(sampleTable(3))), ARROW)).status).toBe(200)
+      for (const s of servers) expect(await rowsOf(s, path)).toBe(5)
+      expect((await post(servers[1]!.url, `${path}/drop`, '{}')).status).toBe(200)
+      for (const s of servers) expect(await rowsOf(s, path)).toBe(404)
+      expect((await post(servers[2]!.url, `${path}/create`, Buffer.from(arrowStream(sampleTable(7))), ARROW)).status).toBe(200)
+      for (const s of servers) expect(await rowsOf(s, path)).toBe(7)
+      expect((await post(servers[0]!.url, `${path}/drop`, '{}')).status).toBe(200)
+    }
+  })
+})
+
 describe('a server process killed in the middle of writes', () => {
   it('leaves a catalog that opens, with every listed table whole', async () => {
     const victim = await spawnStoreServer(root, az.storageOptions, ['--vend-storage-options'])

@@ -7,13 +7,15 @@ import { listAll, type CallOptions, type CreateMode, type DescribeOptions, type 
 import { schemaFields } from '../../core/arrow'
 import { addArrowTable } from '../../core/namespace/dir/add'
 import { fromLanceError } from '../../core/namespace/dir/errors'
-import { assertComponent, assertNamespacePath, assertTableId, type NamespacePath, type TableId } from '../../core/namespace/path'
+import { assertComponent, assertNamespacePath, assertTableId, formatTableId, type NamespacePath, type TableId } from '../../core/namespace/path'
 import * as lifecycle from '../../core/lifecycle/dirTable'
 import { indexNotFound, tagExists, tagNotFound, versionNotFound } from '../../core/lifecycle/errors'
 import { DirQueries } from '../../core/query/dirQueries'
 import { objectStoreUnsupported } from './unsupported'
 
 const DEFAULT_LIST_LIMIT = 1000
+/** How many table handles are kept for reads. */
+const OPEN_TABLES = 64
 
 /**
  * A directory catalog on object storage (`s3://`, `gs://`, `az://`), served by our REST server: lancedb's
@@ -29,6 +31,8 @@ export class ObjectStoreClient implements NamespaceClient {
   readonly implementation = 'dir' as const
   readonly isObjectStore = true
   private listingDb: Promise<Connection> | undefined
+  /** Latest-version handles of recently read tables (see {@link latest}). */
+  private readonly handles = new Map<string, Promise<LanceTable>>()
   private readonly queries = new DirQueries({ open: (id) => this.openTable(id), mapError: (error, id) => fromLanceError(error, { table: id, hasManifest: true }) })
 
   private constructor(
@@ -131,7 +135,7 @@ export class ObjectStoreClient implements NamespaceClient {
   async describeTable(id: TableId, options: DescribeOptions = {}): Promise<TableDescription> {
     assertTableId(id)
     if (options.version !== undefined || options.indexes) return this.queries.describe(id, options)
-    const table = await this.openTable(id)
+    const table = await this.latest(id)
     options.signal?.throwIfAborted()
     return this.call(async () => {
       const [rowCount, version, schema] = await Promise.all([table.countRows(), table.version(), table.schema()])
@@ -141,7 +145,7 @@ export class ObjectStoreClient implements NamespaceClient {
 
   /** The table's full location (`az://…/t.lance`), as Lance itself resolved it. */
   async locationOf(id: TableId): Promise<string> {
-    return tableUri(await this.openTable(id))
+    return tableUri(await this.latest(id))
   }
 
   async readPage(id: TableId, options: ReadPageOptions): Promise<Uint8Array> {
@@ -322,6 +326,7 @@ export class ObjectStoreClient implements NamespaceClient {
 
   async close(): Promise<void> {
     this.queries.clear()
+    this.handles.clear()
     if (this.db.isOpen()) this.db.close()
     const listing = await this.listingDb?.catch(() => undefined)
     if (listing?.isOpen()) listing.close()
@@ -353,6 +358,35 @@ export class ObjectStoreClient implements NamespaceClient {
 
   private forget(id: TableId): void {
     this.queries.forget(id)
+    this.handles.delete(formatTableId(id))
+  }
+
+  /**
+   * A kept handle brought to the latest version (`checkoutLatest`: Lance reads the version list, a round trip or
+   * two) instead of a fresh open (a `__manifest` lookup plus the dataset's open: several). Others may drop or
+   * re-create the table meanwhile: a handle that cannot refresh is dropped and the table opened afresh, which then
+   * says "not found" if it is gone.
+   */
+  private async latest(id: TableId): Promise<LanceTable> {
+    const key = formatTableId(id)
+    const kept = this.handles.get(key)
+    if (kept) {
+      try {
+        const table = await kept
+        await table.checkoutLatest()
+        return table
+      } catch {
+        if (this.handles.get(key) === kept) this.handles.delete(key)
+      }
+    }
+    const opened = this.openTable(id)
+    this.handles.delete(key)
+    this.handles.set(key, opened)
+    opened.catch(() => {
+      if (this.handles.get(key) === opened) this.handles.delete(key)
+    })
+    while (this.handles.size > OPEN_TABLES) this.handles.delete(this.handles.keys().next().value!)
+    return opened
   }
 
   /** lancedb creates a table in a namespace that does not exist (0.31.0); refuse that first. */
