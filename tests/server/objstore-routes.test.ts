@@ -4,10 +4,12 @@
  * declared by a killed writer, and the command line (flags, usage, secrets never printed).
  */
 import { spawn } from 'node:child_process'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../src/server'
 import { AZURITE_KEY, NO_CLOUD_ENV, startAzurite, type Azurite } from '../helpers/azurite'
-import { arrowStream, KEY, sampleTable } from './support'
+import { arrowStream, KEY, sampleTable, tempDir } from './support'
 import { credentialFreeEnv, deleteBlobs, REPO, spawnStoreServer } from './objstore-support'
 
 Object.assign(process.env, NO_CLOUD_ENV)
@@ -90,6 +92,26 @@ describe('routes on an az:// catalog', () => {
     expect((await call(server.url, '/v1/table/sales%24ghost/describe')).body).toMatchObject({ location, is_only_declared: true })
     expect((await call(server.url, '/v1/table/sales%24ghost/drop')).status).toBe(200)
     expect(await list(server.url, '/v1/namespace/sales/table/list')).not.toContain('ghost')
+  })
+})
+
+describe('databases on object storage', () => {
+  it('serves --database name=<uri> catalogs (object-store and file://) side by side, chosen by x-service-database', async () => {
+    const { dir, cleanup } = await tempDir('lcb-objstore-file-')
+    const server = await startServer({ databases: { cloud: await az.freshRoot('db'), disk: pathToFileURL(dir).href }, storageOptions: az.storageOptions, apiKeys: [KEY] })
+    try {
+      const create = (db: string) =>
+        fetch(`${server.url}/v1/table/t/create`, { method: 'POST', headers: { 'x-api-key': KEY, 'x-service-database': db, 'content-type': ARROW }, body: Buffer.from(arrowStream()) })
+      const describe = async (db: string) =>
+        (await (await fetch(`${server.url}/v1/table/t/describe`, { method: 'POST', headers: { 'x-api-key': KEY, 'x-service-database': db, 'content-type': 'application/json' }, body: '{}' })).json()) as { location: string }
+      expect((await create('cloud')).status).toBe(200)
+      expect((await create('disk')).status).toBe(200)
+      expect((await describe('cloud')).location).toMatch(/^az:\/\/.+\/db\/t\.lance$/)
+      expect((await describe('disk')).location).toBe(join(dir, 't.lance'))
+    } finally {
+      await server.close()
+      await cleanup()
+    }
   })
 })
 
