@@ -76,7 +76,9 @@ describe('three server processes over one az:// catalog', () => {
           return { status: r.status, body: (await r.json()) as { code?: number } }
         }))
         expect(answers.filter((a) => a.status === 200), path).toHaveLength(1)
-        for (const a of answers.filter((x) => x.status !== 200)) expect(a, path).toMatchObject({ status: 409, body: { code: loserCode } })
+        for (const a of answers.filter((x) => x.status !== 200)) {
+          expect(a, path).toMatchObject({ status: 409, body: { code: loserCode, error: expect.stringMatching(/already exists|created by another writer at the same time/) } })
+        }
       }
     }
     // The catalog lists each name once and still takes writes from every process.
