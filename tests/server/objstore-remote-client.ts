@@ -43,6 +43,17 @@ async function main(): Promise<void> {
   })
   await step(out, 'read', async () => (await (await db.openTable('events')).query().where('id >= 140').select(['id']).toArray()).map((r) => Number(r.id)))
   await step(out, 'search', async () => (await (await db.openTable('events')).vectorSearch([42, 1, 0, 0]).limit(3).toArray()).map((r) => Number(r.id)))
+  await step(out, 'index', async () => {
+    const t = await db.openTable('events')
+    await t.createIndex('id')
+    return (await t.listIndices()).map((i) => i.name)
+  })
+  await step(out, 'emptyTable', async () => {
+    const t = await db.createEmptyTable('blank', (await (await db.openTable('events')).schema()))
+    return t.countRows()
+  })
+  await step(out, 'overwrite', async () => (await db.createTable('blank', rows(500, 4), { mode: 'overwrite' })).countRows())
+  await step(out, 'dropBlank', () => db.dropTable('blank'))
   await step(out, 'tableNames', () => db.tableNames())
   await step(out, 'createInChild', async () => (await db.createTable('nested', rows(0, 5), ['team'])).countRows())
   await step(out, 'readChild', async () => (await db.openTable('made', ['team', 'inner'])).countRows())

@@ -26,7 +26,7 @@ const post = (url: string, path: string, body: string | Uint8Array, type = 'appl
  * lancedb's own REST client in another process whose environment has no storage credentials: the catalog exists
  * only in the emulator, so it reaches the data only through the location and `storage_options` our server answers.
  */
-it('a remote lancedb client creates, writes, reads, searches and drops through our locations', async () => {
+it('a remote lancedb client creates, writes, indexes, reads, searches, overwrites and drops through our locations', async () => {
   // A child-namespace table, made through our server (lancedb's client cannot declare one there: see below).
   expect((await post(server.url, '/v1/namespace/team/create', '{}')).status).toBe(200)
   expect((await post(server.url, '/v1/namespace/team%24inner/create', '{}')).status).toBe(200)
@@ -44,6 +44,10 @@ it('a remote lancedb client creates, writes, reads, searches and drops through o
     createDuplicate: { error: expect.stringMatching(/already exists/) },
     append: 150,
     read: [140, 141, 142, 143, 144, 145, 146, 147, 148, 149],
+    index: ['id_idx'],
+    emptyTable: 0,
+    overwrite: 4,
+    dropBlank: 'ok',
     tableNames: ['events'],
     readChild: 10,
     searchChild: [3],
