@@ -96,7 +96,16 @@ describe('three server processes over one az:// catalog', () => {
       range(0, APPENDS).map(async (k) => {
         const db = dbs[(k + t) % 3]!
         const table = await db.openTable(name)
-        await table.add(rows(range(k * BATCH, BATCH)))
+        // Lance retries compatible commits itself; should it give up under load ("Retryable commit conflict"),
+        // nothing was written and the client tries again, as the error says.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await table.add(rows(range(k * BATCH, BATCH)))
+            return
+          } catch (error) {
+            if (attempt >= 5 || !/Retryable commit conflict/i.test(String(error))) throw error
+          }
+        }
       }),
     )
     const settled = await Promise.allSettled(appends)
