@@ -4,6 +4,7 @@
  * declared by a killed writer, and the command line (flags, usage, secrets never printed).
  */
 import { spawn } from 'node:child_process'
+import * as arrow from 'apache-arrow'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -45,6 +46,22 @@ describe('routes on an az:// catalog', () => {
     const child = await call(server.url, '/v1/table/sales%24q1/describe?with_table_uri=true')
     expect(child.body.location).toMatch(new RegExp(`^${root.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/[0-9a-f]{8}_sales\\$q1$`))
     expect(child.body.table_uri).toBe(child.body.location)
+  })
+
+  it('reads: query (filter, order), count_rows, explain and analyze plans', async () => {
+    const query = await fetch(`${server.url}/v1/table/orders/query`, {
+      method: 'POST',
+      headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ k: 10, vector: {}, filter: 'id >= 2', order_by: [{ column_name: 'id', ascending: false }] }),
+    })
+    expect(query.status).toBe(200)
+    const page = arrow.tableFromIPC(new Uint8Array(await query.arrayBuffer()))
+    expect(page.getChild('id')!.toArray()).toEqual(BigInt64Array.from([3n, 2n]))
+    expect((await call(server.url, '/v1/table/orders/count_rows', JSON.stringify({ predicate: 'id >= 2' }))).body as unknown).toBe(2)
+    const explained = await call(server.url, '/v1/table/orders/explain_plan', JSON.stringify({ query: { k: 10, vector: {}, filter: 'id >= 2' } }))
+    expect(explained.body as unknown).toEqual(expect.stringContaining('LanceRead'))
+    const analyzed = await call(server.url, '/v1/table/orders/analyze_plan', JSON.stringify({ k: 10, vector: {}, filter: 'id >= 2' }))
+    expect(analyzed.body as unknown).toEqual(expect.stringContaining('output_rows'))
   })
 
   it('declare of a root table hands out {root}/{name}.lance and writes nothing; a taken name is 409', async () => {
