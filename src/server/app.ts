@@ -247,7 +247,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       if ('error' in outcome) throw outcome.error
       throw new AppError('not_found', `Table ${[...id.namespace, id.name].join('/')} does not exist`)
     }
-    const out: Record<string, unknown> = { location: located.location }
+    const out: Record<string, unknown> = { location: located.location, ...vended(catalog) }
     if (flags.with_table_uri === 'true') out.table_uri = located.location
     if (!located.hasData) {
       // Declared, not yet written (the lancedb client writes the data itself after declare).
@@ -273,7 +273,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       await refuseTakenByNamespace(catalog, id)
       return catalog.locator.declare(id)
     })
-    return json(reply, { location })
+    return json(reply, { location, ...vended(catalog) })
   })
 
   const create = async (request: FastifyRequest, reply: FastifyReply, id: TableId, mode: CreateMode) => {
@@ -391,6 +391,11 @@ function createMode(value: string | undefined): CreateMode {
 async function createFrom(catalog: Catalog, id: TableId, data: ArrowTable, mode: CreateMode) {
   if (data.numRows === 0) return catalog.client.createEmptyTable(id, data.schema, { mode })
   return catalog.client.createTable(id, data, { mode })
+}
+
+/** `storage_options` (rest-contract §3): what a client needs to reach the location, when the operator allows it. */
+function vended(catalog: Catalog): { storage_options?: Record<string, string> } {
+  return catalog.vended && Object.keys(catalog.vended).length > 0 ? { storage_options: { ...catalog.vended } } : {}
 }
 
 function stringMap(value: unknown, what: string): Record<string, string> | undefined {

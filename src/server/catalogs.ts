@@ -1,6 +1,8 @@
 import { stat, readdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { AppError } from '../contract'
+import { objectStoreScheme, type StorageOptions } from '../contract/objectStore'
 import type { NamespaceClient } from '../core/namespace/client'
 import type { TableId } from '../core/namespace/path'
 import { connectNamespace } from '../core/namespace/connect'
@@ -8,6 +10,9 @@ import '../core/namespace/dir'
 import { DescribeCache } from './describeCache'
 import { DirLocator } from './dirLocator'
 import { withFileLock } from './fileLock'
+import type { Locator } from './locator'
+import { ObjectStoreClient } from './objectStore/client'
+import { ObjectStoreLocator } from './objectStore/locator'
 
 /** The lock file our server processes take around every write (in the catalog root; hidden). */
 export const WRITE_LOCK = '.lcb-server-write.lock'
@@ -24,7 +29,9 @@ export class Catalog {
     readonly name: string,
     readonly root: string,
     readonly client: NamespaceClient,
-    readonly locator: DirLocator,
+    readonly locator: Locator,
+    /** Storage options handed to clients in describe/declare (`storage_options`), when the operator allows it. */
+    readonly vended?: StorageOptions,
   ) {
     this.descriptions = new DescribeCache(client, locator)
   }
@@ -35,13 +42,19 @@ export class Catalog {
     this.descriptions.forget(id)
   }
 
+  /** On object storage: no lock file can exist there, so processes rely on Lance's conditional commits alone. */
+  get isObjectStore(): boolean {
+    return this.client instanceof ObjectStoreClient
+  }
+
   /**
    * Writes run one at a time per catalog: the `__manifest` is one Lance table, and serializing keeps
-   * declare-then-check sequences honest. Reads do not wait.
+   * declare-then-check sequences honest. Reads do not wait. Across processes a lock file does the same on a local
+   * root; an object-store root has none (see README "Serving a catalog on object storage").
    */
   write<T>(work: () => Promise<T>): Promise<T> {
     this.writes++
-    const locked = () => withFileLock(join(this.root, WRITE_LOCK), work)
+    const locked = this.isObjectStore ? work : () => withFileLock(join(this.root, WRITE_LOCK), work)
     const run = this.tail.then(locked, locked)
     this.tail = run.catch(() => undefined)
     return run.finally(() => {
@@ -63,9 +76,26 @@ export class Catalog {
   }
 }
 
-/** Open a directory to serve; an empty or missing directory becomes a new catalog, anything else must be one. */
-export async function openCatalog(name: string, dir: string): Promise<Catalog> {
-  const root = resolve(dir)
+export interface CatalogOptions {
+  /** For object-store roots (`s3://`, `gs://`, `az://`); the cloud's environment variables work too. */
+  storageOptions?: StorageOptions
+  /** Hand `storageOptions` to clients in describe/declare, so they can reach the data themselves. */
+  vendStorageOptions?: boolean
+}
+
+/**
+ * Open a catalog to serve: a local directory (or `file://` URI), where an empty or missing directory becomes a new
+ * catalog and anything else must be one, or an object-store URI.
+ */
+export async function openCatalog(name: string, dir: string, options: CatalogOptions = {}): Promise<Catalog> {
+  const scheme = objectStoreScheme(dir)
+  if (scheme && scheme !== 'file') {
+    const root = dir.replace(/\/+$/, '')
+    const storageOptions = options.storageOptions ?? {}
+    const client = await ObjectStoreClient.open(root, storageOptions)
+    return new Catalog(name, root, client, new ObjectStoreLocator(root, client), options.vendStorageOptions ? storageOptions : undefined)
+  }
+  const root = resolve(scheme === 'file' ? fileURLToPath(dir) : dir)
   const fresh = await stat(root).then(
     async (s) => s.isDirectory() && (await readdir(root)).length === 0,
     () => true,

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { TableDescription } from '../core/namespace/client'
 import type { NamespaceClient } from '../core/namespace/client'
 import type { TableId } from '../core/namespace/path'
-import type { DirLocator } from './dirLocator'
+import type { Locator } from './locator'
 
 /**
  * Table descriptions, reused while the table has not changed on disk. Describing through the `dir`
@@ -16,7 +16,7 @@ export class DescribeCache {
 
   constructor(
     private readonly client: NamespaceClient,
-    private readonly locator: DirLocator,
+    private readonly locator: Locator,
     private readonly capacity = 1024,
   ) {}
 

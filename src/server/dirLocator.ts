@@ -6,6 +6,7 @@ import { join, resolve, sep } from 'node:path'
 import * as lancedb from '@lancedb/lancedb'
 import { AppError } from '../contract'
 import { formatTableId, type TableId } from '../core/namespace/path'
+import type { Locator } from './locator'
 
 /**
  * Where a directory catalog keeps each table, and "declare" (reserve a location without data) —
@@ -18,7 +19,7 @@ import { formatTableId, type TableId } from '../core/namespace/path'
  * the directory the `__manifest` row names (`{8 hex}_{ns$name}`, random per creation). The manifest is a
  * Lance table without the `.lance` suffix, so we open it through a symlink `m.lance` in a private temp dir.
  */
-export class DirLocator {
+export class DirLocator implements Locator {
   private manifest: Promise<lancedb.Table> | undefined
   private side: string | undefined
   /** Locations of tables with data, by object id; each hit is re-checked on disk (others may drop tables). */

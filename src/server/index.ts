@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import { buildApp, type AppOptions } from './app'
+import type { StorageOptions } from '../contract/objectStore'
 import { Catalogs, openCatalog, type Catalog } from './catalogs'
 
 export interface ServerOptions extends Omit<AppOptions, 'catalogs' | 'apiKeys'> {
@@ -12,6 +13,10 @@ export interface ServerOptions extends Omit<AppOptions, 'catalogs' | 'apiKeys'> 
   host?: string
   /** 0 = any free port. */
   port?: number
+  /** Storage options for object-store roots and databases (`s3://`, `gs://`, `az://`). */
+  storageOptions?: StorageOptions
+  /** Hand the storage options to clients in describe/declare (`storage_options`): they include secrets. */
+  vendStorageOptions?: boolean
 }
 
 export interface RunningServer {
@@ -26,10 +31,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const named = new Map<string, Catalog>()
   const opened: Catalog[] = []
   try {
-    const fallback = options.root ? await openCatalog('', options.root) : undefined
+    const store = { storageOptions: options.storageOptions, vendStorageOptions: options.vendStorageOptions }
+    const fallback = options.root ? await openCatalog('', options.root, store) : undefined
     if (fallback) opened.push(fallback)
     for (const [name, dir] of Object.entries(options.databases ?? {})) {
-      const catalog = await openCatalog(name, dir)
+      const catalog = await openCatalog(name, dir, store)
       opened.push(catalog)
       named.set(name, catalog)
     }

@@ -77,6 +77,9 @@ export function asClientError(error: unknown): unknown {
   const e = toAppError(error)
   const text = `${e.message} ${e.detail ?? ''}`
   // Another process (or lancedb client) wrote the same name first: the loser of the race is told so.
+  // lance-namespace's own words on object storage: "Concurrent modification: Object 'a$t' was concurrently created …".
+  const raced = /Object '([^']+)' was concurrently created/.exec(text)?.[1]
+  if (raced) return new AppError('already_exists', `${raced.split('$').join('/')} was created by another writer at the same time`)
   if (e.code === 'internal' && /concurrently created|already exists/i.test(text)) return new AppError('already_exists', `${firstLine(e.message).replace(/^Unexpected error from Lance: /, '')}`)
   if (e.code === 'internal' && /Concurrent modification|commit conflict|Retryable commit|duplicate object_id|Incompatible transaction/i.test(text)) return new AppError('conflict', 'Another writer changed the catalog at the same time; try again', { detail: firstLine(e.message) })
   if (e.code === 'internal' && /Invalid argument error|Invalid input|Arrow error|Schema error|LanceError\((Schema|InvalidInput|Arrow)\)|does not exist in table schema|Offset invariant|not match|must be a positive/i.test(`${e.message} ${e.detail ?? ''}`)) {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, indexSpecSchema, indexTypes, type IndexSpec } from '../../contract'
 import { castTypes } from '../../contract/lifecycle'
 import { DirNamespaceClient } from '../../core/namespace/dir/client'
+import { ObjectStoreClient } from '../objectStore/client'
 import { indexExists, indexNotFound, versionNotFound, WireCodedError } from '../../core/lifecycle/errors'
 import type { TableId } from '../../core/namespace/path'
 import { readArrowBody } from '../arrowBody'
@@ -34,7 +35,8 @@ export function registerLifecycleRoutes(app: FastifyInstance, deps: LifecycleRou
     const catalog = catalogOf(request)
     return catalog.write(() => work(catalog, id)).finally(() => catalog.forget(id))
   }
-  const lance = (catalog: Catalog): DirNamespaceClient => {
+  const lance = (catalog: Catalog): Pick<DirNamespaceClient, 'onTable'> => {
+    if (catalog.client instanceof ObjectStoreClient) return catalog.client
     if (!(catalog.client instanceof DirNamespaceClient)) throw new AppError('unsupported', 'This catalog does not support row-level writes')
     return catalog.client
   }

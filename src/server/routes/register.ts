@@ -4,6 +4,7 @@ import { WireCodedError } from '../../core/lifecycle/errors'
 import { DirNamespaceClient } from '../../core/namespace/dir/client'
 import type { Catalog } from '../catalogs'
 import { tableOf } from '../ids'
+import { objectStoreUnsupported } from '../objectStore/unsupported'
 import { invalid } from '../wireErrors'
 
 export interface RegisterRouteDeps {
@@ -26,6 +27,7 @@ function namespaceCoded(error: unknown): unknown {
 export function registerRegisterRoutes(app: FastifyInstance, deps: RegisterRouteDeps): void {
   const { catalogOf, json, body } = deps
   const dir = (catalog: Catalog): DirNamespaceClient => {
+    if (catalog.isObjectStore) throw objectStoreUnsupported('register')
     if (!(catalog.client instanceof DirNamespaceClient)) throw new AppError('unsupported', 'This catalog cannot register tables')
     return catalog.client
   }
