@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { AppErrorData } from './result'
+import { isSecretStorageKey, MAX_STORAGE_OPTIONS, objectStoreUriSchema, storageOptionsSchema } from './objectStore'
 
 /**
  * Saved REST connections as the renderer sees them, and the drafts it sends to save one.
@@ -158,4 +159,70 @@ export interface CatalogInventory {
   limit: number
   /** Why the walk stopped early (an unsupported route, a permission error), in words. */
   stoppedBy?: string
+}
+
+// ---- object-store catalogs (issue 9) ----------------------------------------------------------
+
+/**
+ * A saved object-store catalog as the renderer sees it: its URI, the storage options that are not secret,
+ * and *which* secret options are saved (never their values: the form shows "••••• saved").
+ */
+export interface ObjectStoreConnectionView {
+  kind: 'object-store'
+  id: string
+  name: string
+  /** `s3://bucket/prefix`, `gs://bucket/prefix`, `az://container/prefix` or `file:///path`. */
+  uri: string
+  /** Storage options whose values are not secret (region, endpoint, account name, allow_http, …). */
+  options: Record<string, string>
+  /** Keys of the secret storage options saved for it (values stay in the secret store). */
+  secrets: string[]
+  createdAt: number
+  updatedAt: number
+}
+
+/**
+ * What the renderer sends to save, test or connect an object-store catalog. `options` holds every value the
+ * user typed (secrets included, sent once); `keep` names saved secrets to keep as they are. A saved secret in
+ * neither is removed.
+ */
+export const objectStoreDraftSchema = z
+  .object({
+    id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+    name: z.string().trim().min(1, 'must not be empty').max(200),
+    uri: objectStoreUriSchema,
+    options: storageOptionsSchema.default({}),
+    keep: z.array(z.string().min(1).max(128)).max(MAX_STORAGE_OPTIONS).default([]),
+  })
+  .superRefine((draft, ctx) => {
+    const lower = new Set<string>()
+    for (const key of Object.keys(draft.options)) {
+      if (lower.has(key.toLowerCase())) ctx.addIssue({ code: 'custom', path: ['options', key], message: `"${key}" appears twice` })
+      lower.add(key.toLowerCase())
+    }
+    for (const key of draft.keep) {
+      if (!isSecretStorageKey(key)) ctx.addIssue({ code: 'custom', path: ['keep'], message: `"${key}" is not a secret option` })
+    }
+  })
+
+export type ObjectStoreDraft = z.input<typeof objectStoreDraftSchema>
+
+/** "Test" of an object-store catalog: it opens the root and lists what is there (reads only). */
+export interface ObjectStoreTestReport {
+  /** Namespaces and tables directly at the root (first page). */
+  namespaces: number
+  tables: number
+  /** More than counted (a page limit was reached). */
+  more: boolean
+  ms: number
+}
+
+/**
+ * What an object-store catalog cannot do with lancedb 0.31 (the operation's reason, in words). The UI disables
+ * the matching action with this reason, as it does for a REST server that does not support an operation.
+ */
+export const OBJECT_STORE_UNSUPPORTED: Partial<Record<Operation, string>> = {
+  'table.rename': 'on object storage, renaming rewrites the catalog’s __manifest, which lancedb 0.31 cannot do there',
+  'table.create': 'on object storage, a new table is published through a __manifest edit, which lancedb 0.31 cannot do there',
+  'table.createFromStream': 'on object storage, importing publishes through a __manifest edit, which lancedb 0.31 cannot do there',
 }

@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { connectNamespace, type Connection, type Query, type Table as LanceTable } from '@lancedb/lancedb'
 import { Schema as ArrowSchema, Table as ArrowTable, tableFromIPC, type Schema } from 'apache-arrow'
 import { AppError, type Page } from '../../../contract'
+import { objectStoreScheme, type StorageOptions } from '../../../contract/objectStore'
 import { emptyIpcStream, fileBuffersToStream, schemaFields, toIpcStream } from '../../arrow'
 import type { RecordBatch } from 'apache-arrow'
 import type { TableViewSpec } from '../../../contract'
@@ -32,6 +34,8 @@ const OPEN_TABLES = 32
 export interface DirOpenOptions {
   /** Make the directory (and its `__manifest`) if it is missing or empty. Off for browsing. */
   create?: boolean
+  /** Storage options for an object-store root (`az://…`, `s3://…`, `gs://…`); ignored for local paths. */
+  storageOptions?: StorageOptions
 }
 
 /**
@@ -64,20 +68,30 @@ export class DirNamespaceClient implements NamespaceClient {
     readonly root: string,
     readonly layout: RootLayout,
     private readonly db: Connection,
+    /** Set for an object-store root: every table open passes them (lancedb needs them there too). */
+    private readonly storageOptions?: StorageOptions,
   ) {
     this.manifest = layout === 'manifest' ? new CatalogManifest(root) : null
   }
 
   static async open(root: string, options: DirOpenOptions = {}): Promise<DirNamespaceClient> {
-    const layout = await inspectRoot(root, options)
+    // `file://` is a local path and behaves exactly as one; other schemes are object stores.
+    const scheme = objectStoreScheme(root)
+    if (scheme === 'file') root = fileURLToPath(root)
+    const storageOptions = scheme && scheme !== 'file' ? (options.storageOptions ?? {}) : undefined
+    const layout = storageOptions ? 'manifest' : await inspectRoot(root, options)
     let client
     try {
-      const db = await connectNamespace('dir', { root, manifestEnabled: layout === 'manifest' })
+      // On object storage lancedb needs the options both as `storage.*` properties and on every table open.
+      const extraProperties = storageOptions ? Object.fromEntries(Object.entries(storageOptions).map(([k, v]) => [`storage.${k}`, v])) : undefined
+      const db = await connectNamespace('dir', { root, manifestEnabled: layout === 'manifest', ...(extraProperties ? { extraProperties } : {}) }, storageOptions ? { storageOptions } : undefined)
       if (layout === 'manifest') await assertManifestReadable(db)
-      client = new DirNamespaceClient(root, layout, db)
+      client = new DirNamespaceClient(root, layout, db, storageOptions)
     } catch (error) {
       throw fromLanceError(error, { hasManifest: layout === 'manifest' })
     }
+    // Crash recovery works on local files (journal, staging folders); an object-store root has none of ours.
+    if (storageOptions) return client
     // Finish or undo what a crashed writer left (writes only when something was left).
     // A catalog we cannot write (read-only disk, permissions) still opens for browsing.
     client.recovered = await serialized(root, () => recoverCatalog(client.moves, client.db)).catch((error: unknown) => [
@@ -495,7 +509,7 @@ export class DirNamespaceClient implements NamespaceClient {
 
   private async openTable(id: TableId): Promise<LanceTable> {
     if (this.layout === 'tables-only' && id.namespace.length > 0) throw notFoundNamespace(id.namespace)
-    return this.call(() => this.db.openTable(id.name, [...id.namespace]), { table: id })
+    return this.call(() => this.db.openTable(id.name, [...id.namespace], this.storageOptions ? { storageOptions: this.storageOptions } : undefined), { table: id })
   }
 
   /** Open `id` at `version` (read-only); a version that does not exist is "not found", in words. */
@@ -503,7 +517,7 @@ export class DirNamespaceClient implements NamespaceClient {
     if (!Number.isSafeInteger(version) || version < 1) throw new AppError('invalid_input', 'version must be a whole number ≥ 1')
     if (this.layout === 'tables-only' && id.namespace.length > 0) throw notFoundNamespace(id.namespace)
     try {
-      return await this.db.openTable(id.name, [...id.namespace], { version })
+      return await this.db.openTable(id.name, [...id.namespace], { version, ...(this.storageOptions ? { storageOptions: this.storageOptions } : {}) })
     } catch (error) {
       // Only a failure pays for listing the versions: it tells a missing version from a missing table.
       const latest = await this.openTable(id)
