@@ -259,6 +259,11 @@ export function App() {
             onConnect={remote.connect}
             onEdit={remote.edit}
             onDelete={remote.remove}
+            stores={remote.stores}
+            onNewStore={remote.openNewStore}
+            onConnectStore={remote.connectStore}
+            onEditStore={remote.editStore}
+            onDeleteStore={remote.removeStore}
           />
         }
       />
@@ -311,6 +316,9 @@ export function App() {
             saved={remote.saved}
             onConnectServer={remote.openNew}
             onOpenSaved={remote.connect}
+            stores={remote.stores}
+            onConnectStore={remote.openNewStore}
+            onOpenStore={remote.connectStore}
           />
         }
         onDropFiles={(row, transfer) => {

@@ -144,7 +144,7 @@ test('connects with an API key through the dialog, browses, opens a table and sc
   // The saved connection, reopened for editing, shows "saved" and holds no key anywhere.
   // The sidebar's server menu lists the saved server; "+" leads to the start screen with the full list.
   await page.getByRole('button', { name: 'Catalog servers' }).click()
-  await expect(page.getByRole('menu', { name: 'Catalog servers' }).getByRole('menuitem')).toHaveText(['Connect to server…', 'Connect to “Team server”'])
+  await expect(page.getByRole('menu', { name: 'Catalog servers' }).getByRole('menuitem')).toHaveText(['Connect to server…', 'Connect to object storage…', 'Connect to “Team server”'])
   await page.keyboard.press('Escape')
   await page.getByRole('button', { name: 'Open directory' }).click()
   const saved = page.getByRole('list', { name: 'Saved connections' }).getByRole('listitem', { name: 'Team server' })

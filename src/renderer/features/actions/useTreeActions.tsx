@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react'
-import type { CapabilitySnapshot, ConnectionInfo } from '../../../contract'
+import { objectStoreScheme, type CapabilitySnapshot, type ConnectionInfo } from '../../../contract'
 import { call } from '../../api'
 import type { WriteAction } from './ActionDialog'
 // Loaded on first use: the first paint does not need the dialog's code (issue 13).
@@ -40,7 +40,10 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
 
   const refreshCapabilities = useCallback(
     (connectionId: string) => {
-      if (connections.find((c) => c.id === connectionId)?.kind !== 'rest') return
+      // REST servers and object-store catalogs have a capability map; a local directory supports everything.
+      const info = connections.find((c) => c.id === connectionId)
+      const scheme = info ? objectStoreScheme(info.location) : null
+      if (info?.kind !== 'rest' && (!scheme || scheme === 'file')) return
       call('connections/capabilities', { connectionId })
         .then((snapshot) => setCapabilities((previous) => new Map(previous).set(connectionId, snapshot)))
         .catch(() => undefined)
