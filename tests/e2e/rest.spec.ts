@@ -182,7 +182,7 @@ test('a failed Save & connect saves nothing and keeps the focus in the dialog; a
   expect(await dialog.evaluate((element) => element.contains(document.activeElement))).toBe(true)
   await page.keyboard.press('Escape')
   await expect(dialog).toBeHidden()
-  await expect(page.getByText('No saved servers yet.')).toBeVisible()
+  await expect(page.getByText('No saved connections yet.')).toBeVisible()
 
   // "Save" alone saves what the form says (the user asked for it); connecting then fails and changes nothing.
   dialog = await openConnectDialog(page)

@@ -302,7 +302,7 @@ export function ObjectStoreDialog({ editing, openError = null, kindSwitch, onCan
 
 function testSummary(report: ObjectStoreTestReport): string {
   const n = (count: number, one: string, many: string) => `${count}${report.more ? '+' : ''} ${count === 1 && !report.more ? one : many}`
-  return `The catalog opened: ${n(report.namespaces, 'namespace', 'namespaces')} and ${n(report.tables, 'table', 'tables')} at its root (${Math.round(report.ms)} ms). Nothing was written.`
+  return `The catalog opened: ${n(report.namespaces, 'namespace', 'namespaces')} and ${n(report.tables, 'table', 'tables')} at its root (${Math.round(report.ms)} ms).`
 }
 
 function errorTitle(action: Busy, editing: boolean): string {

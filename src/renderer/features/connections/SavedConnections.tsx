@@ -62,7 +62,7 @@ export function SavedConnections({ saved, open, openingId, failure, onNew, onCon
   return (
     <div className="saved-connections">
       <div className="saved-heading">
-        <h2>Catalog servers</h2>
+        <h2>Saved connections</h2>
         <div className="saved-new">
           <button type="button" className="button" onClick={onNew}>
             <ServerIcon />
