@@ -9,6 +9,7 @@ import { tableFromIPC } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { objectStoreDraftSchema, type AppErrorData, type ConnectionInfo, type Result } from '../../src/contract'
 import { JsonFileConnectionRecords, MemoryConnectionRecords, MemorySecretStore } from '../../src/core/connections'
+import { redactStoreError } from '../../src/core/connections/objectStoreModule'
 import { ObjectStoreConnectionStore, objectStoreSecretKey, type SavedObjectStore } from '../../src/core/connections/objectStoreStore'
 import { CatalogService, MemoryRecentsStore } from '../../src/core/service'
 import { NO_CLOUD_ENV, startAzurite, type Azurite } from '../helpers/azurite'
@@ -99,6 +100,21 @@ describe('saved object-store catalogs', () => {
     expect(secrets.entries.size).toBe(0)
   })
 
+  it('errors from a store carry no secret option, no part of a service-account key, and no URL signature', () => {
+    const privateKey = '-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\\n-----END PRIVATE KEY-----\\n'
+    const json = JSON.stringify({ type: 'service_account', private_key_id: 'f00dbabe1234567890', private_key: privateKey })
+    const options = { azure_storage_account_key: SECRET, google_service_account_key: json, aws_region: 'eu-west-1' }
+    const raw = new Error(
+      `GET https://acct.blob.core.windows.net/c?restype=container&sv=2021&sig=Zm9vYmFyc2lnbmF0dXJl%3D failed; key ${SECRET}; ` +
+        `https://b.s3.amazonaws.com/k?X-Amz-Credential=AKIA%2F20240101&X-Amz-Signature=abcdef0123456789; key id f00dbabe1234567890; region eu-west-1`,
+    )
+    const error = redactStoreError(raw, options)
+    const text = `${error.message} ${error.detail ?? ''}`
+    for (const secret of [SECRET, 'Zm9vYmFyc2lnbmF0dXJl', 'abcdef0123456789', 'AKIA%2F20240101', 'f00dbabe1234567890']) expect(text).not.toContain(secret)
+    expect(text).toContain('region eu-west-1')
+    expect(text).toContain('sig=•••••')
+  })
+
   it('refuses to update a connection that no longer exists, changing nothing', async () => {
     const store = new ObjectStoreConnectionStore(new MemoryConnectionRecords<SavedObjectStore>(), new MemorySecretStore())
     await expect(store.save({ id: 'gone', name: 'x', uri: 's3://b' })).rejects.toMatchObject({ code: 'not_found' })
@@ -163,6 +179,20 @@ describe('opening object-store catalogs through the service', () => {
     expect(JSON.stringify(error)).not.toContain(wrongKey)
     expect(await call<unknown[]>('connections/objectStore/list', {})).toEqual([])
     expect(await call<unknown[]>('connections/list', {})).toEqual([])
+  })
+
+  it('a refused SAS token is reported without the token or its signature', async () => {
+    service = new CatalogService({ host: 'harness', version: 'test', recents: new MemoryRecentsStore() })
+    const root = await azurite.freshRoot('catalog')
+    await buildObjectStoreCatalog(root, azurite.storageOptions, { tables: [{ namespace: [], name: 'events', rows: 3 }] })
+    const signature = 'AbCdEf0123456789SeCrEtSiGnAtUrE0123456789xyz%3D'
+    const sas = `sv=2021-12-02&ss=b&srt=sco&sp=rl&se=2099-01-01T00:00:00Z&sig=${signature}`
+    const { azure_storage_account_key: _key, ...withoutKey } = azurite.storageOptions
+    const error = await failure('connections/objectStore/test', { draft: { name: 'SAS', uri: root, options: { ...withoutKey, azure_storage_sas_token: sas } } })
+    const text = JSON.stringify(error)
+    expect(text).not.toContain(signature)
+    expect(text).not.toContain(decodeURIComponent(signature))
+    expect(text).not.toContain(sas)
   })
 
   it('opens a file:// catalog exactly as its directory, with nothing unsupported', async () => {

@@ -6,7 +6,7 @@ import { DirNamespaceClient } from '../namespace/dir'
 import { toAppError } from '../errors'
 import type { RemoteConnectionsHost } from './module'
 import { view, type ObjectStoreConnectionStore } from './objectStoreStore'
-import { redactError } from './redact'
+import { MASK, redactError } from './redact'
 
 type ObjectStoreMethod =
   | 'connections/objectStore/list'
@@ -123,11 +123,30 @@ async function guard<T>(work: () => Promise<T>, storageOptions: StorageOptions):
   try {
     return await work()
   } catch (error) {
-    const secrets = Object.entries(storageOptions)
-      .filter(([key]) => isSecretStorageKey(key))
-      .flatMap(([, value]) => [value, ...jsonSecretParts(value)])
-    throw redactError(toAppError(error), secrets)
+    throw redactStoreError(error, storageOptions)
   }
+}
+
+/** `error` as an AppError free of the secret options' values (and of their JSON parts) and of URL signatures. */
+export function redactStoreError(error: unknown, storageOptions: StorageOptions): AppError {
+  const secrets = Object.entries(storageOptions)
+    .filter(([key]) => isSecretStorageKey(key))
+    .flatMap(([, value]) => [value, ...jsonSecretParts(value)])
+  return scrubSignatures(redactError(toAppError(error), secrets))
+}
+
+/** Signed-URL parameters a store's error may quote in a request URL (a SAS `sig`, AWS presigned fields). */
+const SIGNED_PARAMS = /([?&](?:sig|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature|x-goog-credential)=)[^&\s"'<>]+/gi
+
+/** Mask signature parameters in the message, detail and hint, whatever secret they were derived from. */
+function scrubSignatures<E extends Error>(error: E): E {
+  const e = error as E & { detail?: string; hint?: string }
+  e.message = e.message.replace(SIGNED_PARAMS, `$1${MASK}`)
+  for (const field of ['detail', 'hint'] as const) {
+    const value = e[field]
+    if (typeof value === 'string') Object.defineProperty(e, field, { value: value.replace(SIGNED_PARAMS, `$1${MASK}`), writable: true, configurable: true, enumerable: true })
+  }
+  return error
 }
 
 /** A GCS service-account JSON's private key and key id, which an error could quote on their own. */
