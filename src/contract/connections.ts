@@ -113,8 +113,11 @@ export const operationLabels = {
 
 export type Operation = keyof typeof operationLabels
 
-/** `{ [operation]: { supported, reason? } }`; `supported: undefined` = not tried yet. */
-export type CapabilitySnapshot = Record<Operation, { supported: boolean | undefined; reason?: string }>
+/**
+ * `{ [operation]: { supported, reason?, message? } }`; `supported: undefined` = not tried yet. `message` is a whole
+ * sentence shown as is (an object-store catalog is not "a server").
+ */
+export type CapabilitySnapshot = Record<Operation, { supported: boolean | undefined; reason?: string; message?: string }>
 
 export interface VerificationStep {
   step: 'list' | 'walk' | 'create' | 'list-again' | 'drop'
@@ -222,7 +225,7 @@ export interface ObjectStoreTestReport {
  * the matching action with this reason, as it does for a REST server that does not support an operation.
  */
 export const OBJECT_STORE_UNSUPPORTED: Partial<Record<Operation, string>> = {
-  'table.rename': 'on object storage, renaming rewrites the catalog’s __manifest, which lancedb 0.31 cannot do there',
-  'table.create': 'on object storage, a new table is published through a __manifest edit, which lancedb 0.31 cannot do there',
-  'table.createFromStream': 'on object storage, importing publishes through a __manifest edit, which lancedb 0.31 cannot do there',
+  'table.rename': 'renaming rewrites the catalog’s __manifest, which lancedb 0.31 cannot do in a bucket',
+  'table.create': 'a new table is published by a __manifest edit, which lancedb 0.31 cannot do in a bucket',
+  'table.createFromStream': 'an import is published by a __manifest edit, which lancedb 0.31 cannot do in a bucket',
 }

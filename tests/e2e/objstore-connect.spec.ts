@@ -104,9 +104,9 @@ test('connects to an az:// catalog on Azurite, browses it, and keeps the key sec
   await expect(dialog.getByRole('radio', { name: 'Azure Blob Storage' })).toBeChecked()
   await dialog.getByLabel('Account name').fill(AZURITE_ACCOUNT)
   await dialog.getByRole('textbox', { name: 'Endpoint' }).fill(azurite.endpoint)
-  await dialog.getByLabel('Account key').fill(AZURITE_KEY)
+  await dialog.getByLabel('Account key', { exact: true }).fill(AZURITE_KEY)
   await dialog.getByRole('checkbox', { name: 'Allow http:// endpoints' }).check()
-  await expect(dialog.getByLabel('Account key')).toHaveAttribute('type', 'password')
+  await expect(dialog.getByLabel('Account key', { exact: true })).toHaveAttribute('type', 'password')
   await dialog.getByRole('button', { name: 'Test connection' }).click()
   await expect(dialog.getByRole('region', { name: 'Test result' })).toContainText('The catalog opened: 1 namespace and 1 table at its root')
   await screenshot(page, 'objstore-dialog-azure')
@@ -125,7 +125,7 @@ test('connects to an az:// catalog on Azurite, browses it, and keeps the key sec
   await treeItem(page, 'scores').click({ button: 'right' })
   const rename = page.getByRole('menuitem', { name: /Rename table/ })
   await expect(rename).toBeDisabled()
-  await expect(rename).toHaveAccessibleDescription(/__manifest/)
+  await expect(rename).toHaveAccessibleDescription(/^Not available on object storage: renaming rewrites the catalog’s __manifest/)
   await page.keyboard.press('Escape')
 
   // After a reload the saved connection is listed; editing it shows the key as saved, never its value.
@@ -147,6 +147,37 @@ test('connects to an az:// catalog on Azurite, browses it, and keeps the key sec
   await expect(edit).toBeHidden()
 })
 
+test('a GCS catalog saves its service-account key from a file as a secret: masked, then "••••• saved"', async ({ page, bare }) => {
+  const privateKey = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC-e2e-objstore'
+  const keyFile = JSON.stringify({ type: 'service_account', client_email: 'reader@example.iam.gserviceaccount.com', private_key_id: 'e2e0123456789', private_key: privateKey })
+  await openApp(page, bare)
+  const dialog = await openStoreDialog(page)
+  await dialog.getByLabel('Name', { exact: true }).fill('Public bucket')
+  await dialog.getByLabel('Catalog URI').fill('gs://bucket/catalog')
+  await expect(dialog.getByRole('radio', { name: 'Google Cloud Storage' })).toBeChecked()
+  await dialog.getByLabel('Service-account key file').setInputFiles({ name: 'reader-key.json', mimeType: 'application/json', buffer: Buffer.from(keyFile) })
+  const field = dialog.getByLabel('Service-account JSON')
+  await expect(field).toHaveValue(keyFile)
+  await expect(dialog.getByText('Loaded from reader-key.json')).toBeVisible()
+  // Masked on screen like a password.
+  expect(await field.evaluate((e) => getComputedStyle(e).getPropertyValue('-webkit-text-security'))).toBe('disc')
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click()
+  await expect(dialog).toBeHidden()
+  const saved = page.getByRole('list', { name: 'Saved connections' }).getByRole('listitem', { name: 'Public bucket' })
+  await expect(saved).toContainText('gs://bucket/catalog · Google Cloud Storage · 1 secret saved')
+  await saved.getByRole('button', { name: 'Edit Public bucket' }).click()
+  const edit = page.getByRole('dialog', { name: 'Edit “Public bucket”' })
+  await expect(edit.getByLabel('Service-account JSON saved')).toHaveText('••••• saved')
+  expect(await page.content()).not.toContain(privateKey)
+  expect((await inputValues(page)).join('\n')).not.toContain(privateKey)
+  // Tab moves through the form and stays in the dialog; Escape closes it.
+  await edit.getByLabel('Name', { exact: true }).focus()
+  await page.keyboard.press('Tab')
+  expect(await edit.evaluate((element) => element.contains(document.activeElement))).toBe(true)
+  await page.keyboard.press('Escape')
+  await expect(edit).toBeHidden()
+})
+
 test('a wrong account key is an error in words under the form; focus stays in the dialog and nothing is saved', async ({ page, bare }) => {
   const root = await azurite.freshRoot('lake')
   await buildObjectStoreCatalog(root, azurite.storageOptions, { tables: [{ namespace: [], name: 'events', rows: 3 }] })
@@ -157,7 +188,7 @@ test('a wrong account key is an error in words under the form; focus stays in th
   await dialog.getByLabel('Catalog URI').fill(root)
   await dialog.getByLabel('Account name').fill(AZURITE_ACCOUNT)
   await dialog.getByRole('textbox', { name: 'Endpoint' }).fill(azurite.endpoint)
-  await dialog.getByLabel('Account key').fill(wrongKey)
+  await dialog.getByLabel('Account key', { exact: true }).fill(wrongKey)
   await dialog.getByRole('checkbox', { name: 'Allow http:// endpoints' }).check()
   await dialog.getByRole('button', { name: 'Save & connect' }).click()
   const alert = dialog.getByRole('alert')

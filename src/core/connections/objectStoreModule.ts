@@ -92,7 +92,7 @@ export class ObjectStoreConnectionsModule {
     if (!scheme || scheme === 'file') return null
     const entries = (Object.keys(operationLabels) as Operation[]).map((operation) => {
       const reason = OBJECT_STORE_UNSUPPORTED[operation]
-      return [operation, reason ? { supported: false, reason } : { supported: true }] as const
+      return [operation, reason ? { supported: false, reason, message: `Not available on object storage: ${reason}` } : { supported: true }] as const
     })
     return Object.fromEntries(entries) as CapabilitySnapshot
   }

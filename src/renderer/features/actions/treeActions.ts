@@ -43,6 +43,7 @@ const ITEMS: Record<TreeActionTarget['kind'], { id: TreeActionId; label: string;
 export function unsupportedReason(capabilities: CapabilitySnapshot | null | undefined, operation: Operation): string | undefined {
   const entry = capabilities?.[operation]
   if (!entry || entry.supported !== false) return undefined
+  if (entry.message) return entry.message
   const what = `This server does not support ${operationLabels[operation]}`
   return entry.reason ? `${what}: ${entry.reason}` : what
 }

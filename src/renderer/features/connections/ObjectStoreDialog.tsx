@@ -52,6 +52,8 @@ export function ObjectStoreDialog({ editing, openError = null, kindSwitch, onCan
   const titleId = useId()
   const errorRef = useRef<HTMLDivElement>(null)
   const fileRef = useRef<HTMLInputElement>(null)
+  /** The key file last chosen (its contents are in the masked field, never shown). */
+  const [keyFile, setKeyFile] = useState<string | null>(null)
   // A failed action leaves the focus in the dialog, on the error (its buttons were disabled meanwhile).
   useEffect(() => {
     if (error && error !== openError) errorRef.current?.focus()
@@ -152,6 +154,7 @@ export function ObjectStoreDialog({ editing, openError = null, kindSwitch, onCan
       return
     }
     setValue('google_service_account_key', await file.text())
+    setKeyFile(file.name)
     touch('field.google_service_account_key')
   }
 
@@ -210,6 +213,7 @@ export function ObjectStoreDialog({ editing, openError = null, kindSwitch, onCan
                       onBlur={() => touch(`field.${field.key}`)}
                       onReplace={(replacing) => replace(field.key, replacing)}
                       onPickFile={() => fileRef.current?.click()}
+                      note={field.kind === 'json' && keyFile && !keepsSaved(form, field.key) ? `Loaded from ${keyFile}` : undefined}
                     />
                   ))}
               </div>
@@ -223,7 +227,7 @@ export function ObjectStoreDialog({ editing, openError = null, kindSwitch, onCan
                   ))}
                 </div>
               )}
-              <input ref={fileRef} type="file" accept=".json,application/json" hidden onChange={(e) => void pickKeyFile(e.target.files?.[0])} />
+              {store === 'gs' && <input ref={fileRef} type="file" accept=".json,application/json" hidden aria-label="Service-account key file" onChange={(e) => void pickKeyFile(e.target.files?.[0])} />}
             </fieldset>
           )}
           {store === 'file' && <p className="muted small">A local directory needs no storage options: it opens exactly as “Open directory” does.</p>}
@@ -321,6 +325,7 @@ function OptionInput({
   onBlur,
   onReplace,
   onPickFile,
+  note,
 }: {
   field: OptionField
   value: string
@@ -331,6 +336,8 @@ function OptionInput({
   onBlur(): void
   onReplace(replacing: boolean): void
   onPickFile(): void
+  /** Shown instead of the hint (e.g. which key file was loaded). */
+  note?: string
 }) {
   const id = `os-opt-${field.key}`
   const secret = field.kind === 'secret' || field.kind === 'json'
@@ -349,7 +356,7 @@ function OptionInput({
   } else if (field.kind === 'json') {
     control = (
       <div className="objstore-json">
-        <textarea id={id} className="text-input mono" rows={4} autoComplete="off" spellCheck={false} value={value} placeholder='{ "type": "service_account", … }' onChange={(e) => onChange(e.target.value)} onBlur={onBlur} aria-invalid={!!error} />
+        <textarea id={id} className="text-input mono secret-text" rows={4} autoComplete="off" spellCheck={false} value={value} placeholder='{ "type": "service_account", … }' onChange={(e) => onChange(e.target.value)} onBlur={onBlur} aria-invalid={!!error} />
         <div className="objstore-json-actions">
           <button type="button" className="button" onClick={onPickFile}>
             Choose file…
@@ -380,7 +387,7 @@ function OptionInput({
         {field.label}
       </label>
       {control}
-      {error ? <div className="field-error">{error}</div> : field.hint && <div className="muted small">{field.hint}</div>}
+      {error ? <div className="field-error">{error}</div> : (note ?? field.hint) && <div className="muted small">{note ?? field.hint}</div>}
     </div>
   )
 }
