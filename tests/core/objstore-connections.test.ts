@@ -156,7 +156,7 @@ describe('opening object-store catalogs through the service', () => {
     expect(report).toMatchObject({ namespaces: 1, tables: 1 })
     const { view, connection } = await call<{ view: { id: string; secrets: string[] }; connection: ConnectionInfo }>('connections/objectStore/connect', { draft })
     expect(view.secrets).toEqual(['azure_storage_account_key'])
-    expect(connection).toMatchObject({ kind: 'dir', label: 'Emulator', location: root, savedId: view.id })
+    expect(connection).toMatchObject({ kind: 'dir', label: 'Emulator', location: root, savedId: view.id, readOnly: true })
     const ref = { connectionId: connection.id }
     expect((await call<{ items: string[] }>('namespaces/list', { ...ref, namespace: [] })).items).toEqual(['team'])
     expect((await call<{ items: string[] }>('tables/list', { ...ref, namespace: ['team'] })).items).toEqual(['scores'])

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url'
 import { test as base, type Page } from '@playwright/test'
 import { AZURITE_ACCOUNT, AZURITE_KEY, NO_CLOUD_ENV, startAzurite, type Azurite } from '../helpers/azurite'
 import { buildCatalog } from '../helpers/catalog'
-import { expect, gridCell, makeTempDir, openApp, removeDir, screenshot, startHarness, treeItem } from '../helpers/e2e'
+import { expandPath, expect, gridCell, makeTempDir, openApp, removeDir, screenshot, startHarness, treeItem } from '../helpers/e2e'
 import { buildObjectStoreCatalog } from '../helpers/objstoreCatalog'
 import type { Harness } from '../../src/harness/server'
 
@@ -121,8 +121,19 @@ test('connects to an az:// catalog on Azurite, browses it, and keeps the key sec
   await expect(gridCell(grid, 8, 0)).toHaveText('8')
   await screenshot(page, 'objstore-connected')
 
-  // What object storage cannot do is disabled, with the reason.
+  // A bucket is a remote catalog: it opens read-only, like a REST server. Switched off, what object storage cannot do
+  // is still disabled, with the reason.
   await treeItem(page, 'scores').click({ button: 'right' })
+  await expect(page.getByRole('menuitem', { name: /Drop table/ })).toHaveAccessibleDescription(/read-only/)
+  await page.keyboard.press('Escape')
+  await treeItem(page, 'Blob lake').click()
+  const toggle = page.getByRole('switch', { name: 'Read-only' })
+  await expect(toggle).toBeChecked()
+  await toggle.click()
+  await expect(toggle).not.toBeChecked()
+  await expandPath(page, ['Blob lake', 'team'])
+  await treeItem(page, 'scores').click({ button: 'right' })
+  await expect(page.getByRole('menuitem', { name: /Drop table/ })).toBeEnabled()
   const rename = page.getByRole('menuitem', { name: /Rename table/ })
   await expect(rename).toBeDisabled()
   await expect(rename).toHaveAccessibleDescription(/^Not available on object storage: renaming rewrites the catalog’s __manifest/)
