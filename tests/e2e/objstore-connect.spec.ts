@@ -162,7 +162,14 @@ test('a GCS catalog saves its service-account key from a file as a secret: maske
   const privateKey = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC-e2e-objstore'
   const keyFile = JSON.stringify({ type: 'service_account', client_email: 'reader@example.iam.gserviceaccount.com', private_key_id: 'e2e0123456789', private_key: privateKey })
   await openApp(page, bare)
-  const dialog = await openStoreDialog(page)
+  // From the sidebar's server menu; the dialog's first choice switches between a REST server and object storage.
+  await page.getByRole('button', { name: 'Catalog servers' }).click()
+  await page.getByRole('menuitem', { name: 'Connect to object storage…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Connect to object storage' })
+  await dialog.getByRole('radio', { name: 'REST server' }).click()
+  await expect(page.getByRole('dialog', { name: 'Connect to server' })).toBeVisible()
+  await page.getByRole('dialog', { name: 'Connect to server' }).getByRole('radio', { name: 'Object storage' }).click()
+  await expect(dialog).toBeVisible()
   await dialog.getByLabel('Name', { exact: true }).fill('Public bucket')
   await dialog.getByLabel('Catalog URI').fill('gs://bucket/catalog')
   await expect(dialog.getByRole('radio', { name: 'Google Cloud Storage' })).toBeChecked()

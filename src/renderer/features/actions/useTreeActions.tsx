@@ -1,5 +1,6 @@
 import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react'
-import { objectStoreScheme, type CapabilitySnapshot, type ConnectionInfo } from '../../../contract'
+import type { CapabilitySnapshot, ConnectionInfo } from '../../../contract'
+import { isBucket } from '../connections/objectStoreForm'
 import { call } from '../../api'
 import type { WriteAction } from './ActionDialog'
 // Loaded on first use: the first paint does not need the dialog's code (issue 13).
@@ -42,8 +43,7 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
     (connectionId: string) => {
       // REST servers and object-store catalogs have a capability map; a local directory supports everything.
       const info = connections.find((c) => c.id === connectionId)
-      const scheme = info ? objectStoreScheme(info.location) : null
-      if (info?.kind !== 'rest' && (!scheme || scheme === 'file')) return
+      if (!info || (info.kind !== 'rest' && !isBucket(info.location))) return
       call('connections/capabilities', { connectionId })
         .then((snapshot) => setCapabilities((previous) => new Map(previous).set(connectionId, snapshot)))
         .catch(() => undefined)

@@ -192,3 +192,9 @@ export function describeObjectStore(view: ObjectStoreConnectionView): string {
   if (view.secrets.length > 0) parts.push(`${view.secrets.length === 1 ? '1 secret' : `${view.secrets.length} secrets`} saved`)
   return parts.join(' · ')
 }
+
+/** Whether an open connection's location is a catalog on object storage (not a local path, not file://). */
+export function isBucket(location: string): boolean {
+  const scheme = objectStoreScheme(location)
+  return scheme !== null && scheme !== 'file'
+}
