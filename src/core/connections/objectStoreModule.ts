@@ -5,7 +5,7 @@ import type { NamespaceClient } from '../namespace/client'
 import { DirNamespaceClient } from '../namespace/dir'
 import { toAppError } from '../errors'
 import type { RemoteConnectionsHost } from './module'
-import { view, type ObjectStoreConnectionStore } from './objectStoreStore'
+import type { ObjectStoreConnectionStore } from './objectStoreStore'
 import { MASK, redactError } from './redact'
 
 type ObjectStoreMethod =
@@ -95,11 +95,6 @@ export class ObjectStoreConnectionsModule {
       return [operation, reason ? { supported: false, reason, message: `Not available on object storage: ${reason}` } : { supported: true }] as const
     })
     return Object.fromEntries(entries) as CapabilitySnapshot
-  }
-
-  /** The saved view of `id` (for callers that need the name after opening). */
-  async view(id: string) {
-    return view(await this.store.get(id))
   }
 }
 
