@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { componentSchema, namespacePathSchema } from './component'
-import { connectionDraftSchema, type CapabilitySnapshot, type SavedConnectionView, type VerificationReport } from './connections'
+import { connectionDraftSchema, objectStoreDraftSchema, type CapabilitySnapshot, type ObjectStoreConnectionView, type ObjectStoreTestReport, type SavedConnectionView, type VerificationReport } from './connections'
 import type { AppInfo, ConnectionInfo, Page, QueryPlan, RecentDirectory, TableInfo } from './types'
 import { tableViewSchema } from './view'
 import { columnAlterationSchema, columnSpecSchema, indexSpecSchema, propertiesSchema, type NamespaceContents, newColumnSchema, optimizeInputSchema, type IndexInfo, type OptimizePreview, type OptimizeResult, type TableStats, type TagInfo, type VersionComparison, type VersionInfo } from './lifecycle'
@@ -119,6 +119,18 @@ export const api = {
   ),
   /** What a REST connection's server turned out not to support (null for a directory: everything). */
   'connections/capabilities': method<CapabilitySnapshot | null>()(z.object({ connectionId: connectionIdSchema })),
+  /** Saved object-store catalogs (secret-free views), listed beside the saved REST servers. */
+  'connections/objectStore/list': method<ObjectStoreConnectionView[]>()(z.object({})),
+  /** Create or update a saved object-store catalog; secret options go to the secret store and never come back. */
+  'connections/objectStore/save': method<ObjectStoreConnectionView>()(z.object({ draft: objectStoreDraftSchema })),
+  /** Delete a saved object-store catalog and its secrets. */
+  'connections/objectStore/delete': method<null>()(z.object({ id: savedIdSchema })),
+  /** Open a saved object-store catalog as a root of the tree. Fails (changing nothing) if the store refuses. */
+  'connections/objectStore/open': method<ConnectionInfo>()(z.object({ id: savedIdSchema })),
+  /** "Save & connect": open with the form first, save only when the catalog opened. */
+  'connections/objectStore/connect': method<{ view: ObjectStoreConnectionView; connection: ConnectionInfo }>()(z.object({ draft: objectStoreDraftSchema })),
+  /** "Test": open the catalog with the form (or a saved one) and list its root; reads only. */
+  'connections/objectStore/test': method<ObjectStoreTestReport>()(z.object({ id: savedIdSchema.optional(), draft: objectStoreDraftSchema.optional() })),
   /** Abort a request started with a `requestId`; unknown ids are ignored (it may have finished). */
   'requests/cancel': method<null>()(z.object({ requestId: requestIdSchema })),
   /** Import (src/core/import): the sheet's preview of a dropped file or staged upload. */

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { AppErrorData } from './result'
+import { isSecretStorageKey, MAX_STORAGE_OPTIONS, objectStoreUriSchema, storageOptionsSchema } from './objectStore'
 
 /**
  * Saved REST connections as the renderer sees them, and the drafts it sends to save one.
@@ -112,7 +113,10 @@ export const operationLabels = {
 
 export type Operation = keyof typeof operationLabels
 
-/** `{ [operation]: { supported, reason? } }`; `supported: undefined` = not tried yet. */
+/**
+ * `{ [operation]: { supported, reason? } }`; `supported: undefined` = not tried yet. A reason that starts with the
+ * operation's label is a whole sentence shown as is (an object-store catalog is not "a server").
+ */
 export type CapabilitySnapshot = Record<Operation, { supported: boolean | undefined; reason?: string }>
 
 export interface VerificationStep {
@@ -159,3 +163,60 @@ export interface CatalogInventory {
   /** Why the walk stopped early (an unsupported route, a permission error), in words. */
   stoppedBy?: string
 }
+
+// ---- object-store catalogs (issue 9) ----------------------------------------------------------
+
+/**
+ * A saved object-store catalog as the renderer sees it: its URI, the storage options that are not secret,
+ * and *which* secret options are saved (never their values: the form shows "••••• saved").
+ */
+export interface ObjectStoreConnectionView {
+  kind: 'object-store'
+  id: string
+  name: string
+  /** `s3://bucket/prefix`, `gs://bucket/prefix`, `az://container/prefix` or `file:///path`. */
+  uri: string
+  /** Storage options whose values are not secret (region, endpoint, account name, allow_http, …). */
+  options: Record<string, string>
+  /** Keys of the secret storage options saved for it (values stay in the secret store). */
+  secrets: string[]
+  createdAt: number
+  updatedAt: number
+}
+
+/**
+ * What the renderer sends to save, test or connect an object-store catalog. `options` holds every value the
+ * user typed (secrets included, sent once); `keep` names saved secrets to keep as they are. A saved secret in
+ * neither is removed.
+ */
+export const objectStoreDraftSchema = z
+  .object({
+    id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+    name: z.string().trim().min(1, 'must not be empty').max(200),
+    uri: objectStoreUriSchema,
+    options: storageOptionsSchema.default({}),
+    keep: z.array(z.string().min(1).max(128)).max(MAX_STORAGE_OPTIONS).default([]),
+  })
+  .superRefine((draft, ctx) => {
+    const lower = new Set<string>()
+    for (const key of Object.keys(draft.options)) {
+      if (lower.has(key.toLowerCase())) ctx.addIssue({ code: 'custom', path: ['options', key], message: `"${key}" appears twice` })
+      lower.add(key.toLowerCase())
+    }
+    for (const key of draft.keep) {
+      if (!isSecretStorageKey(key)) ctx.addIssue({ code: 'custom', path: ['keep'], message: `"${key}" is not a secret option` })
+    }
+  })
+
+export type ObjectStoreDraft = z.input<typeof objectStoreDraftSchema>
+
+/** "Test" of an object-store catalog: it opens the root and lists what is there (reads only). */
+export interface ObjectStoreTestReport {
+  /** Namespaces and tables directly at the root (first page). */
+  namespaces: number
+  tables: number
+  /** More than counted (a page limit was reached). */
+  more: boolean
+  ms: number
+}
+

@@ -32,6 +32,8 @@ import { ExportModule } from './export'
 import { ConnectionStore, MemoryConnectionRecords } from './connections/store'
 import { MemorySecretStore } from './connections/model'
 import { RemoteConnectionsModule } from './connections/module'
+import { ObjectStoreConnectionsModule } from './connections/objectStoreModule'
+import { ObjectStoreConnectionStore, type SavedObjectStore } from './connections/objectStoreStore'
 import { QueryModule } from './query/module'
 import { LifecycleModule } from './lifecycle/module'
 import { defaultReadOnly, isReadOnlyStore, MemoryReadOnlyStore, readOnlyError, readOnlyKey, WRITE_METHODS, type ReadOnlyStore } from './lifecycle/readOnly'
@@ -64,6 +66,8 @@ export interface ServiceOptions {
   saveFile?: (options: { defaultName?: string; filters?: { name: string; extensions: string[] }[] }) => Promise<string | null>
   /** Saved REST connections; memory-only when absent (the harness). Main passes one backed by safeStorage. */
   connections?: ConnectionStore
+  /** Saved object-store catalogs; memory-only when absent (the harness). Main shares the REST store's SecretStore. */
+  objectStoreConnections?: ObjectStoreConnectionStore
   /** Where the Read-only switch is remembered; defaults to `recents` when it can (the settings file), else memory. */
   readOnly?: ReadOnlyStore
   /** Push an event to the renderer (import progress: `jobs/progress`). */
@@ -98,6 +102,8 @@ export class CatalogService {
   })
   /** Saved REST connections, opening them, testing them, their capability maps. */
   readonly remote: RemoteConnectionsModule
+  /** Saved object-store catalogs (s3://, gs://, az://, file://), opened as directory catalogs. */
+  readonly objectStores: ObjectStoreConnectionsModule
   /** Versions, tags, indexes, stats and maintenance, schema changes. */
   readonly lifecycle = new LifecycleModule({
     client: (connectionId) => this.client(connectionId),
@@ -120,6 +126,13 @@ export class CatalogService {
       openConnections: () => [...this.connections.values()].map((c) => c.info),
       cancellable: (requestId, work) => this.cancellable(requestId, work),
     })
+    this.objectStores = new ObjectStoreConnectionsModule(
+      options.objectStoreConnections ?? new ObjectStoreConnectionStore(new MemoryConnectionRecords<SavedObjectStore>(), new MemorySecretStore()),
+      {
+        addConnection: (kind, label, location, client, savedId) => this.addConnection(kind, label, location, client, savedId),
+        openConnections: () => [...this.connections.values()].map((c) => c.info),
+      },
+    )
     this.readOnlyStore = options.readOnly ?? (isReadOnlyStore(options.recents) ? options.recents : new MemoryReadOnlyStore())
     this.handlers = this.buildHandlers()
   }
@@ -226,6 +239,7 @@ export class CatalogService {
     return {
       ...this.imports.handlers,
       ...this.remote.handlers,
+      ...this.objectStores.handlers,
       ...this.queries.handlers,
       ...this.exports.handlers,
       ...this.lifecycle.handlers,
@@ -241,6 +255,13 @@ export class CatalogService {
       },
       'connections/list': async () => Promise.all([...this.connections.values()].map((c) => this.withReadOnly(c.info))),
       'connections/openDirectory': async ({ path }) => this.withReadOnly(await this.openDirectory(path, { remember: true })),
+      'connections/objectStore/open': async (input) => this.withReadOnly(await this.objectStores.handlers['connections/objectStore/open'](input)),
+      'connections/objectStore/connect': async (input) => {
+        const result = await this.objectStores.handlers['connections/objectStore/connect'](input)
+        return { ...result, connection: await this.withReadOnly(result.connection) }
+      },
+      // An object-store catalog answers what lancedb cannot do there; REST servers answer their own map.
+      'connections/capabilities': async (input) => this.remote.handlers['connections/capabilities'](input),
       'connections/saved/open': async (input) => this.withReadOnly(await this.remote.handlers['connections/saved/open'](input)),
       'connections/saved/connect': async (input) => {
         const result = await this.remote.handlers['connections/saved/connect'](input)

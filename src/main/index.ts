@@ -2,6 +2,7 @@ import { app, BrowserWindow, dialog, ipcMain, Menu, session } from 'electron'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { ConnectionStore, JsonFileConnectionRecords } from '../core/connections/store'
+import { ObjectStoreConnectionStore, type SavedObjectStore } from '../core/connections/objectStoreStore'
 import { ensureDemoCatalog } from '../core/demo'
 import { CatalogService } from '../core/service'
 import { SettingsFile } from '../core/settings'
@@ -33,12 +34,15 @@ const IMPORT_FILTERS = [
 const isAppUrl = createAppUrlCheck(urls.indexUrl, urls.devServerUrl)
 const userData = app.getPath('userData')
 const settings = new SettingsFile(join(userData, 'settings.json'))
+// One secret store for REST keys and object-store secrets: both write the same encrypted file.
+const secrets = new SafeStorageSecretStore(join(userData, 'secrets.json'))
 const service = new CatalogService({
   host: 'electron',
   version: app.getVersion(),
   recents: settings,
   // Connection records hold no secrets; secrets are encrypted with safeStorage in their own file.
-  connections: new ConnectionStore(new JsonFileConnectionRecords(join(userData, 'connections.json')), new SafeStorageSecretStore(join(userData, 'secrets.json'))),
+  connections: new ConnectionStore(new JsonFileConnectionRecords(join(userData, 'connections.json')), secrets),
+  objectStoreConnections: new ObjectStoreConnectionStore(new JsonFileConnectionRecords<SavedObjectStore>(join(userData, 'object-store-connections.json')), secrets),
   emit: (name, payload) => sendEvent(mainWindow?.webContents ?? null, name, payload),
   pickDirectory: async () => {
     const options = { title: 'Open a Lance catalog directory', properties: ['openDirectory' as const] }

@@ -12,6 +12,7 @@ import { TableView } from './features/table/TableView'
 import { AddMenu } from './features/connections/AddMenu'
 import { SavedConnections } from './features/connections/SavedConnections'
 import { useRemoteConnections } from './features/connections/useRemoteConnections'
+import { isBucket } from './features/connections/objectStoreForm'
 import { tableKey } from './features/tree/treeModel'
 import { useTreeActions } from './features/actions/useTreeActions'
 import type { TreeActionTarget } from './features/actions/treeActions'
@@ -130,6 +131,7 @@ export function App() {
   const imports = useImports({ connections, defaultTarget: importTarget, onImported, extraJobs: combineJobViews(exportJobs, indexJobs) })
   const readOnly = useReadOnly(connections, setConnections)
   const remoteIds = useMemo(() => new Set(connections.filter((c) => c.kind === 'rest').map((c) => c.id)), [connections])
+  const cloudIds = useMemo(() => new Set(connections.filter((c) => isBucket(c.location)).map((c) => c.id)), [connections])
 
   const openPath = useCallback(
     (path: string) => {
@@ -259,6 +261,11 @@ export function App() {
             onConnect={remote.connect}
             onEdit={remote.edit}
             onDelete={remote.remove}
+            stores={remote.stores}
+            onNewStore={remote.openNewStore}
+            onConnectStore={remote.connectStore}
+            onEditStore={remote.editStore}
+            onDeleteStore={remote.removeStore}
           />
         }
       />
@@ -311,6 +318,9 @@ export function App() {
             saved={remote.saved}
             onConnectServer={remote.openNew}
             onOpenSaved={remote.connect}
+            stores={remote.stores}
+            onConnectStore={remote.openNewStore}
+            onOpenStore={remote.connectStore}
           />
         }
         onDropFiles={(row, transfer) => {
@@ -320,6 +330,7 @@ export function App() {
         importButton={<ImportButton onClick={importFiles} disabled={connections.length === 0} />}
         onContextMenu={(row, x, y) => treeActions.openMenu({ kind: row.kind, connectionId: row.connectionId, namespace: row.namespace, name: row.name }, x, y)}
         remoteConnections={remoteIds}
+        cloudConnections={cloudIds}
         onExpand={(row) => tree.expand(row.connectionId, row.namespace)}
         onCollapse={(row) => tree.collapse(row.key)}
         onRetry={(parentKey) => {

@@ -382,7 +382,7 @@ test('Test connection counts the tables inside namespaces, not only the root', a
     await page.keyboard.press('Escape')
     await expect(dialog).toBeHidden()
     await page.getByRole('button', { name: 'Catalog servers' }).click()
-    await expect(page.getByRole('menu', { name: 'Catalog servers' }).getByRole('menuitem')).toHaveText(['Connect to server…'])
+    await expect(page.getByRole('menu', { name: 'Catalog servers' }).getByRole('menuitem')).toHaveText(['Connect to server…', 'Connect to object storage…'])
   } finally {
     await server.close()
   }

@@ -144,7 +144,7 @@ test('connects with an API key through the dialog, browses, opens a table and sc
   // The saved connection, reopened for editing, shows "saved" and holds no key anywhere.
   // The sidebar's server menu lists the saved server; "+" leads to the start screen with the full list.
   await page.getByRole('button', { name: 'Catalog servers' }).click()
-  await expect(page.getByRole('menu', { name: 'Catalog servers' }).getByRole('menuitem')).toHaveText(['Connect to server…', 'Connect to “Team server”'])
+  await expect(page.getByRole('menu', { name: 'Catalog servers' }).getByRole('menuitem')).toHaveText(['Connect to server…', 'Connect to object storage…', 'Connect to “Team server”'])
   await page.keyboard.press('Escape')
   await page.getByRole('button', { name: 'Open directory' }).click()
   const saved = page.getByRole('list', { name: 'Saved connections' }).getByRole('listitem', { name: 'Team server' })
@@ -182,7 +182,7 @@ test('a failed Save & connect saves nothing and keeps the focus in the dialog; a
   expect(await dialog.evaluate((element) => element.contains(document.activeElement))).toBe(true)
   await page.keyboard.press('Escape')
   await expect(dialog).toBeHidden()
-  await expect(page.getByText('No saved servers yet.')).toBeVisible()
+  await expect(page.getByText('No saved connections yet.')).toBeVisible()
 
   // "Save" alone saves what the form says (the user asked for it); connecting then fails and changes nothing.
   dialog = await openConnectDialog(page)

@@ -15,25 +15,25 @@ import {
 } from './model'
 
 /** Where the (secret-free) connection records live: a JSON file in the app, memory in tests. */
-export interface ConnectionRecords {
-  load(): Promise<SavedConnection[]>
-  save(connections: SavedConnection[]): Promise<void>
+export interface ConnectionRecords<T = SavedConnection> {
+  load(): Promise<T[]>
+  save(connections: T[]): Promise<void>
 }
 
-export class MemoryConnectionRecords implements ConnectionRecords {
-  private data: SavedConnection[] = []
+export class MemoryConnectionRecords<T = SavedConnection> implements ConnectionRecords<T> {
+  private data: T[] = []
   async load() {
     return structuredClone(this.data)
   }
-  async save(connections: SavedConnection[]) {
+  async save(connections: T[]) {
     this.data = structuredClone(connections)
   }
 }
 
 /** A JSON file written atomically (temp file + rename), so a crash never leaves half a file. */
-export class JsonFileConnectionRecords implements ConnectionRecords {
+export class JsonFileConnectionRecords<T = SavedConnection> implements ConnectionRecords<T> {
   constructor(readonly path: string) {}
-  async load(): Promise<SavedConnection[]> {
+  async load(): Promise<T[]> {
     let text: string
     try {
       text = await readFile(this.path, 'utf8')
@@ -42,13 +42,13 @@ export class JsonFileConnectionRecords implements ConnectionRecords {
       throw error
     }
     try {
-      const value = JSON.parse(text) as { connections?: SavedConnection[] }
+      const value = JSON.parse(text) as { connections?: T[] }
       return Array.isArray(value.connections) ? value.connections : []
     } catch {
       throw new AppError('corrupt', `The saved connections file ${this.path} is damaged`, { hint: 'Move it aside; the app will start with no saved connections' })
     }
   }
-  async save(connections: SavedConnection[]): Promise<void> {
+  async save(connections: T[]): Promise<void> {
     await mkdir(dirname(this.path), { recursive: true })
     const tmp = `${this.path}.${process.pid}.tmp`
     await writeFile(tmp, JSON.stringify({ version: 1, connections }, null, 2), { mode: 0o600 })

@@ -1,4 +1,4 @@
-import { AppError, type ConnectionInfo, type Method } from '../../contract'
+import { AppError, objectStoreScheme, type ConnectionInfo, type Method } from '../../contract'
 
 /** Where the Read-only switch is remembered: per saved connection and per directory. */
 export interface ReadOnlyStore {
@@ -25,9 +25,10 @@ export function readOnlyKey(info: ConnectionInfo): string {
   return info.savedId ? `saved:${info.savedId}` : `${info.kind}:${info.location}`
 }
 
-/** On by default for remote catalogs, off for local directories (and the demo). */
+/** On by default for remote catalogs (REST servers, buckets), off for local directories (and the demo, and file://). */
 export function defaultReadOnly(info: ConnectionInfo): boolean {
-  return info.kind === 'rest'
+  const scheme = objectStoreScheme(info.location)
+  return info.kind === 'rest' || (scheme !== null && scheme !== 'file')
 }
 
 /** Every contract method that writes to a catalog (refused on a read-only connection). */

@@ -1,14 +1,30 @@
 import { useState } from 'react'
-import type { SavedConnectionView } from '../../../contract'
+import type { ObjectStoreConnectionView, SavedConnectionView } from '../../../contract'
 import { TreeContextMenu } from '../actions/TreeContextMenu'
 import { ServerIcon } from './ServerIcon'
 
-/** The sidebar's server button: a new connection, or one of the saved servers. */
-export function AddMenu({ saved, onConnectServer, onOpenSaved }: { saved: readonly SavedConnectionView[]; onConnectServer(): void; onOpenSaved(view: SavedConnectionView): void }) {
+/** The sidebar's server button: a new connection (server or object storage), or one of the saved ones. */
+export function AddMenu({
+  saved,
+  onConnectServer,
+  onOpenSaved,
+  stores = [],
+  onConnectStore,
+  onOpenStore,
+}: {
+  saved: readonly SavedConnectionView[]
+  onConnectServer(): void
+  onOpenSaved(view: SavedConnectionView): void
+  stores?: readonly ObjectStoreConnectionView[]
+  onConnectStore?(): void
+  onOpenStore?(view: ObjectStoreConnectionView): void
+}) {
   const [at, setAt] = useState<{ x: number; y: number } | null>(null)
   const items = [
     { id: 'server', label: 'Connect to server…', disabled: false },
+    ...(onConnectStore ? [{ id: 'store', label: 'Connect to object storage…', disabled: false }] : []),
     ...saved.map((view) => ({ id: `saved:${view.id}`, label: `Connect to “${view.name}”`, disabled: false })),
+    ...stores.map((view) => ({ id: `store:${view.id}`, label: `Connect to “${view.name}”`, disabled: false })),
   ]
   return (
     <>
@@ -37,7 +53,11 @@ export function AddMenu({ saved, onConnectServer, onOpenSaved }: { saved: readon
             setAt(null)
             const id = item.id
             if (id === 'server') onConnectServer()
-            else {
+            else if (id === 'store') onConnectStore?.()
+            else if (id.startsWith('store:')) {
+              const view = stores.find((v) => `store:${v.id}` === id)
+              if (view) onOpenStore?.(view)
+            } else {
               const view = saved.find((v) => `saved:${v.id}` === id)
               if (view) onOpenSaved(view)
             }

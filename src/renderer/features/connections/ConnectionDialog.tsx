@@ -26,6 +26,8 @@ export interface ConnectionDialogProps {
   onSaved(view: SavedConnectionView): void
   /** "Save & connect" succeeded: saved as `view` and open as `connection`. */
   onConnected(view: SavedConnectionView, connection: ConnectionInfo): void
+  /** The "REST server / Object storage" choice, shown first (new connections only). */
+  kindSwitch?: ReactNode
 }
 
 type Busy = { what: 'test' | 'write-test' | 'save' | 'connect'; requestId?: string } | null
@@ -36,7 +38,7 @@ const numberFormat = new Intl.NumberFormat('en-US')
  * "Connect to server…": endpoint, authentication, database, extra headers; test, save, connect.
  * A saved secret is shown as "••••• saved" with a Replace button: it never comes back from main.
  */
-export function ConnectionDialog({ editing, openError = null, onCancel, onSaved, onConnected }: ConnectionDialogProps) {
+export function ConnectionDialog({ editing, openError = null, onCancel, onSaved, onConnected, kindSwitch }: ConnectionDialogProps) {
   const [form, setForm] = useState<ConnectionForm>(() => (editing ? formFromView(editing) : emptyForm()))
   const [touched, setTouched] = useState<Set<string>>(() => new Set())
   const [submitted, setSubmitted] = useState(false)
@@ -152,6 +154,7 @@ export function ConnectionDialog({ editing, openError = null, onCancel, onSaved,
           </button>
         </header>
         <div className="dialog-body">
+          {kindSwitch}
           {error && (
             <div ref={errorRef} tabIndex={-1} className="dialog-error">
               <ErrorPanel error={error} title={errorTitle(lastAction, error, saved !== undefined)} compact />

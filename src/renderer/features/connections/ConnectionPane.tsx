@@ -3,6 +3,8 @@ import type { ConnectionInfo } from '../../../contract'
 import { ErrorPanel } from '../../components/ErrorPanel'
 import { DatabaseIcon, FolderIcon } from '../../components/Icons'
 import { ServerIcon } from './ServerIcon'
+import { CloudIcon } from './CloudIcon'
+import { isBucket } from './objectStoreForm'
 import { Spinner } from '../../components/Spinner'
 import type { NamespaceNode } from '../tree/treeModel'
 
@@ -29,7 +31,7 @@ export function ConnectionPane({
   return (
     <section className="connection-pane" aria-label={isRoot ? `Connection ${connection.label}` : `Namespace ${namespace.join('/')}`}>
       <header className="table-header">
-        {isRoot && connection.kind === 'rest' ? <ServerIcon className="table-header-icon" /> : isRoot ? <DatabaseIcon className="table-header-icon" /> : <FolderIcon className="table-header-icon" />}
+        {isRoot && connection.kind === 'rest' ? <ServerIcon className="table-header-icon" /> : isRoot && isBucket(connection.location) ? <CloudIcon className="table-header-icon" /> : isRoot ? <DatabaseIcon className="table-header-icon" /> : <FolderIcon className="table-header-icon" />}
         <div className="table-title">
           <h1 className="table-name">{isRoot ? connection.label : namespace[namespace.length - 1]}</h1>
           <div className="table-path">

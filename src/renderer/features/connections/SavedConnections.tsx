@@ -1,8 +1,10 @@
 import { useState } from 'react'
-import type { AppErrorData, ConnectionInfo, SavedConnectionView } from '../../../contract'
+import type { AppErrorData, ConnectionInfo, ObjectStoreConnectionView, SavedConnectionView } from '../../../contract'
 import { ErrorPanel } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
 import { describeAuth } from './connectionForm'
+import { CloudIcon } from './CloudIcon'
+import { describeObjectStore } from './objectStoreForm'
 import { ServerIcon } from './ServerIcon'
 
 export interface SavedConnectionsProps {
@@ -15,35 +17,79 @@ export interface SavedConnectionsProps {
   onConnect(view: SavedConnectionView): void
   onEdit(view: SavedConnectionView): void
   onDelete(view: SavedConnectionView): void
+  /** Saved object-store catalogs, listed with the servers (same connect, edit, delete). */
+  stores?: readonly ObjectStoreConnectionView[]
+  onNewStore?(): void
+  onConnectStore?(view: ObjectStoreConnectionView): void
+  onEditStore?(view: ObjectStoreConnectionView): void
+  onDeleteStore?(view: ObjectStoreConnectionView): void
+}
+
+/** One row of the list, whatever kind of connection it is. */
+interface Row {
+  id: string
+  name: string
+  detail: string
+  icon: 'server' | 'cloud'
+  connect(): void
+  edit(): void
+  remove(): void
 }
 
 /** The start screen's list of saved servers: connect, edit, delete (after a confirmation). */
-export function SavedConnections({ saved, open, openingId, failure, onNew, onConnect, onEdit, onDelete }: SavedConnectionsProps) {
+export function SavedConnections({ saved, open, openingId, failure, onNew, onConnect, onEdit, onDelete, stores = [], onNewStore, onConnectStore, onEditStore, onDeleteStore }: SavedConnectionsProps) {
   const [confirming, setConfirming] = useState<string | null>(null)
+  const rows: Row[] = [
+    ...saved.map((view) => ({
+      id: view.id,
+      name: view.name,
+      detail: `${view.endpoint} · ${describeAuth(view)}${view.database ? ` · ${view.database.kind === 'name' ? 'database' : 'prefix'} ${view.database.value}` : ''}`,
+      icon: 'server' as const,
+      connect: () => onConnect(view),
+      edit: () => onEdit(view),
+      remove: () => onDelete(view),
+    })),
+    ...stores.map((view) => ({
+      id: view.id,
+      name: view.name,
+      detail: `${view.uri} · ${describeObjectStore(view)}`,
+      icon: 'cloud' as const,
+      connect: () => onConnectStore?.(view),
+      edit: () => onEditStore?.(view),
+      remove: () => onDeleteStore?.(view),
+    })),
+  ]
   return (
     <div className="saved-connections">
       <div className="saved-heading">
-        <h2>Catalog servers</h2>
-        <button type="button" className="button" onClick={onNew}>
-          <ServerIcon />
-          Connect to server…
-        </button>
+        <h2>Saved connections</h2>
+        <div className="saved-new">
+          <button type="button" className="button" onClick={onNew}>
+            <ServerIcon />
+            Connect to server…
+          </button>
+          {onNewStore && (
+            <button type="button" className="button" onClick={onNewStore}>
+              <CloudIcon />
+              Connect to object storage…
+            </button>
+          )}
+        </div>
       </div>
-      {saved.length === 0 ? (
-        <p className="muted small">No saved servers yet. Connect to a REST catalog server with its URL and an API key or token.</p>
+      {rows.length === 0 ? (
+        <p className="muted small">No saved connections yet. Connect to a REST catalog server with its URL and an API key or token, or open a catalog on S3, GCS or Azure.</p>
       ) : (
         <ul aria-label="Saved connections">
-          {saved.map((view) => {
+          {rows.map((view) => {
             const isOpen = open.some((c) => c.savedId === view.id)
             return (
               <li key={view.id} aria-label={view.name}>
                 <div className="saved-row">
-                  <ServerIcon className="saved-icon" />
+                  {view.icon === 'cloud' ? <CloudIcon className="saved-icon" /> : <ServerIcon className="saved-icon" />}
                   <div className="saved-text">
                     <span className="saved-name">{view.name}</span>
-                    <span className="saved-endpoint" title={view.endpoint}>
-                      {view.endpoint} · {describeAuth(view)}
-                      {view.database ? ` · ${view.database.kind === 'name' ? 'database' : 'prefix'} ${view.database.value}` : ''}
+                    <span className="saved-endpoint" title={view.detail}>
+                      {view.detail}
                     </span>
                   </div>
                   {confirming === view.id ? (
@@ -54,7 +100,7 @@ export function SavedConnections({ saved, open, openingId, failure, onNew, onCon
                         className="button danger"
                         onClick={() => {
                           setConfirming(null)
-                          onDelete(view)
+                          view.remove()
                         }}
                       >
                         Delete
@@ -65,11 +111,11 @@ export function SavedConnections({ saved, open, openingId, failure, onNew, onCon
                     </div>
                   ) : (
                     <div className="saved-actions">
-                      <button type="button" className="button primary" onClick={() => onConnect(view)} disabled={openingId !== null} aria-label={`Connect to ${view.name}`}>
+                      <button type="button" className="button primary" onClick={view.connect} disabled={openingId !== null} aria-label={`Connect to ${view.name}`}>
                         {openingId === view.id && <Spinner label="Connecting" />}
                         {isOpen ? 'Show' : 'Connect'}
                       </button>
-                      <button type="button" className="button" onClick={() => onEdit(view)} aria-label={`Edit ${view.name}`}>
+                      <button type="button" className="button" onClick={view.edit} aria-label={`Edit ${view.name}`}>
                         Edit
                       </button>
                       <button type="button" className="button" onClick={() => setConfirming(view.id)} aria-label={`Delete ${view.name}`}>
@@ -79,7 +125,7 @@ export function SavedConnections({ saved, open, openingId, failure, onNew, onCon
                   )}
                 </div>
                 {failure?.id === view.id && (
-                  <ErrorPanel error={failure.error} title={`Could not connect to ${view.name}`} compact actions={[{ label: 'Edit connection', run: () => onEdit(view) }, { label: 'Try again', run: () => onConnect(view) }]} />
+                  <ErrorPanel error={failure.error} title={`Could not connect to ${view.name}`} compact actions={[{ label: 'Edit connection', run: view.edit }, { label: 'Try again', run: view.connect }]} />
                 )}
               </li>
             )

@@ -1,9 +1,15 @@
 import { lazy, Suspense, useCallback, useEffect, useState, type ReactNode } from 'react'
-import type { AppErrorData, ConnectionInfo, SavedConnectionView } from '../../../contract'
+import type { AppErrorData, ConnectionInfo, ObjectStoreConnectionView, SavedConnectionView } from '../../../contract'
 import { call } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
 // Loaded on first use: the first paint does not need the dialog's code (issue 13).
 const ConnectionDialog = lazy(() => import('./ConnectionDialog').then((m) => ({ default: m.ConnectionDialog })))
+const ObjectStoreDialog = lazy(() => import('./ObjectStoreDialog').then((m) => ({ default: m.ObjectStoreDialog })))
+const ConnectionKindSwitch = lazy(() => import('./ObjectStoreDialog').then((m) => ({ default: m.ConnectionKindSwitch })))
+
+type DialogState =
+  | { kind: 'rest'; editing?: SavedConnectionView; openError?: AppErrorData | null }
+  | { kind: 'object-store'; editing?: ObjectStoreConnectionView; openError?: AppErrorData | null }
 
 /**
  * Saved REST connections and the "Connect to server" dialog: the list, opening one (adding it as a
@@ -11,13 +17,17 @@ const ConnectionDialog = lazy(() => import('./ConnectionDialog').then((m) => ({ 
  */
 export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => void) {
   const [saved, setSaved] = useState<SavedConnectionView[]>([])
-  const [dialog, setDialog] = useState<{ editing?: SavedConnectionView; openError?: AppErrorData | null } | null>(null)
+  const [stores, setStores] = useState<ObjectStoreConnectionView[]>([])
+  const [dialog, setDialog] = useState<DialogState | null>(null)
   const [openingId, setOpeningId] = useState<string | null>(null)
   const [failure, setFailure] = useState<{ id: string; error: AppErrorData } | null>(null)
 
   const loadSaved = useCallback(() => {
     call('connections/saved/list', {})
       .then(setSaved)
+      .catch(() => undefined)
+    call('connections/objectStore/list', {})
+      .then(setStores)
       .catch(() => undefined)
   }, [])
   useEffect(loadSaved, [loadSaved])
@@ -52,20 +62,75 @@ export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => v
     [loadSaved],
   )
 
-  const openNew = useCallback(() => setDialog({}), [])
+  /** Object-store catalogs: open a saved one; a failure is kept next to it, like a server's. */
+  const connectStore = useCallback(
+    (view: ObjectStoreConnectionView) => {
+      setOpeningId(view.id)
+      setFailure(null)
+      call('connections/objectStore/open', { id: view.id })
+        .then((connection) => {
+          setFailure(null)
+          onOpened(connection)
+        })
+        .catch((error: unknown) => setFailure({ id: view.id, error: errorData(error) }))
+        .finally(() => setOpeningId(null))
+    },
+    [onOpened],
+  )
+
+  const removeStore = useCallback(
+    (view: ObjectStoreConnectionView) => {
+      call('connections/objectStore/delete', { id: view.id })
+        .then(loadSaved)
+        .catch((error: unknown) => setFailure({ id: view.id, error: errorData(error) }))
+    },
+    [loadSaved],
+  )
+
+  const openNew = useCallback(() => setDialog({ kind: 'rest' }), [])
+  const openNewStore = useCallback(() => setDialog({ kind: 'object-store' }), [])
   const edit = useCallback(
     (view: SavedConnectionView) => {
-      setDialog({ editing: view, openError: failure?.id === view.id ? failure.error : null })
+      setDialog({ kind: 'rest', editing: view, openError: failure?.id === view.id ? failure.error : null })
+    },
+    [failure],
+  )
+  const editStore = useCallback(
+    (view: ObjectStoreConnectionView) => {
+      setDialog({ kind: 'object-store', editing: view, openError: failure?.id === view.id ? failure.error : null })
     },
     [failure],
   )
 
-  const element: ReactNode = dialog ? (
+  // A new connection can switch between a REST server and object storage; an edited one keeps its kind.
+  const kindSwitch = dialog && !dialog.editing ? <ConnectionKindSwitch value={dialog.kind} onChange={(kind) => setDialog({ kind })} /> : undefined
+
+  const element: ReactNode = dialog?.kind === 'object-store' ? (
+    <Suspense fallback={null}>
+      <ObjectStoreDialog
+        key={dialog.editing?.id ?? 'new-store'}
+        editing={dialog.editing}
+        openError={dialog.openError}
+        kindSwitch={kindSwitch}
+        onCancel={() => setDialog(null)}
+        onSaved={(view) => {
+          loadSaved()
+          setFailure((previous) => (previous?.id === view.id ? null : previous))
+        }}
+        onConnected={(_view, connection) => {
+          setFailure(null)
+          onOpened(connection)
+          setDialog(null)
+        }}
+      />
+    </Suspense>
+  ) : dialog ? (
     <Suspense fallback={null}>
       <ConnectionDialog
         key={dialog.editing?.id ?? 'new'}
         editing={dialog.editing}
         openError={dialog.openError}
+        kindSwitch={kindSwitch}
         onCancel={() => setDialog(null)}
         onSaved={(view) => {
           loadSaved()
@@ -80,5 +145,5 @@ export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => v
     </Suspense>
   ) : null
 
-  return { saved, openingId, failure, connect, edit, remove, openNew, element, reload: loadSaved }
+  return { saved, stores, openingId, failure, connect, edit, remove, openNew, connectStore, editStore, removeStore, openNewStore, element, reload: loadSaved }
 }

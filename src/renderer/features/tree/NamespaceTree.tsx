@@ -2,6 +2,7 @@ import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/rea
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react'
 import { ChevronIcon, DatabaseIcon, FolderIcon, TableIcon } from '../../components/Icons'
 import { ServerIcon } from '../connections/ServerIcon'
+import { CloudIcon } from '../connections/CloudIcon'
 import { Spinner } from '../../components/Spinner'
 import { findByPrefix, type TreeItemRow, type TreeRow } from './treeModel'
 
@@ -22,6 +23,8 @@ export interface NamespaceTreeProps {
   onContextMenu?(row: TreeItemRow, x: number, y: number): void
   /** Connections shown with the server icon (REST). */
   remoteConnections?: ReadonlySet<string>
+  /** Roots that are catalogs on object storage (shown with a cloud). */
+  cloudConnections?: ReadonlySet<string>
   /** Files dropped on a connection or namespace row (import into it); the row highlights while dragged over. */
   onDropFiles?(row: TreeItemRow, transfer: DataTransfer): void
 }
@@ -59,7 +62,7 @@ function dropHandlers(row: TreeItemRow, onDropFiles: (row: TreeItemRow, transfer
  * WAI-ARIA tree pattern: role tree/treeitem, aria-level/-setsize/-posinset/-expanded/-selected,
  * and a roving tabindex (one item is tabbable; arrows move focus).
  */
-export function NamespaceTree({ rows, selectedKey, onActivate, onExpand, onCollapse, onRetry, label, onContextMenu, remoteConnections, onDropFiles }: NamespaceTreeProps) {
+export function NamespaceTree({ rows, selectedKey, onActivate, onExpand, onCollapse, onRetry, label, onContextMenu, remoteConnections, cloudConnections, onDropFiles }: NamespaceTreeProps) {
   const [dropKey, setDropKey] = useState<string | null>(null)
   const scrollRef = useRef<HTMLDivElement>(null)
   const [focusedKey, setFocusedKey] = useState<string | null>(null)
@@ -260,6 +263,8 @@ export function NamespaceTree({ rows, selectedKey, onActivate, onExpand, onColla
               {expandable ? <ChevronIcon className="tree-chevron" expanded={row.expanded} /> : <span className="tree-chevron" />}
               {row.kind === 'connection' && remoteConnections?.has(row.connectionId) ? (
                 <ServerIcon className="tree-icon icon-connection icon-remote" />
+              ) : row.kind === 'connection' && cloudConnections?.has(row.connectionId) ? (
+                <CloudIcon className="tree-icon icon-connection icon-remote" />
               ) : row.kind === 'connection' ? (
                 <DatabaseIcon className="tree-icon icon-connection" />
               ) : row.kind === 'namespace' ? (

@@ -20,6 +20,7 @@ export interface SidebarProps {
   addMenu?: ReactNode
   onContextMenu?(row: TreeItemRow, x: number, y: number): void
   remoteConnections?: ReadonlySet<string>
+  cloudConnections?: ReadonlySet<string>
   /** Files dropped on a connection or namespace row: import them there. */
   onDropFiles?(row: TreeItemRow, transfer: DataTransfer): void
   /** A header button for "Import…" (files into the selected namespace). */
@@ -72,6 +73,7 @@ export function Sidebar(props: SidebarProps) {
           onRetry={props.onRetry}
           onContextMenu={props.onContextMenu}
           remoteConnections={props.remoteConnections}
+          cloudConnections={props.cloudConnections}
           onDropFiles={props.onDropFiles}
           label="Namespaces and tables"
         />
