@@ -8,10 +8,12 @@
  *          → temporary file → rename;
  *   bare — @lancedb/lancedb alone: `table.query()` streamed batch by batch (`execute()`, as `toArrow()` reads)
  *          into the same writer and file sink.
- * Targets: throughput ours/bare ≥ 0.9; our peak RSS < 700 MB.
+ * Targets: throughput ours/bare ≥ 0.9; our peak RSS < 700 MB. Knobs: BENCH_ROWS, BENCH_DIM, BENCH_REPS (1),
+ * BENCH_EXPORT_FORMATS (`arrow,parquet`).
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { readFileSync, rmSync, statSync } from 'node:fs'
+import { cpus, loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
 import { ensureRowsCatalog, BENCH_TABLE } from './data'
 import { count, envInt, type Section } from './lib'
@@ -98,10 +100,15 @@ export const section: Section = {
     const rows = envInt('BENCH_ROWS', 1_000_000)
     const dim = envInt('BENCH_DIM', 768)
     const reps = envInt('BENCH_REPS', 1)
+    const formats = (process.env.BENCH_EXPORT_FORMATS ?? FORMATS.join(',')).split(',').map((f) => f.trim())
+    const unknown = formats.filter((f) => !(FORMATS as readonly string[]).includes(f))
+    if (unknown.length > 0) throw new Error(`BENCH_EXPORT_FORMATS: unknown format(s) ${unknown.join(', ')} (known: ${FORMATS.join(', ')})`)
     const root = await ensureRowsCatalog(ctx, { rows, dim })
+    const load = () => loadavg().map((l) => l.toFixed(1)).join(' / ')
+    const loadBefore = load()
     const out = join(ctx.dir, 'export-out')
     const table: (string | number)[][] = []
-    for (const format of FORMATS) {
+    for (const format of FORMATS.filter((f) => formats.includes(f))) {
       const results: Record<'ours' | 'bare', Run[]> = { ours: [], bare: [] }
       const ratios: number[] = []
       for (let rep = 0; rep < reps; rep++) {
@@ -130,6 +137,7 @@ export const section: Section = {
         count(Math.round((rows / median(ours.map((r) => r.ms))) * 1000)),
         count(Math.round((rows / median(bare.map((r) => r.ms))) * 1000)),
         `**${median(ratios).toFixed(2)}×**`,
+        ratios.map((r) => `${r.toFixed(2)}×`).join(', '),
         Math.max(...ours.map((r) => r.peakRssMiB)),
         Math.max(...bare.map((r) => r.peakRssMiB)),
       ])
@@ -139,11 +147,12 @@ export const section: Section = {
         `${count(rows)} rows × ${dim}-d vectors (BENCH_ROWS, BENCH_DIM); ${reps} rep(s) per variant (BENCH_REPS), alternating order; each export in its own child process (peak RSS = VmHWM).`,
         'ours = `export/start` through CatalogService (scan of the view → writer → temporary file → rename); bare = lancedb `table.query().execute()` batches into the same writer.',
         'Targets: throughput ours/bare ≥ 0.9; our peak RSS < 700 MB.',
+        `load average (1 / 5 / 15 min) on ${cpus().length} cores before: ${loadBefore}; after: ${load()}`,
       ],
       tables: [
         {
           title: 'Export (median per variant)',
-          columns: ['format', 'file MB', 'ours s', 'bare s', 'ours rows/s', 'bare rows/s', 'throughput ours/bare', 'ours peak RSS MiB', 'bare peak RSS MiB'],
+          columns: ['format', 'file MB', 'ours s', 'bare s', 'ours rows/s', 'bare rows/s', 'throughput ours/bare', 'per rep (in run order)', 'ours peak RSS MiB', 'bare peak RSS MiB'],
           rows: table,
         },
       ],

@@ -53,7 +53,7 @@ export async function compare(
   ours: () => Promise<unknown>,
   bare: () => Promise<unknown>,
   { reps, warmup = 3 }: { reps: number; warmup?: number },
-): Promise<{ ours: number; bare: number; ratio: number }> {
+): Promise<{ ours: number; bare: number; ratio: number; reps: { ours: number; bare: number; ratio: number }[] }> {
   for (let i = 0; i < warmup; i++) {
     await ours()
     await bare()
@@ -75,7 +75,7 @@ export async function compare(
     b.push(tb)
     ratios.push(to / tb)
   }
-  return { ours: median(o), bare: median(b), ratio: median(ratios) }
+  return { ours: median(o), bare: median(b), ratio: median(ratios), reps: o.map((ours, i) => ({ ours, bare: b[i]!, ratio: ratios[i]! })) }
 }
 
 export const ms = (value: number) => (value < 10 ? value.toFixed(2) : value.toFixed(1))
