@@ -3,6 +3,10 @@ import { parseArgs } from 'node:util'
 import { parseStorageOption, storageOptionsSchema, type StorageOptions } from '../contract/objectStore'
 import { ensureRendererBuilt, rendererDirOf } from './build'
 import { startHarness } from './server'
+import { ensureLanceThreads } from '../core/lanceThreads'
+
+// Before any table operation: Lance sizes its CPU pool once (see lanceThreads.ts).
+ensureLanceThreads()
 
 const USAGE =
   'usage: npm run harness -- --root <dir or uri> [--storage-option key=value]… [--port <n>] [--out-dir <dir>]\n' +

@@ -12,6 +12,10 @@ import { createSaveFile } from './saveDialog'
 import { SafeStorageSecretStore } from './secrets'
 import { createAppUrlCheck } from './security'
 import { createMainWindow } from './window'
+import { ensureLanceThreads } from '../core/lanceThreads'
+
+// Before any table operation: Lance sizes its CPU pool once (see lanceThreads.ts).
+ensureLanceThreads()
 
 /**
  * Boot sequence. Order matters where commented; everything else is a list of registerX() calls.

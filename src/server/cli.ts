@@ -1,6 +1,10 @@
 import { parseArgs } from 'node:util'
 import { isSecretStorageKey, objectStoreScheme, objectStoreUriProblem, parseStorageOption, type StorageOptions } from '../contract/objectStore'
 import { startServer } from './index'
+import { ensureLanceThreads } from '../core/lanceThreads'
+
+// Before any table operation: Lance sizes its CPU pool once (see lanceThreads.ts).
+ensureLanceThreads()
 
 const usage = `Usage: npm run serve -- --root <dir|uri> [--port <n>] [--host <addr>] --api-key <key> [--api-key <key2>]
        [--database <name>=<dir|uri> ...] [--storage-option <key>=<value> ...] [--vend-storage-options]
