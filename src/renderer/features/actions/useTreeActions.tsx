@@ -5,7 +5,7 @@ import type { WriteAction } from './ActionDialog'
 // Loaded on first use: the first paint does not need the dialog's code (issue 13).
 const ActionDialog = lazy(() => import('./ActionDialog').then((m) => ({ default: m.ActionDialog })))
 import { TreeContextMenu } from './TreeContextMenu'
-import { affectedNamespace, menuItemsFor, withNamespaceContents, type NamespaceContents, type TreeActionTarget } from './treeActions'
+import { affectedNamespace, menuItemsFor, unsupportedReason, withNamespaceContents, type NamespaceContents, type TreeActionTarget } from './treeActions'
 import { CascadeDropDialog, PropertiesDialog } from '../lifecycle/NamespaceDialogs'
 import { READ_ONLY_REASON } from '../lifecycle/ReadOnlySwitch'
 import type { NamespaceContents as NamespaceListing } from '../../../contract'
@@ -74,9 +74,11 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
     const known = listed ? { namespaces: listed.namespaces.length, tables: listed.tables.length, atLeast: listed.truncated } : menu.contents
     const base = menuItemsFor(menu.target, capabilities.get(menu.target.connectionId), known)
     const withContents = menu.target.kind === 'namespace' ? withNamespaceContents(base, listed) : base
-    // A read-only connection: every write is disabled with the reason.
+    // A read-only connection: every write is disabled with the reason — unless it is already disabled for a reason
+    // that switching Read-only off would not lift (an operation the catalog cannot do at all).
     const readOnly = connections.find((c) => c.id === menu.target.connectionId)?.readOnly === true
-    const items = readOnly ? withContents.map((i) => (i.operation ? { ...i, disabled: true, reason: READ_ONLY_REASON } : i)) : withContents
+    const caps = capabilities.get(menu.target.connectionId)
+    const items = readOnly ? withContents.map((i) => (i.operation && !unsupportedReason(caps, i.operation) ? { ...i, disabled: true, reason: READ_ONLY_REASON } : i)) : withContents
     element = (
       <TreeContextMenu
         x={menu.x}
