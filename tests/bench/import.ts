@@ -148,8 +148,8 @@ export function benchFile(dir: string, rows: number): string {
  * stream, one polars frame at a time (`writeIPCStream` per chunk, the schema message kept once and
  * the end-of-stream marker once), so memory stays at one chunk whatever the size (1M rows = ~3 GB).
  */
-export async function polarsBenchFile(dir: string, rows: number): Promise<string> {
-  const path = join(dir, `bench_${rows}_polars_zstd.arrows`)
+export async function polarsBenchFile(dir: string, rows: number, compression: 'zstd' | 'lz4' | 'uncompressed' = 'zstd'): Promise<string> {
+  const path = join(dir, `bench_${rows}_polars_${compression}.arrows`)
   if (existsSync(path)) return path
   const source = benchFile(dir, rows)
   /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports */
@@ -171,7 +171,7 @@ export async function polarsBenchFile(dir: string, rows: number): Promise<string
         pl.Series('vector', Array.from({ length: n }, (_, r) => Array.from(vectors.subarray(r * DIM, (r + 1) * DIM)))).cast(pl.FixedSizeList(pl.Float32, DIM)),
       ])
       // writeIPC, not writeIPCStream: polars writes Utf8View only in the file format (its stream writer uses LargeUtf8).
-      const bytes = frame.writeIPC({ compression: 'zstd' }) as Buffer
+      const bytes = frame.writeIPC({ compression }) as Buffer
       for (const message of fileMessages(bytes, fbMessage, flatbuffers)) {
         if (first || message.headerType !== 1) writeSync(fd, message.bytes)
       }
