@@ -221,6 +221,14 @@ function passThroughFor(client: NamespaceClient, source: BatchSource): PassThrou
   return vectorLike ? null : source.passThrough
 }
 
+/** "Failed to read record batch from IPC file: Io error: Data corruption detected Caused by: …" → "Data corruption detected". */
+function rustReason(text: string): string {
+  let reason = text.split(/\s+Caused by:/)[0]!.trim()
+  const prefix = /^(?:Failed to read [^:]*|[A-Za-z ]*error|LanceError\(\w+\)): /i
+  while (prefix.test(reason)) reason = reason.replace(prefix, '')
+  return reason.length > 200 ? `${reason.slice(0, 200)}…` : reason || text
+}
+
 /**
  * Chunks to write, in file order: decoded batches transformed and regrouped (rechunk), raw batches gathered
  * up to the same row and byte limits (many small batches make one commit, as decoded ones do).
@@ -266,7 +274,7 @@ async function writeRaw(client: NamespaceClient, id: TableId, pass: PassThrough,
     if (create && e.code === 'already_exists') refused()
     const text = `${e.message} ${e.detail ?? ''}`
     if (e.code !== 'internal' || !/IPC|record batch|Arrow error|Invalid argument|corrupt|decompress|zstd/i.test(text)) throw error
-    const reason = /(?:Io error|Arrow error|Invalid argument error|Parser error): ([^\n]+)/.exec(text)?.[1] ?? e.message
+    const reason = rustReason(e.detail ?? e.message)
     throw new AppError('corrupt', `The file's data is damaged (a record batch did not decode: ${reason.trim()})`, {
       detail: e.detail ?? e.message,
       hint: 'Export the file again',
