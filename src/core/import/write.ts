@@ -265,10 +265,12 @@ async function* chunksOf(batches: AsyncIterable<RecordBatch | RawBatch>, transfo
  * data is damaged.
  */
 async function writeRaw(client: NamespaceClient, id: TableId, pass: PassThrough, group: RawBatch[], create: boolean, refused: () => void): Promise<void> {
-  const file = pass.frame(group.map((b) => b.message))
+  const messages = group.map((b) => b.message)
+  const file = pass.frame(messages)
   try {
     if (create) await client.createTableIpc!(id, file, { mode: 'create' })
     else await client.appendIpc!(id, file)
+    pass.release(messages) // Lance has copied what it needs: the buffers serve later batches
   } catch (error) {
     const e = toAppError(error)
     if (create && e.code === 'already_exists') refused()

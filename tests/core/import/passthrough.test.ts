@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readFile, writeFile } from 'node:fs/promises'
 import { openSource, writeSource } from '../../../src/core/import'
 import { fbFile, fbMessage, flatbuffers, type FbRecordBatch } from '../../../src/core/arrow/ipc/fb'
-import { zstdFrameBound } from '../../../src/core/arrow/ipc/frame'
+import { ipcFile, MESSAGE_AT, MessageBuffers, zstdFrameBound } from '../../../src/core/arrow/ipc/frame'
 import type { NamespaceClient } from '../../../src/core/namespace/client'
 import { pl } from '../../fixtures/import/polars'
 import { writeArrow } from '../../fixtures/import/arrow'
 import { readExact, typesOf } from './exact'
 import { stagedLeftovers, tableNames, workspace, type Workspace } from './helpers'
-import { Field, FixedSizeList, Float32, Int64, RecordBatch, Schema, Struct, Utf8, makeData } from 'apache-arrow'
+import { Field, FixedSizeList, Float32, Int64, RecordBatch, Schema, Struct, Utf8, makeData, tableFromIPC, tableToIPC, tableFromArrays } from 'apache-arrow'
 
 /**
  * Record batches that Lance can take as the file wrote them go to lancedb's native `add` as their message
@@ -208,5 +208,54 @@ describe('zstdFrameBound (what may go to arrow-rs undecoded)', () => {
     const declared = Uint8Array.from([0x28, 0xb5, 0x2f, 0xfd, 0x20, 4, (5 << 3) | 1, 0, 0, 1, 2, 3, 4, 5])
     expect(zstdFrameBound(declared, 5)).toBeNull()
     expect(zstdFrameBound(declared, 4)).toBe(4)
+  })
+})
+
+describe('MessageBuffers (record batch messages framed as IPC files)', () => {
+  /** The schema flatbuffer and the record batch messages of an IPC stream apache-arrow wrote. */
+  function streamParts(rows: number[]) {
+    const bytes = tableToIPC(tableFromArrays({ n: Float64Array.from(rows), m: Int32Array.from(rows, (r) => r * 2) }), 'stream')
+    const dv = new DataView(bytes.buffer, bytes.byteOffset)
+    const messages: { bytes: Uint8Array; metaDataLength: number }[] = []
+    let schema: { bytes: Uint8Array; pos: number } | null = null
+    for (let at = 0; dv.getInt32(at + 4, true) !== 0; ) {
+      const metaLength = dv.getInt32(at + 4, true)
+      const meta = bytes.slice(at + 8, at + 8 + metaLength)
+      const message = fbMessage.Message.getRootAsMessage(new flatbuffers.ByteBuffer(meta))
+      const end = at + 8 + metaLength + Number(message.bodyLength())
+      if (!schema) schema = { bytes: meta, pos: (message.header(new fbMessage.Schema()) as { bb_pos: number }).bb_pos }
+      else messages.push({ bytes: bytes.slice(at, end), metaDataLength: 8 + metaLength })
+      at = end
+    }
+    return { schema: schema!, messages }
+  }
+
+  it('frames a message read into its buffer where it lies, byte for byte as a copied one, and reuses released buffers', () => {
+    const { schema, messages } = streamParts([1, 2, 3])
+    const buffers = new MessageBuffers(schema)
+    const read = (m: { bytes: Uint8Array; metaDataLength: number }) => {
+      const into = buffers.take(m.bytes.length)
+      into.set(m.bytes, MESSAGE_AT)
+      return { bytes: into.subarray(MESSAGE_AT, MESSAGE_AT + m.bytes.length), metaDataLength: m.metaDataLength }
+    }
+    const first = read(messages[0]!)
+    const framed = buffers.frame([first])
+    expect(framed.buffer).toBe(first.bytes.buffer) // no copy
+    expect(messages).toHaveLength(1)
+    expect(Array.from(framed)).toEqual(Array.from(ipcFile(schema, messages)))
+    expect(Array.from(tableFromIPC(framed).getChild('m')!.toArray() as Int32Array)).toEqual([2, 4, 6])
+    buffers.release([first])
+    const again = read(messages[0]!)
+    expect(again.bytes.buffer).toBe(first.bytes.buffer)
+    expect(tableFromIPC(buffers.frame([again])).getChild('n')!.toArray()).toEqual(Float64Array.from([1, 2, 3]))
+  })
+
+  it('does not hand a big buffer to a much smaller message', () => {
+    const big = streamParts(Array.from({ length: 5000 }, (_, i) => i))
+    const buffers = new MessageBuffers(big.schema)
+    const taken = buffers.take(big.messages[0]!.bytes.length)
+    buffers.release([{ bytes: taken.subarray(MESSAGE_AT, MESSAGE_AT + 8), metaDataLength: 8 }])
+    expect(buffers.take(64).buffer).not.toBe(taken.buffer)
+    expect(buffers.take(big.messages[0]!.bytes.length).buffer).toBe(taken.buffer)
   })
 })

@@ -28,32 +28,62 @@ export function footerRoom(schema: SchemaRef, blocks: number): number {
 }
 
 /**
- * A buffer to read one message of `length` bytes into, at {@link MESSAGE_AT}, with room around it for
- * the file's magic and footer: {@link ipcFile} then frames that message in place, without a copy.
+ * Buffers to read one message each into, at {@link MESSAGE_AT}, with room around it for the file's magic and
+ * footer, so that {@link ipcFile} frames a lone message where it lies, without a copy. A buffer handed back
+ * (`release`, once Lance is done with it) is reused for a later message that fits: a fresh 30 MB buffer per
+ * record batch costs its allocation and page faults every time.
  */
-export function messageBuffer(schema: SchemaRef, length: number): Uint8Array {
-  return new Uint8Array(messageBufferLength(schema, length))
+export class MessageBuffers {
+  private readonly free: ArrayBuffer[] = []
+  private readonly ours = new WeakSet<ArrayBuffer>()
+
+  constructor(private readonly schema: SchemaRef) {}
+
+  /** A buffer for a message of `length` bytes; the message goes at {@link MESSAGE_AT}. */
+  take(length: number): Uint8Array {
+    const need = messageBufferLength(this.schema, length)
+    // Reuse only a buffer of about the right size: a small message must not pin a big buffer.
+    const i = this.free.findIndex((b) => b.byteLength >= need && b.byteLength <= need * 1.25 + 4096)
+    const buffer = i >= 0 ? this.free.splice(i, 1)[0]! : new ArrayBuffer(need)
+    this.ours.add(buffer)
+    return new Uint8Array(buffer, 0, need)
+  }
+
+  /** Hand back the buffers of messages Lance has finished with (at most two are kept). */
+  release(messages: RawMessage[]): void {
+    for (const m of messages) {
+      const buffer = m.bytes.buffer as ArrayBuffer
+      if (this.ours.has(buffer) && this.free.length < 2 && !this.free.includes(buffer)) this.free.push(buffer)
+    }
+  }
+
+  /** The IPC file holding `messages` (in order) under the schema: see {@link ipcFile}. */
+  frame(messages: RawMessage[]): Uint8Array {
+    const only = messages.length === 1 ? messages[0]! : null
+    if (only && only.bytes.byteOffset === MESSAGE_AT && this.ours.has(only.bytes.buffer as ArrayBuffer)) return frameInPlace(this.schema, only)
+    return ipcFile(this.schema, messages)
+  }
 }
 
 const messageBufferLength = (schema: SchemaRef, length: number) => MESSAGE_AT + pad8(length) + footerRoom(schema, 1)
 
 export const MESSAGE_AT = 8
 
+/** A lone message read into a {@link MessageBuffers} buffer, framed around it. */
+function frameInPlace(schema: SchemaRef, only: RawMessage): Uint8Array {
+  const out = new Uint8Array(only.bytes.buffer, 0, messageBufferLength(schema, only.bytes.length))
+  const at = MESSAGE_AT + pad8(only.bytes.length)
+  const footer = footerBytes(schema, [{ offset: MESSAGE_AT, meta: only.metaDataLength, body: only.bytes.length - only.metaDataLength }])
+  out.fill(0, MESSAGE_AT + only.bytes.length, at)
+  out.set(MAGIC, 0)
+  out.set(footer, at)
+  new DataView(out.buffer).setInt32(at + footer.length, footer.length, true)
+  out.set(MAGIC, at + footer.length + 4)
+  return out
+}
+
 /** The IPC file holding `messages` (in order) under `schema`. */
 export function ipcFile(schema: SchemaRef, messages: RawMessage[]): Uint8Array {
-  const only = messages.length === 1 ? messages[0]! : null
-  if (only && only.bytes.byteOffset === MESSAGE_AT && only.bytes.buffer.byteLength === messageBufferLength(schema, only.bytes.length)) {
-    // Read into a messageBuffer: frame it where it lies.
-    const out = new Uint8Array(only.bytes.buffer)
-    const at = MESSAGE_AT + pad8(only.bytes.length)
-    const footer = footerBytes(schema, [{ offset: MESSAGE_AT, meta: only.metaDataLength, body: only.bytes.length - only.metaDataLength }])
-    out.fill(0, MESSAGE_AT + only.bytes.length, at)
-    out.set(MAGIC, 0)
-    out.set(footer, at)
-    new DataView(out.buffer).setInt32(at + footer.length, footer.length, true)
-    out.set(MAGIC, at + footer.length + 4)
-    return out
-  }
   let at = 8
   const blocks = messages.map((m) => {
     const block = { offset: at, meta: m.metaDataLength, body: m.bytes.length - m.metaDataLength }

@@ -5,7 +5,7 @@ import { initZstd } from './codecs'
 import { readAhead } from './zstdPool'
 import { fbFile, fbMessage, flatbuffers, type FbRecordBatch } from './fb'
 import { decodeSchema, type Conversion, type DecodedSchema, type Layout } from './schema'
-import { ipcFile, messageBuffer, MESSAGE_AT, zstdFrameBound, type RawMessage as FramedMessage, type SchemaRef } from './frame'
+import { MessageBuffers, MESSAGE_AT, zstdFrameBound, type RawMessage as FramedMessage, type SchemaRef } from './frame'
 
 /**
  * An Arrow IPC file or stream read message by message with positional reads (never the whole
@@ -48,6 +48,8 @@ export interface PassThrough {
   batches(limits: { maxRows: number; maxBytes: number }): AsyncGenerator<RecordBatch | RawBatch>
   /** The Arrow IPC file (for lancedb's native `add`) holding these messages under the file's own schema. */
   frame(messages: FramedMessage[]): Uint8Array
+  /** Messages whose framed file Lance has finished with: their buffers are reused for later batches. */
+  release(messages: FramedMessage[]): void
 }
 
 const MAGIC = Buffer.from('ARROW1')
@@ -395,8 +397,10 @@ function passThroughOf(m: Messages, decoded: DecodedSchema, schema: SchemaRef, w
     const body = await m.bytes(raw.bodyAt, raw.bodyLength)
     return loadBatchAsync(decoded.schema, decoded.layouts, raw.message.header(new fbMessage.RecordBatch()) as FbRecordBatch, body, new Map())
   }
+  const buffers = new MessageBuffers(schema)
   return {
-    frame: (messages) => ipcFile(schema, messages),
+    frame: (messages) => buffers.frame(messages),
+    release: (messages) => buffers.release(messages),
     async *batches(limits) {
       for await (const raw of walk()) {
         const header = raw.message.header(new fbMessage.RecordBatch()) as FbRecordBatch
@@ -405,7 +409,7 @@ function passThroughOf(m: Messages, decoded: DecodedSchema, schema: SchemaRef, w
           yield await decode(raw)
           continue
         }
-        const bytes = await m.bytesInto(messageBuffer(schema, raw.end - raw.at), MESSAGE_AT, raw.at, raw.end - raw.at)
+        const bytes = await m.bytesInto(buffers.take(raw.end - raw.at), MESSAGE_AT, raw.at, raw.end - raw.at)
         const metaDataLength = raw.bodyAt - raw.at
         const decodedBytes = passBytes(header, bytes.subarray(metaDataLength), limits.maxBytes)
         if (decodedBytes === null || decodedBytes > limits.maxBytes) yield await decode(raw)

@@ -70,6 +70,7 @@ async function fromReader(path: string, kind: 'file' | 'stream', options: OpenOp
   return {
     passThrough: pass && {
       frame: (messages) => pass.frame(messages),
+      release: (messages) => pass.release(messages),
       async *batches(limits) {
         const it = pass.batches(limits)
         let index = 0
