@@ -7,7 +7,8 @@
  * cached in BENCH_DIR (default .tmp/bench). Then, in the same run and alternating order (ABBA when
  * BENCH_REPS ≥ 2), each in its own child process so peak RSS (VmHWM) is its own, each after `sync`
  * and a warm read of the source (so one run's write-back does not land in the next):
- *   ours — the app's pipeline: ImportJobs → openSource → writeSource → dir NamespaceClient;
+ *   ours — the app's pipeline: ImportJobs → openSource → writeSource → dir NamespaceClient (the file's record
+ *          batches handed to lancedb's native add as their message bytes, see src/core/arrow/ipc/frame.ts);
  *   bare — the best bare @lancedb/lancedb streamed import measured in perf-baselines §3:
  *          Arrow file reader, createTable(first batch), then add(batch) with one add in flight.
  *   polars — the app's pipeline on the same rows written by polars (Utf8View labels, ZSTD buffers);

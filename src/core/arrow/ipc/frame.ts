@@ -42,9 +42,10 @@ export class MessageBuffers {
   /** A buffer for a message of `length` bytes; the message goes at {@link MESSAGE_AT}. */
   take(length: number): Uint8Array {
     const need = messageBufferLength(this.schema, length)
-    // Reuse only a buffer of about the right size: a small message must not pin a big buffer.
+    // Reuse only a buffer of about the right size: a small message must not pin a big buffer. New ones get
+    // 1/16 to spare, so that batches of slightly different sizes (compressed ones) share them.
     const i = this.free.findIndex((b) => b.byteLength >= need && b.byteLength <= need * 1.25 + 4096)
-    const buffer = i >= 0 ? this.free.splice(i, 1)[0]! : new ArrayBuffer(need)
+    const buffer = i >= 0 ? this.free.splice(i, 1)[0]! : new ArrayBuffer(need + (need >> 4))
     this.ours.add(buffer)
     return new Uint8Array(buffer, 0, need)
   }
