@@ -376,8 +376,10 @@ async function nextStream(m: Messages, at: number, decoded: DecodedSchema): Prom
     if (at >= m.size) return -1
     const next = await m.at(at)
     if (!next) continue
-    const schema = schemaOf(next).schema
-    if (!sameSchema(schema, decoded.schema)) {
+    const nextDecoded = schemaOf(next)
+    const schema = nextDecoded.schema
+    // Its batches go to arrow-rs under the first stream's schema: the layouts must agree too (Utf8 vs Utf8View).
+    if (!sameSchema(schema, decoded.schema) || JSON.stringify(nextDecoded.layouts) !== JSON.stringify(decoded.layouts)) {
       throw new Error(`it holds Arrow streams whose schemas disagree (first: ${String(decoded.schema.fields)}; then: ${String(schema.fields)})`)
     }
     return next.end
@@ -412,8 +414,10 @@ function passThroughOf(m: Messages, decoded: DecodedSchema, schema: SchemaRef, w
         const bytes = await m.bytesInto(buffers.take(raw.end - raw.at), MESSAGE_AT, raw.at, raw.end - raw.at)
         const metaDataLength = raw.bodyAt - raw.at
         const decodedBytes = passBytes(header, bytes.subarray(metaDataLength), limits.maxBytes)
-        if (decodedBytes === null || decodedBytes > limits.maxBytes) yield await decode(raw)
-        else yield { raw: true, rows, bytes: decodedBytes, message: { bytes, metaDataLength } }
+        if (decodedBytes === null || decodedBytes > limits.maxBytes) {
+          buffers.release([{ bytes, metaDataLength }])
+          yield await decode(raw)
+        } else yield { raw: true, rows, bytes: decodedBytes, message: { bytes, metaDataLength } }
       }
     },
   }
