@@ -7,7 +7,8 @@
  * cached in BENCH_DIR (default .tmp/bench). Then, in the same run and alternating order (ABBA when
  * BENCH_REPS ≥ 2), each in its own child process so peak RSS (VmHWM) is its own, each after `sync`
  * and a warm read of the source (so one run's write-back does not land in the next):
- *   ours — the app's pipeline: ImportJobs → openSource → writeSource → dir NamespaceClient;
+ *   ours — the app's pipeline: ImportJobs → openSource → writeSource → dir NamespaceClient (the file's record
+ *          batches handed to lancedb's native add as their message bytes, see src/core/arrow/ipc/frame.ts);
  *   bare — the best bare @lancedb/lancedb streamed import measured in perf-baselines §3:
  *          Arrow file reader, createTable(first batch), then add(batch) with one add in flight.
  *   polars — the app's pipeline on the same rows written by polars (Utf8View labels, ZSTD buffers);
@@ -59,6 +60,8 @@ export interface ImportBenchRow {
   peakRssMiB: number
   /** Lance versions of the imported table (dd: 0). */
   versions: number
+  /** CPU time of the import process (user + system, every thread; dd: 0): less sensitive to the machine's load than `ms`. */
+  cpuMs: number
 }
 
 // ---------------------------------------------------------------- data generation
@@ -148,8 +151,8 @@ export function benchFile(dir: string, rows: number): string {
  * stream, one polars frame at a time (`writeIPCStream` per chunk, the schema message kept once and
  * the end-of-stream marker once), so memory stays at one chunk whatever the size (1M rows = ~3 GB).
  */
-export async function polarsBenchFile(dir: string, rows: number): Promise<string> {
-  const path = join(dir, `bench_${rows}_polars_zstd.arrows`)
+export async function polarsBenchFile(dir: string, rows: number, compression: 'zstd' | 'lz4' | 'uncompressed' = 'zstd'): Promise<string> {
+  const path = join(dir, `bench_${rows}_polars_${compression}.arrows`)
   if (existsSync(path)) return path
   const source = benchFile(dir, rows)
   /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports */
@@ -171,7 +174,7 @@ export async function polarsBenchFile(dir: string, rows: number): Promise<string
         pl.Series('vector', Array.from({ length: n }, (_, r) => Array.from(vectors.subarray(r * DIM, (r + 1) * DIM)))).cast(pl.FixedSizeList(pl.Float32, DIM)),
       ])
       // writeIPC, not writeIPCStream: polars writes Utf8View only in the file format (its stream writer uses LargeUtf8).
-      const bytes = frame.writeIPC({ compression: 'zstd' }) as Buffer
+      const bytes = frame.writeIPC({ compression }) as Buffer
       for (const message of fileMessages(bytes, fbMessage, flatbuffers)) {
         if (first || message.headerType !== 1) writeSync(fd, message.bytes)
       }
@@ -284,31 +287,33 @@ async function child(variant: string, file: string, root: string): Promise<void>
   await import('../../src/core/namespace/dir')
   await import('../../src/core/import/jobs')
   const started = process.hrtime.bigint()
+  const cpuAtStart = process.cpuUsage()
   const rows = variant === 'bare' ? await runBare(file, root) : await runOurs(file, root)
   const ms = Number(process.hrtime.bigint() - started) / 1e6
   const synced = process.hrtime.bigint()
   await fsyncTree(root)
   const fsyncMs = Number(process.hrtime.bigint() - synced) / 1e6
   const peak = peakRssMiB()
-  process.stdout.write(`RESULT ${JSON.stringify({ rows, ms, fsyncMs, peakRssMiB: peak, versions: await versionCount(root) })}\n`)
+  const cpu = process.cpuUsage(cpuAtStart)
+  process.stdout.write(`RESULT ${JSON.stringify({ rows, ms, fsyncMs, peakRssMiB: peak, versions: await versionCount(root), cpuMs: (cpu.user + cpu.system) / 1000 })}\n`)
 }
 
 // ---------------------------------------------------------------- orchestration (parent side)
 
 /** The physical limit: the same bytes copied to the same disk, flushed (`conv=fsync`). */
-function runDd(file: string, root: string): { rows: number; ms: number; fsyncMs: number; peakRssMiB: number; versions: number } {
+function runDd(file: string, root: string): { rows: number; ms: number; fsyncMs: number; peakRssMiB: number; versions: number; cpuMs: number } {
   mkdirSync(root, { recursive: true })
   const started = process.hrtime.bigint()
   execFileSync('dd', [`if=${file}`, `of=${join(root, 'copy')}`, 'bs=4M', 'conv=fsync'], { stdio: 'ignore' })
   const ms = Number(process.hrtime.bigint() - started) / 1e6
-  return { rows: 0, ms, fsyncMs: 0, peakRssMiB: 0, versions: 0 }
+  return { rows: 0, ms, fsyncMs: 0, peakRssMiB: 0, versions: 0, cpuMs: 0 }
 }
 
 function loadAverage(): string {
   return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 }
 
-function runChild(variant: Variant, file: string, root: string): Promise<{ rows: number; ms: number; fsyncMs: number; peakRssMiB: number; versions: number }> {
+function runChild(variant: Variant, file: string, root: string): Promise<{ rows: number; ms: number; fsyncMs: number; peakRssMiB: number; versions: number; cpuMs: number }> {
   return new Promise((resolvePromise, reject) => {
     const tsx = join(ROOT, 'node_modules', '.bin', 'tsx')
     const proc = spawn(tsx, [__filename, '--child', variant, file, root], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -362,9 +367,10 @@ export async function runImportBench(
             mbPerSecond: Math.round(bytes / 1e6 / (r.ms / 1000)),
             peakRssMiB: r.peakRssMiB,
             versions: r.versions,
+            cpuMs: Math.round(r.cpuMs),
           }
           results.push(row)
-          log(`  ${variant} rep ${rep}: ${(row.ms / 1000).toFixed(2)} s${variant === 'dd' ? ' (dd, with fsync)' : ` + fsync ${(row.fsyncMs / 1000).toFixed(2)} s, ${row.rowsPerSecond.toLocaleString('en')} rows/s, peak RSS ${row.peakRssMiB} MiB, ${row.versions} versions`}, ${row.mbPerSecond} MB/s`)
+          log(`  ${variant} rep ${rep}: ${(row.ms / 1000).toFixed(2)} s${variant === 'dd' ? ' (dd, with fsync)' : ` + fsync ${(row.fsyncMs / 1000).toFixed(2)} s, ${row.rowsPerSecond.toLocaleString('en')} rows/s, peak RSS ${row.peakRssMiB} MiB, ${row.versions} versions, CPU ${(row.cpuMs / 1000).toFixed(2)} s`}, ${row.mbPerSecond} MB/s`)
         } finally {
           rmSync(root, { recursive: true, force: true })
         }
@@ -424,8 +430,8 @@ function report(results: ImportBenchRow[]): Report {
       },
       {
         title: `Every rep (load average before ${loads.before}, after ${loads.after})`,
-        columns: ['rows', 'variant', 'rep', 'import s', 'fsync s', 'rows/s', 'MB/s', 'peak RSS MiB', 'table versions', '(import + fsync) ÷ dd'],
-        rows: results.map((r) => [r.rows.toLocaleString('en'), r.variant, r.rep, (r.ms / 1000).toFixed(2), (r.fsyncMs / 1000).toFixed(2), r.variant === 'dd' ? '–' : r.rowsPerSecond.toLocaleString('en'), r.mbPerSecond, r.peakRssMiB || '–', r.versions || '–', diskOf(results, r)]),
+        columns: ['rows', 'variant', 'rep', 'import s', 'fsync s', 'CPU s', 'rows/s', 'MB/s', 'peak RSS MiB', 'table versions', '(import + fsync) ÷ dd'],
+        rows: results.map((r) => [r.rows.toLocaleString('en'), r.variant, r.rep, (r.ms / 1000).toFixed(2), (r.fsyncMs / 1000).toFixed(2), r.cpuMs ? (r.cpuMs / 1000).toFixed(2) : '–', r.variant === 'dd' ? '–' : r.rowsPerSecond.toLocaleString('en'), r.mbPerSecond, r.peakRssMiB || '–', r.versions || '–', diskOf(results, r)]),
       },
     ],
   }
@@ -498,9 +504,9 @@ function writeReport(results: ImportBenchRow[], reps: number): void {
       `| ${rows.toLocaleString('en')} | ${(ours[0]!.bytes / 1e6).toFixed(0)} | ${(median(ours.map((r) => r.ms)) / 1000).toFixed(2)} | ${(median(bare.map((r) => r.ms)) / 1000).toFixed(2)} | ${median(ours.map((r) => r.rowsPerSecond)).toLocaleString('en')} | ${median(bare.map((r) => r.rowsPerSecond)).toLocaleString('en')} | **${ratio.toFixed(2)}×** | ${Math.max(...ours.map((r) => r.peakRssMiB))} | ${Math.max(...bare.map((r) => r.peakRssMiB))} | **${polarsRatio.toFixed(2)}×** | ${polars.length ? Math.max(...polars.map((r) => r.peakRssMiB)) : '–'} | ${diskRatio.toFixed(2)}× |`,
     )
   }
-  lines.push('', '| rows | variant | rep | import s | fsync s | rows/s | MB/s | peak RSS MiB | table versions | (import + fsync) ÷ dd |', '|---|---|---|---|---|---|---|---|---|---|')
+  lines.push('', '| rows | variant | rep | import s | fsync s | CPU s | rows/s | MB/s | peak RSS MiB | table versions | (import + fsync) ÷ dd |', '|---|---|---|---|---|---|---|---|---|---|---|')
   for (const r of results) {
-    lines.push(`| ${r.rows.toLocaleString('en')} | ${r.variant} | ${r.rep} | ${(r.ms / 1000).toFixed(2)} | ${(r.fsyncMs / 1000).toFixed(2)} | ${r.variant === 'dd' ? '–' : r.rowsPerSecond.toLocaleString('en')} | ${r.mbPerSecond} | ${r.peakRssMiB || '–'} | ${r.versions || '–'} | ${diskOf(results, r)} |`)
+    lines.push(`| ${r.rows.toLocaleString('en')} | ${r.variant} | ${r.rep} | ${(r.ms / 1000).toFixed(2)} | ${(r.fsyncMs / 1000).toFixed(2)} | ${r.cpuMs ? (r.cpuMs / 1000).toFixed(2) : '–'} | ${r.variant === 'dd' ? '–' : r.rowsPerSecond.toLocaleString('en')} | ${r.mbPerSecond} | ${r.peakRssMiB || '–'} | ${r.versions || '–'} | ${diskOf(results, r)} |`)
   }
   mkdirSync(join(ROOT, 'tests', 'bench', 'results'), { recursive: true })
   writeFileSync(join(ROOT, 'tests', 'bench', 'results', 'import.md'), lines.join('\n') + '\n')

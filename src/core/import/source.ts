@@ -1,6 +1,9 @@
 import type { RecordBatch, Schema } from 'apache-arrow'
 import type { ImportConversion } from '../../contract'
 import type { ImportFormat } from './sniff'
+import type { PassThrough } from '../arrow/ipc/reader'
+
+export type { PassThrough, RawBatch } from '../arrow/ipc/reader'
 
 /**
  * A file opened for import: its schema is known before the first batch is written, its batches
@@ -19,6 +22,11 @@ export interface BatchSource {
   /** Bytes consumed so far (for progress). */
   bytesRead(): number
   batches(): AsyncGenerator<RecordBatch>
+  /**
+   * Arrow IPC sources whose batches Lance can take as the file wrote them (see IpcReader.passThrough):
+   * call instead of `batches()`; decoded batches come checked, raw ones are checked by arrow-rs.
+   */
+  readonly passThrough?: PassThrough | null
   close(): Promise<void>
 }
 

@@ -1,4 +1,4 @@
-import { tableFromIPC, type RecordBatch, type Schema, type Table } from 'apache-arrow'
+import { DataType, tableFromIPC, type Field, type RecordBatch, type Schema, type Table } from 'apache-arrow'
 import { AppError, type ImportMode, type ImportProgress, type VectorCandidate } from '../../contract'
 import type { NamespaceClient, TableDescription } from '../namespace/client'
 import { formatNamespace, formatTableId, type TableId } from '../namespace/path'
@@ -10,6 +10,7 @@ import type { BatchSource } from './source'
 import { BatchTransform, detectVectorCandidates } from './transform'
 import { throwIfAborted } from './readers/errors'
 import { stagingName } from '../recovery/staging'
+import type { PassThrough, RawBatch } from './source'
 
 export interface WriteOptions {
   mode: ImportMode
@@ -75,14 +76,18 @@ export async function writeSource(client: NamespaceClient, id: TableId, source: 
   const { mode, signal } = options
   const limits = options.limits ?? DEFAULT_CHUNK_LIMITS
   const meter = new ProgressMeter(source.size, source.rowCount, options.onProgress ?? (() => undefined), options.progressIntervalMs)
-  const batches = source.batches()
+  // Record batches Lance can take as the file wrote them go to it undecoded (see passThroughFor); an append
+  // decodes, as it may reorder the file's columns to the table's.
+  const pass = mode === 'append' ? null : passThroughFor(client, source)
+  const batches: AsyncGenerator<RecordBatch | RawBatch> = pass ? pass.batches(limits) : source.batches()
   try {
     throwIfAborted(signal)
     meter.update({ phase: 'reading' }, true)
     // Read the first batch before touching the catalog: most bad files fail here, with nothing written.
+    // (A raw first batch is checked by arrow-rs when the table is created from it.)
     const firstStep = await batches.next()
-    let first: RecordBatch | null = firstStep.done ? null : firstStep.value
-    const { transform } = planSchema(source, first, options.vectorColumns)
+    let first: RecordBatch | RawBatch | null = firstStep.done ? null : firstStep.value
+    const { transform } = planSchema(source, first && !('raw' in first) ? first : null, options.vectorColumns)
     const schema = transform.schema
 
     const existing = await describeOrNull(client, id, signal)
@@ -118,7 +123,15 @@ export async function writeSource(client: NamespaceClient, id: TableId, source: 
     let appended = false
     let rowsWritten = 0
     let inflight: Promise<void> | null = null
-    const write = async (chunk: Table, isFirst: boolean) => {
+    const write = async (chunk: Table | RawBatch[], isFirst: boolean) => {
+      if (Array.isArray(chunk)) {
+        if (isFirst) createAttempted = true
+        else appended = true
+        await writeRaw(client, writeId, pass!, chunk, isFirst, () => (createRefused = true))
+        rowsWritten += chunk.reduce((n, b) => n + b.rows, 0)
+        meter.update({ rows: rowsWritten, bytesRead: source.bytesRead(), phase: 'writing' })
+        return
+      }
       if (isFirst && mode !== 'append') {
         createAttempted = true
         try {
@@ -142,11 +155,8 @@ export async function writeSource(client: NamespaceClient, id: TableId, source: 
         if (head) yield head
         yield* batches
       })()
-      const transformed = (async function* () {
-        for await (const batch of all) yield transform.apply(batch)
-      })()
       let isFirst = true
-      for await (const chunk of rechunk(transformed, schema, limits)) {
+      for await (const chunk of chunksOf(all, transform, schema, limits)) {
         if (inflight) await inflight
         throwIfAborted(signal)
         inflight = write(chunk, isFirst)
@@ -193,6 +203,87 @@ export async function writeSource(client: NamespaceClient, id: TableId, source: 
 }
 
 export { stagingName }
+
+/**
+ * The source's pass-through (record batches handed to Lance as their message bytes, never decoded or
+ * re-encoded here) when the catalog can take IPC bytes and nothing must change on the way: no list-of-float
+ * column that could become a vector (the transform would rewrite it). Views reach Lance as they are; it
+ * stores them as their plain types, as the decoded path does.
+ */
+function passThroughFor(client: NamespaceClient, source: BatchSource): PassThrough | null {
+  if (!client.appendIpc || !client.createTableIpc || !source.passThrough) return null
+  const vectorLike = source.schema.fields.some((f) => {
+    const type = f.type as DataType
+    if (!DataType.isList(type) && !DataType.isFixedSizeList(type)) return false
+    const child = (type.children?.[0] as Field | undefined)?.type
+    return !!child && DataType.isFloat(child) && !(DataType.isFixedSizeList(type) && String(child) === 'Float32')
+  })
+  return vectorLike ? null : source.passThrough
+}
+
+/** "Failed to read record batch from IPC file: Io error: Data corruption detected Caused by: …" → "Data corruption detected". */
+function rustReason(text: string): string {
+  let reason = text.split(/\s+Caused by:/)[0]!.trim()
+  const prefix = /^(?:Failed to read [^:]*|[A-Za-z ]*error|LanceError\(\w+\)): /i
+  while (prefix.test(reason)) reason = reason.replace(prefix, '')
+  return reason.length > 200 ? `${reason.slice(0, 200)}…` : reason || text
+}
+
+/**
+ * Chunks to write, in file order: decoded batches transformed and regrouped (rechunk), raw batches gathered
+ * up to the same row and byte limits (many small batches make one commit, as decoded ones do).
+ */
+async function* chunksOf(batches: AsyncIterable<RecordBatch | RawBatch>, transform: BatchTransform, schema: Schema, limits: ChunkLimits): AsyncGenerator<Table | RawBatch[]> {
+  let group: RawBatch[] = []
+  let rows = 0
+  let bytes = 0
+  const one = async function* (batch: RecordBatch) {
+    yield transform.apply(batch)
+  }
+  for await (const batch of batches) {
+    if (!('raw' in batch)) {
+      if (group.length) yield group
+      group = []
+      rows = bytes = 0
+      yield* rechunk(one(batch), schema, limits)
+      continue
+    }
+    if (group.length && (rows + batch.rows > limits.maxRows || bytes + batch.bytes > limits.maxBytes)) {
+      yield group
+      group = []
+      rows = bytes = 0
+    }
+    group.push(batch)
+    rows += batch.rows
+    bytes += batch.bytes
+  }
+  if (group.length) yield group
+}
+
+/**
+ * One commit of raw batches (the first creates the table); arrow-rs's complaints about them mean the file's
+ * data is damaged.
+ */
+async function writeRaw(client: NamespaceClient, id: TableId, pass: PassThrough, group: RawBatch[], create: boolean, refused: () => void): Promise<void> {
+  const messages = group.map((b) => b.message)
+  const file = pass.frame(messages)
+  try {
+    if (create) await client.createTableIpc!(id, file, { mode: 'create' })
+    else await client.appendIpc!(id, file)
+    pass.release(messages) // Lance has copied what it needs: the buffers serve later batches
+  } catch (error) {
+    const e = toAppError(error)
+    if (create && e.code === 'already_exists') refused()
+    const text = `${e.message} ${e.detail ?? ''}`
+    if (e.code !== 'internal' || !/IPC|record batch|Arrow error|Invalid argument|corrupt|decompress|zstd/i.test(text)) throw error
+    const reason = rustReason(e.detail ?? e.message)
+    throw new AppError('corrupt', `The file's data is damaged (a record batch did not decode: ${reason.trim()})`, {
+      detail: e.detail ?? e.message,
+      hint: 'Export the file again',
+      cause: error,
+    })
+  }
+}
 
 async function undo(
   client: NamespaceClient,

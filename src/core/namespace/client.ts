@@ -105,6 +105,14 @@ export interface NamespaceClient {
   createEmptyTable(id: TableId, schema: Schema, options?: { mode?: CreateMode } & CallOptions): Promise<TableDescription>
   /** Append rows to an existing table; returns its new version. */
   appendRows(id: TableId, data: ArrowTable, options?: CallOptions): Promise<number>
+  /**
+   * Where the catalog writes locally through lancedb (dir): append the rows of an Arrow IPC file buffer as
+   * they are (arrow-rs decodes it: buffer compression and view types included) in one commit; returns the
+   * new version. Absent: the import decodes and uses `appendRows`.
+   */
+  appendIpc?(id: TableId, ipcFile: Uint8Array, options?: CallOptions): Promise<number>
+  /** With `appendIpc`: create a table from an Arrow IPC file buffer's schema and rows, as `createTable` does. */
+  createTableIpc?(id: TableId, ipcFile: Uint8Array, options?: { mode?: CreateMode } & CallOptions): Promise<TableDescription>
   /** Make `version` the latest again (used to roll back a failed append). */
   restoreVersion(id: TableId, version: number, options?: CallOptions): Promise<void>
   dropTable(id: TableId, options?: CallOptions): Promise<void>

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { connectNamespace as lanceConnect } from '@lancedb/lancedb'
-import { tableToIPC } from 'apache-arrow'
+import { Table, tableToIPC } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { removeStaleUploads } from '../../../src/core/import/uploads'
 import { DirNamespaceClient } from '../../../src/core/namespace/dir'
@@ -85,7 +85,10 @@ beforeAll(async () => {
   tmp = join(dir, 'tmp')
   await mkdir(tmp)
   file = join(dir, 'data.arrow')
-  await writeFile(file, tableToIPC(numbersTable(ROWS), 'file'))
+  // 10k-row batches, as most writers make them: create and overwrite hand them to Lance undecoded (pass-through).
+  const whole = numbersTable(ROWS).batches[0]!
+  const batches = Array.from({ length: ROWS / 10_000 }, (_, i) => whole.slice(i * 10_000, (i + 1) * 10_000))
+  await writeFile(file, tableToIPC(new Table(batches), 'file'))
 })
 afterAll(async () => {
   await removeDir(dir)

@@ -4,7 +4,8 @@ import { loadBatchAsync, loadDictionary } from './batch'
 import { initZstd } from './codecs'
 import { readAhead } from './zstdPool'
 import { fbFile, fbMessage, flatbuffers, type FbRecordBatch } from './fb'
-import { decodeSchema, type Conversion, type DecodedSchema } from './schema'
+import { decodeSchema, type Conversion, type DecodedSchema, type Layout } from './schema'
+import { MessageBuffers, MESSAGE_AT, zstdFrameBound, type RawMessage as FramedMessage, type SchemaRef } from './frame'
 
 /**
  * An Arrow IPC file or stream read message by message with positional reads (never the whole
@@ -22,7 +23,33 @@ export interface IpcReader {
   /** Bytes consumed so far. */
   position(): number
   batches(): AsyncGenerator<RecordBatch>
+  /**
+   * Where the file's record batches can go to arrow-rs undecoded (no dictionaries; no conversion but views,
+   * which Lance stores as their plain types itself): call instead of `batches()`. Null otherwise.
+   */
+  readonly passThrough: PassThrough | null
   close(): Promise<void>
+}
+
+/** A record batch left as its message bytes (see {@link PassThrough}). */
+export interface RawBatch {
+  readonly raw: true
+  rows: number
+  /** Bytes its buffers decode to (from the header and the compressed buffers' declared sizes). */
+  bytes: number
+  message: FramedMessage
+}
+
+export interface PassThrough {
+  /**
+   * Every record batch as its message bytes when it holds at most `limits` rows and bytes and its buffers are
+   * stored plain or as well-formed ZSTD frames (see passBytes); any other batch (too big, LZ4) is decoded here.
+   */
+  batches(limits: { maxRows: number; maxBytes: number }): AsyncGenerator<RecordBatch | RawBatch>
+  /** The Arrow IPC file (for lancedb's native `add`) holding these messages under the file's own schema. */
+  frame(messages: FramedMessage[]): Uint8Array
+  /** Messages whose framed file Lance has finished with: their buffers are reused for later batches. */
+  release(messages: FramedMessage[]): void
 }
 
 const MAGIC = Buffer.from('ARROW1')
@@ -42,6 +69,8 @@ const H = fbMessage.MessageHeader
 
 interface RawMessage {
   message: InstanceType<typeof fbMessage.Message>
+  /** Position of the message (its continuation marker or length prefix). */
+  at: number
   bodyAt: number
   bodyLength: number
   /** Position after the body. */
@@ -55,16 +84,20 @@ class Messages {
   ) {}
 
   async bytes(at: number, length: number): Promise<Uint8Array> {
-    if (at < 0 || length < 0 || at + length > this.size) throw new Error('it ends in the middle of a message (truncated)')
     // A fresh ArrayBuffer per read: 8-aligned, so typed arrays over it need no copies.
-    const out = new Uint8Array(length)
+    return this.bytesInto(new Uint8Array(length), 0, at, length)
+  }
+
+  /** Read `length` bytes at `at` into `out` at `into`; returns that range of `out`. */
+  async bytesInto(out: Uint8Array, into: number, at: number, length: number): Promise<Uint8Array> {
+    if (at < 0 || length < 0 || at + length > this.size) throw new Error('it ends in the middle of a message (truncated)')
     let done = 0
     while (done < length) {
-      const { bytesRead } = await this.handle.read(out, done, length - done, at + done)
+      const { bytesRead } = await this.handle.read(out, into + done, length - done, at + done)
       if (bytesRead === 0) throw new Error('it ends in the middle of a message (truncated)')
       done += bytesRead
     }
-    return out
+    return out.subarray(into, into + length)
   }
 
   /** The message at `at` (continuation marker or legacy length prefix); null at end-of-stream. */
@@ -86,7 +119,7 @@ class Messages {
     const bodyLength = Number(message.bodyLength())
     const bodyAt = start + length
     if (!(bodyLength >= 0) || bodyAt + bodyLength > this.size) throw new Error('a message body runs past the end of the file (truncated)')
-    return { message, bodyAt, bodyLength, end: bodyAt + bodyLength }
+    return { message, at, bodyAt, bodyLength, end: bodyAt + bodyLength }
   }
 }
 
@@ -152,12 +185,22 @@ async function openFile(m: Messages): Promise<IpcReader> {
         }
       })
     : async () => undefined
+  const schemaRef: SchemaRef = { bytes: footerBytes, pos: fbSchema.bb_pos }
+  const passThrough = passable(decoded)
+    ? passThroughOf(m, decoded, schemaRef, async function* () {
+        for (const raw of headers) {
+          yield raw
+          done++
+        }
+      })
+    : null
   return {
     schema: decoded.schema,
     conversions: decoded.conversions,
     unsupported: decoded.unsupported,
     rowCount: rows,
     size,
+    passThrough,
     position: () => (headers.length === 0 ? size : Math.round((size * done) / headers.length)),
     async *batches() {
       try {
@@ -218,12 +261,39 @@ async function openStream(m: Messages): Promise<IpcReader> {
     closed = true
     await m.handle.close().catch(() => undefined)
   }
+  const schemaTable = first.message.header(new fbMessage.Schema()) as InstanceType<typeof fbMessage.Schema>
+  const passThrough = passable(decoded)
+    ? passThroughOf(m, decoded, { bytes: first.message.bb!.bytes(), pos: schemaTable.bb_pos }, async function* () {
+        try {
+          let at = first.end
+          for (;;) {
+            const raw = await m.at(at)
+            if (!raw) {
+              at = await nextStream(m, at, decoded)
+              position = at
+              if (at < 0) return
+              continue
+            }
+            const type = raw.message.headerType()
+            if (type === H.Schema) throw new Error('it holds a second schema in the middle of a stream')
+            // Without dictionaries in the schema, a dictionary batch is as unexpected as any other message.
+            if (type !== H.RecordBatch) throw new Error(`it holds an unexpected message (type ${type})`)
+            at = raw.end
+            position = at
+            yield raw
+          }
+        } finally {
+          await close()
+        }
+      })
+    : null
   return {
     schema: decoded.schema,
     conversions: decoded.conversions,
     unsupported: decoded.unsupported,
     rowCount: null,
     size: m.size,
+    passThrough,
     position: () => position,
     async *batches() {
       try {
@@ -294,4 +364,98 @@ async function openStream(m: Messages): Promise<IpcReader> {
 
 export function sameSchema(a: Schema, b: Schema): boolean {
   return a.fields.length === b.fields.length && a.fields.every((f, i) => f.name === b.fields[i]!.name && String(f.type) === String(b.fields[i]!.type))
+}
+
+/**
+ * After the end-of-stream marker at `at`: the position of the next concatenated stream's first batch (its
+ * schema checked against the first), or -1 at the end of the file.
+ */
+async function nextStream(m: Messages, at: number, decoded: DecodedSchema): Promise<number> {
+  for (;;) {
+    at += new DataView((await m.bytes(at, 4)).buffer).getInt32(0, true) === -1 ? 8 : 4
+    if (at >= m.size) return -1
+    const next = await m.at(at)
+    if (!next) continue
+    const nextDecoded = schemaOf(next)
+    const schema = nextDecoded.schema
+    // Its batches go to arrow-rs under the first stream's schema: the layouts must agree too (Utf8 vs Utf8View).
+    if (!sameSchema(schema, decoded.schema) || JSON.stringify(nextDecoded.layouts) !== JSON.stringify(decoded.layouts)) {
+      throw new Error(`it holds Arrow streams whose schemas disagree (first: ${String(decoded.schema.fields)}; then: ${String(schema.fields)})`)
+    }
+    return next.end
+  }
+}
+
+/** Whether the file's batches can reach arrow-rs as they are: see {@link IpcReader.passThrough}. */
+function passable(decoded: DecodedSchema): boolean {
+  if (decoded.unsupported.length > 0 || decoded.dictionaries.size > 0) return false
+  const plain = (l: Layout): boolean => l.kind === 'plain' && l.children.every(plain)
+  if (!decoded.layouts.every((l) => l.kind === 'view' || plain(l))) return false
+  return decoded.conversions.every((c) => c.from === 'Utf8View' || c.from === 'BinaryView')
+}
+
+function passThroughOf(m: Messages, decoded: DecodedSchema, schema: SchemaRef, walk: () => AsyncGenerator<RawMessage>): PassThrough {
+  const decode = async (raw: RawMessage) => {
+    const body = await m.bytes(raw.bodyAt, raw.bodyLength)
+    return loadBatchAsync(decoded.schema, decoded.layouts, raw.message.header(new fbMessage.RecordBatch()) as FbRecordBatch, body, new Map())
+  }
+  const buffers = new MessageBuffers(schema)
+  return {
+    frame: (messages) => buffers.frame(messages),
+    release: (messages) => buffers.release(messages),
+    async *batches(limits) {
+      for await (const raw of walk()) {
+        const header = raw.message.header(new fbMessage.RecordBatch()) as FbRecordBatch
+        const rows = Number(header.length())
+        if (!(rows >= 0 && rows <= limits.maxRows) || raw.bodyLength > limits.maxBytes) {
+          yield await decode(raw)
+          continue
+        }
+        const bytes = await m.bytesInto(buffers.take(raw.end - raw.at), MESSAGE_AT, raw.at, raw.end - raw.at)
+        const metaDataLength = raw.bodyAt - raw.at
+        const decodedBytes = passBytes(header, bytes.subarray(metaDataLength), limits.maxBytes)
+        if (decodedBytes === null || decodedBytes > limits.maxBytes) {
+          buffers.release([{ bytes, metaDataLength }])
+          yield await decode(raw)
+        } else yield { raw: true, rows, bytes: decodedBytes, message: { bytes, metaDataLength } }
+      }
+    },
+  }
+}
+
+/**
+ * The bytes a batch's buffers decode to, or null when it must be decoded here: a buffer outside the body,
+ * LZ4 (decoded here, as its frames need not bound their size), a ZSTD buffer that is not one well-formed frame,
+ * or frames that could decode to more than twice `maxBytes`.
+ */
+function passBytes(header: FbRecordBatch, body: Uint8Array, maxBytes: number): number | null {
+  const compression = header.compression()
+  const codec = compression ? (compression.codec() as number) : null
+  if (codec !== null && codec !== 1) return null
+  let total = 0
+  let bound = 0
+  const dv = new DataView(body.buffer, body.byteOffset, body.byteLength)
+  for (let i = 0; i < header.buffersLength(); i++) {
+    const b = header.buffers(i)!
+    const offset = Number(b.offset())
+    const length = Number(b.length())
+    if (!(offset >= 0 && length >= 0 && offset + length <= body.length)) return null
+    if (codec === null || length === 0) {
+      total += length
+      continue
+    }
+    if (length < 8) return null
+    const size = dv.getBigInt64(offset, true)
+    if (size === -1n) {
+      total += length - 8
+      continue
+    }
+    if (size < 0n || size > 2n ** 31n) return null
+    const most = zstdFrameBound(body.subarray(offset + 8, offset + length), Number(size))
+    if (most === null || most < size) return null
+    total += Number(size)
+    bound += most
+  }
+  // arrow-rs decodes a frame whole before it compares the result with the claimed size: bound what it may make.
+  return bound > 2 * maxBytes ? null : total
 }

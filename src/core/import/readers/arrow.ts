@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises'
 import { AppError } from '../../../contract'
-import { openIpc, type IpcReader } from '../../arrow/ipc/reader'
+import type { RecordBatch } from 'apache-arrow'
+import { openIpc, type IpcReader, type RawBatch } from '../../arrow/ipc/reader'
 import type { BatchSource, OpenOptions } from '../source'
 import { batchProblem } from '../validate'
 import { corrupt, throwIfAborted } from './errors'
@@ -65,7 +66,36 @@ async function fromReader(path: string, kind: 'file' | 'stream', options: OpenOp
       hint: 'No lossless conversion exists; convert or drop that column, then import again',
     })
   }
+  const pass = reader.passThrough
   return {
+    passThrough: pass && {
+      frame: (messages) => pass.frame(messages),
+      release: (messages) => pass.release(messages),
+      async *batches(limits) {
+        const it = pass.batches(limits)
+        let index = 0
+        try {
+          for (;;) {
+            throwIfAborted(options.signal)
+            let step: IteratorResult<RecordBatch | RawBatch>
+            try {
+              step = await it.next()
+            } catch (error) {
+              throw corrupt(fileName, what, error)
+            }
+            if (step.done) return
+            index++
+            const batch = step.value
+            const problem = 'raw' in batch ? null : batchProblem(batch)
+            if (problem) throw corrupt(fileName, what, new Error(`record batch ${index}: ${problem}`))
+            yield batch
+          }
+        } finally {
+          await it.return(undefined).catch(() => undefined)
+          await reader.close()
+        }
+      },
+    },
     format: kind === 'file' ? 'arrow-file' : 'arrow-stream',
     schema: reader.schema,
     size: reader.size,

@@ -1,5 +1,5 @@
-import type { AddResult, Table as LanceTable } from '@lancedb/lancedb'
-import { RecordBatchFileWriter, type Table as ArrowTable } from 'apache-arrow'
+import type { AddResult, Connection, Table as LanceTable } from '@lancedb/lancedb'
+import { RecordBatchFileWriter, tableFromIPC, type Table as ArrowTable } from 'apache-arrow'
 
 type NativeAdd = (buf: Buffer, mode: string) => Promise<AddResult>
 
@@ -18,4 +18,28 @@ export async function addArrowTable(table: LanceTable, data: ArrowTable): Promis
   if (typeof inner?.add !== 'function' || data.schema.metadata.has('embedding_functions')) return table.add(data)
   const bytes = RecordBatchFileWriter.writeAll(data).toUint8Array(true)
   return inner.add.call(inner, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), 'append')
+}
+
+/**
+ * Append the rows of an Arrow IPC file buffer (already encoded, e.g. record batches copied from the source
+ * file) in one Lance commit. Needs the native call; without it the bytes are decoded and added the public way.
+ */
+export async function addIpcFile(table: LanceTable, ipcFile: Uint8Array): Promise<AddResult> {
+  const inner = (table as unknown as { inner?: { add?: NativeAdd } }).inner
+  const buf = Buffer.from(ipcFile.buffer, ipcFile.byteOffset, ipcFile.byteLength)
+  if (typeof inner?.add === 'function') return inner.add.call(inner, buf, 'append')
+  return table.add(tableFromIPC(buf))
+}
+
+type NativeCreate = (name: string, buf: Buffer, mode: string, namespace: string[], storageOptions?: Record<string, string>) => Promise<unknown>
+
+/**
+ * Create a table from an Arrow IPC file buffer, as lancedb's `createTable` does once it has encoded its input
+ * (connection.js `_createTableImpl`). Without the native call there the bytes are decoded and given to it.
+ */
+export async function createFromIpc(db: Connection, name: string, namespace: string[], ipcFile: Uint8Array, mode: 'create' | 'overwrite'): Promise<void> {
+  const inner = (db as unknown as { inner?: { createTable?: NativeCreate } }).inner
+  const buf = Buffer.from(ipcFile.buffer, ipcFile.byteOffset, ipcFile.byteLength)
+  if (typeof inner?.createTable === 'function') await inner.createTable.call(inner, name, buf, mode, namespace)
+  else await db.createTable(name, tableFromIPC(buf), namespace, { mode })
 }

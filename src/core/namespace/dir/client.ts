@@ -12,7 +12,7 @@ import { listAll, type CallOptions, type CreateMode, type DescribeOptions, type 
 import { assertComponent, assertNamespacePath, assertTableId, formatNamespace, formatTableId, type NamespacePath, type TableId } from '../path'
 import { clearIntent, recordIntent } from '../../recovery/journal'
 import { isStagingName, stagingName } from '../../recovery/staging'
-import { addArrowTable } from './add'
+import { addArrowTable, addIpcFile, createFromIpc } from './add'
 import { fromLanceError } from './errors'
 import { CatalogManifest, objectIdOf, tableObjectId } from './manifest'
 import { moveTable, serialized, swapTables, type MoveContext } from './moves'
@@ -293,6 +293,11 @@ export class DirNamespaceClient implements NamespaceClient {
     return this.createStaged(id, options.mode, (t, mode) => this.db.createTable(t.name, data, [...t.namespace], { mode, ...this.tableOptions() }))
   }
 
+  async createTableIpc(id: TableId, ipcFile: Uint8Array, options: { mode?: CreateMode } & CallOptions = {}): Promise<TableDescription> {
+    assertTableId(id)
+    return this.createStaged(id, options.mode, (t, mode) => createFromIpc(this.db, t.name, [...t.namespace], ipcFile, mode))
+  }
+
   async createEmptyTable(id: TableId, schema: Schema, options: { mode?: CreateMode } & CallOptions = {}): Promise<TableDescription> {
     assertTableId(id)
     return this.createStaged(id, options.mode, (t, mode) => this.db.createEmptyTable(t.name, schema, [...t.namespace], { mode, ...this.tableOptions() }))
@@ -385,6 +390,17 @@ export class DirNamespaceClient implements NamespaceClient {
     this.forget(id)
     const table = kept ?? (await this.openTable(id))
     const result = await this.call(() => addArrowTable(table, data), { table: id })
+    if (isStagingName(id.name)) this.writers.set(key, table)
+    return result.version
+  }
+
+  async appendIpc(id: TableId, ipcFile: Uint8Array, _options: CallOptions = {}): Promise<number> {
+    assertTableId(id)
+    const key = tableKey(id)
+    const kept = this.writers.get(key)
+    this.forget(id)
+    const table = kept ?? (await this.openTable(id))
+    const result = await this.call(() => addIpcFile(table, ipcFile), { table: id })
     if (isStagingName(id.name)) this.writers.set(key, table)
     return result.version
   }
