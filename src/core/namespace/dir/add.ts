@@ -37,9 +37,9 @@ type NativeCreate = (name: string, buf: Buffer, mode: string, namespace: string[
  * Create a table from an Arrow IPC file buffer, as lancedb's `createTable` does once it has encoded its input
  * (connection.js `_createTableImpl`). Without the native call there the bytes are decoded and given to it.
  */
-export async function createFromIpc(db: Connection, name: string, namespace: string[], ipcFile: Uint8Array, mode: 'create' | 'overwrite'): Promise<void> {
+export async function createFromIpc(db: Connection, name: string, namespace: string[], ipcFile: Uint8Array, mode: 'create' | 'overwrite', storageOptions?: Record<string, string>): Promise<void> {
   const inner = (db as unknown as { inner?: { createTable?: NativeCreate } }).inner
   const buf = Buffer.from(ipcFile.buffer, ipcFile.byteOffset, ipcFile.byteLength)
-  if (typeof inner?.createTable === 'function') await inner.createTable.call(inner, name, buf, mode, namespace)
-  else await db.createTable(name, tableFromIPC(buf), namespace, { mode })
+  if (typeof inner?.createTable === 'function') await inner.createTable.call(inner, name, buf, mode, namespace, storageOptions)
+  else await db.createTable(name, tableFromIPC(buf), namespace, { mode, ...(storageOptions ? { storageOptions } : {}) })
 }

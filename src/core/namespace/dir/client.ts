@@ -295,7 +295,7 @@ export class DirNamespaceClient implements NamespaceClient {
 
   async createTableIpc(id: TableId, ipcFile: Uint8Array, options: { mode?: CreateMode } & CallOptions = {}): Promise<TableDescription> {
     assertTableId(id)
-    return this.createStaged(id, options.mode, (t, mode) => createFromIpc(this.db, t.name, [...t.namespace], ipcFile, mode))
+    return this.createStaged(id, options.mode, (t, mode) => createFromIpc(this.db, t.name, [...t.namespace], ipcFile, mode, this.tableOptions().storageOptions))
   }
 
   async createEmptyTable(id: TableId, schema: Schema, options: { mode?: CreateMode } & CallOptions = {}): Promise<TableDescription> {
