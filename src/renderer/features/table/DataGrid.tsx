@@ -173,15 +173,23 @@ export const DataGrid = memo(function DataGrid({
   const scrollRef = useRef<HTMLDivElement>(null)
   // A close first guess (the window less the app's chrome) saves a second render after measuring.
   const [viewport, setViewport] = useState(() => ({ height: Math.max(200, window.innerHeight - 76), width: Math.max(300, window.innerWidth - 280) }))
-  const [offset, setOffset] = useState(0)
+  // A new view (filter, sort, search) keeps this grid, its column widths and its DOM rows (a remount cost
+  // ~25 ms per view change; issue 13): the scroll offset and the active cell belong to one view, so they are
+  // stored with its key and read as their initial values under any other — no second render to reset them.
+  const viewKey = useMemo(() => JSON.stringify(view ?? null), [view])
+  const [scrolled, setScrolled] = useState({ viewKey, offset: 0 })
+  const offset = scrolled.viewKey === viewKey ? scrolled.offset : 0
+  const setOffset = (next: number) => setScrolled({ viewKey, offset: next })
   const offsetRef = useRef(0)
   const expectedScrollTop = useRef<number | null>(null)
-  const [active, setActive] = useState<{ row: number; col: number } | null>(null)
+  const [activeCell, setActiveCell] = useState<{ viewKey: string; cell: { row: number; col: number } | null }>({ viewKey, cell: null })
+  const active = activeCell.viewKey === viewKey ? activeCell.cell : null
+  const setActive = (cell: { row: number; col: number } | null) => setActiveCell({ viewKey, cell })
 
   const bodyHeight = Math.max(ROW_HEIGHT, viewport.height - HEADER_HEIGHT)
   const g = useMemo(() => geometry(rowCount, ROW_HEIGHT, bodyHeight), [rowCount, bodyHeight])
   const window_ = visibleRows(g, offset)
-  const pages = usePages(tableRef, rowCount, window_.first, window_.end, seed, initialPage, view)
+  const pages = usePages(tableRef, rowCount, window_.first, window_.end, seed, initialPage, view, viewKey)
 
   const data = useMemo(() => {
     const rows: GridRow[] = []
@@ -223,11 +231,24 @@ export const DataGrid = memo(function DataGrid({
     return () => observer.disconnect()
   }, [])
 
+  // The new view starts at its top, before the paint that shows it.
+  const shownView = useRef(viewKey)
+  useLayoutEffect(() => {
+    if (shownView.current === viewKey) return
+    shownView.current = viewKey
+    offsetRef.current = 0
+    const element = scrollRef.current
+    if (element && element.scrollTop !== 0) {
+      expectedScrollTop.current = 0
+      element.scrollTop = 0
+    }
+  }, [viewKey])
+
   const scrollToOffset = useCallback(
     (next: number) => {
       const clamped = Math.min(Math.max(next, 0), g.maxOffset)
       offsetRef.current = clamped
-      setOffset(clamped)
+      setScrolled({ viewKey, offset: clamped })
       const element = scrollRef.current
       if (element) {
         const top = scrollTopForOffset(g, clamped)
@@ -235,7 +256,7 @@ export const DataGrid = memo(function DataGrid({
         element.scrollTop = top
       }
     },
-    [g],
+    [g, viewKey],
   )
 
   const onScroll = () => {
@@ -299,6 +320,7 @@ export const DataGrid = memo(function DataGrid({
     pageRows: PAGE_ROWS,
     fetch: fetchRows,
     gridRef: scrollRef,
+    viewKey,
   })
 
   /** Move the active cell; `extend` (Shift) grows the selection instead of collapsing it. */

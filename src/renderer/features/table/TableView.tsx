@@ -5,6 +5,7 @@ import { call, readPage } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { RefreshIcon, SchemaIcon, TableIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
+import { GridStatusBar, useGridStatusStore } from './GridStatusBar'
 import { ColumnsMenu } from './ColumnsMenu'
 import { ExportSheet } from '../export/ExportSheet'
 import { DataGrid, type ColumnVisibility } from './DataGrid'
@@ -19,13 +20,6 @@ const SEED_WAIT_MS = 150
 
 type Loaded = { state: 'loading' } | { state: 'error'; error: AppErrorData } | { state: 'ready'; info: TableInfo }
 
-interface GridStatus {
-  first: number
-  end: number
-  loading: boolean
-  active: { row: number; column: string } | null
-}
-
 /** The right pane for one table: header, schema panel, data grid, status bar. */
 export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: { tableRef: TableRef; connectionLabel: string; writeBlock?: string }) {
   // Versions, Indexes and Stats panels; `tableRef` below is the version being read (the latest unless one is open).
@@ -35,7 +29,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
   const [attempt, setAttempt] = useState(0)
   const [schemaOpen, setSchemaOpen] = useState(false)
   const [visibility, setVisibility] = useState<ColumnVisibility>({})
-  const [status, setStatus] = useState<GridStatus | null>(null)
+  const status = useGridStatusStore()
   const [seed, setSeed] = useState<PageSeed | undefined>(undefined)
   const [initialPage, setInitialPage] = useState<ArrowTable | undefined>(undefined)
   const [exporting, setExporting] = useState(false)
@@ -70,19 +64,6 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
   const reload = useCallback(() => {
     setLoaded({ state: 'loading' })
     setAttempt((a) => a + 1)
-  }, [])
-
-  const onStatus = useCallback((next: GridStatus) => {
-    setStatus((previous) =>
-      previous &&
-      previous.first === next.first &&
-      previous.end === next.end &&
-      previous.loading === next.loading &&
-      previous.active?.row === next.active?.row &&
-      previous.active?.column === next.active?.column
-        ? previous
-        : next,
-    )
   }, [])
 
   const path = [connectionLabel, ...tableRef.namespace]
@@ -151,14 +132,15 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
         )}
         {info && (
           <DataGrid
-            key={`${attempt}:${q.viewKey}`}
+            // One grid per table version: a filter or sort is a new view of the same grid (it resets itself).
+            key={`${attempt}:${info.version}`}
             tableRef={tableRef}
             label={tableRef.name}
             rowCount={q.count}
             fields={q.fields}
             columnVisibility={visibility}
             onColumnVisibilityChange={setVisibility}
-            onStatus={onStatus}
+            onStatus={status.report}
             seed={q.plain ? seed : undefined}
             initialPage={q.firstPage ?? (q.plain ? initialPage : undefined)}
             {...q.gridProps}
@@ -178,23 +160,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
         )}
         <LifecyclePanelView lifecycle={lifecycle} tableRef={latestRef} fields={info?.schema ?? []} writeBlock={writeBlock} onChanged={reload} />
       </div>
-      <footer className="status-bar" role="status" aria-label="Table status">
-        {info && status && q.count > 0 && (
-          <span>
-            Rows {numberFormat.format(status.first + 1)}–{numberFormat.format(status.end)} of {numberFormat.format(q.count)}
-          </span>
-        )}
-        {info && status?.active && (
-          <span>
-            Row {numberFormat.format(status.active.row + 1)}, {status.active.column}
-          </span>
-        )}
-        {status?.loading && (
-          <span className="status-loading">
-            <Spinner label="Loading rows" /> loading rows…
-          </span>
-        )}
-      </footer>
+      <GridStatusBar store={status} count={q.count} ready={info !== null} />
       {q.overlays}
     </section>
   )
