@@ -20,6 +20,8 @@ import { useGridSelection } from './useGridSelection'
 import type { CellMenuItem } from './CellMenu'
 
 export const ROW_HEIGHT = 24
+/** The size the last grid measured: a new grid in this window starts with it. */
+let lastViewport: { height: number; width: number } | null = null
 const HEADER_HEIGHT = 40
 
 /** One rendered row: its index in the whole table and the page that holds it (null while loading). */
@@ -171,8 +173,9 @@ export const DataGrid = memo(function DataGrid({
 }) {
   const gridId = useId()
   const scrollRef = useRef<HTMLDivElement>(null)
-  // A close first guess (the window less the app's chrome) saves a second render after measuring.
-  const [viewport, setViewport] = useState(() => ({ height: Math.max(200, window.innerHeight - 76), width: Math.max(300, window.innerWidth - 280) }))
+  // The last grid's size, else a guess no smaller than the grid (the window less the app's chrome): more rows
+  // than fit are clipped, fewer would leave a gap until measured.
+  const [viewport, setViewport] = useState(() => lastViewport ?? { height: Math.max(200, window.innerHeight - 76), width: Math.max(300, window.innerWidth - 280) })
   // A new view (filter, sort, search) keeps this grid, its column widths and its DOM rows (a remount cost
   // ~25 ms per view change; issue 13): the scroll offset and the active cell belong to one view, so they are
   // stored with its key and read as their initial values under any other — no second render to reset them.
@@ -221,11 +224,15 @@ export const DataGrid = memo(function DataGrid({
   useLayoutEffect(() => {
     const element = scrollRef.current
     if (!element) return
-    const measure = () =>
-      setViewport((previous) =>
-        previous.height === element.clientHeight && previous.width === element.clientWidth ? previous : { height: element.clientHeight, width: element.clientWidth },
-      )
-    measure()
+    // Measured when the ResizeObserver reports (after the browser's layout, before its paint), never here:
+    // reading clientHeight in the commit forced a layout of the new grid and a second render before the
+    // first rows could be painted (issue 13, the cold open's profile).
+    const measure = () => {
+      const size = { height: element.clientHeight, width: element.clientWidth }
+      if (size.height === 0) return // not laid out (hidden)
+      lastViewport = size
+      setViewport((previous) => (previous.height === size.height && previous.width === size.width ? previous : size))
+    }
     const observer = new ResizeObserver(measure)
     observer.observe(element)
     return () => observer.disconnect()

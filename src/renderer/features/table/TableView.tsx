@@ -1,7 +1,6 @@
 import type { Table as ArrowTable } from 'apache-arrow'
 import { useCallback, useEffect, useState } from 'react'
 import type { AppErrorData, TableInfo, TableRef } from '../../../contract'
-import { call, readPage } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { RefreshIcon, SchemaIcon, TableIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
@@ -10,7 +9,8 @@ import { ColumnsMenu } from './ColumnsMenu'
 import { ExportSheet } from '../export/ExportSheet'
 import { DataGrid, type ColumnVisibility } from './DataGrid'
 import { SchemaPanel } from './SchemaPanel'
-import { PAGE_ROWS, type PageSeed } from './usePages'
+import { type PageSeed } from './usePages'
+import { openTable } from './tableOpening'
 import { useTableQueries } from './useTableQueries'
 import { LifecycleButtons, LifecyclePanelView, ReadOnlyBadge, useTableLifecycle } from '../lifecycle/TableLifecycle'
 
@@ -36,12 +36,10 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
 
   useEffect(() => {
     let live = true
-    // The first page is asked for together with the description: opening a table costs one round trip.
-    const controller = new AbortController()
-    // Through the (empty) view: the latest version read afresh, the same one describe pins (not a cached handle).
-    const promise = readPage(tableRef, 0, PAGE_ROWS, controller.signal, {})
-    promise.catch(() => undefined) // its error, if any, is shown by the grid (or the describe error wins)
-    call('tables/describe', { ...tableRef, namespace: [...tableRef.namespace] })
+    // The first page is asked for together with the description: opening a table costs one round trip
+    // (started by the tree click when it can be: tableOpening.ts).
+    const { describe, page: promise, controller } = openTable(tableRef)
+    describe
       .then(async (info) => {
         // When the first page follows closely, show the grid with its rows at once (one render, one paint).
         const first = await Promise.race([promise.catch(() => undefined), new Promise<undefined>((resolve) => setTimeout(resolve, SEED_WAIT_MS))])
