@@ -88,13 +88,15 @@ function HeaderContent({ field }: { field: FieldInfo }) {
 }
 
 export type ColumnVisibility = Record<string, boolean>
+type ColumnSizing = Record<string, number>
 
 function useGridTable(
   fields: readonly FieldInfo[],
   data: GridRow[],
   columnVisibility: ColumnVisibility,
   onColumnVisibilityChange: (updater: ColumnVisibility | ((old: ColumnVisibility) => ColumnVisibility)) => void,
-  initialSizing: Record<string, number> | undefined,
+  columnSizing: ColumnSizing,
+  onColumnSizingChange: (updater: ColumnSizing | ((old: ColumnSizing) => ColumnSizing)) => void,
 ): GridTable {
   const columns = useMemo(
     () =>
@@ -118,9 +120,9 @@ function useGridTable(
     data,
     getRowId: (row) => String(row.index),
     columnResizeMode: 'onChange',
-    initialState: initialSizing ? { columnSizing: initialSizing } : undefined,
-    state: { columnVisibility },
+    state: { columnVisibility, columnSizing },
     onColumnVisibilityChange,
+    onColumnSizingChange,
   })
 }
 
@@ -193,6 +195,7 @@ export const DataGrid = memo(function DataGrid({
   const g = useMemo(() => geometry(rowCount, ROW_HEIGHT, bodyHeight), [rowCount, bodyHeight])
   const window_ = visibleRows(g, offset)
   const pages = usePages(tableRef, rowCount, window_.first, window_.end, seed, initialPage, view, viewKey)
+  const prefetch = pages.prefetch
 
   const data = useMemo(() => {
     const rows: GridRow[] = []
@@ -205,18 +208,37 @@ export const DataGrid = memo(function DataGrid({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [window_.first, window_.end, pages.version, pages.pageOf])
 
-  // Fit column widths to the first rows (once; the user's resizing wins after that): at once when
-  // page 0 came with the table, else when the first page arrives.
-  const [initialSizing] = useState(() => (initialPage ? fitColumns(fields, initialPage) : undefined))
-  const table = useGridTable(fields, data, columnVisibility, onColumnVisibilityChange, initialSizing)
-  const autoSized = useRef(initialSizing !== undefined)
+  // Column widths: fitted to each view's first rows, and the widths the user set by dragging, which win and
+  // stay across views. The fit is computed in the render that shows the view (its page 0 comes with it), so a
+  // filter or sort costs no second render; only a table opened before its first page arrived fits it later.
+  const viewFit = useMemo(
+    () => (initialPage ? fitColumns(fields, initialPage) : undefined),
+    // Once per view: initialPage is the new view's page 0 in the render where viewKey changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [viewKey, fields],
+  )
+  const [lateFit, setLateFit] = useState<{ viewKey: string; sizes: ColumnSizing } | null>(null)
+  const [userSizing, setUserSizing] = useState<ColumnSizing>({})
+  const fitted = viewFit ?? (lateFit?.viewKey === viewKey ? lateFit.sizes : undefined)
+  const columnSizing = useMemo(() => ({ ...fitted, ...userSizing }), [fitted, userSizing])
+  const onColumnSizingChange = useCallback(
+    (updater: ColumnSizing | ((old: ColumnSizing) => ColumnSizing)) => {
+      const next = typeof updater === 'function' ? updater(columnSizing) : updater
+      // What differs from the fit is the user's; a reset (double-click) drops the user's width.
+      const user: ColumnSizing = {}
+      for (const [name, width] of Object.entries(next)) if (fitted?.[name] !== width) user[name] = width
+      setUserSizing(user)
+    },
+    [columnSizing, fitted],
+  )
+  const table = useGridTable(fields, data, columnVisibility, onColumnVisibilityChange, columnSizing, onColumnSizingChange)
   useEffect(() => {
-    if (autoSized.current) return
-    const page = pages.pageOf(window_.first)
-    if (!page) return
-    autoSized.current = true
-    table.setColumnSizing(fitColumns(fields, page))
-  }, [pages, window_.first, fields, table])
+    if (fitted) return
+    const page = pages.pageOf(0)
+    // The first page arrived after the grid mounted (a table opened before it came): fit once, to it.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    if (page) setLateFit({ viewKey, sizes: fitColumns(fields, page) })
+  }, [fitted, pages, pages.version, viewKey, fields])
   const visibleColumns = table.getVisibleLeafColumns()
   const gutterWidth = Math.max(56, String(rowCount).length * 8 + 24)
   const totalWidth = gutterWidth + table.getTotalSize()
@@ -255,6 +277,8 @@ export const DataGrid = memo(function DataGrid({
     (next: number) => {
       const clamped = Math.min(Math.max(next, 0), g.maxOffset)
       offsetRef.current = clamped
+      const rows = visibleRows(g, clamped)
+      prefetch(rows.first, rows.end)
       setScrolled({ viewKey, offset: clamped })
       const element = scrollRef.current
       if (element) {
@@ -263,7 +287,7 @@ export const DataGrid = memo(function DataGrid({
         element.scrollTop = top
       }
     },
-    [g, viewKey],
+    [g, viewKey, prefetch],
   )
 
   const onScroll = () => {
@@ -278,6 +302,9 @@ export const DataGrid = memo(function DataGrid({
     expectedScrollTop.current = null
     const next = offsetForScrollTop(g, top)
     offsetRef.current = next
+    // The rows now in view are asked for in this event, as a hand-written page would, not after React renders.
+    const rows = visibleRows(g, next)
+    pages.prefetch(rows.first, rows.end)
     setOffset(next)
   }
 

@@ -20,6 +20,8 @@ export interface PageStore {
   loading: boolean
   error: AppErrorData | null
   retry(): void
+  /** Ask for the pages of rows [first, end) now (a scroll handler, before the render that shows them). */
+  prefetch(first: number, end: number): void
 }
 
 /** A request for page 0 started before the table's size was known (in parallel with `tables/describe`). */
@@ -57,54 +59,61 @@ export function usePages(ref: TableRef, rowCount: number, first: number, end: nu
   const error = failed?.store === store ? failed.error : null
   const [attempt, setAttempt] = useState(0)
 
-  // A layout effect: the visible page is requested in the same task as the scroll that needs it, not after
-  // the next paint (a passive effect after a scroll waits for the frame; issue 13).
-  useLayoutEffect(() => {
-    if (rowCount === 0 || end <= first) return
-    const inFlight = store.inFlight
-    const from = Math.max(0, first - OVERSCAN_ROWS)
-    const to = Math.min(rowCount, end + OVERSCAN_ROWS)
-    const wanted: number[] = []
-    // Visible pages first, then the ones ahead and behind.
-    const visibleFirst = Math.floor(first / PAGE_ROWS)
-    const visibleLast = Math.floor((end - 1) / PAGE_ROWS)
-    for (let page = visibleFirst; page <= visibleLast; page += 1) wanted.push(page)
-    for (let page = Math.floor(from / PAGE_ROWS); page <= Math.floor((to - 1) / PAGE_ROWS); page += 1) {
-      if (!wanted.includes(page)) wanted.push(page)
-    }
-    for (const [page, controller] of inFlight) {
-      if (!wanted.includes(page)) {
-        controller.abort()
-        inFlight.delete(page)
+  // Requests the pages of rows [first, end) that are missing; cancels those of rows no longer wanted.
+  const request = useCallback(
+    (first: number, end: number) => {
+      if (rowCount === 0 || end <= first) return
+      const inFlight = store.inFlight
+      const from = Math.max(0, first - OVERSCAN_ROWS)
+      const to = Math.min(rowCount, end + OVERSCAN_ROWS)
+      const wanted: number[] = []
+      // Visible pages first, then the ones ahead and behind.
+      const visibleFirst = Math.floor(first / PAGE_ROWS)
+      const visibleLast = Math.floor((end - 1) / PAGE_ROWS)
+      for (let page = visibleFirst; page <= visibleLast; page += 1) wanted.push(page)
+      for (let page = Math.floor(from / PAGE_ROWS); page <= Math.floor((to - 1) / PAGE_ROWS); page += 1) {
+        if (!wanted.includes(page)) wanted.push(page)
       }
-    }
-    // The pages around the window wait until the visible ones are here: they would compete with them.
-    const visibleMissing = wanted.slice(0, visibleLast - visibleFirst + 1).some((page) => !cache.has(page))
-    for (const page of wanted) {
-      if (cache.has(page) || inFlight.has(page)) continue
-      if (visibleMissing && (page < visibleFirst || page > visibleLast)) continue
-      const useSeed = page === 0 && seed !== undefined && store.seedsTaken.size === 0 && !seed.controller.signal.aborted
-      if (useSeed) store.seedsTaken.add(seed)
-      const controller = useSeed ? seed.controller : new AbortController()
-      inFlight.set(page, controller)
-      const offset = page * PAGE_ROWS
-      const request = useSeed ? seed.promise : readPage(ref, offset, Math.min(PAGE_ROWS, rowCount - offset), controller.signal, view)
-      request
-        .then((table) => {
-          if (controller.signal.aborted) return
-          cache.set(page, table)
-          setError(null)
-          setVersion((v) => v + 1)
-        })
-        .catch((e: unknown) => {
-          if (controller.signal.aborted || isAbort(e)) return
-          setError({ store, error: errorData(e) })
-        })
-        .finally(() => {
-          if (inFlight.get(page) === controller) inFlight.delete(page)
-        })
-    }
-  }, [ref, rowCount, first, end, attempt, version, cache, seed, view, store])
+      for (const [page, controller] of inFlight) {
+        if (!wanted.includes(page)) {
+          controller.abort()
+          inFlight.delete(page)
+        }
+      }
+      // The pages around the window wait until the visible ones are here: they would compete with them.
+      const visibleMissing = wanted.slice(0, visibleLast - visibleFirst + 1).some((page) => !cache.has(page))
+      for (const page of wanted) {
+        if (cache.has(page) || inFlight.has(page)) continue
+        if (visibleMissing && (page < visibleFirst || page > visibleLast)) continue
+        const useSeed = page === 0 && seed !== undefined && store.seedsTaken.size === 0 && !seed.controller.signal.aborted
+        if (useSeed) store.seedsTaken.add(seed)
+        const controller = useSeed ? seed.controller : new AbortController()
+        inFlight.set(page, controller)
+        const offset = page * PAGE_ROWS
+        const pending = useSeed ? seed.promise : readPage(ref, offset, Math.min(PAGE_ROWS, rowCount - offset), controller.signal, view)
+        pending
+          .then((table) => {
+            if (controller.signal.aborted) return
+            cache.set(page, table)
+            setError(null)
+            setVersion((v) => v + 1)
+          })
+          .catch((e: unknown) => {
+            if (controller.signal.aborted || isAbort(e)) return
+            setError({ store, error: errorData(e) })
+          })
+          .finally(() => {
+            if (inFlight.get(page) === controller) inFlight.delete(page)
+          })
+      }
+    },
+    [ref, rowCount, cache, seed, view, store],
+  )
+
+  // A layout effect: the visible page is requested in the same task as the render that needs it, not after
+  // the next paint (a passive effect after a scroll waits for the frame; issue 13). A scroll asks earlier
+  // still, through `prefetch`, before React renders the new window.
+  useLayoutEffect(() => request(first, end), [request, first, end, attempt, version])
 
   // Leaving a view (or the grid): its requests are cancelled, their answers ignored.
   useLayoutEffect(
@@ -125,5 +134,5 @@ export function usePages(ref: TableRef, rowCount: number, first: number, end: nu
   for (let page = Math.floor(first / PAGE_ROWS); page <= Math.floor(Math.max(first, end - 1) / PAGE_ROWS); page += 1) {
     if (!cache.has(page)) loading = true
   }
-  return { pageOf, version, loading: loading && rowCount > 0 && error === null, error, retry }
+  return { pageOf, version, loading: loading && rowCount > 0 && error === null, error, retry, prefetch: request }
 }
