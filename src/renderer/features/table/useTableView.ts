@@ -6,6 +6,8 @@ import { call, cancellable, readPage } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
 import { PAGE_ROWS } from './usePages'
 
+/** A new view that takes longer than this shows the filter bar's spinner (a quick one re-renders nothing while it runs). */
+const SPINNER_DELAY_MS = 150
 /** How often an open table asks whether a newer version exists (one cheap version read). */
 const VERSION_POLL_MS = 4000
 
@@ -22,7 +24,7 @@ export interface TableViewState {
   choice: ViewChoice
   /** Rows of the view (the table's row count when nothing narrows it). */
   count: number
-  /** A key that changes with the view (the grid remounts, with a fresh page cache). */
+  /** A key that changes with the view (the grid starts a fresh page cache and scrolls to the top; it is not remounted). */
   viewKey: string
   /** Page 0 of the view, fetched while the new view was checked. */
   firstPage: ArrowTable | undefined
@@ -52,7 +54,7 @@ function countView(ref: TableRef, view: TableViewSpec, signal?: AbortSignal): Pr
 /**
  * The table view's state (issue 7): one view value — version, filter, sort, search — keys the count (TanStack
  * Query, cancelled through its AbortSignal), the grid's pages and the "newer version" check. Pages stay in the
- * grid's own page cache (usePages), the scrolling hot path; the grid remounts when the view changes.
+ * grid's own page cache (usePages), the scrolling hot path; a new view gets a fresh cache in the same grid.
  */
 export function useTableView(ref: TableRef, info: TableInfo | null): TableViewState {
   const client = useQueryClient()
@@ -99,7 +101,8 @@ export function useTableView(ref: TableRef, info: TableInfo | null): TableViewSt
         ...(next.sort?.length ? { sort: next.sort } : {}),
         ...(next.search ? { search: next.search } : {}),
       }
-      setApplying(true)
+      // Not at once: that render would compete for the CPU with the host's work on the two requests (issue 13).
+      const spinner = setTimeout(() => setApplying(true), SPINNER_DELAY_MS)
       try {
         // The count (when it can differ) and page 0 together: a bad predicate fails here, before the grid changes.
         const [, page] = await Promise.all([
@@ -114,6 +117,7 @@ export function useTableView(ref: TableRef, info: TableInfo | null): TableViewSt
         setError(errorData(e))
         return false
       } finally {
+        clearTimeout(spinner)
         setApplying(false)
       }
     },
