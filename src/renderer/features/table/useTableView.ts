@@ -43,6 +43,10 @@ export const queryKeys = {
   latest: (ref: TableRef) => ['tables/latestVersion', ref.connectionId, [...ref.namespace], ref.name] as const,
 }
 
+function afterPaint(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
+}
+
 function narrows(choice: ViewChoice): boolean {
   return !!choice.search || !!choice.filter?.trim()
 }
@@ -84,7 +88,9 @@ export function useTableView(ref: TableRef, info: TableInfo | null): TableViewSt
 
   const latest = useQuery({
     queryKey: queryKeys.latest(ref),
-    queryFn: () => call('tables/latestVersion', { ...ref, namespace: [...ref.namespace] }),
+    // After the next frame: its first read starts with the render that shows the first rows, and would run
+    // (a request, then the host's work) before they are painted (issue 13).
+    queryFn: () => afterPaint().then(() => call('tables/latestVersion', { ...ref, namespace: [...ref.namespace] })),
     enabled: info !== null,
     refetchInterval: VERSION_POLL_MS,
     refetchOnWindowFocus: 'always',
