@@ -110,10 +110,11 @@ export function useTableView(ref: TableRef, info: TableInfo | null): TableViewSt
       // Not at once: that render would compete for the CPU with the host's work on the two requests (issue 13).
       const spinner = setTimeout(() => setApplying(true), SPINNER_DELAY_MS)
       try {
-        // The count (when it can differ) and page 0 together: a bad predicate fails here, before the grid changes.
-        const [, page] = await Promise.all([
-          narrows(next) ? client.fetchQuery({ queryKey: queryKeys.count(ref, candidate), queryFn: ({ signal }) => countView(ref, candidate, signal) }) : Promise.resolve(0),
+        // Page 0 and the count (when it can differ) together, in this event: a bad predicate fails here, before
+        // the grid changes. The page is asked for first: its rows are what the user waits to see.
+        const [page] = await Promise.all([
           readPage(ref, 0, PAGE_ROWS, undefined, candidate),
+          narrows(next) ? client.fetchQuery({ queryKey: queryKeys.count(ref, candidate), queryFn: ({ signal }) => countView(ref, candidate, signal) }) : Promise.resolve(0),
         ])
         setFetched({ key: JSON.stringify(candidate), page })
         setChoice(next)
