@@ -36,7 +36,7 @@ export default defineConfig({
         // V8's explicit compile hint: compile the entry chunk's functions eagerly, off the main thread while
         // the script streams in, instead of lazily on the first table click (the cold open's largest cost).
         // Chunks loaded later (dialogs, sheets) stay lazily compiled.
-        output: { banner: (chunk) => (chunk.isEntry ? '//# allFunctionsCalledOnLoad' : '') },
+        output: { postBanner: (chunk) => (chunk.isEntry ? '//# allFunctionsCalledOnLoad' : '') },
       },
     },
   },
