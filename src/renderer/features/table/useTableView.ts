@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Table as ArrowTable } from 'apache-arrow'
-import { useCallback, useMemo, useState } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import type { AppErrorData, Search, SortKey, TableInfo, TableRef, TableViewSpec } from '../../../contract'
 import { call, cancellable, readPage } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
@@ -43,10 +43,6 @@ export const queryKeys = {
   latest: (ref: TableRef) => ['tables/latestVersion', ref.connectionId, [...ref.namespace], ref.name] as const,
 }
 
-function afterPaint(): Promise<void> {
-  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
-}
-
 function narrows(choice: ViewChoice): boolean {
   return !!choice.search || !!choice.filter?.trim()
 }
@@ -86,12 +82,18 @@ export function useTableView(ref: TableRef, info: TableInfo | null): TableViewSt
   })
   const count = info === null ? 0 : narrows(choice) ? (counted.data ?? 0) : info.rowCount
 
+  // The description has just read the latest version: the first check is one interval later, not a request
+  // (and the host's work) racing the table's first rows and the user's first scroll (issue 13).
+  const [polling, setPolling] = useState(false)
+  useEffect(() => {
+    if (info === null) return
+    const timer = setTimeout(() => setPolling(true), VERSION_POLL_MS)
+    return () => clearTimeout(timer)
+  }, [info])
   const latest = useQuery({
     queryKey: queryKeys.latest(ref),
-    // After the next frame: its first read starts with the render that shows the first rows, and would run
-    // (a request, then the host's work) before they are painted (issue 13).
-    queryFn: () => afterPaint().then(() => call('tables/latestVersion', { ...ref, namespace: [...ref.namespace] })),
-    enabled: info !== null,
+    queryFn: () => call('tables/latestVersion', { ...ref, namespace: [...ref.namespace] }),
+    enabled: polling,
     refetchInterval: VERSION_POLL_MS,
     refetchOnWindowFocus: 'always',
     staleTime: 0,
