@@ -423,6 +423,8 @@ export const DataGrid = memo(function DataGrid({
   const activeRendered = active && active.row >= window_.first && active.row < window_.end
   const cellId = (row: number, col: number) => `${gridId}-r${row}-c${col}`
   const headerGroup = table.getHeaderGroups()[0]
+  // No window holds more rows than this (a partly visible row at each end), so slots never collide.
+  const rowSlots = Math.ceil(g.viewportHeight / ROW_HEIGHT) + 1
 
   return (
     <div className="grid-frame">
@@ -479,13 +481,16 @@ export const DataGrid = memo(function DataGrid({
             </div>
           </div>
           <div role="rowgroup" className="grid-body" style={{ height: g.viewportHeight, top: HEADER_HEIGHT }}>
+            {/* Rows are keyed by slot (index modulo the most rows a window holds), not by index: a jump reuses
+                the window's row elements and updates them instead of unmounting and mounting every row and
+                cell, twice (placeholders, then the rows); a one-row scroll still keeps every row that stays. */}
             {table.getRowModel().rows.map((row) => {
               const index = row.original.index
               const top = window_.firstTop + (index - window_.first) * ROW_HEIGHT
               const loaded = row.original.page !== null
               return (
                 <div
-                  key={row.id}
+                  key={index % rowSlots}
                   role="row"
                   aria-rowindex={index + 2}
                   aria-busy={!loaded || undefined}
@@ -500,7 +505,7 @@ export const DataGrid = memo(function DataGrid({
                     const isSelected = isActive || selection.isSelected(index, col)
                     return (
                       <div
-                        key={cell.id}
+                        key={cell.column.id}
                         id={cellId(index, col)}
                         role="gridcell"
                         aria-colindex={col + 2}
