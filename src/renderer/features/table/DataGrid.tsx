@@ -49,6 +49,9 @@ function initialWidth(field: FieldInfo): number {
 }
 
 const CHAR_WIDTH = 7.2
+/** The header's type line (10.5px monospace) per character, and its padding, sort mark and menu button. */
+const TYPE_CHAR_WIDTH = 6.4
+const HEADER_CONTROLS_WIDTH = 48
 const MAX_FIT_WIDTH = 380
 
 /** Widths that show the first rows' values and the header names without eliding (capped). */
@@ -60,7 +63,9 @@ function fitColumns(fields: readonly FieldInfo[], page: ArrowTable): Record<stri
     if (!vector) continue
     let chars = field.name.length + 2
     for (let i = 0; i < rows; i += 1) chars = Math.max(chars, formatCell(vector.get(i), vector.type).text.length)
-    sizing[field.name] = Math.round(Math.min(MAX_FIT_WIDTH, Math.max(64, chars * CHAR_WIDTH + 24)))
+    // The header too: its type line (smaller monospace) beside the sort mark and the column-menu button.
+    const header = headerTypeLabel(field).length * TYPE_CHAR_WIDTH + HEADER_CONTROLS_WIDTH
+    sizing[field.name] = Math.round(Math.min(MAX_FIT_WIDTH, Math.max(64, chars * CHAR_WIDTH + 24, header)))
   }
   return sizing
 }
@@ -76,13 +81,15 @@ function CellContent({ row, name }: { row: GridRow; name: string }) {
   )
 }
 
+function headerTypeLabel(field: FieldInfo): string {
+  return field.vectorDimension ? `vector · ${field.vectorDimension}-d` : field.type
+}
+
 function HeaderContent({ field }: { field: FieldInfo }) {
   return (
     <span className="header-label" title={`${field.name}: ${field.type}${field.nullable ? '' : ' (not null)'}`}>
       <span className="header-name">{field.name}</span>
-      <span className="header-type">
-        {field.vectorDimension ? `vector · ${field.vectorDimension}-d` : field.type}
-      </span>
+      <span className="header-type">{headerTypeLabel(field)}</span>
     </span>
   )
 }
