@@ -9,6 +9,7 @@ import { Sidebar } from './features/tree/Sidebar'
 import { namespaceKey, type TreeItemRow } from './features/tree/treeModel'
 import { useNamespaceTree } from './features/tree/useNamespaceTree'
 import { TableView } from './features/table/TableView'
+import { prefetchTable } from './features/table/tableOpening'
 import { AddMenu } from './features/connections/AddMenu'
 import { SavedConnections } from './features/connections/SavedConnections'
 import { useRemoteConnections } from './features/connections/useRemoteConnections'
@@ -184,6 +185,7 @@ export function App() {
   const onActivate = useCallback((row: TreeItemRow) => {
     setShowStart(false)
     if (row.kind === 'table') {
+      prefetchTable({ connectionId: row.connectionId, namespace: row.namespace, name: row.name })
       setSelection({ kind: 'table', key: row.key, ref: { connectionId: row.connectionId, namespace: row.namespace, name: row.name } })
     } else {
       setSelection({ kind: 'namespace', key: row.key, connectionId: row.connectionId, namespace: row.namespace })

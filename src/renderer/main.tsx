@@ -2,6 +2,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { App } from './App'
+import { warmGridWhenIdle } from './features/table/warmGrid'
 import './styles/base.css'
 import './styles/layout.css'
 import './styles/tree.css'
@@ -20,3 +21,5 @@ createRoot(container).render(
     </QueryClientProvider>
   </StrictMode>,
 )
+// Once the first paint is done: the grid's code runs once before the first table opens (issue 13).
+warmGridWhenIdle()

@@ -11,7 +11,7 @@
  * - first open in a fresh window: a new browser context (no caches), first table click → rows painted.
  * BENCH_UI_REPS rounds (default 15: single rounds swing 2–3× on a loaded machine) after one warm-up round; app and vanilla alternate within each round.
  * Needs `npm run build` (out/renderer) and Chromium (CHROMIUM_PATH, default /usr/bin/chromium).
- * BENCH_UI_PROFILE=1 also records a CPU profile and a trace of one cold open, and a profile of the jump to the end that follows, into BENCH_DIR (ui-open*).
+ * BENCH_UI_PROFILE=1 also records a CPU profile and a trace of one cold open, and profiles of the jump to the end, a filter and a sort that follow, into BENCH_DIR (ui-open*).
  */
 import { writeFile } from 'node:fs/promises'
 import { cpus, loadavg } from 'node:os'
@@ -160,6 +160,21 @@ async function profileOpen(browser: Browser, harness: Harness, rows: number, pat
   await cdp.send('Profiler.start')
   await timeToPaint(page, { kind: 'scroll-end' }, { ariaRow: rows + 1, text: String(rows - 1) })
   await writeFile(`${path}-end.cpuprofile`, JSON.stringify((await cdp.send('Profiler.stop')).profile))
+  // And a filter and a sort in the warm app: what the view change costs after the rows arrive.
+  const filterBox = page.getByRole('textbox', { name: 'Filter rows' })
+  await filterBox.fill(FILTER)
+  await cdp.send('Profiler.start')
+  await timeToPaint(page, { kind: 'enter', selector: 'input[aria-label="Filter rows"]' }, { ariaRow: 2, text: '1' })
+  await writeFile(`${path}-filter.cpuprofile`, JSON.stringify((await cdp.send('Profiler.stop')).profile))
+  await filterBox.fill('')
+  await filterBox.press('Enter')
+  const header = page.getByRole('columnheader', { name: 'id', exact: true })
+  await header.click()
+  await header.and(page.locator('[aria-sort="ascending"]')).waitFor()
+  await header.evaluate((el) => el.setAttribute('data-bench-sort', ''))
+  await cdp.send('Profiler.start')
+  await timeToPaint(page, { kind: 'click', selector: '[data-bench-sort]' }, { ariaRow: 2, text: String(rows - 1) })
+  await writeFile(`${path}-sort.cpuprofile`, JSON.stringify((await cdp.send('Profiler.stop')).profile))
   await page.close()
 }
 

@@ -20,6 +20,8 @@ import { useGridSelection } from './useGridSelection'
 import type { CellMenuItem } from './CellMenu'
 
 export const ROW_HEIGHT = 24
+/** The size the last grid measured: a new grid in this window starts with it. */
+let lastViewport: { height: number; width: number } | null = null
 const HEADER_HEIGHT = 40
 
 /** One rendered row: its index in the whole table and the page that holds it (null while loading). */
@@ -47,6 +49,9 @@ function initialWidth(field: FieldInfo): number {
 }
 
 const CHAR_WIDTH = 7.2
+/** The header's type line (10.5px monospace) per character, and its padding, sort mark and menu button. */
+const TYPE_CHAR_WIDTH = 6.4
+const HEADER_CONTROLS_WIDTH = 48
 const MAX_FIT_WIDTH = 380
 
 /** Widths that show the first rows' values and the header names without eliding (capped). */
@@ -58,7 +63,9 @@ function fitColumns(fields: readonly FieldInfo[], page: ArrowTable): Record<stri
     if (!vector) continue
     let chars = field.name.length + 2
     for (let i = 0; i < rows; i += 1) chars = Math.max(chars, formatCell(vector.get(i), vector.type).text.length)
-    sizing[field.name] = Math.round(Math.min(MAX_FIT_WIDTH, Math.max(64, chars * CHAR_WIDTH + 24)))
+    // The header too: its type line (smaller monospace) beside the sort mark and the column-menu button.
+    const header = headerTypeLabel(field).length * TYPE_CHAR_WIDTH + HEADER_CONTROLS_WIDTH
+    sizing[field.name] = Math.round(Math.min(MAX_FIT_WIDTH, Math.max(64, chars * CHAR_WIDTH + 24, header)))
   }
   return sizing
 }
@@ -74,25 +81,29 @@ function CellContent({ row, name }: { row: GridRow; name: string }) {
   )
 }
 
+function headerTypeLabel(field: FieldInfo): string {
+  return field.vectorDimension ? `vector · ${field.vectorDimension}-d` : field.type
+}
+
 function HeaderContent({ field }: { field: FieldInfo }) {
   return (
     <span className="header-label" title={`${field.name}: ${field.type}${field.nullable ? '' : ' (not null)'}`}>
       <span className="header-name">{field.name}</span>
-      <span className="header-type">
-        {field.vectorDimension ? `vector · ${field.vectorDimension}-d` : field.type}
-      </span>
+      <span className="header-type">{headerTypeLabel(field)}</span>
     </span>
   )
 }
 
 export type ColumnVisibility = Record<string, boolean>
+type ColumnSizing = Record<string, number>
 
 function useGridTable(
   fields: readonly FieldInfo[],
   data: GridRow[],
   columnVisibility: ColumnVisibility,
   onColumnVisibilityChange: (updater: ColumnVisibility | ((old: ColumnVisibility) => ColumnVisibility)) => void,
-  initialSizing: Record<string, number> | undefined,
+  columnSizing: ColumnSizing,
+  onColumnSizingChange: (updater: ColumnSizing | ((old: ColumnSizing) => ColumnSizing)) => void,
 ): GridTable {
   const columns = useMemo(
     () =>
@@ -116,9 +127,9 @@ function useGridTable(
     data,
     getRowId: (row) => String(row.index),
     columnResizeMode: 'onChange',
-    initialState: initialSizing ? { columnSizing: initialSizing } : undefined,
-    state: { columnVisibility },
+    state: { columnVisibility, columnSizing },
     onColumnVisibilityChange,
+    onColumnSizingChange,
   })
 }
 
@@ -171,17 +182,27 @@ export const DataGrid = memo(function DataGrid({
 }) {
   const gridId = useId()
   const scrollRef = useRef<HTMLDivElement>(null)
-  // A close first guess (the window less the app's chrome) saves a second render after measuring.
-  const [viewport, setViewport] = useState(() => ({ height: Math.max(200, window.innerHeight - 76), width: Math.max(300, window.innerWidth - 280) }))
-  const [offset, setOffset] = useState(0)
+  // The last grid's size, else a guess no smaller than the grid (the window less the app's chrome): more rows
+  // than fit are clipped, fewer would leave a gap until measured.
+  const [viewport, setViewport] = useState(() => lastViewport ?? { height: Math.max(200, window.innerHeight - 76), width: Math.max(300, window.innerWidth - 280) })
+  // A new view (filter, sort, search) keeps this grid, its column widths and its DOM rows (a remount cost
+  // ~25 ms per view change; issue 13): the scroll offset and the active cell belong to one view, so they are
+  // stored with its key and read as their initial values under any other — no second render to reset them.
+  const viewKey = useMemo(() => JSON.stringify(view ?? null), [view])
+  const [scrolled, setScrolled] = useState({ viewKey, offset: 0 })
+  const offset = scrolled.viewKey === viewKey ? scrolled.offset : 0
+  const setOffset = (next: number) => setScrolled({ viewKey, offset: next })
   const offsetRef = useRef(0)
   const expectedScrollTop = useRef<number | null>(null)
-  const [active, setActive] = useState<{ row: number; col: number } | null>(null)
+  const [activeCell, setActiveCell] = useState<{ viewKey: string; cell: { row: number; col: number } | null }>({ viewKey, cell: null })
+  const active = activeCell.viewKey === viewKey ? activeCell.cell : null
+  const setActive = (cell: { row: number; col: number } | null) => setActiveCell({ viewKey, cell })
 
   const bodyHeight = Math.max(ROW_HEIGHT, viewport.height - HEADER_HEIGHT)
   const g = useMemo(() => geometry(rowCount, ROW_HEIGHT, bodyHeight), [rowCount, bodyHeight])
   const window_ = visibleRows(g, offset)
-  const pages = usePages(tableRef, rowCount, window_.first, window_.end, seed, initialPage, view)
+  const pages = usePages(tableRef, rowCount, window_.first, window_.end, seed, initialPage, view, viewKey)
+  const prefetch = pages.prefetch
 
   const data = useMemo(() => {
     const rows: GridRow[] = []
@@ -194,18 +215,37 @@ export const DataGrid = memo(function DataGrid({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [window_.first, window_.end, pages.version, pages.pageOf])
 
-  // Fit column widths to the first rows (once; the user's resizing wins after that): at once when
-  // page 0 came with the table, else when the first page arrives.
-  const [initialSizing] = useState(() => (initialPage ? fitColumns(fields, initialPage) : undefined))
-  const table = useGridTable(fields, data, columnVisibility, onColumnVisibilityChange, initialSizing)
-  const autoSized = useRef(initialSizing !== undefined)
+  // Column widths: fitted to each view's first rows, and the widths the user set by dragging, which win and
+  // stay across views. The fit is computed in the render that shows the view (its page 0 comes with it), so a
+  // filter or sort costs no second render; only a table opened before its first page arrived fits it later.
+  const viewFit = useMemo(
+    () => (initialPage ? fitColumns(fields, initialPage) : undefined),
+    // Once per view: initialPage is the new view's page 0 in the render where viewKey changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [viewKey, fields],
+  )
+  const [lateFit, setLateFit] = useState<{ viewKey: string; sizes: ColumnSizing } | null>(null)
+  const [userSizing, setUserSizing] = useState<ColumnSizing>({})
+  const fitted = viewFit ?? (lateFit?.viewKey === viewKey ? lateFit.sizes : undefined)
+  const columnSizing = useMemo(() => ({ ...fitted, ...userSizing }), [fitted, userSizing])
+  const onColumnSizingChange = useCallback(
+    (updater: ColumnSizing | ((old: ColumnSizing) => ColumnSizing)) => {
+      const next = typeof updater === 'function' ? updater(columnSizing) : updater
+      // What differs from the fit is the user's; a reset (double-click) drops the user's width.
+      const user: ColumnSizing = {}
+      for (const [name, width] of Object.entries(next)) if (fitted?.[name] !== width) user[name] = width
+      setUserSizing(user)
+    },
+    [columnSizing, fitted],
+  )
+  const table = useGridTable(fields, data, columnVisibility, onColumnVisibilityChange, columnSizing, onColumnSizingChange)
   useEffect(() => {
-    if (autoSized.current) return
-    const page = pages.pageOf(window_.first)
-    if (!page) return
-    autoSized.current = true
-    table.setColumnSizing(fitColumns(fields, page))
-  }, [pages, window_.first, fields, table])
+    if (fitted) return
+    const page = pages.pageOf(0)
+    // The first page arrived after the grid mounted (a table opened before it came): fit once, to it.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    if (page) setLateFit({ viewKey, sizes: fitColumns(fields, page) })
+  }, [fitted, pages, pages.version, viewKey, fields])
   const visibleColumns = table.getVisibleLeafColumns()
   const gutterWidth = Math.max(56, String(rowCount).length * 8 + 24)
   const totalWidth = gutterWidth + table.getTotalSize()
@@ -213,21 +253,40 @@ export const DataGrid = memo(function DataGrid({
   useLayoutEffect(() => {
     const element = scrollRef.current
     if (!element) return
-    const measure = () =>
-      setViewport((previous) =>
-        previous.height === element.clientHeight && previous.width === element.clientWidth ? previous : { height: element.clientHeight, width: element.clientWidth },
-      )
-    measure()
+    // Measured when the ResizeObserver reports (after the browser's layout, before its paint), never here:
+    // reading clientHeight in the commit forced a layout of the new grid and a second render before the
+    // first rows could be painted (issue 13, the cold open's profile).
+    const measure = () => {
+      const size = { height: element.clientHeight, width: element.clientWidth }
+      if (size.height === 0) return // not laid out (hidden)
+      lastViewport = size
+      setViewport((previous) => (previous.height === size.height && previous.width === size.width ? previous : size))
+    }
     const observer = new ResizeObserver(measure)
     observer.observe(element)
     return () => observer.disconnect()
   }, [])
 
+  // The new view starts at its top, before the paint that shows it.
+  const shownView = useRef(viewKey)
+  useLayoutEffect(() => {
+    if (shownView.current === viewKey) return
+    shownView.current = viewKey
+    offsetRef.current = 0
+    const element = scrollRef.current
+    if (element && element.scrollTop !== 0) {
+      expectedScrollTop.current = 0
+      element.scrollTop = 0
+    }
+  }, [viewKey])
+
   const scrollToOffset = useCallback(
     (next: number) => {
       const clamped = Math.min(Math.max(next, 0), g.maxOffset)
       offsetRef.current = clamped
-      setOffset(clamped)
+      const rows = visibleRows(g, clamped)
+      prefetch(rows.first, rows.end)
+      setScrolled({ viewKey, offset: clamped })
       const element = scrollRef.current
       if (element) {
         const top = scrollTopForOffset(g, clamped)
@@ -235,7 +294,7 @@ export const DataGrid = memo(function DataGrid({
         element.scrollTop = top
       }
     },
-    [g],
+    [g, viewKey, prefetch],
   )
 
   const onScroll = () => {
@@ -250,6 +309,9 @@ export const DataGrid = memo(function DataGrid({
     expectedScrollTop.current = null
     const next = offsetForScrollTop(g, top)
     offsetRef.current = next
+    // The rows now in view are asked for in this event, as a hand-written page would, not after React renders.
+    const rows = visibleRows(g, next)
+    pages.prefetch(rows.first, rows.end)
     setOffset(next)
   }
 
@@ -299,6 +361,7 @@ export const DataGrid = memo(function DataGrid({
     pageRows: PAGE_ROWS,
     fetch: fetchRows,
     gridRef: scrollRef,
+    viewKey,
   })
 
   /** Move the active cell; `extend` (Shift) grows the selection instead of collapsing it. */
@@ -367,6 +430,8 @@ export const DataGrid = memo(function DataGrid({
   const activeRendered = active && active.row >= window_.first && active.row < window_.end
   const cellId = (row: number, col: number) => `${gridId}-r${row}-c${col}`
   const headerGroup = table.getHeaderGroups()[0]
+  // No window holds more rows than this (a partly visible row at each end), so slots never collide.
+  const rowSlots = Math.ceil(g.viewportHeight / ROW_HEIGHT) + 1
 
   return (
     <div className="grid-frame">
@@ -423,13 +488,16 @@ export const DataGrid = memo(function DataGrid({
             </div>
           </div>
           <div role="rowgroup" className="grid-body" style={{ height: g.viewportHeight, top: HEADER_HEIGHT }}>
+            {/* Rows are keyed by slot (index modulo the most rows a window holds), not by index: a jump reuses
+                the window's row elements and updates them instead of unmounting and mounting every row and
+                cell, twice (placeholders, then the rows); a one-row scroll still keeps every row that stays. */}
             {table.getRowModel().rows.map((row) => {
               const index = row.original.index
               const top = window_.firstTop + (index - window_.first) * ROW_HEIGHT
               const loaded = row.original.page !== null
               return (
                 <div
-                  key={row.id}
+                  key={index % rowSlots}
                   role="row"
                   aria-rowindex={index + 2}
                   aria-busy={!loaded || undefined}
@@ -444,7 +512,7 @@ export const DataGrid = memo(function DataGrid({
                     const isSelected = isActive || selection.isSelected(index, col)
                     return (
                       <div
-                        key={cell.id}
+                        key={cell.column.id}
                         id={cellId(index, col)}
                         role="gridcell"
                         aria-colindex={col + 2}

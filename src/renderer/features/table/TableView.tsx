@@ -1,15 +1,16 @@
 import type { Table as ArrowTable } from 'apache-arrow'
 import { useCallback, useEffect, useState } from 'react'
 import type { AppErrorData, TableInfo, TableRef } from '../../../contract'
-import { call, readPage } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { RefreshIcon, SchemaIcon, TableIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
+import { GridStatusBar, useGridStatusStore } from './GridStatusBar'
 import { ColumnsMenu } from './ColumnsMenu'
 import { ExportSheet } from '../export/ExportSheet'
 import { DataGrid, type ColumnVisibility } from './DataGrid'
 import { SchemaPanel } from './SchemaPanel'
-import { PAGE_ROWS, type PageSeed } from './usePages'
+import { type PageSeed } from './usePages'
+import { openTable } from './tableOpening'
 import { useTableQueries } from './useTableQueries'
 import { LifecycleButtons, LifecyclePanelView, ReadOnlyBadge, useTableLifecycle } from '../lifecycle/TableLifecycle'
 
@@ -18,13 +19,6 @@ const numberFormat = new Intl.NumberFormat('en-US')
 const SEED_WAIT_MS = 150
 
 type Loaded = { state: 'loading' } | { state: 'error'; error: AppErrorData } | { state: 'ready'; info: TableInfo }
-
-interface GridStatus {
-  first: number
-  end: number
-  loading: boolean
-  active: { row: number; column: string } | null
-}
 
 /** The right pane for one table: header, schema panel, data grid, status bar. */
 export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: { tableRef: TableRef; connectionLabel: string; writeBlock?: string }) {
@@ -35,19 +29,17 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
   const [attempt, setAttempt] = useState(0)
   const [schemaOpen, setSchemaOpen] = useState(false)
   const [visibility, setVisibility] = useState<ColumnVisibility>({})
-  const [status, setStatus] = useState<GridStatus | null>(null)
+  const status = useGridStatusStore()
   const [seed, setSeed] = useState<PageSeed | undefined>(undefined)
   const [initialPage, setInitialPage] = useState<ArrowTable | undefined>(undefined)
   const [exporting, setExporting] = useState(false)
 
   useEffect(() => {
     let live = true
-    // The first page is asked for together with the description: opening a table costs one round trip.
-    const controller = new AbortController()
-    // Through the (empty) view: the latest version read afresh, the same one describe pins (not a cached handle).
-    const promise = readPage(tableRef, 0, PAGE_ROWS, controller.signal, {})
-    promise.catch(() => undefined) // its error, if any, is shown by the grid (or the describe error wins)
-    call('tables/describe', { ...tableRef, namespace: [...tableRef.namespace] })
+    // The first page is asked for together with the description: opening a table costs one round trip
+    // (started by the tree click when it can be: tableOpening.ts).
+    const { describe, page: promise, controller } = openTable(tableRef)
+    describe
       .then(async (info) => {
         // When the first page follows closely, show the grid with its rows at once (one render, one paint).
         const first = await Promise.race([promise.catch(() => undefined), new Promise<undefined>((resolve) => setTimeout(resolve, SEED_WAIT_MS))])
@@ -70,19 +62,6 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
   const reload = useCallback(() => {
     setLoaded({ state: 'loading' })
     setAttempt((a) => a + 1)
-  }, [])
-
-  const onStatus = useCallback((next: GridStatus) => {
-    setStatus((previous) =>
-      previous &&
-      previous.first === next.first &&
-      previous.end === next.end &&
-      previous.loading === next.loading &&
-      previous.active?.row === next.active?.row &&
-      previous.active?.column === next.active?.column
-        ? previous
-        : next,
-    )
   }, [])
 
   const path = [connectionLabel, ...tableRef.namespace]
@@ -151,14 +130,15 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
         )}
         {info && (
           <DataGrid
-            key={`${attempt}:${q.viewKey}`}
+            // One grid per table version: a filter or sort is a new view of the same grid (it resets itself).
+            key={`${attempt}:${info.version}`}
             tableRef={tableRef}
             label={tableRef.name}
             rowCount={q.count}
             fields={q.fields}
             columnVisibility={visibility}
             onColumnVisibilityChange={setVisibility}
-            onStatus={onStatus}
+            onStatus={status.report}
             seed={q.plain ? seed : undefined}
             initialPage={q.firstPage ?? (q.plain ? initialPage : undefined)}
             {...q.gridProps}
@@ -178,23 +158,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
         )}
         <LifecyclePanelView lifecycle={lifecycle} tableRef={latestRef} fields={info?.schema ?? []} writeBlock={writeBlock} onChanged={reload} />
       </div>
-      <footer className="status-bar" role="status" aria-label="Table status">
-        {info && status && q.count > 0 && (
-          <span>
-            Rows {numberFormat.format(status.first + 1)}–{numberFormat.format(status.end)} of {numberFormat.format(q.count)}
-          </span>
-        )}
-        {info && status?.active && (
-          <span>
-            Row {numberFormat.format(status.active.row + 1)}, {status.active.column}
-          </span>
-        )}
-        {status?.loading && (
-          <span className="status-loading">
-            <Spinner label="Loading rows" /> loading rows…
-          </span>
-        )}
-      </footer>
+      <GridStatusBar store={status} count={q.count} ready={info !== null} />
       {q.overlays}
     </section>
   )

@@ -36,6 +36,8 @@ export interface GridSelectionOptions {
   pageRows: number
   fetch: RowSource['fetch']
   gridRef: RefObject<HTMLDivElement | null>
+  /** The grid's view (filter, sort, search): a new one drops the selection, the menu and the inspector. */
+  viewKey?: string
 }
 
 type MenuState = { kind: 'cell' | 'column'; x: number; y: number; col: number } | null
@@ -46,10 +48,25 @@ type CopyState = { state: 'confirm'; range: CellRange; format: TextFormat } | { 
  * events and renders {@link overlays} and {@link inspector}; everything else lives here.
  */
 export function useGridSelection(options: GridSelectionOptions) {
-  const { rowCount, columns, active, moveTo, pageOf, pageRows, gridRef } = options
-  const [selection, setSelection] = useState<Selection | null>(null)
-  const [inspecting, setInspecting] = useState(false)
-  const [menu, setMenu] = useState<MenuState>(null)
+  const { rowCount, columns, active, moveTo, pageOf, pageRows, gridRef, viewKey = '' } = options
+  // Selected cells, the open menu and the inspector are about rows of one view: kept with its key, so a new
+  // view shows none of them without a render to clear them (a running copy goes on with the rows it read).
+  const [selected, setSelected] = useState<{ viewKey: string; selection: Selection | null }>({ viewKey, selection: null })
+  const selection = selected.viewKey === viewKey ? selected.selection : null
+  const setSelection = useCallback(
+    (next: Selection | null | ((previous: Selection | null) => Selection | null)) =>
+      setSelected((s) => {
+        const previous = s.viewKey === viewKey ? s.selection : null
+        return { viewKey, selection: typeof next === 'function' ? next(previous) : next }
+      }),
+    [viewKey],
+  )
+  const [inspectingIn, setInspectingIn] = useState<string | null>(null)
+  const inspecting = inspectingIn === viewKey
+  const setInspecting = useCallback((open: boolean) => setInspectingIn(open ? viewKey : null), [viewKey])
+  const [menuState, setMenuState] = useState<{ viewKey: string; menu: MenuState }>({ viewKey, menu: null })
+  const menu = menuState.viewKey === viewKey ? menuState.menu : null
+  const setMenu = useCallback((next: MenuState) => setMenuState({ viewKey, menu: next }), [viewKey])
   const [copy, setCopy] = useState<CopyState>(null)
   const [notice, setNotice] = useState<{ text: string; error: boolean } | null>(null)
   const confirmTitle = useId()
@@ -64,9 +81,12 @@ export function useGridSelection(options: GridSelectionOptions) {
   const focusGrid = useCallback(() => gridRef.current?.focus({ preventScroll: true }), [gridRef])
 
   /** The grid moved its active cell; `extend` keeps the anchor (Shift). */
-  const moved = useCallback((at: CellPosition, extend: boolean) => {
-    setSelection((previous) => (extend ? extendTo(previous, at) : cellSelection(at)))
-  }, [])
+  const moved = useCallback(
+    (at: CellPosition, extend: boolean) => {
+      setSelection((previous) => (extend ? extendTo(previous, at) : cellSelection(at)))
+    },
+    [setSelection],
+  )
 
   const runCopy = useCallback(
     async (target: CellRange, format: TextFormat) => {
@@ -219,7 +239,7 @@ export function useGridSelection(options: GridSelectionOptions) {
     else if (id.startsWith('copy-')) copySelection(id.slice(5) as TextFormat)
   }
 
-  const closeMenu = useCallback(() => setMenu(null), [])
+  const closeMenu = useCallback(() => setMenu(null), [setMenu])
 
   /** The copy and inspect items, for a cell menu shown by the table view (it adds the query items). */
   const cellMenuItems = () => [

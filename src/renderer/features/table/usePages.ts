@@ -1,5 +1,5 @@
 import type { Table } from 'apache-arrow'
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { useCallback, useLayoutEffect, useMemo, useState } from 'react'
 import type { AppErrorData, TableRef, TableViewSpec } from '../../../contract'
 import { isAbort, readPage } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
@@ -20,6 +20,8 @@ export interface PageStore {
   loading: boolean
   error: AppErrorData | null
   retry(): void
+  /** Ask for the pages of rows [first, end) now (a scroll handler, before the render that shows them). */
+  prefetch(first: number, end: number): void
 }
 
 /** A request for page 0 started before the table's size was known (in parallel with `tables/describe`). */
@@ -28,80 +30,99 @@ export interface PageSeed {
   controller: AbortController
 }
 
+/** One view's pages: its decoded pages, the requests still running and the seed if it was taken. */
+interface ViewPages {
+  cache: PageCache
+  inFlight: Map<number, AbortController>
+  seedsTaken: Set<PageSeed>
+}
+
 /**
  * Fetches the pages covering the visible rows `[first, end)` and only those: jumping to the end
  * of a table fetches the last page directly. Requests for pages scrolled past are cancelled with
- * `requests/cancel`, and their late answers ignored.
+ * `requests/cancel`, and their late answers ignored. A new `viewKey` (a filter, a sort) starts a fresh
+ * page cache, seeded with `initialPage`, and cancels the old view's requests: the grid stays mounted (issue 13).
  */
-export function usePages(ref: TableRef, rowCount: number, first: number, end: number, seed?: PageSeed, initialPage?: Table, view?: TableViewSpec): PageStore {
-  // Mutable, but its identity never changes; `version` tells React when it gained a page.
-  const [cache] = useState(() => {
-    const pages = new PageCache(CACHE_PAGES)
+export function usePages(ref: TableRef, rowCount: number, first: number, end: number, seed?: PageSeed, initialPage?: Table, view?: TableViewSpec, viewKey = ''): PageStore {
+  // Mutable, but its identity only changes with the view; `version` tells React when it gained a page.
+  const store = useMemo<ViewPages>(() => {
+    const cache = new PageCache(CACHE_PAGES)
     // Page 0 already here: the first render shows rows, no second render needed.
-    if (initialPage) pages.set(0, initialPage)
-    return pages
-  })
-  const inFlight = useRef(new Map<number, AbortController>())
+    if (initialPage) cache.set(0, initialPage)
+    return { cache, inFlight: new Map(), seedsTaken: new Set() }
+    // Only a new view starts a new cache; initialPage is the new view's page 0 in that same render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [viewKey])
+  const cache = store.cache
   const [version, setVersion] = useState(0)
-  const [error, setError] = useState<AppErrorData | null>(null)
+  const [failed, setError] = useState<{ store: ViewPages; error: AppErrorData } | null>(null)
+  const error = failed?.store === store ? failed.error : null
   const [attempt, setAttempt] = useState(0)
-  const seedUsed = useRef(false)
 
-  // A layout effect: the visible page is requested in the same task as the scroll that needs it, not after
-  // the next paint (a passive effect after a scroll waits for the frame; issue 13).
-  useLayoutEffect(() => {
-    if (rowCount === 0 || end <= first) return
-    const from = Math.max(0, first - OVERSCAN_ROWS)
-    const to = Math.min(rowCount, end + OVERSCAN_ROWS)
-    const wanted: number[] = []
-    // Visible pages first, then the ones ahead and behind.
-    const visibleFirst = Math.floor(first / PAGE_ROWS)
-    const visibleLast = Math.floor((end - 1) / PAGE_ROWS)
-    for (let page = visibleFirst; page <= visibleLast; page += 1) wanted.push(page)
-    for (let page = Math.floor(from / PAGE_ROWS); page <= Math.floor((to - 1) / PAGE_ROWS); page += 1) {
-      if (!wanted.includes(page)) wanted.push(page)
-    }
-    for (const [page, controller] of inFlight.current) {
-      if (!wanted.includes(page)) {
-        controller.abort()
-        inFlight.current.delete(page)
+  // Requests the pages of rows [first, end) that are missing; cancels those of rows no longer wanted.
+  const request = useCallback(
+    (first: number, end: number) => {
+      if (rowCount === 0 || end <= first) return
+      const inFlight = store.inFlight
+      const from = Math.max(0, first - OVERSCAN_ROWS)
+      const to = Math.min(rowCount, end + OVERSCAN_ROWS)
+      const wanted: number[] = []
+      // Visible pages first, then the ones ahead and behind.
+      const visibleFirst = Math.floor(first / PAGE_ROWS)
+      const visibleLast = Math.floor((end - 1) / PAGE_ROWS)
+      for (let page = visibleFirst; page <= visibleLast; page += 1) wanted.push(page)
+      for (let page = Math.floor(from / PAGE_ROWS); page <= Math.floor((to - 1) / PAGE_ROWS); page += 1) {
+        if (!wanted.includes(page)) wanted.push(page)
       }
-    }
-    // The pages around the window wait until the visible ones are here: they would compete with them.
-    const visibleMissing = wanted.slice(0, visibleLast - visibleFirst + 1).some((page) => !cache.has(page))
-    for (const page of wanted) {
-      if (cache.has(page) || inFlight.current.has(page)) continue
-      if (visibleMissing && (page < visibleFirst || page > visibleLast)) continue
-      const useSeed = page === 0 && seed !== undefined && !seedUsed.current && !seed.controller.signal.aborted
-      if (useSeed) seedUsed.current = true
-      const controller = useSeed ? seed.controller : new AbortController()
-      inFlight.current.set(page, controller)
-      const offset = page * PAGE_ROWS
-      const request = useSeed ? seed.promise : readPage(ref, offset, Math.min(PAGE_ROWS, rowCount - offset), controller.signal, view)
-      request
-        .then((table) => {
-          if (controller.signal.aborted) return
-          cache.set(page, table)
-          setError(null)
-          setVersion((v) => v + 1)
-        })
-        .catch((e: unknown) => {
-          if (controller.signal.aborted || isAbort(e)) return
-          setError(errorData(e))
-        })
-        .finally(() => {
-          if (inFlight.current.get(page) === controller) inFlight.current.delete(page)
-        })
-    }
-  }, [ref, rowCount, first, end, attempt, version, cache, seed, view])
+      for (const [page, controller] of inFlight) {
+        if (!wanted.includes(page)) {
+          controller.abort()
+          inFlight.delete(page)
+        }
+      }
+      // The pages around the window wait until the visible ones are here: they would compete with them.
+      const visibleMissing = wanted.slice(0, visibleLast - visibleFirst + 1).some((page) => !cache.has(page))
+      for (const page of wanted) {
+        if (cache.has(page) || inFlight.has(page)) continue
+        if (visibleMissing && (page < visibleFirst || page > visibleLast)) continue
+        const useSeed = page === 0 && seed !== undefined && store.seedsTaken.size === 0 && !seed.controller.signal.aborted
+        if (useSeed) store.seedsTaken.add(seed)
+        const controller = useSeed ? seed.controller : new AbortController()
+        inFlight.set(page, controller)
+        const offset = page * PAGE_ROWS
+        const pending = useSeed ? seed.promise : readPage(ref, offset, Math.min(PAGE_ROWS, rowCount - offset), controller.signal, view)
+        pending
+          .then((table) => {
+            if (controller.signal.aborted) return
+            cache.set(page, table)
+            setError(null)
+            setVersion((v) => v + 1)
+          })
+          .catch((e: unknown) => {
+            if (controller.signal.aborted || isAbort(e)) return
+            setError({ store, error: errorData(e) })
+          })
+          .finally(() => {
+            if (inFlight.get(page) === controller) inFlight.delete(page)
+          })
+      }
+    },
+    [ref, rowCount, cache, seed, view, store],
+  )
 
-  useEffect(() => {
-    const pending = inFlight.current
-    return () => {
-      pending.forEach((controller) => controller.abort())
-      pending.clear()
-    }
-  }, [])
+  // A layout effect: the visible page is requested in the same task as the render that needs it, not after
+  // the next paint (a passive effect after a scroll waits for the frame; issue 13). A scroll asks earlier
+  // still, through `prefetch`, before React renders the new window.
+  useLayoutEffect(() => request(first, end), [request, first, end, attempt, version])
+
+  // Leaving a view (or the grid): its requests are cancelled, their answers ignored.
+  useLayoutEffect(
+    () => () => {
+      store.inFlight.forEach((controller) => controller.abort())
+      store.inFlight.clear()
+    },
+    [store],
+  )
 
   const pageOf = useCallback((row: number) => cache.get(Math.floor(row / PAGE_ROWS)), [cache])
   const retry = useCallback(() => {
@@ -113,5 +134,5 @@ export function usePages(ref: TableRef, rowCount: number, first: number, end: nu
   for (let page = Math.floor(first / PAGE_ROWS); page <= Math.floor(Math.max(first, end - 1) / PAGE_ROWS); page += 1) {
     if (!cache.has(page)) loading = true
   }
-  return { pageOf, version, loading: loading && rowCount > 0 && error === null, error, retry }
+  return { pageOf, version, loading: loading && rowCount > 0 && error === null, error, retry, prefetch: request }
 }

@@ -133,6 +133,8 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
     ]
   }
 
+  const onCellContextMenu = useCallback((target: MenuState) => setMenu(target), [])
+
   const search = choice.search
   const toolbar: ReactNode = info ? (
     <>
@@ -223,7 +225,7 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
       view: tv.view,
       sort: choice.sort,
       onSortToggle: search || refused('table.sort') ? undefined : toggleSort,
-      onCellContextMenu: (target: MenuState) => setMenu(target),
+      onCellContextMenu,
       selectRow,
     },
     toolbar,

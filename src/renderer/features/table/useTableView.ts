@@ -1,11 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Table as ArrowTable } from 'apache-arrow'
-import { useCallback, useMemo, useState } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import type { AppErrorData, Search, SortKey, TableInfo, TableRef, TableViewSpec } from '../../../contract'
 import { call, cancellable, readPage } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
 import { PAGE_ROWS } from './usePages'
 
+/** A new view that takes longer than this shows the filter bar's spinner (a quick one re-renders nothing while it runs). */
+const SPINNER_DELAY_MS = 150
 /** How often an open table asks whether a newer version exists (one cheap version read). */
 const VERSION_POLL_MS = 4000
 
@@ -22,7 +24,7 @@ export interface TableViewState {
   choice: ViewChoice
   /** Rows of the view (the table's row count when nothing narrows it). */
   count: number
-  /** A key that changes with the view (the grid remounts, with a fresh page cache). */
+  /** A key that changes with the view (the grid starts a fresh page cache and scrolls to the top; it is not remounted). */
   viewKey: string
   /** Page 0 of the view, fetched while the new view was checked. */
   firstPage: ArrowTable | undefined
@@ -52,7 +54,7 @@ function countView(ref: TableRef, view: TableViewSpec, signal?: AbortSignal): Pr
 /**
  * The table view's state (issue 7): one view value — version, filter, sort, search — keys the count (TanStack
  * Query, cancelled through its AbortSignal), the grid's pages and the "newer version" check. Pages stay in the
- * grid's own page cache (usePages), the scrolling hot path; the grid remounts when the view changes.
+ * grid's own page cache (usePages), the scrolling hot path; a new view gets a fresh cache in the same grid.
  */
 export function useTableView(ref: TableRef, info: TableInfo | null): TableViewState {
   const client = useQueryClient()
@@ -80,10 +82,18 @@ export function useTableView(ref: TableRef, info: TableInfo | null): TableViewSt
   })
   const count = info === null ? 0 : narrows(choice) ? (counted.data ?? 0) : info.rowCount
 
+  // The description has just read the latest version: the first check is one interval later, not a request
+  // (and the host's work) racing the table's first rows and the user's first scroll (issue 13).
+  const [polling, setPolling] = useState(false)
+  useEffect(() => {
+    if (info === null) return
+    const timer = setTimeout(() => setPolling(true), VERSION_POLL_MS)
+    return () => clearTimeout(timer)
+  }, [info])
   const latest = useQuery({
     queryKey: queryKeys.latest(ref),
     queryFn: () => call('tables/latestVersion', { ...ref, namespace: [...ref.namespace] }),
-    enabled: info !== null,
+    enabled: polling,
     refetchInterval: VERSION_POLL_MS,
     refetchOnWindowFocus: 'always',
     staleTime: 0,
@@ -99,12 +109,14 @@ export function useTableView(ref: TableRef, info: TableInfo | null): TableViewSt
         ...(next.sort?.length ? { sort: next.sort } : {}),
         ...(next.search ? { search: next.search } : {}),
       }
-      setApplying(true)
+      // Not at once: that render would compete for the CPU with the host's work on the two requests (issue 13).
+      const spinner = setTimeout(() => setApplying(true), SPINNER_DELAY_MS)
       try {
-        // The count (when it can differ) and page 0 together: a bad predicate fails here, before the grid changes.
-        const [, page] = await Promise.all([
-          narrows(next) ? client.fetchQuery({ queryKey: queryKeys.count(ref, candidate), queryFn: ({ signal }) => countView(ref, candidate, signal) }) : Promise.resolve(0),
+        // Page 0 and the count (when it can differ) together, in this event: a bad predicate fails here, before
+        // the grid changes. The page is asked for first: its rows are what the user waits to see.
+        const [page] = await Promise.all([
           readPage(ref, 0, PAGE_ROWS, undefined, candidate),
+          narrows(next) ? client.fetchQuery({ queryKey: queryKeys.count(ref, candidate), queryFn: ({ signal }) => countView(ref, candidate, signal) }) : Promise.resolve(0),
         ])
         setFetched({ key: JSON.stringify(candidate), page })
         setChoice(next)
@@ -114,6 +126,7 @@ export function useTableView(ref: TableRef, info: TableInfo | null): TableViewSt
         setError(errorData(e))
         return false
       } finally {
+        clearTimeout(spinner)
         setApplying(false)
       }
     },

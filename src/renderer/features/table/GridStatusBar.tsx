@@ -1,0 +1,70 @@
+import { memo, useState, useSyncExternalStore } from 'react'
+import { Spinner } from '../../components/Spinner'
+
+const numberFormat = new Intl.NumberFormat('en-US')
+
+export interface GridStatus {
+  first: number
+  end: number
+  loading: boolean
+  active: { row: number; column: string } | null
+}
+
+/**
+ * The grid's status (visible rows, active cell, loading) as a tiny store: the grid reports it on every
+ * scroll, and only the status bar re-renders — not the whole table view (issue 13).
+ */
+export interface GridStatusStore {
+  report(next: GridStatus): void
+  subscribe(listener: () => void): () => void
+  get(): GridStatus | null
+}
+
+function createGridStatusStore(): GridStatusStore {
+  let status: GridStatus | null = null
+  const listeners = new Set<() => void>()
+  const same = (a: GridStatus | null, b: GridStatus) =>
+    a !== null && a.first === b.first && a.end === b.end && a.loading === b.loading && a.active?.row === b.active?.row && a.active?.column === b.active?.column
+  return {
+    report(next) {
+      if (same(status, next)) return
+      status = next
+      listeners.forEach((listener) => listener())
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    get: () => status,
+  }
+}
+
+/** One store per table view; `report` is stable, so passing it keeps the memoized grid from re-rendering. */
+export function useGridStatusStore(): GridStatusStore {
+  const [store] = useState(createGridStatusStore)
+  return store
+}
+
+/** The table view's footer: "Rows a–b of n", the active cell, and a spinner while rows load. */
+export const GridStatusBar = memo(function GridStatusBar({ store, count, ready }: { store: GridStatusStore; count: number; ready: boolean }) {
+  const status = useSyncExternalStore(store.subscribe, store.get)
+  return (
+    <footer className="status-bar" role="status" aria-label="Table status">
+      {ready && status && count > 0 && (
+        <span>
+          Rows {numberFormat.format(status.first + 1)}–{numberFormat.format(status.end)} of {numberFormat.format(count)}
+        </span>
+      )}
+      {ready && status?.active && (
+        <span>
+          Row {numberFormat.format(status.active.row + 1)}, {status.active.column}
+        </span>
+      )}
+      {status?.loading && (
+        <span className="status-loading">
+          <Spinner label="Loading rows" /> loading rows…
+        </span>
+      )}
+    </footer>
+  )
+})
