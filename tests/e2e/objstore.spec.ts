@@ -8,6 +8,7 @@ import { storageProperties } from '../../src/core/namespace/objectStore'
 import { NO_CLOUD_ENV, startAzurite, type Azurite } from '../helpers/azurite'
 import { blobsUnder } from '../helpers/azurite-blobs'
 import { expect, gridCell, openTable, screenshot, test, treeItem } from '../helpers/e2e'
+import { dropFiles } from './drop'
 
 /**
  * The app on a catalog in object storage, through `npm run harness -- --root az://… --storage-option k=v…`
@@ -76,6 +77,14 @@ test('browse an az:// catalog, open a table and page to its end; nothing in the 
   await expect(rename).toHaveAttribute('aria-description', /^Renaming tables is not possible on object storage/)
   await screenshot(page, 'objstore-az-table')
   await page.keyboard.press('Escape')
+
+  // A file dropped on the catalog: import is refused up front with the reason (no job, nothing written).
+  await dropFiles(page, treeItem(page, 'lab'), { 'more.jsonl': '{"id":1,"label":"x"}\n' })
+  const refused = page.getByRole('alertdialog', { name: /^Cannot import into / })
+  await expect(refused).toContainText(/Importing files into a catalog on object storage is not supported/)
+  await screenshot(page, 'objstore-import-refused')
+  await refused.getByRole('button', { name: 'Close' }).click()
+  await expect(refused).toBeHidden()
 
   expect(await blobsUnder(azurite, root)).toEqual(before)
 })

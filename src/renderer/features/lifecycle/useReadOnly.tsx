@@ -1,14 +1,17 @@
 import { useCallback, useState, type Dispatch, type ReactNode, type SetStateAction } from 'react'
-import type { ConnectionInfo } from '../../../contract'
+import { objectStoreScheme, type ConnectionInfo } from '../../../contract'
 import { call } from '../../api'
 import { ConfirmDialog } from './ConfirmDialog'
+import { NoticeDialog } from './NoticeDialog'
 
 /**
  * The Read-only switch's state in the app: flipping it (remembered by the core), and files dropped on a
- * read-only connection: instead of failing, the app offers to switch it off for that connection.
+ * read-only connection: instead of failing, the app offers to switch it off for that connection. A catalog that
+ * cannot import at all (on object storage) says why instead — switching Read-only off would not help there.
  */
 export function useReadOnly(connections: readonly ConnectionInfo[], setConnections: Dispatch<SetStateAction<ConnectionInfo[]>>) {
   const [pending, setPending] = useState<{ connection: ConnectionInfo; proceed: () => void } | null>(null)
+  const [refused, setRefused] = useState<{ connection: ConnectionInfo; reason: string } | null>(null)
 
   const setReadOnly = useCallback(
     async (connectionId: string, readOnly: boolean) => {
@@ -22,8 +25,18 @@ export function useReadOnly(connections: readonly ConnectionInfo[], setConnectio
   const guardImport = useCallback(
     (connectionId: string | undefined, proceed: () => void) => {
       const connection = connections.find((c) => c.id === connectionId)
-      if (connection?.readOnly) setPending({ connection, proceed })
-      else proceed()
+      const guard = () => (connection?.readOnly ? setPending({ connection, proceed }) : proceed())
+      const scheme = connection ? objectStoreScheme(connection.location) : null
+      if (!connection || !scheme || scheme === 'file') return guard()
+      // Object storage: ask the catalog what it can do (the core refuses imports there, with the reason).
+      call('connections/capabilities', { connectionId: connection.id }).then(
+        (capabilities) => {
+          const entry = capabilities?.['table.createFromStream']
+          if (entry?.supported === false) setRefused({ connection, reason: entry.reason ?? 'This catalog cannot import files' })
+          else guard()
+        },
+        () => guard(),
+      )
     },
     [connections],
   )
@@ -44,6 +57,13 @@ export function useReadOnly(connections: readonly ConnectionInfo[], setConnectio
           Importing writes to <strong>{pending.connection.label}</strong>, which is read-only. Switch “Read-only” off for this connection and import the files?
         </p>
       </ConfirmDialog>
+    )
+  }
+  if (refused) {
+    element = (
+      <NoticeDialog title={`Cannot import into ${refused.connection.label}`} onClose={() => setRefused(null)}>
+        <p>{refused.reason}</p>
+      </NoticeDialog>
     )
   }
   return { setReadOnly, guardImport, element }
