@@ -9,6 +9,7 @@ import { polarsFrame, writePolarsIpc } from '../fixtures/import/polars'
 import { buildCatalog } from '../helpers/catalog'
 import { expect, makeTempDir, openApp, removeDir, screenshot, startHarness, treeItem } from '../helpers/e2e'
 import type { Harness } from '../../src/harness/server'
+import { dropFiles } from './drop'
 
 const test = base.extend<{ catalog: { dir: string; harness: Harness } }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
@@ -23,24 +24,8 @@ const test = base.extend<{ catalog: { dir: string; harness: Harness } }>({
   },
 })
 
-/** A real drop of one file on `target`: dragenter, dragover, drop. */
-async function dropFile(page: Page, target: Locator, name: string, bytes: Uint8Array): Promise<void> {
-  const data = Buffer.from(bytes).toString('base64')
-  const dataTransfer = await page.evaluateHandle(
-    ({ name, data }) => {
-      const transfer = new DataTransfer()
-      const binary = atob(data)
-      const out = new Uint8Array(binary.length)
-      for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i)
-      transfer.items.add(new File([out], name, { type: 'application/octet-stream' }))
-      return transfer
-    },
-    { name, data },
-  )
-  await target.dispatchEvent('dragenter', { dataTransfer })
-  await target.dispatchEvent('dragover', { dataTransfer })
-  await target.dispatchEvent('drop', { dataTransfer })
-}
+/** A real drop of one file on `target`. */
+const dropFile = (page: Page, target: Locator, name: string, bytes: Uint8Array) => dropFiles(page, target, [{ name, bytes }])
 
 const sheet = (page: Page) => page.getByRole('dialog', { name: /^Import / })
 

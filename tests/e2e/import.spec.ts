@@ -12,6 +12,7 @@ import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import { buildCatalog, sampleTable } from '../helpers/catalog'
 import { expect, makeTempDir, openApp, removeDir, screenshot, startHarness, treeItem } from '../helpers/e2e'
 import type { Harness } from '../../src/harness/server'
+import { dropFiles, type DroppedFile } from './drop'
 
 interface Fixture {
   dir: string
@@ -47,24 +48,8 @@ function measurements(rows: number): Table {
   })
 }
 
-/** A real drop of files (bytes built in the page) on `target`: dragenter, dragover, drop. */
-async function dropFiles(page: Page, target: Locator, files: { name: string; bytes: Uint8Array }[], onRow = true): Promise<void> {
-  const payload = files.map((f) => ({ name: f.name, data: Buffer.from(f.bytes).toString('base64') }))
-  const dataTransfer = await page.evaluateHandle((list) => {
-    const transfer = new DataTransfer()
-    for (const { name, data } of list) {
-      const binary = atob(data)
-      const bytes = new Uint8Array(binary.length)
-      for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
-      transfer.items.add(new File([bytes], name, { type: 'application/octet-stream' }))
-    }
-    return transfer
-  }, payload)
-  await target.dispatchEvent('dragenter', { dataTransfer })
-  await target.dispatchEvent('dragover', { dataTransfer })
-  if (onRow) await expect(target).toHaveClass(/drop-target/)
-  await target.dispatchEvent('drop', { dataTransfer })
-}
+/** Files dropped on a tree row must light it up as a drop target first (pass false for a drop elsewhere). */
+const drop = (page: Page, target: Locator, files: DroppedFile[], onRow = true) => dropFiles(page, target, files, { expectDropTarget: onRow })
 
 async function tablesIn(root: string, namespace: string[]): Promise<string[]> {
   const client = await DirNamespaceClient.open(root)
@@ -98,7 +83,7 @@ async function showFinishedJobs(page: Page, summary: string): Promise<Locator> {
 test('a file dropped on a namespace is previewed, imported with progress, and opened in the grid', async ({ page, catalog }) => {
   await openApp(page, catalog.harness)
   await expect(treeItem(page, 'lab')).toBeVisible()
-  await dropFiles(page, treeItem(page, 'lab'), [{ name: 'city measurements.arrow', bytes: tableToIPC(measurements(1000), 'file') }])
+  await drop(page, treeItem(page, 'lab'), [{ name: 'city measurements.arrow', bytes: tableToIPC(measurements(1000), 'file') }])
 
   const dialog = sheet(page)
   await expect(dialog).toBeVisible()
@@ -148,7 +133,7 @@ test('a file dropped on a namespace is previewed, imported with progress, and op
 
 test('create over an existing name is refused in the sheet; overwrite needs a confirmation; append shows the difference', async ({ page, catalog }) => {
   await openApp(page, catalog.harness)
-  await dropFiles(page, treeItem(page, 'lab'), [{ name: 'existing.arrows', bytes: tableToIPC(measurements(30), 'stream') }])
+  await drop(page, treeItem(page, 'lab'), [{ name: 'existing.arrows', bytes: tableToIPC(measurements(30), 'stream') }])
   const dialog = sheet(page)
   await expect(dialog.getByLabel('Table name')).toHaveValue('existing')
   await expect(dialog.getByRole('alert')).toContainText(/already exists/)
@@ -178,7 +163,7 @@ test('append (same schema) and overwrite (confirmed) update the open table', asy
   await expect(page.getByRole('grid', { name: 'existing' })).toHaveAttribute('aria-rowcount', '6')
 
   // Same columns as the table: append is offered.
-  await dropFiles(page, treeItem(page, 'lab'), [{ name: 'existing.arrow', bytes: tableToIPC(sampleTable(3, { start: 100n }), 'file') }])
+  await drop(page, treeItem(page, 'lab'), [{ name: 'existing.arrow', bytes: tableToIPC(sampleTable(3, { start: 100n }), 'file') }])
   const dialog = sheet(page)
   const append = dialog.getByRole('radio', { name: 'Append' })
   await expect(append).toBeEnabled()
@@ -188,7 +173,7 @@ test('append (same schema) and overwrite (confirmed) update the open table', asy
   await dialog.getByRole('button', { name: 'Append' }).click()
   await expect(page.getByRole('grid', { name: 'existing' })).toHaveAttribute('aria-rowcount', '9')
 
-  await dropFiles(page, treeItem(page, 'lab'), [{ name: 'existing.arrows', bytes: tableToIPC(measurements(30), 'stream') }])
+  await drop(page, treeItem(page, 'lab'), [{ name: 'existing.arrows', bytes: tableToIPC(measurements(30), 'stream') }])
   await dialog.getByText('Overwrite', { exact: true }).click()
   await dialog.getByRole('checkbox', { name: /Replace all 8 rows of “existing”/ }).check()
   await dialog.getByRole('button', { name: 'Overwrite' }).click()
@@ -200,7 +185,7 @@ test('append (same schema) and overwrite (confirmed) update the open table', asy
 test('a corrupt file gets a clear message and nothing is written', async ({ page, catalog }) => {
   await openApp(page, catalog.harness)
   const good = tableToIPC(measurements(200), 'file')
-  await dropFiles(page, treeItem(page, 'lab'), [{ name: 'broken.arrow', bytes: good.subarray(0, Math.floor(good.length / 2)) }])
+  await drop(page, treeItem(page, 'lab'), [{ name: 'broken.arrow', bytes: good.subarray(0, Math.floor(good.length / 2)) }])
   const dialog = sheet(page)
   const alert = dialog.getByRole('alert').filter({ hasText: 'This file cannot be imported' })
   await expect(alert).toBeVisible()
@@ -214,7 +199,7 @@ test('a corrupt file gets a clear message and nothing is written', async ({ page
 
 test('several dropped files queue: one sheet after another, jobs run in turn', async ({ page, catalog }) => {
   await openApp(page, catalog.harness)
-  await dropFiles(page, treeItem(page, 'catalog'), [
+  await drop(page, treeItem(page, 'catalog'), [
     { name: 'first.arrow', bytes: tableToIPC(measurements(50), 'file') },
     { name: 'second.arrows', bytes: tableToIPC(measurements(70), 'stream') },
   ])
@@ -222,7 +207,7 @@ test('several dropped files queue: one sheet after another, jobs run in turn', a
   await expect(dialog).toHaveAccessibleName('Import first.arrow')
   await expect(dialog).toContainText('1 more waiting')
   // Another drop, on the window this time, while the sheet is open: it waits its turn too.
-  await dropFiles(page, page.locator('.app'), [{ name: 'third.jsonl', bytes: new TextEncoder().encode('{"a":1,"b":"x"}\n{"a":2,"b":"y"}\n') }], false)
+  await drop(page, page.locator('.app'), [{ name: 'third.jsonl', bytes: new TextEncoder().encode('{"a":1,"b":"x"}\n{"a":2,"b":"y"}\n') }], false)
   await expect(dialog).toContainText('2 more waiting')
   await expect(dialog.getByLabel('Namespace')).toHaveValue('')
   await expect(dialog.getByRole('button', { name: 'Import' })).toBeEnabled()
@@ -250,7 +235,7 @@ test('a job that fails after its preview shows the reason in the history and lea
   // The preview reads the first rows only; the bad line comes far after them.
   const lines = ['id,city', ...Array.from({ length: 30_000 }, (_, i) => `${i},city ${i}`), '30000,too,many,fields']
   await openApp(page, catalog.harness)
-  await dropFiles(page, treeItem(page, 'lab'), [{ name: 'towns.csv', bytes: new TextEncoder().encode(`${lines.join('\n')}\n`) }])
+  await drop(page, treeItem(page, 'lab'), [{ name: 'towns.csv', bytes: new TextEncoder().encode(`${lines.join('\n')}\n`) }])
   const dialog = sheet(page)
   await expect(dialog).toContainText('CSV')
   await expect(dialog.getByRole('button', { name: 'Import' })).toBeEnabled()

@@ -8,6 +8,7 @@ import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import { buildCatalog, sampleTable } from '../helpers/catalog'
 import { expect, makeTempDir, openApp, openTable, removeDir, screenshot, startHarness } from '../helpers/e2e'
 import type { Harness } from '../../src/harness/server'
+import { dropFiles } from './drop'
 
 const test = base.extend<{ catalog: { root: string; harness: Harness } }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
@@ -160,15 +161,8 @@ test('the Read-only switch disables every write with the reason; a drop offers t
   await expect(page.getByRole('button', { name: 'Create index' })).toBeDisabled()
 
   // A file dropped on the read-only catalog: the app offers to switch Read-only off, then imports.
-  const transfer = await page.evaluateHandle(() => {
-    const t = new DataTransfer()
-    t.items.add(new File(['{"a":1}\n'], 'one.jsonl', { type: 'application/octet-stream' }))
-    return t
-  })
   const shop = page.getByRole('treeitem', { name: 'shop', exact: true })
-  await shop.dispatchEvent('dragenter', { dataTransfer: transfer })
-  await shop.dispatchEvent('dragover', { dataTransfer: transfer })
-  await shop.dispatchEvent('drop', { dataTransfer: transfer })
+  await dropFiles(page, shop, [{ name: 'one.jsonl', bytes: '{"a":1}\n' }])
   const offer = page.getByRole('dialog', { name: 'catalog is read-only' })
   await expect(offer).toBeVisible()
   await screenshot(page, 'lifecycle-read-only-drop')

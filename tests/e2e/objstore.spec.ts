@@ -79,7 +79,7 @@ test('browse an az:// catalog, open a table and page to its end; nothing in the 
   await page.keyboard.press('Escape')
 
   // A file dropped on the catalog: import is refused up front with the reason (no job, nothing written).
-  await dropFiles(page, treeItem(page, 'lab'), { 'more.jsonl': '{"id":1,"label":"x"}\n' })
+  await dropFiles(page, treeItem(page, 'lab'), [{ name: 'more.jsonl', bytes: '{"id":1,"label":"x"}\n' }])
   const refused = page.getByRole('alertdialog', { name: /^Cannot import into / })
   await expect(refused).toContainText(/Importing files into a catalog on object storage is not supported/)
   await screenshot(page, 'objstore-import-refused')

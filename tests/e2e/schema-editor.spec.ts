@@ -3,12 +3,13 @@
  * schema (name checked live, a vector column), and a file dropped on it appends rows.
  */
 import { join } from 'node:path'
-import { test as base, type Locator, type Page } from '@playwright/test'
+import { test as base } from '@playwright/test'
 import * as arrow from 'apache-arrow'
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import { buildCatalog } from '../helpers/catalog'
 import { expect, makeTempDir, openApp, removeDir, screenshot, startHarness, treeItem } from '../helpers/e2e'
 import type { Harness } from '../../src/harness/server'
+import { dropFiles } from './drop'
 
 const test = base.extend<{ catalog: { root: string; harness: Harness } }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
@@ -23,22 +24,6 @@ const test = base.extend<{ catalog: { root: string; harness: Harness } }>({
   },
 })
 
-async function dropFiles(page: Page, target: Locator, files: { name: string; bytes: Uint8Array }[]): Promise<void> {
-  const payload = files.map((f) => ({ name: f.name, data: Buffer.from(f.bytes).toString('base64') }))
-  const dataTransfer = await page.evaluateHandle((list) => {
-    const transfer = new DataTransfer()
-    for (const { name, data } of list) {
-      const binary = atob(data)
-      const bytes = new Uint8Array(binary.length)
-      for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
-      transfer.items.add(new File([bytes], name, { type: 'application/octet-stream' }))
-    }
-    return transfer
-  }, payload)
-  await target.dispatchEvent('dragenter', { dataTransfer })
-  await target.dispatchEvent('dragover', { dataTransfer })
-  await target.dispatchEvent('drop', { dataTransfer })
-}
 
 /** Rows in exactly the schema the editor makes: id int64 (nullable), vector FixedSizeList<Float32>[4] (not null). */
 function rows(n: number): arrow.Table {
