@@ -44,3 +44,17 @@ export function DialogFooter({
     </footer>
   )
 }
+
+/** The footer of a dialog that only shows something: one Close button, focused when the dialog opens. */
+export function CloseFooter({ onClose, primary = false }: { onClose(): void; primary?: boolean }) {
+  return (
+    <footer className="dialog-footer">
+      <div className="dialog-footer-left" />
+      <div className="dialog-footer-right">
+        <button type="button" className={primary ? 'button primary' : 'button'} onClick={onClose} data-autofocus>
+          Close
+        </button>
+      </div>
+    </footer>
+  )
+}

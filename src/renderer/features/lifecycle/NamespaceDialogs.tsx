@@ -5,7 +5,7 @@ import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
 import { Modal } from '../actions/Modal'
 import './lifecycle.css'
-import { DialogFooter } from '../actions/DialogFooter'
+import { CloseFooter, DialogFooter } from '../actions/DialogFooter'
 
 interface Target {
   connectionId: string
@@ -124,14 +124,7 @@ export function PropertiesDialog({ target, onClose }: { target: Target; onClose(
             </dl>
           )}
         </div>
-        <footer className="dialog-footer">
-          <div className="dialog-footer-left" />
-          <div className="dialog-footer-right">
-            <button type="button" className="button" onClick={onClose} data-autofocus>
-              Close
-            </button>
-          </div>
-        </footer>
+        <CloseFooter onClose={onClose} />
       </div>
     </Modal>
   )

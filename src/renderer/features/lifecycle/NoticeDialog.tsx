@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from 'react'
+import { CloseFooter } from '../actions/DialogFooter'
 import { Modal } from '../actions/Modal'
 
 /** A dialog that only tells something (why an action cannot run), with one Close button. */
@@ -11,14 +12,7 @@ export function NoticeDialog({ title, children, onClose }: { title: string; chil
           <h2 id={titleId}>{title}</h2>
         </header>
         <div className="dialog-body">{children}</div>
-        <footer className="dialog-footer">
-          <div className="dialog-footer-left" />
-          <div className="dialog-footer-right">
-            <button type="button" className="button primary" onClick={onClose} data-autofocus>
-              Close
-            </button>
-          </div>
-        </footer>
+        <CloseFooter onClose={onClose} primary />
       </div>
     </Modal>
   )
