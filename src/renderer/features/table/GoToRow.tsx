@@ -1,6 +1,5 @@
 import { useId, useState } from 'react'
-import { Modal } from '../actions/Modal'
-import { DialogFooter } from '../actions/DialogFooter'
+import { FormDialog } from '../actions/FormDialog'
 
 const numberFormat = new Intl.NumberFormat('en-US')
 
@@ -8,44 +7,28 @@ const numberFormat = new Intl.NumberFormat('en-US')
 export function GoToRow({ rowCount, onGo, onClose }: { rowCount: number; onGo: (row: number) => void; onClose: () => void }) {
   const titleId = useId()
   const [value, setValue] = useState('')
-  const [tried, setTried] = useState(false)
   const n = Number(value.replace(/[\s,_]/g, ''))
   const problem = !Number.isSafeInteger(n) || n < 1 || n > rowCount ? `Give a row number from 1 to ${numberFormat.format(rowCount)}` : null
   return (
-    <Modal labelledBy={titleId} onClose={onClose} className="action-dialog">
-      <form
-        className="dialog-form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault()
-          setTried(true)
-          if (problem) return
-          onGo(n - 1)
-        }}
-      >
-        <header className="dialog-header">
-          <h2 id={titleId}>Go to row</h2>
-        </header>
-        <div className="dialog-body">
-          <div className="dialog-field">
-            <label htmlFor={`${titleId}-row`} className="field-label">
-              Row number (1–{numberFormat.format(rowCount)})
-            </label>
-            <input
-              id={`${titleId}-row`}
-              data-autofocus
-              className="text-input mono"
-              inputMode="numeric"
-              autoComplete="off"
-              value={value}
-              onChange={(event) => setValue(event.target.value)}
-              aria-invalid={tried && !!problem}
-            />
-            {tried && problem && <div className="field-error">{problem}</div>}
-          </div>
+    <FormDialog titleId={titleId} title="Go to row" action="Go" problem={problem} submit={() => onGo(n - 1)} onClose={onClose}>
+      {(tried) => (
+        <div className="dialog-field">
+          <label htmlFor={`${titleId}-row`} className="field-label">
+            Row number (1–{numberFormat.format(rowCount)})
+          </label>
+          <input
+            id={`${titleId}-row`}
+            data-autofocus
+            className="text-input mono"
+            inputMode="numeric"
+            autoComplete="off"
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+            aria-invalid={tried && !!problem}
+          />
+          {tried && problem && <div className="field-error">{problem}</div>}
         </div>
-        <DialogFooter label="Go" onCancel={onClose} />
-      </form>
-    </Modal>
+      )}
+    </FormDialog>
   )
 }

@@ -2,8 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useId, useState } from 'react'
 import { MAX_SEARCH_RESULTS, type DistanceMetric, type FieldInfo, type TableRef, type TableViewSpec, type VectorSearch } from '../../../contract'
 import { call } from '../../api'
-import { Modal } from '../actions/Modal'
-import { DialogFooter } from '../actions/DialogFooter'
+import { FormDialog } from '../actions/FormDialog'
 
 /**
  * The bar above the grid while it shows nearest neighbours (**Find similar rows**): metric, k, pre- or
@@ -96,7 +95,6 @@ export function VectorPasteDialog({
   const titleId = useId()
   const [column, setColumn] = useState(columns[0]?.name ?? '')
   const [text, setText] = useState('')
-  const [tried, setTried] = useState(false)
   const dimension = columns.find((c) => c.name === column)?.vectorDimension ?? 0
   const parts = text
     .replace(/^\s*\[|\]\s*$/g, '')
@@ -110,20 +108,9 @@ export function VectorPasteDialog({
         ? `The vector has ${values.length} values; ${column} holds ${dimension}-d vectors`
         : null
   return (
-    <Modal labelledBy={titleId} onClose={onClose} className="action-dialog">
-      <form
-        className="dialog-form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault()
-          setTried(true)
-          if (!problem) onSearch(column, values)
-        }}
-      >
-        <header className="dialog-header">
-          <h2 id={titleId}>Search by vector</h2>
-        </header>
-        <div className="dialog-body">
+    <FormDialog titleId={titleId} title="Search by vector" action="Find similar rows" problem={problem} submit={() => onSearch(column, values)} onClose={onClose}>
+      {(tried) => (
+        <>
           <div className="dialog-field">
             <label htmlFor={`${titleId}-column`} className="field-label">
               Vector column
@@ -143,9 +130,8 @@ export function VectorPasteDialog({
             <textarea id={`${titleId}-vector`} data-autofocus className="text-input vector-paste" spellCheck={false} value={text} onChange={(event) => setText(event.target.value)} placeholder="[0.12, -0.4, …]" />
             {tried && problem && <div className="field-error">{problem}</div>}
           </div>
-        </div>
-        <DialogFooter label="Find similar rows" onCancel={onClose} />
-      </form>
-    </Modal>
+        </>
+      )}
+    </FormDialog>
   )
 }
