@@ -1,3 +1,5 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 
 /** One benchmark section: it measures and returns tables; the runner prints and saves them. */
@@ -86,4 +88,30 @@ export const count = (value: number) => value.toLocaleString('en-US')
 export function markdownTable(table: ResultTable): string {
   const line = (cells: (string | number)[]) => `| ${cells.map(String).join(' | ')} |`
   return [`#### ${table.title}`, '', line(table.columns), line(table.columns.map(() => '---')), ...table.rows.map(line)].join('\n')
+}
+
+export interface ServerProcess {
+  url: string
+  child: ChildProcess
+}
+
+/**
+ * `src/server/cli.ts` in its own process with `args` (`--root`, `--api-key`, …) on a free port; answers once it
+ * prints where it listens. `env` replaces the inherited environment when given.
+ */
+export async function spawnServer(args: string[], env?: NodeJS.ProcessEnv): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, '../../src/server/cli.ts'), '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    ...(env ? { env } : {}),
+  })
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = ''
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString()
+      const m = /listening on (\S+)/.exec(out)
+      if (m) resolve(m[1]!)
+    })
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)))
+  })
+  return { url, child }
 }

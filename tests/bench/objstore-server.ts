@@ -9,13 +9,11 @@
  * Knobs: BENCH_SECONDS (per process count, 10), BENCH_OBJSTORE_ROWS (rows of the big table, 20,000),
  * BENCH_CONNECTIONS (total concurrent connections, 6). Quick run: `BENCH_SECONDS=3 npm run bench -- objstore-server`.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import { cpus, loadavg } from 'node:os'
-import { join } from 'node:path'
 import * as arrow from 'apache-arrow'
 import { batchOf, float32Vectors, tableOf } from '../../src/core/arrow'
 import { NO_CLOUD_ENV, startAzurite } from '../helpers/azurite'
-import { count, envInt, type Report, type Section } from './lib'
+import { count, envInt, spawnServer, type Report, type Section, type ServerProcess } from './lib'
 
 interface AutocannonResult {
   requests: { average: number; total: number }
@@ -31,27 +29,11 @@ const autocannon = require('autocannon') as (options: Record<string, unknown>) =
 const KEY = 'bench-key-objstore-7d21'
 const ARROW = 'application/vnd.apache.arrow.stream'
 
-interface Server {
-  url: string
-  child: ChildProcess
-}
+type Server = ServerProcess
 
-async function spawnServer(root: string, storageOptions: Record<string, string>): Promise<Server> {
+function spawnObjstoreServer(root: string, storageOptions: Record<string, string>): Promise<Server> {
   const flags = Object.entries(storageOptions).flatMap(([k, v]) => ['--storage-option', `${k}=${v}`])
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, '../../src/server/cli.ts'), '--root', root, '--port', '0', '--api-key', KEY, ...flags], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...NO_CLOUD_ENV },
-  })
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = ''
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString()
-      const m = /listening on (\S+)/.exec(out)
-      if (m) resolve(m[1]!)
-    })
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)))
-  })
-  return { url, child }
+  return spawnServer(['--root', root, '--api-key', KEY, ...flags], { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...NO_CLOUD_ENV })
 }
 
 async function stopServer(server: Server): Promise<void> {
@@ -88,7 +70,7 @@ export const section: Section = {
     const servers: Server[] = []
     try {
       const root = await az.freshRoot('bench')
-      servers.push(await spawnServer(root, az.storageOptions))
+      servers.push(await spawnObjstoreServer(root, az.storageOptions))
       log(`seeding ${count(rows)} rows and 10 small tables`)
       await post(servers[0]!.url, '/v1/table/items/create', arrow.tableToIPC(bigTable(rows), 'stream'), ARROW)
       await post(servers[0]!.url, '/v1/namespace/sales/create', '{}', 'application/json')
@@ -103,7 +85,7 @@ export const section: Section = {
       ]
       const table: (string | number)[][] = []
       for (const n of [1, 2, 3]) {
-        while (servers.length < n) servers.push(await spawnServer(root, az.storageOptions))
+        while (servers.length < n) servers.push(await spawnObjstoreServer(root, az.storageOptions))
         log(`${n} process(es): ${connections} connections for ${seconds} s`)
         const results = await Promise.all(
           servers.slice(0, n).map((s, i) =>

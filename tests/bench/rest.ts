@@ -16,7 +16,6 @@
  * BENCH_REPS (latency repetitions per operation, 201), BENCH_CONNECTIONS (concurrent connections, 8).
  * Quick run: `BENCH_SECONDS=3 BENCH_REPS=15 npm run bench -- rest`.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -27,7 +26,7 @@ import { batchOf, float32Vectors, tableOf } from '../../src/core/arrow'
 import { connectNamespace } from '../../src/core/namespace/connect'
 import '../../src/core/namespace/dir'
 import { RestNamespaceClient } from '../../src/core/namespace/rest'
-import { count, envInt, median, ms, ratio, verdict, type BenchContext, type Report, type Section } from './lib'
+import { count, envInt, median, ms, ratio, verdict, spawnServer, type BenchContext, type Report, type Section, type ServerProcess } from './lib'
 
 interface AutocannonResult {
   requests: { average: number; total: number }
@@ -111,33 +110,17 @@ async function makeCatalog(root: string, rows: number): Promise<void> {
   }
 }
 
-async function spawnServer(root: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, '../../src/server/cli.ts'), '--root', root, '--port', '0', '--api-key', KEY], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = ''
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString()
-      const m = /listening on (\S+)/.exec(out)
-      if (m) resolve(m[1]!)
-    })
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)))
-  })
-  return { url, child }
-}
-
 async function run({ log }: BenchContext): Promise<Report> {
   const seconds = envInt('BENCH_SECONDS', 30)
   const rows = envInt('BENCH_REST_ROWS', 20_000)
   const reps = envInt('BENCH_REPS', 201)
   const connections = envInt('BENCH_CONNECTIONS', 8)
   const root = await mkdtemp(join(tmpdir(), 'lcb-bench-rest-'))
-  let server: { url: string; child: ChildProcess } | undefined
+  let server: ServerProcess | undefined
   try {
     log(`making a catalog of ${count(rows)} rows`)
     await makeCatalog(root, rows)
-    server = await spawnServer(root)
+    server = await spawnServer(['--root', root, '--api-key', KEY])
     const ours = new RestNamespaceClient({ uri: server.url, headers: { 'x-api-key': KEY } })
     const theirs = await lancedb.connectNamespace('rest', { uri: server.url, headers: { 'x-api-key': KEY } })
     const id = { namespace: [], name: 'items' }

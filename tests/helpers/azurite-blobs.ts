@@ -24,7 +24,7 @@ export async function blobsUnder(azurite: Azurite, root: string): Promise<string
 export async function deleteBlob(azurite: Azurite, root: string, name: string): Promise<void> {
   const { container } = split(root)
   const path = `/${container}/${name.split('/').map(encodeURIComponent).join('/')}`
-  const response = await signed(azurite.endpoint, 'DELETE', path, {})
+  const response = await sharedKeyRequest(azurite.endpoint, 'DELETE', path, {})
   if (response.status !== 202) throw new Error(`deleting ${name} answered ${response.status}: ${await response.text()}`)
 }
 
@@ -43,10 +43,11 @@ function split(root: string): { container: string; prefix: string } {
 }
 
 function signedGet(endpoint: string, path: string, query: Record<string, string>): Promise<Response> {
-  return signed(endpoint, 'GET', path, query)
+  return sharedKeyRequest(endpoint, 'GET', path, query)
 }
 
-async function signed(endpoint: string, method: string, path: string, query: Record<string, string>): Promise<Response> {
+/** A request to Azurite's blob service signed with the emulator's Shared Key (`query` also goes into the signature). */
+export async function sharedKeyRequest(endpoint: string, method: string, path: string, query: Record<string, string>): Promise<Response> {
   const date = new Date().toUTCString()
   const version = '2021-12-02'
   const canonicalQuery = Object.keys(query)
@@ -56,5 +57,6 @@ async function signed(endpoint: string, method: string, path: string, query: Rec
   const resource = `/${AZURITE_ACCOUNT}/${AZURITE_ACCOUNT}${path}${canonicalQuery}`
   const toSign = [method, '', '', '', '', '', '', '', '', '', '', '', `x-ms-date:${date}\nx-ms-version:${version}\n${resource}`].join('\n')
   const signature = createHmac('sha256', Buffer.from(AZURITE_KEY, 'base64')).update(toSign, 'utf8').digest('base64')
-  return fetch(`${endpoint}${path}?${new URLSearchParams(query)}`, { method, headers: { 'x-ms-date': date, 'x-ms-version': version, Authorization: `SharedKey ${AZURITE_ACCOUNT}:${signature}` } })
+  const search = Object.keys(query).length > 0 ? `?${new URLSearchParams(query)}` : ''
+  return fetch(`${endpoint}${path}${search}`, { method, headers: { 'x-ms-date': date, 'x-ms-version': version, Authorization: `SharedKey ${AZURITE_ACCOUNT}:${signature}` } })
 }

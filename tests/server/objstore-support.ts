@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { join } from 'node:path'
-import { createHmac } from 'node:crypto'
-import { AZURITE_ACCOUNT, AZURITE_KEY, NO_CLOUD_ENV } from '../helpers/azurite'
+import { NO_CLOUD_ENV } from '../helpers/azurite'
+import { sharedKeyRequest } from '../helpers/azurite-blobs'
 import { KEY } from './support'
 
 export const REPO = join(__dirname, '../..')
@@ -77,28 +77,14 @@ export async function spawnStoreServer(root: string, storageOptions: Record<stri
 
 /**
  * Delete every blob under `prefix` in an Azurite container (to make a table whose data is gone, as a writer killed
- * between lancedb's declare and its first commit leaves it). Shared Key signed, as tests/helpers/azurite.ts does.
+ * between lancedb's declare and its first commit leaves it). Shared Key signed (tests/helpers/azurite-blobs.ts).
  */
 export async function deleteBlobs(endpoint: string, container: string, prefix: string): Promise<number> {
-  const list = await azureRequest(endpoint, 'GET', `/${container}`, { comp: 'list', prefix, restype: 'container' })
+  const list = await sharedKeyRequest(endpoint, 'GET', `/${container}`, { comp: 'list', prefix, restype: 'container' })
   const names = [...(await list.text()).matchAll(/<Name>([^<]+)<\/Name>/g)].map((m) => m[1]!.replace(/&amp;/g, '&'))
   for (const name of names) {
-    const response = await azureRequest(endpoint, 'DELETE', `/${container}/${name.split('/').map(encodeURIComponent).join('/')}`, {})
+    const response = await sharedKeyRequest(endpoint, 'DELETE', `/${container}/${name.split('/').map(encodeURIComponent).join('/')}`, {})
     if (response.status !== 202) throw new Error(`azurite: deleting ${name} answered ${response.status}`)
   }
   return names.length
-}
-
-async function azureRequest(endpoint: string, method: string, path: string, query: Record<string, string>): Promise<Response> {
-  const date = new Date().toUTCString()
-  const version = '2021-12-02'
-  const canonicalQuery = Object.keys(query)
-    .sort()
-    .map((k) => `\n${k}:${query[k]}`)
-    .join('')
-  const resource = `/${AZURITE_ACCOUNT}/${AZURITE_ACCOUNT}${path}${canonicalQuery}`
-  const toSign = [method, '', '', '', '', '', '', '', '', '', '', '', `x-ms-date:${date}\nx-ms-version:${version}\n${resource}`].join('\n')
-  const signature = createHmac('sha256', Buffer.from(AZURITE_KEY, 'base64')).update(toSign, 'utf8').digest('base64')
-  const search = Object.keys(query).length > 0 ? `?${new URLSearchParams(query)}` : ''
-  return fetch(`${endpoint}${path}${search}`, { method, headers: { 'x-ms-date': date, 'x-ms-version': version, Authorization: `SharedKey ${AZURITE_ACCOUNT}:${signature}` } })
 }

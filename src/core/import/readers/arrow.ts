@@ -71,30 +71,7 @@ async function fromReader(path: string, kind: 'file' | 'stream', options: OpenOp
     passThrough: pass && {
       frame: (messages) => pass.frame(messages),
       release: (messages) => pass.release(messages),
-      async *batches(limits) {
-        const it = pass.batches(limits)
-        let index = 0
-        try {
-          for (;;) {
-            throwIfAborted(options.signal)
-            let step: IteratorResult<RecordBatch | RawBatch>
-            try {
-              step = await it.next()
-            } catch (error) {
-              throw corrupt(fileName, what, error)
-            }
-            if (step.done) return
-            index++
-            const batch = step.value
-            const problem = 'raw' in batch ? null : batchProblem(batch)
-            if (problem) throw corrupt(fileName, what, new Error(`record batch ${index}: ${problem}`))
-            yield batch
-          }
-        } finally {
-          await it.return(undefined).catch(() => undefined)
-          await reader.close()
-        }
-      },
+      batches: (limits) => checkedBatches(pass.batches(limits), reader, fileName, what, options.signal),
     },
     format: kind === 'file' ? 'arrow-file' : 'arrow-stream',
     schema: reader.schema,
@@ -102,30 +79,35 @@ async function fromReader(path: string, kind: 'file' | 'stream', options: OpenOp
     rowCount: reader.rowCount,
     conversions: reader.conversions,
     bytesRead: () => reader.position(),
-    async *batches() {
-      const it = reader.batches()
-      let index = 0
-      try {
-        for (;;) {
-          throwIfAborted(options.signal)
-          let step: IteratorResult<Awaited<ReturnType<typeof it.next>>['value']>
-          try {
-            step = await it.next()
-          } catch (error) {
-            throw corrupt(fileName, what, error)
-          }
-          if (step.done) return
-          index++
-          const batch = step.value!
-          const problem = batchProblem(batch)
-          if (problem) throw corrupt(fileName, what, new Error(`record batch ${index}: ${problem}`))
-          yield batch
-        }
-      } finally {
-        await it.return(undefined).catch(() => undefined)
-        await reader.close()
-      }
-    },
+    batches: () => checkedBatches(reader.batches(), reader, fileName, what, options.signal),
     close: () => reader.close(),
+  }
+}
+
+/**
+ * The batches of `it`, each checked ({@link batchProblem}; raw pass-through batches go as they are) and
+ * numbered in errors; a read failure is "corrupt". Closes `reader` when done, failed or abandoned.
+ */
+async function* checkedBatches<T extends RecordBatch | RawBatch>(it: AsyncGenerator<T>, reader: IpcReader, fileName: string, what: string, signal: AbortSignal | undefined): AsyncGenerator<T> {
+  let index = 0
+  try {
+    for (;;) {
+      throwIfAborted(signal)
+      let step: IteratorResult<T>
+      try {
+        step = await it.next()
+      } catch (error) {
+        throw corrupt(fileName, what, error)
+      }
+      if (step.done) return
+      index++
+      const batch = step.value
+      const problem = 'raw' in batch ? null : batchProblem(batch)
+      if (problem) throw corrupt(fileName, what, new Error(`record batch ${index}: ${problem}`))
+      yield batch
+    }
+  } finally {
+    await it.return(undefined).catch(() => undefined)
+    await reader.close()
   }
 }

@@ -4,30 +4,25 @@ import { join } from 'node:path'
 import { connectNamespace, type Connection, type Query, type Table as LanceTable } from '@lancedb/lancedb'
 import { Schema as ArrowSchema, Table as ArrowTable, tableFromIPC, type Schema } from 'apache-arrow'
 import { AppError, type Page } from '../../../contract'
-import { emptyIpcStream, fileBuffersToStream, schemaFields, toIpcStream } from '../../arrow'
-import type { RecordBatch } from 'apache-arrow'
-import type { TableViewSpec } from '../../../contract'
+import { emptyIpcStream, fileBuffersToStream, toIpcStream } from '../../arrow'
 import { DirQueries } from '../../query/dirQueries'
-import { listAll, type CallOptions, type CreateMode, type DescribeOptions, type ExplainOptions, type ListOptions, type NamespaceClient, type ReadPageOptions, type TableDescription, type ViewOptions } from '../client'
+import type { CallOptions, CreateMode, ListOptions, NamespaceClient, ReadPageOptions, TableDescription } from '../client'
 import { assertComponent, assertNamespacePath, assertTableId, formatNamespace, formatTableId, type NamespacePath, type TableId } from '../path'
 import { clearIntent, recordIntent } from '../../recovery/journal'
 import { isStagingName, stagingName } from '../../recovery/staging'
 import { addArrowTable, addIpcFile, createFromIpc } from './add'
 import { fromLanceError } from './errors'
+import { assertPageWindow, LanceDirClient, listWindow, type TableWrite } from './lanceClient'
 import { CatalogManifest, objectIdOf, tableObjectId } from './manifest'
 import { moveTable, serialized, swapTables, type MoveContext } from './moves'
 import { recoverCatalog } from './recover'
 import { deregisterTable, registerTable } from './register'
 import { inspectRoot, type RootLayout } from './root'
-import * as lifecycle from '../../lifecycle/dirTable'
 import type { StorageOptions } from '../../../contract/objectStore'
 import type { CapabilitySnapshot } from '../../../contract/connections'
 import { fromStoreMessage, inspectStoreRoot, objectStoreCapabilities, objectStoreUnsupported, parseRoot, redactSecrets, storageProperties, type ObjectStoreLocation } from '../objectStore'
-import { indexNotFound, tagExists, tagNotFound, versionNotFound } from '../../lifecycle/errors'
-import type { ColumnAlteration, IndexInfo, IndexSpec, NewColumn, OptimizeResult, TableStats, TagInfo, VersionInfo } from '../../../contract/lifecycle'
 
-/** Listing page size when the caller gives none. Always explicit: lancedb's own default was 10 (lancedb#3914). */
-export const DEFAULT_LIST_LIMIT = 1000
+export { DEFAULT_LIST_LIMIT } from './lanceClient'
 
 /** How many table handles readPage keeps open (a handle holds Lance's metadata caches). */
 const OPEN_TABLES = 32
@@ -47,7 +42,7 @@ export interface DirOpenOptions {
  * {@link inspectRoot} refuses such directories unless `create` is set, and a catalog of bare `*.lance` tables
  * (no `__manifest`) is opened with `manifest_enabled=false`, which leaves it untouched.
  */
-export class DirNamespaceClient implements NamespaceClient {
+export class DirNamespaceClient extends LanceDirClient implements NamespaceClient {
   readonly implementation = 'dir' as const
   /** Table handles opened by readPage, so paging does not reopen the table each time. describeTable refreshes them. */
   private readonly tables = new Map<string, Promise<LanceTable>>()
@@ -65,16 +60,17 @@ export class DirNamespaceClient implements NamespaceClient {
   /** Limits of this catalog worth telling the user (an object-store root listed without its manifest), in words. */
   readonly notes: string[] = []
   /** Reads through a view, each at exactly its version (src/core/query). */
-  private readonly queries = new DirQueries({ open: (id) => this.openTable(id), mapError: (error, id) => this.mapError(error, { table: id }) })
+  protected readonly queries = new DirQueries({ open: (id) => this.openTable(id), mapError: (error, id) => this.mapError(error, { table: id }) })
 
   private constructor(
     readonly root: string,
     readonly layout: RootLayout,
-    private readonly db: Connection,
+    db: Connection,
     /** The object-store location of the catalog; null for a local directory. */
     readonly store: ObjectStoreLocation | null = null,
     private readonly storageOptions: StorageOptions = {},
   ) {
+    super(db)
     // Our own manifest edits need a local directory (a symlink to open `__manifest`, rename(2), the journal).
     this.manifest = layout === 'manifest' && store === null ? new CatalogManifest(root) : null
   }
@@ -152,43 +148,22 @@ export class DirNamespaceClient implements NamespaceClient {
   // ---- namespaces -------------------------------------------------------------------------
 
   async listNamespaces(namespace: NamespacePath, options: ListOptions = {}): Promise<Page<string>> {
-    assertNamespacePath(namespace)
-    const limit = listLimit(options.limit)
-    if (options.pageToken !== undefined) assertComponent(options.pageToken, 'page token')
+    const limit = listWindow(namespace, options)
     // A catalog without __manifest has only the root namespace, and no children under it.
     if (this.layout === 'tables-only') {
       if (namespace.length > 0) throw notFoundNamespace(namespace)
       return { items: [] }
     }
-    options.signal?.throwIfAborted()
-    // Ask for one more than the page: its presence is how we know more follow (no empty last page).
-    const response = await this.call(() => this.db.listNamespaces([...namespace], { pageToken: options.pageToken, limit: limit + 1 }), { namespace })
-    // lancedb lists a missing namespace as empty; an empty answer is checked, so a missing one is "not found".
-    if (response.namespaces.length === 0 && namespace.length > 0 && options.pageToken === undefined) await this.describeNamespace(namespace)
-    return pageOf(response.namespaces, limit)
+    return this.namespacePage(namespace, options, limit)
   }
 
-  async createNamespace(
-    namespace: NamespacePath,
-    options: { mode?: 'create' | 'exist_ok'; properties?: Record<string, string> } & CallOptions = {},
-  ): Promise<void> {
-    assertNamespacePath(namespace)
-    if (namespace.length === 0) {
-      if (options.mode === 'exist_ok') return
-      throw new AppError('already_exists', 'The root namespace always exists')
-    }
-    try {
-      await serialized(this.root, async () => {
-        // Namespaces and tables share one name space (one `object_id` each in the manifest).
-        const holder = await this.occupant(namespace.slice(0, -1), namespace[namespace.length - 1]!)
-        if (holder === 'table') throw takenBy('table', namespace.slice(0, -1), namespace[namespace.length - 1]!)
-        // lancedb 0.31.0 ignores mode "exist_ok" and fails with "already exists", so we handle that mode here.
-        await this.call(() => this.db.createNamespace([...namespace], { mode: 'create', properties: options.properties }), { namespace })
-      })
-    } catch (error) {
-      if (options.mode === 'exist_ok' && error instanceof AppError && error.code === 'already_exists') return
-      throw error
-    }
+  /** Namespaces and tables share one name space (one `object_id` each in the manifest): checked in the same serialized step. */
+  protected override async makeNamespace(namespace: NamespacePath, properties: Record<string, string> | undefined): Promise<void> {
+    await serialized(this.root, async () => {
+      const holder = await this.occupant(namespace.slice(0, -1), namespace[namespace.length - 1]!)
+      if (holder === 'table') throw takenBy('table', namespace.slice(0, -1), namespace[namespace.length - 1]!)
+      await super.makeNamespace(namespace, properties)
+    })
   }
 
   async describeNamespace(namespace: NamespacePath, _options: CallOptions = {}): Promise<{ properties: Record<string, string> }> {
@@ -201,54 +176,27 @@ export class DirNamespaceClient implements NamespaceClient {
     return { properties: response.properties ?? {} }
   }
 
-  async dropNamespace(namespace: NamespacePath, options: { behavior?: 'restrict' | 'cascade' } & CallOptions = {}): Promise<void> {
-    assertNamespacePath(namespace)
-    if (namespace.length === 0) throw new AppError('invalid_input', 'The root namespace cannot be dropped')
-    await this.describeNamespace(namespace)
-    if (options.behavior === 'cascade') {
-      // lancedb 0.31.0 refuses "cascade" like "restrict", so we empty the namespace ourselves, deepest first.
-      for (const child of await listAll((o) => this.listNamespaces(namespace, o))) {
-        await this.dropNamespace([...namespace, child], options)
-      }
-      for (const name of await listAll((o) => this.listTables(namespace, o))) await this.dropTable({ namespace, name })
-    }
-    await this.call(() => this.db.dropNamespace([...namespace], { mode: 'fail', behavior: 'restrict' }), { namespace })
-  }
-
   // ---- tables -----------------------------------------------------------------------------
 
   async listTables(namespace: NamespacePath, options: ListOptions = {}): Promise<Page<string>> {
-    assertNamespacePath(namespace)
-    const limit = listLimit(options.limit)
-    if (options.pageToken !== undefined) assertComponent(options.pageToken, 'page token')
+    const limit = listWindow(namespace, options)
     if (this.layout === 'tables-only' && namespace.length > 0) throw notFoundNamespace(namespace)
-    options.signal?.throwIfAborted()
-    const names = await this.call(() => this.db.tableNames([...namespace], { startAfter: options.pageToken, limit: limit + 1 }), { namespace })
-    if (names.length === 0 && namespace.length > 0 && options.pageToken === undefined && this.layout === 'manifest') await this.describeNamespace(namespace)
     // Tables being written under a staging name are not tables yet. The token stays the last name read.
-    const page = pageOf(names, limit)
+    const page = await this.tableNamePage(namespace, options, limit)
     return { ...page, items: page.items.filter((n) => !isStagingName(n)) }
   }
 
-  async describeTable(id: TableId, options: DescribeOptions = {}): Promise<TableDescription> {
-    assertTableId(id)
-    if (options.version !== undefined || options.indexes) return this.queries.describe(id, options)
-    // Opening afresh picks up what other processes wrote since; later pages read this same version.
+  /** Opening afresh picks up what other processes wrote since; later pages read this same version. */
+  protected latestTable(id: TableId): Promise<LanceTable> {
     const opened = this.openTable(id)
     this.remember(tableKey(id), opened)
-    const table = await opened
-    options.signal?.throwIfAborted()
-    return this.call(async () => {
-      const [rowCount, version, schema] = await Promise.all([table.countRows(), table.version(), table.schema()])
-      return { name: id.name, namespace: [...id.namespace], rowCount, version, schema, fields: schemaFields(schema) }
-    }, { table: id })
+    return opened
   }
 
   async readPage(id: TableId, options: ReadPageOptions): Promise<Uint8Array> {
     assertTableId(id)
+    assertPageWindow(options)
     const { offset, limit, columns } = options
-    if (!Number.isSafeInteger(offset) || offset < 0) throw new AppError('invalid_input', 'offset must be a whole number ≥ 0')
-    if (!Number.isSafeInteger(limit) || limit < 1) throw new AppError('invalid_input', 'limit must be a whole number ≥ 1')
     if (options.view) return this.queries.page(id, columns ? { ...options.view, columns } : options.view, { offset, limit, signal: options.signal, withRowId: options.withRowId, fastSearch: options.fastSearch })
     const table = await this.cachedTable(id, options.version)
     options.signal?.throwIfAborted()
@@ -268,39 +216,13 @@ export class DirNamespaceClient implements NamespaceClient {
     }, { table: id })
   }
 
-  async countRows(id: TableId, options: ViewOptions = {}): Promise<number> {
-    assertTableId(id)
-    return this.queries.count(id, options.view ?? {}, options)
-  }
-
-  scan(id: TableId, view: TableViewSpec, options: { signal?: AbortSignal } = {}): AsyncIterable<RecordBatch> {
-    assertTableId(id)
-    return this.queries.scan(id, view, options)
-  }
-
-  async explainQuery(id: TableId, view: TableViewSpec, options: ExplainOptions = {}): Promise<string> {
-    assertTableId(id)
-    return this.queries.explain(id, view, options)
-  }
-
-  async latestVersion(id: TableId, _options: CallOptions = {}): Promise<number> {
-    assertTableId(id)
-    return this.queries.latestVersion(id)
-  }
-
-  async createTable(id: TableId, data: ArrowTable, options: { mode?: CreateMode } & CallOptions = {}): Promise<TableDescription> {
-    assertTableId(id)
-    return this.createStaged(id, options.mode, (t, mode) => this.db.createTable(t.name, data, [...t.namespace], { mode, ...this.tableOptions() }))
-  }
-
   async createTableIpc(id: TableId, ipcFile: Uint8Array, options: { mode?: CreateMode } & CallOptions = {}): Promise<TableDescription> {
     assertTableId(id)
     return this.createStaged(id, options.mode, (t, mode) => createFromIpc(this.db, t.name, [...t.namespace], ipcFile, mode, this.tableOptions().storageOptions))
   }
 
-  async createEmptyTable(id: TableId, schema: Schema, options: { mode?: CreateMode } & CallOptions = {}): Promise<TableDescription> {
-    assertTableId(id)
-    return this.createStaged(id, options.mode, (t, mode) => this.db.createEmptyTable(t.name, schema, [...t.namespace], { mode, ...this.tableOptions() }))
+  protected createWith(id: TableId, mode: CreateMode | undefined, _data: ArrowTable, write: TableWrite): Promise<TableDescription> {
+    return this.createStaged(id, mode, write)
   }
 
   /**
@@ -308,7 +230,7 @@ export class DirNamespaceClient implements NamespaceClient {
    * ({@link stagingName}), then one atomic step publishes it (a rename; for `overwrite`, a swap). A staging
    * name given by the caller (the import writes its chunks into one) is written directly.
    */
-  private async createStaged(id: TableId, mode: CreateMode = 'create', write: (target: TableId, mode: 'create' | 'overwrite') => Promise<unknown>): Promise<TableDescription> {
+  private async createStaged(id: TableId, mode: CreateMode = 'create', write: TableWrite): Promise<TableDescription> {
     await this.assertNamespaceExists(id.namespace)
     this.forget(id)
     if (this.store) return this.createInStore(id, mode, write)
@@ -340,7 +262,7 @@ export class DirNamespaceClient implements NamespaceClient {
    * `__manifest` row for a child namespace): there is no staging-and-publish, because publishing is a manifest
    * edit. The import's staging tables are refused before anything is written.
    */
-  private async createInStore(id: TableId, mode: CreateMode, write: (target: TableId, mode: 'create' | 'overwrite') => Promise<unknown>): Promise<TableDescription> {
+  private async createInStore(id: TableId, mode: CreateMode, write: TableWrite): Promise<TableDescription> {
     if (isStagingName(id.name)) throw objectStoreUnsupported('import')
     const holder = await serialized(this.root, () => this.occupant(id.namespace, id.name))
     if (holder === 'namespace' || (holder === 'table' && mode === 'create')) throw takenBy(holder, id.namespace, id.name)
@@ -403,18 +325,6 @@ export class DirNamespaceClient implements NamespaceClient {
     const result = await this.call(() => addIpcFile(table, ipcFile), { table: id })
     if (isStagingName(id.name)) this.writers.set(key, table)
     return result.version
-  }
-
-  async restoreVersion(id: TableId, version: number, _options: CallOptions = {}): Promise<void> {
-    assertTableId(id)
-    if (!Number.isSafeInteger(version) || version < 1) throw new AppError('invalid_input', 'version must be a whole number ≥ 1')
-    const table = await this.openTable(id)
-    await this.assertVersion(table, id, version)
-    this.forget(id)
-    await this.call(async () => {
-      await table.checkout(version)
-      await table.restore()
-    }, { table: id })
   }
 
   async dropTable(id: TableId, _options: CallOptions = {}): Promise<void> {
@@ -512,75 +422,6 @@ export class DirNamespaceClient implements NamespaceClient {
     return serialized(this.root, async () => deregisterTable(this.moves, id, await this.tableDir(id)))
   }
 
-  // ---- lifecycle (src/core/lifecycle/dirTable.ts) -------------------------------------------
-
-  async listVersions(id: TableId, _options: CallOptions = {}): Promise<VersionInfo[]> {
-    return this.onTable(id, (t) => lifecycle.listVersions(t))
-  }
-
-  async listTags(id: TableId, _options: CallOptions = {}): Promise<TagInfo[]> {
-    return this.onTable(id, (t) => lifecycle.listTags(t))
-  }
-
-  async createTag(id: TableId, tag: string, version: number, _options: CallOptions = {}): Promise<void> {
-    assertComponent(tag, 'tag')
-    await this.onTable(id, async (t) => {
-      await this.assertVersion(t, id, version)
-      if ((await lifecycle.listTags(t)).some((x) => x.name === tag)) throw tagExists(tag)
-      await lifecycle.createTag(t, tag, version)
-    })
-  }
-
-  async deleteTag(id: TableId, tag: string, _options: CallOptions = {}): Promise<void> {
-    await this.onTable(id, async (t) => {
-      if (!(await lifecycle.listTags(t)).some((x) => x.name === tag)) throw tagNotFound(tag)
-      await lifecycle.deleteTag(t, tag)
-    })
-  }
-
-  async tagVersion(id: TableId, tag: string, _options: CallOptions = {}): Promise<number> {
-    return this.onTable(id, async (t) => {
-      const found = (await lifecycle.listTags(t)).find((x) => x.name === tag)
-      if (!found) throw tagNotFound(tag)
-      return found.version
-    })
-  }
-
-  async listIndexes(id: TableId, _options: CallOptions = {}): Promise<IndexInfo[]> {
-    return this.onTable(id, (t) => lifecycle.listIndexes(t))
-  }
-
-  async createIndex(id: TableId, spec: IndexSpec, _options: CallOptions = {}): Promise<void> {
-    await this.onTable(id, (t) => lifecycle.createIndex(t, spec), true)
-  }
-
-  async dropIndex(id: TableId, name: string, _options: CallOptions = {}): Promise<void> {
-    await this.onTable(id, async (t) => {
-      if (!(await t.listIndices()).some((i) => i.name === name)) throw indexNotFound(name)
-      await t.dropIndex(name)
-    }, true)
-  }
-
-  async tableStats(id: TableId, _options: CallOptions = {}): Promise<TableStats> {
-    return this.onTable(id, (t) => lifecycle.tableStats(t))
-  }
-
-  async optimize(id: TableId, options: { pruneOlderThanDays?: number } & CallOptions = {}): Promise<OptimizeResult> {
-    return this.onTable(id, (t) => lifecycle.optimize(t, options.pruneOlderThanDays), true)
-  }
-
-  async addColumns(id: TableId, columns: NewColumn[], _options: CallOptions = {}): Promise<number> {
-    return this.onTable(id, (t) => lifecycle.addColumns(t, columns), true)
-  }
-
-  async alterColumns(id: TableId, alterations: ColumnAlteration[], _options: CallOptions = {}): Promise<number> {
-    return this.onTable(id, (t) => lifecycle.alterColumns(t, alterations), true)
-  }
-
-  async dropColumns(id: TableId, names: string[], _options: CallOptions = {}): Promise<number> {
-    return this.onTable(id, (t) => lifecycle.dropColumns(t, names), true)
-  }
-
   async close(): Promise<void> {
     this.tables.clear()
     this.writers.clear()
@@ -591,7 +432,7 @@ export class DirNamespaceClient implements NamespaceClient {
 
   // ---- helpers ----------------------------------------------------------------------------
 
-  private async openTable(id: TableId): Promise<LanceTable> {
+  protected async openTable(id: TableId): Promise<LanceTable> {
     if (this.layout === 'tables-only' && id.namespace.length > 0) throw notFoundNamespace(id.namespace)
     return this.call(() => this.db.openTable(id.name, [...id.namespace], this.tableOptions()), { table: id })
   }
@@ -607,23 +448,6 @@ export class DirNamespaceClient implements NamespaceClient {
       const latest = await this.openTable(id)
       await this.assertVersion(latest, id, version)
       throw this.mapError(error, { table: id })
-    }
-  }
-
-  private async assertVersion(table: LanceTable, id: TableId, version: number): Promise<void> {
-    if (!Number.isSafeInteger(version) || version < 1) throw new AppError('invalid_input', 'version must be a whole number ≥ 1')
-    const versions = await this.call(() => table.listVersions(), { table: id })
-    if (!versions.some((v) => v.version === version)) throw versionNotFound(id, version)
-  }
-
-  /** Run lifecycle work on the latest table; `writes` forgets cached handles so later reads see the change. */
-  async onTable<T>(id: TableId, work: (table: LanceTable) => Promise<T>, writes = false): Promise<T> {
-    assertTableId(id)
-    const table = await this.openTable(id)
-    try {
-      return await this.call(() => work(table), { table: id })
-    } finally {
-      if (writes) this.forget(id)
     }
   }
 
@@ -646,7 +470,7 @@ export class DirNamespaceClient implements NamespaceClient {
     while (this.tables.size > OPEN_TABLES) this.tables.delete(this.tables.keys().next().value!)
   }
 
-  private forget(id: TableId): void {
+  protected forget(id: TableId): void {
     this.tables.delete(tableKey(id))
     this.writers.delete(tableKey(id))
     this.queries.forget(id)
@@ -698,26 +522,13 @@ export class DirNamespaceClient implements NamespaceClient {
     throw new AppError('not_found', `Table ${formatTableId(id)} does not exist`, { hint: 'Refresh the tree' })
   }
 
-  /** lancedb creates a table in a namespace that does not exist (0.31.0); refuse that first. */
-  private async assertNamespaceExists(namespace: NamespacePath): Promise<void> {
-    if (namespace.length > 0) await this.describeNamespace(namespace)
-  }
-
-  private async call<T>(work: () => Promise<T>, context: { table?: TableId; namespace?: NamespacePath }): Promise<T> {
-    try {
-      return await work()
-    } catch (error) {
-      throw this.mapError(error, context)
-    }
-  }
-
-  private mapError(error: unknown, context: { table?: TableId; namespace?: NamespacePath }): AppError {
+  protected mapError(error: unknown, context: { table?: TableId; namespace?: NamespacePath }): AppError {
     const hasManifest = this.layout === 'manifest'
     return this.store ? storeError(error, this.store, this.storageOptions, { ...context, hasManifest }) : fromLanceError(error, { ...context, hasManifest })
   }
 
   /** What every lancedb table call takes on object storage (see {@link openStore}). */
-  private tableOptions(): { storageOptions?: StorageOptions } {
+  protected tableOptions(): { storageOptions?: StorageOptions } {
     return this.store ? { storageOptions: this.storageOptions } : {}
   }
 }
@@ -778,19 +589,6 @@ async function nativeBuffers(query: Query): Promise<Uint8Array[] | null> {
   const buffers: Uint8Array[] = []
   for (let buffer = await iterator.next(); buffer; buffer = await iterator.next()) buffers.push(buffer)
   return buffers
-}
-
-function listLimit(limit: number | undefined): number {
-  if (limit === undefined) return DEFAULT_LIST_LIMIT
-  if (!Number.isSafeInteger(limit) || limit < 1) throw new AppError('invalid_input', 'limit must be a whole number ≥ 1')
-  return limit
-}
-
-/** `items` was fetched with `limit + 1`: the extra item only says that more follow. Tokens are the last name given. */
-function pageOf(items: string[], limit: number): Page<string> {
-  if (items.length <= limit) return { items }
-  const page = items.slice(0, limit)
-  return { items: page, pageToken: page[page.length - 1] }
 }
 
 function toCode(error: unknown): string {
