@@ -105,6 +105,20 @@ export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => v
   // A new connection can switch between a REST server and object storage; an edited one keeps its kind.
   const kindSwitch = dialog && !dialog.editing ? <ConnectionKindSwitch value={dialog.kind} onChange={(kind) => setDialog({ kind })} /> : undefined
 
+  // Both kinds of dialog end the same way: a save refreshes the lists, a connect opens the catalog.
+  const dialogEvents = {
+    onCancel: () => setDialog(null),
+    onSaved: (view: { id: string }) => {
+      loadSaved()
+      setFailure((previous) => (previous?.id === view.id ? null : previous))
+    },
+    onConnected: (_view: unknown, connection: ConnectionInfo) => {
+      setFailure(null)
+      onOpened(connection)
+      setDialog(null)
+    },
+  }
+
   const element: ReactNode = dialog?.kind === 'object-store' ? (
     <Suspense fallback={null}>
       <ObjectStoreDialog
@@ -112,16 +126,7 @@ export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => v
         editing={dialog.editing}
         openError={dialog.openError}
         kindSwitch={kindSwitch}
-        onCancel={() => setDialog(null)}
-        onSaved={(view) => {
-          loadSaved()
-          setFailure((previous) => (previous?.id === view.id ? null : previous))
-        }}
-        onConnected={(_view, connection) => {
-          setFailure(null)
-          onOpened(connection)
-          setDialog(null)
-        }}
+        {...dialogEvents}
       />
     </Suspense>
   ) : dialog ? (
@@ -131,16 +136,7 @@ export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => v
         editing={dialog.editing}
         openError={dialog.openError}
         kindSwitch={kindSwitch}
-        onCancel={() => setDialog(null)}
-        onSaved={(view) => {
-          loadSaved()
-          setFailure((previous) => (previous?.id === view.id ? null : previous))
-        }}
-        onConnected={(_view, connection) => {
-          setFailure(null)
-          onOpened(connection)
-          setDialog(null)
-        }}
+        {...dialogEvents}
       />
     </Suspense>
   ) : null
