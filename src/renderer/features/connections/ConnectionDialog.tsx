@@ -1,10 +1,9 @@
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
 import type { AppErrorData, ConnectionInfo, SavedConnectionView, VerificationReport } from '../../../contract'
-import { call, newRequestId } from '../../api'
-import { ErrorPanel, errorData } from '../../components/ErrorPanel'
+import { call } from '../../api'
 import { CloseIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
-import { Modal } from '../actions/Modal'
+import { ConnectionDialogShell, Field } from './ConnectionDialogShell'
 import {
   emptyForm,
   formFromView,
@@ -15,6 +14,7 @@ import {
   type ConnectionForm,
   type HeaderRow,
 } from './connectionForm'
+import { useConnectionForm, type Busy } from './useConnectionForm'
 
 export interface ConnectionDialogProps {
   /** The saved connection to edit; absent = a new one. */
@@ -30,8 +30,6 @@ export interface ConnectionDialogProps {
   kindSwitch?: ReactNode
 }
 
-type Busy = { what: 'test' | 'write-test' | 'save' | 'connect'; requestId?: string } | null
-
 const numberFormat = new Intl.NumberFormat('en-US')
 
 /**
@@ -39,280 +37,177 @@ const numberFormat = new Intl.NumberFormat('en-US')
  * A saved secret is shown as "••••• saved" with a Replace button: it never comes back from main.
  */
 export function ConnectionDialog({ editing, openError = null, onCancel, onSaved, onConnected, kindSwitch }: ConnectionDialogProps) {
-  const [form, setForm] = useState<ConnectionForm>(() => (editing ? formFromView(editing) : emptyForm()))
-  const [touched, setTouched] = useState<Set<string>>(() => new Set())
-  const [submitted, setSubmitted] = useState(false)
-  const [busy, setBusy] = useState<Busy>(null)
-  /** What the shown error came from (busy is null again by the time it shows). */
-  const [lastAction, setLastAction] = useState<Busy>(null)
-  const [error, setError] = useState<AppErrorData | null>(openError)
-  const [report, setReport] = useState<VerificationReport | null>(null)
+  const state = useConnectionForm<ConnectionForm, SavedConnectionView, VerificationReport, 'test' | 'write-test'>({
+    editing,
+    openError,
+    emptyForm,
+    fromView: formFromView,
+    validate: validateForm,
+    save: (form) => call('connections/saved/save', { draft: formToDraft(form) }),
+    connect: (form) => call('connections/saved/connect', { draft: formToDraft(form) }),
+    onCancel,
+    onSaved,
+    onConnected,
+  })
+  const { form, setForm, update, shown, touch, busy, lastAction, report, cancelled, saved } = state
   const [confirmWrite, setConfirmWrite] = useState(false)
-  const [cancelled, setCancelled] = useState(false)
-  const [saved, setSaved] = useState<SavedConnectionView | undefined>(editing)
-  const titleId = useId()
-  const errorRef = useRef<HTMLDivElement>(null)
-  // A failed action leaves the focus in the dialog, on the error (its buttons were disabled meanwhile).
-  useEffect(() => {
-    if (error && error !== openError) errorRef.current?.focus()
-  }, [error, openError])
-  const alive = useRef(true)
-  useEffect(
-    () => () => {
-      alive.current = false
-    },
-    [],
-  )
-
-  const errors = useMemo(() => validateForm(form), [form])
-  const valid = Object.keys(errors).length === 0
-  const shown = (field: string) => (submitted || touched.has(field) ? errors[field] : undefined)
-  const touch = (field: string) => setTouched((previous) => (previous.has(field) ? previous : new Set(previous).add(field)))
-  const update = (patch: Partial<ConnectionForm>) => setForm((previous) => ({ ...previous, ...patch }))
   const updateHeader = (index: number, patch: Partial<HeaderRow>) =>
     setForm((previous) => ({ ...previous, headers: previous.headers.map((h, i) => (i === index ? { ...h, ...patch } : h)) }))
 
-  const requireValid = (): boolean => {
-    setSubmitted(true)
-    return valid
-  }
-
-  const runTest = async (write: boolean) => {
+  const runTest = (write: boolean) => {
     setConfirmWrite(false)
-    if (!requireValid()) return
-    const requestId = newRequestId()
-    setBusy({ what: write ? 'write-test' : 'test', requestId })
-    setLastAction({ what: write ? 'write-test' : 'test' })
-    setError(null)
-    setReport(null)
-    setCancelled(false)
-    try {
-      const result = await call('connections/test', { draft: formToDraft(form), write, requestId })
-      if (alive.current) setReport(result)
-    } catch (e) {
-      const data = errorData(e)
-      // A cancel the user asked for is not an error to show.
-      if (alive.current) {
-        if (data.code === 'cancelled') setCancelled(true)
-        else setError(data)
-      }
-    } finally {
-      if (alive.current) setBusy(null)
-    }
-  }
-
-  const cancelRequest = () => {
-    if (busy?.requestId) void call('requests/cancel', { requestId: busy.requestId }).catch(() => undefined)
-  }
-
-  const save = async (): Promise<SavedConnectionView | null> => {
-    const view = await call('connections/saved/save', { draft: formToDraft(form) })
-    // From now on the form edits this saved connection, and its secrets show as "saved".
-    setSaved(view)
-    setForm(formFromView(view))
-    onSaved(view)
-    return view
-  }
-
-  const submit = async (connect: boolean) => {
-    if (!requireValid()) return
-    setBusy({ what: connect ? 'connect' : 'save' })
-    setLastAction({ what: connect ? 'connect' : 'save' })
-    setError(null)
-    try {
-      if (connect) {
-        // Connects first and saves only when the server answered: a wrong key saves nothing.
-        const { view, connection } = await call('connections/saved/connect', { draft: formToDraft(form) })
-        onSaved(view)
-        onConnected(view, connection)
-        return
-      }
-      const view = await save()
-      if (view) onCancel()
-    } catch (e) {
-      if (alive.current) setError(errorData(e))
-    } finally {
-      if (alive.current) setBusy(null)
-    }
-  }
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault()
-    void submit(true)
+    return state.runTest(write ? 'write-test' : 'test', (requestId) => call('connections/test', { draft: formToDraft(form), write, requestId }))
   }
 
   const secretLabel = form.authKind === 'bearer' ? 'Bearer token' : 'API key'
   const title = saved ? `Edit “${saved.name}”` : 'Connect to server'
 
   return (
-    <Modal labelledBy={titleId} onClose={busy ? undefined : onCancel} className="connection-dialog">
-      <form className="dialog-form" onSubmit={onSubmit} noValidate>
-        <header className="dialog-header">
-          <h2 id={titleId}>{title}</h2>
-          <button type="button" className="icon-button" aria-label="Close" title="Close" onClick={onCancel} disabled={busy !== null}>
-            <CloseIcon />
+    <ConnectionDialogShell
+      state={state}
+      title={title}
+      kindSwitch={kindSwitch}
+      errorTitle={(error) => errorTitle(lastAction, error, saved !== undefined)}
+      footerLeft={
+        <>
+          <button type="button" className="button" onClick={() => void runTest(false)} disabled={busy !== null}>
+            Test connection
           </button>
-        </header>
-        <div className="dialog-body">
-          {kindSwitch}
-          {error && (
-            <div ref={errorRef} tabIndex={-1} className="dialog-error">
-              <ErrorPanel error={error} title={errorTitle(lastAction, error, saved !== undefined)} compact />
-            </div>
-          )}
-          <Field label="Name" id="conn-name" error={shown('name')}>
-            <input id="conn-name" className="text-input" autoComplete="off" value={form.name} placeholder="Team catalog" onChange={(e) => update({ name: e.target.value })} onBlur={() => touch('name')} aria-invalid={!!shown('name')} />
-          </Field>
-          <Field label="Endpoint URL" id="conn-endpoint" error={shown('endpoint')}>
-            <input id="conn-endpoint" className="text-input mono" type="url" autoComplete="off" spellCheck={false} value={form.endpoint} placeholder="https://catalog.example.com" onChange={(e) => update({ endpoint: e.target.value })} onBlur={() => touch('endpoint')} aria-invalid={!!shown('endpoint')} />
-          </Field>
-          <fieldset className="dialog-fieldset">
-            <legend className="field-label">Authentication</legend>
-            <div className="segmented" role="radiogroup" aria-label="Authentication">
-              {(
-                [
-                  ['api-key', 'API key'],
-                  ['bearer', 'Bearer token'],
-                  ['none', 'None'],
-                ] as const
-              ).map(([kind, label]) => (
-                <label key={kind} className={form.authKind === kind ? 'segment checked' : 'segment'}>
-                  <input type="radio" name="auth-kind" value={kind} checked={form.authKind === kind} onChange={() => update({ authKind: kind })} />
-                  {label}
-                </label>
-              ))}
-            </div>
-            {form.authKind !== 'none' && (
-              <Field label={secretLabel} id="conn-secret" error={shown('secret')} hint={form.authKind === 'api-key' ? 'Sent as the x-api-key header.' : 'Sent as Authorization: Bearer <token>.'}>
-                {keepsSavedSecret(form) ? (
-                  <div className="saved-secret">
-                    <span className="saved-secret-dots" aria-label={`${secretLabel} saved`}>
-                      ••••• saved
-                    </span>
-                    <button type="button" className="button" onClick={() => update({ replacingSecret: true, secret: '' })}>
-                      Replace
-                    </button>
-                  </div>
-                ) : (
-                  <div className="saved-secret">
-                    <input id="conn-secret" className="text-input mono" type="password" autoComplete="off" spellCheck={false} value={form.secret} onChange={(e) => update({ secret: e.target.value })} onBlur={() => touch('secret')} aria-invalid={!!shown('secret')} />
-                    {form.secretSaved && (
-                      <button type="button" className="button" onClick={() => update({ replacingSecret: false, secret: '' })}>
-                        Keep saved
-                      </button>
-                    )}
-                  </div>
-                )}
-              </Field>
-            )}
-          </fieldset>
-          <fieldset className="dialog-fieldset">
-            <legend className="field-label">Database</legend>
-            <div className="database-row">
-              <select
-                className="text-input"
-                aria-label="Database selection"
-                value={form.databaseKind}
-                onChange={(e) => update({ databaseKind: e.target.value as ConnectionForm['databaseKind'] })}
-              >
-                <option value="none">None (the server’s default)</option>
-                <option value="name">Database name (x-service-database)</option>
-                <option value="prefix">Database prefix (x-service-database-prefix)</option>
-              </select>
-              {form.databaseKind !== 'none' && (
-                <input className="text-input" aria-label={form.databaseKind === 'name' ? 'Database name' : 'Database prefix'} autoComplete="off" spellCheck={false} value={form.databaseValue} onChange={(e) => update({ databaseValue: e.target.value })} onBlur={() => touch('database')} aria-invalid={!!shown('database')} />
-              )}
-            </div>
-            {shown('database') && <div className="field-error">{shown('database')}</div>}
-          </fieldset>
-          <fieldset className="dialog-fieldset">
-            <legend className="field-label">Extra headers</legend>
-            {form.headers.length === 0 && <p className="muted small">None. Add one if your server or proxy needs it.</p>}
-            {form.headers.map((h, index) => (
-              <div key={h.key} className="header-row-wrap">
-                <div className="header-row">
-                  <input className="text-input mono" aria-label={`Header ${index + 1} name`} placeholder="X-Header-Name" autoComplete="off" spellCheck={false} value={h.name} onChange={(e) => updateHeader(index, { name: e.target.value })} onBlur={() => touch(`header.${index}.name`)} aria-invalid={!!shown(`header.${index}.name`)} />
-                  {h.secret && h.saved && !h.replacing ? (
-                    <span className="saved-secret">
-                      <span className="saved-secret-dots">••••• saved</span>
-                      <button type="button" className="button" onClick={() => updateHeader(index, { replacing: true, value: '' })}>
-                        Replace
-                      </button>
-                    </span>
-                  ) : (
-                    <input className="text-input mono" aria-label={`Header ${index + 1} value`} type={h.secret ? 'password' : 'text'} autoComplete="off" spellCheck={false} value={h.value} onChange={(e) => updateHeader(index, { value: e.target.value })} onBlur={() => touch(`header.${index}.value`)} aria-invalid={!!shown(`header.${index}.value`)} />
-                  )}
-                  <label className="checkbox">
-                    <input type="checkbox" checked={h.secret} onChange={(e) => updateHeader(index, { secret: e.target.checked, ...(e.target.checked ? {} : { replacing: true, value: '' }) })} />
-                    Secret
-                  </label>
-                  <button type="button" className="icon-button" aria-label={`Remove header ${index + 1}`} title="Remove" onClick={() => setForm((p) => ({ ...p, headers: p.headers.filter((_, i) => i !== index) }))}>
-                    <CloseIcon />
+          <button type="button" className="button" onClick={() => setConfirmWrite(true)} disabled={busy !== null || confirmWrite}>
+            Test with a write round trip…
+          </button>
+        </>
+      }
+    >
+      <Field label="Name" id="conn-name" error={shown('name')}>
+        <input id="conn-name" className="text-input" autoComplete="off" value={form.name} placeholder="Team catalog" onChange={(e) => update({ name: e.target.value })} onBlur={() => touch('name')} aria-invalid={!!shown('name')} />
+      </Field>
+      <Field label="Endpoint URL" id="conn-endpoint" error={shown('endpoint')}>
+        <input id="conn-endpoint" className="text-input mono" type="url" autoComplete="off" spellCheck={false} value={form.endpoint} placeholder="https://catalog.example.com" onChange={(e) => update({ endpoint: e.target.value })} onBlur={() => touch('endpoint')} aria-invalid={!!shown('endpoint')} />
+      </Field>
+      <fieldset className="dialog-fieldset">
+        <legend className="field-label">Authentication</legend>
+        <div className="segmented" role="radiogroup" aria-label="Authentication">
+          {(
+            [
+              ['api-key', 'API key'],
+              ['bearer', 'Bearer token'],
+              ['none', 'None'],
+            ] as const
+          ).map(([kind, label]) => (
+            <label key={kind} className={form.authKind === kind ? 'segment checked' : 'segment'}>
+              <input type="radio" name="auth-kind" value={kind} checked={form.authKind === kind} onChange={() => update({ authKind: kind })} />
+              {label}
+            </label>
+          ))}
+        </div>
+        {form.authKind !== 'none' && (
+          <Field label={secretLabel} id="conn-secret" error={shown('secret')} hint={form.authKind === 'api-key' ? 'Sent as the x-api-key header.' : 'Sent as Authorization: Bearer <token>.'}>
+            {keepsSavedSecret(form) ? (
+              <div className="saved-secret">
+                <span className="saved-secret-dots" aria-label={`${secretLabel} saved`}>
+                  ••••• saved
+                </span>
+                <button type="button" className="button" onClick={() => update({ replacingSecret: true, secret: '' })}>
+                  Replace
+                </button>
+              </div>
+            ) : (
+              <div className="saved-secret">
+                <input id="conn-secret" className="text-input mono" type="password" autoComplete="off" spellCheck={false} value={form.secret} onChange={(e) => update({ secret: e.target.value })} onBlur={() => touch('secret')} aria-invalid={!!shown('secret')} />
+                {form.secretSaved && (
+                  <button type="button" className="button" onClick={() => update({ replacingSecret: false, secret: '' })}>
+                    Keep saved
                   </button>
-                </div>
-                {(shown(`header.${index}.name`) ?? shown(`header.${index}.value`)) && <div className="field-error">{shown(`header.${index}.name`) ?? shown(`header.${index}.value`)}</div>}
+                )}
               </div>
-            ))}
-            <div>
-              <button type="button" className="link-button" onClick={() => setForm((p) => ({ ...p, headers: [...p.headers, newHeaderRow()] }))}>
-                + Add header
-              </button>
-            </div>
-          </fieldset>
-          {confirmWrite && (
-            <div className="confirm-panel" role="alertdialog" aria-label="Confirm the write test">
-              <p>
-                <strong>This writes to the server.</strong> It creates a small table, lists the tables again to see it, then drops it.
-              </p>
-              <div className="dialog-actions-inline">
-                <button type="button" className="button primary" onClick={() => void runTest(true)}>
-                  Create and drop a test table
-                </button>
-                <button type="button" className="button" onClick={() => setConfirmWrite(false)}>
-                  Back
-                </button>
-              </div>
-            </div>
-          )}
-          {busy && (busy.what === 'test' || busy.what === 'write-test') && (
-            <div className="test-progress" role="status">
-              <Spinner label="Testing" /> {busy.what === 'write-test' ? 'Running the write round trip…' : 'Listing the server’s tables…'}
-              <button type="button" className="button" onClick={cancelRequest}>
-                Cancel test
-              </button>
-            </div>
-          )}
-          {report && <TestReport report={report} />}
-          {cancelled && (
-            <div className="muted" role="status">
-              Test cancelled.
-            </div>
+            )}
+          </Field>
+        )}
+      </fieldset>
+      <fieldset className="dialog-fieldset">
+        <legend className="field-label">Database</legend>
+        <div className="database-row">
+          <select
+            className="text-input"
+            aria-label="Database selection"
+            value={form.databaseKind}
+            onChange={(e) => update({ databaseKind: e.target.value as ConnectionForm['databaseKind'] })}
+          >
+            <option value="none">None (the server’s default)</option>
+            <option value="name">Database name (x-service-database)</option>
+            <option value="prefix">Database prefix (x-service-database-prefix)</option>
+          </select>
+          {form.databaseKind !== 'none' && (
+            <input className="text-input" aria-label={form.databaseKind === 'name' ? 'Database name' : 'Database prefix'} autoComplete="off" spellCheck={false} value={form.databaseValue} onChange={(e) => update({ databaseValue: e.target.value })} onBlur={() => touch('database')} aria-invalid={!!shown('database')} />
           )}
         </div>
-        <footer className="dialog-footer">
-          <div className="dialog-footer-left">
-            <button type="button" className="button" onClick={() => void runTest(false)} disabled={busy !== null}>
-              Test connection
+        {shown('database') && <div className="field-error">{shown('database')}</div>}
+      </fieldset>
+      <fieldset className="dialog-fieldset">
+        <legend className="field-label">Extra headers</legend>
+        {form.headers.length === 0 && <p className="muted small">None. Add one if your server or proxy needs it.</p>}
+        {form.headers.map((h, index) => (
+          <div key={h.key} className="header-row-wrap">
+            <div className="header-row">
+              <input className="text-input mono" aria-label={`Header ${index + 1} name`} placeholder="X-Header-Name" autoComplete="off" spellCheck={false} value={h.name} onChange={(e) => updateHeader(index, { name: e.target.value })} onBlur={() => touch(`header.${index}.name`)} aria-invalid={!!shown(`header.${index}.name`)} />
+              {h.secret && h.saved && !h.replacing ? (
+                <span className="saved-secret">
+                  <span className="saved-secret-dots">••••• saved</span>
+                  <button type="button" className="button" onClick={() => updateHeader(index, { replacing: true, value: '' })}>
+                    Replace
+                  </button>
+                </span>
+              ) : (
+                <input className="text-input mono" aria-label={`Header ${index + 1} value`} type={h.secret ? 'password' : 'text'} autoComplete="off" spellCheck={false} value={h.value} onChange={(e) => updateHeader(index, { value: e.target.value })} onBlur={() => touch(`header.${index}.value`)} aria-invalid={!!shown(`header.${index}.value`)} />
+              )}
+              <label className="checkbox">
+                <input type="checkbox" checked={h.secret} onChange={(e) => updateHeader(index, { secret: e.target.checked, ...(e.target.checked ? {} : { replacing: true, value: '' }) })} />
+                Secret
+              </label>
+              <button type="button" className="icon-button" aria-label={`Remove header ${index + 1}`} title="Remove" onClick={() => setForm((p) => ({ ...p, headers: p.headers.filter((_, i) => i !== index) }))}>
+                <CloseIcon />
+              </button>
+            </div>
+            {(shown(`header.${index}.name`) ?? shown(`header.${index}.value`)) && <div className="field-error">{shown(`header.${index}.name`) ?? shown(`header.${index}.value`)}</div>}
+          </div>
+        ))}
+        <div>
+          <button type="button" className="link-button" onClick={() => setForm((p) => ({ ...p, headers: [...p.headers, newHeaderRow()] }))}>
+            + Add header
+          </button>
+        </div>
+      </fieldset>
+      {confirmWrite && (
+        <div className="confirm-panel" role="alertdialog" aria-label="Confirm the write test">
+          <p>
+            <strong>This writes to the server.</strong> It creates a small table, lists the tables again to see it, then drops it.
+          </p>
+          <div className="dialog-actions-inline">
+            <button type="button" className="button primary" onClick={() => void runTest(true)}>
+              Create and drop a test table
             </button>
-            <button type="button" className="button" onClick={() => setConfirmWrite(true)} disabled={busy !== null || confirmWrite}>
-              Test with a write round trip…
+            <button type="button" className="button" onClick={() => setConfirmWrite(false)}>
+              Back
             </button>
           </div>
-          <div className="dialog-footer-right">
-            <button type="button" className="button" onClick={onCancel} disabled={busy?.what === 'save' || busy?.what === 'connect'}>
-              Cancel
-            </button>
-            <button type="button" className="button" onClick={() => void submit(false)} disabled={busy !== null}>
-              Save
-            </button>
-            <button type="submit" className="button primary" disabled={busy !== null}>
-              {busy?.what === 'connect' && <Spinner label="Connecting" />}
-              Save &amp; connect
-            </button>
-          </div>
-        </footer>
-      </form>
-    </Modal>
+        </div>
+      )}
+      {busy && (busy.what === 'test' || busy.what === 'write-test') && (
+        <div className="test-progress" role="status">
+          <Spinner label="Testing" /> {busy.what === 'write-test' ? 'Running the write round trip…' : 'Listing the server’s tables…'}
+          <button type="button" className="button" onClick={state.cancelRequest}>
+            Cancel test
+          </button>
+        </div>
+      )}
+      {report && <TestReport report={report} />}
+      {cancelled && (
+        <div className="muted" role="status">
+          Test cancelled.
+        </div>
+      )}
+    </ConnectionDialogShell>
   )
 }
 
@@ -334,29 +229,11 @@ function inventorySummary(report: VerificationReport): string {
   return `The server has at least ${count(total, 'table', 'tables')}: ${where} (the count stops at ${inventory.limit} namespaces; more remain).`
 }
 
-function errorTitle(action: Busy, error: AppErrorData, editing: boolean): string {
+function errorTitle(action: Busy<'test' | 'write-test'>, error: AppErrorData, editing: boolean): string {
   if (action?.what === 'save') return error.code === 'unauthenticated' ? 'The server refused the credentials' : 'Could not save'
   // "Save & connect" saves only after connecting: say that nothing was saved or changed.
   const unchanged = action?.what === 'connect' ? (editing ? ' — the saved connection is unchanged' : ' — nothing was saved') : ''
   return `${error.code === 'unauthenticated' ? 'The server refused the credentials' : 'Could not connect'}${unchanged}`
-}
-
-function Field({ label, id, error, hint, children }: { label: string; id: string; error?: string; hint?: string; children: ReactNode }) {
-  return (
-    <div className="dialog-field">
-      <label htmlFor={id} className="field-label">
-        {label}
-      </label>
-      {children}
-      {error ? (
-        <div className="field-error" id={`${id}-error`}>
-          {error}
-        </div>
-      ) : (
-        hint && <div className="muted small">{hint}</div>
-      )}
-    </div>
-  )
 }
 
 /** The verification sequence's outcome: what the server holds, then each step in words. */

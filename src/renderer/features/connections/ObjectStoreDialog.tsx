@@ -1,10 +1,9 @@
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import { useRef, useState, type ReactNode } from 'react'
 import { OBJECT_STORE_SCHEMES, type AppErrorData, type ConnectionInfo, type ObjectStoreConnectionView, type ObjectStoreScheme, type ObjectStoreTestReport } from '../../../contract'
 import { call } from '../../api'
-import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { CloseIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
-import { Modal } from '../actions/Modal'
+import { ConnectionDialogShell, Field } from './ConnectionDialogShell'
 import {
   emptyObjectStoreForm,
   keepsSaved,
@@ -21,6 +20,7 @@ import {
   type OptionField,
   type OptionRow,
 } from './objectStoreForm'
+import { useConnectionForm, type Busy } from './useConnectionForm'
 
 export interface ObjectStoreDialogProps {
   editing?: ObjectStoreConnectionView
@@ -33,44 +33,28 @@ export interface ObjectStoreDialogProps {
   onConnected(view: ObjectStoreConnectionView, connection: ConnectionInfo): void
 }
 
-type Busy = 'test' | 'save' | 'connect' | null
-
 /**
  * "Object storage": a catalog at `s3://`, `gs://`, `az://` or `file://` with the storage options Lance takes,
  * offered per store as labelled fields plus free "other option" rows. Secret options show "••••• saved" once
  * saved: their values never come back from main.
  */
 export function ObjectStoreDialog({ editing, openError = null, kindSwitch, onCancel, onSaved, onConnected }: ObjectStoreDialogProps) {
-  const [form, setForm] = useState<ObjectStoreForm>(() => (editing ? objectStoreFormFromView(editing) : emptyObjectStoreForm()))
-  const [touched, setTouched] = useState<Set<string>>(() => new Set())
-  const [submitted, setSubmitted] = useState(false)
-  const [busy, setBusy] = useState<Busy>(null)
-  const [lastAction, setLastAction] = useState<Busy>(null)
-  const [error, setError] = useState<AppErrorData | null>(openError)
-  const [report, setReport] = useState<ObjectStoreTestReport | null>(null)
-  const [saved, setSaved] = useState<ObjectStoreConnectionView | undefined>(editing)
-  const titleId = useId()
-  const errorRef = useRef<HTMLDivElement>(null)
+  const state = useConnectionForm<ObjectStoreForm, ObjectStoreConnectionView, ObjectStoreTestReport, 'test'>({
+    editing,
+    openError,
+    emptyForm: emptyObjectStoreForm,
+    fromView: objectStoreFormFromView,
+    validate: validateObjectStoreForm,
+    save: (form) => call('connections/objectStore/save', { draft: objectStoreFormToDraft(form) }),
+    connect: (form) => call('connections/objectStore/connect', { draft: objectStoreFormToDraft(form) }),
+    onCancel,
+    onSaved,
+    onConnected,
+  })
+  const { form, setForm, update, shown, touch, busy, lastAction, setError, report, saved } = state
   const fileRef = useRef<HTMLInputElement>(null)
   /** The key file last chosen (its contents are in the masked field, never shown). */
   const [keyFile, setKeyFile] = useState<string | null>(null)
-  // A failed action leaves the focus in the dialog, on the error (its buttons were disabled meanwhile).
-  useEffect(() => {
-    if (error && error !== openError) errorRef.current?.focus()
-  }, [error, openError])
-  const alive = useRef(true)
-  useEffect(
-    () => () => {
-      alive.current = false
-    },
-    [],
-  )
-
-  const errors = useMemo(() => validateObjectStoreForm(form), [form])
-  const valid = Object.keys(errors).length === 0
-  const shown = (field: string) => (submitted || touched.has(field) ? errors[field] : undefined)
-  const touch = (field: string) => setTouched((previous) => (previous.has(field) ? previous : new Set(previous).add(field)))
-  const update = (patch: Partial<ObjectStoreForm>) => setForm((previous) => ({ ...previous, ...patch }))
   const setValue = (key: string, value: string | undefined) =>
     setForm((previous) => {
       const values = { ...previous.values }
@@ -95,56 +79,7 @@ export function ObjectStoreDialog({ editing, openError = null, kindSwitch, onCan
       return { ...previous, store: next, uri: uri === '' ? '' : `${next}://${next === 'file' ? '/' : ''}${rest}` }
     })
 
-  const requireValid = (): boolean => {
-    setSubmitted(true)
-    return valid
-  }
-
-  const runTest = async () => {
-    if (!requireValid()) return
-    setBusy('test')
-    setLastAction('test')
-    setError(null)
-    setReport(null)
-    try {
-      const result = await call('connections/objectStore/test', { draft: objectStoreFormToDraft(form) })
-      if (alive.current) setReport(result)
-    } catch (e) {
-      if (alive.current) setError(errorData(e))
-    } finally {
-      if (alive.current) setBusy(null)
-    }
-  }
-
-  const submit = async (connect: boolean) => {
-    if (!requireValid()) return
-    setBusy(connect ? 'connect' : 'save')
-    setLastAction(connect ? 'connect' : 'save')
-    setError(null)
-    try {
-      if (connect) {
-        // Opens first and saves only when the catalog opened: a wrong key saves nothing.
-        const { view, connection } = await call('connections/objectStore/connect', { draft: objectStoreFormToDraft(form) })
-        onSaved(view)
-        onConnected(view, connection)
-        return
-      }
-      const view = await call('connections/objectStore/save', { draft: objectStoreFormToDraft(form) })
-      setSaved(view)
-      setForm(objectStoreFormFromView(view))
-      onSaved(view)
-      onCancel()
-    } catch (e) {
-      if (alive.current) setError(errorData(e))
-    } finally {
-      if (alive.current) setBusy(null)
-    }
-  }
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault()
-    void submit(true)
-  }
+  const runTest = () => state.runTest('test', () => call('connections/objectStore/test', { draft: objectStoreFormToDraft(form) }))
 
   const pickKeyFile = async (file: File | undefined) => {
     if (!file) return
@@ -163,144 +98,119 @@ export function ObjectStoreDialog({ editing, openError = null, kindSwitch, onCan
   const title = saved ? `Edit “${saved.name}”` : 'Connect to object storage'
 
   return (
-    <Modal labelledBy={titleId} onClose={busy ? undefined : onCancel} className="connection-dialog">
-      <form className="dialog-form" onSubmit={onSubmit} noValidate>
-        <header className="dialog-header">
-          <h2 id={titleId}>{title}</h2>
-          <button type="button" className="icon-button" aria-label="Close" title="Close" onClick={onCancel} disabled={busy !== null}>
-            <CloseIcon />
-          </button>
-        </header>
-        <div className="dialog-body">
-          {kindSwitch}
-          {error && (
-            <div ref={errorRef} tabIndex={-1} className="dialog-error">
-              <ErrorPanel error={error} title={errorTitle(lastAction, saved !== undefined)} compact />
-            </div>
-          )}
-          <Field label="Name" id="os-name" error={shown('name')}>
-            <input id="os-name" className="text-input" autoComplete="off" value={form.name} placeholder="Data lake" onChange={(e) => update({ name: e.target.value })} onBlur={() => touch('name')} aria-invalid={!!shown('name')} />
-          </Field>
-          <fieldset className="dialog-fieldset">
-            <legend className="field-label">Store</legend>
-            <div className="segmented" role="radiogroup" aria-label="Store">
-              {OBJECT_STORE_SCHEMES.map((scheme) => (
-                <label key={scheme} className={store === scheme ? 'segment checked' : 'segment'}>
-                  <input type="radio" name="os-store" value={scheme} checked={store === scheme} onChange={() => chooseStore(scheme)} />
-                  {STORE_LABELS[scheme]}
+    <ConnectionDialogShell
+      state={state}
+      title={title}
+      kindSwitch={kindSwitch}
+      errorTitle={() => errorTitle(lastAction, saved !== undefined)}
+      footerLeft={
+        <button type="button" className="button" onClick={() => void runTest()} disabled={busy !== null}>
+          {busy?.what === 'test' && <Spinner label="Testing" />}
+          Test connection
+        </button>
+      }
+    >
+      <Field label="Name" id="os-name" error={shown('name')}>
+        <input id="os-name" className="text-input" autoComplete="off" value={form.name} placeholder="Data lake" onChange={(e) => update({ name: e.target.value })} onBlur={() => touch('name')} aria-invalid={!!shown('name')} />
+      </Field>
+      <fieldset className="dialog-fieldset">
+        <legend className="field-label">Store</legend>
+        <div className="segmented" role="radiogroup" aria-label="Store">
+          {OBJECT_STORE_SCHEMES.map((scheme) => (
+            <label key={scheme} className={store === scheme ? 'segment checked' : 'segment'}>
+              <input type="radio" name="os-store" value={scheme} checked={store === scheme} onChange={() => chooseStore(scheme)} />
+              {STORE_LABELS[scheme]}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <Field label="Catalog URI" id="os-uri" error={shown('uri')} hint="The catalog’s root: the folder that holds __manifest or the *.lance tables.">
+        <input id="os-uri" className="text-input mono" autoComplete="off" spellCheck={false} value={form.uri} placeholder={URI_PLACEHOLDERS[store]} onChange={(e) => update({ uri: e.target.value })} onBlur={() => touch('uri')} aria-invalid={!!shown('uri')} />
+      </Field>
+      {fields.length > 0 && (
+        <fieldset className="dialog-fieldset">
+          <legend className="field-label">{STORE_LABELS[store]} options</legend>
+          <div className="objstore-grid">
+            {fields
+              .filter((f) => f.kind !== 'flag')
+              .map((field) => (
+                <OptionInput
+                  key={`${store}:${field.key}`}
+                  field={field}
+                  value={form.values[field.key] ?? ''}
+                  kept={keepsSaved(form, field.key)}
+                  saved={form.savedSecrets.includes(field.key)}
+                  error={shown(`field.${field.key}`)}
+                  onChange={(value) => setValue(field.key, value)}
+                  onBlur={() => touch(`field.${field.key}`)}
+                  onReplace={(replacing) => replace(field.key, replacing)}
+                  onPickFile={() => fileRef.current?.click()}
+                  note={field.kind === 'json' && keyFile && !keepsSaved(form, field.key) ? `Loaded from ${keyFile}` : undefined}
+                />
+              ))}
+          </div>
+          {flags.length > 0 && (
+            <div className="objstore-flags">
+              {flags.map((field) => (
+                <label key={`${store}:${field.key}`} className="checkbox">
+                  <input type="checkbox" checked={form.values[field.key] === 'true'} onChange={(e) => setValue(field.key, e.target.checked ? 'true' : undefined)} />
+                  {field.label}
                 </label>
               ))}
             </div>
-          </fieldset>
-          <Field label="Catalog URI" id="os-uri" error={shown('uri')} hint="The catalog’s root: the folder that holds __manifest or the *.lance tables.">
-            <input id="os-uri" className="text-input mono" autoComplete="off" spellCheck={false} value={form.uri} placeholder={URI_PLACEHOLDERS[store]} onChange={(e) => update({ uri: e.target.value })} onBlur={() => touch('uri')} aria-invalid={!!shown('uri')} />
-          </Field>
-          {fields.length > 0 && (
-            <fieldset className="dialog-fieldset">
-              <legend className="field-label">{STORE_LABELS[store]} options</legend>
-              <div className="objstore-grid">
-                {fields
-                  .filter((f) => f.kind !== 'flag')
-                  .map((field) => (
-                    <OptionInput
-                      key={`${store}:${field.key}`}
-                      field={field}
-                      value={form.values[field.key] ?? ''}
-                      kept={keepsSaved(form, field.key)}
-                      saved={form.savedSecrets.includes(field.key)}
-                      error={shown(`field.${field.key}`)}
-                      onChange={(value) => setValue(field.key, value)}
-                      onBlur={() => touch(`field.${field.key}`)}
-                      onReplace={(replacing) => replace(field.key, replacing)}
-                      onPickFile={() => fileRef.current?.click()}
-                      note={field.kind === 'json' && keyFile && !keepsSaved(form, field.key) ? `Loaded from ${keyFile}` : undefined}
-                    />
-                  ))}
-              </div>
-              {flags.length > 0 && (
-                <div className="objstore-flags">
-                  {flags.map((field) => (
-                    <label key={`${store}:${field.key}`} className="checkbox">
-                      <input type="checkbox" checked={form.values[field.key] === 'true'} onChange={(e) => setValue(field.key, e.target.checked ? 'true' : undefined)} />
-                      {field.label}
-                    </label>
-                  ))}
-                </div>
-              )}
-              {store === 'gs' && <input ref={fileRef} type="file" accept=".json,application/json" hidden aria-label="Service-account key file" onChange={(e) => void pickKeyFile(e.target.files?.[0])} />}
-            </fieldset>
           )}
-          {store === 'file' && <p className="muted small">A local directory needs no storage options: it opens exactly as “Open directory” does.</p>}
-          <fieldset className="dialog-fieldset">
-            <legend className="field-label">Other options</legend>
-            {form.extra.length === 0 && <p className="muted small">None. Any other key Lance’s object store takes (for example aws_skip_signature, client_timeout).</p>}
-            {form.extra.map((row, index) => {
-              const secret = rowIsSecret(row)
-              const rowError = shown(`extra.${index}.name`) ?? shown(`extra.${index}.value`)
-              return (
-                <div key={row.key} className="header-row-wrap">
-                  <div className="option-row">
-                    <input className="text-input mono" aria-label={`Option ${index + 1} name`} placeholder="option_key" autoComplete="off" spellCheck={false} value={row.name} disabled={row.saved} onChange={(e) => updateRow(index, { name: e.target.value })} onBlur={() => touch(`extra.${index}.name`)} aria-invalid={!!shown(`extra.${index}.name`)} />
-                    {row.saved && !row.replacing ? (
-                      <span className="saved-secret">
-                        <span className="saved-secret-dots" aria-label={`Option ${row.name} saved`}>
-                          ••••• saved
-                        </span>
-                        <button type="button" className="button" onClick={() => updateRow(index, { replacing: true, value: '' })}>
-                          Replace
-                        </button>
-                      </span>
-                    ) : (
-                      <input className="text-input mono" aria-label={`Option ${index + 1} value`} type={secret ? 'password' : 'text'} autoComplete="off" spellCheck={false} value={row.value} onChange={(e) => updateRow(index, { value: e.target.value })} onBlur={() => touch(`extra.${index}.value`)} aria-invalid={!!shown(`extra.${index}.value`)} />
-                    )}
-                    <button type="button" className="icon-button" aria-label={`Remove option ${index + 1}`} title="Remove" onClick={() => setForm((p) => ({ ...p, extra: p.extra.filter((_, i) => i !== index) }))}>
-                      <CloseIcon />
+          {store === 'gs' && <input ref={fileRef} type="file" accept=".json,application/json" hidden aria-label="Service-account key file" onChange={(e) => void pickKeyFile(e.target.files?.[0])} />}
+        </fieldset>
+      )}
+      {store === 'file' && <p className="muted small">A local directory needs no storage options: it opens exactly as “Open directory” does.</p>}
+      <fieldset className="dialog-fieldset">
+        <legend className="field-label">Other options</legend>
+        {form.extra.length === 0 && <p className="muted small">None. Any other key Lance’s object store takes (for example aws_skip_signature, client_timeout).</p>}
+        {form.extra.map((row, index) => {
+          const secret = rowIsSecret(row)
+          const rowError = shown(`extra.${index}.name`) ?? shown(`extra.${index}.value`)
+          return (
+            <div key={row.key} className="header-row-wrap">
+              <div className="option-row">
+                <input className="text-input mono" aria-label={`Option ${index + 1} name`} placeholder="option_key" autoComplete="off" spellCheck={false} value={row.name} disabled={row.saved} onChange={(e) => updateRow(index, { name: e.target.value })} onBlur={() => touch(`extra.${index}.name`)} aria-invalid={!!shown(`extra.${index}.name`)} />
+                {row.saved && !row.replacing ? (
+                  <span className="saved-secret">
+                    <span className="saved-secret-dots" aria-label={`Option ${row.name} saved`}>
+                      ••••• saved
+                    </span>
+                    <button type="button" className="button" onClick={() => updateRow(index, { replacing: true, value: '' })}>
+                      Replace
                     </button>
-                  </div>
-                  {rowError && <div className="field-error">{rowError}</div>}
-                </div>
-              )
-            })}
-            <div>
-              <button type="button" className="link-button" onClick={() => setForm((p) => ({ ...p, extra: [...p.extra, newOptionRow()] }))}>
-                + Add option
-              </button>
+                  </span>
+                ) : (
+                  <input className="text-input mono" aria-label={`Option ${index + 1} value`} type={secret ? 'password' : 'text'} autoComplete="off" spellCheck={false} value={row.value} onChange={(e) => updateRow(index, { value: e.target.value })} onBlur={() => touch(`extra.${index}.value`)} aria-invalid={!!shown(`extra.${index}.value`)} />
+                )}
+                <button type="button" className="icon-button" aria-label={`Remove option ${index + 1}`} title="Remove" onClick={() => setForm((p) => ({ ...p, extra: p.extra.filter((_, i) => i !== index) }))}>
+                  <CloseIcon />
+                </button>
+              </div>
+              {rowError && <div className="field-error">{rowError}</div>}
             </div>
-          </fieldset>
-          {shown('form') && <div className="field-error">{shown('form')}</div>}
-          {busy === 'test' && (
-            <div className="test-progress" role="status">
-              <Spinner label="Testing" /> Opening the catalog and listing its root…
-            </div>
-          )}
-          {report && (
-            <section className="test-report ok" aria-label="Test result">
-              <div className="test-summary">{testSummary(report)}</div>
-            </section>
-          )}
+          )
+        })}
+        <div>
+          <button type="button" className="link-button" onClick={() => setForm((p) => ({ ...p, extra: [...p.extra, newOptionRow()] }))}>
+            + Add option
+          </button>
         </div>
-        <footer className="dialog-footer">
-          <div className="dialog-footer-left">
-            <button type="button" className="button" onClick={() => void runTest()} disabled={busy !== null}>
-              {busy === 'test' && <Spinner label="Testing" />}
-              Test connection
-            </button>
-          </div>
-          <div className="dialog-footer-right">
-            <button type="button" className="button" onClick={onCancel} disabled={busy === 'save' || busy === 'connect'}>
-              Cancel
-            </button>
-            <button type="button" className="button" onClick={() => void submit(false)} disabled={busy !== null}>
-              Save
-            </button>
-            <button type="submit" className="button primary" disabled={busy !== null}>
-              {busy === 'connect' && <Spinner label="Connecting" />}
-              Save &amp; connect
-            </button>
-          </div>
-        </footer>
-      </form>
-    </Modal>
+      </fieldset>
+      {shown('form') && <div className="field-error">{shown('form')}</div>}
+      {busy?.what === 'test' && (
+        <div className="test-progress" role="status">
+          <Spinner label="Testing" /> Opening the catalog and listing its root…
+        </div>
+      )}
+      {report && (
+        <section className="test-report ok" aria-label="Test result">
+          <div className="test-summary">{testSummary(report)}</div>
+        </section>
+      )}
+    </ConnectionDialogShell>
   )
 }
 
@@ -309,9 +219,9 @@ function testSummary(report: ObjectStoreTestReport): string {
   return `The catalog opened: ${n(report.namespaces, 'namespace', 'namespaces')} and ${n(report.tables, 'table', 'tables')} at its root (${Math.round(report.ms)} ms).`
 }
 
-function errorTitle(action: Busy, editing: boolean): string {
-  if (action === 'save') return 'Could not save'
-  if (action === 'test') return 'The test failed'
+function errorTitle(action: Busy<'test'>, editing: boolean): string {
+  if (action?.what === 'save') return 'Could not save'
+  if (action?.what === 'test') return 'The test failed'
   return `Could not open the catalog${editing ? ' — the saved connection is unchanged' : ' — nothing was saved'}`
 }
 
@@ -388,18 +298,6 @@ function OptionInput({
       </label>
       {control}
       {error ? <div className="field-error">{error}</div> : (note ?? field.hint) && <div className="muted small">{note ?? field.hint}</div>}
-    </div>
-  )
-}
-
-function Field({ label, id, error, hint, children }: { label: string; id: string; error?: string; hint?: string; children: ReactNode }) {
-  return (
-    <div className="dialog-field">
-      <label htmlFor={id} className="field-label">
-        {label}
-      </label>
-      {children}
-      {error ? <div className="field-error">{error}</div> : hint && <div className="muted small">{hint}</div>}
     </div>
   )
 }

@@ -34,22 +34,32 @@ export const URI_PLACEHOLDERS: Record<ObjectStoreScheme, string> = {
   file: 'file:///path/to/catalog',
 }
 
+/**
+ * An endpoint option (empty for the cloud itself, set for a compatible store or an emulator) and the `allow_http`
+ * flag an http:// endpoint needs (MinIO, Azurite). The dialog shows flags in a row of their own, after the fields.
+ */
+const endpointOptions = (key: string, placeholder: string, cloud: string, elsewhere: string): OptionField[] => [
+  { key, label: 'Endpoint', kind: 'text', placeholder, hint: `Empty for ${cloud}; set for ${elsewhere}.` },
+  { key: 'allow_http', label: 'Allow http:// endpoints', kind: 'flag' },
+]
+
+/** A masked option; once saved, its value never comes back from main. */
+const secretField = (key: string, label: string, hint?: string): OptionField => ({ key, label, kind: 'secret', ...(hint ? { hint } : {}) })
+
 export const STORE_FIELDS: Record<ObjectStoreScheme, OptionField[]> = {
   s3: [
     { key: 'aws_region', label: 'Region', kind: 'text', placeholder: 'us-east-1' },
-    { key: 'aws_endpoint', label: 'Endpoint', kind: 'text', placeholder: 'https://s3.us-east-1.amazonaws.com', hint: 'Empty for AWS; set for MinIO, R2 or another S3-compatible store.' },
+    ...endpointOptions('aws_endpoint', 'https://s3.us-east-1.amazonaws.com', 'AWS', 'MinIO, R2 or another S3-compatible store'),
     { key: 'aws_access_key_id', label: 'Access key ID', kind: 'text', placeholder: 'AKIA…' },
-    { key: 'aws_secret_access_key', label: 'Secret access key', kind: 'secret' },
-    { key: 'aws_session_token', label: 'Session token', kind: 'secret', hint: 'Only for temporary credentials.' },
-    { key: 'allow_http', label: 'Allow http:// endpoints', kind: 'flag' },
+    secretField('aws_secret_access_key', 'Secret access key'),
+    secretField('aws_session_token', 'Session token', 'Only for temporary credentials.'),
     { key: 'aws_virtual_hosted_style_request', label: 'Virtual-hosted–style requests', kind: 'flag' },
   ],
   az: [
     { key: 'azure_storage_account_name', label: 'Account name', kind: 'text', placeholder: 'mystorageaccount' },
-    { key: 'azure_endpoint', label: 'Endpoint', kind: 'text', placeholder: 'https://<account>.blob.core.windows.net', hint: 'Empty for Azure; set for Azurite or a private endpoint.' },
-    { key: 'azure_storage_account_key', label: 'Account key', kind: 'secret' },
-    { key: 'azure_storage_sas_token', label: 'SAS token', kind: 'secret', hint: 'Instead of the account key.' },
-    { key: 'allow_http', label: 'Allow http:// endpoints', kind: 'flag' },
+    ...endpointOptions('azure_endpoint', 'https://<account>.blob.core.windows.net', 'Azure', 'Azurite or a private endpoint'),
+    secretField('azure_storage_account_key', 'Account key'),
+    secretField('azure_storage_sas_token', 'SAS token', 'Instead of the account key.'),
     { key: 'azure_storage_use_emulator', label: 'Use the emulator (Azurite on 127.0.0.1:10000)', kind: 'flag' },
   ],
   gs: [

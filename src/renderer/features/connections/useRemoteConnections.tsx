@@ -32,60 +32,36 @@ export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => v
   }, [])
   useEffect(loadSaved, [loadSaved])
 
-  const open = useCallback(
-    async (view: SavedConnectionView) => {
-      const connection = await call('connections/saved/open', { id: view.id })
+  /** Opens a saved connection of either kind from the list; a failure is kept next to it. */
+  const openSaved = useCallback(
+    (id: string, opening: () => Promise<ConnectionInfo>) => {
+      setOpeningId(id)
       setFailure(null)
-      onOpened(connection)
-    },
-    [onOpened],
-  )
-
-  /** Open from the list; a failure is kept next to the saved connection. */
-  const connect = useCallback(
-    (view: SavedConnectionView) => {
-      setOpeningId(view.id)
-      setFailure(null)
-      open(view)
-        .catch((error: unknown) => setFailure({ id: view.id, error: errorData(error) }))
-        .finally(() => setOpeningId(null))
-    },
-    [open],
-  )
-
-  const remove = useCallback(
-    (view: SavedConnectionView) => {
-      call('connections/saved/delete', { id: view.id })
-        .then(loadSaved)
-        .catch((error: unknown) => setFailure({ id: view.id, error: errorData(error) }))
-    },
-    [loadSaved],
-  )
-
-  /** Object-store catalogs: open a saved one; a failure is kept next to it, like a server's. */
-  const connectStore = useCallback(
-    (view: ObjectStoreConnectionView) => {
-      setOpeningId(view.id)
-      setFailure(null)
-      call('connections/objectStore/open', { id: view.id })
+      opening()
         .then((connection) => {
           setFailure(null)
           onOpened(connection)
         })
-        .catch((error: unknown) => setFailure({ id: view.id, error: errorData(error) }))
+        .catch((error: unknown) => setFailure({ id, error: errorData(error) }))
         .finally(() => setOpeningId(null))
     },
     [onOpened],
   )
 
-  const removeStore = useCallback(
-    (view: ObjectStoreConnectionView) => {
-      call('connections/objectStore/delete', { id: view.id })
+  /** Deletes a saved connection of either kind; a failure is kept next to it. */
+  const removeSaved = useCallback(
+    (id: string, removing: () => Promise<unknown>) => {
+      removing()
         .then(loadSaved)
-        .catch((error: unknown) => setFailure({ id: view.id, error: errorData(error) }))
+        .catch((error: unknown) => setFailure({ id, error: errorData(error) }))
     },
     [loadSaved],
   )
+
+  const connect = useCallback((view: SavedConnectionView) => openSaved(view.id, () => call('connections/saved/open', { id: view.id })), [openSaved])
+  const remove = useCallback((view: SavedConnectionView) => removeSaved(view.id, () => call('connections/saved/delete', { id: view.id })), [removeSaved])
+  const connectStore = useCallback((view: ObjectStoreConnectionView) => openSaved(view.id, () => call('connections/objectStore/open', { id: view.id })), [openSaved])
+  const removeStore = useCallback((view: ObjectStoreConnectionView) => removeSaved(view.id, () => call('connections/objectStore/delete', { id: view.id })), [removeSaved])
 
   const openNew = useCallback(() => setDialog({ kind: 'rest' }), [])
   const openNewStore = useCallback(() => setDialog({ kind: 'object-store' }), [])
@@ -105,43 +81,27 @@ export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => v
   // A new connection can switch between a REST server and object storage; an edited one keeps its kind.
   const kindSwitch = dialog && !dialog.editing ? <ConnectionKindSwitch value={dialog.kind} onChange={(kind) => setDialog({ kind })} /> : undefined
 
-  const element: ReactNode = dialog?.kind === 'object-store' ? (
+  // Both kinds of dialog end the same way: a save refreshes the lists, a connect opens the catalog.
+  const dialogEvents = {
+    onCancel: () => setDialog(null),
+    onSaved: (view: { id: string }) => {
+      loadSaved()
+      setFailure((previous) => (previous?.id === view.id ? null : previous))
+    },
+    onConnected: (_view: unknown, connection: ConnectionInfo) => {
+      setFailure(null)
+      onOpened(connection)
+      setDialog(null)
+    },
+  }
+
+  const element: ReactNode = dialog ? (
     <Suspense fallback={null}>
-      <ObjectStoreDialog
-        key={dialog.editing?.id ?? 'new-store'}
-        editing={dialog.editing}
-        openError={dialog.openError}
-        kindSwitch={kindSwitch}
-        onCancel={() => setDialog(null)}
-        onSaved={(view) => {
-          loadSaved()
-          setFailure((previous) => (previous?.id === view.id ? null : previous))
-        }}
-        onConnected={(_view, connection) => {
-          setFailure(null)
-          onOpened(connection)
-          setDialog(null)
-        }}
-      />
-    </Suspense>
-  ) : dialog ? (
-    <Suspense fallback={null}>
-      <ConnectionDialog
-        key={dialog.editing?.id ?? 'new'}
-        editing={dialog.editing}
-        openError={dialog.openError}
-        kindSwitch={kindSwitch}
-        onCancel={() => setDialog(null)}
-        onSaved={(view) => {
-          loadSaved()
-          setFailure((previous) => (previous?.id === view.id ? null : previous))
-        }}
-        onConnected={(_view, connection) => {
-          setFailure(null)
-          onOpened(connection)
-          setDialog(null)
-        }}
-      />
+      {dialog.kind === 'object-store' ? (
+        <ObjectStoreDialog key={dialog.editing?.id ?? 'new-store'} editing={dialog.editing} openError={dialog.openError} kindSwitch={kindSwitch} {...dialogEvents} />
+      ) : (
+        <ConnectionDialog key={dialog.editing?.id ?? 'new'} editing={dialog.editing} openError={dialog.openError} kindSwitch={kindSwitch} {...dialogEvents} />
+      )}
     </Suspense>
   ) : null
 
