@@ -5,6 +5,7 @@ import { call, onHostEvent } from '../../api'
 import { formatCount, formatDuration, formatSize } from '../import/dropped'
 import { downloadExport } from './download'
 import { upsertJob } from '../import/jobList'
+import { JobError, JobProgress } from '../import/JobParts'
 
 export interface ExportJobsView {
   active: number
@@ -80,22 +81,7 @@ export function useExportJobs(): ExportJobsView {
             </button>
           )}
         </div>
-        {live && (
-          <>
-            <div
-              className="job-bar"
-              role="progressbar"
-              aria-label={`Progress of the export of ${job.source.name}`}
-              aria-valuemin={0}
-              aria-valuemax={100}
-              aria-valuenow={percent(job)}
-              aria-valuetext={progressText(job)}
-            >
-              <div className="job-bar-fill" style={{ width: `${percent(job)}%` }} />
-            </div>
-            <div className="job-detail muted small">{progressText(job)}</div>
-          </>
-        )}
+        {live && <JobProgress label={`Progress of the export of ${job.source.name}`} percent={percent(job)} valueText={progressText(job)} detail={progressText(job)} />}
         {job.state === 'done' && job.result && (
           <div className="job-detail muted small">
             {formatCount(job.result.rows)} rows, {formatSize(job.result.bytes)} as {format}
@@ -103,12 +89,7 @@ export function useExportJobs(): ExportJobsView {
             {job.download ? ' · downloaded' : ''}
           </div>
         )}
-        {job.state === 'failed' && job.error && (
-          <div className="job-detail job-error small">
-            {job.error.message}
-            {job.error.hint && <span className="muted"> {job.error.hint}</span>}
-          </div>
-        )}
+        {job.state === 'failed' && job.error && <JobError error={job.error} />}
         {job.state === 'cancelled' && <div className="job-detail muted small">Cancelled; no file was written</div>}
       </li>
     )

@@ -4,6 +4,7 @@ import { call, onHostEvent } from '../../api'
 import { formatDuration } from '../import/dropped'
 import type { ExportJobsView } from '../export/useExportJobs'
 import { upsertJob } from '../import/jobList'
+import { JobError, JobProgress } from '../import/JobParts'
 
 const STATE_LABEL: Record<IndexJobInfo['state'], string> = { running: 'Building index', done: 'Done', failed: 'Failed', cancelled: 'Cancelled' }
 
@@ -58,25 +59,13 @@ export function useIndexJobs(): ExportJobsView {
             </button>
           )}
         </div>
-        {live && (
-          <>
-            <div className="job-bar job-bar-indeterminate" role="progressbar" aria-label={`Progress of ${label}`} aria-valuetext={detail}>
-              <div className="job-bar-fill" />
-            </div>
-            <div className="job-detail muted small">{detail}</div>
-          </>
-        )}
+        {live && <JobProgress label={`Progress of ${label}`} valueText={detail} detail={detail} />}
         {job.state === 'done' && (
           <div className="job-detail muted small">
             {job.index.type} index on {job.index.column} built · {elapsed}
           </div>
         )}
-        {job.state === 'failed' && job.error && (
-          <div className="job-detail job-error small">
-            {job.error.message}
-            {job.error.hint && <span className="muted"> {job.error.hint}</span>}
-          </div>
-        )}
+        {job.state === 'failed' && job.error && <JobError error={job.error} />}
         {job.state === 'cancelled' && <div className="job-detail muted small">Cancelled; the table keeps the indexes it had</div>}
       </li>
     )
