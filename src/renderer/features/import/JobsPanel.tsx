@@ -2,6 +2,10 @@ import type { ReactNode } from 'react'
 import type { ImportJobInfo } from '../../../contract'
 import { CloseIcon } from '../../components/Icons'
 import { formatCount, formatDuration, formatSize, namespaceLabel } from './dropped'
+import { JobError, JobProgress } from './JobParts'
+// The panel's styles ship with it: the import sheet (which also imports them) loads only on first use, so an
+// index or export job opened the panel unstyled.
+import './import.css'
 
 export interface JobsPanelProps {
   id?: string
@@ -98,20 +102,12 @@ export function JobsPanel({ id, jobs, onHide, onCancel, onOpen, onClear, extra }
                   )}
                 </div>
                 {live && (
-                  <>
-                    <div
-                      className="job-bar"
-                      role="progressbar"
-                      aria-label={`Progress of ${job.fileName}`}
-                      aria-valuemin={0}
-                      aria-valuemax={100}
-                      aria-valuenow={percent(job)}
-                      aria-valuetext={job.state === 'queued' ? 'Waiting' : progressText(job)}
-                    >
-                      <div className="job-bar-fill" style={{ width: `${percent(job)}%` }} />
-                    </div>
-                    <div className="job-detail muted small">{job.state === 'queued' ? 'Waiting for the import before it' : progressText(job)}</div>
-                  </>
+                  <JobProgress
+                    label={`Progress of ${job.fileName}`}
+                    percent={percent(job)}
+                    valueText={job.state === 'queued' ? 'Waiting' : progressText(job)}
+                    detail={job.state === 'queued' ? 'Waiting for the import before it' : progressText(job)}
+                  />
                 )}
                 {job.note && <div className="job-detail muted small">{job.note}</div>}
                 {job.state === 'done' && job.result && (
@@ -120,12 +116,7 @@ export function JobsPanel({ id, jobs, onHide, onCancel, onOpen, onClear, extra }
                     {job.finishedAt && job.startedAt ? ` · ${formatDuration((job.finishedAt - job.startedAt) / 1000)}` : ''}
                   </div>
                 )}
-                {job.state === 'failed' && job.error && (
-                  <div className="job-detail job-error small">
-                    {job.error.message}
-                    {job.error.hint && <span className="muted"> {job.error.hint}</span>}
-                  </div>
-                )}
+                {job.state === 'failed' && job.error && <JobError error={job.error} />}
                 {job.state === 'cancelled' && <div className="job-detail muted small">{job.mode === 'create' ? 'Cancelled; no table was made' : `Cancelled; ${where} is as it was`}</div>}
               </li>
             )
