@@ -11,14 +11,13 @@
  * Targets: throughput ours/bare ≥ 0.9; our peak RSS < 700 MB. Knobs: BENCH_ROWS, BENCH_DIM, BENCH_REPS (1),
  * BENCH_EXPORT_FORMATS (`arrow,parquet`).
  */
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { readFileSync, rmSync, statSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { ensureRowsCatalog, BENCH_TABLE } from './data'
-import { count, envInt, type Section } from './lib'
+import { count, envInt, printResult, runMeasuredChild, type Section } from './lib'
 
-const ROOT = resolve(__dirname, '..', '..')
 const FORMATS = ['arrow', 'parquet'] as const
 type Format = (typeof FORMATS)[number]
 
@@ -62,7 +61,7 @@ async function child(variant: string, root: string, format: Format, path: string
   const started = process.hrtime.bigint()
   const rows = variant === 'ours' ? await runOurs(root, format, path) : await runBare(root, format, path)
   const ms = Number(process.hrtime.bigint() - started) / 1e6
-  process.stdout.write(`RESULT ${JSON.stringify({ rows, ms, bytes: statSync(path).size, peakRssMiB: peakRssMiB() })}\n`)
+  printResult({ rows, ms, bytes: statSync(path).size, peakRssMiB: peakRssMiB() })
 }
 
 interface Run {
@@ -72,21 +71,6 @@ interface Run {
   peakRssMiB: number
 }
 
-function runChild(variant: 'ours' | 'bare', root: string, format: Format, path: string): Promise<Run> {
-  return new Promise((resolvePromise, reject) => {
-    const proc = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [__filename, '--child', variant, root, format, path], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
-    let out = ''
-    let err = ''
-    proc.stdout.on('data', (d: Buffer) => (out += d.toString()))
-    proc.stderr.on('data', (d: Buffer) => (err += d.toString()))
-    proc.on('error', reject)
-    proc.on('close', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith('RESULT '))
-      if (code !== 0 || !line) reject(new Error(`${variant} child exited ${code}: ${err.split('\n').slice(-8).join('\n')}`))
-      else resolvePromise(JSON.parse(line.slice(7)) as Run)
-    })
-  })
-}
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b)
@@ -118,7 +102,7 @@ export const section: Section = {
           rmSync(out, { recursive: true, force: true })
           execFileSync('mkdir', ['-p', out])
           execFileSync('sync')
-          const r = await runChild(variant, root, format, join(out, `rows.${format}`))
+          const r = await runMeasuredChild<Run>(__filename, ['--child', variant, root, format, join(out, `rows.${format}`)], variant)
           if (r.rows !== rows) throw new Error(`${variant} exported ${r.rows} rows of ${rows}`)
           results[variant].push(r)
           times[variant] = r.ms

@@ -18,11 +18,12 @@
  * (target ≥ 0.9), our peak RSS (target < 700 MB at 3 GB), every rep and the load average before and
  * after, to tests/bench/results/import.md.
  */
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
-import type { Report, Section } from './lib'
+import { printResult, runMeasuredChild, type Report, type Section } from './lib'
+
 import {
   AsyncByteQueue,
   Field,
@@ -40,6 +41,9 @@ import {
   makeData,
   type AsyncRecordBatchFileReader,
 } from 'apache-arrow'
+
+/** What one measured import child reports. */
+type ChildRun = { rows: number; ms: number; fsyncMs: number; peakRssMiB: number; versions: number; cpuMs: number }
 
 type Variant = 'ours' | 'bare' | 'polars' | 'dd'
 
@@ -295,7 +299,7 @@ async function child(variant: string, file: string, root: string): Promise<void>
   const fsyncMs = Number(process.hrtime.bigint() - synced) / 1e6
   const peak = peakRssMiB()
   const cpu = process.cpuUsage(cpuAtStart)
-  process.stdout.write(`RESULT ${JSON.stringify({ rows, ms, fsyncMs, peakRssMiB: peak, versions: await versionCount(root), cpuMs: (cpu.user + cpu.system) / 1000 })}\n`)
+  printResult({ rows, ms, fsyncMs, peakRssMiB: peak, versions: await versionCount(root), cpuMs: (cpu.user + cpu.system) / 1000 })
 }
 
 // ---------------------------------------------------------------- orchestration (parent side)
@@ -313,22 +317,6 @@ function loadAverage(): string {
   return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 }
 
-function runChild(variant: Variant, file: string, root: string): Promise<{ rows: number; ms: number; fsyncMs: number; peakRssMiB: number; versions: number; cpuMs: number }> {
-  return new Promise((resolvePromise, reject) => {
-    const tsx = join(ROOT, 'node_modules', '.bin', 'tsx')
-    const proc = spawn(tsx, [__filename, '--child', variant, file, root], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
-    let out = ''
-    let err = ''
-    proc.stdout.on('data', (d: Buffer) => (out += d.toString()))
-    proc.stderr.on('data', (d: Buffer) => (err += d.toString()))
-    proc.on('error', reject)
-    proc.on('close', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith('RESULT '))
-      if (code !== 0 || !line) reject(new Error(`${variant} child exited ${code}: ${err.split('\n').filter((l) => !l.includes('WARN')).slice(-5).join('\n')}`))
-      else resolvePromise(JSON.parse(line.slice(7)))
-    })
-  })
-}
 
 export async function runImportBench(
   options: { sizes?: number[]; reps?: number; dir?: string; log?: (line: string) => void; write?: boolean } = {},
@@ -354,7 +342,7 @@ export async function runImportBench(
         rmSync(root, { recursive: true, force: true })
         settle(source)
         try {
-          const r = variant === 'dd' ? runDd(source, root) : await runChild(variant, source, root)
+          const r = variant === 'dd' ? runDd(source, root) : await runMeasuredChild<ChildRun>(__filename, ['--child', variant, source, root], variant)
           if (variant !== 'dd' && r.rows !== rows) throw new Error(`${variant} imported ${r.rows} rows of ${rows}`)
           const row: ImportBenchRow = {
             rows,

@@ -115,3 +115,29 @@ export async function spawnServer(args: string[], env?: NodeJS.ProcessEnv): Prom
   })
   return { url, child }
 }
+
+/** The line a measuring child process prints its result on (`RESULT <json>`), read by {@link runMeasuredChild}. */
+export function printResult(result: unknown): void {
+  process.stdout.write(`RESULT ${JSON.stringify(result)}\n`)
+}
+
+/**
+ * Run `script` with tsx in a fresh process (so its peak RSS is its own) and return the JSON it printed with
+ * {@link printResult}; a failure carries the last lines of its stderr (Lance's WARN lines left out).
+ */
+export function runMeasuredChild<T>(script: string, args: string[], label: string): Promise<T> {
+  const root = join(__dirname, '../..')
+  return new Promise((resolvePromise, reject) => {
+    const proc = spawn(join(root, 'node_modules', '.bin', 'tsx'), [script, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    let err = ''
+    proc.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    proc.stderr.on('data', (d: Buffer) => (err += d.toString()))
+    proc.on('error', reject)
+    proc.on('close', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith('RESULT '))
+      if (code !== 0 || !line) reject(new Error(`${label} child exited ${code}: ${err.split('\n').filter((l) => !l.includes('WARN')).slice(-8).join('\n')}`))
+      else resolvePromise(JSON.parse(line.slice('RESULT '.length)) as T)
+    })
+  })
+}
