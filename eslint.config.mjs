@@ -41,8 +41,27 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [...noAppLayers('preload', 'renderer', 'harness', 'server')] }] },
   },
   {
+    // A sandboxed preload's `require` loads only `electron` (and events, timers, url): any other run-time import,
+    // including the contract barrel (zod, apache-arrow), throws there and the bridge is never exposed.
+    // Type-only imports vanish in the build and are fine. tests/main/preload-sandbox.test.ts checks the built file.
     files: ['src/preload/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [...noAppLayers('core', 'main', 'renderer', 'harness', 'server')] }] },
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...noAppLayers('core', 'main', 'renderer', 'harness', 'server'),
+            { regex: '^(?!electron$|\\.)', allowTypeImports: true, message: 'the sandboxed preload can load only electron at run time (use import type)' },
+            {
+              regex: '^\\.\\./contract(/(?!methods$).*)?$',
+              allowTypeImports: true,
+              message: 'the contract pulls zod at run time; the preload imports only types from it, and method names from ../contract/methods',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['src/renderer/**'],

@@ -37,6 +37,23 @@ export async function createMainWindow(settings: SettingsFile, urls: WindowUrls,
   win.on('moved', remember)
   win.on('close', remember)
 
-  await win.loadURL(urls.devServerUrl ?? urls.indexUrl)
+  // A preload that throws leaves the page without window.catalog. Say so in the window, with the error: load the app
+  // again with the error in its query (src/renderer/api/transport.ts shows it) — once, so a preload that fails
+  // every time cannot loop.
+  let bridgeError: string | null = null
+  win.webContents.on('preload-error', (_event, preloadPath, error) => {
+    console.error(`preload ${preloadPath} failed:`, error)
+    bridgeError ??= error instanceof Error ? error.message : String(error)
+  })
+  const start = urls.devServerUrl ?? urls.indexUrl
+  await win.loadURL(start)
+  if (bridgeError !== null) await win.loadURL(bridgeErrorUrl(start, bridgeError))
   return win
+}
+
+/** The app's URL carrying why its bridge could not start (read by the renderer's transport). */
+export function bridgeErrorUrl(appUrl: string, message: string): string {
+  const url = new URL(appUrl)
+  url.searchParams.set('bridge-error', message.slice(0, 2000))
+  return url.href
 }

@@ -1,5 +1,9 @@
+// A sandboxed preload gets a `require` that loads only `electron`, `events`, `timers` and `url`: import
+// `electron` and dependency-free local modules (bundled in) only, everything else `import type` (see the lint
+// rule for src/preload and tests/main/preload-sandbox.test.ts, which loads the built file under those rules).
 import { contextBridge, ipcRenderer, webUtils } from 'electron'
-import { isMethod, type EventName, type Events } from '../contract'
+import type { EventName, Events } from '../contract'
+import { isMethodName } from '../contract/methods'
 import type { CatalogBridge } from './api'
 
 /** The one invoke channel and the one event channel (see src/main/ipc.ts). */
@@ -9,7 +13,7 @@ const EVENT_CHANNEL = 'catalog:event'
 const bridge: CatalogBridge = {
   invoke(method, input) {
     // Refuse unknown methods here too, so a typo never reaches main.
-    if (!isMethod(method)) {
+    if (!isMethodName(method)) {
       return Promise.resolve({ ok: false, error: { code: 'invalid_input', message: `Unknown method ${String(method)}` } })
     }
     return ipcRenderer.invoke(INVOKE_CHANNEL, method, input)

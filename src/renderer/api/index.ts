@@ -101,7 +101,9 @@ export function onHostEvent<E extends import('../../contract').EventName>(
   event: E,
   listener: (payload: import('../../contract').Events[E]) => void,
 ): () => void {
-  return window.catalog ? window.catalog.on(event, listener) : onHarnessEvent(event, listener)
+  if (window.catalog) return window.catalog.on(event, listener)
+  // The desktop app without its bridge has no events to hear (every call says why; see transport.ts).
+  return transport.kind === 'harness' ? onHarnessEvent(event, listener) : () => undefined
 }
 
 /** The filesystem path of a dropped folder, where the host can tell it (Electron). */

@@ -54,4 +54,31 @@ function electronTransport(bridge: NonNullable<Window['catalog']>): Transport {
   }
 }
 
-export const transport: Transport = window.catalog ? electronTransport(window.catalog) : harnessTransport
+/**
+ * The desktop app without its bridge: the preload failed (main passes its error in the `bridge-error` query), or the
+ * page is the app's own file:// page (where the harness never is) and window.catalog is missing. Every call fails
+ * and says why, instead of falling back to the harness transport, which cannot reach anything there.
+ */
+function missingBridgeTransport(reason: string): Transport {
+  const error = {
+    code: 'unavailable' as const,
+    message: `The app could not start its bridge to the catalog: ${reason}`,
+    hint: 'The app is damaged or was built wrongly: reinstall it, and report this error if it stays',
+    detail: reason,
+  }
+  return { kind: 'electron', invoke: () => Promise.resolve({ ok: false, error }) }
+}
+
+function bridgeFailure(): string | null {
+  const reported = new URLSearchParams(window.location.search).get('bridge-error')
+  if (reported !== null) return reported || 'the preload failed'
+  return window.location.protocol === 'file:' ? 'the preload did not expose window.catalog' : null
+}
+
+function chooseTransport(): Transport {
+  if (window.catalog) return electronTransport(window.catalog)
+  const failure = bridgeFailure()
+  return failure === null ? harnessTransport : missingBridgeTransport(failure)
+}
+
+export const transport: Transport = chooseTransport()

@@ -1,0 +1,85 @@
+import type { Method } from './api'
+
+/**
+ * Every contract method's name, with no runtime dependency: the sandboxed preload can load only `electron`
+ * (it cannot `require` zod), yet refuses unknown methods before they reach main. The type checks below keep
+ * this list equal to the keys of `api` in api.ts: add a method there and the type check asks for it here.
+ */
+export const METHOD_NAMES = [
+  'app/info',
+  'connections/list',
+  'connections/openDirectory',
+  'connections/close',
+  'connections/setReadOnly',
+  'connections/recent',
+  'dialogs/pickDirectory',
+  'dialogs/pickFiles',
+  'dialogs/saveFile',
+  'namespaces/list',
+  'tables/list',
+  'tables/describe',
+  'tables/page',
+  'tables/count',
+  'tables/latestVersion',
+  'tables/explain',
+  'namespaces/create',
+  'namespaces/drop',
+  'namespaces/describe',
+  'namespaces/contents',
+  'tables/drop',
+  'tables/rename',
+  'connections/saved/list',
+  'connections/saved/save',
+  'connections/saved/delete',
+  'connections/saved/open',
+  'connections/saved/connect',
+  'connections/test',
+  'connections/capabilities',
+  'connections/objectStore/list',
+  'connections/objectStore/save',
+  'connections/objectStore/delete',
+  'connections/objectStore/open',
+  'connections/objectStore/connect',
+  'connections/objectStore/test',
+  'requests/cancel',
+  'import/preview',
+  'import/sample',
+  'import/start',
+  'import/cancel',
+  'import/discardUpload',
+  'versions/list',
+  'versions/compare',
+  'versions/restore',
+  'tags/list',
+  'tags/create',
+  'tags/delete',
+  'tags/resolve',
+  'indexes/list',
+  'indexes/create',
+  'indexes/start',
+  'indexes/cancel',
+  'indexes/jobs',
+  'indexes/drop',
+  'tables/stats',
+  'tables/optimizePreview',
+  'tables/optimize',
+  'columns/add',
+  'columns/alter',
+  'columns/drop',
+  'tables/createEmpty',
+  'jobs/list',
+  'export/start',
+  'export/cancel',
+  'export/list',
+] as const satisfies readonly Method[]
+
+type Missing = Exclude<Method, (typeof METHOD_NAMES)[number]>
+/** Fails to type-check, naming the method, when api.ts has a method this list lacks. */
+export const METHOD_NAMES_COMPLETE: [Missing] extends [never] ? true : { missing: Missing } = true
+
+const known: ReadonlySet<string> = new Set(METHOD_NAMES)
+
+/** Is `name` a contract method? The same answer as `isMethod` in api.ts, without loading the schemas. */
+export function isMethodName(name: unknown): name is Method {
+  return typeof name === 'string' && known.has(name)
+}
