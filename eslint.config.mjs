@@ -64,6 +64,12 @@ export default tseslint.config(
     },
   },
   {
+    // The desktop rig's CommonJS halves: the electron stand-in (main's process) and the page half (the window).
+    files: ['tests/desktop/**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...globals.node, ...globals.browser } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['src/renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

@@ -5,7 +5,12 @@ export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 export default defineConfig({
   testDir: 'tests',
-  testMatch: ['e2e/**/*.spec.ts', 'electron/**/*.spec.ts'],
+  // The browser UI against the harness, and the desktop app: on the rig (the real main bundle with an electron
+  // stand-in, tests/desktop) and on real Electron where a binary exists (tests/electron).
+  projects: [
+    { name: 'e2e', testMatch: ['e2e/**/*.spec.ts'] },
+    { name: 'desktop', testMatch: ['desktop/**/*.spec.ts', 'electron/**/*.spec.ts'] },
+  ],
   workers: 1,
   timeout: 60_000,
   expect: { timeout: 15_000 },

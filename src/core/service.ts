@@ -253,7 +253,12 @@ export class CatalogService {
           canPickDirectory: this.options.pickDirectory !== undefined,
         }
       },
-      'connections/list': async () => Promise.all([...this.connections.values()].map((c) => this.withReadOnly(c.info))),
+      // Like app/info, wait for the catalog opened at start: asked together at boot (the renderer does), an earlier
+      // answer would leave it out of the list while app/info names it.
+      'connections/list': async () => {
+        await this.initialPending
+        return Promise.all([...this.connections.values()].map((c) => this.withReadOnly(c.info)))
+      },
       'connections/openDirectory': async ({ path }) => this.withReadOnly(await this.openDirectory(path, { remember: true })),
       'connections/objectStore/open': async (input) => this.withReadOnly(await this.objectStores.handlers['connections/objectStore/open'](input)),
       'connections/objectStore/connect': async (input) => {
