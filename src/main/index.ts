@@ -82,10 +82,11 @@ async function onReady(): Promise<void> {
   service.openInitial(demoRoot, () => ensureDemoCatalog(demoRoot)).catch(() => {
     // kept by the service and reported through app/info
   })
-  mainWindow = await createMainWindow(settings, urls, isAppUrl)
+  // The window is known to the sender check before its page loads (the renderer calls while it loads).
+  mainWindow = await createMainWindow(settings, urls, isAppUrl, (created) => (mainWindow = created))
   Menu.setApplicationMenu(buildMenu((command) => sendEvent(mainWindow?.webContents ?? null, 'app/command', { command }), process.platform === 'darwin'))
   app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) void createMainWindow(settings, urls, isAppUrl).then((w) => (mainWindow = w))
+    if (BrowserWindow.getAllWindows().length === 0) void createMainWindow(settings, urls, isAppUrl, (created) => (mainWindow = created))
   })
 }
 

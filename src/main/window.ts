@@ -10,8 +10,16 @@ export interface WindowUrls {
   devServerUrl?: string
 }
 
-/** The main window: hardened, remembers its size and position. */
-export async function createMainWindow(settings: SettingsFile, urls: WindowUrls, isAppUrl: (url: string) => boolean): Promise<BrowserWindow> {
+/**
+ * The main window: hardened, remembers its size and position. `onCreated` gets the window before its page loads:
+ * the renderer calls main while the page is still loading, and the IPC sender check must already know the window.
+ */
+export async function createMainWindow(
+  settings: SettingsFile,
+  urls: WindowUrls,
+  isAppUrl: (url: string) => boolean,
+  onCreated: (window: BrowserWindow) => void = () => undefined,
+): Promise<BrowserWindow> {
   const saved = (await settings.read()).window
   const win = new BrowserWindow({
     width: saved?.width ?? 1280,
@@ -24,6 +32,7 @@ export async function createMainWindow(settings: SettingsFile, urls: WindowUrls,
     title: 'Lance Catalog Browser',
     webPreferences: secureWebPreferences(join(__dirname, '../preload/index.js')),
   })
+  onCreated(win)
   if (saved?.maximized) win.maximize()
   hardenWebContents(win.webContents, isAppUrl, shell)
   win.once('ready-to-show', () => win.show())

@@ -19,6 +19,8 @@ export interface DesktopApp {
   clickMenu(...path: string[]): Promise<void>
   /** The menu item with this accelerator (e.g. 'CmdOrCtrl+I'), as the keyboard shortcut would. */
   pressAccelerator(accelerator: string): Promise<void>
+  /** The catalog calls main answered (method and input), in order, since the window loaded. */
+  invokes(): Promise<{ method: string; input: unknown }[]>
   /** URLs main handed to shell.openExternal. */
   openedExternally(): Promise<string[]>
   /** Drop files or folders from disk onto `target`, as the OS drag and drop does (their paths are known to webUtils). */

@@ -12,6 +12,7 @@ const recorded = vi.hoisted(() => ({
   permissionHandler: undefined as undefined | ((c: unknown, p: string, cb: (ok: boolean) => void) => void),
   menuSet: false,
   openHandler: undefined as undefined | ((d: { url: string }) => { action: string }),
+  duringLoad: undefined as unknown,
 }))
 
 vi.mock('electron', () => {
@@ -45,6 +46,9 @@ vi.mock('electron', () => {
     async loadURL(url: string) {
       ;(this as unknown as { url: string }).url = url
       ;(this.webContents.mainFrame as { url: string }).url = url
+      // The renderer's first calls arrive while its page is still loading, before loadURL resolves.
+      const invoke = recorded.handlers.get('catalog:invoke')
+      recorded.duringLoad = invoke ? await invoke({ sender: this.webContents, senderFrame: this.webContents.mainFrame }, 'connections/recent', {}) : 'no handler yet'
     }
   }
   return {
@@ -79,6 +83,8 @@ describe('main boot sequence', () => {
     recorded.permissionHandler?.(null, 'camera', (ok) => (granted = ok))
     expect(granted).toBe(false)
     await vi.waitFor(() => expect(recorded.menuSet).toBe(true))
+    // A call made while the page loads is answered: the sender check knows the window before its page has loaded.
+    expect(recorded.duringLoad).toMatchObject({ ok: true })
 
     const invoke = recorded.handlers.get('catalog:invoke')!
     const trusted = { sender: win.webContents, senderFrame: win.webContents.mainFrame }

@@ -57,6 +57,7 @@ class Rig implements DesktopApp {
   private readonly dialogAnswers: Record<'open' | 'save', Array<string[] | string | null>> = { open: [], save: [] }
   private readonly dialogs: { kind: DialogKind; options: Record<string, unknown> }[] = []
   private readonly external: string[] = []
+  private readonly calls: { method: string; input: unknown }[] = []
   private menu: { path: string[]; accelerator: string | null }[] = []
   private readonly windows = new Map<number, RigWindow>()
   private windowWaiters: Array<(w: RigWindow) => void> = []
@@ -218,7 +219,9 @@ class Rig implements DesktopApp {
       const request = route.request()
       if (request.isNavigationRequest() && request.frame() === page.mainFrame() && win.mainLoad !== request.url()) {
         const answer = await this.ask({ t: 'will-navigate', win: id, url: request.url() })
-        if ((answer.value as { prevented: boolean } | null)?.prevented !== false) return route.abort('blockedbyclient')
+        // 'aborted' (net::ERR_ABORTED) cancels without committing an error page: the page stays, as when
+        // Electron's will-navigate is prevented.
+        if ((answer.value as { prevented: boolean } | null)?.prevented !== false) return route.abort('aborted')
       }
       return route.continue()
     })
@@ -242,7 +245,9 @@ class Rig implements DesktopApp {
     const sender = { url: frame.url(), main: frame === win.page.mainFrame() }
     switch (message.t) {
       case 'invoke': {
-        const answer = await this.ask({ t: 'invoke', win: win.id, frame: sender, channel: message.channel, args: codec.decode(message.args) })
+        const args = codec.decode(message.args) as unknown[]
+        if (message.channel === 'catalog:invoke') this.calls.push({ method: String(args[0]), input: args[1] })
+        const answer = await this.ask({ t: 'invoke', win: win.id, frame: sender, channel: message.channel, args })
         if (answer.t !== 'invoke-result') return JSON.stringify({ ok: false, message: 'the app has quit' })
         return JSON.stringify(answer.ok ? { ok: true, value: codec.encode(answer.value) } : { ok: false, message: answer.message })
       }
@@ -292,6 +297,10 @@ class Rig implements DesktopApp {
     if (!item) throw new Error(`no menu item has the accelerator ${accelerator}`)
     const answer = await this.ask({ t: 'menu-click', path: item.path, accelerator: true })
     if (!(answer.value as { clicked: boolean } | null)?.clicked) throw new Error(`the menu item ${item.path.join(' › ')} is disabled`)
+  }
+
+  async invokes() {
+    return [...this.calls]
   }
 
   async openedExternally(): Promise<string[]> {

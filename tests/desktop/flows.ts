@@ -1,0 +1,423 @@
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
+import { test as base, expect, type Locator, type Page } from '@playwright/test'
+import { Int64, Table, Utf8, tableToIPC, vectorFromArray } from 'apache-arrow'
+import { parse } from 'csv-parse/sync'
+import { startServer } from '../../src/server'
+import { DirNamespaceClient } from '../../src/core/namespace/dir'
+import { buildCatalog, ensureDemoCatalog, sampleTable } from '../helpers/catalog'
+import { gridCell } from '../helpers/e2e'
+import type { DesktopApp, LaunchOptions, Launcher } from './app'
+
+/**
+ * Every desktop flow, written once and run by two launchers: the desktop rig (tests/desktop/rig.spec.ts, in every
+ * `npm test`) and real Electron (tests/electron/app.spec.ts, where a binary exists). Each test starts the app
+ * as a user would — its own userData — and drives the window, the native dialogs and the menu.
+ */
+
+const KEY = 'sk-desktop-4b7e1f9a2c6d8e0b3a5f'
+const INT64_MIN = -(2n ** 63n)
+const INT64_MAX = 2n ** 63n - 1n
+
+interface Fixtures {
+  /** A temp dir for this test (catalogs, files to drop, exports); removed afterwards. */
+  work: string
+  /** Start the app (`seedDemo`: copy a ready demo catalog into userData, so only first-start builds one). */
+  launch: (options?: Partial<LaunchOptions> & { seedDemo?: boolean }) => Promise<DesktopApp>
+}
+
+interface WorkerFixtures {
+  demoSeed: string
+}
+
+export function desktopFlows(title: string, launcher: Launcher, unavailable: string | null): void {
+  const test = base.extend<Fixtures, WorkerFixtures>({
+    demoSeed: [
+      // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
+      async ({}, use) => {
+        const dir = await mkdtemp(join(tmpdir(), 'lcb-desktop-seed-'))
+        if (!unavailable) await ensureDemoCatalog(join(dir, 'demo-catalog'))
+        await use(join(dir, 'demo-catalog'))
+        await rm(dir, { recursive: true, force: true })
+      },
+      { scope: 'worker', timeout: 120_000 },
+    ],
+    // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
+    work: async ({}, use) => {
+      const dir = await mkdtemp(join(tmpdir(), 'lcb-desktop-'))
+      await use(dir)
+      await rm(dir, { recursive: true, force: true })
+    },
+    launch: async ({ work, demoSeed }, use, testInfo) => {
+      const apps: DesktopApp[] = []
+      await use(async (options = {}) => {
+        const userData = options.userData ?? join(work, 'userData')
+        if (options.seedDemo !== false) {
+          await mkdir(userData, { recursive: true })
+          await cp(demoSeed, join(userData, 'demo-catalog'), { recursive: true, force: false, errorOnExist: false })
+        }
+        const app = await launcher({ ...options, userData })
+        apps.push(app)
+        return app
+      })
+      for (const app of apps) {
+        if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('main output', { body: app.output(), contentType: 'text/plain' })
+        await app.dispose()
+      }
+    },
+  })
+
+  test.describe(title, () => {
+    test.skip(unavailable !== null, unavailable ?? '')
+    test.describe.configure({ timeout: 120_000 })
+
+    test('first start creates the demo catalog in userData and opens it; the page has the bridge and no Node', async ({ launch, work }) => {
+      const app = await launch({ seedDemo: false })
+      const page = await ready(app)
+      await expect(treeItem(page, 'demo-catalog')).toHaveAttribute('aria-expanded', 'true')
+      await expect(treeItem(page, 'demo')).toBeVisible()
+      expect((await readdir(join(work, 'userData', 'demo-catalog'))).length).toBeGreaterThan(0)
+      await treeItem(page, 'demo').click()
+      await expect(treeItem(page, 'images')).toBeVisible()
+      // The page sees window.catalog (three functions), never Node or ipcRenderer.
+      expect(await page.evaluate(() => Object.keys((window as unknown as { catalog: object }).catalog).sort())).toEqual(['getPathForFile', 'invoke', 'on'])
+      expect(await page.evaluate(() => [typeof (globalThis as { require?: unknown }).require, typeof (globalThis as { process?: unknown }).process])).toEqual(['undefined', 'undefined'])
+      await page.screenshot({ path: `test-results/desktop-${app.kind}-first-start.png` })
+    })
+
+    test('Open Directory… through the native dialog: int64 exact at both ends; a cancelled dialog changes nothing', async ({ launch, work }) => {
+      const root = await int64Catalog(work)
+      const app = await launch()
+      const page = await ready(app)
+
+      await app.answerNextDialog('open', null)
+      await app.clickMenu('File', 'Open Directory…')
+      await expect.poll(async () => (await app.dialogsShown()).length).toBe(1)
+      await expect(page.getByRole('tree').getByRole('treeitem', { level: 1 })).toHaveCount(1)
+
+      await app.answerNextDialog('open', [root])
+      await app.clickMenu('File', 'Open Directory…')
+      await expect(treeItem(page, basename(root))).toBeVisible()
+      expect((await app.dialogsShown()).map((d) => d.options.properties)).toEqual([['openDirectory'], ['openDirectory']])
+      await treeItem(page, 'ends').click()
+      const grid = page.getByRole('grid', { name: 'ends' })
+      await expect(grid).toHaveAttribute('aria-rowcount', '4')
+      await expect(gridCell(grid, 0, 0)).toHaveText(String(INT64_MIN))
+      await expect(gridCell(grid, 1, 0)).toHaveText(String(2n ** 53n + 1n))
+      await expect(gridCell(grid, 2, 0)).toHaveText(String(INT64_MAX))
+    })
+
+    test('a folder dragged onto the window opens as a catalog', async ({ launch, work }) => {
+      const root = await int64Catalog(work)
+      const app = await launch()
+      const page = await ready(app)
+      await app.dropPaths(page.locator('.app'), [root])
+      await expect(treeItem(page, basename(root))).toBeVisible()
+      await expect(treeItem(page, 'ends')).toBeVisible()
+    })
+
+    test('a REST server with an API key: the key is stored encrypted, and after a restart the saved connection reconnects', async ({ launch, work }) => {
+      const served = await buildCatalog(join(work, 'served'), { namespaces: [['team']], tables: [{ namespace: ['team'], name: 'scores', rows: 20 }] })
+      const server = await startServer({ root: served, apiKeys: [KEY], log: () => undefined })
+      try {
+        let app = await launch()
+        let page = await ready(app)
+        const dialog = await connectDialog(app, page)
+        await dialog.getByLabel('Name', { exact: true }).fill('Team server')
+        await dialog.getByLabel('Endpoint URL').fill(server.url)
+        await dialog.getByRole('textbox', { name: 'API key' }).fill(KEY)
+        await dialog.getByRole('button', { name: 'Save & connect' }).click()
+        await expect(dialog).toBeHidden()
+        await expect(treeItem(page, 'Team server')).toHaveAttribute('aria-expanded', 'true')
+        await expect(treeItem(page, 'team')).toBeVisible()
+
+        await app.quit()
+        // Encrypted: the key is nowhere in userData in plain text (nor base64 of it), but an encrypted secret is.
+        expect(await filesContaining(app.userData, [KEY, Buffer.from(KEY).toString('base64')])).toEqual([])
+        expect(Object.keys(JSON.parse(await readFile(join(app.userData, 'secrets.json'), 'utf8')) as object)).toHaveLength(1)
+
+        app = await launch({ userData: app.userData })
+        page = await ready(app)
+        await page.getByRole('button', { name: 'Catalog servers' }).click()
+        await page.getByRole('menuitem', { name: 'Connect to “Team server”' }).click()
+        await expect(treeItem(page, 'Team server')).toHaveAttribute('aria-expanded', 'true')
+        await treeItem(page, 'team').click()
+        await expect(treeItem(page, 'scores')).toBeVisible()
+      } finally {
+        await server.close()
+      }
+    })
+
+    test('without OS encryption (safeStorage unavailable) the app says so and never saves the key in plain text', async ({ launch, work }) => {
+      const served = await buildCatalog(join(work, 'served'), { tables: [{ namespace: [], name: 'events', rows: 5 }] })
+      const server = await startServer({ root: served, apiKeys: [KEY], log: () => undefined })
+      try {
+        const app = await launch({ encryption: false })
+        const page = await ready(app)
+        const dialog = await connectDialog(app, page)
+        await dialog.getByLabel('Name', { exact: true }).fill('Team server')
+        await dialog.getByLabel('Endpoint URL').fill(server.url)
+        await dialog.getByRole('textbox', { name: 'API key' }).fill(KEY)
+        await dialog.getByRole('button', { name: 'Save & connect' }).click()
+        await expect(dialog.getByRole('alert')).toContainText('The system keychain is not available, so the secret was not saved')
+        await page.screenshot({ path: `test-results/desktop-${app.kind}-no-keychain.png` })
+        await app.quit()
+        expect(await filesContaining(app.userData, [KEY, Buffer.from(KEY).toString('base64')])).toEqual([])
+      } finally {
+        await server.close()
+      }
+    })
+
+    test('an Arrow file dropped from disk on a namespace is imported by its path, with progress, and opened', async ({ launch, work }) => {
+      const root = await buildCatalog(join(work, 'catalog'), { namespaces: [['lab']], tables: [{ namespace: ['lab'], name: 'existing', rows: 5 }] })
+      const file = join(work, 'city measurements.arrow')
+      await writeFile(file, tableToIPC(sampleTable(1000, { dimension: 0 }), 'file'))
+      const app = await launch()
+      const page = await openCatalog(app, root)
+      await app.dropPaths(treeItem(page, 'lab'), [file])
+      const sheet = page.getByRole('dialog', { name: /^Import / })
+      await expect(sheet.getByLabel('Table name')).toHaveValue('city_measurements')
+      await expect(sheet.getByText('1,000 rows').first()).toBeVisible()
+      await sheet.getByRole('button', { name: 'Import' }).click()
+      await expect(sheet).toBeHidden()
+      await expect(page.getByRole('grid', { name: 'city_measurements' })).toHaveAttribute('aria-rowcount', '1001')
+      await expect(page.getByRole('button', { name: /^Imports: 1 done/ })).toBeVisible()
+      // By path: the job read the file where it lies on disk, never uploaded (in the rig there is no harness at all).
+      const starts = (await app.invokes()).filter((call) => call.method === 'import/start')
+      expect(starts.map((call) => (call.input as { source: unknown }).source)).toEqual([{ path: file }])
+      expect(await tableNames(root, ['lab'])).toContain('city_measurements')
+    })
+
+    test('Import… from the menu (CmdOrCtrl+I) through the open dialog', async ({ launch, work }) => {
+      const root = await buildCatalog(join(work, 'catalog'), { namespaces: [['lab']] })
+      const file = join(work, 'cities.csv')
+      await writeFile(file, 'id,city\n1,Oslo\n2,Lima\n3,Pune\n')
+      const app = await launch()
+      const page = await openCatalog(app, root)
+      await treeItem(page, 'lab').click()
+      await app.answerNextDialog('open', [file])
+      await app.pressAccelerator('CmdOrCtrl+I')
+      const sheet = page.getByRole('dialog', { name: 'Import cities.csv' })
+      await expect(sheet.getByLabel('Table name')).toHaveValue('cities')
+      await sheet.getByRole('button', { name: 'Import' }).click()
+      await expect(page.getByRole('grid', { name: 'cities' })).toHaveAttribute('aria-rowcount', '4')
+      expect(await tableNames(root, ['lab'])).toContain('cities')
+      const shown = (await app.dialogsShown()).at(-1)
+      expect(shown?.options.properties).toEqual(['openFile', 'multiSelections'])
+    })
+
+    test('a filtered view exported through the save dialog: the file holds exactly the filtered rows', async ({ launch, work }) => {
+      const root = await buildCatalog(join(work, 'catalog'), { tables: [{ namespace: [], name: 'rows', rows: 500, sample: { start: 2n ** 60n } }] })
+      const app = await launch()
+      const page = await openCatalog(app, root)
+      await treeItem(page, 'rows').click()
+      const filter = page.getByRole('textbox', { name: 'Filter rows' })
+      await filter.fill('score >= 100 AND score < 110')
+      await filter.press('Enter')
+      await expect(page.getByTestId('row-count')).toHaveText('20')
+      const target = join(work, 'filtered.csv')
+      await app.answerNextDialog('save', target)
+      await page.getByRole('button', { name: 'Export…' }).click()
+      const sheet = page.getByRole('dialog', { name: 'Export rows' })
+      await sheet.getByRole('radio', { name: /^CSV/ }).check()
+      await sheet.getByRole('button', { name: 'Export', exact: true }).click()
+      // Once the run is over the jobs panel collapses to the status bar's indicator: open it to see the job.
+      const indicator = page.getByRole('button', { name: /^Jobs: / })
+      await expect(indicator).toContainText('ended')
+      if ((await indicator.getAttribute('aria-expanded')) !== 'true') await indicator.click()
+      await expect(page.getByRole('listitem', { name: 'Export of rows' }).first()).toContainText('Done')
+      const records = parse(await readFile(target), { columns: true }) as Record<string, string>[]
+      const expected = Array.from({ length: 20 }, (_, k) => 200 + k)
+      expect(records.map((r) => r.label).sort()).toEqual(expected.map((i) => `row-${i}`).sort())
+      expect(records.map((r) => r.id).sort()).toEqual(expected.map((i) => String(2n ** 60n + BigInt(i))).sort())
+      expect((await app.dialogsShown()).map((d) => d.kind)).toEqual(['save'])
+    })
+
+    test('the Read-only switch and the sidebar width survive a restart', async ({ launch }) => {
+      let app = await launch()
+      let page = await ready(app)
+      const readOnly = page.getByRole('switch', { name: 'Read-only' })
+      await expect(readOnly).toHaveAttribute('aria-checked', 'false')
+      await readOnly.click()
+      await expect(readOnly).toHaveAttribute('aria-checked', 'true')
+      const handle = page.getByRole('separator', { name: 'Resize sidebar' })
+      await handle.focus()
+      await page.keyboard.press('ArrowRight')
+      await page.keyboard.press('ArrowRight')
+      await expect(handle).toHaveAttribute('aria-valuenow', '292')
+      await app.quit()
+
+      app = await launch({ userData: app.userData })
+      page = await ready(app)
+      await expect(page.getByRole('switch', { name: 'Read-only' })).toHaveAttribute('aria-checked', 'true')
+      await expect(page.getByRole('separator', { name: 'Resize sidebar' })).toHaveAttribute('aria-valuenow', '292')
+    })
+
+    test('window.open and navigation to an outside URL are refused; only http(s) links go to the browser', async ({ launch }) => {
+      const outside = await outsideServer()
+      try {
+        const app = await launch()
+        const page = await ready(app)
+        const appUrl = page.url()
+        const opened = await page.evaluate((url) => [window.open(url), window.open('file:///etc/passwd')], `${outside.url}/popup`)
+        expect(opened).toEqual([null, null])
+        await expect.poll(() => app.openedExternally()).toEqual([`${outside.url}/popup`])
+
+        await page.evaluate((url) => {
+          window.location.href = url
+        }, `${outside.url}/page`)
+        // The window stays on the app, which still answers; the outside server never saw a request.
+        await expect(page).toHaveURL(appUrl)
+        expect(await bridgeCall(page, 'connections/list')).toMatchObject({ ok: true })
+        await expect(treeItem(page, 'demo-catalog')).toBeVisible()
+        expect(outside.requests).toEqual([])
+        expect(app.output()).not.toMatch(/Uncaught|TypeError/)
+      } finally {
+        await outside.close()
+      }
+    })
+
+    test('IPC is refused from a page that is not the app, and for unknown methods; uncloneable arguments never leave the page', async ({ launch }) => {
+      const app = await launch()
+      const page = await ready(app)
+      expect(await bridgeCall(page, 'fs/readFile')).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+      const uncloneable = await page.evaluate(() =>
+        (window as unknown as { catalog: { invoke(m: string, i: unknown): Promise<unknown> } }).catalog.invoke('app/info', { f: () => 1 }).then(
+          () => 'sent',
+          (error: Error) => error.message,
+        ),
+      )
+      expect(uncloneable).toMatch(/could not be cloned/)
+
+      // main itself puts a foreign page in the window (as a redirect would): the preload runs there too, but main's
+      // sender check refuses its calls.
+      await app.loadFromMain('data:text/html,<title>foreign</title><p>foreign page</p>')
+      await expect(page.getByText('foreign page')).toBeVisible()
+      expect(await bridgeCall(page, 'app/info')).toMatchObject({ ok: false, error: { code: 'permission_denied' } })
+    })
+
+    test('closing the window while an import runs leaves nothing half-made', async ({ launch, work }) => {
+      const root = await buildCatalog(join(work, 'catalog'), { namespaces: [['lab']] })
+      const rows = 400_000
+      const file = join(work, 'big.csv')
+      await writeFile(file, ['id,label', ...Array.from({ length: rows }, (_, i) => `${i},label-${i}-${'x'.repeat(40)}`)].join('\n'))
+      const before = await entries(root)
+      let app = await launch()
+      let page = await openCatalog(app, root)
+      await app.dropPaths(treeItem(page, 'lab'), [file])
+      const sheet = page.getByRole('dialog', { name: 'Import big.csv' })
+      await expect(sheet.getByLabel('Table name')).toHaveValue('big')
+      await sheet.getByRole('button', { name: 'Import' }).click()
+      await expect(page.getByRole('button', { name: /^Imports: 1 running/ }).or(page.getByRole('region', { name: 'Import jobs' }))).toBeVisible()
+      await app.closeWindow()
+      await app.exited()
+
+      // Start again and open the catalog (its recovery runs): the table is whole or absent, and nothing else is left.
+      app = await launch({ userData: app.userData })
+      page = await openCatalog(app, root)
+      await treeItem(page, 'lab').click()
+      const names = await tableNames(root, ['lab'])
+      if (names.includes('big')) expect(await rowCount(root, ['lab'], 'big')).toBe(rows)
+      else expect(names).toEqual([])
+      const after = (await entries(root)).filter((name) => !before.includes(name))
+      expect(after.filter((name) => name !== 'lab$big.lance' && !name.endsWith('big.lance'))).toEqual([])
+    })
+  })
+}
+
+// ---- helpers ----
+
+function treeItem(page: Page, name: string): Locator {
+  return page.getByRole('treeitem', { name, exact: true })
+}
+
+/** The window, once the app shows its tree. */
+async function ready(app: DesktopApp): Promise<Page> {
+  const page = await app.window()
+  await expect(page.getByRole('tree')).toBeVisible({ timeout: 60_000 })
+  return page
+}
+
+/** Open a catalog directory through File › Open Directory… and the native dialog. */
+async function openCatalog(app: DesktopApp, root: string): Promise<Page> {
+  const page = await ready(app)
+  await app.answerNextDialog('open', [root])
+  await app.clickMenu('File', 'Open Directory…')
+  await expect(treeItem(page, basename(root))).toHaveAttribute('aria-expanded', 'true')
+  return page
+}
+
+async function connectDialog(app: DesktopApp, page: Page): Promise<Locator> {
+  await app.clickMenu('File', 'Connect to Server…')
+  const dialog = page.getByRole('dialog', { name: 'Connect to server' })
+  await expect(dialog).toBeVisible()
+  return dialog
+}
+
+function bridgeCall(page: Page, method: string): Promise<unknown> {
+  return page.evaluate((m) => (window as unknown as { catalog: { invoke(m: string, i: object): Promise<unknown> } }).catalog.invoke(m, {}), method)
+}
+
+/** A catalog with one table whose int64 ids are the type's both ends (and one past 2^53). */
+async function int64Catalog(work: string): Promise<string> {
+  const ids = [INT64_MIN, 2n ** 53n + 1n, INT64_MAX]
+  const data = new Table({ id: vectorFromArray(ids, new Int64()), label: vectorFromArray(['min', 'past 2^53', 'max'], new Utf8()) })
+  return buildCatalog(join(work, 'ends-catalog'), { tables: [{ namespace: [], name: 'ends', data }] })
+}
+
+async function tableNames(root: string, namespace: string[]): Promise<string[]> {
+  const client = await DirNamespaceClient.open(root)
+  try {
+    return (await client.listTables(namespace)).items
+  } finally {
+    await client.close()
+  }
+}
+
+async function rowCount(root: string, namespace: string[], name: string): Promise<number> {
+  const client = await DirNamespaceClient.open(root)
+  try {
+    return await client.countRows({ namespace, name })
+  } finally {
+    await client.close()
+  }
+}
+
+async function entries(root: string): Promise<string[]> {
+  const names = await readdir(root)
+  const journal = names.includes('.lcb-journal') ? await readdir(join(root, '.lcb-journal')) : []
+  return names.filter((name) => name !== '.lcb-journal' || journal.length > 0)
+}
+
+/** Files under `dir` whose bytes contain any of `needles`. */
+async function filesContaining(dir: string, needles: string[]): Promise<string[]> {
+  const found: string[] = []
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue
+    const path = join(entry.parentPath, entry.name)
+    const bytes = await readFile(path).catch(() => Buffer.alloc(0))
+    if (needles.some((needle) => bytes.includes(needle) || bytes.includes(Buffer.from(needle, 'utf16le')))) found.push(path)
+  }
+  return found
+}
+
+/** An http server on loopback standing for "the outside": it records every request it gets. */
+async function outsideServer(): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
+  const requests: string[] = []
+  const server: Server = createServer((request, response) => {
+    requests.push(request.url ?? '')
+    response.end('<h1>outside</h1>')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  // Chromium may keep an idle (preconnected) socket open: end it, or close() would wait for it.
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve())
+      server.closeAllConnections()
+    })
+  return { url: `http://127.0.0.1:${port}`, requests, close }
+}

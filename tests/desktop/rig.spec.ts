@@ -1,0 +1,32 @@
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { expect, test } from '@playwright/test'
+import { desktopFlows } from './flows'
+import { launchRig } from './rig/rig'
+
+// Every desktop flow on the rig: the built main bundle and preload, Chromium as the window (see the README's
+// "The desktop test rig").
+desktopFlows('desktop app (rig)', launchRig, null)
+
+test.describe('desktop app (rig) — a preload that fails', () => {
+  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
+  test('the window says the bridge could not start, with the error, instead of falling back to the harness', async ({}, testInfo) => {
+    const userData = testInfo.outputPath('userData')
+    const broken = testInfo.outputPath('broken-preload.js')
+    // What the preload was before it was made sandbox-safe: an npm package required at run time.
+    await writeFile(broken, '"use strict";\nconst zod = require("zod");\nrequire("electron").contextBridge.exposeInMainWorld("catalog", { zod });\n')
+    const app = await launchRig({ userData, replacePreload: broken })
+    try {
+      const page = await app.window()
+      const alert = page.getByRole('alert')
+      await expect(alert).toContainText('The app could not start', { timeout: 60_000 })
+      await expect(alert).toContainText('The app could not start its bridge to the catalog: module not found: zod')
+      expect(await page.evaluate(() => typeof (window as unknown as { catalog?: unknown }).catalog)).toBe('undefined')
+      expect(new URL(page.url()).searchParams.get('bridge-error')).toBe('module not found: zod')
+      expect(app.output()).toContain('failed: Error: module not found: zod')
+      await page.screenshot({ path: join('test-results', 'desktop-rig-bridge-error.png') })
+    } finally {
+      await app.dispose()
+    }
+  })
+})
