@@ -233,7 +233,7 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       const expected = Array.from({ length: 20 }, (_, k) => 200 + k)
       expect(records.map((r) => r.label).sort()).toEqual(expected.map((i) => `row-${i}`).sort())
       expect(records.map((r) => r.id).sort()).toEqual(expected.map((i) => String(2n ** 60n + BigInt(i))).sort())
-      expect((await app.dialogsShown()).map((d) => d.kind)).toEqual(['save'])
+      expect((await app.dialogsShown()).map((d) => d.kind)).toEqual(['open', 'save'])
     })
 
     test('the Read-only switch and the sidebar width survive a restart', async ({ launch }) => {
