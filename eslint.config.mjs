@@ -12,7 +12,7 @@ const noAppLayers = (...layers) =>
   layers.map((layer) => ({ group: [`**/${layer}`, `**/${layer}/**`], message: `nothing imports src/${layer}` }))
 
 export default tseslint.config(
-  { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'tests/bench/results/**', '.tmp/**'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'tests/bench/results/**', '.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
