@@ -299,6 +299,21 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       expect(await bridgeCall(page, 'app/info')).toMatchObject({ ok: false, error: { code: 'permission_denied' } })
     })
 
+    test('a renderer that throws or reloads never takes main down', async ({ launch }) => {
+      const app = await launch()
+      const page = await ready(app)
+      const uncaught = page.waitForEvent('pageerror')
+      await page.evaluate(() => {
+        setTimeout(() => {
+          throw new Error('renderer failure for the test')
+        })
+      })
+      expect((await uncaught).message).toContain('renderer failure for the test')
+      await page.reload()
+      await expect(treeItem(page, 'demo-catalog')).toBeVisible()
+      expect(await bridgeCall(page, 'connections/list')).toMatchObject({ ok: true })
+    })
+
     test('closing the window while an import runs leaves nothing half-made', async ({ launch, work }) => {
       const root = await buildCatalog(join(work, 'catalog'), { namespaces: [['lab']] })
       const rows = 400_000
