@@ -335,6 +335,7 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       page = await openCatalog(app, root)
       await treeItem(page, 'lab').click()
       const names = await tableNames(root, ['lab'])
+      test.info().annotations.push({ type: 'import', description: names.includes('big') ? 'had finished before the window closed' : 'was interrupted' })
       if (names.includes('big')) expect(await rowCount(root, ['lab'], 'big')).toBe(rows)
       else expect(names).toEqual([])
       const after = (await entries(root)).filter((name) => !before.includes(name))
