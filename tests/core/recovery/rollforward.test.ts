@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, readdir, rename, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, rename, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { connectNamespace as lanceConnect } from '@lancedb/lancedb'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -107,6 +107,18 @@ describe('recovery when a catalog is opened', () => {
     expect(client.recovered).toEqual([`Rolled back an interrupted append to table ns/p (version 1 restored)`, `Removed the unfinished staging table ns/${dead.name}`])
     expect((await client.describeTable({ namespace: ['ns'], name: 'p' })).rowCount).toBe(2)
     expect(await lanceNames(root, ['ns'])).toEqual(['p', live.name].sort())
+  })
+
+  it('removes a staging table whose process id now belongs to another process, even to this one', async () => {
+    // In a container a restarted app often gets the pid its crashed run had: the name alone says "alive".
+    const reused = { namespace: [], name: stagingName('z', process.pid) }
+    await client.createTable(reused, sampleTable(1))
+    const before = (Date.now() - process.uptime() * 1000 - 60_000) / 1000
+    await utimes(join(root, `${reused.name}.lance`), before, before)
+    await client.close()
+    client = await DirNamespaceClient.open(root)
+    expect(client.recovered).toEqual([`Removed the unfinished staging table ${reused.name}`])
+    expect(await lanceNames(root, [])).toEqual([])
   })
 
   it('puts what was recovered into the jobs history', async () => {
