@@ -213,10 +213,16 @@ export class CatalogService {
     const root = scheme && scheme !== 'file' ? path.replace(/\/+$/, '') : resolve(scheme === 'file' ? fileURLToPath(path) : path)
     const existing = [...this.connections.values()].find((c) => c.info.kind === 'dir' && c.info.location === root)
     if (existing) return existing.info
-    const client = await connectNamespace('dir', { root, ...storageProperties(storageOptions ?? {}) })
+    // Read-only means no writes, recovery after a crash included: such a catalog is opened without it, and what a
+    // crashed writer left is reported (`pendingRecovery`) until the user asks for `connections/recover`.
+    const draft: ConnectionInfo = { id: '', kind: 'dir', label: '', location: root }
+    const readOnly = (await this.readOnlyStore.readOnlyOf(readOnlyKey(draft)).catch(() => undefined)) ?? defaultReadOnly(draft)
+    const client = await connectNamespace('dir', { root, ...storageProperties(storageOptions ?? {}), ...(readOnly ? { recover: 'false' } : {}) })
     const info = this.addConnection('dir', basename(root) || root, root, client)
+    info.readOnly = readOnly
     // What opening recovered, and what the catalog cannot show (an object-store root listed without its manifest).
-    const opened = client as { recovered?: string[]; notes?: string[] }
+    const opened = client as { recovered?: string[]; notes?: string[]; pendingRecovery?: string[] }
+    if (opened.pendingRecovery?.length) info.pendingRecovery = opened.pendingRecovery
     this.imports.noteRecovery(info.id, basename(root) || root, [...(opened.recovered ?? []), ...(opened.notes ?? [])])
     if (remember) await this.options.recents.add(root)
     return info
@@ -272,6 +278,16 @@ export class CatalogService {
         const open = this.connections.get(connectionId)!
         open.info.readOnly = readOnly
         await this.readOnlyStore.setReadOnly(readOnlyKey(open.info), readOnly)
+        return open.info
+      },
+      'connections/recover': async ({ connectionId }) => {
+        this.client(connectionId) // a closed connection is "not found"
+        const open = this.connections.get(connectionId)!
+        const client = open.client as { recover?: () => Promise<string[]> }
+        if (open.info.pendingRecovery && client.recover) {
+          this.imports.noteRecovery(open.info.id, open.info.label, await client.recover())
+        }
+        delete open.info.pendingRecovery
         return open.info
       },
       'connections/close': async ({ connectionId }) => {
