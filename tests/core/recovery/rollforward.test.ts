@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, readdir, rename, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { connectNamespace as lanceConnect } from '@lancedb/lancedb'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ConnectionInfo, ImportJobInfo, Result } from '../../../src/contract'
@@ -174,5 +175,35 @@ describe('recovery when a catalog is opened', () => {
     }
     client = await DirNamespaceClient.open(root)
     expect((await client.describeTable({ namespace: ['ns'], name: 'p' })).rowCount).toBe(2)
+  })
+
+  it('read-only: a saved file:// catalog opens without recovering, and its Test never recovers', async () => {
+    await client.close()
+    const service = new CatalogService({ host: 'harness', version: '0.0.0-test', recents: new MemoryRecentsStore() })
+    try {
+      const call = async <T>(method: string, input: unknown): Promise<T> => {
+        const result = (await service.dispatch(method, input)) as Result<T>
+        if (!result.ok) throw new Error(result.error.message)
+        return result.value
+      }
+      const { connection, view } = await call<{ connection: ConnectionInfo; view: { id: string } }>('connections/objectStore/connect', { draft: { name: 'Local', uri: pathToFileURL(root).href } })
+      await call('connections/setReadOnly', { connectionId: connection.id, readOnly: true })
+      await call('connections/close', { connectionId: connection.id })
+      const writer = await DirNamespaceClient.open(root)
+      const dead = { namespace: ['ns'], name: stagingName('crashtest', await deadPid()) }
+      await writer.createTable(dead, sampleTable(1))
+      await writer.close()
+
+      const before = await snapshotTree(root)
+      await call('connections/objectStore/test', { id: view.id })
+      const reopened = await call<ConnectionInfo>('connections/objectStore/open', { id: view.id })
+      expect(reopened).toMatchObject({ readOnly: true, pendingRecovery: ['an interrupted import of ns/crashtest'] })
+      expect(diffSnapshots(before, await snapshotTree(root))).toEqual([])
+      expect(await call<ConnectionInfo>('connections/recover', { connectionId: reopened.id })).not.toHaveProperty('pendingRecovery')
+      expect(await lanceNames(root, ['ns'])).toEqual([])
+    } finally {
+      await service.closeAll()
+      client = await DirNamespaceClient.open(root)
+    }
   })
 })
