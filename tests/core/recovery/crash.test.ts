@@ -69,7 +69,7 @@ function runOrphanWriter(args: string[], killAfter: number): Promise<{ pid: numb
     const parent: ChildProcess = spawn('sh', ['-c', '"$@" & echo "pid $!"; exec sleep 600', 'sh', ...command], {
       cwd: join(__dirname, '../../..'),
       env: { ...process.env, TMPDIR: tmp },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'ignore'],
     })
     let output = ''
     let pid = 0

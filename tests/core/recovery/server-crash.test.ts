@@ -28,11 +28,16 @@ interface Running {
   url: string
 }
 
+/** Servers started and not yet killed: a failed assertion must not leave one running after the test. */
+const running = new Set<ChildProcess>()
+
 function start(): Promise<Running> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', '--root', root, '--port', '0', '--api-key', KEY], {
     cwd: join(__dirname, '../../..'),
     stdio: ['ignore', 'pipe', 'pipe'],
   })
+  running.add(child)
+  child.once('exit', () => running.delete(child))
   return new Promise((resolve, reject) => {
     let out = ''
     child.stdout!.on('data', (d: Buffer) => {
@@ -40,6 +45,8 @@ function start(): Promise<Running> {
       const line = /listening on (\S+)/.exec(out)
       if (line) resolve({ child, url: line[1]! })
     })
+    // Read (an unread pipe that fills would stop the server) and kept for the error below.
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()))
     child.once('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)))
   })
 }
@@ -79,6 +86,7 @@ beforeAll(async () => {
   root = join(dir, 'catalog')
 })
 afterAll(async () => {
+  for (const child of running) child.kill('SIGKILL')
   await removeDir(dir)
 })
 
