@@ -46,6 +46,11 @@ export const api = {
   'connections/close': method<null>()(z.object({ connectionId: connectionIdSchema })),
   /** The Read-only switch of an open connection (remembered for its saved connection or directory). */
   'connections/setReadOnly': method<ConnectionInfo>()(z.object({ connectionId: connectionIdSchema, readOnly: z.boolean() })),
+  /**
+   * Recover what crashed writers left in a catalog opened read-only (`pendingRecovery`): the user's say-so for
+   * this one write, which the Read-only switch does not block. Answers the connection without `pendingRecovery`.
+   */
+  'connections/recover': method<ConnectionInfo>()(z.object({ connectionId: connectionIdSchema })),
   'connections/recent': method<RecentDirectory[]>()(z.object({})),
   'dialogs/pickDirectory': method<{ path: string | null }>()(z.object({})),
   /** Native file picker for "Import…" (Electron); `paths` is empty when the user cancels. The harness has none (`unsupported`). */

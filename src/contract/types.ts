@@ -14,6 +14,12 @@ export interface ConnectionInfo {
   savedId?: string
   /** The Read-only switch: when on, every write is refused (remembered per saved connection and directory). */
   readOnly?: boolean
+  /**
+   * What crashed writers left unfinished in this catalog, in words ("an interrupted import of landing/crashtest"),
+   * when it was opened read-only: nothing was written; `connections/recover` finishes or undoes it. Absent when
+   * nothing was left (or it was recovered while opening).
+   */
+  pendingRecovery?: string[]
 }
 
 export interface RecentDirectory {

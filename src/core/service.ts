@@ -131,6 +131,7 @@ export class CatalogService {
       {
         addConnection: (kind, label, location, client, savedId) => this.addConnection(kind, label, location, client, savedId),
         openConnections: () => [...this.connections.values()].map((c) => c.info),
+        readOnly: (savedId, location) => this.readOnlyBeforeOpen({ id: '', kind: 'dir', label: '', location, savedId }),
       },
     )
     this.readOnlyStore = options.readOnly ?? (isReadOnlyStore(options.recents) ? options.recents : new MemoryReadOnlyStore())
@@ -185,9 +186,17 @@ export class CatalogService {
     return opening
   }
 
+  /** The Read-only switch a connection will have, known before it is opened (opening it read-only writes nothing). */
+  private async readOnlyBeforeOpen(draft: ConnectionInfo): Promise<boolean> {
+    return (await this.readOnlyStore.readOnlyOf(readOnlyKey(draft)).catch(() => undefined)) ?? defaultReadOnly(draft)
+  }
+
   /** Register an already-built client (e.g. a REST connection) as a root of the tree. */
   addConnection(kind: ConnectionInfo['kind'], label: string, location: string, client: NamespaceClient, savedId?: string): ConnectionInfo {
     const info: ConnectionInfo = { id: `c${this.nextId++}`, kind, label, location, ...(savedId ? { savedId } : {}) }
+    // Opened read-only over what a crashed writer left: reported until `connections/recover`.
+    const pending = (client as { pendingRecovery?: string[] }).pendingRecovery
+    if (pending?.length) info.pendingRecovery = pending
     this.connections.set(info.id, { info, client })
     return info
   }
@@ -213,8 +222,12 @@ export class CatalogService {
     const root = scheme && scheme !== 'file' ? path.replace(/\/+$/, '') : resolve(scheme === 'file' ? fileURLToPath(path) : path)
     const existing = [...this.connections.values()].find((c) => c.info.kind === 'dir' && c.info.location === root)
     if (existing) return existing.info
-    const client = await connectNamespace('dir', { root, ...storageProperties(storageOptions ?? {}) })
+    // Read-only means no writes, recovery after a crash included: such a catalog is opened without it, and what a
+    // crashed writer left is reported (`pendingRecovery`) until the user asks for `connections/recover`.
+    const readOnly = await this.readOnlyBeforeOpen({ id: '', kind: 'dir', label: '', location: root })
+    const client = await connectNamespace('dir', { root, ...storageProperties(storageOptions ?? {}), ...(readOnly ? { recover: 'false' } : {}) })
     const info = this.addConnection('dir', basename(root) || root, root, client)
+    info.readOnly = readOnly
     // What opening recovered, and what the catalog cannot show (an object-store root listed without its manifest).
     const opened = client as { recovered?: string[]; notes?: string[] }
     this.imports.noteRecovery(info.id, basename(root) || root, [...(opened.recovered ?? []), ...(opened.notes ?? [])])
@@ -277,6 +290,16 @@ export class CatalogService {
         const open = this.connections.get(connectionId)!
         open.info.readOnly = readOnly
         await this.readOnlyStore.setReadOnly(readOnlyKey(open.info), readOnly)
+        return open.info
+      },
+      'connections/recover': async ({ connectionId }) => {
+        this.client(connectionId) // a closed connection is "not found"
+        const open = this.connections.get(connectionId)!
+        const client = open.client as { recover?: () => Promise<string[]> }
+        if (open.info.pendingRecovery && client.recover) {
+          this.imports.noteRecovery(open.info.id, open.info.label, await client.recover())
+        }
+        delete open.info.pendingRecovery
         return open.info
       },
       'connections/close': async ({ connectionId }) => {

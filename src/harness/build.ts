@@ -13,12 +13,14 @@ export function rendererBuilt(rendererDir: string): boolean {
 
 /**
  * Build the app (`electron-vite build --outDir <outDir>`) when its renderer is missing, so a fresh clone can
- * run `npm run harness` at once. The build's own output goes to stderr: stdout stays the one `harness:` line.
+ * run `npm run harness` at once. The build's own output goes to stderr: stdout stays the one `harness:` line, and
+ * no status line starts with `harness:`.
  */
 export async function ensureRendererBuilt(outDir: string, log: (line: string) => void = (line) => console.error(line)): Promise<boolean> {
   const rendererDir = rendererDirOf(outDir)
   if (rendererBuilt(rendererDir)) return false
-  log(`harness: ${join(rendererDir, 'index.html')} is missing; building the app (electron-vite build)…`)
+  // Not `harness:`: that prefix is the URL line's alone, so a script reading both streams finds it first.
+  log(`building: ${join(rendererDir, 'index.html')} is missing; building the app (electron-vite build)…`)
   const bin = join(dirname(require.resolve('electron-vite/package.json')), 'bin', 'electron-vite.js')
   const repoRoot = resolve(__dirname, '../..')
   const code = await new Promise<number>((resolvePromise, reject) => {

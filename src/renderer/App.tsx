@@ -130,7 +130,7 @@ export function App() {
   const exportJobs = useExportJobs()
   const indexJobs = useIndexJobs()
   const imports = useImports({ connections, defaultTarget: importTarget, onImported, extraJobs: combineJobViews(exportJobs, indexJobs) })
-  const readOnly = useReadOnly(connections, setConnections)
+  const readOnly = useReadOnly(connections, setConnections, (connectionId) => tree.refresh(connectionId))
   const remoteIds = useMemo(() => new Set(connections.filter((c) => c.kind === 'rest').map((c) => c.id)), [connections])
   const cloudIds = useMemo(() => new Set(connections.filter((c) => isBucket(c.location)).map((c) => c.id)), [connections])
 
@@ -342,6 +342,7 @@ export function App() {
       />
       {sidebarLayout.handle}
       <div className="app-main">
+        {readOnly.recoveryPrompts}
         {/* Per-table preferences (hidden columns) are kept under the open table's identity. */}
         <TableIdentity.Provider value={selection?.kind === 'table' && selectedConnection ? tableIdentity(selectedConnection.location, selection.ref.namespace, selection.ref.name) : null}>
           <main className="content">{content}</main>

@@ -95,6 +95,9 @@ describe('npm run harness on a clone that was never built', () => {
       expect(existsSync(join(outDir, 'renderer', 'index.html'))).toBe(true)
       // stdout holds the one harness line; the build's output went to stderr.
       expect(stdout.trim()).toBe(`harness: ${line}`)
+      // A script reading both streams (2>&1) finds one `harness:` line, the URL: status lines use another prefix.
+      expect(`${stderr}\n${stdout}`.split('\n').filter((l) => l.startsWith('harness:'))).toEqual([`harness: ${line}`])
+      expect(stderr).toMatch(/^building: .* is missing; building the app/m)
       const page = await fetch(new URL('/', line))
       expect(page.status).toBe(200)
       expect(await page.text()).toContain('<div id="root">')

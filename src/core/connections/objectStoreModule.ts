@@ -26,7 +26,10 @@ const TEST_LIST_LIMIT = 100
 export class ObjectStoreConnectionsModule {
   constructor(
     private readonly store: ObjectStoreConnectionStore,
-    private readonly host: Pick<RemoteConnectionsHost, 'addConnection' | 'openConnections'>,
+    private readonly host: Pick<RemoteConnectionsHost, 'addConnection' | 'openConnections'> & {
+      /** Whether the saved connection's Read-only switch is on (then opening writes nothing, recovery included). */
+      readOnly?: (savedId: string, uri: string) => Promise<boolean>
+    },
   ) {}
 
   readonly handlers: { [M in ObjectStoreMethod]: (input: Input<M>) => Promise<Output<M>> } = {
@@ -40,7 +43,8 @@ export class ObjectStoreConnectionsModule {
       const already = this.host.openConnections().find((c) => c.savedId === id)
       if (already) return already
       const saved = await this.store.get(id)
-      const client = await openObjectStore(saved.uri, await this.store.storageOptions(saved))
+      const readOnly = (await this.host.readOnly?.(saved.id, saved.uri)) ?? false
+      const client = await openObjectStore(saved.uri, await this.store.storageOptions(saved), { recover: !readOnly })
       return this.host.addConnection('dir', saved.name, saved.uri, client, saved.id)
     },
     'connections/objectStore/connect': async ({ draft }) => {
@@ -67,7 +71,8 @@ export class ObjectStoreConnectionsModule {
         ? await this.store.draftTarget({ ...draft, id: draft.id ?? id })
         : await this.store.get(id!).then(async (saved) => ({ uri: saved.uri, storageOptions: await this.store.storageOptions(saved) }))
       const started = performance.now()
-      const client = await openObjectStore(target.uri, target.storageOptions)
+      // A test only looks: it never recovers what a crashed writer left (a `file://` catalog).
+      const client = await openObjectStore(target.uri, target.storageOptions, { recover: false })
       try {
         const [namespaces, tables] = await guard(
           () => Promise.all([client.listNamespaces([], { limit: TEST_LIST_LIMIT }), client.listTables([], { limit: TEST_LIST_LIMIT })]),
@@ -90,8 +95,8 @@ export class ObjectStoreConnectionsModule {
  * Open a directory catalog at an object-store URI (or `file://`) with its storage options, then make one cheap
  * request so a wrong key or a missing container is reported now, in words, not as an empty tree.
  */
-export async function openObjectStore(uri: string, storageOptions: StorageOptions): Promise<NamespaceClient> {
-  const client = await guard(() => DirNamespaceClient.open(uri, { storageOptions }), storageOptions)
+export async function openObjectStore(uri: string, storageOptions: StorageOptions, { recover = true }: { recover?: boolean } = {}): Promise<NamespaceClient> {
+  const client = await guard(() => DirNamespaceClient.open(uri, { storageOptions, recover }), storageOptions)
   try {
     await guard(() => client.listNamespaces([], { limit: 1 }), storageOptions)
   } catch (error) {

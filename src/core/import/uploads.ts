@@ -16,7 +16,10 @@ export async function removeStaleUploads(dir = tmpdir()): Promise<string[]> {
   const removed: string[] = []
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     const pid = new RegExp(`^${UPLOADS_PREFIX}(\\d+)-`).exec(name)?.[1]
-    if (!pid || isAlive(Number(pid))) continue
+    if (!pid) continue
+    // The folder's time: when its process was alive (a later process with the same id is another one).
+    const since = await stat(join(dir, name)).then((info) => info.mtimeMs, () => undefined)
+    if (isAlive(Number(pid), since)) continue
     await rm(join(dir, name), { recursive: true, force: true })
     removed.push(join(dir, name))
   }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { mkdir, open, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { TableId } from '../namespace/path'
@@ -61,46 +62,107 @@ export async function clearIntent(file: string): Promise<void> {
   await rmdir(dirname(file)).catch(() => undefined)
 }
 
-/** Entries left by processes that are gone (a live process's entries belong to writes in flight). */
-export async function abandonedIntents(root: string): Promise<JournalEntry[]> {
+/** What crashed writers left in the journal folder, found without writing anything. */
+export interface JournalScan {
+  /** Entries of processes that are gone (a live process's entries belong to writes in flight). */
+  entries: JournalEntry[]
+  /** Records cut short before their rename (the write they announced never started) and unreadable files. */
+  junk: string[]
+}
+
+export async function scanJournal(root: string): Promise<JournalScan> {
+  const scan: JournalScan = { entries: [], junk: [] }
   let names: string[]
   try {
     names = await readdir(journalDir(root))
   } catch {
-    return []
+    return scan
   }
-  const entries: JournalEntry[] = []
   for (const name of names.sort()) {
     const file = join(journalDir(root), name)
     if (name.endsWith('.tmp')) {
-      // A record cut short before its rename: the write it announced never started.
-      await rm(file, { force: true })
+      // `.<time>-<pid>-<random>.json.tmp`: a live writer is between its write and its rename; leave it that moment.
+      const match = /^\.(\d+)-(\d+)-/.exec(name)
+      if (!match || !isAlive(Number(match[2]), Number(match[1]))) scan.junk.push(file)
       continue
     }
     if (!name.endsWith('.json')) continue
     try {
       const parsed = JSON.parse(await readFile(file, 'utf8')) as Omit<JournalEntry, 'file'>
-      if (!isAlive(parsed.pid)) entries.push({ ...parsed, file })
+      if (!isAlive(parsed.pid, parsed.startedAt)) scan.entries.push({ ...parsed, file })
     } catch {
-      await rm(file, { force: true }) // unreadable: written by rename only, so never half a record
+      scan.junk.push(file) // unreadable: written by rename only, so never half a record
     }
   }
+  return scan
+}
+
+/** {@link scanJournal}, then remove its junk: the entries to finish or undo. */
+export async function abandonedIntents(root: string): Promise<JournalEntry[]> {
+  const { entries, junk } = await scanJournal(root)
+  for (const file of junk) await rm(file, { force: true })
   // A writer killed between its mkdir and its record leaves the folder empty: leave the catalog as it was
   // (a live writer whose folder this removes makes it again, see recordIntent).
   if (entries.length === 0) await rmdir(journalDir(root)).catch(() => undefined)
   return entries
 }
 
-/** Whether a process with this id runs (EPERM: it runs, as another user). */
-export function isAlive(pid: number): boolean {
+/**
+ * Whether the writer that left a mark (a journal entry, a staging table, an upload folder) with this process id
+ * may still run. `since` (ms since epoch) is a moment that writer was alive — when it made the mark — and tells
+ * it apart from a later process that got the same id.
+ *
+ * `kill(pid, 0)` alone says yes too often: it succeeds on a zombie (a process killed whose parent never waits
+ * for it: a writer orphaned by its launcher, under a PID 1 that does not reap — seen in containers, where a
+ * kill -9'd harness left its staging table forever), and on an unrelated process that reuses the id (in a
+ * container a restarted server often gets the same small pid, even our own). On Linux /proc tells both apart.
+ */
+export function isAlive(pid: number, since?: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false
-  if (pid === process.pid) return true
+  if (typeof since !== 'number' || !Number.isFinite(since)) since = undefined
+  if (pid === process.pid) return since === undefined || PROCESS_STARTED_AT <= since + START_SLACK_MS
   try {
     process.kill(pid, 0)
-    return true
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false // EPERM: it runs, as another user
   }
+  const found = linuxProcess(pid)
+  if (!found) return true // not Linux, or it ended just now: the kill test above is all we know
+  if (found.state === 'Z' || found.state === 'X') return false
+  return since === undefined || found.startedAt === null || found.startedAt <= since + START_SLACK_MS
+}
+
+/**
+ * Process start times are known to the clock tick, boot time to the second, and a mark's time comes from the file
+ * system: a process that started this much after a mark was made is not the one that made it.
+ */
+const START_SLACK_MS = 2000
+const PROCESS_STARTED_AT = Date.now() - process.uptime() * 1000
+
+/** Linux's clock tick (USER_HZ), 100 on every architecture Node runs on. */
+const TICKS_PER_SECOND = 100
+let bootTimeMs: number | null | undefined
+
+function linuxProcess(pid: number): { state: string; startedAt: number | null } | null {
+  let stat: string
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  } catch {
+    return null
+  }
+  // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so fields are counted after the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  const ticks = Number(fields[19]) // field 22, starttime: clock ticks after boot
+  if (bootTimeMs === undefined) {
+    try {
+      const line = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))
+      bootTimeMs = line ? Number(line[1]) * 1000 : null
+    } catch {
+      bootTimeMs = null
+    }
+  }
+  const startedAt = bootTimeMs !== null && Number.isFinite(ticks) ? bootTimeMs + (ticks / TICKS_PER_SECOND) * 1000 : null
+  return { state: fields[0] ?? '', startedAt }
 }
 
 async function syncDir(dir: string): Promise<void> {

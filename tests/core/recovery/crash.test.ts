@@ -1,19 +1,22 @@
-import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { connectNamespace as lanceConnect } from '@lancedb/lancedb'
 import { Table, tableToIPC } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { removeStaleUploads } from '../../../src/core/import/uploads'
 import { DirNamespaceClient } from '../../../src/core/namespace/dir'
+import type { TableId } from '../../../src/core/namespace/path'
 import { numbersTable } from './data'
+import { lanceView, stagedIn, unlistedData } from './lanceView'
 import { makeTempDir, removeDir, sampleTable, seededRandom } from '../../helpers/catalog'
 
 /**
- * kill -9 at random points of imports (create, append, overwrite) and of renames, then reopen the catalog
- * through our client (which recovers) and check: every listed table opens and is complete or absent, row counts
- * are exactly before or after, nothing staged is visible (to us or to lancedb), no journal or staged upload left.
+ * kill -9 at random points of imports (create, append, overwrite — at the root and in a child namespace, in turn)
+ * and of renames, then reopen the catalog through our client (which recovers) and check: every listed table opens
+ * and is complete or absent, row counts are exactly before or after, nothing staged is visible — to us, nor to
+ * lancedb itself (its `tableNames` and `listNamespaces`, in every namespace) — no table data is left that no
+ * reader lists, and no journal or staged upload is left.
  */
 const ROWS = 400_000
 const FIXTURE = join(__dirname, 'fixtures', 'writer.ts')
@@ -23,8 +26,14 @@ let dir: string
 let file: string
 let tmp: string
 
+interface Run {
+  killed: boolean
+  code: number | null
+  output: string
+}
+
 /** Run the writer; SIGKILL it once it has printed `killAfter` step lines (or let it finish). */
-function runWriter(args: string[], killAfter: number): Promise<{ killed: boolean; code: number | null; output: string }> {
+function runWriter(args: string[], killAfter: number): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, ...args], {
       cwd: join(__dirname, '../../..'),
@@ -49,23 +58,56 @@ function runWriter(args: string[], killAfter: number): Promise<{ killed: boolean
   })
 }
 
-async function lanceNames(root: string, namespace: string[]): Promise<string[]> {
-  const db = await lanceConnect('dir', { root })
-  try {
-    return await db.tableNames(namespace)
-  } finally {
-    db.close()
-  }
+/**
+ * The writer under a parent that never waits for it (`sh` exec'd into `sleep`): once killed it stays a zombie
+ * until `release()` ends that parent — what a kill -9'd harness leaves when its launcher is gone and PID 1 does not
+ * reap (as in the containers this runs in). `kill(pid, 0)` still succeeds on a zombie.
+ */
+function runOrphanWriter(args: string[], killAfter: number): Promise<{ pid: number; release(): void }> {
+  return new Promise((resolve, reject) => {
+    const command = [process.execPath, '--import', 'tsx', FIXTURE, ...args]
+    const parent: ChildProcess = spawn('sh', ['-c', '"$@" & echo "pid $!"; exec sleep 600', 'sh', ...command], {
+      cwd: join(__dirname, '../../..'),
+      env: { ...process.env, TMPDIR: tmp },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
+    let output = ''
+    let pid = 0
+    const release = () => void parent.kill('SIGKILL')
+    parent.stdout!.setEncoding('utf8')
+    parent.stdout!.on('data', (text: string) => {
+      output += text
+      pid ||= Number(/^pid (\d+)$/m.exec(output)?.[1] ?? 0)
+      if (pid && (output.match(/^step /gm) ?? []).length >= killAfter) {
+        process.kill(pid, 'SIGKILL')
+        parent.stdout!.removeAllListeners('data')
+        resolve({ pid, release })
+      }
+    })
+    parent.on('error', reject)
+    parent.on('exit', () => reject(new Error(`the writer's parent ended early: ${output}`)))
+  })
 }
 
-/** Reopen (recovering), then check what every reader must see. Returns the row counts of the listed tables. */
-async function reopenAndCheck(root: string): Promise<{ counts: Map<string, number>; recovered: string[] }> {
+/** Wait for the real condition, a zombie: the kill is delivered asynchronously. */
+async function untilZombie(pid: number): Promise<void> {
+  const state = () => readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0]
+  while (state() !== 'Z') await new Promise((r) => setTimeout(r, 5))
+}
+
+/** Reopen (recovering), then check what every reader must see. Returns the row counts of the tables listed in `namespace`. */
+async function reopenAndCheck(root: string, namespace: string[] = []): Promise<{ counts: Map<string, number>; recovered: string[] }> {
   const client = await DirNamespaceClient.open(root)
   try {
     const counts = new Map<string, number>()
-    for (const name of (await client.listTables([])).items) counts.set(name, (await client.describeTable({ namespace: [], name })).rowCount)
-    expect((await lanceNames(root, [])).filter((n) => n.startsWith('.lcb-'))).toEqual([])
+    for (const name of (await client.listTables(namespace)).items) counts.set(name, (await client.describeTable({ namespace, name })).rowCount)
+    const view = await lanceView(root)
+    expect(stagedIn(view), JSON.stringify(view)).toEqual([])
+    // lancedb lists in this namespace exactly what we list.
+    const here = view.tables.map((path) => path.split('/')).filter((parts) => parts.length === namespace.length + 1 && parts.slice(0, -1).join('/') === namespace.join('/'))
+    expect(here.map((parts) => parts[parts.length - 1]!).sort()).toEqual([...counts.keys()].sort())
     expect((await readdir(root)).filter((n) => n.startsWith('.lcb-'))).toEqual([])
+    expect(await unlistedData(root)).toEqual([])
     await removeStaleUploads(tmp)
     expect((await readdir(tmp)).filter((n) => n.startsWith('lcb-uploads-'))).toEqual([])
     return { counts, recovered: client.recovered }
@@ -74,9 +116,10 @@ async function reopenAndCheck(root: string): Promise<{ counts: Map<string, numbe
   }
 }
 
-async function seed(root: string, name: string, rows: number): Promise<void> {
+async function seed(root: string, id: TableId, rows: number): Promise<void> {
   const client = await DirNamespaceClient.open(root, { create: true })
-  await client.createTable({ namespace: [], name }, sampleTable(rows)).catch(() => undefined)
+  if (id.namespace.length > 0) await client.createNamespace(id.namespace).catch(() => undefined)
+  await client.createTable(id, sampleTable(rows)).catch(() => undefined)
   await client.close()
 }
 
@@ -98,16 +141,21 @@ afterAll(async () => {
 const killPoint = () => 1 + Math.floor(random() * 90)
 
 const ITERATIONS = Number(process.env.CRASH_ITERATIONS ?? 4)
+/** Iterations alternate between the root (listed by directory) and a child namespace (listed by `__manifest`). */
+const namespaceOf = (i: number): string[] => (i % 2 === 0 ? [] : ['landing'])
+const pathOf = (namespace: string[], name: string) => [...namespace, name].join('/')
 
 describe('kill -9 during an import', () => {
   it('create: the table is complete or absent', async () => {
     const root = join(dir, 'create')
-    await seed(root, 'other', 10)
+    await seed(root, { namespace: [], name: 'other' }, 10)
+    await seed(root, { namespace: ['landing'], name: 'other' }, 10)
     let recoveries = 0
     for (let i = 0; i < ITERATIONS; i++) {
-      const run = await runWriter(['import', root, file, 'create', `t${i}`, '--upload'], killPoint())
+      const namespace = namespaceOf(i)
+      const run = await runWriter(['import', root, file, 'create', pathOf(namespace, `t${i}`), '--upload'], killPoint())
       if (!run.killed) expect(run.code, run.output).toBe(0)
-      const { counts, recovered } = await reopenAndCheck(root)
+      const { counts, recovered } = await reopenAndCheck(root, namespace)
       recoveries += recovered.length
       expect(counts.get('other')).toBe(10)
       if (counts.has(`t${i}`)) expect(counts.get(`t${i}`)).toBe(ROWS)
@@ -116,36 +164,64 @@ describe('kill -9 during an import', () => {
     expect(recoveries).toBeGreaterThan(0) // the kills did land mid-import
   }, 180_000)
 
+  it('create: a killed writer that is a zombie (its parent never reaps it) is gone too', async () => {
+    // A zombie exists on every POSIX system, but only Linux's /proc tells it from a live process here.
+    if (process.platform !== 'linux') return
+    const root = join(dir, 'zombie')
+    await seed(root, { namespace: ['landing'], name: 'other' }, 10)
+    // Killed well inside the import (~85 steps): its staging table is there, half-written.
+    const writer = await runOrphanWriter(['import', root, file, 'create', 'landing/crashtest'], 20)
+    try {
+      await untilZombie(writer.pid)
+      expect(stagedIn(await lanceView(root))).toHaveLength(1) // what the crash left, before recovery
+      const { counts, recovered } = await reopenAndCheck(root, ['landing'])
+      expect([...counts.keys()]).toEqual(['other'])
+      expect(recovered.join('\n')).toMatch(/Removed the unfinished staging table landing\/\.lcb-staging-\d+-\w+-crashtest/)
+    } finally {
+      writer.release()
+    }
+  }, 180_000)
+
   it('append: the table has exactly its rows before or after', async () => {
     const root = join(dir, 'append')
-    await seed(root, 'base', 0)
-    const db = await DirNamespaceClient.open(root)
-    await db.dropTable({ namespace: [], name: 'base' })
-    await db.close()
-    // The base must have the file's schema: import it once, completely.
-    expect((await runWriter(['import', root, file, 'create', 'base'], Infinity)).code).toBe(0)
-    let rows = ROWS
+    await seed(root, { namespace: [], name: 'other' }, 1)
+    // The bases must have the file's schema: import them once, completely.
+    for (const namespace of [[], ['landing']]) {
+      if (namespace.length > 0) await seed(root, { namespace, name: 'other' }, 1)
+      expect((await runWriter(['import', root, file, 'create', pathOf(namespace, 'base')], Infinity)).code).toBe(0)
+    }
+    const rows = new Map([
+      ['', ROWS],
+      ['landing', ROWS],
+    ])
     for (let i = 0; i < ITERATIONS; i++) {
-      const run = await runWriter(['import', root, file, 'append', 'base'], killPoint())
-      const { counts, recovered } = await reopenAndCheck(root)
+      const namespace = namespaceOf(i)
+      const run = await runWriter(['import', root, file, 'append', pathOf(namespace, 'base')], killPoint())
+      const { counts, recovered } = await reopenAndCheck(root, namespace)
+      const before = rows.get(namespace.join('/'))!
       const now = counts.get('base')
-      expect([rows, rows + ROWS], `${run.output}\n${recovered.join('\n')}`).toContain(now)
-      if (!run.killed) expect(now).toBe(rows + ROWS)
-      rows = now!
+      expect([before, before + ROWS], `${run.output}\n${recovered.join('\n')}`).toContain(now)
+      if (!run.killed) expect(now).toBe(before + ROWS)
+      rows.set(namespace.join('/'), now!)
     }
   }, 180_000)
 
   it('overwrite: the table holds the old rows or all the new ones, never staging', async () => {
     const root = join(dir, 'overwrite')
-    await seed(root, 'target', 1000)
-    let rows = 1000
+    await seed(root, { namespace: [], name: 'target' }, 1000)
+    await seed(root, { namespace: ['landing'], name: 'target' }, 1000)
+    const rows = new Map([
+      ['', 1000],
+      ['landing', 1000],
+    ])
     for (let i = 0; i < ITERATIONS; i++) {
-      const run = await runWriter(['import', root, file, 'overwrite', 'target'], killPoint())
-      const { counts } = await reopenAndCheck(root)
+      const namespace = namespaceOf(i)
+      const run = await runWriter(['import', root, file, 'overwrite', pathOf(namespace, 'target')], killPoint())
+      const { counts } = await reopenAndCheck(root, namespace)
       const now = counts.get('target')
-      expect([rows, ROWS], run.output).toContain(now)
+      expect([rows.get(namespace.join('/')), ROWS], run.output).toContain(now)
       if (!run.killed) expect(now).toBe(ROWS)
-      rows = now!
+      rows.set(namespace.join('/'), now!)
     }
     expect(existsSync(join(root, '.lcb-journal'))).toBe(false)
   }, 180_000)
@@ -158,20 +234,18 @@ describe('kill -9 during renames', () => {
     for (const ns of [['ns'], ['ns', 'deep'], ['other']]) await client.createNamespace(ns)
     await client.createTable({ namespace: [], name: 'moving' }, sampleTable(1000))
     await client.close()
-    const places = [[], ['ns'], ['ns', 'deep'], ['other']]
     for (let i = 0; i < Number(process.env.CRASH_ITERATIONS ?? 20); i++) {
       await runWriter(['rename', root, '40'], 1 + Math.floor(random() * 30))
       const reopened = await DirNamespaceClient.open(root)
-      const found: string[] = []
-      for (const namespace of places) {
-        for (const name of await lanceNames(root, namespace)) {
-          found.push([...namespace, name].join('/'))
-          expect((await reopened.describeTable({ namespace, name })).rowCount).toBe(1000)
-        }
-      }
+      // lancedb's own view, in every namespace: the table exactly once, and nothing else.
+      const view = await lanceView(root)
+      expect(view.tables, `iteration ${i}`).toHaveLength(1)
+      expect(stagedIn(view)).toEqual([])
+      const [namespace, name] = ((path) => [path.slice(0, -1), path[path.length - 1]!] as const)(view.tables[0]!.split('/'))
+      expect((await reopened.describeTable({ namespace, name })).rowCount).toBe(1000)
       await reopened.close()
-      expect(found, `iteration ${i}`).toHaveLength(1)
       expect((await readdir(root)).filter((n) => n.startsWith('.lcb-'))).toEqual([])
+      expect(await unlistedData(root)).toEqual([])
     }
   }, 180_000)
 })

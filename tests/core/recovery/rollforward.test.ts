@@ -1,16 +1,18 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, readdir, rename, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, rename, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { connectNamespace as lanceConnect } from '@lancedb/lancedb'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { ImportJobInfo, Result } from '../../../src/contract'
+import type { ConnectionInfo, ImportJobInfo, Result } from '../../../src/contract'
 import { DirNamespaceClient } from '../../../src/core/namespace/dir'
 import { CatalogManifest } from '../../../src/core/namespace/dir/manifest'
 import { JOURNAL_DIR, type Intent } from '../../../src/core/recovery/journal'
 import { stagingName } from '../../../src/core/recovery/staging'
 import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
-import { makeTempDir, removeDir, sampleTable } from '../../helpers/catalog'
+import { MemoryReadOnlyStore } from '../../../src/core/lifecycle/readOnly'
+import { diffSnapshots, makeTempDir, removeDir, sampleTable, snapshotTree } from '../../helpers/catalog'
 
 /**
  * Each multi-step write stopped between its steps (the state a kill -9 leaves, made on purpose so every step
@@ -109,6 +111,18 @@ describe('recovery when a catalog is opened', () => {
     expect(await lanceNames(root, ['ns'])).toEqual(['p', live.name].sort())
   })
 
+  it('removes a staging table whose process id now belongs to another process, even to this one', async () => {
+    // In a container a restarted app often gets the pid its crashed run had: the name alone says "alive".
+    const reused = { namespace: [], name: stagingName('z', process.pid) }
+    await client.createTable(reused, sampleTable(1))
+    const before = (Date.now() - process.uptime() * 1000 - 60_000) / 1000
+    await utimes(join(root, `${reused.name}.lance`), before, before)
+    await client.close()
+    client = await DirNamespaceClient.open(root)
+    expect(client.recovered).toEqual([`Removed the unfinished staging table ${reused.name}`])
+    expect(await lanceNames(root, [])).toEqual([])
+  })
+
   it('puts what was recovered into the jobs history', async () => {
     await client.createTable({ namespace: [], name: stagingName('gone', await deadPid()) }, sampleTable(1))
     await client.close()
@@ -125,5 +139,71 @@ describe('recovery when a catalog is opened', () => {
       await service.closeAll()
     }
     client = await DirNamespaceClient.open(root)
+  })
+
+  it('read-only: opening writes nothing and reports what it found; connections/recover then recovers', async () => {
+    await client.createTable({ namespace: ['ns'], name: 'p' }, sampleTable(2))
+    await client.appendRows({ namespace: ['ns'], name: 'p' }, sampleTable(3))
+    await journal(root, { op: 'append', table: { namespace: ['ns'], name: 'p' }, version: 1 })
+    const dead = { namespace: ['ns'], name: stagingName('crashtest', await deadPid()) }
+    await client.createTable(dead, sampleTable(1))
+    await client.close()
+    const readOnly = new MemoryReadOnlyStore()
+    await readOnly.setReadOnly(`dir:${root}`, true)
+    const service = new CatalogService({ host: 'harness', version: '0.0.0-test', recents: new MemoryRecentsStore(), readOnly })
+    try {
+      const before = await snapshotTree(root)
+      const opened = (await service.dispatch('connections/openDirectory', { path: root })) as Result<ConnectionInfo>
+      if (!opened.ok) throw new Error(opened.error.message)
+      expect(opened.value.readOnly).toBe(true)
+      expect(opened.value.pendingRecovery).toEqual(['an interrupted append to ns/p', 'an interrupted import of ns/crashtest'])
+      expect((await service.dispatch('tables/list', { connectionId: opened.value.id, namespace: ['ns'] })) as Result<unknown>).toMatchObject({ ok: true, value: { items: ['p'] } })
+      expect(diffSnapshots(before, await snapshotTree(root))).toEqual([])
+      expect((await service.dispatch('jobs/list', {})) as Result<ImportJobInfo[]>).toMatchObject({ ok: true, value: [] })
+
+      const recovered = (await service.dispatch('connections/recover', { connectionId: opened.value.id })) as Result<ConnectionInfo>
+      expect(recovered).toMatchObject({ ok: true, value: { readOnly: true } })
+      expect(recovered.ok && recovered.value.pendingRecovery).toBeUndefined()
+      expect(await lanceNames(root, ['ns'])).toEqual(['p'])
+      const jobs = (await service.dispatch('jobs/list', {})) as Result<ImportJobInfo[]>
+      expect(jobs.ok && jobs.value.map((j) => j.note)).toEqual([expect.stringContaining('Rolled back an interrupted append to table ns/p')])
+      // Writes other than the recovery stay refused.
+      expect(await service.dispatch('tables/drop', { connectionId: opened.value.id, namespace: ['ns'], name: 'p' })).toMatchObject({ ok: false, error: { code: 'permission_denied' } })
+      expect(await service.dispatch('connections/recover', { connectionId: 'nope' })).toMatchObject({ ok: false, error: { code: 'not_found' } })
+    } finally {
+      await service.closeAll()
+    }
+    client = await DirNamespaceClient.open(root)
+    expect((await client.describeTable({ namespace: ['ns'], name: 'p' })).rowCount).toBe(2)
+  })
+
+  it('read-only: a saved file:// catalog opens without recovering, and its Test never recovers', async () => {
+    await client.close()
+    const service = new CatalogService({ host: 'harness', version: '0.0.0-test', recents: new MemoryRecentsStore() })
+    try {
+      const call = async <T>(method: string, input: unknown): Promise<T> => {
+        const result = (await service.dispatch(method, input)) as Result<T>
+        if (!result.ok) throw new Error(result.error.message)
+        return result.value
+      }
+      const { connection, view } = await call<{ connection: ConnectionInfo; view: { id: string } }>('connections/objectStore/connect', { draft: { name: 'Local', uri: pathToFileURL(root).href } })
+      await call('connections/setReadOnly', { connectionId: connection.id, readOnly: true })
+      await call('connections/close', { connectionId: connection.id })
+      const writer = await DirNamespaceClient.open(root)
+      const dead = { namespace: ['ns'], name: stagingName('crashtest', await deadPid()) }
+      await writer.createTable(dead, sampleTable(1))
+      await writer.close()
+
+      const before = await snapshotTree(root)
+      await call('connections/objectStore/test', { id: view.id })
+      const reopened = await call<ConnectionInfo>('connections/objectStore/open', { id: view.id })
+      expect(reopened).toMatchObject({ readOnly: true, pendingRecovery: ['an interrupted import of ns/crashtest'] })
+      expect(diffSnapshots(before, await snapshotTree(root))).toEqual([])
+      expect(await call<ConnectionInfo>('connections/recover', { connectionId: reopened.id })).not.toHaveProperty('pendingRecovery')
+      expect(await lanceNames(root, ['ns'])).toEqual([])
+    } finally {
+      await service.closeAll()
+      client = await DirNamespaceClient.open(root)
+    }
   })
 })

@@ -15,7 +15,7 @@ import { fromLanceError } from './errors'
 import { assertPageWindow, LanceDirClient, listWindow, type TableWrite } from './lanceClient'
 import { CatalogManifest, objectIdOf, tableObjectId } from './manifest'
 import { moveTable, serialized, swapTables, type MoveContext } from './moves'
-import { recoverCatalog } from './recover'
+import { pendingRecovery, recoverCatalog } from './recover'
 import { deregisterTable, registerTable } from './register'
 import { inspectRoot, type RootLayout } from './root'
 import type { StorageOptions } from '../../../contract/objectStore'
@@ -32,6 +32,11 @@ export interface DirOpenOptions {
   create?: boolean
   /** For an object-store root (`az://`, `s3://`, `gs://`): the storage options Lance needs (keys, endpoint, …). */
   storageOptions?: StorageOptions
+  /**
+   * Finish or undo what crashed writers left, while opening (default true). False (a read-only connection):
+   * write nothing; {@link DirNamespaceClient.pendingRecovery} says what was found, {@link DirNamespaceClient.recover} acts.
+   */
+  recover?: boolean
 }
 
 /**
@@ -57,6 +62,8 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
   private readonly manifest: CatalogManifest | null
   /** What opening recovered from crashed writers (journal entries, staging leftovers), in words. */
   recovered: string[] = []
+  /** What crashed writers left that opening did not recover (opened with `recover: false`), in words. */
+  pendingRecovery: string[] = []
   /** Limits of this catalog worth telling the user (an object-store root listed without its manifest), in words. */
   readonly notes: string[] = []
   /** Reads through a view, each at exactly its version (src/core/query). */
@@ -102,12 +109,26 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
     } catch (error) {
       throw fromLanceError(error, { hasManifest: layout === 'manifest' })
     }
-    // Finish or undo what a crashed writer left (writes only when something was left).
-    // A catalog we cannot write (read-only disk, permissions) still opens for browsing.
-    client.recovered = await serialized(root, () => recoverCatalog(client.moves, client.db)).catch((error: unknown) => [
+    if (options.recover === false) {
+      client.pendingRecovery = await pendingRecovery(client.moves).catch((error: unknown) => [
+        `what a crashed writer left could not be read: ${(error as Error).message}`,
+      ])
+    } else await client.recover()
+    return client
+  }
+
+  /**
+   * Finish or undo what a crashed writer left (writes only when something was left); returns what was done, in
+   * words. A catalog we cannot write (read-only disk, permissions) still opens for browsing.
+   */
+  async recover(): Promise<string[]> {
+    if (this.store) return []
+    const done = await serialized(this.root, () => recoverCatalog(this.moves, this.db)).catch((error: unknown) => [
       `Recovery after a crash did not finish: ${(error as Error).message}`,
     ])
-    return client
+    this.recovered = done
+    this.pendingRecovery = []
+    return done
   }
 
   /**

@@ -10,5 +10,10 @@ export { inspectRoot, type RootLayout } from './root'
  * an object-store URI; its storage options are given as `storage.<key>` properties (the namespace specification's form).
  */
 registerImplementation('dir', ['root'], (properties) =>
-  DirNamespaceClient.open(properties.root!, { create: properties.create === 'true', storageOptions: storageOptionsFromProperties(properties) }),
+  DirNamespaceClient.open(properties.root!, {
+    create: properties.create === 'true',
+    storageOptions: storageOptionsFromProperties(properties),
+    // `recover: 'false'`: a read-only connection finds what crashed writers left and writes nothing.
+    recover: properties.recover !== 'false',
+  }),
 )

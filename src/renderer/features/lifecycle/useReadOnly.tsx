@@ -3,13 +3,19 @@ import { objectStoreScheme, type ConnectionInfo } from '../../../contract'
 import { call } from '../../api'
 import { ConfirmDialog } from './ConfirmDialog'
 import { NoticeDialog } from './NoticeDialog'
+import { RecoveryPrompt } from './RecoveryPrompt'
 
 /**
  * The Read-only switch's state in the app: flipping it (remembered by the core), and files dropped on a
  * read-only connection: instead of failing, the app offers to switch it off for that connection. A catalog that
  * cannot import at all (on object storage) says why instead — switching Read-only off would not help there.
  */
-export function useReadOnly(connections: readonly ConnectionInfo[], setConnections: Dispatch<SetStateAction<ConnectionInfo[]>>) {
+export function useReadOnly(
+  connections: readonly ConnectionInfo[],
+  setConnections: Dispatch<SetStateAction<ConnectionInfo[]>>,
+  /** After a recovery: what the tree lists of that connection may have changed (a finished rename). */
+  onRecovered?: (connectionId: string) => void,
+) {
   const [pending, setPending] = useState<{ connection: ConnectionInfo; proceed: () => void } | null>(null)
   const [refused, setRefused] = useState<{ connection: ConnectionInfo; reason: string } | null>(null)
 
@@ -66,5 +72,18 @@ export function useReadOnly(connections: readonly ConnectionInfo[], setConnectio
       </NoticeDialog>
     )
   }
-  return { setReadOnly, guardImport, element }
+  // Read-only catalogs that crashed writers left unfinished: what was found, and the offer to recover it.
+  const prompts = connections
+    .filter((c) => (c.pendingRecovery?.length ?? 0) > 0)
+    .map((c) => (
+      <RecoveryPrompt
+        key={c.id}
+        connection={c}
+        onRecovered={(info) => {
+          setConnections((previous) => previous.map((p) => (p.id === info.id ? info : p)))
+          onRecovered?.(info.id)
+        }}
+      />
+    ))
+  return { setReadOnly, guardImport, element, recoveryPrompts: prompts.length > 0 ? prompts : null }
 }
