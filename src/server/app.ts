@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Table as ArrowTable } from 'apache-arrow'
 import { AppError } from '../contract'
 import type { CreateMode } from '../core/namespace/client'
-import type { NamespacePath, TableId } from '../core/namespace/path'
+import { formatTableId, type NamespacePath, type TableId } from '../core/namespace/path'
 import { schemaToJson } from '../core/namespace/rest/jsonSchema'
 import { normalizeMode } from '../core/namespace/rest/wire'
 import { readArrowBody } from './arrowBody'
@@ -184,10 +184,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
     if (!['create', 'existok', 'overwrite'].includes(mode)) throw invalid(`Unknown mode "${String(b.mode)}"; use Create, ExistOk or Overwrite`)
     const properties = stringMap(b.properties, 'properties')
     const catalog = catalogOf(request)
-    await catalog.write(async () => {
+    const work = async () => {
       await refuseTakenByTable(catalog, ns)
       await catalog.client.createNamespace(ns, { mode: mode === 'create' ? 'create' : 'exist_ok', properties })
-    })
+    }
+    // Only a plain create can lose to another: ExistOk and Overwrite succeed whoever made the namespace.
+    await (mode === 'create' && ns.length > 0 ? catalog.create(ns, 'namespace', work) : catalog.write(work))
     return json(reply, properties ? { properties } : {})
   })
 
@@ -268,7 +270,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.post('/v1/table/:id/declare', async (request, reply) => {
     const id = tableOf(request)
     const catalog = catalogOf(request)
-    const location = await catalog.write(async () => {
+    const location = await catalog.create([...id.namespace, id.name], 'table', async () => {
       if (id.namespace.length > 0) await catalog.client.describeNamespace(id.namespace)
       await refuseTakenByNamespace(catalog, id)
       return catalog.locator.declare(id)
@@ -279,10 +281,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const create = async (request: FastifyRequest, reply: FastifyReply, id: TableId, mode: CreateMode) => {
     const data = await readArrowBody(request.body, decodeGuard)
     const catalog = catalogOf(request)
-    const d = await catalog.write(async () => {
+    const work = async () => {
       await refuseTakenByNamespace(catalog, id)
+      // Checked under the name's claim: a table another process made is never overwritten by a create.
+      if (mode === 'create' && (await catalog.locator.locate(id))?.hasData) throw new AppError('already_exists', `Table ${formatTableId(id)} already exists`)
       return createFrom(catalog, id, data, mode).finally(() => catalog.forget(id))
-    })
+    }
+    const d = await (mode === 'create' ? catalog.create([...id.namespace, id.name], 'table', work) : catalog.write(work))
     const located = await catalog.locator.locate(id)
     return json(reply, { ...(located ? { location: located.location } : {}), version: d.version })
   }

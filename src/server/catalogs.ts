@@ -7,12 +7,15 @@ import type { NamespaceClient } from '../core/namespace/client'
 import type { TableId } from '../core/namespace/path'
 import { connectNamespace } from '../core/namespace/connect'
 import '../core/namespace/dir'
+import { claimsFor, type NameClaims } from '../core/namespace/dir/claim'
+import { WireCode } from '../core/namespace/rest/errors'
 import { DescribeCache } from './describeCache'
 import { DirLocator } from './dirLocator'
 import { withFileLock } from './fileLock'
 import type { Locator } from './locator'
 import { ObjectStoreClient } from './objectStore/client'
 import { ObjectStoreLocator } from './objectStore/locator'
+import { WireError } from './writeChecks'
 
 /** The lock file our server processes take around every write (in the catalog root; hidden). */
 export const WRITE_LOCK = '.lcb-server-write.lock'
@@ -32,6 +35,8 @@ export class Catalog {
     readonly locator: Locator,
     /** Storage options handed to clients in describe/declare (`storage_options`), when the operator allows it. */
     readonly vended?: StorageOptions,
+    /** Claims on names by the store's own conditional writes (null where we cannot make them: S3, GCS). */
+    readonly claims: NameClaims | null = null,
   ) {
     this.descriptions = new DescribeCache(client, locator)
   }
@@ -61,6 +66,25 @@ export class Catalog {
       this.writes--
       if (this.writes === 0) this.drained?.()
     })
+  }
+
+  /**
+   * A create of the object `parts` (a namespace path, or a table's namespace plus name): the name is claimed first
+   * with the store's conditional write, so of any number of creates racing through any number of server processes
+   * exactly one runs `work`; the others lose at once with 409 (code 2 for a namespace, 5 for a table). The winner
+   * then checks in `work` that nothing holds the name yet. The claim is released when `work` ends, however it ends.
+   */
+  async create<T>(parts: readonly string[], subject: 'namespace' | 'table', work: () => Promise<T>): Promise<T> {
+    const claim = await this.claims?.claim(parts)
+    if (claim === null) {
+      const [code, what] = subject === 'namespace' ? [WireCode.NamespaceAlreadyExists, 'namespace'] : [WireCode.TableAlreadyExists, 'table']
+      throw new WireError('already_exists', `The ${what} ${JSON.stringify(parts.join('/'))} already exists: another request is creating it`, code)
+    }
+    try {
+      return await this.write(work)
+    } finally {
+      await claim?.release()
+    }
   }
 
   /** Resolves when no write is running (graceful shutdown). */
@@ -93,7 +117,8 @@ export async function openCatalog(name: string, dir: string, options: CatalogOpt
     const root = dir.replace(/\/+$/, '')
     const storageOptions = options.storageOptions ?? {}
     const client = await ObjectStoreClient.open(root, storageOptions)
-    return new Catalog(name, root, client, new ObjectStoreLocator(root, client), options.vendStorageOptions ? storageOptions : undefined)
+    const claims = claimsFor(root, storageOptions)
+    return new Catalog(name, root, client, new ObjectStoreLocator(root, client, claims), options.vendStorageOptions ? storageOptions : undefined, claims)
   }
   const root = resolve(scheme === 'file' ? fileURLToPath(dir) : dir)
   const fresh = await stat(root).then(
@@ -101,7 +126,7 @@ export async function openCatalog(name: string, dir: string, options: CatalogOpt
     () => true,
   )
   const client = await connectNamespace('dir', fresh ? { root, create: 'true' } : { root })
-  return new Catalog(name, root, client, new DirLocator(root))
+  return new Catalog(name, root, client, new DirLocator(root), undefined, claimsFor(root))
 }
 
 export const DATABASE_HEADER = 'x-service-database'
