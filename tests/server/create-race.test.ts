@@ -67,7 +67,7 @@ const tableKind = (name: string, ns: string | null): Kind => ({
   name_: (r) => `${name}${r}`,
   request: (r, i) => ({ path: `/v1/table/${ns ? `${ns}%24` : ''}${name}${r}/create`, body: arrowStream(sampleTable(i + 1)), type: ARROW }),
   holder: async (url, r) => (await rowsOf(url, `${ns ? `${ns}%24` : ''}${name}${r}`)) - 1,
-  listed: async (url) => (await get(url, ns ? `/v1/namespace/${ns}/table/list` : '/v1/table')).tables as string[],
+  listed: async (url) => (await get(url, `/v1/namespace/${ns ?? '%24'}/table/list`)).tables as string[],
 })
 
 const namespaceKind: Kind = {
@@ -86,7 +86,7 @@ const declareKind: Kind = {
   name_: (r) => `d${r}`,
   request: (r) => ({ path: `/v1/table/d${r}/declare`, body: '{}' }),
   holder: async (url, r) => ((await post(url, `/v1/table/d${r}/describe`, '{}')).body as { is_only_declared?: boolean }).is_only_declared ? -1 : -2,
-  listed: async (url) => (await get(url, '/v1/table')).tables as string[],
+  listed: async (url) => (await get(url, '/v1/namespace/%24/table/list')).tables as string[],
 }
 
 /** Racer `i` registers its own dataset directory (`sources/s{r}_{i}.lance`); describe's location names the winner. */

@@ -208,9 +208,9 @@ describe('a server process killed in the middle of writes', () => {
       for (const s of [fresh, servers[0]!]) {
         const namespaces = (await (await fetch(`${s.url}/v1/namespace/%24/list`, { headers: { 'x-api-key': KEY } })).json()) as { namespaces: string[] }
         expect(namespaces.namespaces).toContain('crash')
-        expect(((await (await fetch(`${s.url}/v1/table`, { headers: { 'x-api-key': KEY } })).json()) as { tables: string[] }).tables.some((t) => t.startsWith('kill'))).toBe(true)
+        expect(((await (await fetch(`${s.url}/v1/namespace/%24/table/list`, { headers: { 'x-api-key': KEY } })).json()) as { tables: string[] }).tables.some((t) => t.startsWith('kill'))).toBe(true)
         for (const [ns, prefix] of [['crash', 'crash%24'], ['', '']] as const) {
-          const listPath = ns ? `/v1/namespace/${ns}/table/list` : '/v1/table'
+          const listPath = `/v1/namespace/${ns || '%24'}/table/list`
           const tables = ((await (await fetch(`${s.url}${listPath}`, { headers: { 'x-api-key': KEY } })).json()) as { tables: string[] }).tables
           // The earlier tests' tables are there too; the victim wrote `crash/*` and `kill*`.
           for (const t of tables.filter((name) => ns === 'crash' || name.startsWith('kill'))) {
@@ -233,7 +233,7 @@ describe('a server process killed in the middle of writes', () => {
       // What was only declared is gone now; everything left opens.
       for (const name of declaredOnly) {
         const [ns, t] = name.split('/') as [string, string]
-        const listPath = ns ? `/v1/namespace/${ns}/table/list` : '/v1/table'
+        const listPath = `/v1/namespace/${ns || '%24'}/table/list`
         expect(((await (await fetch(`${fresh.url}${listPath}`, { headers: { 'x-api-key': KEY } })).json()) as { tables: string[] }).tables).not.toContain(t)
       }
     } finally {
