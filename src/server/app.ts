@@ -391,6 +391,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.post('/v1/table/:id/exists', read, async (request, reply) => {
     const id = tableOf(request)
+    versionOf(body(request)) // type-checked like describe's
     const catalog = catalogOf(request)
     // A declared table exists (it is listed, and describe says `is_only_declared`); otherwise the client's
     // describe says whether the table or its namespace is missing.

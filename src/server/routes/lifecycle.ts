@@ -168,7 +168,8 @@ export function registerLifecycleRoutes(app: FastifyInstance, deps: LifecycleRou
 
   const createIndex = (scalarOnly: boolean) => async (request: FastifyRequest, reply: FastifyReply) => {
     const b = body(request)
-    const type = String(b.index_type ?? '').toUpperCase()
+    if (typeof b.index_type !== 'string' || b.index_type === '') throw invalid(`index_type is required (one of ${indexTypes.join(', ')})`)
+    const type = b.index_type.toUpperCase()
     const normalized = type === 'INVERTED' ? 'FTS' : type === 'SCALAR' ? 'BTREE' : type
     if (!(indexTypes as readonly string[]).includes(normalized)) throw new AppError('unsupported', `This server does not build ${type || 'that kind of'} indexes; it builds ${indexTypes.join(', ')}`)
     if (scalarOnly && !['BTREE', 'BITMAP', 'LABEL_LIST', 'FTS'].includes(normalized)) throw invalid(`${normalized} is not a scalar index; use create_index`)
