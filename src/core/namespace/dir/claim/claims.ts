@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto'
 import type { StorageOptions } from '../../../../contract/objectStore'
 import { azureAccess } from '../../objectStore/azure'
+import { s3Access } from '../../objectStore/s3'
 import { parseRoot } from '../../objectStore/location'
 import { AzureClaimStore } from './azureStore'
 import { FileClaimStore } from './fileStore'
+import { S3ClaimStore } from './s3Store'
 import { claimName, type Claim } from './lease'
 import type { ClaimStore } from './store'
 
@@ -42,9 +44,9 @@ function keyOf(parts: readonly string[]): string {
 }
 
 /**
- * The claims of the catalog at `root`: files in a local root, blobs on Azure. Null on a store whose conditional
- * writes this module does not speak (S3, GCS) or whose credentials it cannot use: creates there rest on Lance's
- * commit alone.
+ * The claims of the catalog at `root`: files in a local root, objects on Azure and S3. Null on a store whose
+ * conditional writes this module does not speak (GCS) or whose credentials it cannot use (service principals,
+ * profiles, instance metadata): creates there rest on Lance's commit alone.
  */
 export function claimsFor(root: string, storageOptions: StorageOptions = {}): NameClaims | null {
   const parsed = parseRoot(root)
@@ -52,6 +54,10 @@ export function claimsFor(root: string, storageOptions: StorageOptions = {}): Na
   if (parsed.store.scheme === 'az') {
     const access = azureAccess(storageOptions)
     return access ? new NameClaims(new AzureClaimStore(access, parsed.store)) : null
+  }
+  if (parsed.store.scheme === 's3') {
+    const access = s3Access(storageOptions)
+    return access ? new NameClaims(new S3ClaimStore(access, parsed.store)) : null
   }
   return null
 }
