@@ -75,7 +75,10 @@ export class Catalog {
    * then checks in `work` that nothing holds the name yet. The claim is released when `work` ends, however it ends.
    */
   async create<T>(parts: readonly string[], subject: 'namespace' | 'table', work: () => Promise<T>): Promise<T> {
-    const claim = await this.claims?.claim(parts)
+    const claim = await this.claims?.claim(parts).catch((error: unknown) => {
+      // The store did not answer the claim: nothing was created, and the client may try again.
+      throw new AppError('unavailable', `Cannot create ${JSON.stringify(parts.join('/'))} now: the catalog's store did not answer the name claim`, { detail: error instanceof Error ? error.message : String(error) })
+    })
     if (claim === null) {
       const [code, what] = subject === 'namespace' ? [WireCode.NamespaceAlreadyExists, 'namespace'] : [WireCode.TableAlreadyExists, 'table']
       throw new WireError('already_exists', `The ${what} ${JSON.stringify(parts.join('/'))} already exists: another request is creating it`, code)
