@@ -19,6 +19,7 @@ import { asClientError, refuseSchemaDifference, refuseTakenByNamespace, refuseTa
 import { registerLifecycleRoutes } from './routes/lifecycle'
 import { registerRegisterRoutes } from './routes/register'
 import { registerMetadataRoutes } from './routes/metadata'
+import { allTables } from './allTables'
 
 export interface AppOptions {
   catalogs: Catalogs
@@ -428,27 +429,6 @@ function createMode(value: string | undefined): CreateMode {
   if (mode === 'overwrite') return 'overwrite'
   if (mode === 'existok') return 'exist_ok'
   throw invalid(`Unknown create mode "${value}"; use create, overwrite or exist_ok`)
-}
-
-/** Every table id of the catalog: the root's tables, then each namespace's, breadth first (all pages). */
-async function allTables(catalog: Catalog, signal: AbortSignal): Promise<TableId[]> {
-  const out: TableId[] = []
-  const queue: NamespacePath[] = [[]]
-  const all = async (list: (pageToken: string | undefined) => Promise<{ items: string[]; pageToken?: string }>) => {
-    const names: string[] = []
-    for (let token: string | undefined; ; ) {
-      const p = await list(token)
-      names.push(...p.items)
-      if (!p.pageToken || p.items.length === 0) return names
-      token = p.pageToken
-    }
-  }
-  while (queue.length > 0) {
-    const ns = queue.shift()!
-    for (const name of await all((pageToken) => catalog.client.listTables(ns, { pageToken, signal }))) out.push({ namespace: ns, name })
-    for (const child of await all((pageToken) => catalog.client.listNamespaces(ns, { pageToken, signal }))) queue.push([...ns, child])
-  }
-  return out
 }
 
 /** An empty stream (schema, no rows) makes an empty table (the spec's rule). */
