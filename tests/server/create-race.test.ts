@@ -114,7 +114,7 @@ async function race(servers: StoreServer[], kinds: Kind[]): Promise<string[]> {
       const where = `${kind.name} round ${r}`
       if (winners.length !== 1) problems.push(`${where}: ${winners.length} winners (${answers.map((a) => `${a.status} ${a.body.error ?? ''}`).join(' | ')})`)
       for (const a of answers.filter((x) => x.status !== 200)) {
-        if (a.status !== 409 || a.body.code !== kind.loserCode || !/already exists/.test(a.body.error ?? '')) problems.push(`${where}: a loser answered ${a.status} ${JSON.stringify(a.body)}`)
+        if (a.status !== 409 || a.body.code !== kind.loserCode || !/already exists|is taken by a table/.test(a.body.error ?? '')) problems.push(`${where}: a loser answered ${a.status} ${JSON.stringify(a.body)}`)
       }
       if (winners.length !== 1) continue
       const winner = winners[0]!
