@@ -71,18 +71,18 @@ export class Catalog {
   /**
    * A create of the object `parts` (a namespace path, or a table's namespace plus name): the name is claimed first
    * with the store's conditional write, so of any number of creates racing through any number of server processes
-   * exactly one runs `work`; the others lose at once with 409 (code 2 for a namespace, 5 for a table). The winner
-   * then checks in `work` that nothing holds the name yet. The claim is released when `work` ends, however it ends.
+   * one runs `work` at a time; `work` checks under the claim that nothing holds the name yet, so exactly one
+   * succeeds and the others find the name taken (409, code 2 for a namespace, 5 for a table) — only once it can be
+   * seen, as lancedb's client expects when it describes after losing a declare. The claim is released when `work`
+   * ends, however it ends.
    */
   async create<T>(parts: readonly string[], subject: 'namespace' | 'table', work: () => Promise<T>): Promise<T> {
     const claim = await this.claims?.claim(parts).catch((error: unknown) => {
       // The store did not answer the claim: nothing was created, and the client may try again.
       throw new AppError('unavailable', `Cannot create ${JSON.stringify(parts.join('/'))} now: the catalog's store did not answer the name claim`, { detail: error instanceof Error ? error.message : String(error) })
     })
-    if (claim === null) {
-      const [code, what] = subject === 'namespace' ? [WireCode.NamespaceAlreadyExists, 'namespace'] : [WireCode.TableAlreadyExists, 'table']
-      throw new WireError('already_exists', `The ${what} ${JSON.stringify(parts.join('/'))} already exists: another request is creating it`, code)
-    }
+    // Still held after the wait: another request's create has run that long. Whether it will succeed is unknown.
+    if (claim === null) throw new WireError('conflict', `Another request is still creating the ${subject} ${JSON.stringify(parts.join('/'))}; try again`, WireCode.ConcurrentModification)
     try {
       return await this.write(work)
     } finally {

@@ -97,16 +97,33 @@ describe.each(['a local root', 'Azure (Azurite)', 'S3 (loopback)'])('name claims
   it('lets exactly one of 12 concurrent claimers have a name, and the next one after it is released', async () => {
     const { claims, name } = at()
     const c = claims()
-    const won = await Promise.all(Array.from({ length: 12 }, () => c.claim(['race', 'a'])))
+    const won = await Promise.all(Array.from({ length: 12 }, () => c.claim(['race', 'a'], { waitMs: 0 })))
     expect(won.filter((x) => x !== null), name).toHaveLength(1)
     // Another name is free meanwhile.
-    const other = await c.claim(['race', 'b'])
+    const other = await c.claim(['race', 'b'], { waitMs: 0 })
     expect(other).not.toBeNull()
     await won.find((x) => x !== null)!.release()
-    const again = await c.claim(['race', 'a'])
+    const again = await c.claim(['race', 'a'], { waitMs: 0 })
     expect(again, name).not.toBeNull()
     await again!.release()
     await other!.release()
+  })
+
+  it('lets waiting claimers have the name one after another, as each holder releases it', async () => {
+    const c = at().claims()
+    const holders: string[] = []
+    // Each holds the name while it records itself twice: interleaving would show as a broken pair.
+    await Promise.all(
+      Array.from({ length: 5 }, async (_, i) => {
+        const claim = await c.claim(['queue'])
+        expect(claim).not.toBeNull()
+        holders.push(`in ${i}`)
+        await at().store().read(key('queue'))
+        holders.push(`out ${i}`)
+        await claim!.release()
+      }),
+    )
+    for (let k = 0; k < holders.length; k += 2) expect(holders[k]!.replace('in', 'out')).toBe(holders[k + 1])
   })
 
   it('takes over a claim whose holder on this machine has exited, at once', async () => {
@@ -121,10 +138,10 @@ describe.each(['a local root', 'Azure (Azurite)', 'S3 (loopback)'])('name claims
     const { ttlMs } = at()
     const store = at().store()
     expect(await store.create(key('far'), JSON.stringify({ token: 'y', host: 'another-machine', pid: 1 }))).not.toBeNull()
-    expect(await claimName(store, key('far'), ttlMs)).toBeNull()
+    expect(await claimName(store, key('far'), { ttlMs, waitMs: 0 })).toBeNull()
     // The store's own clock says when the lease is over.
     await expect.poll(async () => ((await store.read(key('far')))?.ageMs ?? 0) > ttlMs, { timeout: 30_000, interval: 200 }).toBe(true)
-    const claim = await claimName(store, key('far'), ttlMs)
+    const claim = await claimName(store, key('far'), { ttlMs, waitMs: 0 })
     expect(claim).not.toBeNull()
     await claim!.release()
     expect(await store.read(key('far'))).toBeNull()

@@ -6,7 +6,7 @@ import { parseRoot } from '../../objectStore/location'
 import { AzureClaimStore } from './azureStore'
 import { FileClaimStore } from './fileStore'
 import { S3ClaimStore } from './s3Store'
-import { claimName, type Claim } from './lease'
+import { claimName, type Claim, type ClaimOptions } from './lease'
 import type { ClaimStore } from './store'
 
 /** The folder of claims in a catalog root (hidden; lancedb lists only `*.lance` directories and `__manifest`). */
@@ -19,9 +19,12 @@ export const CLAIMS_DIR = '.lcb-claims'
 export class NameClaims {
   constructor(private readonly store: ClaimStore) {}
 
-  /** The claim for the object `parts` (a namespace path, or a table's namespace plus its name); null when held. */
-  claim(parts: readonly string[], ttlMs?: number): Promise<Claim | null> {
-    return claimName(this.store, `${CLAIMS_DIR}/${keyOf(parts)}.claim`, ttlMs)
+  /**
+   * The claim for the object `parts` (a namespace path, or a table's namespace plus its name), once no live holder
+   * has it; null when one still does after the wait.
+   */
+  claim(parts: readonly string[], options?: ClaimOptions): Promise<Claim | null> {
+    return claimName(this.store, `${CLAIMS_DIR}/${keyOf(parts)}.claim`, options)
   }
 
   /**

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os'
 import { randomUUID } from 'node:crypto'
+import { setTimeout as delay } from 'node:timers/promises'
 import type { ClaimStore, StoredClaim } from './store'
 
 /** How long a claim lives without renewal: a claimer that died is taken over after this. */
@@ -17,23 +18,40 @@ export interface Claim {
   release(): Promise<void>
 }
 
+/** How long a claimer waits for a live holder to finish before giving up. */
+export const CLAIM_WAIT_MS = 30_000
+
+export interface ClaimOptions {
+  /** The lease (default {@link CLAIM_TTL_MS}). */
+  ttlMs?: number
+  /** How long to wait while a live holder has the name (default {@link CLAIM_WAIT_MS}; 0 = do not wait). */
+  waitMs?: number
+}
+
 /**
- * Claim `key` for one create: the store's conditional create decides among racers, whoever they are. A claim
- * whose holder is gone (its lease expired, or its process on this machine no longer runs) is removed with a
- * conditional delete and claimed again. Null when a live holder has it: that create must lose.
+ * Claim `key` for one create: the store's conditional create decides among racers, whoever they are. While a live
+ * holder has it, wait for it to finish (its create has then either made the name — which the caller's check under
+ * the claim then finds — or failed, and the name is free): so a loser hears "exists" only once the name can be seen.
+ * A claim whose holder is gone (its lease expired, or its process on this machine no longer runs) is removed with a
+ * conditional delete and claimed again. Null when a live holder still has it after `waitMs`.
  */
-export async function claimName(store: ClaimStore, key: string, ttlMs = CLAIM_TTL_MS): Promise<Claim | null> {
+export async function claimName(store: ClaimStore, key: string, options: ClaimOptions = {}): Promise<Claim | null> {
+  const ttlMs = options.ttlMs ?? CLAIM_TTL_MS
+  const deadline = Date.now() + (options.waitMs ?? CLAIM_WAIT_MS)
   const owner: ClaimOwner = { token: randomUUID(), host: hostname(), pid: process.pid }
   const body = JSON.stringify(owner)
-  for (let attempt = 0; attempt < 4; attempt++) {
+  for (let pause = 5; ; pause = Math.min(200, Math.ceil(pause * 1.5))) {
     const tag = await store.create(key, body)
     if (tag !== null) return hold(store, key, tag, body, ttlMs)
     const current = await store.read(key)
-    if (current === null) continue // released meanwhile: try again
-    if (!isAbandoned(current, ttlMs)) return null
-    await store.remove(key, current.tag)
+    if (current === null) continue // released meanwhile: try again at once
+    if (isAbandoned(current, ttlMs)) {
+      await store.remove(key, current.tag)
+      continue
+    }
+    if (Date.now() >= deadline) return null
+    await delay(pause)
   }
-  return null
 }
 
 /** Expired, or held by a process of this machine that has exited. */
