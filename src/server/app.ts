@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Table as ArrowTable } from 'apache-arrow'
 import { AppError } from '../contract'
 import type { CreateMode } from '../core/namespace/client'
-import type { NamespacePath, TableId } from '../core/namespace/path'
+import { formatTableId, type NamespacePath, type TableId } from '../core/namespace/path'
 import { schemaToJson } from '../core/namespace/rest/jsonSchema'
 import { normalizeMode } from '../core/namespace/rest/wire'
 import { readArrowBody } from './arrowBody'
@@ -18,6 +18,8 @@ import { invalid, sendError, type Subject } from './wireErrors'
 import { asClientError, refuseSchemaDifference, refuseTakenByNamespace, refuseTakenByTable } from './writeChecks'
 import { registerLifecycleRoutes } from './routes/lifecycle'
 import { registerRegisterRoutes } from './routes/register'
+import { registerMetadataRoutes } from './routes/metadata'
+import { allTables } from './allTables'
 
 export interface AppOptions {
   catalogs: Catalogs
@@ -117,8 +119,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.setErrorHandler((error, request, reply) => {
     const code = (error as { code?: string }).code
     const subject: Subject = request.url.startsWith('/v1/namespace') && !request.url.includes('/table/') ? 'namespace' : 'table'
-    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE')
-      return reply.code(413).type('application/json').send({ error: `The request body is larger than the server accepts (${app.initialConfig.bodyLimit} bytes)`, code: 13 })
+    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      // The limit of this route: 1 MiB for JSON routes, --max-body-mb for the Arrow ones.
+      const limit = request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? 0
+      const route = request.routeOptions.url ?? ''
+      const arrow = ARROW_ROUTES.some((r) => route.startsWith(r.prefix) && route.endsWith(r.suffix))
+      return reply.code(413).type('application/json').send({ error: `The request body is larger than this route accepts: ${arrow ? 'Arrow bodies' : 'JSON bodies'} up to ${sizeText(limit)} (${limit} bytes)`, code: 13 })
+    }
     if (code === 'FST_ERR_HANDLER_TIMEOUT') return reply.code(503).type('application/json').send({ error: 'The server took too long to answer', code: 17 })
     if (typeof code === 'string' && code.startsWith('FST_ERR_CTP'))
       return reply.code(400).type('application/json').send({ error: (error as Error).message, code: 13 })
@@ -184,10 +191,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
     if (!['create', 'existok', 'overwrite'].includes(mode)) throw invalid(`Unknown mode "${String(b.mode)}"; use Create, ExistOk or Overwrite`)
     const properties = stringMap(b.properties, 'properties')
     const catalog = catalogOf(request)
-    await catalog.write(async () => {
+    const work = async () => {
       await refuseTakenByTable(catalog, ns)
       await catalog.client.createNamespace(ns, { mode: mode === 'create' ? 'create' : 'exist_ok', properties })
-    })
+    }
+    // Only a plain create can lose to another: ExistOk and Overwrite succeed whoever made the namespace.
+    await (mode === 'create' && ns.length > 0 ? catalog.create(ns, 'namespace', work) : catalog.write(work))
     return json(reply, properties ? { properties } : {})
   })
 
@@ -213,19 +222,48 @@ export function buildApp(options: AppOptions): FastifyInstance {
     return json(reply, {})
   })
 
+  // NamespaceExists and TableExists answer "Success, no content" (the spec): 200 and an empty body.
+  const noContent = (reply: FastifyReply) => reply.code(200).send()
+
   app.post('/v1/namespace/:id/exists', read, async (request, reply) => {
     const ns = namespaceOf(request)
     await catalogOf(request).client.describeNamespace(ns, { signal: signalOf(request, reply) })
-    return json(reply, {})
+    return noContent(reply)
   })
 
+  /** `include_declared=false` leaves out tables declared but not yet written (the spec's default is true). */
+  const includeDeclared = (request: FastifyRequest): boolean => {
+    const value = q(request).include_declared
+    if (value === undefined || value === '' || value === 'true') return true
+    if (value === 'false') return false
+    throw invalid('include_declared must be true or false')
+  }
+  const withData = async (catalog: Catalog, ids: TableId[]): Promise<TableId[]> => {
+    const located = await Promise.all(ids.map((id) => catalog.locator.locate(id).catch(() => null)))
+    return ids.filter((_, i) => located[i]?.hasData)
+  }
   const listTables = async (request: FastifyRequest, reply: FastifyReply, ns: NamespacePath) => {
-    const p = await catalogOf(request).client.listTables(ns, { ...listParams(request), signal: signalOf(request, reply) })
-    return json(reply, page('tables', p))
+    const catalog = catalogOf(request)
+    const declared = includeDeclared(request)
+    const p = await catalog.client.listTables(ns, { ...listParams(request), signal: signalOf(request, reply) })
+    const items = declared ? p.items : (await withData(catalog, p.items.map((name) => ({ namespace: ns, name })))).map((id) => id.name)
+    return json(reply, page('tables', { ...p, items }))
   }
   app.get('/v1/namespace/:id/table/list', read, (request, reply) => listTables(request, reply, namespaceOf(request)))
-  // ListAllTables (spec) and the Cloud client's `GET /v1/table/`: the tables of the root namespace.
-  app.get('/v1/table', read, (request, reply) => listTables(request, reply, []))
+  // ListAllTables: every table of every namespace, as its id joined with `$` (`t` at the root, `a$b$t` below),
+  // sorted; the page token is the last id of a page (the next page starts after it), as for the other lists.
+  app.get('/v1/table', read, async (request, reply) => {
+    const catalog = catalogOf(request)
+    const { pageToken, limit } = listParams(request)
+    const signal = signalOf(request, reply)
+    let ids = await allTables(catalog, signal)
+    if (!includeDeclared(request)) ids = await withData(catalog, ids)
+    const names = ids.map((id) => [...id.namespace, id.name].join('$')).sort()
+    const start = pageToken === undefined ? 0 : names.findIndex((n) => n > pageToken)
+    const rest = start < 0 ? [] : names.slice(start)
+    const items = limit === undefined ? rest : rest.slice(0, limit)
+    return json(reply, page('tables', { items, pageToken: limit !== undefined && rest.length > limit ? items[items.length - 1] : undefined }))
+  })
   // Enterprise: `GET /v1/tables` → {"tables": [...], "page_token"?}.
   app.get('/v1/tables', read, (request, reply) => listTables(request, reply, []))
 
@@ -268,7 +306,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.post('/v1/table/:id/declare', async (request, reply) => {
     const id = tableOf(request)
     const catalog = catalogOf(request)
-    const location = await catalog.write(async () => {
+    const location = await catalog.create([...id.namespace, id.name], 'table', async () => {
       if (id.namespace.length > 0) await catalog.client.describeNamespace(id.namespace)
       await refuseTakenByNamespace(catalog, id)
       return catalog.locator.declare(id)
@@ -279,10 +317,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const create = async (request: FastifyRequest, reply: FastifyReply, id: TableId, mode: CreateMode) => {
     const data = await readArrowBody(request.body, decodeGuard)
     const catalog = catalogOf(request)
-    const d = await catalog.write(async () => {
+    const work = async () => {
       await refuseTakenByNamespace(catalog, id)
+      // Checked under the name's claim: a table another process made is never overwritten by a create.
+      if (mode === 'create' && (await catalog.locator.locate(id))?.hasData) throw new AppError('already_exists', `Table ${formatTableId(id)} already exists`)
       return createFrom(catalog, id, data, mode).finally(() => catalog.forget(id))
-    })
+    }
+    const d = await (mode === 'create' ? catalog.create([...id.namespace, id.name], 'table', work) : catalog.write(work))
     const located = await catalog.locator.locate(id)
     return json(reply, { ...(located ? { location: located.location } : {}), version: d.version })
   }
@@ -351,10 +392,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.post('/v1/table/:id/exists', read, async (request, reply) => {
     const id = tableOf(request)
+    versionOf(body(request)) // type-checked like describe's
     const catalog = catalogOf(request)
-    const located = await catalog.locator.locate(id)
-    if (!located?.hasData) await catalog.client.describeTable(id, { signal: signalOf(request, reply) })
-    return json(reply, {})
+    // A declared table exists (it is listed, and describe says `is_only_declared`); otherwise the client's
+    // describe says whether the table or its namespace is missing.
+    if (!(await catalog.locator.locate(id))) await catalog.client.describeTable(id, { signal: signalOf(request, reply) })
+    return noContent(reply)
   })
 
   app.post('/v1/table/:id/restore', async (request, reply) => {
@@ -368,6 +411,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   registerLifecycleRoutes(app, { catalogOf, json, body, read, decodeGuard })
   registerRegisterRoutes(app, { catalogOf, json, body })
+  registerMetadataRoutes(app, { catalogOf, json, body })
   return app
 }
 
@@ -396,6 +440,10 @@ async function createFrom(catalog: Catalog, id: TableId, data: ArrowTable, mode:
 /** `storage_options` (rest-contract §3): what a client needs to reach the location, when the operator allows it. */
 function vended(catalog: Catalog): { storage_options?: Record<string, string> } {
   return catalog.vended && Object.keys(catalog.vended).length > 0 ? { storage_options: { ...catalog.vended } } : {}
+}
+
+function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : bytes >= 1024 && bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`
 }
 
 function stringMap(value: unknown, what: string): Record<string, string> | undefined {

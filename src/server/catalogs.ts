@@ -7,12 +7,15 @@ import type { NamespaceClient } from '../core/namespace/client'
 import type { TableId } from '../core/namespace/path'
 import { connectNamespace } from '../core/namespace/connect'
 import '../core/namespace/dir'
+import { claimsFor, type NameClaims } from '../core/namespace/dir/claim'
+import { WireCode } from '../core/namespace/rest/errors'
 import { DescribeCache } from './describeCache'
 import { DirLocator } from './dirLocator'
 import { withFileLock } from './fileLock'
 import type { Locator } from './locator'
 import { ObjectStoreClient } from './objectStore/client'
 import { ObjectStoreLocator } from './objectStore/locator'
+import { WireError } from './writeChecks'
 
 /** The lock file our server processes take around every write (in the catalog root; hidden). */
 export const WRITE_LOCK = '.lcb-server-write.lock'
@@ -32,6 +35,8 @@ export class Catalog {
     readonly locator: Locator,
     /** Storage options handed to clients in describe/declare (`storage_options`), when the operator allows it. */
     readonly vended?: StorageOptions,
+    /** Claims on names by the store's own conditional writes (null where we cannot make them: S3, GCS). */
+    readonly claims: NameClaims | null = null,
   ) {
     this.descriptions = new DescribeCache(client, locator)
   }
@@ -61,6 +66,28 @@ export class Catalog {
       this.writes--
       if (this.writes === 0) this.drained?.()
     })
+  }
+
+  /**
+   * A create of the object `parts` (a namespace path, or a table's namespace plus name): the name is claimed first
+   * with the store's conditional write, so of any number of creates racing through any number of server processes
+   * one runs `work` at a time; `work` checks under the claim that nothing holds the name yet, so exactly one
+   * succeeds and the others find the name taken (409, code 2 for a namespace, 5 for a table) — only once it can be
+   * seen, as lancedb's client expects when it describes after losing a declare. The claim is released when `work`
+   * ends, however it ends.
+   */
+  async create<T>(parts: readonly string[], subject: 'namespace' | 'table', work: () => Promise<T>): Promise<T> {
+    const claim = await this.claims?.claim(parts).catch((error: unknown) => {
+      // The store did not answer the claim: nothing was created, and the client may try again.
+      throw new AppError('unavailable', `Cannot create ${JSON.stringify(parts.join('/'))} now: the catalog's store did not answer the name claim`, { detail: error instanceof Error ? error.message : String(error) })
+    })
+    // Still held after the wait: another request's create has run that long. Whether it will succeed is unknown.
+    if (claim === null) throw new WireError('conflict', `Another request is still creating the ${subject} ${JSON.stringify(parts.join('/'))}; try again`, WireCode.ConcurrentModification)
+    try {
+      return await this.write(work)
+    } finally {
+      await claim?.release()
+    }
   }
 
   /** Resolves when no write is running (graceful shutdown). */
@@ -93,7 +120,8 @@ export async function openCatalog(name: string, dir: string, options: CatalogOpt
     const root = dir.replace(/\/+$/, '')
     const storageOptions = options.storageOptions ?? {}
     const client = await ObjectStoreClient.open(root, storageOptions)
-    return new Catalog(name, root, client, new ObjectStoreLocator(root, client), options.vendStorageOptions ? storageOptions : undefined)
+    const claims = claimsFor(root, storageOptions)
+    return new Catalog(name, root, client, new ObjectStoreLocator(root, client, claims), options.vendStorageOptions ? storageOptions : undefined, claims)
   }
   const root = resolve(scheme === 'file' ? fileURLToPath(dir) : dir)
   const fresh = await stat(root).then(
@@ -101,7 +129,7 @@ export async function openCatalog(name: string, dir: string, options: CatalogOpt
     () => true,
   )
   const client = await connectNamespace('dir', fresh ? { root, create: 'true' } : { root })
-  return new Catalog(name, root, client, new DirLocator(root))
+  return new Catalog(name, root, client, new DirLocator(root), undefined, claimsFor(root))
 }
 
 export const DATABASE_HEADER = 'x-service-database'

@@ -31,11 +31,15 @@ export function parseJsonBody(body: Buffer, maxDepth = MAX_JSON_DEPTH): unknown 
   if (at >= 0) throw invalid(`The JSON body nests deeper than ${maxDepth} levels`)
   const text = body.toString('utf8').trim()
   if (text === '' || text === 'null') return {}
+  let parsed: unknown
   try {
-    return JSON.parse(text)
+    parsed = JSON.parse(text)
   } catch {
     throw invalid('The request body is not valid JSON')
   }
+  // Every JSON request of the contract is an object (a request model, or a bare map of strings).
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalid(`The request body must be a JSON object, not ${Array.isArray(parsed) ? 'an array' : typeof parsed === 'string' ? 'a string' : `a ${typeof parsed}`}`)
+  return parsed
 }
 
 const names = z.array(z.string())

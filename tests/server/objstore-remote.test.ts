@@ -60,7 +60,7 @@ it('a remote lancedb client creates, writes, indexes, reads, searches, overwrite
   // Unsupported on object storage, with the reason (a __manifest row cannot be written there with lancedb 0.31.0).
   expect(out.createInChild).toEqual({ error: expect.stringMatching(/Declaring a table in a child namespace is not supported on object storage/) })
   // The server's own view agrees: nothing is left.
-  const names = (await (await fetch(`${server.url}/v1/table`, { headers: { 'x-api-key': KEY } })).json()) as { tables: string[] }
+  const names = (await (await fetch(`${server.url}/v1/namespace/%24/table/list`, { headers: { 'x-api-key': KEY } })).json()) as { tables: string[] }
   expect(names.tables).toEqual([])
 })
 

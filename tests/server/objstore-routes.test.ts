@@ -64,11 +64,16 @@ describe('routes on an az:// catalog', () => {
     expect(analyzed.body as unknown).toEqual(expect.stringContaining('output_rows'))
   })
 
-  it('declare of a root table hands out {root}/{name}.lance and writes nothing; a taken name is 409', async () => {
+  it('declare of a root table hands out {root}/{name}.lance and writes only its .lance-reserved; a taken name is 409', async () => {
     const declared = await call(server.url, '/v1/table/fresh/declare')
     expect(declared).toEqual({ status: 200, body: { location: `${root}/fresh.lance`, storage_options: az.storageOptions } })
-    expect(await list(server.url, '/v1/table')).not.toContain('fresh')
-    expect((await call(server.url, '/v1/table/fresh/describe')).status).toBe(404)
+    // Declared only: listed, described as such, and a second declare of the name loses.
+    expect(await list(server.url, '/v1/namespace/%24/table/list')).toContain('fresh')
+    expect((await call(server.url, '/v1/table/fresh/describe')).body).toMatchObject({ is_only_declared: true })
+    expect((await call(server.url, '/v1/table/fresh/declare')).body.code).toBe(5)
+    const dropped = await call(server.url, '/v1/table/fresh/drop')
+    expect(dropped.status, JSON.stringify(dropped.body)).toBe(200)
+    expect(await list(server.url, '/v1/namespace/%24/table/list')).not.toContain('fresh')
     expect((await call(server.url, '/v1/table/orders/declare')).body.code).toBe(5)
     expect((await call(server.url, '/v1/table/sales/declare')).body.code).toBe(2) // a namespace holds the name
   })
@@ -82,7 +87,7 @@ describe('routes on an az:// catalog', () => {
     expect(register.body).toMatchObject({ code: 0, error: expect.stringMatching(/Registering .* not supported on object storage/) })
     for (const r of [declare, rename, register]) expect(r.status).toBeLessThan(500)
     // Nothing changed.
-    expect((await list(server.url, '/v1/table')).sort()).toEqual(['orders'])
+    expect((await list(server.url, '/v1/namespace/%24/table/list')).sort()).toEqual(['orders'])
     expect(await list(server.url, '/v1/namespace/sales/table/list')).toEqual(['q1'])
   })
 
@@ -97,7 +102,7 @@ describe('routes on an az:// catalog', () => {
     expect((await call(server.url, '/v1/table/orders/restore', JSON.stringify({ version: 1 }))).status).toBe(200)
     expect((await call(server.url, '/v1/table/orders/describe?load_detailed_metadata=true')).body).toMatchObject({ num_rows: 3 })
     expect((await call(server.url, '/v1/table/orders/drop')).status).toBe(200)
-    expect(await list(server.url, '/v1/table')).toEqual([])
+    expect(await list(server.url, '/v1/namespace/%24/table/list')).toEqual([])
   })
 
   it('a table whose writer died before its first commit is "only declared", and drop removes it', async () => {

@@ -28,6 +28,8 @@ export async function openSource(path: string, options: Partial<OpenOptions> = {
 
 /** The file's first bytes, size and format; missing files, folders and unreadable files are clear errors. */
 export async function sniffPath(path: string, fileName = basename(path)): Promise<{ head: Buffer; size: number; format: ImportFormat }> {
+  // The OS cannot name such a file (Node throws a TypeError): the caller's path is wrong, not our reading.
+  if (path.includes('\0')) throw new AppError('invalid_input', 'The file path contains a NUL byte, which no file name can hold')
   let head: Buffer
   let size: number
   try {

@@ -1,5 +1,6 @@
 import { AppError } from '../../contract'
 import { formatTableId, type TableId } from '../../core/namespace/path'
+import type { NameClaims } from '../../core/namespace/dir/claim'
 import type { Located, Locator } from '../locator'
 import type { ObjectStoreClient } from './client'
 import { objectStoreUnsupported } from './unsupported'
@@ -13,6 +14,7 @@ export class ObjectStoreLocator implements Locator {
   constructor(
     readonly root: string,
     private readonly client: ObjectStoreClient,
+    private readonly claims: NameClaims | null = null,
   ) {}
 
   async locate(id: TableId): Promise<Located | null> {
@@ -40,13 +42,17 @@ export class ObjectStoreLocator implements Locator {
   forget(): void {}
 
   /**
-   * A root table's location is `{root}/{name}.lance` whatever happens, so declaring it writes nothing: the client
-   * (lancedb's REST client) then writes the dataset there itself, and Lance's conditional first commit lets
-   * exactly one of two racing creators win. Child-namespace tables need a `__manifest` row first: unsupported.
+   * A root table's location is `{root}/{name}.lance`. Declaring it writes only the `.lance-reserved` marker there,
+   * as lance-namespace's own declare does, with the store's conditional write (never over an existing one): of any
+   * number of racing declares exactly one wins, and the name is then listed (declared only) until the client
+   * (lancedb's REST client) writes the dataset there itself. Child-namespace tables need a `__manifest` row first:
+   * unsupported.
    */
   async declare(id: TableId): Promise<string> {
     if (id.namespace.length > 0) throw objectStoreUnsupported('declareChild')
     if (await this.locate(id)) throw new AppError('already_exists', `Table ${formatTableId(id)} already exists`)
+    if (this.claims && !(await this.claims.reserve(`${id.name}.lance/.lance-reserved`, 'reserved')))
+      throw new AppError('already_exists', `Table ${formatTableId(id)} already exists (declared)`)
     return `${this.root}/${id.name}.lance`
   }
 
@@ -55,9 +61,15 @@ export class ObjectStoreLocator implements Locator {
     return false
   }
 
-  /** Deleting objects other than through Lance needs a store client of our own; a damaged table stays. */
-  async dropDamaged(): Promise<boolean> {
-    return false
+  /**
+   * A root table declared by us and never written holds only its `.lance-reserved` marker: removing it drops the
+   * name. Anything else damaged stays (deleting a dataset's objects other than through Lance is not ours to do).
+   */
+  async dropDamaged(id: TableId): Promise<boolean> {
+    if (id.namespace.length > 0 || !this.claims) return false
+    const found = await this.locate(id)
+    if (!found || found.hasData) return false
+    return this.claims.unreserve(`${id.name}.lance/.lance-reserved`)
   }
 
   async close(): Promise<void> {}

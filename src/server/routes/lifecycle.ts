@@ -73,10 +73,16 @@ export function registerLifecycleRoutes(app: FastifyInstance, deps: LifecycleRou
     return json(reply, { version: wireVersion(found) })
   })
 
-  // Managed versioning (an external manifest store) is not something a directory catalog does.
-  app.post('/v1/table/:id/version/create', async () => {
-    throw new AppError('unsupported', 'This server does not use managed versioning; versions are made by writing to the table')
-  })
+  // Managed versioning (Lance committing through the namespace, an external manifest store) is not something this
+  // server offers (it never answers `managed_versioning: true`), and lancedb 0.31.0 has no call to commit a manifest
+  // a client wrote elsewhere as a table version, nor to delete chosen versions (only `optimize`'s age-based cleanup).
+  const managedVersioning = (what: string) => async (request: FastifyRequest) => {
+    if (what !== 'batch-create') tableOf(request)
+    throw new AppError('unsupported', `This server cannot ${what === 'delete' ? 'delete chosen table versions' : 'commit a client-written manifest as a table version'}: it does not use managed versioning (describe never answers managed_versioning), and lancedb 0.31.0 has no call for it; versions are made by writing to the table${what === 'delete' ? ', and old ones removed by optimize' : ''}`)
+  }
+  app.post('/v1/table/:id/version/create', managedVersioning('create'))
+  app.post('/v1/table/version/batch-create', managedVersioning('batch-create'))
+  app.post('/v1/table/:id/version/delete', managedVersioning('delete'))
 
   // ---- tags -----------------------------------------------------------------------------------
 
@@ -162,7 +168,8 @@ export function registerLifecycleRoutes(app: FastifyInstance, deps: LifecycleRou
 
   const createIndex = (scalarOnly: boolean) => async (request: FastifyRequest, reply: FastifyReply) => {
     const b = body(request)
-    const type = String(b.index_type ?? '').toUpperCase()
+    if (typeof b.index_type !== 'string' || b.index_type === '') throw invalid(`index_type is required (one of ${indexTypes.join(', ')})`)
+    const type = b.index_type.toUpperCase()
     const normalized = type === 'INVERTED' ? 'FTS' : type === 'SCALAR' ? 'BTREE' : type
     if (!(indexTypes as readonly string[]).includes(normalized)) throw new AppError('unsupported', `This server does not build ${type || 'that kind of'} indexes; it builds ${indexTypes.join(', ')}`)
     if (scalarOnly && !['BTREE', 'BITMAP', 'LABEL_LIST', 'FTS'].includes(normalized)) throw invalid(`${normalized} is not a scalar index; use create_index`)

@@ -41,7 +41,7 @@ export function registerRegisterRoutes(app: FastifyInstance, deps: RegisterRoute
     if (mode !== 'create') throw invalid('mode must be Create or Overwrite')
     const catalog = catalogOf(request)
     const location = await catalog
-      .write(() => dir(catalog).registerTable(id, b.location as string))
+      .create([...id.namespace, id.name], 'table', () => dir(catalog).registerTable(id, b.location as string))
       .catch((error: unknown) => {
         throw namespaceCoded(error)
       })

@@ -169,5 +169,7 @@ describe('import through the service contract', () => {
     expect(missing.ok ? null : missing.error).toMatchObject({ code: 'not_found', message: 'nope.arrow does not exist (any more)' })
     const folder = await service.dispatch('import/preview', { connectionId, namespace: [], source: { path: dir } })
     expect(folder.ok ? null : folder.error).toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/is a folder/) })
+    const nul = await service.dispatch('import/preview', { connectionId, namespace: [], source: { path: join(dir, 'a\0b.csv') } })
+    expect(nul.ok ? null : nul.error).toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/NUL byte/) })
   })
 })

@@ -39,6 +39,9 @@ export function fromLanceError(error: unknown, context: ErrorContext = {}): AppE
     return make('unsupported', 'This directory has no __manifest, so it holds no child namespaces (only tables at its root)')
   }
   if (/Namespace not empty/i.test(text)) return make('not_empty', `${namespace} is not empty`, 'Drop the tables and namespaces inside it first')
+  // The caller's own mistakes, in Lance's words ("Invalid user input: …"), checked before the generic rules below.
+  const userInput = userInputProblem(text)
+  if (userInput) return make('invalid_input', userInput)
   if (/already exists/i.test(text)) return make('already_exists', `${context.table ? table : namespace} already exists`)
   if (/not implemented|Not supported/i.test(text)) return make('unsupported', `This operation is not supported by directory catalogs: ${firstLine(text)}`)
   if (/No field named|Schema error/i.test(text)) return make('invalid_input', `Unknown column: ${firstLine(text).replace(/^.*No field named\s*/s, '')}`)
@@ -46,6 +49,23 @@ export function fromLanceError(error: unknown, context: ErrorContext = {}): AppE
     return make('corrupt', `${table} is damaged: its files cannot be read`, DAMAGE_HINT)
   }
   return make('internal', `Unexpected error from Lance: ${firstLine(text)}`)
+}
+
+/**
+ * What the caller got wrong, when Lance says so: a SQL text it cannot parse, a column that is not there, a column
+ * name already taken, an index kind that does not fit the column's type. Null for anything else.
+ */
+function userInputProblem(text: string): string | null {
+  const sql = /Error parsing statement: (?:SELECT 1 FROM t WHERE )?(.*?) \(sql parser error: ([^)]*)\)/s.exec(text)
+  if (sql) return `The SQL expression "${sql[1]!.slice(0, 200)}" cannot be parsed: ${sql[2]!.slice(0, 200)}`
+  if (/sql parser error/i.test(text)) return `The SQL expression cannot be parsed: ${firstLine(text).replace(/^.*sql parser error:\s*/s, '')}`
+  const missing = /Column '([^']*)' does not exist in dataset schema/.exec(text)
+  if (missing) return `Column "${missing[1]}" does not exist in the table`
+  const taken = /Column (\S+) already exists in the dataset/.exec(text)
+  if (taken) return `Column "${taken[1]}" already exists in the table; choose another name`
+  const index = /A (.+?) index cannot be created on the field `([^`]*)` which has data type (.+?)(?:\s{2}Caused by|\n|,\s*\/|$)/s.exec(text)
+  if (index) return `A ${index[1]} index cannot be built on column "${index[2]}": its type is ${index[3]!.trim()}, which that index does not take`
+  return null
 }
 
 /** Drop the Rust source paths that make lance messages hard to read. */

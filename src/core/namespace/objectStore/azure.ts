@@ -23,7 +23,7 @@ const KEYS = {
   allowHttp: ['azure_allow_http', 'allow_http'],
 } as const
 
-type Credential = { kind: 'key'; key: Buffer } | { kind: 'sas'; query: string } | { kind: 'token'; token: string } | { kind: 'anonymous' }
+export type AzureCredential = { kind: 'key'; key: Buffer } | { kind: 'sas'; query: string } | { kind: 'token'; token: string } | { kind: 'anonymous' }
 
 /**
  * List an `az://` catalog root with one pair of signed GET requests (Blob service "List Blobs"), to learn
@@ -50,11 +50,30 @@ export async function probeAzure(location: ObjectStoreLocation, options: Storage
   return listingOf(children, manifest.length, prefix)
 }
 
+/** Where and how to reach an Azure account for signed requests of our own (the same options Lance takes). */
+export interface AzureAccess {
+  endpoint: string
+  account: string
+  credential: AzureCredential
+}
+
+/** The account, endpoint and credential the storage options name; null when they name none this module can use. */
+export function azureAccess(options: StorageOptions, env: NodeJS.ProcessEnv = process.env): AzureAccess | null {
+  const emulator = isTrue(option(options, KEYS.emulator, env))
+  const account = option(options, KEYS.account, env) ?? (emulator ? EMULATOR_ACCOUNT : undefined)
+  if (!account) return null
+  const credential = credentialOf(options, env, emulator)
+  if (!credential) return null
+  const endpoint = (option(options, KEYS.endpoint, env) ?? (emulator ? `${env.AZURITE_BLOB_STORAGE_URL ?? 'http://127.0.0.1:10000'}/${account}` : `https://${account}.blob.core.windows.net`)).replace(/\/+$/, '')
+  if (endpoint.startsWith('http:') && !isTrue(option(options, KEYS.allowHttp, env)) && !emulator) throw storeRefusalForHttp(endpoint)
+  return { endpoint, account, credential }
+}
+
 function storeRefusalForHttp(endpoint: string): AppError {
   return new AppError('invalid_input', `The endpoint ${new URL(endpoint).origin} is plain http: set the storage option allow_http=true to use it`)
 }
 
-function credentialOf(options: StorageOptions, env: NodeJS.ProcessEnv, emulator: boolean): Credential | null {
+function credentialOf(options: StorageOptions, env: NodeJS.ProcessEnv, emulator: boolean): AzureCredential | null {
   const key = option(options, KEYS.key, env) ?? (emulator ? EMULATOR_KEY : undefined)
   if (key) return { kind: 'key', key: Buffer.from(key, 'base64') }
   const sas = option(options, KEYS.sas, env)
@@ -66,7 +85,7 @@ function credentialOf(options: StorageOptions, env: NodeJS.ProcessEnv, emulator:
 }
 
 /** One "List Blobs" request; answers the names of blobs and virtual directories found. */
-async function listBlobs(endpoint: string, account: string, location: ObjectStoreLocation, credential: Credential, query: Record<string, string>): Promise<string[]> {
+async function listBlobs(endpoint: string, account: string, location: ObjectStoreLocation, credential: AzureCredential, query: Record<string, string>): Promise<string[]> {
   const url = new URL(`${endpoint}/${encodeURIComponent(location.bucket)}`)
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v)
   const headers: Record<string, string> = { 'x-ms-date': new Date().toUTCString(), 'x-ms-version': API_VERSION }

@@ -56,7 +56,33 @@ export async function probeS3(location: ObjectStoreLocation, options: StorageOpt
   return listingOf(children, manifest.length, prefix)
 }
 
-function bucketUrl(bucket: string, endpoint: string | undefined, region: string, virtualHosted: boolean): URL {
+/** Where and how to reach an S3 bucket for signed requests of our own (the same options Lance takes). */
+export interface S3Access {
+  endpoint?: string
+  region: string
+  virtualHosted: boolean
+  signer: { accessKeyId: string; secretAccessKey: string; token?: string } | null
+}
+
+/** The endpoint, region and access key the storage options name; null when the credentials come from elsewhere. */
+export function s3Access(options: StorageOptions, env: NodeJS.ProcessEnv = process.env): S3Access | null {
+  const anonymous = isTrue(option(options, KEYS.skipSignature, env))
+  const accessKeyId = option(options, KEYS.accessKeyId, env)
+  const secretAccessKey = option(options, KEYS.secret, env)
+  if (!anonymous && (!accessKeyId || !secretAccessKey)) return null
+  const endpoint = option(options, KEYS.endpoint, env)?.replace(/\/+$/, '')
+  if (endpoint?.startsWith('http:') && !isTrue(option(options, KEYS.allowHttp, env))) {
+    throw new AppError('invalid_input', `The endpoint ${new URL(endpoint).origin} is plain http: set the storage option allow_http=true to use it`)
+  }
+  return {
+    endpoint,
+    region: option(options, KEYS.region, env) ?? 'us-east-1',
+    virtualHosted: endpoint ? isTrue(option(options, KEYS.virtualHosted, env)) : true,
+    signer: anonymous ? null : { accessKeyId: accessKeyId!, secretAccessKey: secretAccessKey!, token: option(options, KEYS.token, env) },
+  }
+}
+
+export function bucketUrl(bucket: string, endpoint: string | undefined, region: string, virtualHosted: boolean): URL {
   if (!endpoint) return new URL(`https://${bucket}.s3.${region}.amazonaws.com/`)
   const base = new URL(endpoint)
   if (virtualHosted) return new URL(`${base.protocol}//${bucket}.${base.host}${base.pathname.replace(/\/$/, '')}/`)
