@@ -9,7 +9,7 @@ import {
 } from '@tanstack/react-table'
 import type { Table as ArrowTable } from 'apache-arrow'
 import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
-import type { FieldInfo, SortKey, TableRef, TableViewSpec } from '../../../contract'
+import { cellValue, type FieldInfo, type SortKey, type TableRef, type TableViewSpec } from '../../../contract'
 import { ErrorPanel } from '../../components/ErrorPanel'
 import { formatCell } from './formatCell'
 import './inspect.css'
@@ -62,7 +62,7 @@ function fitColumns(fields: readonly FieldInfo[], page: ArrowTable): Record<stri
     const vector = page.getChild(field.name)
     if (!vector) continue
     let chars = field.name.length + 2
-    for (let i = 0; i < rows; i += 1) chars = Math.max(chars, formatCell(vector.get(i), vector.type).text.length)
+    for (let i = 0; i < rows; i += 1) chars = Math.max(chars, formatCell(cellValue(vector, i), vector.type).text.length)
     // The header too: its type line (smaller monospace) beside the sort mark and the column-menu button.
     const header = headerTypeLabel(field).length * TYPE_CHAR_WIDTH + HEADER_CONTROLS_WIDTH
     sizing[field.name] = Math.round(Math.min(MAX_FIT_WIDTH, Math.max(64, chars * CHAR_WIDTH + 24, header)))
@@ -73,7 +73,7 @@ function fitColumns(fields: readonly FieldInfo[], page: ArrowTable): Record<stri
 function CellContent({ row, name }: { row: GridRow; name: string }) {
   const vector = row.page?.getChild(name)
   if (!vector) return <span className="cell-pending" aria-hidden="true" />
-  const display = formatCell(vector.get(row.pageRow), vector.type)
+  const display = formatCell(cellValue(vector, row.pageRow), vector.type)
   return (
     <span className={`cell-text cell-${display.kind}`} title={display.title ?? display.text}>
       {display.text}
