@@ -60,7 +60,8 @@ function wildlifeTable() {
 }
 
 function column(type: DataType, data: Int32Array | BigInt64Array) {
-  return makeVector(makeData({ type, length: data.length, nullCount: 0, data }))
+  // The type says how the buffer reads (days, seconds, ms, µs, ns); apache-arrow's typings want one per type.
+  return makeVector(makeData({ type, length: data.length, nullCount: 0, data } as never))
 }
 
 /** One row per case: a leap day, the epoch; times with and without fractions; naive and zoned timestamps. */
@@ -309,7 +310,7 @@ test('dates, times, timestamps and durations read the same in the grid, the insp
 
 /** The header names drawn cut (with an ellipsis): none may be, every name here is short. */
 async function cutHeaders(grid: Locator): Promise<string[]> {
-  return grid.evaluate((g) => [...g.querySelectorAll<HTMLElement>('[role="columnheader"] .header-name')].filter((n) => n.scrollWidth > n.clientWidth).map((n) => n.textContent ?? ''))
+  return grid.evaluate((g) => Array.from(g.querySelectorAll<HTMLElement>('[role="columnheader"] .header-name')).filter((n) => n.scrollWidth > n.clientWidth).map((n) => n.textContent ?? ''))
 }
 
 test('headers stay fitted to their names after a filter, a text search and a vector search', async ({ page }) => {

@@ -355,12 +355,13 @@ export const DataGrid = memo(function DataGrid({
     else if (right > element.scrollLeft + element.clientWidth) element.scrollLeft = right - element.clientWidth
   }
 
-  const moveActive = (row: number, col: number) => {
+  /** Make (row, col) the active cell and scroll to it: as little as possible, or with the row centred. */
+  const moveActive = (row: number, col: number, centre = false) => {
     if (rowCount === 0 || visibleColumns.length === 0) return null
     const r = Math.min(Math.max(row, 0), rowCount - 1)
     const c = Math.min(Math.max(col, 0), visibleColumns.length - 1)
     setActive({ row: r, col: c })
-    scrollToOffset(offsetToReveal(g, offsetRef.current, r))
+    scrollToOffset(centre ? offsetToCenter(g, r) : offsetToReveal(g, offsetRef.current, r))
     revealColumn(c)
     return { row: r, col: c }
   }
@@ -381,8 +382,8 @@ export const DataGrid = memo(function DataGrid({
   })
 
   /** Move the active cell; `extend` (Shift) grows the selection instead of collapsing it. */
-  const moveTo = (row: number, col: number, extend = false) => {
-    const at = moveActive(row, col)
+  const moveTo = (row: number, col: number, extend = false, centre = false) => {
+    const at = moveActive(row, col, centre)
     if (at) selection.moved(at, extend)
   }
 
@@ -425,11 +426,7 @@ export const DataGrid = memo(function DataGrid({
   useEffect(() => {
     if (!selectRow || selectedNonce.current === selectRow.nonce) return
     selectedNonce.current = selectRow.nonce
-    const at = moveActive(selectRow.row, active?.col ?? 0)
-    if (at) {
-      scrollToOffset(offsetToCenter(g, at.row))
-      selection.moved(at, false)
-    }
+    moveTo(selectRow.row, active?.col ?? 0, false, true)
     scrollRef.current?.focus()
   })
 
