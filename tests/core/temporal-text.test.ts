@@ -18,6 +18,7 @@ import {
   tableFromIPC,
   vectorFromArray,
   type DataType,
+  type Table,
 } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cellValue, durationText, fieldText, formatRows, isoTimestamp, jsonText, temporalText, timeOfDay } from '../../src/contract'
@@ -66,7 +67,7 @@ describe('values read back from Lance', () => {
     took_s: [new DurationSecond(), BigInt64Array.from([86_400n, 59n]), ['1d', '59s']],
     took_us: [new DurationMicrosecond(), BigInt64Array.from([1_500_000n, 0n]), ['1.5s', '0s']],
   }
-  let page: ReturnType<typeof tableFromIPC>
+  let page: Table
   beforeAll(async () => {
     dir = await makeTempDir('lcb-temporal-')
     const columns = Object.fromEntries(Object.entries(types).map(([name, [type, data]]) => [name, column(type, data)]))
