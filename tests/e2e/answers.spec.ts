@@ -228,6 +228,11 @@ test('every count is the count: header, status bar, search note and export sheet
   await expect(note).toContainText('Top 1,000 matches — raise the limit')
   await expect(status).toContainText('of 1,000')
   await keepScreenshot(page, 'search-count')
+  // Go to row offers the view's rows.
+  await page.getByRole('button', { name: 'Go to row…' }).click()
+  await expect(page.getByRole('dialog', { name: 'Go to row' })).toContainText('Row number (1–1,000)')
+  await page.keyboard.press('Escape')
+  await expect(page.getByRole('dialog', { name: 'Go to row' })).toHaveCount(0)
   const searched = await exportCount()
   expect(searched.rows).toBe('1,000')
   expect(searched.scope).toContain('top 1,000')
