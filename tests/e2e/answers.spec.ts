@@ -124,8 +124,10 @@ async function applyFilter(page: Page, predicate: string) {
   await filterBox(page).press('Enter')
 }
 
+/** A screenshot in test-results, and with UPDATE_SCREENSHOTS=1 also the README's copy in resources/screenshots. */
 async function keepScreenshot(page: Page, name: string) {
-  await copyFile(await screenshot(page, name), join(SCREENSHOTS, `${name}.png`))
+  const path = await screenshot(page, name)
+  if (process.env.UPDATE_SCREENSHOTS === '1') await copyFile(path, join(SCREENSHOTS, `${name}.png`))
 }
 
 test('a column name in quotes gets a warning with the fix one click away; Lance’s errors name only the user’s columns', async ({ page }) => {
