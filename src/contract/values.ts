@@ -1,4 +1,4 @@
-import { DataType, TimeUnit, type Field, type Vector } from 'apache-arrow'
+import { DataType, Null, TimeUnit, type Field, type Vector } from 'apache-arrow'
 
 /**
  * Values as text, whole and exact: what a copy (renderer) and an export (core) write. Unlike the grid's
@@ -12,13 +12,55 @@ export class RawTimestamp {
   constructor(
     readonly value: bigint,
     readonly unit: TimeUnit,
+    /** The column's time zone; null for a naive timestamp (a wall-clock time with no zone). */
+    readonly timezone: string | null = 'UTC',
   ) {}
 }
 
 const UNIT_DIGITS: Record<TimeUnit, number> = { [TimeUnit.SECOND]: 0, [TimeUnit.MILLISECOND]: 3, [TimeUnit.MICROSECOND]: 6, [TimeUnit.NANOSECOND]: 9 }
 
-/** ISO 8601 in UTC with as many fraction digits as the unit has (`2024-05-01T12:00:00.123456Z`). */
-export function isoTimestamp(value: bigint, unit: TimeUnit): string {
+/**
+ * Dates, times, timestamps and durations as text: the one rule the grid, the cell inspector, copy and export
+ * share, so a value reads the same everywhere.
+ * - Date32 / Date64: the calendar day, `2024-02-29`.
+ * - Time32 / Time64: the time of day, `12:30:00`, with the unit's fraction digits only when the fraction is
+ *   not zero (`12:30:00.250`).
+ * - Timestamp with a zone: the instant in UTC, ISO 8601 with `Z` and as many fraction digits as the unit has
+ *   (`2024-05-01T12:00:00.123456Z`), whatever the zone (the inspector shows it in the column's zone too).
+ * - Timestamp without a zone (naive): the same digits without `Z` (`2024-02-29T12:30:00.000000`): it is a
+ *   wall-clock time, not an instant, and must not look like UTC.
+ * - Duration: days, hours, minutes and seconds with units (`1h 30m 0.5s`, `-2d 3h`, `0s`), exact to the unit.
+ * Returns undefined for any other type.
+ */
+export function temporalText(value: unknown, type: DataType): string | undefined {
+  if (value instanceof RawTimestamp) return isoTimestamp(value.value, value.unit, value.timezone !== null)
+  if (DataType.isDictionary(type)) return temporalText(value, type.dictionary)
+  if (DataType.isTimestamp(type)) {
+    const raw = rawOfMs(value, type.unit)
+    return raw === undefined ? undefined : isoTimestamp(raw, type.unit, type.timezone !== null && type.timezone !== undefined)
+  }
+  if (DataType.isDate(type)) return isoDate(value instanceof Date ? value.getTime() : Number(value))
+  if (DataType.isTime(type)) return timeOfDay(toBigInt(value), type.unit)
+  if (DataType.isDuration(type)) return durationText(toBigInt(value), type.unit)
+  return undefined
+}
+
+function toBigInt(value: unknown): bigint {
+  if (typeof value === 'bigint') return value
+  const n = Number(value)
+  return Number.isFinite(n) ? BigInt(Math.round(n)) : 0n
+}
+
+/** apache-arrow's float milliseconds (nested timestamps) back in the column's unit. */
+function rawOfMs(value: unknown, unit: TimeUnit): bigint | undefined {
+  const ms = value instanceof Date ? value.getTime() : typeof value === 'bigint' ? Number(value) : Number(value)
+  if (!Number.isFinite(ms)) return undefined
+  const scale = [1 / 1000, 1, 1000, 1_000_000][unit]!
+  return BigInt(Math.round(ms * scale))
+}
+
+/** `value` split into whole seconds and a non-negative fraction in the unit. */
+function splitSeconds(value: bigint, unit: TimeUnit): { seconds: bigint; fraction: bigint; digits: number } {
   const digits = UNIT_DIGITS[unit]
   const scale = 10n ** BigInt(digits)
   let seconds = value / scale
@@ -27,19 +69,44 @@ export function isoTimestamp(value: bigint, unit: TimeUnit): string {
     fraction += scale
     seconds -= 1n
   }
+  return { seconds, fraction, digits }
+}
+
+/** ISO 8601 with as many fraction digits as the unit has: `2024-05-01T12:00:00.123456Z`, without `Z` when naive. */
+export function isoTimestamp(value: bigint, unit: TimeUnit, zoned = true): string {
+  const { seconds, fraction, digits } = splitSeconds(value, unit)
   const date = new Date(Number(seconds) * 1000)
   if (Number.isNaN(date.getTime())) return value.toString()
   const base = date.toISOString().slice(0, 19)
-  return digits === 0 ? `${base}Z` : `${base}.${fraction.toString().padStart(digits, '0')}Z`
+  const zone = zoned ? 'Z' : ''
+  return digits === 0 ? `${base}${zone}` : `${base}.${fraction.toString().padStart(digits, '0')}${zone}`
 }
 
-/** Milliseconds (possibly fractional, as apache-arrow returns nested timestamps) as ISO 8601. */
-function isoFromMs(ms: number): string {
-  const date = new Date(Math.floor(ms))
-  if (Number.isNaN(date.getTime())) return String(ms)
-  const micros = Math.round((ms - Math.floor(ms)) * 1000)
-  const iso = date.toISOString()
-  return micros > 0 ? `${iso.slice(0, 23)}${String(micros).padStart(3, '0')}Z` : iso
+/** The time of day: `12:30:00`, `12:30:00.250` (fraction digits only when there is a fraction). */
+export function timeOfDay(value: bigint, unit: TimeUnit): string {
+  const { seconds, fraction, digits } = splitSeconds(value, unit)
+  const two = (n: bigint) => n.toString().padStart(2, '0')
+  const text = `${two(seconds / 3600n)}:${two((seconds / 60n) % 60n)}:${two(seconds % 60n)}`
+  return fraction === 0n ? text : `${text}.${fraction.toString().padStart(digits, '0')}`
+}
+
+/** A duration with units: `1d 2h 3m 4.5s`; zero parts are left out (`2h`, `90s` → `1m 30s`), zero is `0s`. */
+export function durationText(value: bigint, unit: TimeUnit): string {
+  const negative = value < 0n
+  const { seconds, fraction, digits } = splitSeconds(negative ? -value : value, unit)
+  const parts: string[] = []
+  const days = seconds / 86_400n
+  const hours = (seconds / 3600n) % 24n
+  const minutes = (seconds / 60n) % 60n
+  const secs = seconds % 60n
+  if (days > 0n) parts.push(`${days}d`)
+  if (hours > 0n) parts.push(`${hours}h`)
+  if (minutes > 0n) parts.push(`${minutes}m`)
+  if (secs > 0n || fraction > 0n || parts.length === 0) {
+    const frac = fraction > 0n ? `.${fraction.toString().padStart(digits, '0').replace(/0+$/, '')}` : ''
+    parts.push(`${secs}${frac}s`)
+  }
+  return `${negative ? '-' : ''}${parts.join(' ')}`
 }
 
 function isoDate(ms: number): string {
@@ -93,16 +160,13 @@ function floatJson(value: number): string {
 /** JSON text of a value (bigints as exact digits, binary as base64, timestamps as ISO strings, decimals as strings). */
 export function jsonText(value: unknown, type?: DataType): string {
   if (value === null || value === undefined) return 'null'
-  if (value instanceof RawTimestamp) return JSON.stringify(isoTimestamp(value.value, value.unit))
+  const temporal = type || value instanceof RawTimestamp ? temporalText(value, type ?? new Null()) : undefined
+  if (temporal !== undefined) return JSON.stringify(temporal)
   if (type && DataType.isDictionary(type)) return jsonText(value, type.dictionary)
   if (typeof value === 'bigint') return value.toString()
   if (typeof value === 'boolean') return String(value)
   if (typeof value === 'string') return JSON.stringify(value)
-  if (typeof value === 'number') {
-    if (type && DataType.isTimestamp(type)) return JSON.stringify(isoFromMs(value))
-    if (type && DataType.isDate(type)) return JSON.stringify(isoDate(value))
-    return floatJson(value)
-  }
+  if (typeof value === 'number') return floatJson(value)
   if (type && DataType.isDecimal(type)) return JSON.stringify(decimalText(String(value), type.scale))
   if (value instanceof Uint8Array && (!type || isBinaryType(type))) return JSON.stringify(base64(value))
   if (value instanceof Date) return JSON.stringify(value.toISOString())
@@ -130,15 +194,12 @@ export function jsonText(value: unknown, type?: DataType): string {
  */
 export function fieldText(value: unknown, type?: DataType): string | null {
   if (value === null || value === undefined) return null
-  if (value instanceof RawTimestamp) return isoTimestamp(value.value, value.unit)
+  const temporal = type || value instanceof RawTimestamp ? temporalText(value, type ?? new Null()) : undefined
+  if (temporal !== undefined) return temporal
   if (type && DataType.isDictionary(type)) return fieldText(value, type.dictionary)
   if (typeof value === 'string') return value
   if (typeof value === 'bigint' || typeof value === 'boolean') return String(value)
-  if (typeof value === 'number') {
-    if (type && DataType.isTimestamp(type)) return isoFromMs(value)
-    if (type && DataType.isDate(type)) return isoDate(value)
-    return String(value)
-  }
+  if (typeof value === 'number') return String(value)
   if (type && DataType.isDecimal(type)) return decimalText(String(value), type.scale)
   if (value instanceof Uint8Array && (!type || isBinaryType(type))) return base64(value)
   return jsonText(value, type)
@@ -157,7 +218,7 @@ export function cellValue(vector: Vector, row: number): unknown {
         if (!data.getValid(index)) return null
         const values = data.values as unknown as BigInt64Array | Int32Array
         const raw = values[data.offset + index]
-        return raw === undefined ? null : new RawTimestamp(BigInt(raw), type.unit)
+        return raw === undefined ? null : new RawTimestamp(BigInt(raw), type.unit, type.timezone ?? null)
       }
       index -= data.length
     }

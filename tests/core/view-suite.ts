@@ -129,7 +129,13 @@ export function viewContract(name: string, makeTarget: () => Promise<ViewSuiteTa
       const column = await codeAndMessage(page({ version, filter: 'scor > 1' }))
       expect(column).toMatchObject({ code: 'invalid_input' })
       expect(column.message).toMatch(/scor/)
+      // Lance's suggestion names the column as an identifier (backticks), not as a string in single quotes.
+      expect(column.message).toContain('Did you mean the column `score`?')
       expect((await codeAndMessage(client.countRows(id, { view: { version, filter: 'nope = 1' } }))).code).toBe('invalid_input')
+      // Lance's list of valid fields holds the user's columns only, not its own (_rowid, _rowaddr, …).
+      const unknown = await codeAndMessage(client.countRows(id, { view: { version, filter: 'zzqx = 1' } }))
+      expect(unknown.message).toMatch(/Valid fields are .*\blabel\b/)
+      expect(unknown.message).not.toMatch(/_rowid|_rowaddr|_rowoffset|_row_last_updated_at_version|_row_created_at_version/)
       const sort = await codeAndMessage(page({ version, sort: [{ column: 'missing', direction: 'asc' }] }))
       expect(sort).toMatchObject({ code: 'invalid_input' })
       expect(sort.message).toMatch(/missing/)

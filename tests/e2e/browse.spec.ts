@@ -25,8 +25,8 @@ test('opens a 3-level catalog, expands to a table and shows its rows by type', a
   await expect(gridCell(grid, 0, 0)).toHaveText('0')
   await expect(gridCell(grid, 1, 0)).toHaveText('1')
   await expect(gridRow(grid, 0).getByRole('rowheader')).toHaveText('1')
-  // Timestamps readable (ISO), vectors compact with their dimension.
-  await expect(gridCell(grid, 0, 4)).toHaveText(/^2024-01-01T00:00:00\.000Z$/)
+  // Timestamps readable (ISO, every digit of their unit, Z for a zoned one), vectors compact with their dimension.
+  await expect(gridCell(grid, 0, 4)).toHaveText('2024-01-01T00:00:00.000000Z')
   await expect(gridCell(grid, 0, 5)).toHaveText(/^\[-?\d\.\d\d, -?\d\.\d\d, -?\d\.\d\d, … \] 128-d$/)
   // Strings keep their full value on hover.
   const title = gridCell(grid, 0, 1).locator('span').first()

@@ -1,4 +1,4 @@
-import { AppError } from '../../contract'
+import { AppError, userColumnsOnly } from '../../contract'
 
 /**
  * Lance's "invalid input" errors (a predicate that does not parse, an unknown column in it, a wrong vector,
@@ -17,7 +17,8 @@ export function queryInputError(error: unknown): AppError | undefined {
 
 /** The first sentence of a lance message, without repeats ("Caused by: …") and source paths. */
 function lanceSentence(text: string): string {
-  const first = cleanPaths(text).split(/\s{2}Caused by:|\n/)[0]!.replace(/^(Invalid user input|lance error):\s*/i, '').trim()
+  // Only the user's columns in Lance's lists, and its suggestion named as an identifier (backticks).
+  const first = userColumnsOnly(cleanPaths(text).split(/\s{2}Caused by:|\n/)[0]!.replace(/^(Invalid user input|lance error):\s*/i, '').trim())
   return first.length > 500 ? `${first.slice(0, 500)}…` : first
 }
 

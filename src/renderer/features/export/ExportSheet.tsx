@@ -22,13 +22,17 @@ export function ExportSheet({
   tableRef,
   view,
   rowCount,
+  tableRows,
   columnCount,
   totalColumns,
   onClose,
 }: {
   tableRef: TableRef
   view: TableViewSpec
+  /** Rows of the view: what the file will hold. */
   rowCount: number
+  /** Rows of the whole table (named when the view narrows them). */
+  tableRows?: number
   columnCount: number
   totalColumns: number
   onClose(): void
@@ -74,8 +78,12 @@ export function ExportSheet({
         </header>
         <div className="dialog-body">
           <p className="muted small export-scope">
-            {numberFormat.format(rowCount)} rows · {columnCount === totalColumns ? `all ${columnCount} columns` : `${columnCount} of ${totalColumns} columns (the visible ones)`}
+            <span data-testid="export-rows">{numberFormat.format(rowCount)}</span> {rowCount === 1 ? 'row' : 'rows'}
+            {(view.filter || view.search) && tableRows !== undefined ? ` of ${numberFormat.format(tableRows)}` : ''} ·{' '}
+            {columnCount === totalColumns ? `all ${columnCount} columns` : `${columnCount} of ${totalColumns} columns (the visible ones)`}
             {view.filter ? ' · filtered' : ''}
+            {view.search?.kind === 'fts' ? ` · full-text search results (top ${numberFormat.format(view.search.k)})` : ''}
+            {view.search?.kind === 'vector' ? ` · the ${numberFormat.format(view.search.k)} nearest rows` : ''}
             {view.sort?.length ? ' · sorted' : ''}
             {view.version ? ` · version ${view.version}` : ''}
           </p>

@@ -1,6 +1,6 @@
 import { DataType, type Field, type Vector } from 'apache-arrow'
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
-import { cellValue, fieldText, RawTimestamp } from '../../../contract'
+import { cellValue, fieldText, RawTimestamp, temporalText } from '../../../contract'
 import { CloseIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
 import { formatBytes, formatFloat } from './formatCell'
@@ -67,7 +67,7 @@ function ValueView({ vector, row }: { vector: Vector; row: number }) {
     const list = value as { toArray(): ArrayLike<number> }
     return <VectorValue values={list.toArray()} />
   }
-  if (value instanceof RawTimestamp || DataType.isDate(base)) return <TimeValue value={value} type={base} />
+  if (value instanceof RawTimestamp || DataType.isDate(base) || DataType.isTime(base) || DataType.isDuration(base)) return <TimeValue value={value} type={base} />
   if (DataType.isInt(base)) {
     return (
       <Facts>
@@ -218,16 +218,57 @@ function VectorPlot({ values, min, max }: { values: ArrayLike<number>; min: numb
   )
 }
 
+/** A date, time, timestamp or duration: its text (the grid's and copy's rule, src/contract/values.ts) and what it means. */
 function TimeValue({ value, type }: { value: unknown; type: DataType }) {
-  const utc = fieldText(value, type) ?? ''
-  const ms = value instanceof RawTimestamp ? Date.parse(utc) : (value as number)
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone
-  const local = new Date(ms).toLocaleString(undefined, { dateStyle: 'full', timeStyle: DataType.isDate(type) ? undefined : 'long' })
+  const text = temporalText(value, type) ?? fieldText(value, type) ?? ''
+  const mono = (t: string) => <span className="mono selectable">{t}</span>
+  if (DataType.isDate(type)) {
+    // A calendar day, not an instant: named in UTC so no zone moves it to the day before.
+    const day = new Date(value instanceof Date ? value.getTime() : Number(value)).toLocaleDateString(undefined, { dateStyle: 'full', timeZone: 'UTC' })
+    return (
+      <Facts>
+        <Fact label="Date" value={mono(text)} />
+        <Fact label="Day" value={<span className="selectable">{day}</span>} />
+      </Facts>
+    )
+  }
+  if (DataType.isTime(type)) return <Facts>{<Fact label="Time of day" value={mono(text)} />}</Facts>
+  if (DataType.isDuration(type)) {
+    const unit = ['s', 'ms', 'µs', 'ns'][type.unit]
+    return (
+      <Facts>
+        <Fact label="Duration" value={mono(text)} />
+        <Fact label="Raw" value={mono(`${String(value)} ${unit}`)} />
+      </Facts>
+    )
+  }
+  const raw = value instanceof RawTimestamp ? value : null
+  const zone = raw ? raw.timezone : DataType.isTimestamp(type) ? (type.timezone ?? null) : 'UTC'
+  if (zone === null) {
+    return (
+      <Facts>
+        <Fact label="Timestamp" value={mono(text)} />
+        <Fact label="Time zone" value="none (a wall-clock time, not converted)" />
+        {raw && <Fact label="Raw" value={mono(raw.value.toString())} />}
+      </Facts>
+    )
+  }
+  const ms = Date.parse(text)
+  const inZone = (timeZone?: string) => {
+    try {
+      return new Date(ms).toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'long', ...(timeZone ? { timeZone } : {}) })
+    } catch {
+      return null // a zone name this browser does not know
+    }
+  }
+  const local = Intl.DateTimeFormat().resolvedOptions().timeZone
+  const columnZone = zone !== 'UTC' && zone !== local ? inZone(zone) : null
   return (
     <Facts>
-      <Fact label="UTC" value={<span className="mono selectable">{utc}</span>} />
-      <Fact label="Local" value={<span className="selectable">{`${local} (${zone})`}</span>} />
-      {value instanceof RawTimestamp && <Fact label="Raw" value={<span className="mono selectable">{value.value.toString()}</span>} />}
+      <Fact label="UTC" value={mono(text)} />
+      {columnZone && <Fact label={zone} value={<span className="selectable">{columnZone}</span>} />}
+      <Fact label="Local" value={<span className="selectable">{`${inZone() ?? ''} (${local})`}</span>} />
+      {raw && <Fact label="Raw" value={mono(raw.value.toString())} />}
     </Facts>
   )
 }

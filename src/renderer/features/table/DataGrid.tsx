@@ -9,11 +9,11 @@ import {
 } from '@tanstack/react-table'
 import type { Table as ArrowTable } from 'apache-arrow'
 import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
-import type { FieldInfo, SortKey, TableRef, TableViewSpec } from '../../../contract'
+import { cellValue, type FieldInfo, type SortKey, type TableRef, type TableViewSpec } from '../../../contract'
 import { ErrorPanel } from '../../components/ErrorPanel'
 import { formatCell } from './formatCell'
 import './inspect.css'
-import { geometry, isScaled, offsetForScrollTop, offsetToReveal, scrollTopForOffset, visibleRows } from './gridGeometry'
+import { geometry, isScaled, offsetForScrollTop, offsetToCenter, offsetToReveal, scrollTopForOffset, visibleRows } from './gridGeometry'
 import { PAGE_ROWS, usePages, type PageSeed } from './usePages'
 import { contractFetch } from './copy'
 import { useGridSelection } from './useGridSelection'
@@ -53,6 +53,21 @@ const CHAR_WIDTH = 7.2
 const TYPE_CHAR_WIDTH = 6.4
 const HEADER_CONTROLS_WIDTH = 48
 const MAX_FIT_WIDTH = 380
+/**
+ * Around the header's name: the label's padding (2 × 8), the column-menu button (18 + 6), room for the sort
+ * mark (an arrow 10 px from the edge) and the border, so a fitted name is never elided.
+ */
+const HEADER_NAME_EXTRA = 16 + 24 + 16 + 2
+
+let measureContext: CanvasRenderingContext2D | null | undefined
+/** The width of a header's name as the browser draws it (600 weight, the UI font at 13 px); an estimate without a canvas. */
+function headerNameWidth(name: string): number {
+  if (measureContext === undefined) {
+    measureContext = typeof document !== 'undefined' ? document.createElement('canvas').getContext('2d') : null
+    if (measureContext) measureContext.font = `600 13px ${getComputedStyle(document.body).fontFamily || 'sans-serif'}`
+  }
+  return measureContext ? Math.ceil(measureContext.measureText(name).width) : name.length * 8.5
+}
 
 /** Widths that show the first rows' values and the header names without eliding (capped). */
 function fitColumns(fields: readonly FieldInfo[], page: ArrowTable): Record<string, number> {
@@ -61,11 +76,12 @@ function fitColumns(fields: readonly FieldInfo[], page: ArrowTable): Record<stri
   for (const field of fields) {
     const vector = page.getChild(field.name)
     if (!vector) continue
-    let chars = field.name.length + 2
-    for (let i = 0; i < rows; i += 1) chars = Math.max(chars, formatCell(vector.get(i), vector.type).text.length)
-    // The header too: its type line (smaller monospace) beside the sort mark and the column-menu button.
-    const header = headerTypeLabel(field).length * TYPE_CHAR_WIDTH + HEADER_CONTROLS_WIDTH
-    sizing[field.name] = Math.round(Math.min(MAX_FIT_WIDTH, Math.max(64, chars * CHAR_WIDTH + 24, header)))
+    let chars = 0
+    for (let i = 0; i < rows; i += 1) chars = Math.max(chars, formatCell(cellValue(vector, i), vector.type).text.length)
+    // The header too: its name (measured as drawn) and its type line (smaller monospace), beside the sort mark
+    // and the column-menu button. The name is never elided by a fit, whatever the first rows hold.
+    const header = Math.max(headerTypeLabel(field).length * TYPE_CHAR_WIDTH + HEADER_CONTROLS_WIDTH, headerNameWidth(field.name) + HEADER_NAME_EXTRA)
+    sizing[field.name] = Math.round(Math.max(Math.min(header, MAX_FIT_WIDTH), Math.min(MAX_FIT_WIDTH, Math.max(64, chars * CHAR_WIDTH + 24))))
   }
   return sizing
 }
@@ -73,7 +89,7 @@ function fitColumns(fields: readonly FieldInfo[], page: ArrowTable): Record<stri
 function CellContent({ row, name }: { row: GridRow; name: string }) {
   const vector = row.page?.getChild(name)
   if (!vector) return <span className="cell-pending" aria-hidden="true" />
-  const display = formatCell(vector.get(row.pageRow), vector.type)
+  const display = formatCell(cellValue(vector, row.pageRow), vector.type)
   return (
     <span className={`cell-text cell-${display.kind}`} title={display.title ?? display.text}>
       {display.text}
@@ -339,12 +355,13 @@ export const DataGrid = memo(function DataGrid({
     else if (right > element.scrollLeft + element.clientWidth) element.scrollLeft = right - element.clientWidth
   }
 
-  const moveActive = (row: number, col: number) => {
+  /** Make (row, col) the active cell and scroll to it: as little as possible, or with the row centred. */
+  const moveActive = (row: number, col: number, centre = false) => {
     if (rowCount === 0 || visibleColumns.length === 0) return null
     const r = Math.min(Math.max(row, 0), rowCount - 1)
     const c = Math.min(Math.max(col, 0), visibleColumns.length - 1)
     setActive({ row: r, col: c })
-    scrollToOffset(offsetToReveal(g, offsetRef.current, r))
+    scrollToOffset(centre ? offsetToCenter(g, r) : offsetToReveal(g, offsetRef.current, r))
     revealColumn(c)
     return { row: r, col: c }
   }
@@ -365,8 +382,8 @@ export const DataGrid = memo(function DataGrid({
   })
 
   /** Move the active cell; `extend` (Shift) grows the selection instead of collapsing it. */
-  const moveTo = (row: number, col: number, extend = false) => {
-    const at = moveActive(row, col)
+  const moveTo = (row: number, col: number, extend = false, centre = false) => {
+    const at = moveActive(row, col, centre)
     if (at) selection.moved(at, extend)
   }
 
@@ -403,12 +420,13 @@ export const DataGrid = memo(function DataGrid({
     }
   }
 
-  // Go to row: scroll there, select the row's first cell, and give the grid the focus.
+  // Go to row: scroll so the row stands in the middle of the grid (not at an edge, where the eye does not
+  // look), select its cell, and give the grid the focus.
   const selectedNonce = useRef<number | null>(null)
   useEffect(() => {
     if (!selectRow || selectedNonce.current === selectRow.nonce) return
     selectedNonce.current = selectRow.nonce
-    moveTo(selectRow.row, active?.col ?? 0)
+    moveTo(selectRow.row, active?.col ?? 0, false, true)
     scrollRef.current?.focus()
   })
 

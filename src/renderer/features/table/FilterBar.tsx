@@ -1,5 +1,5 @@
 import { forwardRef, useEffect, useId, useImperativeHandle, useRef, useState, type KeyboardEvent } from 'react'
-import type { AppErrorData } from '../../../contract'
+import { userColumnsOnly, type AppErrorData, type PredicateHint } from '../../../contract'
 import { Spinner } from '../../components/Spinner'
 import './query.css'
 
@@ -10,6 +10,8 @@ export interface FilterBarHandle {
 /**
  * The **Filter rows** box (a SQL predicate in Lance's `where` dialect): Enter applies, Escape or an empty box
  * clears. A refused predicate shows Lance's message under the box (role `alert`); the grid keeps its rows.
+ * A predicate that may mean something else than it says (src/contract/predicate.ts: a column name in quotes,
+ * a name that matches a column only up to case or spaces) gets a warning under the box with the fix as a button.
  * A list of recent filters for this table. The **Full-text search** box appears only when an FTS index exists.
  */
 export const FilterBar = forwardRef<
@@ -27,14 +29,18 @@ export const FilterBar = forwardRef<
     onTextSearch: (query: string) => void
     /** The catalog cannot filter (a REST server answered "unsupported"): the box is disabled with this reason. */
     disabledReason?: string
+    /** What the last predicate tried may mean instead (shown while the box still holds that predicate). */
+    hints?: { filter: string; items: readonly PredicateHint[] } | null
   }
->(function FilterBar({ filter, onApply, error, onEdit, applying, recent, ftsColumns, textQuery, onTextSearch, disabledReason }, ref) {
+>(function FilterBar({ filter, onApply, error, onEdit, applying, recent, ftsColumns, textQuery, onTextSearch, disabledReason, hints }, ref) {
   const [draft, setDraft] = useState(filter)
   const [search, setSearch] = useState(textQuery)
   const [recentOpen, setRecentOpen] = useState(false)
   const input = useRef<HTMLInputElement>(null)
   const errorId = useId()
+  const hintId = useId()
   const listId = useId()
+  const shownHints = hints && hints.filter === draft.trim() ? hints.items : []
   useImperativeHandle(ref, () => ({ focus: () => input.current?.select() }), [])
   // A quick filter (context menu) changes the applied filter: show it.
   useEffect(() => setDraft(filter), [filter])
@@ -77,7 +83,7 @@ export const FilterBar = forwardRef<
           autoComplete="off"
           value={draft}
           aria-invalid={error ? true : undefined}
-          aria-describedby={error ? errorId : undefined}
+          aria-describedby={[error ? errorId : '', shownHints.length > 0 ? hintId : ''].join(' ').trim() || undefined}
           onChange={(event) => {
             setDraft(event.target.value)
             if (error) onEdit()
@@ -151,8 +157,29 @@ export const FilterBar = forwardRef<
       )}
       {error && (
         <div id={errorId} role="alert" className="filter-error">
-          <strong>{error.message}</strong>
+          {/* A foreign server may pass Lance's lists on as they are: only the user's columns here too. */}
+          <strong>{userColumnsOnly(error.message)}</strong>
           {error.hint && <span> — {error.hint}</span>}
+        </div>
+      )}
+      {shownHints.length > 0 && (
+        <div id={hintId} role="status" aria-label="Filter warning" className="filter-warning">
+          {shownHints.map((hint) => (
+            <div key={`${hint.found}:${hint.column}`} className="filter-warning-item">
+              <span>{hint.message}</span>
+              <button
+                type="button"
+                className="button filter-fix"
+                title={hint.fixed}
+                onClick={() => {
+                  setDraft(hint.fixed)
+                  onApply(hint.fixed)
+                }}
+              >
+                Use <code>{`\`${hint.column.replaceAll('`', '``')}\``}</code>
+              </button>
+            </div>
+          ))}
         </div>
       )}
     </div>

@@ -12,6 +12,7 @@ import { SchemaPanel } from './SchemaPanel'
 import { type PageSeed } from './usePages'
 import { openTable } from './tableOpening'
 import { useTableQueries } from './useTableQueries'
+import { useEscapeLayer } from './panelStack'
 import { LifecycleButtons, LifecyclePanelView, ReadOnlyBadge, useTableLifecycle } from '../lifecycle/TableLifecycle'
 
 const numberFormat = new Intl.NumberFormat('en-US')
@@ -33,6 +34,9 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
   const [seed, setSeed] = useState<PageSeed | undefined>(undefined)
   const [initialPage, setInitialPage] = useState<ArrowTable | undefined>(undefined)
   const [exporting, setExporting] = useState(false)
+  // Escape closes the side panel opened last (panelStack.ts), whichever it is.
+  useEscapeLayer(schemaOpen, () => setSchemaOpen(false))
+  useEscapeLayer(lifecycle.panel !== null, () => lifecycle.setPanel(null))
 
   useEffect(() => {
     let live = true
@@ -85,8 +89,17 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
         </div>
         <dl className="table-facts">
           <div>
-            <dt>{q.narrowed ? 'Matching rows' : 'Rows'}</dt>
-            <dd data-testid="row-count" title={q.narrowed && info ? `${numberFormat.format(q.count)} of ${numberFormat.format(info.rowCount)} rows` : undefined}>
+            <dt data-testid="row-count-label">{q.countLabel}</dt>
+            <dd
+              data-testid="row-count"
+              title={
+                q.narrowed && info
+                  ? q.gridProps.view.search
+                    ? `${numberFormat.format(q.count)} results (limit ${numberFormat.format(q.gridProps.view.search.k)}) in a table of ${numberFormat.format(info.rowCount)} rows`
+                    : `${numberFormat.format(q.count)} of ${numberFormat.format(info.rowCount)} rows`
+                  : undefined
+              }
+            >
               {info ? numberFormat.format(q.count) : '—'}
             </dd>
           </div>
@@ -150,7 +163,9 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
             tableRef={tableRef}
             // The view the grid shows (version, filter, sort, search) with its visible columns.
             view={{ ...(q.gridProps.view ?? { version: info.version }), ...(info.schema.some((f) => visibility[f.name] === false) ? { columns: info.schema.filter((f) => visibility[f.name] !== false).map((f) => f.name) } : {}) }}
-            rowCount={info.rowCount}
+            // The view's count (what the file will hold), not the table's.
+            rowCount={q.count}
+            tableRows={info.rowCount}
             columnCount={info.schema.filter((f) => visibility[f.name] !== false).length}
             totalColumns={info.schema.length}
             onClose={() => setExporting(false)}

@@ -1,4 +1,5 @@
 import { DataType, type Field } from 'apache-arrow'
+import { temporalText } from '../../../contract'
 
 /** How a cell is shown: its text, an optional longer text for hover, and a style class. */
 export interface CellDisplay {
@@ -47,11 +48,6 @@ export function formatBytes(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MiB`
 }
 
-function isoTime(ms: number): string {
-  const date = new Date(ms)
-  return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString()
-}
-
 function clip(text: string): string {
   return text.length > TITLE_LIMIT ? `${text.slice(0, TITLE_LIMIT)}…` : text
 }
@@ -69,11 +65,11 @@ function isVectorLike(value: unknown): value is VectorLike {
 /** Plain text of any value, for nested content (lists, structs) and titles. */
 export function plainText(value: unknown, type?: DataType, depth = 0): string {
   if (value === null || value === undefined) return 'null'
+  // Dates, times, timestamps and durations: the rule copy and export use too (src/contract/values.ts).
+  const temporal = type ? temporalText(value, type) : undefined
+  if (temporal !== undefined) return temporal
   if (typeof value === 'bigint') return value.toString()
-  if (typeof value === 'number') {
-    if (type && (DataType.isTimestamp(type) || DataType.isDate(type))) return isoTime(value)
-    return formatFloat(value)
-  }
+  if (typeof value === 'number') return formatFloat(value)
   if (typeof value === 'string') return depth > 0 ? JSON.stringify(value) : value
   if (typeof value === 'boolean') return String(value)
   if (value instanceof Uint8Array && !(type && DataType.isList(type))) return `${formatBytes(value.length)} ${hex(value, HEX_PREVIEW)}${value.length > HEX_PREVIEW ? ' …' : ''}`
@@ -99,10 +95,15 @@ export function plainText(value: unknown, type?: DataType, depth = 0): string {
   return String(value)
 }
 
-/** The display of one cell, by its Arrow type. int64 stays a BigInt: never rounded. */
+/**
+ * The display of one cell, by its Arrow type. int64 stays a BigInt: never rounded. Timestamps should come
+ * from `cellValue` (their raw digits); dates, times, timestamps and durations read as copy and export write them.
+ */
 export function formatCell(value: unknown, type: DataType): CellDisplay {
   if (value === null || value === undefined) return { text: 'NULL', kind: 'null' }
   if (DataType.isDictionary(type)) return formatCell(value, type.dictionary)
+  const temporal = temporalText(value, type)
+  if (temporal !== undefined) return { text: temporal, kind: 'time' }
   if (DataType.isInt(type)) return { text: typeof value === 'bigint' ? value.toString() : String(value), kind: 'number' }
   if (DataType.isFloat(type)) {
     const text = formatFloat(value as number)
@@ -113,10 +114,6 @@ export function formatCell(value: unknown, type: DataType): CellDisplay {
     const text = String(value)
     // The full value on hover; the cell itself elides with CSS.
     return { text: text.length > 500 ? text.slice(0, 500) : text, title: clip(text), kind: 'string' }
-  }
-  if (DataType.isTimestamp(type) || DataType.isDate(type)) {
-    const text = typeof value === 'number' ? isoTime(value) : value instanceof Date ? value.toISOString() : String(value)
-    return { text, kind: 'time' }
   }
   if ((DataType.isBinary(type) || DataType.isLargeBinary(type) || DataType.isFixedSizeBinary(type)) && value instanceof Uint8Array) {
     return {

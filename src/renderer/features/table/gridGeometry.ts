@@ -81,3 +81,9 @@ export function offsetToReveal(g: Geometry, offset: number, row: number): number
   if (bottom > offset + g.viewportHeight) return Math.max(0, bottom - g.viewportHeight)
   return offset
 }
+
+/** Offset that puts `row` in the middle of the viewport (clamped at the ends of the table). */
+export function offsetToCenter(g: Geometry, row: number): number {
+  const centred = row * g.rowHeight - (g.viewportHeight - g.rowHeight) / 2
+  return Math.min(Math.max(0, centred), g.maxOffset)
+}

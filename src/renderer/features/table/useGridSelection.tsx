@@ -5,6 +5,7 @@ import { isAbort } from '../../api'
 import { Modal } from '../actions/Modal'
 import { TreeContextMenu } from '../actions/TreeContextMenu'
 import { CellInspector } from './CellInspector'
+import { useEscapeLayer } from './panelStack'
 import { COPY_FORMATS, copyText, LARGE_COPY_ROWS, writeClipboard, type RowSource } from './copy'
 import {
   allSelection,
@@ -79,6 +80,10 @@ export function useGridSelection(options: GridSelectionOptions) {
   const lastCol = columns.length - 1
 
   const focusGrid = useCallback(() => gridRef.current?.focus({ preventScroll: true }), [gridRef])
+  const inspectorLayer = useEscapeLayer(inspecting && active !== null, () => {
+    setInspecting(false)
+    focusGrid()
+  })
 
   /** The grid moved its active cell; `extend` keeps the anchor (Shift). */
   const moved = useCallback(
@@ -151,6 +156,8 @@ export function useGridSelection(options: GridSelectionOptions) {
       return true
     }
     if (key === 'Escape') {
+      // The inspector closes when it is the panel opened last; otherwise the window's panel stack closes that one.
+      if (inspecting && !inspectorLayer.isTop()) return false
       if (inspecting) setInspecting(false)
       else if (selection && rangeSize(rangeOf(selection)).rows * rangeSize(rangeOf(selection)).columns > 1) setSelection(cellSelection(current))
       else return false

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
-import type { FieldInfo, Operation, SortKey, TableInfo, TableRef, VectorSearch } from '../../../contract'
+import { checkPredicate, MAX_SEARCH_RESULTS, type FieldInfo, type Operation, type PredicateHint, type SortKey, type TableInfo, type TableRef, type VectorSearch } from '../../../contract'
 import { call } from '../../api'
 import { CellMenu, type CellMenuItem } from './CellMenu'
 import { FilterBar, type FilterBarHandle } from './FilterBar'
@@ -12,8 +12,16 @@ import { useTableView } from './useTableView'
 
 /** Neighbours asked for by **Find similar rows** unless the user changes k. */
 const DEFAULT_K = 20
-/** Results of a full-text search. */
+/** Results of a full-text search, unless the user raises the limit. */
 const TEXT_SEARCH_K = 1000
+const numberFormat = new Intl.NumberFormat('en-US')
+
+/** What the header calls the view's count: a search's count is its results, never "matching rows" of the table. */
+export function countLabelOf(choice: { filter?: string; search?: { kind: 'vector' | 'fts' } }): string {
+  if (choice.search?.kind === 'fts') return 'Search results'
+  if (choice.search?.kind === 'vector') return 'Nearest rows'
+  return choice.filter?.trim() ? 'Matching rows' : 'Rows'
+}
 
 const QUICK_TYPES = /^(u?int\d*|float\d*|double|utf8|largeutf8|bool(ean)?)$/i
 
@@ -42,6 +50,7 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
   const [selectRow, setSelectRow] = useState<{ row: number; nonce: number } | undefined>(undefined)
   const [menu, setMenu] = useState<MenuState | null>(null)
   const [similarSource, setSimilarSource] = useState('')
+  const [hints, setHints] = useState<{ filter: string; items: PredicateHint[] } | null>(null)
 
   // What a REST server refused (learned by the client): those actions are disabled with the server's reason.
   const capabilities = useQuery({
@@ -58,10 +67,13 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
 
   const applyFilter = useCallback(
     async (filter: string) => {
+      // Checked against the schema first: Lance runs a quoted column name as a string without a word.
+      const items = filter ? checkPredicate(filter, (info?.schema ?? []).map((f) => f.name)) : []
+      setHints(items.length > 0 ? { filter: filter.trim(), items } : null)
       const ok = await apply({ ...choice, filter: filter || undefined })
       if (ok && filter) setRecent(rememberFilter({ ...tableRef, connectionLabel }, filter))
     },
-    [apply, choice, tableRef, connectionLabel],
+    [apply, choice, tableRef, connectionLabel, info],
   )
 
   const toggleSort = useCallback(
@@ -171,9 +183,39 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
         recent={recent}
         ftsColumns={refused('table.textSearch') ? [] : ftsColumns}
         disabledReason={refused('table.filter')}
+        hints={hints}
         textQuery={search?.kind === 'fts' ? search.query : ''}
         onTextSearch={(query) => void apply({ ...choice, search: query ? { kind: 'fts', query, k: TEXT_SEARCH_K } : undefined })}
       />
+      {search && !tv.applying && (
+        <div className="search-count" role="status" aria-label="Search count" data-testid="search-count">
+          {search.kind === 'fts' ? (
+            tv.count >= search.k ? (
+              <>
+                <span>
+                  Top {numberFormat.format(search.k)} matches — {search.k < MAX_SEARCH_RESULTS ? 'raise the limit to see more' : 'the most one search returns'}
+                </span>
+                {search.k < MAX_SEARCH_RESULTS && (
+                  <button type="button" className="button" onClick={() => void apply({ ...choice, search: { ...search, k: Math.min(MAX_SEARCH_RESULTS, search.k * 10) } })}>
+                    Raise the limit to {numberFormat.format(Math.min(MAX_SEARCH_RESULTS, search.k * 10))}
+                  </button>
+                )}
+              </>
+            ) : (
+              <span>
+                All {numberFormat.format(tv.count)} {tv.count === 1 ? 'match' : 'matches'} (under the limit of {numberFormat.format(search.k)})
+              </span>
+            )
+          ) : tv.count >= search.k ? (
+            <span>The {numberFormat.format(search.k)} nearest rows (k = {numberFormat.format(search.k)}) — raise k for more</span>
+          ) : (
+            <span>
+              {numberFormat.format(tv.count)} nearest {tv.count === 1 ? 'row' : 'rows'}: fewer than k = {numberFormat.format(search.k)}
+              {choice.filter ? ' (only these match the filter)' : ''}
+            </span>
+          )}
+        </div>
+      )}
       {search?.kind === 'vector' && (
         <SimilarPanel
           tableRef={tableRef}
@@ -216,6 +258,8 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
   return {
     count: tv.count,
     narrowed: !!search || !!choice.filter,
+    /** What the count counts ("Rows", "Matching rows", "Search results", "Nearest rows"). */
+    countLabel: countLabelOf(choice),
     viewKey: tv.viewKey,
     /** Nothing chosen: the table as described (the grid may use the page fetched with the description). */
     plain: !choice.filter && !choice.sort?.length && !search,
