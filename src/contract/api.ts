@@ -3,7 +3,7 @@ import { componentSchema, namespacePathSchema } from './component'
 import { connectionDraftSchema, objectStoreDraftSchema, type CapabilitySnapshot, type ObjectStoreConnectionView, type ObjectStoreTestReport, type SavedConnectionView, type VerificationReport } from './connections'
 import type { AppInfo, ConnectionInfo, Page, QueryPlan, RecentDirectory, TableInfo } from './types'
 import { tableViewSchema } from './view'
-import { columnAlterationSchema, columnSpecSchema, indexSpecSchema, propertiesSchema, type NamespaceContents, newColumnSchema, optimizeInputSchema, type IndexInfo, type OptimizePreview, type OptimizeResult, type TableStats, type TagInfo, type VersionComparison, type VersionInfo } from './lifecycle'
+import { columnAlterationSchema, columnSpecSchema, indexSpecSchema, propertiesSchema, type NamespaceContents, newColumnSchema, optimizeInputSchema, type IndexInfo, type OptimizePreview, type OptimizeResult, type RestorePreview, type TableStats, type TagInfo, type VersionComparison, type VersionInfo } from './lifecycle'
 import { importPreviewInput, importStartInput, jobIdSchema, uploadIdSchema, type ImportJobInfo, type ImportPreview } from './import'
 import { exportJobIdSchema, exportStartInput, type ExportJobInfo } from './export'
 import { indexJobIdSchema, type IndexJobInfo } from './indexJobs'
@@ -147,8 +147,15 @@ export const api = {
   'versions/list': method<VersionInfo[]>()(tableRefSchema),
   /** Schema differences and row counts of two versions. */
   'versions/compare': method<VersionComparison>()(tableRefSchema.extend({ from: versionSchema, to: versionSchema })),
-  /** Make `version` the latest again, as a new version (nothing is lost); answers the new latest version. */
-  'versions/restore': method<{ version: number }>()(tableRefSchema.extend({ version: versionSchema })),
+  /**
+   * Make `version` the latest again, as a new version; answers the new latest version. The restored version keeps
+   * the indexes *it* had: `rebuildIndexes` names indexes of the latest version to build again on it, as index jobs.
+   */
+  'versions/restore': method<{ version: number; jobs: IndexJobInfo[] }>()(
+    tableRefSchema.extend({ version: versionSchema, rebuildIndexes: z.array(z.string().min(1).max(256)).max(100).optional() }),
+  ),
+  /** What a restore of `version` does to the indexes: which stay, which would be gone (and whether the app can rebuild them). */
+  'versions/restorePreview': method<RestorePreview>()(tableRefSchema.extend({ version: versionSchema })),
   'tags/list': method<TagInfo[]>()(tableRefSchema),
   'tags/create': method<null>()(tableRefSchema.extend({ tag: tagSchema, version: versionSchema })),
   'tags/delete': method<null>()(tableRefSchema.extend({ tag: tagSchema })),
