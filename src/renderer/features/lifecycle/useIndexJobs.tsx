@@ -45,7 +45,12 @@ export function useIndexJobs(): ExportJobsView {
     const live = job.state === 'running'
     const label = `Index ${job.index.name} on ${job.table.name}`
     const elapsed = formatDuration(Math.max(0, ((job.finishedAt ?? now) - job.startedAt) / 1000))
-    const detail = job.cancelling ? `Cancelling: stops after the current build step, then the index is removed · ${elapsed}` : `${job.index.type} on ${job.index.column} · ${elapsed} (Lance reports no progress for a build)`
+    const retry = job.attempts && job.attempts > 1 ? ` · attempt ${job.attempts}: another writer committed first` : ''
+    const detail = job.cancelling
+      ? `Cancelling: stops after the current build step, then the index is removed · ${elapsed}`
+      : job.waiting
+        ? `${job.waiting} (writes to one table run one at a time)`
+        : `${job.index.type} on ${job.index.column} · ${elapsed} (Lance reports no progress for a build)${retry}`
     return (
       <li key={job.id} className={`job job-${job.state}`} aria-label={label}>
         <div className="job-line">

@@ -1,0 +1,97 @@
+/**
+ * Promises kept (issue 19): a restore says which indexes the restored version keeps and which are gone, and
+ * rebuilds the lost ones as index jobs; Find similar rows says "approximate (index)" or "exact" and offers an
+ * exact search and a refine factor. In Chromium against the real core over the harness.
+ */
+import { copyFile, mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import * as lancedb from '@lancedb/lancedb'
+import { test as base } from '@playwright/test'
+import { buildCatalog, sampleTable } from '../helpers/catalog'
+import { expect, gridCell, makeTempDir, openApp, openTable, removeDir, screenshot, startHarness } from '../helpers/e2e'
+import type { Harness } from '../../src/harness/server'
+
+const test = base.extend<{ catalog: { root: string; harness: Harness } }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
+  catalog: async ({}, use) => {
+    const dir = await makeTempDir('lcb-e2e-promises-')
+    const root = join(dir, 'catalog')
+    await buildCatalog(root, { tables: [{ namespace: [], name: 'docs', data: sampleTable(3000, { dimension: 8 }) }] }) // v1: no indexes
+    const db = await lancedb.connectNamespace('dir', { root })
+    const docs = await db.openTable('docs')
+    await docs.createIndex('label', { config: lancedb.Index.fts() }) // v2
+    await docs.createIndex('vector', { config: lancedb.Index.ivfPq({ numPartitions: 4, numSubVectors: 2 }) }) // v3
+    const harness = await startHarness({ root })
+    await use({ root, harness })
+    await harness.close()
+    await removeDir(dir)
+  },
+})
+
+test('restore says which indexes will be gone, rebuilds them as jobs, and full-text search comes back', async ({ page, catalog }) => {
+  await openApp(page, catalog.harness)
+  await openTable(page, [], 'docs')
+  await expect(page.getByRole('searchbox', { name: 'Full-text search' })).toBeVisible()
+  await page.getByRole('button', { name: 'Versions' }).click()
+  const panel = page.getByRole('complementary', { name: 'Versions' })
+  await panel.getByRole('listitem', { name: /^Version 1,/ }).getByRole('button', { name: 'Restore this version' }).click()
+  const confirm = page.getByRole('dialog', { name: 'Restore version 1' })
+  const indexes = confirm.getByRole('group', { name: 'Indexes after the restore' })
+  await expect(indexes).toContainText('Gone after the restore: “label_idx”, “vector_idx”')
+  await expect(indexes).toContainText('without its full-text index the table has no full-text search')
+  const rebuildFts = confirm.getByRole('checkbox', { name: 'Rebuild label_idx (FTS on label) on the restored version' })
+  const rebuildVector = confirm.getByRole('checkbox', { name: 'Rebuild vector_idx (IvfPq on vector) on the restored version' })
+  await expect(rebuildFts).toBeChecked()
+  await expect(rebuildVector).toBeChecked()
+  await expect(confirm).not.toContainText('nothing is lost')
+  const shot = await screenshot(page, 'restore-prompt')
+  await mkdir(join(__dirname, '..', '..', 'resources', 'screenshots'), { recursive: true })
+  await copyFile(shot, join(__dirname, '..', '..', 'resources', 'screenshots', 'restore-prompt.png'))
+
+  // Rebuild only the full-text index.
+  await rebuildVector.uncheck()
+  await confirm.getByRole('button', { name: 'Restore' }).click()
+  await expect(confirm).toBeHidden()
+  await expect(page.getByTestId('table-version')).toHaveText('4')
+  // The rebuild is an index job in the jobs panel; the Indexes panel lists the index when it ends.
+  await page.getByRole('button', { name: 'Indexes' }).click()
+  const indexesPanel = page.getByRole('complementary', { name: 'Indexes' })
+  await expect(indexesPanel.getByRole('listitem', { name: /^Index label_idx, (FTS|Inverted)/i })).toBeVisible()
+  await expect(indexesPanel.getByRole('listitem', { name: /^Index vector_idx/ })).toHaveCount(0)
+  await page.getByRole('button', { name: /^Jobs: / }).click()
+  await expect(page.getByRole('region', { name: 'Jobs' }).getByRole('listitem', { name: 'Index label_idx on docs' })).toContainText('Done')
+  // The build made a newer version; reloading it brings the full-text search box back.
+  await page.getByRole('status', { name: 'Newer version' }).getByRole('button', { name: 'Reload' }).click()
+  const search = page.getByRole('searchbox', { name: 'Full-text search' })
+  await expect(search).toBeVisible()
+  await search.fill('row-42')
+  await search.press('Enter')
+  await expect(page.getByTestId('row-count')).not.toHaveText('3,000')
+})
+
+test('find similar rows says approximate (index) or exact, and offers exact search and a refine factor', async ({ page, catalog }) => {
+  await openApp(page, catalog.harness)
+  const grid = await openTable(page, [], 'docs')
+  await gridCell(grid, 5, 1).click({ button: 'right' })
+  await page.getByRole('menuitem', { name: 'Find similar rows' }).click()
+  const bar = page.getByRole('region', { name: 'Similar rows' })
+  await expect(bar.getByTestId('search-mode')).toHaveText('approximate (index)')
+  await expect(bar.getByTestId('index-note')).toHaveText('uses the vector index on vector: distances are approximate')
+  await screenshot(page, 'similar-approximate')
+
+  // A refine factor re-ranks refine × k candidates by their exact distance.
+  await bar.getByRole('spinbutton', { name: 'Refine factor' }).fill('10')
+  await bar.getByRole('spinbutton', { name: 'Refine factor' }).press('Enter')
+  await expect(bar.getByTestId('index-note')).toHaveText('uses the vector index on vector: distances are approximate, the best 10× k re-ranked exactly')
+
+  // Exact search bypasses the index: every row compared, the source row first at distance 0.
+  await bar.getByRole('checkbox', { name: 'Exact search' }).check()
+  await expect(bar.getByTestId('search-mode')).toHaveText('exact')
+  await expect(bar.getByTestId('index-note')).toHaveText('every row compared (the vector index is bypassed)')
+  await expect(bar.getByRole('spinbutton', { name: 'Refine factor' })).toHaveCount(0)
+  await expect(gridCell(grid, 0, 0)).toHaveText('0')
+  await expect(gridCell(grid, 0, 1)).toHaveText('5')
+  await screenshot(page, 'similar-exact')
+  await bar.getByRole('checkbox', { name: 'Exact search' }).uncheck()
+  await expect(bar.getByTestId('search-mode')).toHaveText('approximate (index)')
+})
