@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { useEffect, useId, useState } from 'react'
+import { useId, useState } from 'react'
 import { MAX_SEARCH_RESULTS, type DistanceMetric, type FieldInfo, type TableRef, type TableViewSpec, type VectorSearch } from '../../../contract'
 import { call } from '../../api'
 import { FormDialog } from '../actions/FormDialog'
@@ -43,8 +43,8 @@ export function SimilarPanel({
           : `exact search (no vector index used on ${search.column})`
   // An index on the column (or the user's choice to bypass one) is what makes "Exact search" and "Refine" mean something.
   // The box follows the click at once; the view (and `search`) follows when the new search has run.
-  const [exact, setExact] = useState(search.bypassIndex === true)
-  useEffect(() => setExact(search.bypassIndex === true), [search.bypassIndex])
+  const [clicked, setClicked] = useState<{ value: boolean; from: boolean } | null>(null)
+  const exact = clicked !== null && clicked.from === (search.bypassIndex === true) ? clicked.value : search.bypassIndex === true
   const indexed = approximate || search.bypassIndex === true
   const [refine, setRefine] = useState(search.refineFactor === undefined ? '' : String(search.refineFactor))
   const applyRefine = () => {
@@ -102,7 +102,7 @@ export function SimilarPanel({
             type="checkbox"
             checked={exact}
             onChange={(event) => {
-              setExact(event.target.checked)
+              setClicked({ value: event.target.checked, from: search.bypassIndex === true })
               const { bypassIndex: _drop, ...rest } = search
               onChange(event.target.checked ? { ...rest, bypassIndex: true } : rest)
             }}
