@@ -43,6 +43,12 @@ export const api = {
   'connections/openDirectory': method<ConnectionInfo>()(
     z.object({ path: z.string().min(1, 'must not be empty').max(4096) }),
   ),
+  /**
+   * **Create a catalog here**: an empty directory (local or `file://`) becomes a Lance directory namespace
+   * (`__manifest` written through lancedb), then opens as `connections/openDirectory` does. Anything but an empty,
+   * existing directory is refused before a byte is written.
+   */
+  'connections/createCatalog': method<ConnectionInfo>()(z.object({ path: z.string().min(1, 'must not be empty').max(4096) })),
   'connections/close': method<null>()(z.object({ connectionId: connectionIdSchema })),
   /** The Read-only switch of an open connection (remembered for its saved connection or directory). */
   'connections/setReadOnly': method<ConnectionInfo>()(z.object({ connectionId: connectionIdSchema, readOnly: z.boolean() })),
@@ -128,7 +134,10 @@ export const api = {
   /** Open a saved object-store catalog as a root of the tree. Fails (changing nothing) if the store refuses. */
   'connections/objectStore/open': method<ConnectionInfo>()(z.object({ id: savedIdSchema })),
   /** "Save & connect": open with the form first, save only when the catalog opened. */
-  'connections/objectStore/connect': method<{ view: ObjectStoreConnectionView; connection: ConnectionInfo }>()(z.object({ draft: objectStoreDraftSchema })),
+  'connections/objectStore/connect': method<{ view: ObjectStoreConnectionView; connection: ConnectionInfo }>()(
+    /** `create`: the prefix is empty and the user confirmed **Create a catalog here** (only an empty prefix is accepted). */
+    z.object({ draft: objectStoreDraftSchema, create: z.boolean().optional() }),
+  ),
   /** "Test": open the catalog with the form (or a saved one) and list its root; reads only. */
   'connections/objectStore/test': method<ObjectStoreTestReport>()(z.object({ id: savedIdSchema.optional(), draft: objectStoreDraftSchema.optional() })),
   /** Abort a request started with a `requestId`; unknown ids are ignored (it may have finished). */

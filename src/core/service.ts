@@ -36,6 +36,7 @@ import { ObjectStoreConnectionsModule } from './connections/objectStoreModule'
 import { ObjectStoreConnectionStore, type SavedObjectStore } from './connections/objectStoreStore'
 import { QueryModule } from './query/module'
 import { LifecycleModule } from './lifecycle/module'
+import { createCatalogHere } from './namespace/dir/createCatalog'
 import { defaultReadOnly, isReadOnlyStore, MemoryReadOnlyStore, readOnlyError, readOnlyKey, WRITE_METHODS, type ReadOnlyStore } from './lifecycle/readOnly'
 
 /** Where recent directories live: a JSON file in Electron's userData, memory in tests. */
@@ -207,13 +208,14 @@ export class CatalogService {
     this.connections.clear()
   }
 
-  private async openDirectory(path: string, { remember, storageOptions }: { remember: boolean; storageOptions?: StorageOptions }): Promise<ConnectionInfo> {
+  private async openDirectory(path: string, { remember, storageOptions, create = false }: { remember: boolean; storageOptions?: StorageOptions; create?: boolean }): Promise<ConnectionInfo> {
     // An object-store URI (az://, s3://, gs://) is opened as given, with its storage options; file:// is its path.
     const scheme = objectStoreScheme(path)
     const root = scheme && scheme !== 'file' ? path.replace(/\/+$/, '') : resolve(scheme === 'file' ? fileURLToPath(path) : path)
     const existing = [...this.connections.values()].find((c) => c.info.kind === 'dir' && c.info.location === root)
-    if (existing) return existing.info
-    const client = await connectNamespace('dir', { root, ...storageProperties(storageOptions ?? {}) })
+    if (existing && !create) return existing.info
+    // "Create a catalog here" writes `__manifest` into an empty directory only (createCatalogHere refuses the rest).
+    const client = create ? await createCatalogHere(root, { storageOptions }) : await connectNamespace('dir', { root, ...storageProperties(storageOptions ?? {}) })
     const info = this.addConnection('dir', basename(root) || root, root, client)
     // What opening recovered, and what the catalog cannot show (an object-store root listed without its manifest).
     const opened = client as { recovered?: string[]; notes?: string[] }
@@ -255,6 +257,7 @@ export class CatalogService {
       },
       'connections/list': async () => Promise.all([...this.connections.values()].map((c) => this.withReadOnly(c.info))),
       'connections/openDirectory': async ({ path }) => this.withReadOnly(await this.openDirectory(path, { remember: true })),
+      'connections/createCatalog': async ({ path }) => this.withReadOnly(await this.openDirectory(path, { remember: true, create: true })),
       'connections/objectStore/open': async (input) => this.withReadOnly(await this.objectStores.handlers['connections/objectStore/open'](input)),
       'connections/objectStore/connect': async (input) => {
         const result = await this.objectStores.handlers['connections/objectStore/connect'](input)
