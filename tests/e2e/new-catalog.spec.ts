@@ -7,9 +7,14 @@ import { join } from 'node:path'
 import { tableToIPC } from 'apache-arrow'
 import { test } from '@playwright/test'
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
+import { AZURITE_ACCOUNT, AZURITE_KEY, NO_CLOUD_ENV, startAzurite } from '../helpers/azurite'
+import { blobsUnder } from '../helpers/azurite-blobs'
 import { sampleTable } from '../helpers/catalog'
 import { expect, makeTempDir, openApp, removeDir, screenshot, startHarness, treeItem } from '../helpers/e2e'
 import { dropFiles } from './drop'
+
+// The harness runs in this process: no path may reach a real cloud.
+Object.assign(process.env, NO_CLOUD_ENV)
 
 test('an empty directory: Create a catalog here writes __manifest after a confirmation, and the first table is dropped on it', async ({ page }) => {
   const dir = await makeTempDir('lcb-e2e-new-catalog-')
@@ -82,5 +87,36 @@ test('a folder that holds other files is not offered a catalog; a typed empty pa
   } finally {
     await harness.close()
     await removeDir(dir)
+  }
+})
+
+test('an empty prefix on object storage (Azurite): Save & connect says it is empty and offers Create a catalog here', async ({ page }) => {
+  const azurite = await startAzurite()
+  const harness = await startHarness({})
+  try {
+    const root = await azurite.freshRoot('team')
+    await openApp(page, harness)
+    await page.getByRole('button', { name: 'Connect to object storage…' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Connect to object storage' })
+    await dialog.getByLabel('Name', { exact: true }).fill('New lake')
+    await dialog.getByLabel('Catalog URI').fill(root)
+    await dialog.getByLabel('Account name').fill(AZURITE_ACCOUNT)
+    await dialog.getByRole('textbox', { name: 'Endpoint' }).fill(azurite.endpoint)
+    await dialog.getByLabel('Account key', { exact: true }).fill(AZURITE_KEY)
+    await dialog.getByRole('checkbox', { name: 'Allow http:// endpoints' }).check()
+    await dialog.getByRole('button', { name: 'Save & connect' }).click()
+    await expect(dialog.getByRole('alert')).toContainText(`${root} is empty`)
+    expect(await blobsUnder(azurite, root)).toEqual([])
+    await dialog.getByRole('button', { name: 'Create a catalog here…' }).click()
+    const confirm = page.getByRole('dialog', { name: 'Create a catalog here' })
+    await expect(confirm).toContainText(root)
+    await screenshot(page, 'create-catalog-objstore')
+    await confirm.getByRole('button', { name: 'Create catalog' }).click()
+    await expect(dialog).toBeHidden()
+    await expect(treeItem(page, 'New lake')).toBeVisible()
+    expect((await blobsUnder(azurite, root)).some((name) => name.includes('__manifest/'))).toBe(true)
+  } finally {
+    await harness.close()
+    await azurite.stop()
   }
 })
