@@ -10,6 +10,9 @@ import type { NamespaceClient } from '../../src/core/namespace/client'
 import { connectNamespace } from '../../src/core/namespace/connect'
 import '../../src/core/namespace/dir'
 import { CatalogService, MemoryRecentsStore } from '../../src/core/service'
+import { LifecycleModule } from '../../src/core/lifecycle/module'
+import '../../src/core/namespace/rest'
+import { KEY, serveTemp } from '../server/support'
 import { lifecycleRows } from './lifecycle-contract'
 
 function value<T>(result: Result<unknown>): T {
@@ -154,5 +157,34 @@ describe('restore keeps the indexes, writes are serialised, conflicts are retrie
     })
     expect(attempts).toEqual([1, 2])
     expect((await (await db.openTable('c')).listIndices()).map((x) => x.name)).toContain('id_idx')
+  })
+})
+
+describe('restore over REST (our server): the preview lists the indexes of the older version, and the rebuilds run as jobs', () => {
+  it('names the indexes a restore removes and rebuilds them', async () => {
+    const server = await serveTemp()
+    const rest = await connectNamespace('rest', { uri: server.url, 'headers.x-api-key': KEY })
+    try {
+      const id = { namespace: [] as string[], name: 'docs' }
+      await rest.createTable(id, lifecycleRows(300)) // v1
+      await rest.createIndex(id, { column: 'label', type: 'FTS' }) // v2
+      await rest.createIndex(id, { column: 'id', type: 'BTREE' }) // v3
+      const module = new LifecycleModule({ client: () => rest, cancellable: (_requestId, work) => work(new AbortController().signal) })
+      const ref = { connectionId: 'rest', namespace: [] as string[], name: 'docs' }
+      const toV2 = await module.handlers['versions/restorePreview']({ ...ref, version: 2 })
+      expect(toV2.kept).toEqual(['label_idx'])
+      expect(toV2.lost.map((x) => [x.name, x.rebuild?.type])).toEqual([['id_idx', 'BTREE']])
+      const restored = await module.handlers['versions/restore']({ ...ref, version: 1, rebuildIndexes: ['label_idx', 'id_idx'] })
+      expect(restored.version).toBe(4)
+      const done = await Promise.all(restored.jobs.map((j) => module.indexJobs.wait(j.id)))
+      expect(done.map((j) => [j.index.name, j.state]).sort()).toEqual([
+        ['id_idx', 'done'],
+        ['label_idx', 'done'],
+      ])
+      expect((await rest.listIndexes(id)).map((x) => x.name).sort()).toEqual(['id_idx', 'label_idx'])
+    } finally {
+      await rest.close()
+      await server.close()
+    }
   })
 })
