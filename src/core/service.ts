@@ -115,6 +115,8 @@ export class CatalogService {
   /** Settles when the connection shown at start is open (or failed); app/info waits for it. */
   private initialPending: Promise<unknown> = Promise.resolve()
   private initialError: AppErrorData | undefined
+  /** The catalog opened at start and its storage options (an empty start root may become a catalog with them). */
+  private initialTarget: { path: string; storageOptions?: StorageOptions } | undefined
   private nextId = 1
   private readonly readOnlyStore: ReadOnlyStore
 
@@ -175,6 +177,7 @@ export class CatalogService {
    * (e.g. creating the demo catalog on first run); a failure is kept and reported by app/info.
    */
   openInitial(path: string, prepare?: () => Promise<unknown>, storageOptions?: StorageOptions): Promise<ConnectionInfo> {
+    this.initialTarget = { path, storageOptions }
     const opening = (async () => {
       await prepare?.()
       this.initialConnection = await this.withReadOnly(await this.openDirectory(path, { remember: false, storageOptions }))
@@ -257,7 +260,8 @@ export class CatalogService {
       },
       'connections/list': async () => Promise.all([...this.connections.values()].map((c) => this.withReadOnly(c.info))),
       'connections/openDirectory': async ({ path }) => this.withReadOnly(await this.openDirectory(path, { remember: true })),
-      'connections/createCatalog': async ({ path }) => this.withReadOnly(await this.openDirectory(path, { remember: true, create: true })),
+      'connections/createCatalog': async ({ path }) =>
+        this.withReadOnly(await this.openDirectory(path, { remember: true, create: true, storageOptions: path === this.initialTarget?.path ? this.initialTarget.storageOptions : undefined })),
       'connections/objectStore/open': async (input) => this.withReadOnly(await this.objectStores.handlers['connections/objectStore/open'](input)),
       'connections/objectStore/connect': async (input) => {
         const result = await this.objectStores.handlers['connections/objectStore/connect'](input)

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AppError, type ConnectionInfo, type Result } from '../../src/contract'
+import { AppError, type AppErrorData, type ConnectionInfo, type Result } from '../../src/contract'
 import { isEmptyRootError } from '../../src/contract/connections'
 import { createCatalogHere } from '../../src/core/namespace/dir/createCatalog'
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
@@ -101,5 +101,20 @@ describe('create a catalog here', () => {
     expect(blobs.some((name) => name.includes('__manifest/'))).toBe(true)
     // Now a catalog: creating again is refused.
     expect((await failure(createCatalogHere(root, { storageOptions: options }))).code).toBe('already_exists')
+  })
+
+  it('an empty object-store root opened at start (harness --root with storage options) is created with those options', async () => {
+    const root = await azurite.freshRoot('start')
+    const service = new CatalogService({ host: 'harness', version: '0.0.0-test', recents: new MemoryRecentsStore() })
+    try {
+      await service.openInitial(root, undefined, azurite.storageOptions).catch(() => undefined)
+      const info = value<{ initialError?: AppErrorData }>(await service.dispatch('app/info', {}))
+      expect(isEmptyRootError(info.initialError)).toBe(true)
+      const created = value<ConnectionInfo>(await service.dispatch('connections/createCatalog', { path: root }))
+      expect(created.location).toBe(root)
+      expect((await blobsUnder(azurite, root)).some((name) => name.includes('__manifest/'))).toBe(true)
+    } finally {
+      await service.closeAll()
+    }
   })
 })
