@@ -95,3 +95,50 @@ test('find similar rows says approximate (index) or exact, and offers exact sear
   await bar.getByRole('checkbox', { name: 'Exact search' }).uncheck()
   await expect(bar.getByTestId('search-mode')).toHaveText('approximate (index)')
 })
+
+test('writes to one table run one at a time: an Optimize while an index build runs or waits is refused with the reason', async ({ page, catalog }) => {
+  await openApp(page, catalog.harness)
+  await openTable(page, [], 'docs')
+  // Another write to the table is under way (held by the test until it says so): the build queues behind it.
+  const service = catalog.harness.service
+  const list = await service.dispatch('connections/list', {})
+  if (!list.ok) throw new Error('no connections')
+  const connectionId = (list.value as { id: string }[])[0]!.id
+  let release!: () => void
+  const held = service.lifecycle.writes.write({ connectionId, namespace: [], name: 'docs' }, 'an earlier write', () => new Promise<void>((resolve) => (release = resolve)))
+
+  await page.getByRole('button', { name: 'Indexes' }).click()
+  const form = page.getByRole('complementary', { name: 'Indexes' }).getByRole('form', { name: 'New index' })
+  await form.getByLabel('Column').selectOption('score')
+  await form.getByLabel('Type').selectOption('BTREE')
+  await form.getByRole('button', { name: 'Create index' }).click()
+  // A running job keeps the jobs panel open.
+  const job = page.getByRole('region', { name: 'Jobs' }).getByRole('listitem', { name: 'Index score_idx on docs' })
+  await expect(job).toContainText('Waiting for an earlier write to finish on this table')
+  await expect(job.locator('.job-state')).toHaveText('Waiting')
+
+  await page.getByRole('button', { name: 'Stats' }).click()
+  await page.getByRole('complementary', { name: 'Stats' }).getByRole('button', { name: 'Optimize…' }).click()
+  const confirm = page.getByRole('dialog', { name: 'Optimize table' })
+  await expect(confirm.getByRole('alert')).toContainText('Index “score_idx” is being built on this table: Optimize can run when the build has ended')
+  await expect(confirm).not.toContainText('Indexes are up to date')
+  await expect(confirm.getByRole('button', { name: 'Optimize' })).toBeDisabled()
+  await screenshot(page, 'optimize-during-build')
+  // The core refuses it too (not only the button): in words, with the reason.
+  const refused = await service.dispatch('tables/optimize', { connectionId, namespace: [], name: 'docs' })
+  expect(refused.ok ? null : refused.error.message).toBe('Optimize cannot run now: index “score_idx” is being built on this table')
+  await confirm.getByRole('button', { name: 'Cancel' }).click()
+
+  release()
+  await held
+  // The jobs panel closes when nothing runs; its indicator opens it again.
+  const indicator = page.getByRole('button', { name: /^Jobs: .*1 other job ended/ })
+  await expect(indicator).toHaveAttribute('aria-expanded', 'false')
+  await indicator.click()
+  await expect(job).toContainText('Done')
+  await page.getByRole('complementary', { name: 'Stats' }).getByRole('button', { name: 'Optimize…' }).click()
+  await expect(confirm.getByRole('button', { name: 'Optimize' })).toBeEnabled()
+  await expect(confirm.getByRole('alert')).toHaveCount(0)
+  await confirm.getByRole('button', { name: 'Optimize' }).click()
+  await expect(confirm).toBeHidden()
+})

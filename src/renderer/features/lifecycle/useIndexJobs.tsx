@@ -57,7 +57,7 @@ export function useIndexJobs(): ExportJobsView {
           <span className="job-name" title={`${job.index.type} index ${job.index.name} on ${job.table.name}.${job.index.column}`}>
             {job.index.name} <span className="muted">→ {job.table.name}</span>
           </span>
-          <span className={`job-state job-state-${job.state}`}>{job.cancelling && live ? 'Cancelling' : STATE_LABEL[job.state]}</span>
+          <span className={`job-state job-state-${job.state}`}>{job.cancelling && live ? 'Cancelling' : live && job.waiting ? 'Waiting' : STATE_LABEL[job.state]}</span>
           {live && (
             <button type="button" className="button small" disabled={job.cancelling} onClick={() => void call('indexes/cancel', { jobId: job.id }).catch(() => undefined)} aria-label={`Cancel ${label}`}>
               Cancel
