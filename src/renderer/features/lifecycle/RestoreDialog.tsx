@@ -45,7 +45,7 @@ export function RestoreDialog({ tableRef, target, latest, onRestored, onClose }:
     <ConfirmDialog
       title={`Restore version ${target.version}`}
       confirmLabel="Restore"
-      disabled={preview === null || busy}
+      disabled={(preview === null && error === null) || busy}
       run={async () => {
         await call('versions/restore', { ...ref(tableRef), version: target.version, rebuildIndexes: [...rebuild] })
         onRestored()
@@ -61,7 +61,12 @@ export function RestoreDialog({ tableRef, target, latest, onRestored, onClose }:
           <Spinner label="Checking the indexes" /> Checking which indexes version {target.version} has…
         </p>
       )}
-      {error && <ErrorPanel error={error} title="Could not check the indexes" compact />}
+      {error && (
+        <>
+          <ErrorPanel error={error} title="Could not check the indexes" compact />
+          <p>The restored version will have the indexes version {target.version} had; indexes made since then will be gone (rebuild them in the Indexes panel).</p>
+        </>
+      )}
       {preview && (
         <div className="restore-indexes" role="group" aria-label="Indexes after the restore">
           {busy && (
