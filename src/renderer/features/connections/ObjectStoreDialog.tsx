@@ -104,133 +104,133 @@ export function ObjectStoreDialog({ editing, openError = null, kindSwitch, onCan
 
   return (
     <>
-      <ConnectionDialogShell
-        state={state}
-        title={title}
-        kindSwitch={kindSwitch}
-        errorTitle={() => errorTitle(lastAction, saved !== undefined)}
-        errorActions={(error) => (isEmptyRootError(error) && lastAction?.what !== 'save' ? [{ label: 'Create a catalog here…', run: () => setConfirmCreate(form.uri.trim()) }] : [])}
-        footerLeft={
-          <button type="button" className="button" onClick={() => void runTest()} disabled={busy !== null}>
-            {busy?.what === 'test' && <Spinner label="Testing" />}
-            Test connection
-          </button>
-        }
-      >
-        <Field label="Name" id="os-name" error={shown('name')}>
-          <input id="os-name" className="text-input" autoComplete="off" value={form.name} placeholder="Data lake" onChange={(e) => update({ name: e.target.value })} onBlur={() => touch('name')} aria-invalid={!!shown('name')} />
-        </Field>
+    <ConnectionDialogShell
+      state={state}
+      title={title}
+      kindSwitch={kindSwitch}
+      errorTitle={() => errorTitle(lastAction, saved !== undefined)}
+      errorActions={(error) => (isEmptyRootError(error) && lastAction?.what !== 'save' ? [{ label: 'Create a catalog here…', run: () => setConfirmCreate(form.uri.trim()) }] : [])}
+      footerLeft={
+        <button type="button" className="button" onClick={() => void runTest()} disabled={busy !== null}>
+          {busy?.what === 'test' && <Spinner label="Testing" />}
+          Test connection
+        </button>
+      }
+    >
+      <Field label="Name" id="os-name" error={shown('name')}>
+        <input id="os-name" className="text-input" autoComplete="off" value={form.name} placeholder="Data lake" onChange={(e) => update({ name: e.target.value })} onBlur={() => touch('name')} aria-invalid={!!shown('name')} />
+      </Field>
+      <fieldset className="dialog-fieldset">
+        <legend className="field-label">Store</legend>
+        <div className="segmented" role="radiogroup" aria-label="Store">
+          {OBJECT_STORE_SCHEMES.map((scheme) => (
+            <label key={scheme} className={store === scheme ? 'segment checked' : 'segment'}>
+              <input type="radio" name="os-store" value={scheme} checked={store === scheme} onChange={() => chooseStore(scheme)} />
+              {STORE_LABELS[scheme]}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <Field label="Catalog URI" id="os-uri" error={shown('uri')} hint="The catalog’s root: the folder that holds __manifest or the *.lance tables.">
+        <input id="os-uri" className="text-input mono" autoComplete="off" spellCheck={false} value={form.uri} placeholder={URI_PLACEHOLDERS[store]} onChange={(e) => update({ uri: e.target.value })} onBlur={() => touch('uri')} aria-invalid={!!shown('uri')} />
+      </Field>
+      {fields.length > 0 && (
         <fieldset className="dialog-fieldset">
-          <legend className="field-label">Store</legend>
-          <div className="segmented" role="radiogroup" aria-label="Store">
-            {OBJECT_STORE_SCHEMES.map((scheme) => (
-              <label key={scheme} className={store === scheme ? 'segment checked' : 'segment'}>
-                <input type="radio" name="os-store" value={scheme} checked={store === scheme} onChange={() => chooseStore(scheme)} />
-                {STORE_LABELS[scheme]}
-              </label>
-            ))}
+          <legend className="field-label">{STORE_LABELS[store]} options</legend>
+          <div className="objstore-grid">
+            {fields
+              .filter((f) => f.kind !== 'flag')
+              .map((field) => (
+                <OptionInput
+                  key={`${store}:${field.key}`}
+                  field={field}
+                  value={form.values[field.key] ?? ''}
+                  kept={keepsSaved(form, field.key)}
+                  saved={form.savedSecrets.includes(field.key)}
+                  error={shown(`field.${field.key}`)}
+                  onChange={(value) => setValue(field.key, value)}
+                  onBlur={() => touch(`field.${field.key}`)}
+                  onReplace={(replacing) => replace(field.key, replacing)}
+                  onPickFile={() => fileRef.current?.click()}
+                  note={field.kind === 'json' && keyFile && !keepsSaved(form, field.key) ? `Loaded from ${keyFile}` : undefined}
+                />
+              ))}
           </div>
-        </fieldset>
-        <Field label="Catalog URI" id="os-uri" error={shown('uri')} hint="The catalog’s root: the folder that holds __manifest or the *.lance tables.">
-          <input id="os-uri" className="text-input mono" autoComplete="off" spellCheck={false} value={form.uri} placeholder={URI_PLACEHOLDERS[store]} onChange={(e) => update({ uri: e.target.value })} onBlur={() => touch('uri')} aria-invalid={!!shown('uri')} />
-        </Field>
-        {fields.length > 0 && (
-          <fieldset className="dialog-fieldset">
-            <legend className="field-label">{STORE_LABELS[store]} options</legend>
-            <div className="objstore-grid">
-              {fields
-                .filter((f) => f.kind !== 'flag')
-                .map((field) => (
-                  <OptionInput
-                    key={`${store}:${field.key}`}
-                    field={field}
-                    value={form.values[field.key] ?? ''}
-                    kept={keepsSaved(form, field.key)}
-                    saved={form.savedSecrets.includes(field.key)}
-                    error={shown(`field.${field.key}`)}
-                    onChange={(value) => setValue(field.key, value)}
-                    onBlur={() => touch(`field.${field.key}`)}
-                    onReplace={(replacing) => replace(field.key, replacing)}
-                    onPickFile={() => fileRef.current?.click()}
-                    note={field.kind === 'json' && keyFile && !keepsSaved(form, field.key) ? `Loaded from ${keyFile}` : undefined}
-                  />
-                ))}
+          {flags.length > 0 && (
+            <div className="objstore-flags">
+              {flags.map((field) => (
+                <label key={`${store}:${field.key}`} className="checkbox">
+                  <input type="checkbox" checked={form.values[field.key] === 'true'} onChange={(e) => setValue(field.key, e.target.checked ? 'true' : undefined)} />
+                  {field.label}
+                </label>
+              ))}
             </div>
-            {flags.length > 0 && (
-              <div className="objstore-flags">
-                {flags.map((field) => (
-                  <label key={`${store}:${field.key}`} className="checkbox">
-                    <input type="checkbox" checked={form.values[field.key] === 'true'} onChange={(e) => setValue(field.key, e.target.checked ? 'true' : undefined)} />
-                    {field.label}
-                  </label>
-                ))}
-              </div>
-            )}
-            {store === 'gs' && <input ref={fileRef} type="file" accept=".json,application/json" hidden aria-label="Service-account key file" onChange={(e) => void pickKeyFile(e.target.files?.[0])} />}
-          </fieldset>
-        )}
-        {store === 'file' && <p className="muted small">A local directory needs no storage options: it opens exactly as “Open directory” does.</p>}
-        <fieldset className="dialog-fieldset">
-          <legend className="field-label">Other options</legend>
-          {form.extra.length === 0 && <p className="muted small">None. Any other key Lance’s object store takes (for example aws_skip_signature, client_timeout).</p>}
-          {form.extra.map((row, index) => {
-            const secret = rowIsSecret(row)
-            const rowError = shown(`extra.${index}.name`) ?? shown(`extra.${index}.value`)
-            return (
-              <div key={row.key} className="header-row-wrap">
-                <div className="option-row">
-                  <input className="text-input mono" aria-label={`Option ${index + 1} name`} placeholder="option_key" autoComplete="off" spellCheck={false} value={row.name} disabled={row.saved} onChange={(e) => updateRow(index, { name: e.target.value })} onBlur={() => touch(`extra.${index}.name`)} aria-invalid={!!shown(`extra.${index}.name`)} />
-                  {row.saved && !row.replacing ? (
-                    <span className="saved-secret">
-                      <span className="saved-secret-dots" aria-label={`Option ${row.name} saved`}>
-                        ••••• saved
-                      </span>
-                      <button type="button" className="button" onClick={() => updateRow(index, { replacing: true, value: '' })}>
-                        Replace
-                      </button>
-                    </span>
-                  ) : (
-                    <input className="text-input mono" aria-label={`Option ${index + 1} value`} type={secret ? 'password' : 'text'} autoComplete="off" spellCheck={false} value={row.value} onChange={(e) => updateRow(index, { value: e.target.value })} onBlur={() => touch(`extra.${index}.value`)} aria-invalid={!!shown(`extra.${index}.value`)} />
-                  )}
-                  <button type="button" className="icon-button" aria-label={`Remove option ${index + 1}`} title="Remove" onClick={() => setForm((p) => ({ ...p, extra: p.extra.filter((_, i) => i !== index) }))}>
-                    <CloseIcon />
-                  </button>
-                </div>
-                {rowError && <div className="field-error">{rowError}</div>}
-              </div>
-            )
-          })}
-          <div>
-            <button type="button" className="link-button" onClick={() => setForm((p) => ({ ...p, extra: [...p.extra, newOptionRow()] }))}>
-              + Add option
-            </button>
-          </div>
+          )}
+          {store === 'gs' && <input ref={fileRef} type="file" accept=".json,application/json" hidden aria-label="Service-account key file" onChange={(e) => void pickKeyFile(e.target.files?.[0])} />}
         </fieldset>
-        {shown('form') && <div className="field-error">{shown('form')}</div>}
-        {busy?.what === 'test' && (
-          <div className="test-progress" role="status">
-            <Spinner label="Testing" /> Opening the catalog and listing its root…
-          </div>
-        )}
-        {report && (
-          <section className="test-report ok" aria-label="Test result">
-            <div className="test-summary">{testSummary(report)}</div>
-          </section>
-        )}
-      </ConnectionDialogShell>
-      {confirmCreate !== null && (
-        <CreateCatalogDialog
-          location={confirmCreate}
-          onConfirm={() => {
-            setConfirmCreate(null)
-            creating.current = true
-            void state.submit(true).finally(() => {
-              creating.current = false
-            })
-          }}
-          onClose={() => setConfirmCreate(null)}
-        />
       )}
+      {store === 'file' && <p className="muted small">A local directory needs no storage options: it opens exactly as “Open directory” does.</p>}
+      <fieldset className="dialog-fieldset">
+        <legend className="field-label">Other options</legend>
+        {form.extra.length === 0 && <p className="muted small">None. Any other key Lance’s object store takes (for example aws_skip_signature, client_timeout).</p>}
+        {form.extra.map((row, index) => {
+          const secret = rowIsSecret(row)
+          const rowError = shown(`extra.${index}.name`) ?? shown(`extra.${index}.value`)
+          return (
+            <div key={row.key} className="header-row-wrap">
+              <div className="option-row">
+                <input className="text-input mono" aria-label={`Option ${index + 1} name`} placeholder="option_key" autoComplete="off" spellCheck={false} value={row.name} disabled={row.saved} onChange={(e) => updateRow(index, { name: e.target.value })} onBlur={() => touch(`extra.${index}.name`)} aria-invalid={!!shown(`extra.${index}.name`)} />
+                {row.saved && !row.replacing ? (
+                  <span className="saved-secret">
+                    <span className="saved-secret-dots" aria-label={`Option ${row.name} saved`}>
+                      ••••• saved
+                    </span>
+                    <button type="button" className="button" onClick={() => updateRow(index, { replacing: true, value: '' })}>
+                      Replace
+                    </button>
+                  </span>
+                ) : (
+                  <input className="text-input mono" aria-label={`Option ${index + 1} value`} type={secret ? 'password' : 'text'} autoComplete="off" spellCheck={false} value={row.value} onChange={(e) => updateRow(index, { value: e.target.value })} onBlur={() => touch(`extra.${index}.value`)} aria-invalid={!!shown(`extra.${index}.value`)} />
+                )}
+                <button type="button" className="icon-button" aria-label={`Remove option ${index + 1}`} title="Remove" onClick={() => setForm((p) => ({ ...p, extra: p.extra.filter((_, i) => i !== index) }))}>
+                  <CloseIcon />
+                </button>
+              </div>
+              {rowError && <div className="field-error">{rowError}</div>}
+            </div>
+          )
+        })}
+        <div>
+          <button type="button" className="link-button" onClick={() => setForm((p) => ({ ...p, extra: [...p.extra, newOptionRow()] }))}>
+            + Add option
+          </button>
+        </div>
+      </fieldset>
+      {shown('form') && <div className="field-error">{shown('form')}</div>}
+      {busy?.what === 'test' && (
+        <div className="test-progress" role="status">
+          <Spinner label="Testing" /> Opening the catalog and listing its root…
+        </div>
+      )}
+      {report && (
+        <section className="test-report ok" aria-label="Test result">
+          <div className="test-summary">{testSummary(report)}</div>
+        </section>
+      )}
+    </ConnectionDialogShell>
+    {confirmCreate !== null && (
+      <CreateCatalogDialog
+        location={confirmCreate}
+        onConfirm={() => {
+          setConfirmCreate(null)
+          creating.current = true
+          void state.submit(true).finally(() => {
+            creating.current = false
+          })
+        }}
+        onClose={() => setConfirmCreate(null)}
+      />
+    )}
     </>
   )
 }
