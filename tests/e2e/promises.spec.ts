@@ -3,7 +3,6 @@
  * rebuilds the lost ones as index jobs; Find similar rows says "approximate (index)" or "exact" and offers an
  * exact search and a refine factor. In Chromium against the real core over the harness.
  */
-import { copyFile, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import * as lancedb from '@lancedb/lancedb'
 import { test as base } from '@playwright/test'
@@ -44,9 +43,8 @@ test('restore says which indexes will be gone, rebuilds them as jobs, and full-t
   await expect(rebuildFts).toBeChecked()
   await expect(rebuildVector).toBeChecked()
   await expect(confirm).not.toContainText('nothing is lost')
-  const shot = await screenshot(page, 'restore-prompt')
-  await mkdir(join(__dirname, '..', '..', 'resources', 'screenshots'), { recursive: true })
-  await copyFile(shot, join(__dirname, '..', '..', 'resources', 'screenshots', 'restore-prompt.png'))
+  // (resources/screenshots/restore-prompt.png, in the README, is this screenshot.)
+  await screenshot(page, 'restore-prompt')
 
   // Rebuild only the full-text index.
   await rebuildVector.uncheck()
