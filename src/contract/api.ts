@@ -3,7 +3,7 @@ import { componentSchema, namespacePathSchema } from './component'
 import { connectionDraftSchema, objectStoreDraftSchema, type CapabilitySnapshot, type ObjectStoreConnectionView, type ObjectStoreTestReport, type SavedConnectionView, type VerificationReport } from './connections'
 import type { AppInfo, ConnectionInfo, Page, QueryPlan, RecentDirectory, TableInfo } from './types'
 import { tableViewSchema } from './view'
-import { columnAlterationSchema, columnSpecSchema, indexSpecSchema, propertiesSchema, type NamespaceContents, newColumnSchema, optimizeInputSchema, type IndexInfo, type OptimizePreview, type OptimizeResult, type TableStats, type TagInfo, type VersionComparison, type VersionInfo } from './lifecycle'
+import { columnAlterationSchema, columnSpecSchema, indexSpecSchema, propertiesSchema, type NamespaceContents, newColumnSchema, optimizeInputSchema, type IndexInfo, type OptimizePreview, type OptimizeResult, type RestorePreview, type TableStats, type TagInfo, type VersionComparison, type VersionInfo } from './lifecycle'
 import { importPreviewInput, importStartInput, jobIdSchema, uploadIdSchema, type ImportJobInfo, type ImportPreview } from './import'
 import { exportJobIdSchema, exportStartInput, type ExportJobInfo } from './export'
 import { indexJobIdSchema, type IndexJobInfo } from './indexJobs'
@@ -43,6 +43,12 @@ export const api = {
   'connections/openDirectory': method<ConnectionInfo>()(
     z.object({ path: z.string().min(1, 'must not be empty').max(4096) }),
   ),
+  /**
+   * **Create a catalog here**: an empty directory (local or `file://`) becomes a Lance directory namespace
+   * (`__manifest` written through lancedb), then opens as `connections/openDirectory` does. Anything but an empty,
+   * existing directory is refused before a byte is written.
+   */
+  'connections/createCatalog': method<ConnectionInfo>()(z.object({ path: z.string().min(1, 'must not be empty').max(4096) })),
   'connections/close': method<null>()(z.object({ connectionId: connectionIdSchema })),
   /** The Read-only switch of an open connection (remembered for its saved connection or directory). */
   'connections/setReadOnly': method<ConnectionInfo>()(z.object({ connectionId: connectionIdSchema, readOnly: z.boolean() })),
@@ -133,7 +139,10 @@ export const api = {
   /** Open a saved object-store catalog as a root of the tree. Fails (changing nothing) if the store refuses. */
   'connections/objectStore/open': method<ConnectionInfo>()(z.object({ id: savedIdSchema })),
   /** "Save & connect": open with the form first, save only when the catalog opened. */
-  'connections/objectStore/connect': method<{ view: ObjectStoreConnectionView; connection: ConnectionInfo }>()(z.object({ draft: objectStoreDraftSchema })),
+  'connections/objectStore/connect': method<{ view: ObjectStoreConnectionView; connection: ConnectionInfo }>()(
+    /** `create`: the prefix is empty and the user confirmed **Create a catalog here** (only an empty prefix is accepted). */
+    z.object({ draft: objectStoreDraftSchema, create: z.boolean().optional() }),
+  ),
   /** "Test": open the catalog with the form (or a saved one) and list its root; reads only. */
   'connections/objectStore/test': method<ObjectStoreTestReport>()(z.object({ id: savedIdSchema.optional(), draft: objectStoreDraftSchema.optional() })),
   /** Abort a request started with a `requestId`; unknown ids are ignored (it may have finished). */
@@ -152,8 +161,15 @@ export const api = {
   'versions/list': method<VersionInfo[]>()(tableRefSchema),
   /** Schema differences and row counts of two versions. */
   'versions/compare': method<VersionComparison>()(tableRefSchema.extend({ from: versionSchema, to: versionSchema })),
-  /** Make `version` the latest again, as a new version (nothing is lost); answers the new latest version. */
-  'versions/restore': method<{ version: number }>()(tableRefSchema.extend({ version: versionSchema })),
+  /**
+   * Make `version` the latest again, as a new version; answers the new latest version. The restored version keeps
+   * the indexes *it* had: `rebuildIndexes` names indexes of the latest version to build again on it, as index jobs.
+   */
+  'versions/restore': method<{ version: number; jobs: IndexJobInfo[] }>()(
+    tableRefSchema.extend({ version: versionSchema, rebuildIndexes: z.array(z.string().min(1).max(256)).max(100).optional() }),
+  ),
+  /** What a restore of `version` does to the indexes: which stay, which would be gone (and whether the app can rebuild them). */
+  'versions/restorePreview': method<RestorePreview>()(tableRefSchema.extend({ version: versionSchema })),
   'tags/list': method<TagInfo[]>()(tableRefSchema),
   'tags/create': method<null>()(tableRefSchema.extend({ tag: tagSchema, version: versionSchema })),
   'tags/delete': method<null>()(tableRefSchema.extend({ tag: tagSchema })),

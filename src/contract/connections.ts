@@ -220,3 +220,13 @@ export interface ObjectStoreTestReport {
   ms: number
 }
 
+
+/**
+ * The words of the error for a directory or object-store prefix with nothing in it. The start screen and the
+ * object-store dialog offer **Create a catalog here** for exactly this error.
+ */
+export const EMPTY_ROOT_WORDS = 'is empty: there is no Lance catalog to browse'
+
+export function isEmptyRootError(error: AppErrorData | null | undefined): boolean {
+  return !!error && error.code === 'not_a_catalog' && error.message.endsWith(EMPTY_ROOT_WORDS)
+}

@@ -22,4 +22,8 @@ export interface IndexJobInfo {
   startedAt: number
   finishedAt: number | null
   error: AppErrorData | null
+  /** The build waits for an earlier write to the same table (writes to one table run one at a time). */
+  waiting?: string
+  /** Attempts so far when another writer's commit made Lance ask for a retry. */
+  attempts?: number
 }

@@ -60,6 +60,8 @@ export interface IndexInfo {
   indexedRows?: number
   unindexedRows?: number
   distanceType?: string
+  /** How to build this index again (type, column, name and the settings Lance recorded); absent when unknown. */
+  rebuild?: IndexSpec
 }
 
 const count = (max: number) => z.number().int().min(1).max(max)
@@ -115,6 +117,32 @@ export interface OptimizePreview {
   versionsToRemove: number[]
   /** Indexes with unindexed rows, which "update indexes" would bring up to date. */
   indexesToUpdate: string[]
+  /** Index builds running or waiting on this table in the app: Optimize is refused until they end. */
+  indexBuildsRunning?: string[]
+}
+
+/** What restoring a version does to the indexes (a restore writes that version's manifest, indexes included). */
+export interface RestorePreview {
+  version: number
+  latest: number
+  rowCount?: number
+  /** Indexes of the latest version that the restored version has too: they stay, valid for its rows. */
+  kept: string[]
+  /** Indexes of the latest version that the restored version does not have: gone after the restore unless rebuilt. */
+  lost: LostIndex[]
+  /** Indexes the restored version had that the latest no longer has: they come back. */
+  back: string[]
+  /** Index builds running or waiting on this table in the app: Restore is refused until they end. */
+  indexBuildsRunning: string[]
+}
+
+export interface LostIndex {
+  name: string
+  type: string
+  columns: string[]
+  /** The build that makes it again on the restored version, or null when the app cannot (see `reason`). */
+  rebuild: IndexSpec | null
+  reason?: string
 }
 
 export interface OptimizeResult {

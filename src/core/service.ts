@@ -36,6 +36,7 @@ import { ObjectStoreConnectionsModule } from './connections/objectStoreModule'
 import { ObjectStoreConnectionStore, type SavedObjectStore } from './connections/objectStoreStore'
 import { QueryModule } from './query/module'
 import { LifecycleModule } from './lifecycle/module'
+import { createCatalogHere } from './namespace/dir/createCatalog'
 import { defaultReadOnly, isReadOnlyStore, MemoryReadOnlyStore, readOnlyError, readOnlyKey, WRITE_METHODS, type ReadOnlyStore } from './lifecycle/readOnly'
 
 /** Where recent directories live: a JSON file in Electron's userData, memory in tests. */
@@ -114,6 +115,8 @@ export class CatalogService {
   /** Settles when the connection shown at start is open (or failed); app/info waits for it. */
   private initialPending: Promise<unknown> = Promise.resolve()
   private initialError: AppErrorData | undefined
+  /** The catalog opened at start and its storage options (an empty start root may become a catalog with them). */
+  private initialTarget: { path: string; storageOptions?: StorageOptions } | undefined
   private nextId = 1
   private readonly readOnlyStore: ReadOnlyStore
 
@@ -175,6 +178,7 @@ export class CatalogService {
    * (e.g. creating the demo catalog on first run); a failure is kept and reported by app/info.
    */
   openInitial(path: string, prepare?: () => Promise<unknown>, storageOptions?: StorageOptions): Promise<ConnectionInfo> {
+    this.initialTarget = { path, storageOptions }
     const opening = (async () => {
       await prepare?.()
       this.initialConnection = await this.withReadOnly(await this.openDirectory(path, { remember: false, storageOptions }))
@@ -216,16 +220,19 @@ export class CatalogService {
     this.connections.clear()
   }
 
-  private async openDirectory(path: string, { remember, storageOptions }: { remember: boolean; storageOptions?: StorageOptions }): Promise<ConnectionInfo> {
+  private async openDirectory(path: string, { remember, storageOptions, create = false }: { remember: boolean; storageOptions?: StorageOptions; create?: boolean }): Promise<ConnectionInfo> {
     // An object-store URI (az://, s3://, gs://) is opened as given, with its storage options; file:// is its path.
     const scheme = objectStoreScheme(path)
     const root = scheme && scheme !== 'file' ? path.replace(/\/+$/, '') : resolve(scheme === 'file' ? fileURLToPath(path) : path)
     const existing = [...this.connections.values()].find((c) => c.info.kind === 'dir' && c.info.location === root)
-    if (existing) return existing.info
+    if (existing && !create) return existing.info
     // Read-only means no writes, recovery after a crash included: such a catalog is opened without it, and what a
     // crashed writer left is reported (`pendingRecovery`) until the user asks for `connections/recover`.
     const readOnly = await this.readOnlyBeforeOpen({ id: '', kind: 'dir', label: '', location: root })
-    const client = await connectNamespace('dir', { root, ...storageProperties(storageOptions ?? {}), ...(readOnly ? { recover: 'false' } : {}) })
+    // "Create a catalog here" writes `__manifest` into an empty directory only (createCatalogHere refuses the rest).
+    const client = create
+      ? await createCatalogHere(root, { storageOptions })
+      : await connectNamespace('dir', { root, ...storageProperties(storageOptions ?? {}), ...(readOnly ? { recover: 'false' } : {}) })
     const info = this.addConnection('dir', basename(root) || root, root, client)
     info.readOnly = readOnly
     // What opening recovered, and what the catalog cannot show (an object-store root listed without its manifest).
@@ -273,6 +280,8 @@ export class CatalogService {
         return Promise.all([...this.connections.values()].map((c) => this.withReadOnly(c.info)))
       },
       'connections/openDirectory': async ({ path }) => this.withReadOnly(await this.openDirectory(path, { remember: true })),
+      'connections/createCatalog': async ({ path }) =>
+        this.withReadOnly(await this.openDirectory(path, { remember: true, create: true, storageOptions: path === this.initialTarget?.path ? this.initialTarget.storageOptions : undefined })),
       'connections/objectStore/open': async (input) => this.withReadOnly(await this.objectStores.handlers['connections/objectStore/open'](input)),
       'connections/objectStore/connect': async (input) => {
         const result = await this.objectStores.handlers['connections/objectStore/connect'](input)

@@ -135,10 +135,10 @@ export function App() {
   const cloudIds = useMemo(() => new Set(connections.filter((c) => isBucket(c.location)).map((c) => c.id)), [connections])
 
   const openPath = useCallback(
-    (path: string) => {
+    (path: string, create = false) => {
       setOpening(true)
       setOpenError(null)
-      call('connections/openDirectory', { path })
+      call(create ? 'connections/createCatalog' : 'connections/openDirectory', { path })
         .then((connection) => {
           addConnection(connection)
           loadRecents()
@@ -253,6 +253,7 @@ export function App() {
         initialError={connections.length === 0 ? (info.initialError ?? null) : null}
         onOpenPath={openPath}
         onPickDirectory={pickDirectory}
+        onCreateCatalog={(path) => openPath(path, true)}
         remote={
           <SavedConnections
             saved={remote.saved}

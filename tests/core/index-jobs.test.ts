@@ -74,8 +74,11 @@ describe('index jobs', () => {
     let release!: () => void
     const gate = new Promise<void>((resolve) => (release = resolve))
     let built = false
+    let began!: () => void
+    const started = new Promise<void>((resolve) => (began = resolve))
     const gated = Object.create(client) as NamespaceClient
     gated.createIndex = async (id, spec) => {
+      began()
       await gate
       await client.createIndex(id, spec)
       built = true
@@ -84,6 +87,8 @@ describe('index jobs', () => {
     const jobs = new IndexJobs({ emit: (job) => events.push(job) })
     const before = (await client.listIndexes(t)).map((x) => x.name)
     const job = await jobs.start({ client: gated, table: { connectionId: 'c', ...t }, index: { column: 'label', type: 'BITMAP', name: 'label_idx' } })
+    // (A job cancelled before its build began — waiting for another write to the table — never builds.)
+    await started
     jobs.cancel(job.id)
     expect(events.at(-1)).toMatchObject({ state: 'running', cancelling: true })
     release()

@@ -55,7 +55,7 @@ describe('lifecycle through CatalogService', () => {
   })
 
   it('restores through the service and answers the new latest version', async () => {
-    expect(value(await service.dispatch('versions/restore', { ...ref, version: 1 }))).toEqual({ version: 7 })
+    expect(value(await service.dispatch('versions/restore', { ...ref, version: 1 }))).toEqual({ version: 7, jobs: [] })
     const versions = value<VersionInfo[]>(await service.dispatch('versions/list', ref))
     expect(versions.at(-1)).toMatchObject({ version: 7, rowCount: 100 })
     value(await service.dispatch('versions/restore', { ...ref, version: 6 }))

@@ -1,6 +1,7 @@
 import { AppError, type Input, type Output } from '../../contract'
 import { isSecretStorageKey, type StorageOptions } from '../../contract/objectStore'
 import type { NamespaceClient } from '../namespace/client'
+import { createCatalogHere } from '../namespace/dir/createCatalog'
 import { DirNamespaceClient } from '../namespace/dir'
 import { toAppError } from '../errors'
 import type { RemoteConnectionsHost } from './module'
@@ -47,10 +48,10 @@ export class ObjectStoreConnectionsModule {
       const client = await openObjectStore(saved.uri, await this.store.storageOptions(saved), { recover: !readOnly })
       return this.host.addConnection('dir', saved.name, saved.uri, client, saved.id)
     },
-    'connections/objectStore/connect': async ({ draft }) => {
+    'connections/objectStore/connect': async ({ draft, create }) => {
       // Open with the form's values first; save only once the catalog opened (a wrong key saves nothing).
       const target = await this.store.draftTarget(draft)
-      const client = await openObjectStore(target.uri, target.storageOptions)
+      const client = await openObjectStore(target.uri, target.storageOptions, { create })
       let saved
       try {
         saved = await this.store.save(draft)
@@ -95,8 +96,13 @@ export class ObjectStoreConnectionsModule {
  * Open a directory catalog at an object-store URI (or `file://`) with its storage options, then make one cheap
  * request so a wrong key or a missing container is reported now, in words, not as an empty tree.
  */
-export async function openObjectStore(uri: string, storageOptions: StorageOptions, { recover = true }: { recover?: boolean } = {}): Promise<NamespaceClient> {
-  const client = await guard(() => DirNamespaceClient.open(uri, { storageOptions, recover }), storageOptions)
+export async function openObjectStore(
+  uri: string,
+  storageOptions: StorageOptions,
+  { recover = true, create = false }: { recover?: boolean; create?: boolean } = {},
+): Promise<NamespaceClient> {
+  // `create`: only an empty prefix becomes a catalog (createCatalogHere refuses anything else before writing).
+  const client = await guard(() => (create ? createCatalogHere(uri, { storageOptions }) : DirNamespaceClient.open(uri, { storageOptions, recover })), storageOptions)
   try {
     await guard(() => client.listNamespaces([], { limit: 1 }), storageOptions)
   } catch (error) {

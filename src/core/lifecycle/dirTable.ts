@@ -1,6 +1,6 @@
 import { Index, type Table as LanceTable } from '@lancedb/lancedb'
 import { columnNotFound } from './errors'
-import type { ColumnAlteration, IndexInfo, IndexSpec, NewColumn, OptimizeResult, TableStats, TagInfo, VersionInfo } from '../../contract/lifecycle'
+import type { ColumnAlteration, IndexInfo, IndexSpec, IndexType, NewColumn, OptimizeResult, TableStats, TagInfo, VersionInfo } from '../../contract/lifecycle'
 import { versionInfos } from './versions'
 
 /**
@@ -46,9 +46,47 @@ export async function listIndexes(table: LanceTable): Promise<IndexInfo[]> {
         columns: [...c.columns],
         ...(stats ? { indexedRows: stats.numIndexedRows, unindexedRows: stats.numUnindexedRows } : {}),
         ...(stats?.distanceType ? { distanceType: stats.distanceType } : {}),
+        ...rebuildOf(c, stats?.distanceType),
       }
     }),
   )
+}
+
+/** Lance's index type names (`BTree`, `IvfPq`, `FTS`, `Inverted`, …) as the index types the app builds. */
+export function indexTypeOf(lanceType: string): IndexType | undefined {
+  const key = lanceType.toUpperCase().replace(/[^A-Z]/g, '')
+  const types: Record<string, IndexType> = { BTREE: 'BTREE', BITMAP: 'BITMAP', LABELLIST: 'LABEL_LIST', FTS: 'FTS', INVERTED: 'FTS', IVFPQ: 'IVF_PQ', IVFHNSWSQ: 'IVF_HNSW_SQ' }
+  return types[key]
+}
+
+/**
+ * The spec that builds an index like `config` again: its type, column and name, and what Lance recorded of its
+ * settings (`indexDetails`: the tokenizer of an FTS index, the metric and PQ sub-vectors of a vector index).
+ * Lance does not record the number of IVF partitions; a rebuild takes its default, which scales with the rows.
+ */
+function rebuildOf(config: { name: string; indexType: string; columns: string[]; indexDetails?: unknown }, distanceType: string | undefined): { rebuild?: IndexSpec } {
+  const type = indexTypeOf(config.indexType)
+  if (!type || config.columns.length !== 1) return {}
+  const d = (config.indexDetails ?? {}) as Record<string, unknown>
+  const bool = (v: unknown) => (typeof v === 'boolean' ? v : undefined)
+  const spec: IndexSpec = { type, column: config.columns[0]!, name: config.name }
+  if (type === 'FTS') {
+    Object.assign(spec, {
+      withPosition: bool(d.with_position),
+      language: typeof d.language === 'string' ? d.language : undefined,
+      stem: bool(d.stem),
+      removeStopWords: bool(d.remove_stop_words),
+      lowerCase: bool(d.lower_case),
+    })
+  }
+  if (type === 'IVF_PQ' || type === 'IVF_HNSW_SQ') {
+    const metric = String(distanceType ?? d.metric_type ?? '').toLowerCase()
+    if (metric === 'l2' || metric === 'cosine' || metric === 'dot') spec.distanceType = metric
+    const compression = (d.compression ?? {}) as Record<string, unknown>
+    if (type === 'IVF_PQ' && typeof compression.num_sub_vectors === 'number') spec.numSubVectors = compression.num_sub_vectors
+    if (type === 'IVF_PQ' && (compression.num_bits === 4 || compression.num_bits === 8)) spec.numBits = compression.num_bits
+  }
+  return { rebuild: Object.fromEntries(Object.entries(spec).filter(([, v]) => v !== undefined)) as IndexSpec }
 }
 
 /** lancedb's index config for `spec`; absent parameters stay absent so Lance picks its defaults. */

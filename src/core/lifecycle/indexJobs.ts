@@ -4,6 +4,7 @@ import { toAppError } from '../errors'
 import type { NamespaceClient } from '../namespace/client'
 import type { TableId } from '../namespace/path'
 import { indexExists } from './errors'
+import { retryConflicts, TableWrites } from './tableWrites'
 
 export interface IndexJobSpec {
   client: NamespaceClient
@@ -26,7 +27,11 @@ const HISTORY_LIMIT = 200
 export class IndexJobs {
   private readonly jobs: Job[] = []
 
-  constructor(private readonly options: { emit: (job: IndexJobInfo) => void }) {}
+  private readonly writes: TableWrites
+
+  constructor(private readonly options: { emit: (job: IndexJobInfo) => void; writes?: TableWrites }) {
+    this.writes = options.writes ?? new TableWrites()
+  }
 
   /** Checks the name up front (an existing index is refused before any job exists), then builds in the background. */
   async start(spec: IndexJobSpec): Promise<IndexJobInfo> {
@@ -85,11 +90,34 @@ export class IndexJobs {
     await Promise.resolve()
     const id = tableId(spec.table)
     try {
-      await spec.client.createIndex(id, spec.index)
-      if (job.info.cancelling) {
-        await spec.client.dropIndex(id, spec.index.name).catch(() => undefined)
-        this.finish(job, 'cancelled', null)
-      } else this.finish(job, 'done', null)
+      // One write per table at a time (TableWrites): a build queued behind another says what it waits for.
+      await this.writes.build(
+        spec.table,
+        spec.index.name,
+        async () => {
+          if (job.info.waiting !== undefined) {
+            delete job.info.waiting
+            job.info.startedAt = Date.now()
+            this.publish(job)
+          }
+          if (job.info.cancelling) return
+          // Another writer's commit (outside the app) can preempt the build; Lance then asks for a retry.
+          await retryConflicts(`the build of index ${spec.index.name}`, async (attempt) => {
+            if (attempt > 1) {
+              job.info.attempts = attempt
+              this.publish(job)
+            }
+            if (job.info.cancelling) return
+            await spec.client.createIndex(id, spec.index)
+          })
+          if (job.info.cancelling) await spec.client.dropIndex(id, spec.index.name).catch(() => undefined)
+        },
+        (what) => {
+          job.info.waiting = `Waiting for ${what} to finish on this table`
+          this.publish(job)
+        },
+      )
+      this.finish(job, job.info.cancelling ? 'cancelled' : 'done', null)
     } catch (error) {
       this.finish(job, job.info.cancelling ? 'cancelled' : 'failed', job.info.cancelling ? null : toAppError(error))
     }

@@ -206,6 +206,15 @@ export function registerLifecycleRoutes(app: FastifyInstance, deps: LifecycleRou
   app.post('/v1/table/:id/index/list', read, async (request, reply) => {
     const id = tableOf(request)
     const catalog = catalogOf(request)
+    const version = body(request).version
+    if (version !== undefined && version !== null) {
+      // The indexes of an older version (what a restore of it would bring back): listed from its manifest.
+      if (!isInt(version, 1)) throw invalid('version must be a whole number ≥ 1')
+      const described = await catalog.client.describeTable(id, { version, indexes: true })
+      return json(reply, {
+        indexes: (described.indexes ?? []).map((x) => ({ index_name: x.name, index_uuid: '', columns: [...x.columns], status: 'ready', index_type: x.type })),
+      })
+    }
     const indexes = await lance(catalog).onTable(id, async (t) => {
       const configs = await t.listIndices()
       return Promise.all(configs.map(async (c) => ({ c, s: await t.indexStats(c.name) })))

@@ -1,5 +1,6 @@
 import { mkdir, readdir, stat } from 'node:fs/promises'
 import { AppError } from '../../../contract'
+import { EMPTY_ROOT_WORDS } from '../../../contract/connections'
 
 /** How a directory holds its catalog. */
 export type RootLayout =
@@ -40,8 +41,8 @@ export async function inspectRoot(root: string, { create = false } = {}): Promis
   if (entries.some((e) => e.isDirectory() && e.name.endsWith('.lance'))) return create ? 'manifest' : 'tables-only'
   if (create) return 'manifest'
   if (entries.length === 0) {
-    throw new AppError('not_a_catalog', `${root} is empty: there is no Lance catalog to browse`, {
-      hint: 'Choose a directory that holds Lance tables (a __manifest folder or *.lance folders)',
+    throw new AppError('not_a_catalog', `${root} ${EMPTY_ROOT_WORDS}`, {
+      hint: 'Create a catalog here, or choose a directory that holds Lance tables (a __manifest folder or *.lance folders)',
     })
   }
   throw new AppError('not_a_catalog', `${root} does not hold a Lance catalog (no __manifest and no *.lance tables)`, {

@@ -1,4 +1,5 @@
 import { AppError } from '../../../contract'
+import { EMPTY_ROOT_WORDS } from '../../../contract/connections'
 import type { StorageOptions } from '../../../contract/objectStore'
 import type { RootLayout } from '../dir/root'
 import { probeAzure } from './azure'
@@ -21,8 +22,8 @@ export async function inspectStoreRoot(location: ObjectStoreLocation, options: S
   if (listing.tables) return create ? 'manifest' : 'tables-only'
   if (create) return 'manifest'
   if (listing.empty) {
-    throw new AppError('not_a_catalog', `${location.uri} is empty: there is no Lance catalog to browse`, {
-      hint: 'Check the prefix in the location (a catalog holds a __manifest folder or *.lance tables)',
+    throw new AppError('not_a_catalog', `${location.uri} ${EMPTY_ROOT_WORDS}`, {
+      hint: 'Create a catalog here, or check the prefix in the location (a catalog holds a __manifest folder or *.lance tables)',
     })
   }
   throw new AppError('not_a_catalog', `${location.uri} does not hold a Lance catalog (no __manifest and no *.lance tables)`, {

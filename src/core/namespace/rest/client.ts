@@ -316,20 +316,20 @@ export class RestNamespaceClient implements NamespaceClient {
     const [rowCount, latestVersion, indexes] = await Promise.all([
       typeof r.num_rows === 'number' ? r.num_rows : this.countRows(id, { signal: options.signal, view: { version } }),
       options.version === undefined ? version : this.latestVersion(id, options),
-      options.indexes ? this.indexSummaries(id, options).catch((error: unknown) => (error instanceof AppError && error.code === 'unsupported' ? undefined : Promise.reject(error))) : undefined,
+      options.indexes ? this.indexSummaries(id, options, options.version).catch((error: unknown) => (error instanceof AppError && error.code === 'unsupported' ? undefined : Promise.reject(error))) : undefined,
     ])
     return { name: id.name, namespace: [...id.namespace], rowCount, version, latestVersion, schema, fields: describeFields(schema), ...(indexes ? { indexes } : {}) }
   }
 
-  /** `POST /v1/table/{id}/index/list` (ListTableIndices). */
-  private async indexSummaries(id: TableId, options: CallOptions): Promise<IndexSummary[]> {
+  /** `POST /v1/table/{id}/index/list` (ListTableIndices), at `version` when given (the request's `version` field). */
+  private async indexSummaries(id: TableId, options: CallOptions, version?: number): Promise<IndexSummary[]> {
     const r = await this.http.json<unknown>(
       this.spec(options, {
         operation: 'table.indexList',
         what: `list the indexes of ${formatTableId(id)}`,
         method: 'POST',
         path: `/v1/table/${this.tableId(id)}/index/list`,
-        json: { id: [...id.namespace, id.name] },
+        json: { id: [...id.namespace, id.name], ...(version !== undefined ? { version } : {}) },
         idempotent: true,
       }),
     )

@@ -1,6 +1,6 @@
 import { useId, type ReactNode } from 'react'
 import type { AppErrorData } from '../../../contract'
-import { ErrorPanel } from '../../components/ErrorPanel'
+import { ErrorPanel, type ErrorAction } from '../../components/ErrorPanel'
 import { CloseIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
 import { Modal } from '../actions/Modal'
@@ -16,6 +16,7 @@ export function ConnectionDialogShell({
   title,
   kindSwitch,
   errorTitle,
+  errorActions,
   footerLeft,
   children,
 }: {
@@ -23,6 +24,8 @@ export function ConnectionDialogShell({
   title: string
   kindSwitch?: ReactNode
   errorTitle(error: AppErrorData): string
+  /** Actions offered under the error (e.g. "Create a catalog here…" for an empty prefix). */
+  errorActions?(error: AppErrorData): ErrorAction[]
   footerLeft: ReactNode
   children: ReactNode
 }) {
@@ -48,7 +51,7 @@ export function ConnectionDialogShell({
           {kindSwitch}
           {error && (
             <div ref={errorRef} tabIndex={-1} className="dialog-error">
-              <ErrorPanel error={error} title={errorTitle(error)} compact />
+              <ErrorPanel error={error} title={errorTitle(error)} compact actions={errorActions?.(error)} />
             </div>
           )}
           {children}

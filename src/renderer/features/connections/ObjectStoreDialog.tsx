@@ -21,6 +21,8 @@ import {
   type OptionRow,
 } from './objectStoreForm'
 import { useConnectionForm, type Busy } from './useConnectionForm'
+import { CreateCatalogDialog } from './CreateCatalogDialog'
+import { isEmptyRootError } from '../../../contract/connections'
 
 export interface ObjectStoreDialogProps {
   editing?: ObjectStoreConnectionView
@@ -39,6 +41,9 @@ export interface ObjectStoreDialogProps {
  * saved: their values never come back from main.
  */
 export function ObjectStoreDialog({ editing, openError = null, kindSwitch, onCancel, onSaved, onConnected }: ObjectStoreDialogProps) {
+  // "Create a catalog here" (an empty prefix, confirmed): the next Save & connect writes its __manifest.
+  const creating = useRef(false)
+  const [confirmCreate, setConfirmCreate] = useState<string | null>(null)
   const state = useConnectionForm<ObjectStoreForm, ObjectStoreConnectionView, ObjectStoreTestReport, 'test'>({
     editing,
     openError,
@@ -46,7 +51,7 @@ export function ObjectStoreDialog({ editing, openError = null, kindSwitch, onCan
     fromView: objectStoreFormFromView,
     validate: validateObjectStoreForm,
     save: (form) => call('connections/objectStore/save', { draft: objectStoreFormToDraft(form) }),
-    connect: (form) => call('connections/objectStore/connect', { draft: objectStoreFormToDraft(form) }),
+    connect: (form) => call('connections/objectStore/connect', { draft: objectStoreFormToDraft(form), ...(creating.current ? { create: true } : {}) }),
     onCancel,
     onSaved,
     onConnected,
@@ -98,11 +103,13 @@ export function ObjectStoreDialog({ editing, openError = null, kindSwitch, onCan
   const title = saved ? `Edit “${saved.name}”` : 'Connect to object storage'
 
   return (
+    <>
     <ConnectionDialogShell
       state={state}
       title={title}
       kindSwitch={kindSwitch}
       errorTitle={() => errorTitle(lastAction, saved !== undefined)}
+      errorActions={(error) => (isEmptyRootError(error) && lastAction?.what !== 'save' ? [{ label: 'Create a catalog here…', run: () => setConfirmCreate(form.uri.trim()) }] : [])}
       footerLeft={
         <button type="button" className="button" onClick={() => void runTest()} disabled={busy !== null}>
           {busy?.what === 'test' && <Spinner label="Testing" />}
@@ -211,6 +218,20 @@ export function ObjectStoreDialog({ editing, openError = null, kindSwitch, onCan
         </section>
       )}
     </ConnectionDialogShell>
+    {confirmCreate !== null && (
+      <CreateCatalogDialog
+        location={confirmCreate}
+        onConfirm={() => {
+          setConfirmCreate(null)
+          creating.current = true
+          void state.submit(true).finally(() => {
+            creating.current = false
+          })
+        }}
+        onClose={() => setConfirmCreate(null)}
+      />
+    )}
+    </>
   )
 }
 

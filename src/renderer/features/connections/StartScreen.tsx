@@ -1,6 +1,8 @@
 import { useState, type FormEvent, type ReactNode } from 'react'
 import type { AppErrorData, RecentDirectory } from '../../../contract'
+import { EMPTY_ROOT_WORDS, isEmptyRootError } from '../../../contract/connections'
 import { ErrorPanel } from '../../components/ErrorPanel'
+import { CreateCatalogDialog } from './CreateCatalogDialog'
 import { DatabaseIcon, FolderIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
 
@@ -14,6 +16,8 @@ export interface StartScreenProps {
   initialError: AppErrorData | null
   onOpenPath(path: string): void
   onPickDirectory(): void
+  /** **Create a catalog here** was confirmed for an empty directory: write its `__manifest` and open it. */
+  onCreateCatalog?(path: string): void
   /** Saved catalog servers and "Connect to server…". */
   remote?: ReactNode
 }
@@ -21,8 +25,12 @@ export interface StartScreenProps {
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' })
 
 /** Open a directory catalog: typed or pasted path, native dialog, a dropped folder, or a recent one. */
-export function StartScreen({ recents, canPickDirectory, opening, error, initialError, onOpenPath, onPickDirectory, remote }: StartScreenProps) {
+export function StartScreen({ recents, canPickDirectory, opening, error, initialError, onOpenPath, onPickDirectory, onCreateCatalog, remote }: StartScreenProps) {
   const [path, setPath] = useState('')
+  // The empty directory the user may make a catalog of (its path is what the error names).
+  const [creating, setCreating] = useState<string | null>(null)
+  const createAction = (e: AppErrorData | null) =>
+    onCreateCatalog && isEmptyRootError(e) ? [{ label: 'Create a catalog here…', run: () => setCreating(emptyRootOf(e!)) }] : []
   const submit = (event: FormEvent) => {
     event.preventDefault()
     if (path.trim() !== '') onOpenPath(path.trim())
@@ -41,7 +49,7 @@ export function StartScreen({ recents, canPickDirectory, opening, error, initial
           </div>
         </div>
         {initialError && (
-          <ErrorPanel error={initialError} title="The start catalog could not be opened" compact />
+          <ErrorPanel error={initialError} title="The start catalog could not be opened" compact actions={createAction(initialError)} />
         )}
         <form className="open-form" onSubmit={submit}>
           <label htmlFor="open-path" className="field-label">
@@ -76,10 +84,21 @@ export function StartScreen({ recents, canPickDirectory, opening, error, initial
             error={error}
             title="Could not open the directory"
             actions={[
+              ...createAction(error),
               canPickDirectory
                 ? { label: 'Choose a directory…', run: onPickDirectory }
                 : { label: 'Edit the path', run: () => document.getElementById('open-path')?.focus() },
             ]}
+          />
+        )}
+        {creating !== null && onCreateCatalog && (
+          <CreateCatalogDialog
+            location={creating}
+            onConfirm={() => {
+              onCreateCatalog(creating)
+              setCreating(null)
+            }}
+            onClose={() => setCreating(null)}
           />
         )}
         {remote}
@@ -102,4 +121,9 @@ export function StartScreen({ recents, canPickDirectory, opening, error, initial
       </div>
     </section>
   )
+}
+
+/** The directory an "is empty" error names (core words it `<root> is empty: …`). */
+function emptyRootOf(error: AppErrorData): string {
+  return error.message.slice(0, error.message.length - EMPTY_ROOT_WORDS.length).trimEnd()
 }

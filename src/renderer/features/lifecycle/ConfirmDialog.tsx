@@ -9,13 +9,15 @@ export interface ConfirmDialogProps {
   children: ReactNode
   confirmLabel: string
   destructive?: boolean
+  /** The action cannot run (the body says why). */
+  disabled?: boolean
   /** The work; the dialog stays open with the error if it fails. */
   run(): Promise<void>
   onClose(): void
 }
 
 /** "Are you sure?" for a lifecycle write: says what will happen, runs it, shows a failure in words. */
-export function ConfirmDialog({ title, children, confirmLabel, destructive, run, onClose }: ConfirmDialogProps) {
+export function ConfirmDialog({ title, children, confirmLabel, destructive, disabled, run, onClose }: ConfirmDialogProps) {
   const titleId = useId()
   const [running, setRunning] = useState(false)
   const [error, setError] = useState<AppErrorData | null>(null)
@@ -40,7 +42,7 @@ export function ConfirmDialog({ title, children, confirmLabel, destructive, run,
           {children}
           {error && <ErrorPanel error={error} title={`Could not ${confirmLabel.toLowerCase()}`} compact />}
         </div>
-        <DialogFooter label={confirmLabel} onCancel={onClose} onConfirm={() => void confirm()} running={running} destructive={destructive} autoFocus />
+        <DialogFooter label={confirmLabel} onCancel={onClose} onConfirm={() => void confirm()} running={running} disabled={disabled} destructive={destructive} autoFocus />
       </div>
     </Modal>
   )

@@ -97,6 +97,7 @@ export function StatsPanel({ tableRef, fields, writeBlock, optimizeBlock = write
         <ConfirmDialog
           title="Optimize table"
           confirmLabel="Optimize"
+          disabled={(preview.indexBuildsRunning?.length ?? 0) > 0}
           run={async () => {
             setResult(await call('tables/optimize', { ...ref(tableRef), ...options }))
             refresh()
@@ -104,9 +105,22 @@ export function StatsPanel({ tableRef, fields, writeBlock, optimizeBlock = write
           }}
           onClose={() => setConfirming(false)}
         >
+          {(preview.indexBuildsRunning?.length ?? 0) > 0 && (
+            <p className="field-error" role="alert">
+              Index {preview.indexBuildsRunning!.map((n) => `“${n}”`).join(', ')} {preview.indexBuildsRunning!.length === 1 ? 'is' : 'are'} being built on this table: Optimize can run when the build has
+              ended (the Jobs panel shows it). Writes to one table run one at a time.
+            </p>
+          )}
           <ul className="preview-list">
             <li>{preview.fragmentsToCompact > 0 ? `Compact ${preview.fragmentsToCompact} small fragments` : 'Nothing to compact'}{preview.deletedRowsToPurge > 0 ? `, purging ${formatCount(preview.deletedRowsToPurge)} deleted rows` : ''}.</li>
-            <li>{preview.indexesToUpdate.length > 0 ? `Update ${preview.indexesToUpdate.join(', ')}` : 'Indexes are up to date'}.</li>
+            <li>
+              {preview.indexesToUpdate.length > 0
+                ? `Update ${preview.indexesToUpdate.join(', ')}`
+                : (preview.indexBuildsRunning?.length ?? 0) > 0
+                  ? 'The indexes being built are not counted yet'
+                  : 'Indexes are up to date'}
+              .
+            </li>
             <li>
               {prune
                 ? preview.versionsToRemove.length > 0

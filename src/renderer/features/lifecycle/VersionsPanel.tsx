@@ -7,6 +7,7 @@ import { Spinner } from '../../components/Spinner'
 import { ConfirmDialog } from './ConfirmDialog'
 import { formatCount, formatTime, OPERATION_LABEL, versionEntries, type VersionEntry } from './format'
 import { PanelFrame } from './PanelFrame'
+import { RestoreDialog } from './RestoreDialog'
 import { useLoaded } from './useLoaded'
 
 export interface VersionsPanelProps {
@@ -129,21 +130,17 @@ export function VersionsPanel({ tableRef, openVersion, writeBlock, restoreBlock 
         </>
       )}
       {restoring && (
-        <ConfirmDialog
-          title={`Restore version ${restoring.version}`}
-          confirmLabel="Restore"
-          run={async () => {
-            await call('versions/restore', { ...ref(tableRef), version: restoring.version })
+        <RestoreDialog
+          tableRef={tableRef}
+          target={restoring}
+          latest={latest}
+          onRestored={() => {
             onLatest()
             onChanged()
             refresh()
           }}
           onClose={() => setRestoring(null)}
-        >
-          <p>
-            Make version {restoring.version} ({restoring.rowCount !== undefined ? `${formatCount(restoring.rowCount)} rows` : 'row count unknown'}) the latest again? It is written as a new version {latest + 1}; versions 1–{latest} stay, so nothing is lost.
-          </p>
-        </ConfirmDialog>
+        />
       )}
       {deletingTag && (
         <ConfirmDialog

@@ -45,14 +45,19 @@ export function useIndexJobs(): ExportJobsView {
     const live = job.state === 'running'
     const label = `Index ${job.index.name} on ${job.table.name}`
     const elapsed = formatDuration(Math.max(0, ((job.finishedAt ?? now) - job.startedAt) / 1000))
-    const detail = job.cancelling ? `Cancelling: stops after the current build step, then the index is removed · ${elapsed}` : `${job.index.type} on ${job.index.column} · ${elapsed} (Lance reports no progress for a build)`
+    const retry = job.attempts && job.attempts > 1 ? ` · attempt ${job.attempts}: another writer committed first` : ''
+    const detail = job.cancelling
+      ? `Cancelling: stops after the current build step, then the index is removed · ${elapsed}`
+      : job.waiting
+        ? `${job.waiting} (writes to one table run one at a time)`
+        : `${job.index.type} on ${job.index.column} · ${elapsed} (Lance reports no progress for a build)${retry}`
     return (
       <li key={job.id} className={`job job-${job.state}`} aria-label={label}>
         <div className="job-line">
           <span className="job-name" title={`${job.index.type} index ${job.index.name} on ${job.table.name}.${job.index.column}`}>
             {job.index.name} <span className="muted">→ {job.table.name}</span>
           </span>
-          <span className={`job-state job-state-${job.state}`}>{job.cancelling && live ? 'Cancelling' : STATE_LABEL[job.state]}</span>
+          <span className={`job-state job-state-${job.state}`}>{job.cancelling && live ? 'Cancelling' : live && job.waiting ? 'Waiting' : STATE_LABEL[job.state]}</span>
           {live && (
             <button type="button" className="button small" disabled={job.cancelling} onClick={() => void call('indexes/cancel', { jobId: job.id }).catch(() => undefined)} aria-label={`Cancel ${label}`}>
               Cancel

@@ -6,7 +6,8 @@ import { FormDialog } from '../actions/FormDialog'
 
 /**
  * The bar above the grid while it shows nearest neighbours (**Find similar rows**): metric, k, pre- or
- * post-filter, and whether Lance used the column's vector index (its `explainPlan` says).
+ * post-filter, and whether Lance used the column's vector index (its `explainPlan` says): "approximate (index)"
+ * or "exact". With an index, **Exact search** bypasses it and **Refine** re-ranks refine × k candidates exactly.
  */
 export function SimilarPanel({
   tableRef,
@@ -29,14 +30,32 @@ export function SimilarPanel({
     queryKey: ['tables/explain', tableRef.connectionId, [...tableRef.namespace], tableRef.name, view],
     queryFn: () => call('tables/explain', { ...tableRef, namespace: [...tableRef.namespace], view }),
   })
+  const approximate = plan.data?.usesVectorIndex === true
   const indexNote =
     plan.data === undefined
       ? plan.isError
         ? 'index use unknown'
         : 'checking the plan…'
       : plan.data.usesVectorIndex
-        ? `uses the vector index on ${search.column}`
-        : `exact search (no vector index used on ${search.column})`
+        ? `uses the vector index on ${search.column}: distances are approximate${search.refineFactor ? `, the best ${search.refineFactor}× k re-ranked exactly` : ''}`
+        : search.bypassIndex
+          ? `every row compared (the vector index is bypassed)`
+          : `exact search (no vector index used on ${search.column})`
+  // An index on the column (or the user's choice to bypass one) is what makes "Exact search" and "Refine" mean something.
+  // The box follows the click at once; the view (and `search`) follows when the new search has run.
+  const [clicked, setClicked] = useState<{ value: boolean; from: boolean } | null>(null)
+  const exact = clicked !== null && clicked.from === (search.bypassIndex === true) ? clicked.value : search.bypassIndex === true
+  const indexed = approximate || search.bypassIndex === true
+  const [refine, setRefine] = useState(search.refineFactor === undefined ? '' : String(search.refineFactor))
+  const applyRefine = () => {
+    const n = refine.trim() === '' ? undefined : Number(refine)
+    if (n === undefined || (Number.isSafeInteger(n) && n >= 1 && n <= 1000)) {
+      if (n !== search.refineFactor) {
+        const { refineFactor: _drop, ...rest } = search
+        onChange(n === undefined ? rest : { ...rest, refineFactor: n })
+      }
+    } else setRefine(search.refineFactor === undefined ? '' : String(search.refineFactor))
+  }
   const applyK = () => {
     const n = Number(k)
     if (Number.isSafeInteger(n) && n >= 1 && n <= MAX_SEARCH_RESULTS && n !== search.k) onChange({ ...search, k: n })
@@ -72,6 +91,41 @@ export function SimilarPanel({
         <input type="checkbox" checked={search.prefilter !== false} onChange={(event) => onChange({ ...search, prefilter: event.target.checked })} />
         Pre-filter
       </label>
+      {plan.data !== undefined && (
+        <span className={`chip search-mode${approximate ? ' approximate' : ''}`} data-testid="search-mode" title={approximate ? 'Lance searched the vector index: results and distances are approximate' : 'Every row was compared: exact distances'}>
+          {approximate ? 'approximate (index)' : 'exact'}
+        </span>
+      )}
+      {indexed && (
+        <label title="Compare every row, bypassing the vector index: exact distances (the source row at 0), slower on a large table">
+          <input
+            type="checkbox"
+            checked={exact}
+            onChange={(event) => {
+              setClicked({ value: event.target.checked, from: search.bypassIndex === true })
+              const { bypassIndex: _drop, ...rest } = search
+              onChange(event.target.checked ? { ...rest, bypassIndex: true } : rest)
+            }}
+          />
+          Exact search
+        </label>
+      )}
+      {indexed && !search.bypassIndex && (
+        <label title="Fetch refine × k candidates from the index and re-rank them by their exact distance (empty: no refine)">
+          Refine
+          <input
+            aria-label="Refine factor"
+            type="number"
+            min={1}
+            max={1000}
+            placeholder="off"
+            value={refine}
+            onChange={(event) => setRefine(event.target.value)}
+            onBlur={applyRefine}
+            onKeyDown={(event) => event.key === 'Enter' && applyRefine()}
+          />
+        </label>
+      )}
       <span className="index-note" data-testid="index-note">
         {indexNote}
       </span>
