@@ -225,7 +225,8 @@ async function jsonSource(
         type: typeName(type),
         choice: chosen ?? inferredChoice,
         inferred: inferredChoice,
-        choices: JSON_CHOICES,
+        // Nested values can only become their JSON text.
+        choices: inferredChoice === null ? ['text'] : JSON_CHOICES,
         reason: chosen && chosen !== inferredChoice ? null : column.reason(),
         nulls: column.nulls,
         sampledRows: column.rows,
