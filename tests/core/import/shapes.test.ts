@@ -342,3 +342,24 @@ describe('flat Parquet (decoded by arrow-rs in wasm) imports as DuckDB reads it'
     expect(again.rows).toHaveLength(ROWS)
   })
 })
+
+describe('CSV columns built straight into Arrow buffers', () => {
+  it('negative and large whole numbers stay exact; inf and nan are floats', async () => {
+    const path = ws.file('numbers.csv')
+    await writeFile(path, 'i,f\n-1,inf\n-4294967297,-Infinity\n9007199254740993,nan\n-9223372036854775808,1e308\n,\n')
+    const ours = await importFile(path)
+    expect(typesOf(ours.table)).toEqual({ i: 'Int64', f: 'Float64' })
+    expect(ours.rows.map((r) => r.i)).toEqual([-1n, -4294967297n, 9007199254740993n, -9223372036854775808n, null])
+    expect(ours.rows.map((r) => r.f)).toEqual([Infinity, -Infinity, NaN, 1e308, null])
+  })
+
+  it('leading zeros after the sampled rows stop the import at their line (they would be lost)', async () => {
+    const path = ws.file('late-zeros.csv')
+    await writeFile(path, 'code\n1\n2\n007\n')
+    const source = await openSource(path, { inferRows: 2 })
+    await expect(writeSource(ws.client, { namespace: [], name: 'never5' }, source, { mode: 'create' })).rejects.toMatchObject({
+      message: 'late-zeros.csv line 4: "007" in column "code" is not a number without leading zeros',
+      hint: expect.stringMatching(/change its type \(e\.g\. to text\) in the import sheet/),
+    })
+  })
+})

@@ -2,8 +2,9 @@ import { stat } from 'node:fs/promises'
 import { DataType, Field, Schema, type RecordBatch } from 'apache-arrow'
 import { CsvError, parse } from 'csv-parse'
 import { AppError, importColumnTypeSchema, type ImportColumnInfo } from '../../../contract'
-import { batchFromColumns } from '../build'
-import { CSV_CHOICES, CsvColumnInference, choiceOfCsvKind, csvArrowType, hasLeadingZero, isTemporal, parseCsvCell, type CsvKind } from '../infer'
+import { batchFromData, columnData } from '../build'
+import { csvColumn, type CellProblem } from './csvColumns'
+import { CSV_CHOICES, CsvColumnInference, choiceOfCsvKind, csvArrowType, isTemporal, parseCsvCell, type CsvKind } from '../infer'
 import { typeName } from '../schema'
 import { COMPRESSION_LABELS, decodeSample, openTextStream } from './text'
 import { DEFAULT_BATCH_ROWS, DEFAULT_INFER_ROWS, type BatchSource, type OpenOptions } from '../source'
@@ -103,22 +104,28 @@ export async function openCsv(path: string, head: Buffer, options: OpenOptions):
     })
 
     const toBatch = (rows: Row[]): RecordBatch => {
-      const columns = names.map(() => new Array<unknown>(rows.length))
-      rows.forEach((row, r) => {
-        row.cells.forEach((cell, i) => {
-          const value = parseCsvCell(cell, types[i]!)
-          if (value === undefined || (guardZeros[i] && hasLeadingZero(cell))) {
-            const chosenType = chosen[names[i]!] !== undefined
-            throw new AppError('invalid_input', `${fileName} line ${row.line}: "${clip(cell)}" in column "${names[i]}" is not ${value === undefined ? typeWord(types[i]!) : 'a number without leading zeros'}`, {
-              hint: chosenType
-                ? `"${names[i]}" was set to ${typeName(types[i]!)}; choose another type for it, or fix that cell`
-                : `The first ${sample.length.toLocaleString('en')} rows made "${names[i]}" ${typeName(types[i]!)}; change its type (e.g. to text) in the import sheet, or fix that cell`,
-            })
-          }
-          columns[i]![r] = value
-        })
+      const children = names.map((name, i) => {
+        const type = types[i]!
+        const fail = (r: number, problem: CellProblem): never => {
+          const cell = rows[r]!.cells[i]!
+          throw new AppError('invalid_input', `${fileName} line ${rows[r]!.line}: "${clip(cell)}" in column "${name}" is not ${problem === 'type' ? typeWord(type) : 'a number without leading zeros'}`, {
+            hint:
+              chosen[name] !== undefined
+                ? `"${name}" was set to ${typeName(type)}; choose another type for it, or fix that cell`
+                : `The first ${sample.length.toLocaleString('en')} rows made "${name}" ${typeName(type)}; change its type (e.g. to text) in the import sheet, or fix that cell`,
+          })
+        }
+        const fast = csvColumn(type, (r) => rows[r]!.cells[i]!, rows.length, guardZeros[i]!, fail)
+        if (fast) return fast
+        const values = new Array<unknown>(rows.length)
+        for (let r = 0; r < rows.length; r++) {
+          const value = parseCsvCell(rows[r]!.cells[i]!, type)
+          if (value === undefined) fail(r, 'type')
+          values[r] = value
+        }
+        return columnData(type, values, rows.length)
       })
-      return batchFromColumns(schema, columns, rows.length)
+      return batchFromData(schema, children, rows.length)
     }
 
     const readAs = [
