@@ -14,6 +14,15 @@ export interface ChunkLimits {
  */
 export const DEFAULT_CHUNK_LIMITS: ChunkLimits = { maxRows: 16_000_000, maxBytes: 64 * 1024 * 1024 }
 
+/**
+ * The limits an import uses: {@link DEFAULT_CHUNK_LIMITS}, or `LCB_IMPORT_COMMIT_MB` MiB per commit when set (less
+ * memory on a small machine; more, smaller commits — tests use it to see an import between two commits).
+ */
+export function defaultChunkLimits(): ChunkLimits {
+  const mb = Number(process.env.LCB_IMPORT_COMMIT_MB)
+  return Number.isFinite(mb) && mb >= 1 && mb <= 4096 ? { ...DEFAULT_CHUNK_LIMITS, maxBytes: Math.round(mb * 1024 * 1024) } : DEFAULT_CHUNK_LIMITS
+}
+
 /** Bytes held by a batch's buffers (an estimate for slices, which share their parent's buffers). */
 export function batchBytes(batch: RecordBatch): number {
   return dataBytes(batch.data)

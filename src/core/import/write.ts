@@ -3,7 +3,7 @@ import { AppError, type ImportMode, type ImportProgress, type VectorCandidate } 
 import type { NamespaceClient, TableDescription } from '../namespace/client'
 import { formatNamespace, formatTableId, type TableId } from '../namespace/path'
 import { toAppError } from '../errors'
-import { DEFAULT_CHUNK_LIMITS, Rechunker, batchBytes, type ChunkLimits } from './chunks'
+import { Rechunker, defaultChunkLimits, batchBytes, type ChunkLimits } from './chunks'
 
 /** Rows read per page when a staging table is copied over the target (catalogs that cannot rename). */
 const COPY_PAGE_ROWS = 10_000
@@ -77,7 +77,7 @@ export async function describeOrNull(client: NamespaceClient, id: TableId, signa
  */
 export async function writeSource(client: NamespaceClient, id: TableId, source: BatchSource, options: WriteOptions): Promise<WriteResult> {
   const { mode, signal } = options
-  const limits = options.limits ?? DEFAULT_CHUNK_LIMITS
+  const limits = options.limits ?? defaultChunkLimits()
   const meter = new ProgressMeter(source.size, source.rowCount, options.onProgress ?? (() => undefined), options.progressIntervalMs)
   // Record batches Lance can take as the file wrote them go to it undecoded (see passThroughFor); an append
   // decodes, as it may reorder the file's columns to the table's.
