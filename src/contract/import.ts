@@ -24,6 +24,10 @@ export const importSourceSchema = z.union([
 ])
 export type ImportSource = z.infer<typeof importSourceSchema>
 
+/** What a column of a CSV or JSON file can be imported as, chosen in the sheet instead of the inferred type. */
+export const importColumnTypeSchema = z.enum(['text', 'integer', 'float', 'boolean', 'date', 'timestamp', 'timestamptz'])
+export type ImportColumnType = z.infer<typeof importColumnTypeSchema>
+
 const importTarget = z.object({
   connectionId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a connection id'),
   namespace: namespacePathSchema,
@@ -35,6 +39,8 @@ const importTarget = z.object({
   vectorColumns: z.array(z.string().min(1).max(1024)).max(1000).optional(),
   /** CSV: keep ISO-8601 dates and timestamps as text (default: infer Date32 / Timestamp columns). */
   datesAsText: z.boolean().optional(),
+  /** CSV and JSON: column name → the type to import it as (instead of the inferred one). */
+  columnTypes: z.record(z.string().min(1).max(1024), importColumnTypeSchema).optional(),
 })
 
 export const importPreviewInput = importTarget.extend({
@@ -48,7 +54,7 @@ export const importStartInput = importTarget.extend({
   mode: importModeSchema.default('create'),
 })
 
-export type ImportFormat = 'arrow-file' | 'arrow-stream' | 'parquet' | 'csv' | 'jsonl'
+export type ImportFormat = 'arrow-file' | 'arrow-stream' | 'parquet' | 'csv' | 'jsonl' | 'json'
 
 export interface VectorCandidate {
   column: string
@@ -76,6 +82,23 @@ export interface ImportConversion {
   to: string
 }
 
+/** A column of a text file (CSV, JSON) as inferred from its first rows, and what it can be changed to. */
+export interface ImportColumnInfo {
+  name: string
+  /** The type written (the inferred one, or the one chosen in `columnTypes`). */
+  type: string
+  /** The choice it corresponds to (null for nested JSON types, which can only become text). */
+  choice: ImportColumnType | null
+  /** The choice inference made. */
+  inferred: ImportColumnType | null
+  choices: ImportColumnType[]
+  /** Why the type was inferred, where not obvious ("text: values with leading zeros, e.g. 00501"). */
+  reason: string | null
+  /** Empty cells (CSV) or null/missing values (JSON) among the sampled rows; they become nulls. */
+  nulls: number
+  sampledRows: number
+}
+
 export interface ImportPreview {
   fileName: string
   format: ImportFormat
@@ -90,6 +113,10 @@ export interface ImportPreview {
   schema: FieldInfo[]
   /** Columns converted on the way in because Lance cannot store the file's type (may be absent: none). */
   conversions?: ImportConversion[]
+  /** How the file is read, in words: compression, encoding, CSV delimiter, which JSON key holds the rows. */
+  readAs?: string[]
+  /** CSV and JSON: each column's inferred type, why, its empty cells, and the types it can be changed to. */
+  columns?: ImportColumnInfo[]
   /** Rows `import/sample` returns (up to 20). */
   sampleRowCount: number
   /** Total rows when cheap to know (Arrow file footer, Parquet metadata); null for streams and text. */

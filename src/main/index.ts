@@ -28,11 +28,12 @@ const urls = {
 }
 /** What "Import…" offers; the core tells formats apart by their bytes, so "All files" is safe. */
 const IMPORT_FILTERS = [
-  { name: 'Importable data', extensions: ['arrow', 'arrows', 'feather', 'ipc', 'parquet', 'csv', 'jsonl', 'ndjson'] },
+  { name: 'Importable data', extensions: ['arrow', 'arrows', 'feather', 'ipc', 'parquet', 'csv', 'tsv', 'txt', 'json', 'jsonl', 'ndjson', 'gz', 'zst'] },
   { name: 'Arrow IPC', extensions: ['arrow', 'arrows', 'feather', 'ipc'] },
   { name: 'Parquet', extensions: ['parquet'] },
-  { name: 'CSV', extensions: ['csv'] },
-  { name: 'JSON lines', extensions: ['jsonl', 'ndjson'] },
+  { name: 'CSV / TSV', extensions: ['csv', 'tsv', 'txt'] },
+  { name: 'JSON, JSON lines', extensions: ['json', 'jsonl', 'ndjson'] },
+  { name: 'Compressed (gzip, zstd)', extensions: ['gz', 'zst'] },
   { name: 'All files', extensions: ['*'] },
 ]
 const isAppUrl = createAppUrlCheck(urls.indexUrl, urls.devServerUrl)

@@ -373,11 +373,25 @@ export async function runImportBench(
 
 const loads = { before: '', after: '' }
 
+/**
+ * BENCH_IMPORT_PARTS (default `arrow,files`): `arrow` = the 768-d Arrow file bench above; `files` = Parquet and
+ * CSV files against polars → Arrow → bare lancedb (bench/import-files.ts).
+ */
 export const section: Section = {
-  title: 'import: Arrow file with 768-d vectors, ours vs bare @lancedb/lancedb streamed import, a polars/ZSTD file, and dd',
+  title: 'import: Arrow file with 768-d vectors (ours vs bare @lancedb/lancedb, a polars/ZSTD file, dd); Parquet and CSV files (ours vs polars → Arrow → bare lancedb)',
   async run(ctx) {
-    const results = await runImportBench({ dir: ctx.dir, log: ctx.log, write: false })
-    return report(results)
+    const parts = (process.env.BENCH_IMPORT_PARTS ?? 'arrow,files').split(',')
+    const arrow = parts.includes('arrow') ? report(await runImportBench({ dir: ctx.dir, log: ctx.log, write: false })) : { notes: [], tables: [] }
+    if (!parts.includes('files')) return arrow
+    const { runFileBench, fileBenchTables } = await import('./import-files')
+    const files = await runFileBench(ctx.dir, Number(process.env.BENCH_REPS ?? 1), ctx.log)
+    return {
+      notes: [
+        ...arrow.notes,
+        'Files: a flights-like Parquet file (BENCH_PARQUET_ROWS, default 3M rows) and CSV (BENCH_CSV_MB, default 1000 MB) written by DuckDB; "native" = polars readParquet/readCSV → its Arrow IPC bytes → bare lancedb\'s native createTable (what a user would script, on the fastest path lancedb has; DuckDB\'s node client hands out no Arrow).',
+      ],
+      tables: [...arrow.tables, ...fileBenchTables(files.rows, files.before, files.after)],
+    }
   },
 }
 

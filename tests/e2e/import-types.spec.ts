@@ -80,3 +80,50 @@ test('CSV dates and timestamps are typed, or kept as text when asked', async ({ 
   await expect(grid).toHaveAttribute('aria-rowcount', '3')
   await expect(grid.getByRole('columnheader', { name: 'at' })).toBeVisible()
 })
+
+test('a JSON array is read as rows: how it is read and its column types are shown', async ({ page, catalog }) => {
+  const records = Array.from({ length: 30 }, (_, i) => ({ id: 9007199254740993n + BigInt(i), title: `Film ${i}`, rating: i % 4 === 0 ? null : i / 2, tags: ['a', `t${i}`], cast: { lead: `L${i}` } }))
+  const json = `[\n${records.map((r) => `  ${JSON.stringify(r, (_k, v: unknown) => (typeof v === 'bigint' ? `@${v}@` : v)).replace(/"@(\d+)@"/g, '$1')}`).join(',\n')}\n]\n`
+  await openApp(page, catalog.harness)
+  await dropFile(page, treeItem(page, 'lab'), 'films.json', new TextEncoder().encode(json))
+
+  const dialog = sheet(page)
+  await expect(dialog.getByRole('region', { name: 'How the file is read' })).toContainText('rows: the elements of the top-level array')
+  const types = dialog.getByRole('region', { name: 'Column types' })
+  await expect(types.getByRole('combobox', { name: 'Type of id' })).toHaveValue('integer')
+  await expect(types.getByRole('row', { name: /^id / })).toContainText('Int64: whole numbers kept exact beyond 2^53, e.g. 9007199254740993')
+  await expect(types.getByRole('row', { name: /^rating / })).toContainText('8 of 30 empty → null')
+  await expect(dialog.getByRole('region', { name: 'Schema to write' }).getByRole('listitem').filter({ hasText: /^cast\s*Struct/ })).toBeVisible()
+  await screenshot(page, 'import-json-array')
+
+  await dialog.getByRole('button', { name: 'Import' }).click()
+  const grid = page.getByRole('grid', { name: 'films' })
+  await expect(grid).toHaveAttribute('aria-rowcount', '31')
+  await expect(grid.getByRole('gridcell', { name: '9007199254740993' })).toBeVisible()
+})
+
+test('a zip-code CSV says why the zips stay text; a column type changed before import is what gets written', async ({ page, catalog }) => {
+  const csv = ['zip;city;population', '00501;Holtsville;', '02134;Boston;650000', '10001;New York;8400000', ''].join('\n')
+  await openApp(page, catalog.harness)
+  await dropFile(page, treeItem(page, 'lab'), 'zips.csv', new TextEncoder().encode(csv))
+
+  const dialog = sheet(page)
+  await expect(dialog.getByRole('region', { name: 'How the file is read' })).toContainText('delimiter: semicolon')
+  const types = dialog.getByRole('region', { name: 'Column types' })
+  await expect(types.getByRole('row', { name: /^zip / })).toContainText('text: values with leading zeros, e.g. 00501')
+  await expect(types.getByRole('row', { name: /^population / })).toContainText('1 of 3 empty → null')
+  await screenshot(page, 'import-zip-reason')
+
+  // population as text, zip kept as text: the schema follows the choice.
+  await types.getByRole('combobox', { name: 'Type of population' }).selectOption('text')
+  const schema = dialog.getByRole('region', { name: 'Schema to write' })
+  await expect(schema.getByRole('listitem').filter({ hasText: /^population\s*Utf8$/ })).toBeVisible()
+  await expect(schema.getByRole('listitem').filter({ hasText: /^zip\s*Utf8$/ })).toBeVisible()
+  await screenshot(page, 'import-type-changed')
+
+  await dialog.getByRole('button', { name: 'Import' }).click()
+  const grid = page.getByRole('grid', { name: 'zips' })
+  await expect(grid).toHaveAttribute('aria-rowcount', '4')
+  await expect(grid.getByRole('gridcell', { name: '00501' })).toBeVisible()
+  await expect(grid.getByRole('gridcell', { name: '8400000' })).toBeVisible()
+})

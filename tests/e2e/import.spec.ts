@@ -247,8 +247,14 @@ test('a job that fails after its preview shows the reason in the history and lea
   expect(await tablesIn(catalog.root, ['lab'])).toEqual(['existing'])
 })
 
+test.afterEach(() => {
+  delete process.env.LCB_IMPORT_COMMIT_MB
+})
+
 test('an import cancelled mid-way leaves no table', async ({ page, catalog }) => {
-  // Big enough to be caught running: 400k rows with 64-d vectors (~120 MB) as an Arrow stream.
+  // Big enough to be caught running: 400k rows with 64-d vectors (~120 MB) as an Arrow stream, committed per
+  // 8 MiB (the in-process harness reads LCB_IMPORT_COMMIT_MB) so the job is seen between commits.
+  process.env.LCB_IMPORT_COMMIT_MB = '8'
   const path = join(catalog.dir, 'big.arrows')
   await writeFile(path, tableToIPC(sampleTable(400_000, { dimension: 64 }), 'stream'))
   await openApp(page, catalog.harness)

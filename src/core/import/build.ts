@@ -156,14 +156,19 @@ function directData(type: DataType, values: unknown[], length: number): Data | n
 
 /** Build one RecordBatch from already-coerced column values (`columns[i]` holds field i). */
 export function batchFromColumns(schema: Schema, columns: unknown[][], length: number): RecordBatch {
-  const children: Data[] = schema.fields.map((field: Field, i) => {
-    const direct = directData(field.type, columns[i]!, length)
-    if (direct) return direct
-    const builder = makeBuilder({ type: field.type, nullValues: [null, undefined] })
-    const values = columns[i]!
-    for (let r = 0; r < length; r++) builder.append(values[r])
-    return builder.finish().flush()
-  })
+  return batchFromData(schema, schema.fields.map((field: Field, i) => columnData(field.type, columns[i]!, length)), length)
+}
+
+/** One column's Arrow data from already-coerced values. */
+export function columnData(type: DataType, values: unknown[], length: number): Data {
+  const direct = directData(type, values, length)
+  if (direct) return direct
+  const builder = makeBuilder({ type, nullValues: [null, undefined] })
+  for (let r = 0; r < length; r++) builder.append(values[r])
+  return builder.finish().flush()
+}
+
+export function batchFromData(schema: Schema, children: Data[], length: number): RecordBatch {
   const data = makeData({ type: new Struct(schema.fields), length, nullCount: 0, children })
   return new RecordBatch(schema, data)
 }

@@ -1,13 +1,27 @@
 import { Table, type Data, type RecordBatch, type Schema } from 'apache-arrow'
 
 export interface ChunkLimits {
-  /** Rows per chunk: 10k measured fastest with the lowest memory (perf-baselines §3). */
+  /** Rows per chunk (a commit): a backstop; bytes decide for real tables. */
   maxRows: number
-  /** Bytes per chunk, so wide rows (big vectors, long text) still make bounded chunks. */
+  /** Bytes per chunk (decoded Arrow): one commit, and so one table version, per this many bytes. */
   maxBytes: number
 }
 
-export const DEFAULT_CHUNK_LIMITS: ChunkLimits = { maxRows: 10_000, maxBytes: 64 * 1024 * 1024 }
+/**
+ * One commit per 64 MiB of decoded data: a narrow 3M-row table imports in a handful of versions (a commit per
+ * 10k rows, a bound chosen for 768-d vectors, made 300), while memory stays bounded: about two chunks are held
+ * at a time (one being written, the next being read).
+ */
+export const DEFAULT_CHUNK_LIMITS: ChunkLimits = { maxRows: 16_000_000, maxBytes: 64 * 1024 * 1024 }
+
+/**
+ * The limits an import uses: {@link DEFAULT_CHUNK_LIMITS}, or `LCB_IMPORT_COMMIT_MB` MiB per commit when set (less
+ * memory on a small machine; more, smaller commits — tests use it to see an import between two commits).
+ */
+export function defaultChunkLimits(): ChunkLimits {
+  const mb = Number(process.env.LCB_IMPORT_COMMIT_MB)
+  return Number.isFinite(mb) && mb >= 1 && mb <= 4096 ? { ...DEFAULT_CHUNK_LIMITS, maxBytes: Math.round(mb * 1024 * 1024) } : DEFAULT_CHUNK_LIMITS
+}
 
 /** Bytes held by a batch's buffers (an estimate for slices, which share their parent's buffers). */
 export function batchBytes(batch: RecordBatch): number {
@@ -24,39 +38,54 @@ function dataBytes(data: Data): number {
 }
 
 /**
- * Regroup batches of any size into Arrow Tables of at most `maxRows` rows and about `maxBytes`
- * bytes, slicing big batches (zero-copy) and gathering small ones.
+ * Regroups batches of any size into Arrow Tables of at most `maxRows` rows and about `maxBytes` bytes,
+ * slicing big batches (zero-copy) and gathering small ones. Push batches; `flush` returns the rest.
  */
-export async function* rechunk(batches: AsyncIterable<RecordBatch>, schema: Schema, limits: ChunkLimits): AsyncGenerator<Table> {
-  let pending: RecordBatch[] = []
-  let rows = 0
-  let bytes = 0
-  for await (const batch of batches) {
-    if (batch.numRows === 0) continue
+export class Rechunker {
+  private pending: RecordBatch[] = []
+  private rows = 0
+  private bytes = 0
+
+  constructor(
+    private readonly schema: Schema,
+    private readonly limits: ChunkLimits,
+  ) {}
+
+  *push(batch: RecordBatch): Generator<Table> {
+    const { limits } = this
+    if (batch.numRows === 0) return
     const perRow = batchBytes(batch) / batch.numRows
     let offset = 0
     while (offset < batch.numRows) {
-      const byRows = limits.maxRows - rows
-      const byBytes = Math.max(1, Math.floor((limits.maxBytes - bytes) / Math.max(perRow, 1)))
-      const take = Math.min(batch.numRows - offset, byRows, rows === 0 ? Math.max(1, byBytes) : byBytes)
+      const byRows = limits.maxRows - this.rows
+      const byBytes = Math.max(1, Math.floor((limits.maxBytes - this.bytes) / Math.max(perRow, 1)))
+      const take = Math.min(batch.numRows - offset, byRows, this.rows === 0 ? Math.max(1, byBytes) : byBytes)
       if (take <= 0) {
-        yield new Table(schema, pending)
-        pending = []
-        rows = 0
-        bytes = 0
+        yield this.flush()!
         continue
       }
-      pending.push(offset === 0 && take === batch.numRows ? batch : batch.slice(offset, offset + take))
-      rows += take
-      bytes += take * perRow
+      this.pending.push(offset === 0 && take === batch.numRows ? batch : batch.slice(offset, offset + take))
+      this.rows += take
+      this.bytes += take * perRow
       offset += take
-      if (rows >= limits.maxRows || bytes >= limits.maxBytes) {
-        yield new Table(schema, pending)
-        pending = []
-        rows = 0
-        bytes = 0
-      }
+      if (this.rows >= limits.maxRows || this.bytes >= limits.maxBytes) yield this.flush()!
     }
   }
-  if (pending.length > 0) yield new Table(schema, pending)
+
+  flush(): Table | null {
+    if (this.pending.length === 0) return null
+    const table = new Table(this.schema, this.pending)
+    this.pending = []
+    this.rows = 0
+    this.bytes = 0
+    return table
+  }
+}
+
+/** {@link Rechunker} over a stream of batches. */
+export async function* rechunk(batches: AsyncIterable<RecordBatch>, schema: Schema, limits: ChunkLimits): AsyncGenerator<Table> {
+  const chunker = new Rechunker(schema, limits)
+  for await (const batch of batches) yield* chunker.push(batch)
+  const rest = chunker.flush()
+  if (rest) yield rest
 }

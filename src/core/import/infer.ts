@@ -19,7 +19,8 @@ export function inferValue(value: unknown): Inferred {
   if (value === null || value === undefined) return NULL
   if (typeof value === 'boolean') return { kind: 'bool' }
   if (typeof value === 'number') return Number.isInteger(value) && Number.isSafeInteger(value) ? { kind: 'int' } : { kind: 'float' }
-  if (typeof value === 'bigint') return value <= 9223372036854775807n && value >= -9223372036854775808n ? { kind: 'int' } : { kind: 'float' }
+  // Beyond Int64 a double would round the number: text keeps every digit.
+  if (typeof value === 'bigint') return value <= 9223372036854775807n && value >= -9223372036854775808n ? { kind: 'int' } : { kind: 'string' }
   if (typeof value === 'string') return { kind: 'string' }
   if (Array.isArray(value)) {
     let item: Inferred = NULL
@@ -119,11 +120,21 @@ const BOOL_RE = /^(true|false)$/i
 const INT64_MAX = 9223372036854775807n
 const INT64_MIN = -9223372036854775808n
 
+/** A number written with a leading zero (`00501`, `-007`, `01.5`): an identifier such as a zip code. */
+const LEADING_ZERO_RE = /^[-+]?0\d/
+const SAFE = 2n ** 53n
+
+export function hasLeadingZero(cell: string): boolean {
+  return LEADING_ZERO_RE.test(cell) && FLOAT_RE.test(cell)
+}
+
 export function csvCellKind(cell: string): CsvKind {
   if (cell === '') return 'empty'
+  if (LEADING_ZERO_RE.test(cell) && FLOAT_RE.test(cell)) return 'string'
   if (INT_RE.test(cell)) {
     const v = BigInt(cell)
-    return v <= INT64_MAX && v >= INT64_MIN ? 'int' : 'float'
+    // Beyond Int64 a double would round it: text keeps every digit.
+    return v <= INT64_MAX && v >= INT64_MIN ? 'int' : 'string'
   }
   if (FLOAT_RE.test(cell)) return 'float'
   if (BOOL_RE.test(cell)) return 'bool'
@@ -202,4 +213,145 @@ export function parseCsvCell(cell: string, type: DataType): unknown {
     return iso.nanos / 1000n
   }
   return cell
+}
+
+/** What a column's type can be changed to before import (`columnTypes`), as CSV kinds. */
+export const CSV_CHOICES = {
+  text: 'string',
+  integer: 'int',
+  float: 'float',
+  boolean: 'bool',
+  date: 'date',
+  timestamp: 'ts',
+  timestamptz: 'tstz',
+} as const satisfies Record<string, CsvKind>
+
+export function choiceOfCsvKind(kind: CsvKind): keyof typeof CSV_CHOICES {
+  if (kind === 'int') return 'integer'
+  if (kind === 'float') return 'float'
+  if (kind === 'bool') return 'boolean'
+  if (kind === 'date') return 'date'
+  if (kind === 'ts' || kind === 'ts_ns') return 'timestamp'
+  if (kind === 'tstz' || kind === 'tstz_ns') return 'timestamptz'
+  return 'text'
+}
+
+/**
+ * One CSV column's inference over the sample, with what the sheet says about it: how many cells are empty
+ * (nulls) and, where the type is not obvious, why (an example value from the file).
+ */
+export class CsvColumnInference {
+  kind: CsvKind = 'empty'
+  rows = 0
+  nulls = 0
+  private leadingZero: string | null = null
+  private tooBig: string | null = null
+  private text: string | null = null
+  private number: string | null = null
+  private beyondDouble: string | null = null
+  private temporal: string | null = null
+
+  add(cell: string): void {
+    this.rows++
+    if (cell === '') {
+      this.nulls++
+      return
+    }
+    const kind = csvCellKind(cell)
+    if (kind === 'string') {
+      if (LEADING_ZERO_RE.test(cell) && FLOAT_RE.test(cell)) this.leadingZero ??= cell
+      else if (INT_RE.test(cell)) this.tooBig ??= cell
+      else this.text ??= cell
+    } else if (kind === 'int' || kind === 'float') {
+      this.number ??= cell
+      if (kind === 'int' && this.beyondDouble === null) {
+        const v = BigInt(cell)
+        if (v > SAFE || v < -SAFE) this.beyondDouble = cell
+      }
+    } else if (isTemporal(kind)) {
+      this.temporal ??= cell
+    }
+    this.kind = mergeCsv(this.kind, kind)
+  }
+
+  /** One line saying why the column has its type, or null when the values make it obvious. */
+  reason(): string | null {
+    if (this.kind === 'empty') return 'text: every sampled cell is empty'
+    if (this.kind === 'string') {
+      if (this.leadingZero !== null) return `text: values with leading zeros, e.g. ${this.leadingZero}`
+      if (this.tooBig !== null) return `text: whole numbers beyond Int64, e.g. ${clipExample(this.tooBig)}`
+      if (this.text !== null && this.number !== null) return `text: numbers mixed with text, e.g. ${clipExample(this.number)} and ${clipExample(this.text)}`
+      if (this.text !== null && this.temporal !== null) return `text: dates mixed with text, e.g. ${clipExample(this.temporal)} and ${clipExample(this.text)}`
+      if (this.text === null && this.temporal !== null) return 'text: dates with and without a time zone (or a time) are mixed'
+      return null
+    }
+    if (this.kind === 'int' && this.beyondDouble !== null) return `Int64: whole numbers kept exact beyond 2^53, e.g. ${this.beyondDouble}`
+    return null
+  }
+}
+
+function clipExample(text: string): string {
+  const one = text.replace(/\s+/g, ' ')
+  return one.length > 24 ? `${one.slice(0, 24)}…` : one
+}
+
+/** A JSON value's kind in words, for reasons ("numbers mixed with text"). */
+function jsonWord(value: unknown): string {
+  if (typeof value === 'number' || typeof value === 'bigint') return 'numbers'
+  if (typeof value === 'string') return 'text'
+  if (typeof value === 'boolean') return 'true/false'
+  if (Array.isArray(value)) return 'arrays'
+  return 'objects'
+}
+
+function jsonExample(value: unknown): string {
+  const text = typeof value === 'string' ? value : typeof value === 'bigint' ? value.toString() : JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))
+  const one = text.replace(/\s+/g, ' ')
+  return one.length > 24 ? `${one.slice(0, 24)}…` : one
+}
+
+/** One top-level JSON field's inference over the sample, with its nulls and, where not obvious, why. */
+export class JsonColumnInference {
+  inferred: Inferred = NULL
+  rows = 0
+  nulls = 0
+  private readonly examples = new Map<string, unknown>()
+  private tooBig: bigint | null = null
+  private beyondDouble: bigint | null = null
+
+  add(value: unknown): void {
+    this.rows++
+    if (value === null || value === undefined) {
+      this.nulls++
+      return
+    }
+    const word = jsonWord(value)
+    if (!this.examples.has(word)) this.examples.set(word, value)
+    if (typeof value === 'bigint') {
+      if (value > 9223372036854775807n || value < -9223372036854775808n) this.tooBig ??= value
+      else this.beyondDouble ??= value
+    }
+    this.inferred = merge(this.inferred, inferValue(value))
+  }
+
+  /** Rows of the sample that lacked the field count as nulls too. */
+  missing(count: number): void {
+    this.rows += count
+    this.nulls += count
+  }
+
+  reason(): string | null {
+    const kind = this.inferred.kind
+    if (kind === 'null') return 'text: every sampled value is null'
+    if (kind === 'string') {
+      if (this.tooBig !== null) return `text: whole numbers beyond Int64, e.g. ${jsonExample(this.tooBig)}`
+      if (this.examples.size > 1) {
+        const [a, b] = [...this.examples]
+        return `text: ${a![0]} mixed with ${b![0]}, e.g. ${jsonExample(a![1])} and ${jsonExample(b![1])}`
+      }
+      return null
+    }
+    if (kind === 'int' && this.beyondDouble !== null) return `Int64: whole numbers kept exact beyond 2^53, e.g. ${this.beyondDouble}`
+    return null
+  }
 }

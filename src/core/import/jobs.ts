@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { AppError, type ImportFormat, type ImportJobInfo, type ImportMode, type ImportProgress } from '../../contract'
+import { AppError, type ImportColumnType, type ImportFormat, type ImportJobInfo, type ImportMode, type ImportProgress } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import { toAppError } from '../errors'
 import { openSource } from './open'
@@ -15,6 +15,7 @@ export interface ImportJobSpec {
   fileName: string
   vectorColumns?: string[]
   datesAsText?: boolean
+  columnTypes?: Record<string, ImportColumnType>
   /** Known at queue time (sniffed), so a queued job already shows its size and format. */
   totalBytes?: number
   format?: ImportFormat
@@ -151,7 +152,7 @@ export class ImportJobs {
     info.progress = { ...info.progress, phase: 'reading' }
     this.publish(job)
     try {
-      const source = await openSource(spec.path, { fileName: spec.fileName, signal: controller.signal, datesAsText: spec.datesAsText })
+      const source = await openSource(spec.path, { fileName: spec.fileName, signal: controller.signal, datesAsText: spec.datesAsText, columnTypes: spec.columnTypes })
       info.format = source.format as ImportFormat
       info.progress = { ...info.progress, totalBytes: source.size, totalRows: source.rowCount }
       const result = await writeSource(spec.client, { namespace: spec.namespace, name: spec.name }, source, {

@@ -80,6 +80,7 @@ export class ImportModule {
       mode: input.mode,
       vectorColumns: input.vectorColumns,
       datesAsText: input.datesAsText,
+      columnTypes: input.columnTypes,
     }
   }
 
@@ -107,6 +108,7 @@ export class ImportModule {
       fileName,
       vectorColumns: input.vectorColumns,
       datesAsText: input.datesAsText,
+      columnTypes: input.columnTypes,
       totalBytes: size,
       format,
       onSettled: uploadId ? () => this.uploads.discard(uploadId) : undefined,

@@ -2,16 +2,17 @@ import { basename } from 'node:path'
 import { AppError } from '../../contract'
 import { openArrowFile, openArrowStream } from './readers/arrow'
 import { openCsv } from './readers/csv'
-import { openJsonLines } from './readers/jsonl'
+import { openJsonDocument, openJsonLines } from './readers/jsonl'
 import { openParquet } from './readers/parquet'
-import { readHead, sniffBytes, type ImportFormat } from './sniff'
+import { compressionOf, decompressedHead, type Compression, type TextEncoding } from './readers/text'
+import { SNIFF_BYTES, readHead, sniffContent, type ImportFormat } from './sniff'
 import type { BatchSource, OpenOptions } from './source'
 
 /** Sniff a file's format from its bytes and open the matching streaming reader. */
 export async function openSource(path: string, options: Partial<OpenOptions> = {}): Promise<BatchSource> {
   const fileName = options.fileName ?? basename(path)
-  const { head, format } = await sniffPath(path, fileName)
-  const opts: OpenOptions = { ...options, fileName }
+  const { head, format, compression, encoding } = await sniffPath(path, fileName)
+  const opts: OpenOptions = { ...options, fileName, compression, encoding: encoding ?? 'utf-8' }
   switch (format) {
     case 'arrow-file':
       return openArrowFile(path, opts)
@@ -23,11 +24,27 @@ export async function openSource(path: string, options: Partial<OpenOptions> = {
       return openCsv(path, head, opts)
     case 'jsonl':
       return openJsonLines(path, opts)
+    case 'json':
+      return openJsonDocument(path, opts)
   }
 }
 
-/** The file's first bytes, size and format; missing files, folders and unreadable files are clear errors. */
-export async function sniffPath(path: string, fileName = basename(path)): Promise<{ head: Buffer; size: number; format: ImportFormat }> {
+export interface Sniffed {
+  /** The content's first bytes (decompressed for a compressed file). */
+  head: Buffer
+  /** The file's size in bytes. */
+  size: number
+  format: ImportFormat
+  compression: Compression | null
+  /** Text formats: the encoding the sample was read in. */
+  encoding: TextEncoding | null
+}
+
+/**
+ * The file's format, told by its content: a gzip or zstd file is looked into (its content is sniffed);
+ * missing files, folders and unreadable files are clear errors.
+ */
+export async function sniffPath(path: string, fileName = basename(path)): Promise<Sniffed> {
   // The OS cannot name such a file (Node throws a TypeError): the caller's path is wrong, not our reading.
   if (path.includes('\0')) throw new AppError('invalid_input', 'The file path contains a NUL byte, which no file name can hold')
   let head: Buffer
@@ -41,5 +58,15 @@ export async function sniffPath(path: string, fileName = basename(path)): Promis
     if (code === 'EACCES' || code === 'EPERM') throw new AppError('permission_denied', `${fileName} cannot be read (permission denied)`)
     throw error
   }
-  return { head, size, format: sniffBytes(head, size, fileName) }
+  const compression = compressionOf(head)
+  if (!compression) return { head, size, compression, ...sniffContent(head, size, fileName) }
+  const inner = await decompressedHead(path, compression, fileName, SNIFF_BYTES)
+  const whole = inner.length < SNIFF_BYTES
+  const { format, encoding } = sniffContent(inner, whole ? inner.length : Infinity, fileName)
+  if (format !== 'csv' && format !== 'jsonl' && format !== 'json') {
+    throw new AppError('unsupported', `${fileName} is a ${compression}-compressed ${format === 'parquet' ? 'Parquet' : 'Arrow'} file, which import reads only uncompressed`, {
+      hint: `Decompress it first (${compression === 'gzip' ? 'gunzip' : 'unzstd'}); Parquet and Arrow compress their data inside the file anyway`,
+    })
+  }
+  return { head: inner, size, format, compression, encoding }
 }

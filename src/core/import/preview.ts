@@ -1,6 +1,6 @@
 import { basename, extname } from 'node:path'
 import { Table, tableToIPC, type RecordBatch } from 'apache-arrow'
-import { componentProblem, type ImportMode, type ImportPreview } from '../../contract'
+import { componentProblem, type ImportColumnType, type ImportMode, type ImportPreview } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import type { TableId } from '../namespace/path'
 import { openSource } from './open'
@@ -13,6 +13,7 @@ export const PREVIEW_ROWS = 20
 /** A valid table name from a file name: the stem, other characters turned into `_`. */
 export function suggestTableName(fileName: string): string {
   let stem = basename(fileName, extname(fileName))
+  if (/\.(gz|gzip|zst|zstd)$/i.test(fileName)) stem = basename(stem, extname(stem))
   // `data.csv.gz`-style double extensions and `.feather` keep only the first stem.
   stem = stem.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^_+|_+$/g, '')
   if (stem === '' || stem === '.' || stem === '..') stem = 'imported'
@@ -29,6 +30,8 @@ export interface PreviewRequest {
   vectorColumns?: string[]
   /** CSV: keep dates and timestamps as text. */
   datesAsText?: boolean
+  /** CSV and JSON: column → type to import it as. */
+  columnTypes?: Record<string, ImportColumnType>
   signal?: AbortSignal
 }
 
@@ -47,7 +50,7 @@ export async function previewSample(req: PreviewRequest): Promise<Uint8Array> {
 }
 
 async function inspect(req: PreviewRequest): Promise<{ preview: ImportPreview; sample: Uint8Array }> {
-  const source = await openSource(req.path, { fileName: req.fileName, signal: req.signal, datesAsText: req.datesAsText })
+  const source = await openSource(req.path, { fileName: req.fileName, signal: req.signal, datesAsText: req.datesAsText, columnTypes: req.columnTypes })
   let first: RecordBatch | null
   const batches = source.batches()
   try {
@@ -89,6 +92,8 @@ async function inspect(req: PreviewRequest): Promise<{ preview: ImportPreview; s
     nameProblem,
     schema: schemaInfo(transform.schema),
     conversions: source.conversions ?? [],
+    ...(source.readAs ? { readAs: source.readAs } : {}),
+    ...(source.columns ? { columns: source.columns } : {}),
     sampleRowCount: sample.numRows,
     rowCount: source.rowCount,
     vectorCandidates: candidates,

@@ -2,9 +2,11 @@ import { constants, type Stats } from 'node:fs'
 import { open, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { AppError } from '../../contract'
+import { decodeSample, detectEncoding, type TextEncoding } from './readers/text'
+import { parseJsonLine } from './readers/jsonl'
 
 /** The file formats import understands, told apart by their bytes (never by the extension). */
-export type ImportFormat = 'arrow-file' | 'arrow-stream' | 'parquet' | 'csv' | 'jsonl'
+export type ImportFormat = 'arrow-file' | 'arrow-stream' | 'parquet' | 'csv' | 'jsonl' | 'json'
 
 export const FORMAT_LABELS: Record<ImportFormat, string> = {
   'arrow-file': 'Arrow IPC file',
@@ -12,6 +14,7 @@ export const FORMAT_LABELS: Record<ImportFormat, string> = {
   parquet: 'Parquet',
   csv: 'CSV',
   jsonl: 'JSON lines',
+  json: 'JSON',
 }
 
 /** How many leading bytes sniffing looks at: enough for a text header line and a first JSON record. */
@@ -26,6 +29,15 @@ const PARQUET_MAGIC = Buffer.from('PAR1')
  * JSON lines, otherwise CSV). Anything else is refused with a message naming what is accepted.
  */
 export function sniffBytes(head: Uint8Array, size: number, fileName = 'The file'): ImportFormat {
+  return sniffContent(head, size, fileName).format
+}
+
+/**
+ * The format of a file's content (decompressed already), and for text its encoding. `size` is the content's
+ * size when known (a compressed file's content size is not: pass Infinity).
+ */
+export function sniffContent(head: Uint8Array, size: number, fileName = 'The file'): { format: ImportFormat; encoding: TextEncoding | null } {
+  const binaryFormat = (format: ImportFormat) => ({ format, encoding: null })
   if (size === 0 || head.length === 0) {
     throw new AppError('invalid_input', `${fileName} is empty (0 bytes)`, { hint: 'Choose a file that holds data' })
   }
@@ -34,27 +46,54 @@ export function sniffBytes(head: Uint8Array, size: number, fileName = 'The file'
   if (size <= 8 && [ARROW_MAGIC, PARQUET_MAGIC, Buffer.from([0xff, 0xff, 0xff, 0xff])].some((m) => m.subarray(0, buf.length).equals(buf))) {
     throw new AppError('corrupt', `${fileName} is only ${size} bytes: a file cut short`, { hint: 'Export or copy the file again' })
   }
-  if (buf.length >= 6 && buf.subarray(0, 6).equals(ARROW_MAGIC)) return 'arrow-file'
-  if (buf.length >= 4 && buf.subarray(0, 4).equals(PARQUET_MAGIC)) return 'parquet'
-  if (buf.length >= 4 && buf.readUInt32LE(0) === 0xffffffff) return 'arrow-stream'
-  if (looksLikeLegacyArrowStream(buf, size)) return 'arrow-stream'
+  if (buf.length >= 6 && buf.subarray(0, 6).equals(ARROW_MAGIC)) return binaryFormat('arrow-file')
+  if (buf.length >= 4 && buf.subarray(0, 4).equals(PARQUET_MAGIC)) return binaryFormat('parquet')
+  if (buf.length >= 4 && buf.readUInt32LE(0) === 0xffffffff) return binaryFormat('arrow-stream')
+  if (looksLikeLegacyArrowStream(buf, size)) return binaryFormat('arrow-stream')
   const known = knownOther(buf)
   if (known) {
     throw new AppError('unsupported', `${fileName} is ${known.what}, which import does not read`, { hint: known.hint })
   }
-  const text = textSample(buf, head.length < size)
-  if (text === null) {
+  const encoding = detectEncoding(buf, head.length < size)
+  if (encoding === null) {
     throw new AppError('unsupported', `${fileName} is not a format import understands`, {
-      hint: 'Import reads Arrow IPC files and streams, Parquet, CSV and JSON lines',
+      hint: 'Import reads Arrow IPC files and streams, Parquet, CSV/TSV, JSON and JSON lines (also gzip- or zstd-compressed)',
       detail: `first bytes: ${buf.subarray(0, 16).toString('hex')}`,
     })
   }
-  const first = text.replace(/^\uFEFF/, '').trimStart()
-  if (first.startsWith('{')) return 'jsonl'
+  const first = decodeSample(buf, encoding).trimStart()
   if (first.length === 0) {
     throw new AppError('invalid_input', `${fileName} holds only whitespace`, { hint: 'Choose a file that holds data' })
   }
-  return 'csv'
+  if (first.startsWith('[')) return { format: 'json', encoding }
+  if (first.startsWith('{')) return { format: jsonShape(first, head.length >= size), encoding }
+  return { format: 'csv', encoding }
+}
+
+/**
+ * `{` starts JSON lines (a complete object on the first line, more after it) or one JSON document: an
+ * object pretty-printed over many lines, or a single object holding an array of records (`{"data": […]}`).
+ */
+const RECORDS_UNDER_FIRST_KEY = /^\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\[\s*\{/
+
+function jsonShape(text: string, whole: boolean): ImportFormat {
+  const newline = text.indexOf('\n')
+  const firstLine = newline === -1 ? text : text.slice(0, newline)
+  let value: unknown
+  try {
+    value = parseJsonLine(firstLine)
+  } catch {
+    // A first line cut off by the sample's end: one object holding an array of records under its first key
+    // (`{"data": [{…`, as DuckDB and many APIs write it, on one line), else one long JSON line.
+    if (newline === -1 && !whole) return RECORDS_UNDER_FIRST_KEY.test(text) ? 'json' : 'jsonl'
+    return 'json'
+  }
+  const rest = newline === -1 ? '' : text.slice(newline + 1).trim()
+  if (rest === '' && whole && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const holdsRecords = Object.values(value).some((v) => Array.isArray(v) && v.length > 0 && v[0] !== null && typeof v[0] === 'object' && !Array.isArray(v[0]))
+    if (holdsRecords) return 'json'
+  }
+  return 'jsonl'
 }
 
 /** Formats people drop by mistake, named so the message says what to do. */
@@ -66,8 +105,9 @@ function knownOther(buf: Buffer): { what: string; hint: string } | null {
   // Text could begin with these letters ("ORCID,name"): only a binary file counts.
   const binary = buf.includes(0)
   if (starts('FEA1') && binary) return { what: 'a Feather v1 file', hint: 'Save it again as Feather v2 / Arrow IPC (e.g. pyarrow.feather.write_feather)' }
-  if (starts([0x1f, 0x8b])) return { what: 'gzip-compressed', hint: 'Decompress it first (gunzip), then import the file inside' }
-  if (starts([0x28, 0xb5, 0x2f, 0xfd])) return { what: 'zstd-compressed', hint: 'Decompress it first (unzstd), then import the file inside' }
+  // Import reads one layer of compression: these are met inside an already decompressed file.
+  if (starts([0x1f, 0x8b])) return { what: 'gzip-compressed twice', hint: 'Decompress it once (gunzip), then import the result' }
+  if (starts([0x28, 0xb5, 0x2f, 0xfd])) return { what: 'zstd-compressed twice', hint: 'Decompress it once (unzstd), then import the result' }
   if (starts('PK\x03\x04')) return { what: 'a zip archive', hint: 'Unzip it first, then import the files inside' }
   if (starts('ORC') && binary) return { what: 'an ORC file', hint: 'Convert it to Parquet or Arrow first' }
   if (starts([0x4f, 0x62, 0x6a, 0x01])) return { what: 'an Avro file', hint: 'Convert it to Parquet or Arrow first' }
@@ -82,15 +122,6 @@ function looksLikeLegacyArrowStream(buf: Buffer, size: number): boolean {
   if (buf.length < 8) return false
   const length = buf.readInt32LE(0)
   return length >= 8 && length % 8 === 0 && length < 16 * 1024 * 1024 && length + 4 <= size && buf[4] !== undefined && buf.subarray(0, 4).some((b) => b === 0)
-}
-
-/** The sample as text, or null when it is binary (NUL bytes, or not UTF-8 apart from a cut last character). */
-function textSample(buf: Buffer, cut: boolean): string | null {
-  if (buf.includes(0)) return null
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(buf)
-  // A character cut at the sample's end shows as U+FFFD at the very end; anything else is binary.
-  const bad = (cut ? text.slice(0, -4) : text).includes('\uFFFD')
-  return bad ? null : text
 }
 
 export async function readHead(path: string, bytes = SNIFF_BYTES): Promise<{ head: Buffer; size: number }> {

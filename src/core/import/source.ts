@@ -1,5 +1,6 @@
 import type { RecordBatch, Schema } from 'apache-arrow'
-import type { ImportConversion } from '../../contract'
+import type { ImportColumnInfo, ImportColumnType, ImportConversion } from '../../contract'
+import type { Compression, TextEncoding } from './readers/text'
 import type { ImportFormat } from './sniff'
 import type { PassThrough } from '../arrow/ipc/reader'
 
@@ -19,6 +20,10 @@ export interface BatchSource {
   readonly rowCount: number | null
   /** Columns whose type is converted on the way in (Lance cannot store the file's type). */
   readonly conversions?: ImportConversion[]
+  /** Text formats: how the file is read, in words (compression, encoding, delimiter, JSON key). */
+  readonly readAs?: string[]
+  /** Text formats: the inferred columns, why, their empty cells, what they can be changed to. */
+  readonly columns?: ImportColumnInfo[]
   /** Bytes consumed so far (for progress). */
   bytesRead(): number
   batches(): AsyncGenerator<RecordBatch>
@@ -38,6 +43,11 @@ export interface OpenOptions {
   inferRows?: number
   /** CSV: keep ISO-8601 dates and timestamps as text instead of inferring Date32 / Timestamp columns. */
   datesAsText?: boolean
+  /** Text formats: column name → type to import it as instead of the inferred one. */
+  columnTypes?: Record<string, ImportColumnType>
+  /** Text formats: how the bytes are packed and encoded (from sniffing). */
+  compression?: Compression | null
+  encoding?: TextEncoding
   /** Rows per batch produced by the text and Parquet readers. */
   batchRows?: number
 }

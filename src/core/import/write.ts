@@ -1,9 +1,12 @@
-import { DataType, tableFromIPC, type Field, type RecordBatch, type Schema, type Table } from 'apache-arrow'
+import { DataType, Table, tableFromIPC, type Field, type RecordBatch, type Schema } from 'apache-arrow'
 import { AppError, type ImportMode, type ImportProgress, type VectorCandidate } from '../../contract'
 import type { NamespaceClient, TableDescription } from '../namespace/client'
 import { formatNamespace, formatTableId, type TableId } from '../namespace/path'
 import { toAppError } from '../errors'
-import { DEFAULT_CHUNK_LIMITS, rechunk, type ChunkLimits } from './chunks'
+import { Rechunker, defaultChunkLimits, batchBytes, type ChunkLimits } from './chunks'
+
+/** Rows read per page when a staging table is copied over the target (catalogs that cannot rename). */
+const COPY_PAGE_ROWS = 10_000
 import { ProgressMeter } from './progress'
 import { assertWritable, describeDiff, isEmptyDiff, schemaDiff } from './schema'
 import type { BatchSource } from './source'
@@ -74,7 +77,7 @@ export async function describeOrNull(client: NamespaceClient, id: TableId, signa
  */
 export async function writeSource(client: NamespaceClient, id: TableId, source: BatchSource, options: WriteOptions): Promise<WriteResult> {
   const { mode, signal } = options
-  const limits = options.limits ?? DEFAULT_CHUNK_LIMITS
+  const limits = options.limits ?? defaultChunkLimits()
   const meter = new ProgressMeter(source.size, source.rowCount, options.onProgress ?? (() => undefined), options.progressIntervalMs)
   // Record batches Lance can take as the file wrote them go to it undecoded (see passThroughFor); an append
   // decodes, as it may reorder the file's columns to the table's.
@@ -237,17 +240,18 @@ async function* chunksOf(batches: AsyncIterable<RecordBatch | RawBatch>, transfo
   let group: RawBatch[] = []
   let rows = 0
   let bytes = 0
-  const one = async function* (batch: RecordBatch) {
-    yield transform.apply(batch)
-  }
+  // Decoded batches are gathered across the whole file (a commit per `maxBytes`, not per reader batch).
+  const decoded = new Rechunker(schema, limits)
   for await (const batch of batches) {
     if (!('raw' in batch)) {
       if (group.length) yield group
       group = []
       rows = bytes = 0
-      yield* rechunk(one(batch), schema, limits)
+      yield* decoded.push(transform.apply(batch))
       continue
     }
+    const rest = decoded.flush()
+    if (rest) yield rest
     if (group.length && (rows + batch.rows > limits.maxRows || bytes + batch.bytes > limits.maxBytes)) {
       yield group
       group = []
@@ -257,6 +261,8 @@ async function* chunksOf(batches: AsyncIterable<RecordBatch | RawBatch>, transfo
     rows += batch.rows
     bytes += batch.bytes
   }
+  const rest = decoded.flush()
+  if (rest) yield rest
   if (group.length) yield group
 }
 
@@ -414,12 +420,30 @@ async function copyTable(
       await client.createEmptyTable(target, schema, { mode: 'overwrite' })
       return
     }
-    for (let offset = 0; offset < rowCount; offset += limits.maxRows) {
-      const page = tableFromIPC(await client.readPage(staging, { offset, limit: limits.maxRows }))
+    // Read in pages, write in chunks of up to `maxBytes` (one version each).
+    let pending: RecordBatch[] = []
+    let pendingBytes = 0
+    let first = true
+    const flush = async () => {
+      if (pending.length === 0) return
+      const chunk = new Table(pending)
+      pending = []
+      pendingBytes = 0
       touched = true
-      if (offset === 0) await client.createTable(target, page, { mode: 'overwrite' })
-      else await client.appendRows(target, page)
+      if (first) await client.createTable(target, chunk, { mode: 'overwrite' })
+      else await client.appendRows(target, chunk)
+      first = false
     }
+    const pageRows = Math.min(limits.maxRows, COPY_PAGE_ROWS)
+    for (let offset = 0; offset < rowCount; offset += pageRows) {
+      const page = tableFromIPC(await client.readPage(staging, { offset, limit: pageRows }))
+      for (const batch of page.batches) {
+        pending.push(batch)
+        pendingBytes += batchBytes(batch)
+      }
+      if (pendingBytes >= limits.maxBytes) await flush()
+    }
+    await flush()
   } catch (error) {
     if (touched) {
       if (existing) await client.restoreVersion(target, existing.version).catch(() => undefined)

@@ -1,9 +1,12 @@
-import { createReadStream } from 'node:fs'
-import { Field, Schema, type DataType, type RecordBatch } from 'apache-arrow'
+import { stat } from 'node:fs/promises'
+import { DataType, Field, Schema, type RecordBatch } from 'apache-arrow'
 import { CsvError, parse } from 'csv-parse'
-import { AppError } from '../../../contract'
-import { batchFromColumns } from '../build'
-import { csvArrowType, csvCellKind, isTemporal, mergeCsv, parseCsvCell, type CsvKind } from '../infer'
+import { AppError, importColumnTypeSchema, type ImportColumnInfo } from '../../../contract'
+import { batchFromData, columnData } from '../build'
+import { csvColumn, type CellProblem } from './csvColumns'
+import { CSV_CHOICES, CsvColumnInference, choiceOfCsvKind, csvArrowType, isTemporal, parseCsvCell, type CsvKind } from '../infer'
+import { typeName } from '../schema'
+import { COMPRESSION_LABELS, decodeSample, openTextStream } from './text'
 import { DEFAULT_BATCH_ROWS, DEFAULT_INFER_ROWS, type BatchSource, type OpenOptions } from '../source'
 import { throwIfAborted } from './errors'
 import { rowBatches } from './rowBatches'
@@ -25,17 +28,20 @@ export async function openCsv(path: string, head: Buffer, options: OpenOptions):
   const { fileName } = options
   const inferRows = options.inferRows ?? DEFAULT_INFER_ROWS
   const batchRows = options.batchRows ?? DEFAULT_BATCH_ROWS
-  const delimiter = guessDelimiter(head)
-  const stream = createReadStream(path, { highWaterMark: 1024 * 1024 })
-  const parser = stream.pipe(
-    parse({ bom: true, delimiter, info: true, skip_empty_lines: true, relax_column_count: false }),
+  const encoding = options.encoding ?? 'utf-8'
+  const delimiter = sniffDelimiter(decodeSample(head, encoding))
+  const text = openTextStream(path, { fileName, compression: options.compression ?? null, encoding })
+  const stream = { get bytesRead() { return text.bytesRead() }, destroy: () => text.destroy() }
+  const parser = text.text.pipe(
+    // A quote inside an unquoted field (`5'11"`, `naïve "café"`) is kept as a character, as DuckDB does.
+    parse({ bom: true, delimiter, info: true, skip_empty_lines: true, relax_column_count: false, relax_quotes: true }),
   )
-  stream.on('error', (error) => parser.destroy(error))
+  text.text.on('error', (error) => parser.destroy(error))
   // Errors reach us through the async iterator below; once it has stopped (after the first error, or
   // when the import stops early) a late 'error' event must not become an uncaught exception.
   parser.on('error', () => undefined)
   const records = (parser as AsyncIterable<{ record: string[]; info: { lines: number } }>)[Symbol.asyncIterator]()
-  const size = (await import('node:fs/promises').then((fs) => fs.stat(path))).size
+  const size = (await stat(path)).size
   const next = async (): Promise<Row | null> => {
     try {
       const step = await records.next()
@@ -66,33 +72,74 @@ export async function openCsv(path: string, head: Buffer, options: OpenOptions):
       sample.push(row)
       for (const c of row.cells) sampleBytes += c.length + 1
     }
-    const kinds: CsvKind[] = names.map(() => 'empty')
-    for (const row of sample) row.cells.forEach((cell, i) => (kinds[i] = mergeCsv(kinds[i]!, csvCellKind(cell))))
-    if (options.datesAsText) kinds.forEach((k, i) => (kinds[i] = isTemporal(k) ? 'string' : k))
+    const inference = names.map(() => new CsvColumnInference())
+    for (const row of sample) row.cells.forEach((cell, i) => inference[i]!.add(cell))
+    const chosen = options.columnTypes ?? {}
+    for (const name of Object.keys(chosen)) {
+      if (!names.includes(name)) throw new AppError('invalid_input', `${fileName} has no column "${name}" to change the type of`)
+    }
+    const kinds: CsvKind[] = inference.map((c, i) => {
+      const choice = chosen[names[i]!]
+      if (choice) return CSV_CHOICES[choice]
+      return options.datesAsText && isTemporal(c.kind) ? 'string' : c.kind
+    })
     const schema = new Schema(names.map((name, i) => new Field(name, csvArrowType(kinds[i]!), true)))
     const types = schema.fields.map((f) => f.type as DataType)
+    // An inferred number column meeting `007` after the sample would lose the zeros: that stops the import.
+    const guardZeros = types.map((t, i) => !chosen[names[i]!] && (DataType.isInt(t) || DataType.isFloat(t)))
+    const columns: ImportColumnInfo[] = names.map((name, i) => {
+      const c = inference[i]!
+      const inferred = choiceOfCsvKind(c.kind)
+      const choice = chosen[name] ?? choiceOfCsvKind(kinds[i]!)
+      return {
+        name,
+        type: typeName(types[i]!),
+        choice,
+        inferred,
+        choices: importColumnTypeSchema.options,
+        reason: choice === inferred ? c.reason() : null,
+        nulls: c.nulls,
+        sampledRows: c.rows,
+      }
+    })
 
     const toBatch = (rows: Row[]): RecordBatch => {
-      const columns = names.map(() => new Array<unknown>(rows.length))
-      rows.forEach((row, r) => {
-        row.cells.forEach((cell, i) => {
-          const value = parseCsvCell(cell, types[i]!)
-          if (value === undefined) {
-            throw new AppError('invalid_input', `${fileName} line ${row.line}: "${clip(cell)}" in column "${names[i]}" is not ${typeWord(types[i]!)}`, {
-              hint: `The first ${sample.length.toLocaleString('en')} rows made "${names[i]}" ${String(types[i])}; fix that cell or the column`,
-            })
-          }
-          columns[i]![r] = value
-        })
+      const children = names.map((name, i) => {
+        const type = types[i]!
+        const fail = (r: number, problem: CellProblem): never => {
+          const cell = rows[r]!.cells[i]!
+          throw new AppError('invalid_input', `${fileName} line ${rows[r]!.line}: "${clip(cell)}" in column "${name}" is not ${problem === 'type' ? typeWord(type) : 'a number without leading zeros'}`, {
+            hint:
+              chosen[name] !== undefined
+                ? `"${name}" was set to ${typeName(type)}; choose another type for it, or fix that cell`
+                : `The first ${sample.length.toLocaleString('en')} rows made "${name}" ${typeName(type)}; change its type (e.g. to text) in the import sheet, or fix that cell`,
+          })
+        }
+        const fast = csvColumn(type, (r) => rows[r]!.cells[i]!, rows.length, guardZeros[i]!, fail)
+        if (fast) return fast
+        const values = new Array<unknown>(rows.length)
+        for (let r = 0; r < rows.length; r++) {
+          const value = parseCsvCell(rows[r]!.cells[i]!, type)
+          if (value === undefined) fail(r, 'type')
+          values[r] = value
+        }
+        return columnData(type, values, rows.length)
       })
-      return batchFromColumns(schema, columns, rows.length)
+      return batchFromData(schema, children, rows.length)
     }
 
+    const readAs = [
+      ...(options.compression ? [`${COMPRESSION_LABELS[options.compression]}-compressed, decompressed as it is read`] : []),
+      ...(encoding === 'windows-1252' ? ['text encoding: Windows-1252 (Latin-1), converted to UTF-8'] : []),
+      `delimiter: ${DELIMITER_NAMES[delimiter] ?? delimiter}`,
+    ]
     return {
       format: 'csv',
       schema,
       size,
       rowCount: ended ? sample.length : null,
+      readAs,
+      columns,
       bytesRead: () => stream.bytesRead,
       batches: () => rowBatches({ sample, ended, next, rowBytes, toBatch, batchRows, signal: options.signal, close }),
       close,
@@ -142,14 +189,31 @@ function uniqueNames(cells: string[]): string[] {
   })
 }
 
-/** The delimiter that occurs most on the first line (`,` `\t` `;` `|`), comma on ties. */
-function guessDelimiter(head: Buffer): string {
-  const text = head.toString('utf8')
+const DELIMITERS = [',', ';', '\t', '|'] as const
+const DELIMITER_NAMES: Record<string, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'pipe (|)' }
+
+/**
+ * The delimiter (`,` `;` tab `|`) that splits the first records of the sample (quotes respected: a quoted
+ * field may hold delimiters and newlines) into the same number of fields, the most fields winning; when none
+ * is consistent, the one most frequent on the first line; comma on ties.
+ */
+export function sniffDelimiter(text: string): string {
+  let best: string = ','
+  let bestFields = 1
+  for (const d of DELIMITERS) {
+    const counts = fieldCounts(text, d, 20)
+    if (counts.length === 0) continue
+    const consistent = counts.every((c) => c === counts[0])
+    if (consistent && counts[0]! > bestFields) {
+      best = d
+      bestFields = counts[0]!
+    }
+  }
+  if (bestFields > 1) return best
   const firstLine = text.split(/\r?\n/, 1)[0] ?? ''
-  let best = ','
-  let bestCount = count(firstLine, ',')
-  for (const d of ['\t', ';', '|']) {
-    const c = count(firstLine, d)
+  let bestCount = 0
+  for (const d of DELIMITERS) {
+    const c = firstLine.split(d).length - 1
     if (c > bestCount) {
       best = d
       bestCount = c
@@ -158,10 +222,46 @@ function guessDelimiter(head: Buffer): string {
   return best
 }
 
-function count(text: string, ch: string): number {
-  let n = 0
-  for (const c of text) if (c === ch) n++
-  return n
+/** Fields per record of the first `max` complete records (the sample's last, maybe cut, record left out). */
+function fieldCounts(text: string, delimiter: string, max: number): number[] {
+  const counts: number[] = []
+  let fields = 1
+  let quoted = false
+  let fieldStart = true
+  let empty = true
+  for (let i = 0; i < text.length && counts.length < max; i++) {
+    const c = text[i]!
+    if (quoted) {
+      if (c === '"') {
+        if (text[i + 1] === '"') i++
+        else quoted = false
+      }
+      continue
+    }
+    if (c === '"' && fieldStart) {
+      quoted = true
+      fieldStart = false
+      empty = false
+      continue
+    }
+    if (c === delimiter) {
+      fields++
+      fieldStart = true
+      empty = false
+      continue
+    }
+    if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++
+      if (!empty) counts.push(fields)
+      fields = 1
+      fieldStart = true
+      empty = true
+      continue
+    }
+    fieldStart = false
+    empty = false
+  }
+  return counts
 }
 
 function rowBytes(row: Row): number {

@@ -23,7 +23,10 @@ import {
   Uint64,
   Uint8,
   Utf8,
+  RecordBatch,
+  tableFromIPC,
 } from 'apache-arrow'
+import { Worker } from 'node:worker_threads'
 import type { AsyncBuffer, FileMetaData, SchemaTree } from 'hyparquet'
 import { AppError } from '../../../contract'
 import { MISMATCH, batchFromColumns, coerce } from '../build'
@@ -99,6 +102,7 @@ export async function openParquet(path: string, options: OpenOptions): Promise<B
   const rowCount = Number(metadata.num_rows)
   const size = file.byteLength
 
+  const fast = fastDecodable(schema) && rowCount > 0 ? await openWasmReader(path) : null
   return {
     format: 'parquet',
     schema,
@@ -106,6 +110,24 @@ export async function openParquet(path: string, options: OpenOptions): Promise<B
     rowCount,
     bytesRead: () => Math.min(read, size),
     async *batches() {
+      if (fast) {
+        let rows = 0
+        try {
+          for await (const batch of fast.batches(schema, options.signal)) {
+            rows += batch.numRows
+            read = Math.floor((size * rows) / Math.max(1, rowCount))
+            yield batch
+          }
+        } catch (error) {
+          if (error instanceof AppError) throw error
+          throw corrupt(fileName, 'Parquet file', error)
+        } finally {
+          fast.close()
+        }
+        if (rows !== rowCount) throw corrupt(fileName, 'Parquet file', new Error(`it holds ${rows} rows where its metadata says ${rowCount}`))
+        read = size
+        return
+      }
       let groupStart = 0
       for (const group of metadata.row_groups) {
         const groupRows = Number(group.num_rows)
@@ -156,6 +178,113 @@ export async function openParquet(path: string, options: OpenOptions): Promise<B
     close: async () => undefined,
   }
 }
+
+/** Flat columns of these types decode the same through arrow-rs (parquet-wasm) as through hyparquet, only faster. */
+function fastDecodable(schema: Schema): boolean {
+  return schema.fields.every((f) => {
+    const t = f.type as DataType
+    return DataType.isInt(t) || DataType.isFloat(t) || DataType.isBool(t) || DataType.isUtf8(t) || DataType.isDate(t) || DataType.isTimestamp(t)
+  })
+}
+
+/**
+ * The decoder's thread. arrow-rs compiled to wasm aborts (`RuntimeError: unreachable`) on some damaged data, and a
+ * wasm instance that aborted is not safe to use again: each file gets its own worker, so a damaged file fails
+ * alone (an error naming the file) and the next file starts clean. It also decodes on another core.
+ * Protocol: the worker posts `{ ipc }` (an Arrow IPC stream of one batch; its buffer transferred) and waits for
+ * `next`; then `{ done: true }`, or `{ error }`.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads')
+const { openAsBlob } = require('node:fs')
+const { pathToFileURL } = require('node:url')
+let wake = null
+parentPort.on('message', () => { const w = wake; wake = null; if (w) w() })
+;(async () => {
+  try {
+    const pw = await import(pathToFileURL(workerData.module).href)
+    const file = await pw.ParquetFile.fromFile(await openAsBlob(workerData.path))
+    const reader = (await file.stream({ batchSize: workerData.batchRows })).getReader()
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      const ipc = value.intoIPCStream()
+      const waiting = new Promise((resolve) => (wake = resolve))
+      parentPort.postMessage({ ipc }, [ipc.buffer])
+      await waiting
+    }
+    parentPort.postMessage({ done: true })
+  } catch (error) {
+    parentPort.postMessage({ error: String(error && error.message || error) })
+  }
+})()
+`
+
+type WorkerMessage = { ipc: Uint8Array } | { done: true } | { error: string }
+
+/**
+ * Parquet decoded by arrow-rs compiled to wasm (parquet-wasm) in a worker thread, a batch at a time into Arrow IPC
+ * read by apache-arrow without copying the values: 10× hyparquet's speed on flat tables. The file is read as a
+ * Blob (`openAsBlob`), a range at a time, never whole. Null when parquet-wasm cannot be found (hyparquet reads).
+ */
+async function openWasmReader(path: string): Promise<{ batches(schema: Schema, signal?: AbortSignal): AsyncGenerator<RecordBatch>; close(): void } | null> {
+  let module: string
+  try {
+    module = require.resolve('parquet-wasm')
+  } catch {
+    return null
+  }
+  let worker: Worker | null = null
+  return {
+    async *batches(schema, signal) {
+      const w = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, path, batchRows: WASM_BATCH_ROWS } })
+      worker = w
+      const queue: WorkerMessage[] = []
+      let wake: (() => void) | null = null
+      let failure: string | null = null
+      const notify = () => {
+        const f = wake
+        wake = null
+        f?.()
+      }
+      w.on('message', (m: WorkerMessage) => {
+        queue.push(m)
+        notify()
+      })
+      w.on('error', (error) => {
+        failure = error.message
+        notify()
+      })
+      w.on('exit', (code) => {
+        failure ??= code === 0 ? null : `the decoder stopped (exit code ${code})`
+        queue.push({ done: true })
+        notify()
+      })
+      for (;;) {
+        throwIfAborted(signal)
+        while (queue.length === 0 && failure === null) await new Promise<void>((resolve) => (wake = resolve))
+        if (failure !== null) throw new Error(failure)
+        const message = queue.shift()!
+        if ('error' in message) throw new Error(message.error)
+        if ('done' in message) return
+        const batches = tableFromIPC(message.ipc).batches
+        w.postMessage('next')
+        for (const batch of batches) {
+          const types = batch.schema.fields.map((f) => String(f.type))
+          if (types.length !== schema.fields.length || schema.fields.some((f, i) => String(f.type) !== types[i])) {
+            throw new Error(`arrow-rs decoded the columns as ${types.join(', ')}`)
+          }
+          yield new RecordBatch(schema, batch.data)
+        }
+      }
+    },
+    close: () => {
+      void worker?.terminate()
+    },
+  }
+}
+
+const WASM_BATCH_ROWS = 65_536
 
 /**
  * Every row group must hold exactly one column chunk per leaf of the schema. hyparquet reads a

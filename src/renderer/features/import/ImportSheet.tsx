@@ -1,11 +1,12 @@
 import { tableFromIPC, type Table } from 'apache-arrow'
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react'
-import { componentProblem, type AppErrorData, type ConnectionInfo, type ImportJobInfo, type ImportMode, type ImportPreview, type ImportSource } from '../../../contract'
+import { componentProblem, type AppErrorData, type ConnectionInfo, type ImportColumnType, type ImportJobInfo, type ImportMode, type ImportPreview, type ImportSource } from '../../../contract'
 import { call, isAbort, uploadFile } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
 import { Modal } from '../actions/Modal'
 import { formatCount, formatSize, namespaceLabel, parseNamespace, type PendingFile } from './dropped'
+import { ColumnTypes } from './ColumnTypes'
 import { SamplePreview } from './SamplePreview'
 import './import.css'
 
@@ -41,6 +42,8 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
   const [vectorColumns, setVectorColumns] = useState<string[] | undefined>(undefined)
   /** CSV: keep ISO dates and timestamps as text instead of typed columns. */
   const [datesAsText, setDatesAsText] = useState(false)
+  /** CSV and JSON: columns whose type was changed in the sheet. */
+  const [columnTypes, setColumnTypes] = useState<Record<string, ImportColumnType>>({})
   const [preview, setPreview] = useState<ImportPreview | null>(null)
   /** The mode the preview was made for: its `modeProblem` is only about that mode. */
   const [previewMode, setPreviewMode] = useState<ImportMode>('create')
@@ -87,16 +90,16 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
   useEffect(() => {
     if (!source || !connectionId || namespaceProblem) return
     // The first answer fills in the suggested name and vector choices: that alone needs no new preview.
-    if (previewedFor.current === JSON.stringify([connectionId, namespace, source, name, mode, vectorColumns, datesAsText])) return
+    if (previewedFor.current === JSON.stringify([connectionId, namespace, source, name, mode, vectorColumns, datesAsText, columnTypes])) return
     const controller = new AbortController()
     const timer = setTimeout(() => {
       previewedFor.current = ''
       setPreviewing(true)
-      const input = { connectionId, namespace, source, name: name ?? undefined, mode, vectorColumns, datesAsText }
+      const input = { connectionId, namespace, source, name: name ?? undefined, mode, vectorColumns, datesAsText, columnTypes }
       call('import/preview', input, controller.signal)
         .then((result) => {
           const vectors = vectorColumns ?? result.vectorCandidates.filter((c) => c.accepted).map((c) => c.column)
-          previewedFor.current = JSON.stringify([connectionId, namespace, source, result.name, mode, vectors, datesAsText])
+          previewedFor.current = JSON.stringify([connectionId, namespace, source, result.name, mode, vectors, datesAsText, columnTypes])
           setPreview(result)
           setPreviewMode(mode)
           setPreviewError(null)
@@ -119,20 +122,20 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
     }
     // `preview` only picks the delay; it must not re-run the preview.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [source, connectionId, namespace, namespaceProblem, name, mode, vectorColumns, datesAsText])
+  }, [source, connectionId, namespace, namespaceProblem, name, mode, vectorColumns, datesAsText, columnTypes])
 
   // The first rows change only with the file and the vector choices.
   useEffect(() => {
     if (!source || !connectionId || namespaceProblem) return
     const controller = new AbortController()
-    call('import/sample', { connectionId, namespace, source, vectorColumns, datesAsText }, controller.signal)
+    call('import/sample', { connectionId, namespace, source, vectorColumns, datesAsText, columnTypes }, controller.signal)
       .then((bytes) => setSample(tableFromIPC(bytes)))
       .catch(() => {
         if (!controller.signal.aborted) setSample(null)
       })
     return () => controller.abort()
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [source, vectorColumns, datesAsText])
+  }, [source, vectorColumns, datesAsText, columnTypes])
 
   const shownName = name ?? ''
   const nameProblem = name === null ? null : componentProblem(shownName)
@@ -149,7 +152,7 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
     setStarting(true)
     setStartError(null)
     try {
-      const job = await call('import/start', { connectionId, namespace, source, name, mode, vectorColumns, datesAsText })
+      const job = await call('import/start', { connectionId, namespace, source, name, mode, vectorColumns, datesAsText, columnTypes })
       started.current = true
       onStarted(job)
     } catch (error) {
@@ -321,6 +324,32 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
               <input type="checkbox" checked={datesAsText} onChange={(e) => setDatesAsText(e.target.checked)} />
               <span>Keep dates and times as text</span>
             </label>
+          )}
+
+          {preview && (preview.readAs?.length ?? 0) > 0 && (
+            <section className="import-section" aria-label="How the file is read">
+              <h3>Read as {preview.formatLabel}</h3>
+              <ul className="import-read-as small">
+                {preview.readAs!.map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+            </section>
+          )}
+
+          {preview?.columns && (
+            <ColumnTypes
+              columns={preview.columns}
+              onChange={(column, type) =>
+                setColumnTypes((previous) => {
+                  const next = { ...previous }
+                  const info = preview.columns!.find((c) => c.name === column)
+                  if (type === null || type === info?.inferred) delete next[column]
+                  else next[column] = type
+                  return next
+                })
+              }
+            />
           )}
 
           {preview && (preview.conversions?.length ?? 0) > 0 && (
