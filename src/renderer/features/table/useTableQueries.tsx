@@ -77,13 +77,15 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
   )
 
   const toggleSort = useCallback(
-    (column: string) => {
-      const current = choice.sort?.find((s) => s.column === column)?.direction
-      // ascending → descending → none
-      const sort: SortKey[] = current === undefined ? [{ column, direction: 'asc' }] : current === 'asc' ? [{ column, direction: 'desc' }] : []
-      void apply({ ...choice, sort })
-    },
-    [apply, choice],
+    (column: string) =>
+      // From the choice last asked for: a second click before the first answer still moves one more step.
+      void apply((latest) => {
+        const current = latest.sort?.find((s) => s.column === column)?.direction
+        // ascending → descending → none
+        const sort: SortKey[] = current === undefined ? [{ column, direction: 'asc' }] : current === 'asc' ? [{ column, direction: 'desc' }] : []
+        return { ...latest, sort }
+      }),
+    [apply],
   )
 
   const searchSimilar = useCallback(

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Table as ArrowTable } from 'apache-arrow'
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { AppErrorData, Search, SortKey, TableInfo, TableRef, TableViewSpec } from '../../../contract'
 import { call, cancellable, readPage } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
@@ -32,7 +32,7 @@ export interface TableViewState {
   error: AppErrorData | null
   applying: boolean
   /** Try a new choice: count and first page first; only when both succeed does the grid switch. */
-  apply(next: ViewChoice): Promise<boolean>
+  apply(next: ViewChoice | ((latest: ViewChoice) => ViewChoice)): Promise<boolean>
   clearError(): void
   /** The table's latest version, when newer than the view's. */
   newerVersion: number | null
@@ -100,16 +100,24 @@ export function useTableView(ref: TableRef, info: TableInfo | null): TableViewSt
   })
   const newerVersion = version !== undefined && latest.data !== undefined && latest.data > version ? latest.data : null
 
+  // The choice most recently asked for, and which request asked for it. A step computed from the choice (a header
+  // click cycling the sort) starts from what was last asked for, not from what has been shown: two quick clicks are
+  // two steps. Only the newest request's answer is shown, so a slow older answer never replaces a newer view.
+  const requested = useRef<{ choice: ViewChoice; seq: number }>({ choice, seq: 0 })
   const apply = useCallback(
-    async (next: ViewChoice): Promise<boolean> => {
+    async (step: ViewChoice | ((latest: ViewChoice) => ViewChoice)): Promise<boolean> => {
       if (version === undefined) return false
+      const before = requested.current
+      const next = typeof step === 'function' ? step(before.choice) : step
+      const seq = before.seq + 1
+      requested.current = { choice: next, seq }
       const candidate: TableViewSpec = {
         version,
         ...(next.filter?.trim() ? { filter: next.filter } : {}),
         ...(next.sort?.length ? { sort: next.sort } : {}),
         ...(next.search ? { search: next.search } : {}),
       }
-      // Not at once: that render would compete for the CPU with the host's work on the two requests (issue 13).
+      // Not at once: that render would compete for the CPU with the host's work on the two requests.
       const spinner = setTimeout(() => setApplying(true), SPINNER_DELAY_MS)
       try {
         // Page 0 and the count (when it can differ) together, in this event: a bad predicate fails here, before
@@ -118,16 +126,20 @@ export function useTableView(ref: TableRef, info: TableInfo | null): TableViewSt
           readPage(ref, 0, PAGE_ROWS, undefined, candidate),
           narrows(next) ? client.fetchQuery({ queryKey: queryKeys.count(ref, candidate), queryFn: ({ signal }) => countView(ref, candidate, signal) }) : Promise.resolve(0),
         ])
+        if (requested.current.seq !== seq) return false
         setFetched({ key: JSON.stringify(candidate), page })
         setChoice(next)
         setError(null)
         return true
       } catch (e) {
+        if (requested.current.seq !== seq) return false
+        // Refused: the next step starts again from the view on screen.
+        requested.current = { choice: before.choice, seq }
         setError(errorData(e))
         return false
       } finally {
         clearTimeout(spinner)
-        setApplying(false)
+        if (requested.current.seq === seq) setApplying(false)
       }
     },
     [client, ref, version],
