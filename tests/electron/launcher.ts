@@ -166,7 +166,8 @@ class ElectronLauncherApp implements DesktopApp {
   }
 
   async closeWindow(): Promise<void> {
-    await this.app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]?.close())
+    // The app may quit (and its connection end) before this answers.
+    await this.app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]?.close()).catch(() => undefined)
   }
 
   async quit(): Promise<void> {
