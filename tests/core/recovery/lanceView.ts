@@ -37,7 +37,9 @@ export async function unlistedData(root: string): Promise<string[]> {
   try {
     const locations = new Set((await manifest.query(`object_type = 'table'`)).map((row) => row.location))
     const dirs = (await readdir(root, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
-    return dirs.filter((name) => name !== '__manifest' && !name.endsWith('.lance') && !locations.has(name))
+    // Our bookkeeping, not table data: the append journal and the server's name claims.
+    const bookkeeping = new Set(['__manifest', '.lcb-journal', '.lcb-claims'])
+    return dirs.filter((name) => !bookkeeping.has(name) && !name.endsWith('.lance') && !locations.has(name))
   } finally {
     await manifest.close()
   }
