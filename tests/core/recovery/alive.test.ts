@@ -31,8 +31,8 @@ describe('isAlive', () => {
   })
 
   it.runIf(linux)('a zombie (killed, never waited for by its parent) is not alive', async () => {
-    // `sh` exec'd into `sleep` is the parent of the killed process and never waits for it.
-    const parent = spawn('sh', ['-c', 'sleep 600 & echo $!; exec sleep 600'], { stdio: ['ignore', 'pipe', 'ignore'] })
+    // `sh`, blocked reading its stdin, is the parent of the killed process and does not wait for it until released.
+    const parent = spawn('sh', ['-c', 'sleep 600 & echo $!; read line; wait'], { stdio: ['pipe', 'pipe', 'ignore'] })
     try {
       const pid = await new Promise<number>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))))
       expect(isAlive(pid, Date.now())).toBe(true)
@@ -42,7 +42,7 @@ describe('isAlive', () => {
       expect(() => process.kill(pid, 0)).not.toThrow() // what made recovery leave a dead writer's staging table
       expect(isAlive(pid, Date.now())).toBe(false)
     } finally {
-      parent.kill('SIGKILL')
+      parent.stdin.end('\n') // its `wait` reaps the zombie
     }
   })
 

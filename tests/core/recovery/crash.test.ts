@@ -59,21 +59,22 @@ function runWriter(args: string[], killAfter: number): Promise<Run> {
 }
 
 /**
- * The writer under a parent that never waits for it (`sh` exec'd into `sleep`): once killed it stays a zombie
- * until `release()` ends that parent — what a kill -9'd harness leaves when its launcher is gone and PID 1 does not
- * reap (as in the containers this runs in). `kill(pid, 0)` still succeeds on a zombie.
+ * The writer under a parent that does not wait for it yet (`sh` blocked reading its stdin): once killed it stays a
+ * zombie until `release()` lets that parent `wait` — what a kill -9'd harness is for good when its launcher is gone
+ * and PID 1 does not reap (as in the containers this runs in). `kill(pid, 0)` still succeeds on a zombie.
  */
 function runOrphanWriter(args: string[], killAfter: number): Promise<{ pid: number; release(): void }> {
   return new Promise((resolve, reject) => {
     const command = [process.execPath, '--import', 'tsx', FIXTURE, ...args]
-    const parent: ChildProcess = spawn('sh', ['-c', '"$@" & echo "pid $!"; exec sleep 600', 'sh', ...command], {
+    const parent: ChildProcess = spawn('sh', ['-c', '"$@" & echo "pid $!"; read line; wait', 'sh', ...command], {
       cwd: join(__dirname, '../../..'),
       env: { ...process.env, TMPDIR: tmp },
-      stdio: ['ignore', 'pipe', 'ignore'],
+      stdio: ['pipe', 'pipe', 'ignore'],
     })
     let output = ''
     let pid = 0
-    const release = () => void parent.kill('SIGKILL')
+    // The parent reaps the zombie and ends: none is left behind for a PID 1 that would never reap it.
+    const release = () => void parent.stdin!.end('\n')
     parent.stdout!.setEncoding('utf8')
     parent.stdout!.on('data', (text: string) => {
       output += text
