@@ -5,7 +5,7 @@
  * racer a 409 with the contract's code (2 for a namespace, 5 for a table), and what the catalog then lists and
  * describes is the winner's (each racer sends its own rows, properties or location).
  *
- * `npm test` runs CREATE_RACE_ROUNDS rounds (default 2); the full run is
+ * `npm test` runs CREATE_RACE_ROUNDS rounds (default 1); the full run is
  *   CREATE_RACE_ROUNDS=200 npx vitest run tests/server/create-race.test.ts
  */
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -20,7 +20,7 @@ import { arrowStream, KEY, sampleTable } from './support'
 
 Object.assign(process.env, NO_CLOUD_ENV)
 
-const ROUNDS = Number(process.env.CREATE_RACE_ROUNDS ?? 2)
+const ROUNDS = Number(process.env.CREATE_RACE_ROUNDS ?? 1)
 const RACERS = 3
 const ARROW = 'application/vnd.apache.arrow.stream'
 /** The full run takes minutes on a loaded 2-core machine; the short one seconds. */
