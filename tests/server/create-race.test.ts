@@ -160,7 +160,7 @@ describe('racing creates through three server processes, both cores busy', () =>
       await rm(root, { recursive: true, force: true })
     })
 
-    it(`has exactly one winner per create, ${ROUNDS} round${ROUNDS === 1 ? "" : "s"} × ${RACERS} processes × namespace, root table, child table, declare, register`, async () => {
+    it(`has exactly one winner per create, ${ROUNDS} round${ROUNDS === 1 ? '' : 's'} × ${RACERS} processes × namespace, root table, child table, declare, register`, async () => {
       expect(await underLoad(() => race(servers, [...tableKinds, registerKind]))).toEqual([])
     }, TIMEOUT)
   })
@@ -181,7 +181,7 @@ describe('racing creates through three server processes, both cores busy', () =>
     })
 
     // Register answers "unsupported" on object storage (README "Serving a catalog on object storage").
-    it(`has exactly one winner per create, ${ROUNDS} round${ROUNDS === 1 ? "" : "s"} × ${RACERS} processes × namespace, root table, child table, declare`, async () => {
+    it(`has exactly one winner per create, ${ROUNDS} round${ROUNDS === 1 ? '' : 's'} × ${RACERS} processes × namespace, root table, child table, declare`, async () => {
       expect(await underLoad(() => race(servers, tableKinds))).toEqual([])
     }, TIMEOUT)
   })
