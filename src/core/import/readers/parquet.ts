@@ -120,6 +120,12 @@ export async function openParquet(path: string, options: OpenOptions): Promise<B
           }
         } catch (error) {
           if (error instanceof AppError) throw error
+          // Nothing handed out yet (the wasm decoder could not start here, or refused the file at once): the
+          // JS reader reads the file instead, and says what is wrong with it if anything is.
+          if (rows === 0) {
+            yield* readWithHyparquet()
+            return
+          }
           throw corrupt(fileName, 'Parquet file', error)
         } finally {
           fast.close()
@@ -128,54 +134,58 @@ export async function openParquet(path: string, options: OpenOptions): Promise<B
         read = size
         return
       }
-      let groupStart = 0
-      for (const group of metadata.row_groups) {
-        const groupRows = Number(group.num_rows)
-        const bytesPerRow = groupRows > 0 ? Number(group.total_byte_size) / groupRows : 0
-        // JS objects cost several times the encoded size; slice so one call stays under the cap.
-        const sliceRows = Math.max(batchRows, Math.min(groupRows, Math.floor(MAX_SLICE_BYTES / Math.max(1, bytesPerRow * 4))))
-        for (let start = 0; start < groupRows; start += sliceRows) {
-          throwIfAborted(options.signal)
-          const end = Math.min(groupRows, start + sliceRows)
-          let rows: Record<string, unknown>[]
-          try {
-            rows = (await hp.parquetReadObjects({
-              file,
-              metadata: rawMetadata,
-              rowStart: groupStart + start,
-              rowEnd: groupStart + end,
-              utf8: false,
-              compressors,
-              parsers: RAW_TIMESTAMPS,
-            })) as Record<string, unknown>[]
-          } catch (error) {
-            throw parquetError(fileName, error)
-          }
-          if (rows.length !== end - start) {
-            throw corrupt(fileName, 'Parquet file', new Error(`row group holds ${rows.length} rows where its metadata says ${end - start}`))
-          }
-          for (let b = 0; b < rows.length; b += batchRows) {
-            const slice = rows.slice(b, b + batchRows)
-            const columns = names.map(() => new Array<unknown>(slice.length))
-            slice.forEach((row, r) => {
-              schema.fields.forEach((field, i) => {
-                const value = coerce(row[field.name], field.type)
-                if (value === MISMATCH) {
-                  throw new AppError('corrupt', `${fileName} row ${groupStart + start + b + r + 1}: a value of "${field.name}" does not fit ${typeName(field.type)}`, {
-                    hint: 'The file may be damaged; export it again',
-                  })
-                }
-                columns[i]![r] = value
-              })
-            })
-            yield batchFromColumns(schema, columns, slice.length)
-          }
-        }
-        groupStart += groupRows
-      }
-      read = size
+      yield* readWithHyparquet()
     },
     close: async () => undefined,
+  }
+
+  async function* readWithHyparquet(): AsyncGenerator<RecordBatch> {
+    let groupStart = 0
+    for (const group of metadata.row_groups) {
+      const groupRows = Number(group.num_rows)
+      const bytesPerRow = groupRows > 0 ? Number(group.total_byte_size) / groupRows : 0
+      // JS objects cost several times the encoded size; slice so one call stays under the cap.
+      const sliceRows = Math.max(batchRows, Math.min(groupRows, Math.floor(MAX_SLICE_BYTES / Math.max(1, bytesPerRow * 4))))
+      for (let start = 0; start < groupRows; start += sliceRows) {
+        throwIfAborted(options.signal)
+        const end = Math.min(groupRows, start + sliceRows)
+        let rows: Record<string, unknown>[]
+        try {
+          rows = (await hp.parquetReadObjects({
+            file,
+            metadata: rawMetadata,
+            rowStart: groupStart + start,
+            rowEnd: groupStart + end,
+            utf8: false,
+            compressors,
+            parsers: RAW_TIMESTAMPS,
+          })) as Record<string, unknown>[]
+        } catch (error) {
+          throw parquetError(fileName, error)
+        }
+        if (rows.length !== end - start) {
+          throw corrupt(fileName, 'Parquet file', new Error(`row group holds ${rows.length} rows where its metadata says ${end - start}`))
+        }
+        for (let b = 0; b < rows.length; b += batchRows) {
+          const slice = rows.slice(b, b + batchRows)
+          const columns = names.map(() => new Array<unknown>(slice.length))
+          slice.forEach((row, r) => {
+            schema.fields.forEach((field, i) => {
+              const value = coerce(row[field.name], field.type)
+              if (value === MISMATCH) {
+                throw new AppError('corrupt', `${fileName} row ${groupStart + start + b + r + 1}: a value of "${field.name}" does not fit ${typeName(field.type)}`, {
+                  hint: 'The file may be damaged; export it again',
+                })
+              }
+              columns[i]![r] = value
+            })
+          })
+          yield batchFromColumns(schema, columns, slice.length)
+        }
+      }
+      groupStart += groupRows
+    }
+    read = size
   }
 }
 
