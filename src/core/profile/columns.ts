@@ -1,0 +1,167 @@
+import { DataType, DateUnit, type Field, type Vector } from 'apache-arrow'
+import { PROFILE_EXACT_DISTINCT_LIMIT, PROFILE_HISTOGRAM_BINS, PROFILE_TOP_VALUES, type ColumnKind, type ColumnProfile, type NumberStats } from '../../contract'
+import { formatType, vectorDimension } from '../arrow'
+import { DistinctCounter } from './distinct'
+import { StreamingHistogram } from './histogram'
+
+const DAY_MS = 86_400_000
+
+/** What a profile says about a column of this type (binary and nested columns: nulls only, and they are not read). */
+export function columnKind(type: DataType): ColumnKind {
+  if (DataType.isInt(type)) return 'integer'
+  if (DataType.isFloat(type)) return 'number'
+  if (DataType.isDate(type)) return 'date'
+  if (DataType.isTimestamp(type)) return 'timestamp'
+  if (DataType.isUtf8(type) || DataType.isLargeUtf8(type)) return 'text'
+  if (DataType.isBool(type)) return 'boolean'
+  if (vectorDimension(type) !== undefined) return 'vector'
+  if (DataType.isList(type) || DataType.isFixedSizeList(type)) return 'list'
+  return 'other'
+}
+
+/** Columns whose values the scan reads (the others would cost reading their bytes for nothing shown). */
+export function isScanned(kind: ColumnKind): boolean {
+  return kind !== 'other'
+}
+
+class Moments {
+  count = 0
+  min = Infinity
+  max = -Infinity
+  sum = 0
+
+  add(v: number): void {
+    this.count++
+    if (v < this.min) this.min = v
+    if (v > this.max) this.max = v
+    this.sum += v
+  }
+
+  result(): NumberStats | undefined {
+    return this.count === 0 ? undefined : { min: this.min, max: this.max, mean: this.sum / this.count }
+  }
+}
+
+/** One column's statistics, fed batch by batch. */
+export class ColumnAccumulator {
+  readonly kind: ColumnKind
+  private nulls = 0
+  private nans = 0
+  private readonly moments = new Moments()
+  private readonly lengths = new Moments()
+  private readonly distinct: DistinctCounter | null
+  private readonly histogram: StreamingHistogram | null
+  private readonly dimension: number | undefined
+  private nanVectors = 0
+  private zeroVectors = 0
+  private readonly norms = new Moments()
+  private readonly normHistogram: StreamingHistogram | null
+  /** Date32 values are counted in whole days so bars have day edges. */
+  private readonly days: boolean
+
+  get name(): string {
+    return this.field.name
+  }
+
+  constructor(private readonly field: Field) {
+    const type = field.type
+    this.kind = columnKind(type)
+    const k = this.kind
+    this.days = DataType.isDate(type) && type.unit === DateUnit.DAY
+    this.distinct = k === 'integer' || k === 'number' || k === 'date' || k === 'timestamp' || k === 'text' || k === 'boolean' ? new DistinctCounter(PROFILE_EXACT_DISTINCT_LIMIT, k === 'text' || k === 'boolean') : null
+    this.histogram = k === 'integer' || k === 'date' ? new StreamingHistogram(PROFILE_HISTOGRAM_BINS, true) : k === 'number' || k === 'timestamp' ? new StreamingHistogram(PROFILE_HISTOGRAM_BINS, false) : null
+    this.dimension = vectorDimension(type)
+    this.normHistogram = k === 'vector' ? new StreamingHistogram(PROFILE_HISTOGRAM_BINS, false) : null
+  }
+
+  add(column: Vector): void {
+    const n = column.length
+    const kind = this.kind
+    for (let i = 0; i < n; i++) {
+      if (!column.isValid(i)) {
+        this.nulls++
+        continue
+      }
+      if (kind === 'other') continue
+      const value: unknown = column.get(i)
+      if (value === null || value === undefined) {
+        this.nulls++
+        continue
+      }
+      switch (kind) {
+        case 'integer':
+        case 'number':
+        case 'date':
+        case 'timestamp': {
+          const v = typeof value === 'bigint' ? Number(value) : typeof value === 'number' ? value : value instanceof Date ? value.getTime() : Number(value)
+          if (Number.isNaN(v)) {
+            this.nans++
+            break
+          }
+          this.moments.add(v)
+          this.distinct!.add(typeof value === 'bigint' ? value : v)
+          this.histogram!.add(this.days ? Math.round(v / DAY_MS) : v)
+          break
+        }
+        case 'text': {
+          const text = String(value)
+          this.lengths.add(text.length)
+          this.distinct!.add(text)
+          break
+        }
+        case 'boolean':
+          this.distinct!.add(value ? 'true' : 'false')
+          break
+        case 'list':
+          this.lengths.add((value as { length: number }).length)
+          break
+        case 'vector':
+          this.addVector(value as Vector)
+          break
+      }
+    }
+  }
+
+  private addVector(value: Vector): void {
+    const items = value.toArray() as ArrayLike<number>
+    let squares = 0
+    let zero = true
+    for (let k = 0; k < items.length; k++) {
+      const x = items[k]!
+      squares += x * x
+      if (x !== 0) zero = false
+    }
+    if (Number.isNaN(squares)) {
+      this.nanVectors++
+      return
+    }
+    if (zero) this.zeroVectors++
+    const norm = Math.sqrt(squares)
+    this.norms.add(norm)
+    this.normHistogram!.add(norm)
+  }
+
+  result(): ColumnProfile {
+    const profile: ColumnProfile = { name: this.field.name, type: formatType(this.field.type), kind: this.kind, nulls: isScanned(this.kind) ? this.nulls : null }
+    if (this.distinct) profile.distinct = this.distinct.distinct()
+    const stats = this.moments.result()
+    if (stats) profile.stats = stats
+    if (this.kind === 'number') profile.nans = this.nans
+    if (this.histogram) {
+      const bins = this.histogram.result()
+      profile.histogram = this.days ? bins.map((b) => ({ lo: b.lo * DAY_MS, hi: b.hi * DAY_MS, count: b.count })) : bins
+    }
+    if (this.kind === 'text' || this.kind === 'boolean') profile.top = this.distinct!.topValues(PROFILE_TOP_VALUES)
+    const lengths = this.lengths.result()
+    if (lengths) profile.lengths = lengths
+    if (this.kind === 'vector') {
+      profile.vector = { dimension: this.dimension!, nanVectors: this.nanVectors, zeroVectors: this.zeroVectors }
+      const norms = this.norms.result()
+      if (norms) {
+        profile.vector.norms = norms
+        profile.vector.normHistogram = this.normHistogram!.result()
+      }
+    }
+    return profile
+  }
+}
