@@ -116,6 +116,7 @@ test('Summary shows each column’s statistics; a histogram bar filters the grid
   await expect(summary.getByTestId('summary-meta')).toHaveText(`Version ${version} · filtered · ${numberText(inBar)} rows`)
   await expect(summary.getByText(predicate)).toBeVisible()
   await expect(summary.getByRole('row', { name: 'air temp' })).toContainText('20.25 – 24.75')
+  await screenshot(page, 'summary-filtered')
   weather.close()
 })
 
