@@ -12,7 +12,7 @@ import type { Harness } from '../../src/harness/server'
  * The Summary: one row per column with its statistics, histogram bars that filter the grid to their range,
  * and a profile that follows the view (its filter) and says which version it describes.
  * `weather` has 3,000 rows: `air temp` runs 0.25 … 49.25 and peaks in the middle (bars of width 5), `city` is
- * null in every tenth row, and the 8-d `embedding` has a NaN in 3 rows and is all zero in 3.
+ * null in every tenth row, and the 8-d `embedding` has a NaN in 3 rows, is all zero in 3, and repeats 7 patterns.
  */
 const ROWS = 3000
 const DIM = 8
@@ -96,6 +96,8 @@ test('Summary shows each column’s statistics; a histogram bar filters the grid
   const embedding = summary.getByRole('row', { name: 'embedding' })
   await expect(embedding).toContainText('dimension 8')
   await expect(embedding).toContainText('3 with NaN · 3 all zero')
+  // Seven patterns and the zero vector; every other vector without NaN repeats one of them.
+  await expect(embedding).toContainText(`${numberText(ROWS - 3 - 8)} exact duplicates`)
   const temp = summary.getByRole('row', { name: 'air temp' })
   const temps = Array.from({ length: ROWS }, (_, i) => airTemp(i))
   await expect(temp).toContainText(`0.25 – 49.25 · mean ${Number((temps.reduce((a, b) => a + b, 0) / ROWS).toPrecision(6))}`)

@@ -5,6 +5,23 @@ import { DistinctCounter } from './distinct'
 import { StreamingHistogram } from './histogram'
 
 const DAY_MS = 86_400_000
+/** Vectors remembered to find exact duplicates (about 40 bytes each); past this, duplicates are not counted. */
+const DUPLICATE_LIMIT = 2_000_000
+
+/** A 53-bit hash of a vector's bit pattern (two 32-bit FNV-1a passes with different seeds). */
+function vectorKey(items: ArrayLike<number>): number {
+  // Vectors hold float32 or float64 items: read their bits (a copy when the view is not 4-byte aligned).
+  const typed = ArrayBuffer.isView(items) && items.byteOffset % 4 === 0 ? items : Float64Array.from(items)
+  const words = new Uint32Array(typed.buffer, typed.byteOffset, typed.byteLength / 4)
+  let a = 0x811c9dc5
+  let b = 0x01000193 ^ words.length
+  for (let i = 0; i < words.length; i++) {
+    a = Math.imul(a ^ words[i]!, 0x01000193)
+    b = Math.imul(b ^ words[i]!, 0x5bd1e995)
+    b ^= b >>> 15
+  }
+  return (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff)
+}
 
 /** What a profile says about a column of this type (binary and nested columns: nulls only, and they are not read). */
 export function columnKind(type: DataType): ColumnKind {
@@ -54,6 +71,8 @@ export class ColumnAccumulator {
   private readonly dimension: number | undefined
   private nanVectors = 0
   private zeroVectors = 0
+  private seenVectors: Set<number> | null = new Set()
+  private duplicateVectors = 0
   private readonly norms = new Moments()
   private readonly normHistogram: StreamingHistogram | null
   /** Date32 values are counted in whole days so bars have day edges. */
@@ -136,6 +155,12 @@ export class ColumnAccumulator {
       return
     }
     if (zero) this.zeroVectors++
+    if (this.seenVectors) {
+      const key = vectorKey(items)
+      if (this.seenVectors.has(key)) this.duplicateVectors++
+      else if (this.seenVectors.size >= DUPLICATE_LIMIT) this.seenVectors = null
+      else this.seenVectors.add(key)
+    }
     const norm = Math.sqrt(squares)
     this.norms.add(norm)
     this.normHistogram!.add(norm)
@@ -155,7 +180,7 @@ export class ColumnAccumulator {
     const lengths = this.lengths.result()
     if (lengths) profile.lengths = lengths
     if (this.kind === 'vector') {
-      profile.vector = { dimension: this.dimension!, nanVectors: this.nanVectors, zeroVectors: this.zeroVectors }
+      profile.vector = { dimension: this.dimension!, nanVectors: this.nanVectors, zeroVectors: this.zeroVectors, duplicateVectors: this.seenVectors ? this.duplicateVectors : null }
       const norms = this.norms.result()
       if (norms) {
         profile.vector.norms = norms

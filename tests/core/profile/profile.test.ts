@@ -144,6 +144,8 @@ describe('column profiles (core, a real Lance table)', () => {
     expect(vec.vector!.dimension).toBe(DIM)
     expect(vec.vector!.nanVectors).toBe(N / 1000)
     expect(vec.vector!.zeroVectors).toBe(N / 1000)
+    // Ten distinct vectors ([0..9, 1, 0, 0]) and the zero vector: every other non-NaN vector repeats one of them.
+    expect(vec.vector!.duplicateVectors).toBe(N - N / 1000 - 11)
     // Zero vectors have norm 0; NaN vectors are left out of the norms.
     expect(vec.vector!.norms!.min).toBe(0)
     expect(vec.vector!.norms!.max).toBeCloseTo(Math.sqrt(82))

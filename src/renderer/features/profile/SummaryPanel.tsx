@@ -80,6 +80,7 @@ function Details({ column }: { column: ColumnProfile }) {
     lines.push(`dimension ${count.format(v.dimension)}`)
     if (v.norms) lines.push(`norm ${formatEdge('number', v.norms.min)} – ${formatEdge('number', v.norms.max)} · mean ${formatEdge('number', v.norms.mean)}`)
     lines.push(`${count.format(v.nanVectors)} with NaN · ${count.format(v.zeroVectors)} all zero`)
+    lines.push(v.duplicateVectors === null ? 'duplicates not counted (too many vectors)' : `${count.format(v.duplicateVectors)} exact duplicates`)
   }
   if (column.kind === 'other') lines.push('Not read (binary or nested values)')
   return (
