@@ -1,4 +1,4 @@
-import { DataType, DateUnit, type Field, type Vector } from 'apache-arrow'
+import { DataType, DateUnit, Precision, makeVector, type Data, type Field, type Vector } from 'apache-arrow'
 import { PROFILE_EXACT_DISTINCT_LIMIT, PROFILE_HISTOGRAM_BINS, PROFILE_TOP_VALUES, type ColumnKind, type ColumnProfile, type NumberStats } from '../../contract'
 import { formatType, vectorDimension } from '../arrow'
 import { DistinctCounter } from './distinct'
@@ -39,6 +39,19 @@ export function columnKind(type: DataType): ColumnKind {
 /** Columns whose values the scan reads (the others would cost reading their bytes for nothing shown). */
 export function isScanned(kind: ColumnKind): boolean {
   return kind !== 'other'
+}
+
+const ascii = new TextDecoder('utf-8')
+
+/** A chunk read from its buffers directly: no nulls, not a slice, and (numbers) items that are plain JS numbers or bigints. */
+function isPlain(data: Data): boolean {
+  if (data.offset !== 0 || data.nullCount !== 0) return false
+  if (DataType.isFloat(data.type) && data.type.precision === Precision.HALF) return false
+  if (DataType.isFixedSizeList(data.type)) {
+    const child = data.children[0]
+    return !!child && child.offset === 0 && child.nullCount === 0 && DataType.isFloat(child.type) && child.type.precision !== Precision.HALF
+  }
+  return ArrayBuffer.isView(data.values)
 }
 
 class Moments {
@@ -94,6 +107,52 @@ export class ColumnAccumulator {
   }
 
   add(column: Vector): void {
+    // The common case, read straight from the Arrow buffers: numbers and vectors in chunks without nulls.
+    if ((this.kind === 'integer' || this.kind === 'number' || this.kind === 'vector') && column.data.every(isPlain)) {
+      for (const data of column.data) {
+        if (this.kind === 'vector') {
+          const values = data.children[0]!.values as Float32Array | Float64Array
+          const d = this.dimension!
+          for (let r = 0; r < data.length; r++) this.addVector(values.subarray(r * d, r * d + d))
+        } else {
+          const values = data.values as ArrayLike<number | bigint>
+          for (let i = 0; i < data.length; i++) this.addNumber(values[i]!)
+        }
+      }
+      return
+    }
+    if (this.kind === 'text' && column.data.every((d) => d.offset === 0 && DataType.isUtf8(d.type))) {
+      for (const data of column.data) if (!this.addAsciiText(data)) this.addSlowly(makeVector(data))
+      return
+    }
+    this.addSlowly(column)
+  }
+
+  /**
+   * A Utf8 chunk whose bytes are all ASCII, decoded once and cut by its offsets (no decoder call per value);
+   * false (nothing counted) for a chunk with other characters.
+   */
+  private addAsciiText(data: Data): boolean {
+    const bytes = data.values as Uint8Array
+    const offsets = data.valueOffsets as Int32Array
+    const start = offsets[0]!
+    const end = offsets[data.length]!
+    const text = ascii.decode(bytes.subarray(start, end))
+    if (text.length !== end - start) return false
+    const bitmap = data.nullCount > 0 ? data.nullBitmap : undefined
+    for (let i = 0; i < data.length; i++) {
+      if (bitmap && !((bitmap[i >> 3]! >> (i & 7)) & 1)) {
+        this.nulls++
+        continue
+      }
+      const value = text.slice(offsets[i]! - start, offsets[i + 1]! - start)
+      this.lengths.add(value.length)
+      this.distinct!.add(value)
+    }
+    return true
+  }
+
+  private addSlowly(column: Vector): void {
     const n = column.length
     const kind = this.kind
     for (let i = 0; i < n; i++) {
@@ -111,17 +170,9 @@ export class ColumnAccumulator {
         case 'integer':
         case 'number':
         case 'date':
-        case 'timestamp': {
-          const v = typeof value === 'bigint' ? Number(value) : typeof value === 'number' ? value : value instanceof Date ? value.getTime() : Number(value)
-          if (Number.isNaN(v)) {
-            this.nans++
-            break
-          }
-          this.moments.add(v)
-          this.distinct!.add(typeof value === 'bigint' ? value : v)
-          this.histogram!.add(this.days ? Math.round(v / DAY_MS) : v)
+        case 'timestamp':
+          this.addNumber(typeof value === 'bigint' || typeof value === 'number' ? value : value instanceof Date ? value.getTime() : Number(value))
           break
-        }
         case 'text': {
           const text = String(value)
           this.lengths.add(text.length)
@@ -135,14 +186,25 @@ export class ColumnAccumulator {
           this.lengths.add((value as { length: number }).length)
           break
         case 'vector':
-          this.addVector(value as Vector)
+          this.addVector((value as Vector).toArray() as ArrayLike<number>)
           break
       }
     }
   }
 
-  private addVector(value: Vector): void {
-    const items = value.toArray() as ArrayLike<number>
+  private addNumber(raw: number | bigint): void {
+    const v = typeof raw === 'bigint' ? Number(raw) : raw
+    if (Number.isNaN(v)) {
+      this.nans++
+      return
+    }
+    this.moments.add(v)
+    // Int64 values past 2^53 are told apart by their exact value; every other value by its number.
+    this.distinct!.add(typeof raw === 'bigint' && !Number.isSafeInteger(v) ? raw : v)
+    this.histogram!.add(this.days ? Math.round(v / DAY_MS) : v)
+  }
+
+  private addVector(items: ArrayLike<number>): void {
     let squares = 0
     let zero = true
     for (let k = 0; k < items.length; k++) {

@@ -17,12 +17,30 @@ function hash(text: string): number {
   return h >>> 0
 }
 
+const scratch = new Float64Array(1)
+const scratchWords = new Uint32Array(scratch.buffer)
+
+/** A 32-bit hash of a number's bits (no string made: numbers are the common case). */
+function hashNumber(value: number): number {
+  scratch[0] = value === 0 ? 0 : value
+  let h = Math.imul(scratchWords[0]! ^ 0x9e3779b9, 0x85ebca6b)
+  h ^= h >>> 13
+  h = Math.imul(h ^ scratchWords[1]!, 0xc2b2ae35)
+  h ^= h >>> 16
+  h = Math.imul(h, 0x85ebca6b)
+  h ^= h >>> 13
+  return h >>> 0
+}
+
 /** HyperLogLog: the number of distinct values of a stream in fixed memory, estimated. */
 export class DistinctEstimate {
   private readonly registers = new Uint8Array(M)
 
-  add(key: string): void {
-    const h = hash(key)
+  add(key: unknown): void {
+    this.addHash(typeof key === 'number' ? hashNumber(key) : hash(String(key)))
+  }
+
+  private addHash(h: number): void {
     const index = h >>> (32 - P)
     const rest = (h << P) >>> 0
     const rank = rest === 0 ? 32 - P + 1 : Math.clz32(rest) + 1
@@ -67,14 +85,14 @@ export class DistinctCounter {
       this.exactValues.set(value, (this.exactValues.get(value) ?? 0) + 1)
       if (this.exactValues.size > this.limit) {
         this.estimator = new DistinctEstimate()
-        for (const key of this.exactValues.keys()) this.estimator.add(String(key))
+        for (const key of this.exactValues.keys()) this.estimator.add(key)
         if (this.top) this.top = new Map([...this.exactValues].map(([k, c]) => [String(k), c]))
         this.exactValues = null
         this.prune()
       }
       return
     }
-    this.estimator!.add(String(value))
+    this.estimator!.add(value)
     if (this.top) {
       const key = String(value)
       this.top.set(key, (this.top.get(key) ?? 0) + 1)

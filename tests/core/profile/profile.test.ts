@@ -37,6 +37,7 @@ function kindsTable(rows: number, start = 0) {
       flag: vectorFromArray(ids.map((i) => i % 3 === 0), new Bool()),
       tags: vectorFromArray(ids.map((i) => Array.from({ length: i % 4 }, (_, k) => `t${k}`)), new List(new Field('item', new Utf8(), true))),
       vec: { vector: float32Vectors(vectors, DIM), nullable: false },
+      place: vectorFromArray(ids.map((i) => (i % 4 === 0 ? null : i % 2 ? 'Zürich' : 'Oslo')), new Utf8()),
       big: vectorFromArray(ids.map((i) => (i % 2 === 0 ? Number.NaN : i)), new Float64()),
     }),
   ])
@@ -88,7 +89,7 @@ describe('column profiles (core, a real Lance table)', () => {
     const p = job.result!
     expect(p.version).toBe(await lance.version())
     expect(p.rows).toBe(N)
-    expect(p.columns.map((c) => c.name)).toEqual(['id', 'score', 'label', 'uid', 'day', 'at', 'flag', 'tags', 'vec', 'big'])
+    expect(p.columns.map((c) => c.name)).toEqual(['id', 'score', 'label', 'uid', 'day', 'at', 'flag', 'tags', 'vec', 'place', 'big'])
 
     const label = column(p, 'label')
     expect(label.kind).toBe('text')
@@ -136,6 +137,15 @@ describe('column profiles (core, a real Lance table)', () => {
       { value: 'false', count: await count('NOT flag') },
       { value: 'true', count: await count('flag') },
     ])
+
+    // Text beyond ASCII: lengths in characters, not bytes.
+    const place = column(p, 'place')
+    expect(place.nulls).toBe(await count('place IS NULL'))
+    expect(place.top!.values).toEqual([
+      { value: 'Zürich', count: await count(`place = 'Zürich'`) },
+      { value: 'Oslo', count: await count(`place = 'Oslo'`) },
+    ])
+    expect(place.lengths).toEqual({ min: 4, max: 6, mean: 5 + 1 / 3 })
 
     expect(column(p, 'tags').lengths).toEqual({ min: 0, max: 3, mean: 1.5 })
 
