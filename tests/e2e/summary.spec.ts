@@ -142,4 +142,8 @@ test('reopening the Summary of the same version is answered from the kept profil
   await page.getByRole('button', { name: 'Reload table' }).click()
   await expect(page.getByTestId('table-version')).toHaveText(String(version + 1))
   await expect(summary.getByTestId('summary-meta')).toHaveText(`Version ${version + 1} · ${numberText(ROWS + 1)} rows`)
+  // Escape closes it, as it closes the other side panels.
+  await summary.getByRole('row', { name: 'id' }).click()
+  await page.keyboard.press('Escape')
+  await expect(summary).toBeHidden()
 })
