@@ -46,7 +46,8 @@ export class ProfileModule {
     const version = input.view.version ?? (await client.latestVersion(id))
     const filter = input.view.filter?.trim() || null
     const key = keyOf(table, version, filter)
-    const running = this.jobs.find((j) => j.key === key && j.info.state === 'running')
+    // One scan per view at a time (a second Summary of the same view follows the first), unless that one is being cancelled.
+    const running = this.jobs.find((j) => j.key === key && j.info.state === 'running' && !j.controller.signal.aborted)
     if (running) return this.copy(running.info)
     const info: ProfileJobInfo = {
       id: `p${randomBytes(6).toString('base64url')}`,

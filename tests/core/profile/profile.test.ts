@@ -213,6 +213,14 @@ describe('column profiles (core, a real Lance table)', () => {
     const again = await profile({ filter: 'id >= 0' })
     expect(again.cached).toBe(false)
     expect(again.state).toBe('done')
+
+    // Closing and reopening at once: the new Summary does not follow the scan being cancelled.
+    const closed = value<ProfileJobInfo>(await service.dispatch('profile/start', { ...ref(), view: { filter: 'id >= 1' } }))
+    value(await service.dispatch('profile/cancel', { jobId: closed.id }))
+    const reopened = value<ProfileJobInfo>(await service.dispatch('profile/start', { ...ref(), view: { filter: 'id >= 1' } }))
+    expect(reopened.id).not.toBe(closed.id)
+    expect((await service.profiles.wait(reopened.id)).state).toBe('done')
+    expect((await service.profiles.wait(closed.id)).state).toBe('cancelled')
   })
 
   it('refuses bad input in words (4xx, never a crash)', async () => {

@@ -142,7 +142,7 @@ function ProfileTable({ profile, onFilter }: { profile: TableProfile; onFilter: 
  * The Summary of the open view: one row per column (nulls, distinct, range, a histogram or the top
  * values, vector norms). It describes the version and filter it was computed for, and says so.
  */
-export function SummaryPanel({ tableRef, version, filter, onFilter, onClose }: { tableRef: TableRef; version: number | undefined; filter: string | undefined; onFilter: (predicate: string) => void; onClose(): void }) {
+export function SummaryPanel({ tableRef, version, filter, searching = false, onFilter, onClose }: { tableRef: TableRef; version: number | undefined; filter: string | undefined; searching?: boolean; onFilter: (predicate: string) => void; onClose(): void }) {
   const { state, cancel, retry } = useProfile(tableRef, version, filter)
   const job = state.state === 'job' ? state.job : null
   const profile = job?.result ?? null
@@ -163,6 +163,7 @@ export function SummaryPanel({ tableRef, version, filter, onFilter, onClose }: {
             Rows matching <code>{job.filter}</code>
           </div>
         )}
+        {searching && <div className="summary-note">A search narrows the grid; the Summary describes the rows before it (the filter only).</div>}
         {(state.state === 'starting' || job?.state === 'running') && (
           <div className="summary-progress" role="status" aria-label="Summary progress">
             <Spinner label="Reading rows" />

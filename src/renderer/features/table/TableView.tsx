@@ -163,7 +163,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
             {...q.gridProps}
           />
         )}
-        {info && summaryOpen && <SummaryPanel tableRef={tableRef} version={q.gridProps.view?.version ?? info.version} filter={q.filter} onFilter={q.addFilter} onClose={() => setSummaryOpen(false)} />}
+        {info && summaryOpen && <SummaryPanel tableRef={tableRef} version={q.gridProps.view?.version ?? info.version} filter={q.filter} searching={!!q.gridProps.view?.search} onFilter={q.addFilter} onClose={() => setSummaryOpen(false)} />}
         {info && schemaOpen && <SchemaPanel fields={info.schema} onClose={() => setSchemaOpen(false)} />}
         {info && exporting && (
           <ExportSheet
