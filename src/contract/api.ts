@@ -7,6 +7,7 @@ import { columnAlterationSchema, columnSpecSchema, indexSpecSchema, propertiesSc
 import { importPreviewInput, importStartInput, jobIdSchema, uploadIdSchema, type ImportJobInfo, type ImportPreview } from './import'
 import { exportJobIdSchema, exportStartInput, type ExportJobInfo } from './export'
 import { indexJobIdSchema, type IndexJobInfo } from './indexJobs'
+import { profileJobIdSchema, type ProfileJobInfo } from './profile'
 
 /**
  * The one API between the renderer and the core, keyed by `'domain/verb'`.
@@ -204,6 +205,12 @@ export const api = {
   'export/cancel': method<null>()(z.object({ jobId: exportJobIdSchema })),
   /** Every export of this session. */
   'export/list': method<ExportJobInfo[]>()(z.object({})),
+  /** Column profiles of a table view (its version and filter; src/core/profile): answered at once when kept, else a job followed by `profile/progress` events. */
+  'profile/start': method<ProfileJobInfo>()(tableRefSchema.extend({ view: tableViewSchema })),
+  /** A profile job as it is now (with its result once done). */
+  'profile/get': method<ProfileJobInfo>()(z.object({ jobId: profileJobIdSchema })),
+  /** Stop a running profile; nothing of it is kept. */
+  'profile/cancel': method<null>()(z.object({ jobId: profileJobIdSchema })),
 } as const
 
 export type Api = typeof api
@@ -223,6 +230,8 @@ export interface Events {
   'export/progress': ExportJobInfo
   /** An index job changed (started, cancelling, ended). */
   'indexes/progress': IndexJobInfo
+  /** A profile job changed (throttled progress, done with its result, failed, cancelled). */
+  'profile/progress': ProfileJobInfo
   /** A menu command or accelerator handled by the renderer. */
   'app/command': { command: 'open-directory' | 'refresh' | 'import' | 'connect-server' }
 }

@@ -29,6 +29,7 @@ import './namespace/dir'
 import './namespace/rest'
 import { ImportModule } from './import'
 import { ExportModule } from './export'
+import { ProfileModule } from './profile'
 import { ConnectionStore, MemoryConnectionRecords } from './connections/store'
 import { MemorySecretStore } from './connections/model'
 import { RemoteConnectionsModule } from './connections/module'
@@ -100,6 +101,11 @@ export class CatalogService {
   readonly exports = new ExportModule({
     client: (connectionId) => this.client(connectionId),
     emit: (job) => this.options.emit?.('export/progress', job),
+  })
+  /** Column profiles (the Summary), kept per table version. */
+  readonly profiles = new ProfileModule({
+    client: (connectionId) => this.client(connectionId),
+    emit: (job) => this.options.emit?.('profile/progress', job),
   })
   /** Saved REST connections, opening them, testing them, their capability maps. */
   readonly remote: RemoteConnectionsModule
@@ -214,6 +220,7 @@ export class CatalogService {
   async closeAll(): Promise<void> {
     await this.imports.close()
     await this.exports.close()
+    await this.profiles.close()
     await this.lifecycle.indexJobs.close()
     for (const controller of this.inFlight.values()) controller.abort()
     await Promise.allSettled([...this.connections.values()].map((c) => c.client.close()))
@@ -262,6 +269,7 @@ export class CatalogService {
       ...this.objectStores.handlers,
       ...this.queries.handlers,
       ...this.exports.handlers,
+      ...this.profiles.handlers,
       ...this.lifecycle.handlers,
       'app/info': async () => {
         await this.initialPending

@@ -13,6 +13,7 @@ import { type PageSeed } from './usePages'
 import { openTable } from './tableOpening'
 import { useTableQueries } from './useTableQueries'
 import { useEscapeLayer } from './panelStack'
+import { SummaryPanel } from '../profile'
 import { LifecycleButtons, LifecyclePanelView, ReadOnlyBadge, useTableLifecycle } from '../lifecycle/TableLifecycle'
 
 const numberFormat = new Intl.NumberFormat('en-US')
@@ -34,8 +35,10 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
   const [seed, setSeed] = useState<PageSeed | undefined>(undefined)
   const [initialPage, setInitialPage] = useState<ArrowTable | undefined>(undefined)
   const [exporting, setExporting] = useState(false)
+  const [summaryOpen, setSummaryOpen] = useState(false)
   // Escape closes the side panel opened last (panelStack.ts), whichever it is.
   useEscapeLayer(schemaOpen, () => setSchemaOpen(false))
+  useEscapeLayer(summaryOpen, () => setSummaryOpen(false))
   useEscapeLayer(lifecycle.panel !== null, () => lifecycle.setPanel(null))
 
   useEffect(() => {
@@ -120,6 +123,9 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
           <button type="button" className="button" disabled={!info} onClick={() => setExporting(true)}>
             Export…
           </button>
+          <button type="button" className="button" aria-pressed={summaryOpen} disabled={!info} onClick={() => setSummaryOpen(!summaryOpen)}>
+            Summary
+          </button>
           <button type="button" className="button" aria-pressed={schemaOpen} disabled={!info} onClick={() => setSchemaOpen(!schemaOpen)}>
             <SchemaIcon />
             Schema
@@ -157,6 +163,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
             {...q.gridProps}
           />
         )}
+        {info && summaryOpen && <SummaryPanel tableRef={tableRef} version={q.gridProps.view?.version ?? info.version} filter={q.filter} searching={!!q.gridProps.view?.search} onFilter={q.addFilter} onClose={() => setSummaryOpen(false)} />}
         {info && schemaOpen && <SchemaPanel fields={info.schema} onClose={() => setSchemaOpen(false)} />}
         {info && exporting && (
           <ExportSheet

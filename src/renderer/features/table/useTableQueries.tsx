@@ -267,6 +267,10 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
     plain: !choice.filter && !choice.sort?.length && !search,
     firstPage: tv.firstPage,
     fields,
+    /** The filter as chosen (the Filter rows box shows it). */
+    filter: choice.filter,
+    /** Narrow the view by one more predicate (AND), as a quick filter does; the Filter rows box shows the result. */
+    addFilter: (predicate: string) => void applyFilter(andFilter(choice.filter, predicate)),
     gridProps: {
       view: tv.view,
       sort: choice.sort,

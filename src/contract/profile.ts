@@ -1,0 +1,99 @@
+import { z } from 'zod'
+import type { AppErrorData } from './result'
+import type { TableRef } from './types'
+
+/**
+ * Column profiles ("Summary"): one streaming scan of a table view (its version and filter) that
+ * accumulates per-column statistics, run as a job (`profile/start`, followed through `profile/progress`
+ * events, `profile/cancel`). A finished profile is kept per table version and filter, so asking again is
+ * answered at once and a newer version is computed afresh.
+ */
+export const profileJobIdSchema = z.string().regex(/^p[A-Za-z0-9_-]{1,64}$/, 'must be a profile job id')
+
+/** Distinct values are counted exactly up to this many per column; past it the count is an estimate. */
+export const PROFILE_EXACT_DISTINCT_LIMIT = 10_000
+/** Bars in a histogram (at most). */
+export const PROFILE_HISTOGRAM_BINS = 20
+/** Top values listed for a text or boolean column. */
+export const PROFILE_TOP_VALUES = 5
+
+export type ColumnKind = 'number' | 'integer' | 'date' | 'timestamp' | 'text' | 'boolean' | 'vector' | 'list' | 'other'
+
+/**
+ * One histogram bar: rows with `lo <= value < hi` (the last bar includes `hi`). For dates and timestamps
+ * `lo`/`hi` are epoch milliseconds (UTC).
+ */
+export interface HistogramBin {
+  lo: number
+  hi: number
+  count: number
+}
+
+export interface NumberStats {
+  min: number
+  max: number
+  mean: number
+}
+
+export interface ColumnProfile {
+  name: string
+  /** The readable Arrow type (as `FieldInfo.type`). */
+  type: string
+  kind: ColumnKind
+  /** Rows where the value is null; null when the column was not read (binary and nested columns: reading their bytes would show nothing more). */
+  nulls: number | null
+  /** Distinct non-null values: exact (`exact: true`) up to {@link PROFILE_EXACT_DISTINCT_LIMIT}, else a HyperLogLog estimate. Absent where not counted (vectors, lists, binary). */
+  distinct?: { count: number; exact: boolean }
+  /** Numbers, dates (epoch ms, UTC) and timestamps: min / max / mean of the non-null values (NaN values are left out and counted in `nans`). */
+  stats?: NumberStats
+  /** Floating-point NaN values (not nulls). */
+  nans?: number
+  histogram?: HistogramBin[]
+  /** Text and booleans: the most frequent values, most frequent first. `exact: false` when the column had too many distinct values to count every one (counts are then lower bounds). */
+  top?: { values: { value: string; count: number }[]; exact: boolean }
+  /** Text: characters per value; lists: items per list. */
+  lengths?: NumberStats
+  /** Vector columns (fixed-size lists of floats). */
+  vector?: {
+    dimension: number
+    /** Vectors with at least one NaN item (left out of the norms). */
+    nanVectors: number
+    /** Vectors whose items are all zero. */
+    zeroVectors: number
+    /** Vectors bit-for-bit equal to an earlier one (NaN vectors left out), found by a 53-bit hash; null past 2,000,000 distinct vectors (not counted). */
+    duplicateVectors: number | null
+    /** L2 norms of the vectors without NaN. */
+    norms?: NumberStats
+    normHistogram?: HistogramBin[]
+  }
+}
+
+export interface TableProfile {
+  table: TableRef
+  /** The version these statistics describe (the view's version; a write after it does not change them). */
+  version: number
+  /** The view's filter, when it had one (the profile is of the matching rows only). */
+  filter: string | null
+  rows: number
+  columns: ColumnProfile[]
+  /** When the scan finished (ms since the epoch) and how long it took. */
+  computedAt: number
+  elapsedMs: number
+}
+
+export interface ProfileJobInfo {
+  id: string
+  kind: 'profile'
+  state: 'running' | 'done' | 'failed' | 'cancelled'
+  table: TableRef
+  version: number
+  filter: string | null
+  /** True when the answer came from the profile kept for this version and filter (no scan ran). */
+  cached: boolean
+  createdAt: number
+  finishedAt: number | null
+  progress: { rows: number; totalRows: number | null }
+  error: AppErrorData | null
+  /** The profile, once done (never a partial one: a cancelled or failed job has none). */
+  result: TableProfile | null
+}

@@ -1,0 +1,254 @@
+import { DataType, DateUnit, Precision, makeVector, type Data, type Field, type Vector } from 'apache-arrow'
+import { PROFILE_EXACT_DISTINCT_LIMIT, PROFILE_HISTOGRAM_BINS, PROFILE_TOP_VALUES, type ColumnKind, type ColumnProfile, type NumberStats } from '../../contract'
+import { formatType, vectorDimension } from '../arrow'
+import { DistinctCounter } from './distinct'
+import { StreamingHistogram } from './histogram'
+
+const DAY_MS = 86_400_000
+/** Vectors remembered to find exact duplicates (about 40 bytes each); past this, duplicates are not counted. */
+const DUPLICATE_LIMIT = 2_000_000
+
+/** A 53-bit hash of a vector's bit pattern (two 32-bit FNV-1a passes with different seeds). */
+function vectorKey(items: ArrayLike<number>): number {
+  // Vectors hold float32 or float64 items: read their bits (a copy when the view is not 4-byte aligned).
+  const typed = ArrayBuffer.isView(items) && items.byteOffset % 4 === 0 ? items : Float64Array.from(items)
+  const words = new Uint32Array(typed.buffer, typed.byteOffset, typed.byteLength / 4)
+  let a = 0x811c9dc5
+  let b = 0x01000193 ^ words.length
+  for (let i = 0; i < words.length; i++) {
+    a = Math.imul(a ^ words[i]!, 0x01000193)
+    b = Math.imul(b ^ words[i]!, 0x5bd1e995)
+    b ^= b >>> 15
+  }
+  return (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff)
+}
+
+/** What a profile says about a column of this type (binary and nested columns: nulls only, and they are not read). */
+export function columnKind(type: DataType): ColumnKind {
+  if (DataType.isInt(type)) return 'integer'
+  if (DataType.isFloat(type)) return 'number'
+  if (DataType.isDate(type)) return 'date'
+  if (DataType.isTimestamp(type)) return 'timestamp'
+  if (DataType.isUtf8(type) || DataType.isLargeUtf8(type)) return 'text'
+  if (DataType.isBool(type)) return 'boolean'
+  if (vectorDimension(type) !== undefined) return 'vector'
+  if (DataType.isList(type) || DataType.isFixedSizeList(type)) return 'list'
+  return 'other'
+}
+
+/** Columns whose values the scan reads (the others would cost reading their bytes for nothing shown). */
+export function isScanned(kind: ColumnKind): boolean {
+  return kind !== 'other'
+}
+
+const ascii = new TextDecoder('utf-8')
+
+/** A chunk read from its buffers directly: no nulls, not a slice, and (numbers) items that are plain JS numbers or bigints. */
+function isPlain(data: Data): boolean {
+  if (data.offset !== 0 || data.nullCount !== 0) return false
+  if (DataType.isFloat(data.type) && data.type.precision === Precision.HALF) return false
+  if (DataType.isFixedSizeList(data.type)) {
+    const child = data.children[0]
+    return !!child && child.offset === 0 && child.nullCount === 0 && DataType.isFloat(child.type) && child.type.precision !== Precision.HALF
+  }
+  return ArrayBuffer.isView(data.values)
+}
+
+class Moments {
+  count = 0
+  min = Infinity
+  max = -Infinity
+  sum = 0
+
+  add(v: number): void {
+    this.count++
+    if (v < this.min) this.min = v
+    if (v > this.max) this.max = v
+    this.sum += v
+  }
+
+  result(): NumberStats | undefined {
+    return this.count === 0 ? undefined : { min: this.min, max: this.max, mean: this.sum / this.count }
+  }
+}
+
+/** One column's statistics, fed batch by batch. */
+export class ColumnAccumulator {
+  readonly kind: ColumnKind
+  private nulls = 0
+  private nans = 0
+  private readonly moments = new Moments()
+  private readonly lengths = new Moments()
+  private readonly distinct: DistinctCounter | null
+  private readonly histogram: StreamingHistogram | null
+  private readonly dimension: number | undefined
+  private nanVectors = 0
+  private zeroVectors = 0
+  private seenVectors: Set<number> | null = new Set()
+  private duplicateVectors = 0
+  private readonly norms = new Moments()
+  private readonly normHistogram: StreamingHistogram | null
+  /** Date32 values are counted in whole days so bars have day edges. */
+  private readonly days: boolean
+
+  get name(): string {
+    return this.field.name
+  }
+
+  constructor(private readonly field: Field) {
+    const type = field.type
+    this.kind = columnKind(type)
+    const k = this.kind
+    this.days = DataType.isDate(type) && type.unit === DateUnit.DAY
+    this.distinct = k === 'integer' || k === 'number' || k === 'date' || k === 'timestamp' || k === 'text' || k === 'boolean' ? new DistinctCounter(PROFILE_EXACT_DISTINCT_LIMIT, k === 'text' || k === 'boolean') : null
+    this.histogram = k === 'integer' || k === 'date' ? new StreamingHistogram(PROFILE_HISTOGRAM_BINS, true) : k === 'number' || k === 'timestamp' ? new StreamingHistogram(PROFILE_HISTOGRAM_BINS, false) : null
+    this.dimension = vectorDimension(type)
+    this.normHistogram = k === 'vector' ? new StreamingHistogram(PROFILE_HISTOGRAM_BINS, false) : null
+  }
+
+  add(column: Vector): void {
+    // The common case, read straight from the Arrow buffers: numbers and vectors in chunks without nulls.
+    if ((this.kind === 'integer' || this.kind === 'number' || this.kind === 'vector') && column.data.every(isPlain)) {
+      for (const data of column.data) {
+        if (this.kind === 'vector') {
+          const values = data.children[0]!.values as Float32Array | Float64Array
+          const d = this.dimension!
+          for (let r = 0; r < data.length; r++) this.addVector(values.subarray(r * d, r * d + d))
+        } else {
+          const values = data.values as ArrayLike<number | bigint>
+          for (let i = 0; i < data.length; i++) this.addNumber(values[i]!)
+        }
+      }
+      return
+    }
+    if (this.kind === 'text' && column.data.every((d) => d.offset === 0 && DataType.isUtf8(d.type))) {
+      for (const data of column.data) if (!this.addAsciiText(data)) this.addSlowly(makeVector(data))
+      return
+    }
+    this.addSlowly(column)
+  }
+
+  /**
+   * A Utf8 chunk whose bytes are all ASCII, decoded once and cut by its offsets (no decoder call per value);
+   * false (nothing counted) for a chunk with other characters.
+   */
+  private addAsciiText(data: Data): boolean {
+    const bytes = data.values as Uint8Array
+    const offsets = data.valueOffsets as Int32Array
+    const start = offsets[0]!
+    const end = offsets[data.length]!
+    const text = ascii.decode(bytes.subarray(start, end))
+    if (text.length !== end - start) return false
+    const bitmap = data.nullCount > 0 ? data.nullBitmap : undefined
+    for (let i = 0; i < data.length; i++) {
+      if (bitmap && !((bitmap[i >> 3]! >> (i & 7)) & 1)) {
+        this.nulls++
+        continue
+      }
+      const value = text.slice(offsets[i]! - start, offsets[i + 1]! - start)
+      this.lengths.add(value.length)
+      this.distinct!.add(value)
+    }
+    return true
+  }
+
+  private addSlowly(column: Vector): void {
+    const n = column.length
+    const kind = this.kind
+    for (let i = 0; i < n; i++) {
+      if (!column.isValid(i)) {
+        this.nulls++
+        continue
+      }
+      if (kind === 'other') continue
+      const value: unknown = column.get(i)
+      if (value === null || value === undefined) {
+        this.nulls++
+        continue
+      }
+      switch (kind) {
+        case 'integer':
+        case 'number':
+        case 'date':
+        case 'timestamp':
+          this.addNumber(typeof value === 'bigint' || typeof value === 'number' ? value : value instanceof Date ? value.getTime() : Number(value))
+          break
+        case 'text': {
+          const text = String(value)
+          this.lengths.add(text.length)
+          this.distinct!.add(text)
+          break
+        }
+        case 'boolean':
+          this.distinct!.add(value ? 'true' : 'false')
+          break
+        case 'list':
+          this.lengths.add((value as { length: number }).length)
+          break
+        case 'vector':
+          this.addVector((value as Vector).toArray() as ArrayLike<number>)
+          break
+      }
+    }
+  }
+
+  private addNumber(raw: number | bigint): void {
+    const v = typeof raw === 'bigint' ? Number(raw) : raw
+    if (Number.isNaN(v)) {
+      this.nans++
+      return
+    }
+    this.moments.add(v)
+    // Int64 values past 2^53 are told apart by their exact value; every other value by its number.
+    this.distinct!.add(typeof raw === 'bigint' && !Number.isSafeInteger(v) ? raw : v)
+    this.histogram!.add(this.days ? Math.round(v / DAY_MS) : v)
+  }
+
+  private addVector(items: ArrayLike<number>): void {
+    let squares = 0
+    let zero = true
+    for (let k = 0; k < items.length; k++) {
+      const x = items[k]!
+      squares += x * x
+      if (x !== 0) zero = false
+    }
+    if (Number.isNaN(squares)) {
+      this.nanVectors++
+      return
+    }
+    if (zero) this.zeroVectors++
+    if (this.seenVectors) {
+      const key = vectorKey(items)
+      if (this.seenVectors.has(key)) this.duplicateVectors++
+      else if (this.seenVectors.size >= DUPLICATE_LIMIT) this.seenVectors = null
+      else this.seenVectors.add(key)
+    }
+    const norm = Math.sqrt(squares)
+    this.norms.add(norm)
+    this.normHistogram!.add(norm)
+  }
+
+  result(): ColumnProfile {
+    const profile: ColumnProfile = { name: this.field.name, type: formatType(this.field.type), kind: this.kind, nulls: isScanned(this.kind) ? this.nulls : null }
+    if (this.distinct) profile.distinct = this.distinct.distinct()
+    const stats = this.moments.result()
+    if (stats) profile.stats = stats
+    if (this.kind === 'number') profile.nans = this.nans
+    if (this.histogram) {
+      const bins = this.histogram.result()
+      profile.histogram = this.days ? bins.map((b) => ({ lo: b.lo * DAY_MS, hi: b.hi * DAY_MS, count: b.count })) : bins
+    }
+    if (this.kind === 'text' || this.kind === 'boolean') profile.top = this.distinct!.topValues(PROFILE_TOP_VALUES)
+    const lengths = this.lengths.result()
+    if (lengths) profile.lengths = lengths
+    if (this.kind === 'vector') {
+      profile.vector = { dimension: this.dimension!, nanVectors: this.nanVectors, zeroVectors: this.zeroVectors, duplicateVectors: this.seenVectors ? this.duplicateVectors : null }
+      const norms = this.norms.result()
+      if (norms) {
+        profile.vector.norms = norms
+        profile.vector.normHistogram = this.normHistogram!.result()
+      }
+    }
+    return profile
+  }
+}

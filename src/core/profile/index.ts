@@ -1,0 +1,2 @@
+export { ProfileModule } from './module'
+export { profileView } from './run'

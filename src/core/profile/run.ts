@@ -1,0 +1,55 @@
+import type { TableProfile, TableRef, TableViewSpec } from '../../contract'
+import type { NamespaceClient } from '../namespace/client'
+import { ColumnAccumulator, isScanned } from './columns'
+
+export interface ProfileOptions {
+  signal?: AbortSignal
+  onProgress?: (progress: { rows: number; totalRows: number | null }) => void
+  progressIntervalMs?: number
+}
+
+/**
+ * Profile a table view at `version`: one streaming scan of the view's rows (its filter applied in Lance)
+ * reading only the columns a profile describes, each batch fed to one accumulator per column. Sort and
+ * search do not change what the rows hold, so they are left out of the scan.
+ */
+export async function profileView(client: NamespaceClient, table: TableRef, version: number, filter: string | null, options: ProfileOptions = {}): Promise<TableProfile> {
+  const started = Date.now()
+  const id = { namespace: table.namespace, name: table.name }
+  const description = await client.describeTable(id, { version, signal: options.signal })
+  const accumulators = description.schema.fields.map((field) => new ColumnAccumulator(field))
+  const scanned = accumulators.filter((a) => isScanned(a.kind))
+  const base: TableViewSpec = { version, ...(filter ? { filter } : {}) }
+  const totalRows = filter ? null : description.rowCount
+  let rows = 0
+  if (scanned.length === 0) {
+    rows = await client.countRows(id, { view: base, signal: options.signal })
+  } else {
+    const columns = description.schema.fields.filter((_, i) => isScanned(accumulators[i]!.kind)).map((f) => f.name)
+    const interval = options.progressIntervalMs ?? 100
+    let lastEmit = 0
+    for await (const batch of client.scan(id, { ...base, columns }, { signal: options.signal })) {
+      options.signal?.throwIfAborted()
+      for (const accumulator of scanned) {
+        const column = batch.getChild(accumulator.name)
+        if (column) accumulator.add(column)
+      }
+      rows += batch.numRows
+      const now = Date.now()
+      if (options.onProgress && now - lastEmit >= interval) {
+        lastEmit = now
+        options.onProgress({ rows, totalRows })
+      }
+    }
+    options.signal?.throwIfAborted()
+  }
+  return {
+    table: { connectionId: table.connectionId, namespace: [...table.namespace], name: table.name },
+    version,
+    filter,
+    rows,
+    columns: accumulators.map((a) => a.result()),
+    computedAt: Date.now(),
+    elapsedMs: Date.now() - started,
+  }
+}

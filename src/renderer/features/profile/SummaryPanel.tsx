@@ -1,0 +1,192 @@
+import type { ColumnProfile, HistogramBin, NumberStats, TableProfile, TableRef } from '../../../contract'
+import { ErrorPanel } from '../../components/ErrorPanel'
+import { Spinner } from '../../components/Spinner'
+import { binPredicate, formatEdge } from './binFilter'
+import { useProfile } from './useProfile'
+import './profile.css'
+
+const count = new Intl.NumberFormat('en-US')
+const percent = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 })
+
+function rowsWord(n: number): string {
+  return `${count.format(n)} ${n === 1 ? 'row' : 'rows'}`
+}
+
+function statsText(column: ColumnProfile, stats: NumberStats): string {
+  const kind = column.kind
+  if (kind === 'date' || kind === 'timestamp') return `${formatEdge(kind, stats.min)} – ${formatEdge(kind, stats.max)}`
+  return `${formatEdge(kind, stats.min)} – ${formatEdge(kind, stats.max)} · mean ${formatEdge('number', stats.mean)}`
+}
+
+/** Bars as buttons: each filters the grid to its range (`lo <= value < hi`). */
+function Histogram({ column, bins, onFilter }: { column: ColumnProfile; bins: HistogramBin[]; onFilter?: (predicate: string) => void }) {
+  const max = Math.max(1, ...bins.map((b) => b.count))
+  return (
+    <div className="summary-histogram" role="group" aria-label={`Histogram of ${column.name}`}>
+      {bins.map((bin, i) => {
+        const label = `${column.name} ${formatEdge(column.kind, bin.lo)} to ${formatEdge(column.kind, bin.hi)}: ${rowsWord(bin.count)}`
+        const height = `${Math.max(bin.count > 0 ? 4 : 0, Math.round((bin.count / max) * 100))}%`
+        return onFilter ? (
+          <button key={i} type="button" className="summary-bar" aria-label={label} title={`${label} — click to filter`} onClick={() => onFilter(binPredicate(column.name, column.kind, bin))}>
+            <span style={{ height }} />
+          </button>
+        ) : (
+          <span key={i} className="summary-bar" title={label}>
+            <span style={{ height }} />
+          </span>
+        )
+      })}
+    </div>
+  )
+}
+
+function Distribution({ column, onFilter }: { column: ColumnProfile; onFilter: (predicate: string) => void }) {
+  if (column.histogram && column.histogram.length > 0) return <Histogram column={column} bins={column.histogram} onFilter={onFilter} />
+  if (column.top && column.top.values.length > 0) {
+    return (
+      <ol className="summary-top" aria-label={`Top values of ${column.name}`}>
+        {column.top.values.map((t) => (
+          <li key={t.value}>
+            <span className="summary-top-value" title={t.value}>
+              {t.value}
+            </span>
+            <span className="summary-top-count">
+              {column.top!.exact ? '' : '≥ '}
+              {count.format(t.count)}
+            </span>
+          </li>
+        ))}
+      </ol>
+    )
+  }
+  if (column.vector?.normHistogram && column.vector.normHistogram.length > 0) {
+    return (
+      <div>
+        <div className="summary-caption">L2 norms</div>
+        <Histogram column={{ ...column, kind: 'number', name: `${column.name} norm` }} bins={column.vector.normHistogram} />
+      </div>
+    )
+  }
+  return null
+}
+
+function Details({ column }: { column: ColumnProfile }) {
+  const lines: string[] = []
+  if (column.stats) lines.push(statsText(column, column.stats))
+  if (column.nans) lines.push(`${count.format(column.nans)} NaN`)
+  if (column.lengths) lines.push(`${column.kind === 'list' ? 'items' : 'length'} ${formatEdge('number', column.lengths.min)} – ${formatEdge('number', column.lengths.max)} · mean ${formatEdge('number', column.lengths.mean)}`)
+  if (column.vector) {
+    const v = column.vector
+    lines.push(`dimension ${count.format(v.dimension)}`)
+    if (v.norms) lines.push(`norm ${formatEdge('number', v.norms.min)} – ${formatEdge('number', v.norms.max)} · mean ${formatEdge('number', v.norms.mean)}`)
+    lines.push(`${count.format(v.nanVectors)} with NaN · ${count.format(v.zeroVectors)} all zero`)
+    lines.push(v.duplicateVectors === null ? 'duplicates not counted (too many vectors)' : `${count.format(v.duplicateVectors)} exact duplicates`)
+  }
+  if (column.kind === 'other') lines.push('Not read (binary or nested values)')
+  return (
+    <div className="summary-details">
+      {lines.map((line, i) => (
+        <div key={i} className={line.includes('NaN') && !line.startsWith('0 ') ? 'summary-warn' : undefined}>
+          {line}
+        </div>
+      ))}
+    </div>
+  )
+}
+
+function ProfileTable({ profile, onFilter }: { profile: TableProfile; onFilter: (predicate: string) => void }) {
+  return (
+    <table className="summary-table">
+      <thead>
+        <tr>
+          <th scope="col">Column</th>
+          <th scope="col">Nulls</th>
+          <th scope="col">Distinct</th>
+          <th scope="col">Values</th>
+        </tr>
+      </thead>
+      <tbody>
+        {profile.columns.map((column) => (
+          <tr key={column.name} aria-label={column.name}>
+            <th scope="row">
+              <div className="summary-name">{column.name}</div>
+              <div className="summary-type">{column.type}</div>
+            </th>
+            <td className="summary-num">
+              {column.nulls === null ? '—' : count.format(column.nulls)}
+              {column.nulls !== null && column.nulls > 0 && profile.rows > 0 && <div className="summary-type">{percent.format(column.nulls / profile.rows)}</div>}
+            </td>
+            <td className="summary-num" title={column.distinct ? (column.distinct.exact ? 'Counted exactly' : 'Estimated (too many distinct values to count exactly)') : undefined}>
+              {column.distinct ? (
+                <>
+                  {column.distinct.exact ? '' : '≈ '}
+                  {count.format(column.distinct.count)}
+                  <div className="summary-type">{column.distinct.exact ? 'exact' : 'estimate'}</div>
+                </>
+              ) : (
+                '—'
+              )}
+            </td>
+            <td>
+              <Details column={column} />
+              <Distribution column={column} onFilter={onFilter} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+/**
+ * The Summary of the open view: one row per column (nulls, distinct, range, a histogram or the top
+ * values, vector norms). It describes the version and filter it was computed for, and says so.
+ */
+export function SummaryPanel({ tableRef, version, filter, searching = false, onFilter, onClose }: { tableRef: TableRef; version: number | undefined; filter: string | undefined; searching?: boolean; onFilter: (predicate: string) => void; onClose(): void }) {
+  const { state, cancel, retry } = useProfile(tableRef, version, filter)
+  const job = state.state === 'job' ? state.job : null
+  const profile = job?.result ?? null
+  return (
+    <section className="summary-panel" aria-label="Summary">
+      <div className="panel-header">
+        <span className="panel-title">Summary</span>
+        <span className="panel-meta" data-testid="summary-meta">
+          {job && `Version ${job.version}${job.filter ? ' · filtered' : ''}${profile ? ` · ${rowsWord(profile.rows)}` : ''}${job.cached ? ' · kept' : ''}`}
+        </span>
+        <button type="button" className="icon-button" aria-label="Close summary" title="Close summary" onClick={onClose}>
+          ×
+        </button>
+      </div>
+      <div className="summary-scroll">
+        {job?.filter && (
+          <div className="summary-note">
+            Rows matching <code>{job.filter}</code>
+          </div>
+        )}
+        {searching && <div className="summary-note">A search narrows the grid; the Summary describes the rows before it (the filter only).</div>}
+        {(state.state === 'starting' || job?.state === 'running') && (
+          <div className="summary-progress" role="status" aria-label="Summary progress">
+            <Spinner label="Reading rows" />
+            <span>
+              Reading {job ? `${count.format(job.progress.rows)}${job.progress.totalRows !== null ? ` of ${count.format(job.progress.totalRows)}` : ''} rows` : 'rows'}…
+            </span>
+            <button type="button" className="button small" onClick={cancel} disabled={!job}>
+              Cancel
+            </button>
+          </div>
+        )}
+        {job?.state === 'cancelled' && (
+          <div className="summary-progress" role="status" aria-label="Summary progress">
+            <span>Cancelled — nothing was kept.</span>
+            <button type="button" className="button small" onClick={retry}>
+              Run again
+            </button>
+          </div>
+        )}
+        {state.state === 'error' && <ErrorPanel error={state.error} title="Could not summarise this table" actions={[{ label: 'Try again', run: retry }]} />}
+        {job?.state === 'failed' && job.error && <ErrorPanel error={job.error} title="Could not summarise this table" actions={[{ label: 'Try again', run: retry }]} />}
+        {profile && <ProfileTable profile={profile} onFilter={onFilter} />}
+      </div>
+    </section>
+  )
+}

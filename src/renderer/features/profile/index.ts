@@ -1,0 +1,2 @@
+export { SummaryPanel } from './SummaryPanel'
+export { binPredicate } from './binFilter'

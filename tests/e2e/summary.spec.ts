@@ -1,0 +1,149 @@
+import { copyFile, mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import * as lancedb from '@lancedb/lancedb'
+import type { Page } from '@playwright/test'
+import { Float64, Utf8, makeVector, vectorFromArray } from 'apache-arrow'
+import { batchOf, float32Vectors, tableOf } from '../../src/core/arrow'
+import { buildCatalog } from '../helpers/catalog'
+import { expect, makeTempDir, openApp, openTable, removeDir, screenshot, startHarness, test } from '../helpers/e2e'
+import type { Harness } from '../../src/harness/server'
+
+/**
+ * The Summary: one row per column with its statistics, histogram bars that filter the grid to their range,
+ * and a profile that follows the view (its filter) and says which version it describes.
+ * `weather` has 3,000 rows: `air temp` runs 0.25 … 49.25 and peaks in the middle (bars of width 5), `city` is
+ * null in every tenth row, and the 8-d `embedding` has a NaN in 3 rows, is all zero in 3, and repeats 7 patterns.
+ */
+const ROWS = 3000
+const DIM = 8
+const SCREENSHOTS = join(__dirname, '..', '..', 'resources', 'screenshots')
+let dir: string
+let root: string
+let db: lancedb.Connection
+
+/** A triangular spread: the mean of two cycles. */
+const airTemp = (i: number) => ((i % 50) + (Math.floor(i / 50) % 50)) / 2 + 0.25
+
+function weatherTable() {
+  const values = new Float32Array(ROWS * DIM)
+  for (let i = 0; i < ROWS; i++) {
+    for (let k = 0; k < DIM; k++) values[i * DIM + k] = i % 1000 === 1 ? 0 : k === 0 && i % 1000 === 2 ? Number.NaN : ((i + k) % 7) / 7 + 0.1
+  }
+  return tableOf([
+    batchOf({
+      id: { vector: makeVector(BigInt64Array.from({ length: ROWS }, (_, i) => BigInt(i))), nullable: false },
+      'air temp': vectorFromArray(Array.from({ length: ROWS }, (_, i) => airTemp(i)), new Float64()),
+      city: vectorFromArray(Array.from({ length: ROWS }, (_, i) => (i % 10 === 0 ? null : ['Lisbon', 'Oslo', 'Lima', 'Pune'][i % 4]!)), new Utf8()),
+      embedding: { vector: float32Vectors(values, DIM), nullable: false },
+    }),
+  ])
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000)
+  dir = await makeTempDir('lcb-e2e-summary-')
+  root = await buildCatalog(join(dir, 'catalog'), {
+    tables: [
+      { namespace: [], name: 'weather', data: weatherTable() },
+      // Written to by a test (a newer version), so the other tests' table stays as built.
+      { namespace: [], name: 'weather_live', data: weatherTable() },
+    ],
+  })
+  db = await lancedb.connectNamespace('dir', { root })
+  await mkdir(SCREENSHOTS, { recursive: true })
+})
+
+test.afterAll(async () => {
+  db?.close()
+  await removeDir(dir)
+})
+
+let harness: Harness
+test.beforeEach(async () => {
+  harness = await startHarness({ root })
+})
+test.afterEach(async () => {
+  await harness.close()
+})
+
+const filterBox = (page: Page) => page.getByRole('textbox', { name: 'Filter rows' })
+const rowCount = (page: Page) => page.getByTestId('row-count')
+const numberText = (n: number) => n.toLocaleString('en-US')
+
+/** A screenshot in test-results, and with UPDATE_SCREENSHOTS=1 also the README's copy in resources/screenshots. */
+async function keepScreenshot(page: Page, name: string) {
+  const path = await screenshot(page, name)
+  if (process.env.UPDATE_SCREENSHOTS === '1') await copyFile(path, join(SCREENSHOTS, `${name}.png`))
+}
+
+test('Summary shows each column’s statistics; a histogram bar filters the grid to its range', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 860 })
+  const weather = await db.openTable('weather')
+  await openApp(page, harness)
+  await openTable(page, [], 'weather')
+  await page.getByRole('button', { name: 'Summary', exact: true }).click()
+  const summary = page.getByRole('region', { name: 'Summary' })
+  await expect(summary).toBeVisible()
+  const version = await weather.version()
+  await expect(summary.getByTestId('summary-meta')).toHaveText(`Version ${version} · ${numberText(ROWS)} rows`)
+
+  // One row per column, with values lancedb's own counts agree with.
+  const city = summary.getByRole('row', { name: 'city' })
+  await expect(city.getByRole('cell').nth(0)).toContainText(numberText(await weather.countRows('city IS NULL')))
+  await expect(city.getByRole('cell').nth(1)).toContainText('4')
+  await expect(city.getByRole('cell').nth(1)).toContainText('exact')
+  await expect(city.getByRole('list', { name: 'Top values of city' }).getByRole('listitem')).toHaveCount(4)
+  const embedding = summary.getByRole('row', { name: 'embedding' })
+  await expect(embedding).toContainText('dimension 8')
+  await expect(embedding).toContainText('3 with NaN · 3 all zero')
+  // Seven patterns and the zero vector; every other vector without NaN repeats one of them.
+  await expect(embedding).toContainText(`${numberText(ROWS - 3 - 8)} exact duplicates`)
+  const temp = summary.getByRole('row', { name: 'air temp' })
+  const temps = Array.from({ length: ROWS }, (_, i) => airTemp(i))
+  await expect(temp).toContainText(`0.25 – 49.25 · mean ${Number((temps.reduce((a, b) => a + b, 0) / ROWS).toPrecision(6))}`)
+  const inBar = temps.filter((t) => t >= 20 && t < 25).length
+  const bars = temp.getByRole('group', { name: 'Histogram of air temp' }).getByRole('button')
+  await expect(bars).toHaveCount(10)
+  const bar = summary.getByRole('button', { name: `air temp 20 to 25: ${numberText(inBar)} rows` })
+  await expect(bar).toBeVisible()
+  await keepScreenshot(page, 'summary')
+
+  // Clicking the bar filters the grid to its range; the Filter rows box shows the predicate, the name quoted.
+  await bar.click()
+  const predicate = '`air temp` >= 20 AND `air temp` < 25'
+  await expect(filterBox(page)).toHaveValue(predicate)
+  await expect(rowCount(page)).toHaveText(numberText(await weather.countRows(predicate)))
+  await expect(rowCount(page)).toHaveText(numberText(inBar))
+  // The Summary follows the view: now of the matching rows only.
+  await expect(summary.getByTestId('summary-meta')).toHaveText(`Version ${version} · filtered · ${numberText(inBar)} rows`)
+  await expect(summary.getByText(predicate)).toBeVisible()
+  await expect(summary.getByRole('row', { name: 'air temp' })).toContainText('20.25 – 24.75')
+  await screenshot(page, 'summary-filtered')
+  weather.close()
+})
+
+test('reopening the Summary of the same version is answered from the kept profile; a newer version is summarised afresh', async ({ page }) => {
+  await openApp(page, harness)
+  await openTable(page, [], 'weather_live')
+  const summaryButton = page.getByRole('button', { name: 'Summary', exact: true })
+  await summaryButton.click()
+  const summary = page.getByRole('region', { name: 'Summary' })
+  const weather = await db.openTable('weather_live')
+  const version = await weather.version()
+  await expect(summary.getByTestId('summary-meta')).toContainText(`Version ${version} ·`)
+  await summary.getByRole('button', { name: 'Close summary' }).click()
+  await expect(summary).toBeHidden()
+  await summaryButton.click()
+  await expect(summary.getByTestId('summary-meta')).toHaveText(`Version ${version} · ${numberText(ROWS)} rows · kept`)
+
+  // Another writer adds rows: the open view still reads its version; after reload the Summary describes the new one.
+  await weather.add(tableOf([batchOf({ id: { vector: makeVector(BigInt64Array.from([100_000n])), nullable: false }, 'air temp': vectorFromArray([99.5], new Float64()), city: vectorFromArray(['Oslo'], new Utf8()), embedding: { vector: float32Vectors(new Float32Array(DIM).fill(1), DIM), nullable: false } })]))
+  weather.close()
+  await page.getByRole('button', { name: 'Reload table' }).click()
+  await expect(page.getByTestId('table-version')).toHaveText(String(version + 1))
+  await expect(summary.getByTestId('summary-meta')).toHaveText(`Version ${version + 1} · ${numberText(ROWS + 1)} rows`)
+  // Escape closes it, as it closes the other side panels.
+  await summary.getByRole('row', { name: 'id' }).click()
+  await page.keyboard.press('Escape')
+  await expect(summary).toBeHidden()
+})
