@@ -74,6 +74,9 @@ export const METHOD_NAMES = [
   'export/start',
   'export/cancel',
   'export/list',
+  'profile/start',
+  'profile/get',
+  'profile/cancel',
 ] as const satisfies readonly Method[]
 
 type Missing = Exclude<Method, (typeof METHOD_NAMES)[number]>
