@@ -1,5 +1,5 @@
 /**
- * Start from nothing (issue 19): an empty directory offers **Create a catalog here** (a `__manifest`, after a
+ * Start from nothing: an empty directory offers **Create a catalog here** (a `__manifest`, after a
  * confirmation), and the first table can then be dropped on it. A folder that holds anything is never offered it.
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises'

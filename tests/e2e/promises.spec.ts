@@ -1,5 +1,5 @@
 /**
- * Promises kept (issue 19): a restore says which indexes the restored version keeps and which are gone, and
+ * Promises kept: a restore says which indexes the restored version keeps and which are gone, and
  * rebuilds the lost ones as index jobs; Find similar rows says "approximate (index)" or "exact" and offers an
  * exact search and a refine factor. In Chromium against the real core over the harness.
  */
