@@ -1,50 +1,24 @@
 import { bucketUrl, type S3Access } from '../../objectStore/s3'
 import type { ObjectStoreLocation } from '../../objectStore/location'
 import { amzDateOf, sha256Hex, signV4 } from '../../objectStore/sigv4'
-import type { ClaimStore, StoredClaim } from './store'
+import { HttpClaimStore } from './httpStore'
 
-/**
- * Claims as objects under the catalog's prefix in an S3 bucket: create is `PutObject` with `If-None-Match: *` (412,
- * or 409 while another conditional write of the key is in flight), renew and remove carry `If-Match: <etag>` (S3's
- * conditional writes and deletes). The age is the store's `Date` minus the object's `Last-Modified`.
- */
-export class S3ClaimStore implements ClaimStore {
+/** Claims as objects under the catalog's prefix in an S3 bucket (S3's conditional writes and deletes), SigV4-signed. */
+export class S3ClaimStore extends HttpClaimStore {
+  protected readonly putHeaders = {}
+
   constructor(
     private readonly access: S3Access,
     private readonly location: ObjectStoreLocation,
-  ) {}
-
-  async create(key: string, body: string): Promise<string | null> {
-    const r = await this.request('PUT', key, { 'if-none-match': '*', 'content-type': 'application/json' }, body)
-    if (r.status === 409 || r.status === 412) return null
-    await expectOk(r, 'create')
-    return r.headers.get('etag')
+  ) {
+    super()
   }
 
-  async read(key: string): Promise<StoredClaim | null> {
-    const r = await this.request('GET', key, {})
-    if (r.status === 404) return null
-    const body = await expectOk(r, 'read')
-    const modified = Date.parse(r.headers.get('last-modified') ?? '')
-    const now = Date.parse(r.headers.get('date') ?? '')
-    return { tag: r.headers.get('etag') ?? '', body, ageMs: Number.isFinite(modified) && Number.isFinite(now) ? Math.max(0, now - modified) : 0 }
+  protected errorCode(_response: Response, text: string): string {
+    return /<Code>([^<]+)<\/Code>/.exec(text)?.[1] ?? ''
   }
 
-  async renew(key: string, tag: string, body: string): Promise<string | null> {
-    const r = await this.request('PUT', key, { 'if-match': tag, 'content-type': 'application/json' }, body)
-    if (r.status === 409 || r.status === 412 || r.status === 404) return null
-    await expectOk(r, 'renew')
-    return r.headers.get('etag')
-  }
-
-  async remove(key: string, tag: string): Promise<boolean> {
-    const r = await this.request('DELETE', key, { 'if-match': tag })
-    if (r.status === 409 || r.status === 412 || r.status === 404) return false
-    await expectOk(r, 'remove')
-    return true
-  }
-
-  private async request(method: string, key: string, extra: Record<string, string>, body?: string): Promise<Response> {
+  protected async send(method: string, key: string, extra: Record<string, string>, body?: string): Promise<Response> {
     const { endpoint, region, virtualHosted, signer } = this.access
     const base = bucketUrl(this.location.bucket, endpoint, region, virtualHosted)
     const name = [this.location.prefix, key].filter(Boolean).join('/')
@@ -59,10 +33,4 @@ export class S3ClaimStore implements ClaimStore {
     }
     return fetch(url, { method, headers, body: payload, signal: AbortSignal.timeout(30_000) })
   }
-}
-
-async function expectOk(r: Response, what: string): Promise<string> {
-  const text = await r.text()
-  if (!r.ok) throw new Error(`The object store refused to ${what} a name claim (HTTP ${r.status} ${/<Code>([^<]+)<\/Code>/.exec(text)?.[1] ?? ''})`.trim())
-  return text
 }
