@@ -29,7 +29,7 @@ export default defineConfig({
     root: resolve(__dirname, 'src/renderer'),
     plugins: [react(), devServerCsp()],
     build: {
-      // Smaller code is less to parse and compile on a cold first open (issue 13).
+      // Smaller code is less to parse and compile on a cold first open.
       minify: process.env.RENDERER_MINIFY !== '0', // RENDERER_MINIFY=0: readable names in CPU profiles (BENCH_UI_PROFILE)
       rollupOptions: {
         input: { index: resolve(__dirname, 'src/renderer/index.html') },

@@ -164,7 +164,7 @@ export interface CatalogInventory {
   stoppedBy?: string
 }
 
-// ---- object-store catalogs (issue 9) ----------------------------------------------------------
+// ---- object-store catalogs -------------------------------------------------------------------
 
 /**
  * A saved object-store catalog as the renderer sees it: its URI, the storage options that are not secret,

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { FieldInfo } from './types'
 
 /**
- * Table lifecycle (issue 8): versions and tags, indexes, stats and maintenance, schema changes.
+ * Table lifecycle: versions and tags, indexes, stats and maintenance, schema changes.
  * Types shared by core and renderer; input schemas for the contract methods in api.ts.
  */
 

@@ -21,5 +21,5 @@ createRoot(container).render(
     </QueryClientProvider>
   </StrictMode>,
 )
-// Once the first paint is done: the grid's code runs once before the first table opens (issue 13).
+// Once the first paint is done: the grid's code runs once before the first table opens (warm code at the first click).
 warmGridWhenIdle()

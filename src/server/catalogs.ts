@@ -55,7 +55,7 @@ export class Catalog {
   /**
    * Writes run one at a time per catalog: the `__manifest` is one Lance table, and serializing keeps
    * declare-then-check sequences honest. Reads do not wait. Across processes a lock file does the same on a local
-   * root; an object-store root has none (see README "Serving a catalog on object storage").
+   * root; an object-store root has none (see docs/server.md, "Serving a catalog on object storage").
    */
   write<T>(work: () => Promise<T>): Promise<T> {
     this.writes++

@@ -1,5 +1,5 @@
 /**
- * The `dir` namespace against bare @lancedb/lancedb (issue 2's benchmark):
+ * The `dir` namespace against bare @lancedb/lancedb (the `dir` benchmark):
  * - page latency through the whole path a page takes to the renderer — DirNamespaceClient.readPage → Arrow IPC
  *   bytes → transfer (Electron: the exact ArrayBuffer structured-cloned, v8.serialize/deserialize, as
  *   src/main/ipc.ts hands it over; harness: HTTP from the real harness, `arrayBuffer()`) → apache-arrow decode —

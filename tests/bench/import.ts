@@ -270,7 +270,7 @@ async function runBare(file: string, root: string): Promise<number> {
   return rows
 }
 
-/** Lance versions the imported table has (one per commit): what the table's timeline shows (issue #8). */
+/** Lance versions the imported table has (one per commit): what the table's timeline shows. */
 async function versionCount(root: string): Promise<number> {
   const lancedb = await import('@lancedb/lancedb')
   const db = await lancedb.connectNamespace('dir', { root })

@@ -1,5 +1,5 @@
 /**
- * Object storage (issue 9): a catalog in Azurite (Microsoft's Azure Storage emulator, in memory, on loopback)
+ * Object storage: a catalog in Azurite (Microsoft's Azure Storage emulator, in memory, on loopback)
  * read through the whole path versus bare @lancedb/lancedb on the same emulator, in the same run:
  * - a page at offsets 0 / middle / end of a big table: DirNamespaceClient.readPage (as the UI asks: through the
  *   view pinned at the described version) → IPC bytes → Electron's structured clone → apache-arrow decode,

@@ -1,5 +1,5 @@
 /**
- * Asking the data (issue 7's benchmark): each query through the whole path a page takes to the renderer —
+ * Asking the data (the query benchmark): each query through the whole path a page takes to the renderer —
  * DirNamespaceClient (view pinned at a version, columns checked, one Lance query) → Arrow IPC bytes → structured
  * clone (what Electron IPC does) → apache-arrow decode — versus the same bare `@lancedb/lancedb` call, interleaved
  * (ABBA), target ≤ 1.2×:

@@ -1,5 +1,5 @@
 /**
- * UI paint timings in Chromium (a section of `npm run bench`, issue 13): the real renderer served by the
+ * UI paint timings in Chromium (a section of `npm run bench`): the real renderer served by the
  * harness against the real core, side by side in the same run with a minimal hand-written page
  * (bench/vanilla/page.ts: plain DOM, apache-arrow, the same API, token and Arrow pages). The table is the
  * 1M-row one bench/data.ts generates (BENCH_ROWS; BENCH_UI_DIM, default 128, is its vector's dimension).

@@ -19,7 +19,7 @@ export function lifecycleRows(n: number, start = 1): arrow.Table {
 
 
 /**
- * Table lifecycle (issue 8) through the NamespaceClient: every implementation (dir; rest against our server)
+ * Table lifecycle through the NamespaceClient: every implementation (dir; rest against our server)
  * must pass it on real Lance tables.
  */
 export function lifecycleContract(name: string, makeTarget: () => Promise<SuiteTarget>): void {

@@ -7,7 +7,7 @@ import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import { buildCatalog, diffSnapshots, ensureDemoCatalog, makeTempDir, removeDir, snapshotTree } from '../helpers/catalog'
 
 /**
- * Browsing must not modify a catalog (issue 2, "Never write on read"). Upstream, opening a dir namespace
+ * Browsing must not modify a catalog ("never write on read"). Upstream, opening a dir namespace
  * created `__manifest`; lancedb 0.31.0 still does for a directory without one. We hash every file
  * (path, size, mtime, content) and every directory (mtime), browse everything, and compare.
  */

@@ -1,5 +1,5 @@
 /**
- * Saved object-store catalogs (issue 9, the app side): the draft schema, the store (secret options never in the
+ * Saved object-store catalogs (the app side): the draft schema, the store (secret options never in the
  * records file or the view), and the service opening `file://` and `az://` catalogs (Azurite on loopback).
  */
 import { readFile } from 'node:fs/promises'

@@ -63,7 +63,7 @@ function rowsOf(bytes: Uint8Array): Record<string, unknown>[] {
 const ids = (rows: Record<string, unknown>[]) => rows.map((r) => Number(r.id))
 
 /**
- * The table-view part of the contract suite (issue 7): filter, sort, count, go-to-row offsets, vector search
+ * The table-view part of the contract suite: filter, sort, count, go-to-row offsets, vector search
  * with and without an index for each metric, full-text search, bad input, and version consistency — each
  * compared with `@lancedb/lancedb` run directly on the same table.
  */

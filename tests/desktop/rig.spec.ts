@@ -4,7 +4,7 @@ import { expect, test } from '@playwright/test'
 import { desktopFlows } from './flows'
 import { launchRig } from './rig/rig'
 
-// Every desktop flow on the rig: the built main bundle and preload, Chromium as the window (see the README's
+// Every desktop flow on the rig: the built main bundle and preload, Chromium as the window (see docs/desktop.md,
 // "The desktop test rig").
 desktopFlows('desktop app (rig)', launchRig, null)
 

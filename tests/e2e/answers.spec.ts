@@ -124,7 +124,7 @@ async function applyFilter(page: Page, predicate: string) {
   await filterBox(page).press('Enter')
 }
 
-/** A screenshot in test-results, and with UPDATE_SCREENSHOTS=1 also the README's copy in resources/screenshots. */
+/** A screenshot in test-results, and with UPDATE_SCREENSHOTS=1 also the docs' copy in resources/screenshots. */
 async function keepScreenshot(page: Page, name: string) {
   const path = await screenshot(page, name)
   if (process.env.UPDATE_SCREENSHOTS === '1') await copyFile(path, join(SCREENSHOTS, `${name}.png`))

@@ -1,5 +1,5 @@
 /**
- * A first day without friction (issue #10, "Everyday friction"), each item as a person meets it in the
+ * A first day without friction (everyday friction), each item as a person meets it in the
  * real renderer on the harness: the sidebar resizes and hides (remembered), the table header fits a
  * 900×600 window, the columns menu shows whole names and finds columns, hidden columns are remembered
  * per table, the Imports panel collapses to the status bar and never covers the grid, a failed dialog

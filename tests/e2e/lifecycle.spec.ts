@@ -1,5 +1,5 @@
 /**
- * Table lifecycle in the browser (issue 8): the Versions panel (open an old version read-only, restore it),
+ * Table lifecycle in the browser: the Versions panel (open an old version read-only, restore it),
  * the Indexes panel (create an index as a cancellable job, see it listed, drop it) and the Stats panel.
  */
 import { join } from 'node:path'

@@ -43,7 +43,7 @@ test('restore says which indexes will be gone, rebuilds them as jobs, and full-t
   await expect(rebuildFts).toBeChecked()
   await expect(rebuildVector).toBeChecked()
   await expect(confirm).not.toContainText('nothing is lost')
-  // (resources/screenshots/restore-prompt.png, in the README, is this screenshot.)
+  // (resources/screenshots/restore-prompt.png, in the user guide, is this screenshot.)
   await screenshot(page, 'restore-prompt')
 
   // Rebuild only the full-text index.

@@ -6,7 +6,7 @@ import { expect, gridCell, gridRow, makeTempDir, openApp, openTable, removeDir, 
 import type { Harness } from '../../src/harness/server'
 
 /**
- * Asking the data (issue 7): filter, sort, go to row, find similar rows, full-text search, and one version per
+ * Asking the data: filter, sort, go to row, find similar rows, full-text search, and one version per
  * view — in Chromium against the real core over the harness. `big` has 260,000 rows (ids 0…259,999, label
  * "row-<i>", score i/2, note null every 5th row, an 8-d vector) and an FTS index on `label`.
  */

@@ -1,5 +1,5 @@
 /**
- * The schema editor (issue 8): **New table…** in a namespace's context menu makes an empty table from a
+ * The schema editor: **New table…** in a namespace's context menu makes an empty table from a
  * schema (name checked live, a vector column), and a file dropped on it appends rows.
  */
 import { join } from 'node:path'

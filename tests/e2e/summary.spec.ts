@@ -70,7 +70,7 @@ const filterBox = (page: Page) => page.getByRole('textbox', { name: 'Filter rows
 const rowCount = (page: Page) => page.getByTestId('row-count')
 const numberText = (n: number) => n.toLocaleString('en-US')
 
-/** A screenshot in test-results, and with UPDATE_SCREENSHOTS=1 also the README's copy in resources/screenshots. */
+/** A screenshot in test-results, and with UPDATE_SCREENSHOTS=1 also the docs' copy in resources/screenshots. */
 async function keepScreenshot(page: Page, name: string) {
   const path = await screenshot(page, name)
   if (process.env.UPDATE_SCREENSHOTS === '1') await copyFile(path, join(SCREENSHOTS, `${name}.png`))

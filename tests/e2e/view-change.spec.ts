@@ -4,7 +4,7 @@ import { expect, gridCell, makeTempDir, openApp, openTable, removeDir, screensho
 import type { Harness } from '../../src/harness/server'
 
 /**
- * A filter or a sort is a new view of the same grid (issue 13: no remount per view): the view starts at its
+ * A filter or a sort is a new view of the same grid (no remount per view): the view starts at its
  * first row with nothing selected, and what belongs to the grid rather than the view — column widths the user
  * set — stays. `rows` has 30,000 sample rows (ids 0…29,999).
  */

@@ -4,7 +4,7 @@ import { tableFromIPC, tableFromArrays } from 'apache-arrow'
 import { forTransfer } from '../../src/main/ipc'
 import { toIpcStream } from '../../src/core/arrow'
 
-// Pages cross Electron IPC as one exact ArrayBuffer (issue 13): only the page is cloned, and it decodes in place.
+// Pages cross Electron IPC as one exact ArrayBuffer: only the page is cloned, and it decodes in place.
 describe('forTransfer', () => {
   const page = toIpcStream(tableFromArrays({ id: Float64Array.of(1, 2, 3), v: Float32Array.of(0.5, 1.5, 2.5) }))
 

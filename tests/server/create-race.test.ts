@@ -180,7 +180,7 @@ describe('racing creates through three server processes, both cores busy', () =>
       await az?.stop()
     })
 
-    // Register answers "unsupported" on object storage (README "Serving a catalog on object storage").
+    // Register answers "unsupported" on object storage (docs/server.md, "Serving a catalog on object storage").
     it(`has exactly one winner per create, ${ROUNDS} round${ROUNDS === 1 ? '' : 's'} × ${RACERS} processes × namespace, root table, child table, declare`, async () => {
       expect(await underLoad(() => race(servers, tableKinds))).toEqual([])
     }, TIMEOUT)

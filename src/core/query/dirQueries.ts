@@ -30,7 +30,7 @@ export interface DirQueryHooks {
 /**
  * Reads of a `dir` table through a view. Every read goes through a handle checked out at exactly the view's
  * version, so the header, the count and every page name one version even while other processes write
- * (issue 7, item 8). A view without a version reads the latest version, opened afresh.
+ * (one version per view). A view without a version reads the latest version, opened afresh.
  */
 export class DirQueries {
   private readonly pinned = new Map<string, Promise<Pinned>>()

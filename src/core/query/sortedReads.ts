@@ -5,8 +5,8 @@ import { buildQuery, type QueryWindow } from './buildQuery'
 
 /**
  * Sorted reads in two phases. Lance sorts a page with a TopK over `offset + limit` rows *of every selected
- * column*: on 1M rows with 768-d vectors a page at offset 500k held 5.8 GB and took 10–30 s (README, "Ask the
- * data"). Instead: (1) sort only the sort columns with their `_rowid` (16 bytes a row), then (2) take the page's
+ * column*: on 1M rows with 768-d vectors a page at offset 500k held 5.8 GB and took 10–30 s (docs/user-guide.md,
+ * "Ask the data"). Instead: (1) sort only the sort columns with their `_rowid` (16 bytes a row), then (2) take the page's
  * rows by id (`takeRowIds`) and put them back in the sorted order. Same rows, same order; memory stays small.
  */
 export async function sortedRowIds(table: LanceTable, view: TableViewSpec, window: QueryWindow): Promise<bigint[]> {

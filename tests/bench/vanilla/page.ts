@@ -1,5 +1,5 @@
 /**
- * The minimal hand-written page the UI benchmark measures our grid against (issue 13): plain DOM, no
+ * The minimal hand-written page the UI benchmark measures our grid against: plain DOM, no
  * framework. It reads the same Arrow pages from the same harness API with the same token, decodes them with
  * apache-arrow and paints a fixed-height window of rows, using the grid's ARIA shape (role=grid/row/gridcell,
  * aria-rowindex, `.cell-text`) so one in-page probe times both. Bundled by bench/ui.ts with esbuild.

@@ -47,7 +47,7 @@ export function ActionDialog({ action, target, onCancel, onDone, onFailed }: Act
     if (fieldRef.current) fieldRef.current.focus()
     else errorRef.current?.focus()
   }, [error])
-  // New namespace: optional properties, one `key=value` per line (issue 8).
+  // New namespace: optional properties, one `key=value` per line.
   const [propertiesText, setPropertiesText] = useState('')
   const properties = useMemo(() => parseProperties(propertiesText), [propertiesText])
   const where = target.kind === 'connection' ? `the root of ${target.name}` : `“${[...target.namespace].join(' / ')}”`

@@ -2,7 +2,7 @@ import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react'
 import { objectStoreScheme, type CapabilitySnapshot, type ConnectionInfo } from '../../../contract'
 import { call } from '../../api'
 import type { WriteAction } from './ActionDialog'
-// Loaded on first use: the first paint does not need the dialog's code (issue 13).
+// Loaded on first use: the first paint does not need the dialog's code, so the cold open is faster.
 const ActionDialog = lazy(() => import('./ActionDialog').then((m) => ({ default: m.ActionDialog })))
 import { TreeContextMenu } from './TreeContextMenu'
 import { affectedNamespace, menuItemsFor, unsupportedReason, withNamespaceContents, type NamespaceContents, type TreeActionTarget } from './treeActions'

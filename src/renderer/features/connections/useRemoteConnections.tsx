@@ -2,7 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useState, type ReactNode } from
 import type { AppErrorData, ConnectionInfo, ObjectStoreConnectionView, SavedConnectionView } from '../../../contract'
 import { call } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
-// Loaded on first use: the first paint does not need the dialog's code (issue 13).
+// Loaded on first use: the first paint does not need the dialog's code, so the cold open is faster.
 const ConnectionDialog = lazy(() => import('./ConnectionDialog').then((m) => ({ default: m.ConnectionDialog })))
 const ObjectStoreDialog = lazy(() => import('./ObjectStoreDialog').then((m) => ({ default: m.ObjectStoreDialog })))
 const ConnectionKindSwitch = lazy(() => import('./ObjectStoreDialog').then((m) => ({ default: m.ConnectionKindSwitch })))

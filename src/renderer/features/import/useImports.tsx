@@ -9,7 +9,7 @@ import { upsertJob } from './jobList'
 import { JobsPanel, type JobsPanelProps } from './JobsPanel'
 import { useJobsPanelOpen } from './useJobsPanelOpen'
 
-// Loaded on first use: the first paint does not need the sheet's code (issue 13).
+// Loaded on first use: the first paint does not need the sheet's code, so the cold open is faster.
 const ImportSheet = lazy(() => import('./ImportSheet').then((m) => ({ default: m.ImportSheet })))
 
 export interface UseImportsOptions {

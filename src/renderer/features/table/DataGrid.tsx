@@ -202,7 +202,7 @@ export const DataGrid = memo(function DataGrid({
   // than fit are clipped, fewer would leave a gap until measured.
   const [viewport, setViewport] = useState(() => lastViewport ?? { height: Math.max(200, window.innerHeight - 76), width: Math.max(300, window.innerWidth - 280) })
   // A new view (filter, sort, search) keeps this grid, its column widths and its DOM rows (a remount cost
-  // ~25 ms per view change; issue 13): the scroll offset and the active cell belong to one view, so they are
+  // ~25 ms per view change): the scroll offset and the active cell belong to one view, so they are
   // stored with its key and read as their initial values under any other — no second render to reset them.
   const viewKey = useMemo(() => JSON.stringify(view ?? null), [view])
   const [scrolled, setScrolled] = useState({ viewKey, offset: 0 })
@@ -271,7 +271,7 @@ export const DataGrid = memo(function DataGrid({
     if (!element) return
     // Measured when the ResizeObserver reports (after the browser's layout, before its paint), never here:
     // reading clientHeight in the commit forced a layout of the new grid and a second render before the
-    // first rows could be painted (issue 13, the cold open's profile).
+    // first rows could be painted (seen in the cold open's CPU profile).
     const measure = () => {
       const size = { height: element.clientHeight, width: element.clientWidth }
       if (size.height === 0) return // not laid out (hidden)

@@ -12,7 +12,7 @@ export interface GridStatus {
 
 /**
  * The grid's status (visible rows, active cell, loading) as a tiny store: the grid reports it on every
- * scroll, and only the status bar re-renders — not the whole table view (issue 13).
+ * scroll, and only the status bar re-renders — not the whole table view.
  */
 export interface GridStatusStore {
   report(next: GridStatus): void

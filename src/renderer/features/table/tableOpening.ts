@@ -29,7 +29,7 @@ function request(ref: TableRef): TableOpening {
 
 /**
  * Start opening a table in the click that selects it, before React renders anything: on a cold window the
- * first render of the table view takes longer than the server needs for both answers (issue 13).
+ * first render of the table view takes longer than the server needs for both answers.
  */
 export function prefetchTable(ref: TableRef): void {
   pending?.opening.controller.abort()

@@ -41,7 +41,7 @@ interface ViewPages {
  * Fetches the pages covering the visible rows `[first, end)` and only those: jumping to the end
  * of a table fetches the last page directly. Requests for pages scrolled past are cancelled with
  * `requests/cancel`, and their late answers ignored. A new `viewKey` (a filter, a sort) starts a fresh
- * page cache, seeded with `initialPage`, and cancels the old view's requests: the grid stays mounted (issue 13).
+ * page cache, seeded with `initialPage`, and cancels the old view's requests: the grid stays mounted (a remount cost ~25 ms).
  */
 export function usePages(ref: TableRef, rowCount: number, first: number, end: number, seed?: PageSeed, initialPage?: Table, view?: TableViewSpec, viewKey = ''): PageStore {
   // Mutable, but its identity only changes with the view; `version` tells React when it gained a page.
@@ -111,7 +111,7 @@ export function usePages(ref: TableRef, rowCount: number, first: number, end: nu
   )
 
   // A layout effect: the visible page is requested in the same task as the render that needs it, not after
-  // the next paint (a passive effect after a scroll waits for the frame; issue 13). A scroll asks earlier
+  // the next paint (a passive effect after a scroll waits for the frame). A scroll asks earlier
   // still, through `prefetch`, before React renders the new window.
   useLayoutEffect(() => request(first, end), [request, first, end, attempt, version])
 

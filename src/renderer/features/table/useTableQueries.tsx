@@ -36,7 +36,7 @@ interface MenuState {
 }
 
 /**
- * Everything the table view needs to *ask* its data (issue 7): the filter bar, header sorting, quick filters
+ * Everything the table view needs to *ask* its data: the filter bar, header sorting, quick filters
  * and **Find similar rows** from a cell's context menu, **Go to row**, full-text search and the "Newer version
  * available" hint — as props for the grid and elements for TableView to place.
  */

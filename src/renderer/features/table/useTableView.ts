@@ -52,7 +52,7 @@ function countView(ref: TableRef, view: TableViewSpec, signal?: AbortSignal): Pr
 }
 
 /**
- * The table view's state (issue 7): one view value — version, filter, sort, search — keys the count (TanStack
+ * The table view's state: one view value — version, filter, sort, search — keys the count (TanStack
  * Query, cancelled through its AbortSignal), the grid's pages and the "newer version" check. Pages stay in the
  * grid's own page cache (usePages), the scrolling hot path; a new view gets a fresh cache in the same grid.
  */
@@ -83,7 +83,7 @@ export function useTableView(ref: TableRef, info: TableInfo | null): TableViewSt
   const count = info === null ? 0 : narrows(choice) ? (counted.data ?? 0) : info.rowCount
 
   // The description has just read the latest version: the first check is one interval later, not a request
-  // (and the host's work) racing the table's first rows and the user's first scroll (issue 13).
+  // (and the host's work) racing the table's first rows and the user's first scroll.
   const [polling, setPolling] = useState(false)
   useEffect(() => {
     if (info === null) return

@@ -9,7 +9,7 @@ const noop = () => undefined
 /**
  * Render the data grid once, off-screen, while the app is idle after its first paint: the first table opened
  * in a fresh window otherwise runs the grid's code (React's mount paths, the table model, cell formatting)
- * for the first time while the user waits (issue 13, the cold open's profile: ~15 ms of the grid's first render).
+ * for the first time while the user waits (the cold open's CPU profile: ~15 ms of the grid's first render).
  * One row of the decoder's warm-up sample (int64, utf8, float64, a float32 vector), into a detached element:
  * no layout, no paint, no request (its only page is given). Nothing here may fail the app.
  */
