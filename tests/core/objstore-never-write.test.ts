@@ -10,7 +10,7 @@ import { AppError } from '../../src/contract'
 import { openSource, writeSource } from '../../src/core/import'
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import { storageProperties } from '../../src/core/namespace/objectStore'
-import { stagingName } from '../../src/core/recovery/staging'
+import { stagingName } from '../../src/core/namespace/dir/staging'
 import { startAzurite, type Azurite } from '../helpers/azurite'
 import { blobsUnder, deleteBlob } from '../helpers/azurite-blobs'
 

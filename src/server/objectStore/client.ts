@@ -7,7 +7,7 @@ import { addArrowTable } from '../../core/namespace/dir/add'
 import { fromLanceError } from '../../core/namespace/dir/errors'
 import { assertPageWindow, LanceDirClient, listWindow, type ErrorContext, type TableWrite } from '../../core/namespace/dir/lanceClient'
 import { assertNamespacePath, assertTableId, formatTableId, type NamespacePath, type TableId } from '../../core/namespace/path'
-import { DirQueries } from '../../core/query/dirQueries'
+import { DirQueries } from '../../core/namespace/dir/queries'
 import { objectStoreUnsupported } from './unsupported'
 
 /** How many table handles are kept for reads. */

@@ -3,7 +3,7 @@ import { AppError, indexSpecSchema, indexTypes, type IndexSpec } from '../../con
 import { castTypes } from '../../contract/lifecycle'
 import { DirNamespaceClient } from '../../core/namespace/dir/client'
 import { ObjectStoreClient } from '../objectStore/client'
-import { indexExists, indexNotFound, versionNotFound, WireCodedError } from '../../core/lifecycle/errors'
+import { indexExists, indexNotFound, versionNotFound, WireCodedError } from '../../core/namespace/errors'
 import type { TableId } from '../../core/namespace/path'
 import { readArrowBody } from '../arrowBody'
 import type { DecodeGuard } from '../decodeGuard'

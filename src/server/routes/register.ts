@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '../../contract'
-import { WireCodedError } from '../../core/lifecycle/errors'
+import { WireCodedError } from '../../core/namespace/errors'
 import { DirNamespaceClient } from '../../core/namespace/dir/client'
 import type { Catalog } from '../catalogs'
 import { tableOf } from '../ids'

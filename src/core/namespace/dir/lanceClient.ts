@@ -4,9 +4,9 @@ import { AppError, type Page, type TableViewSpec } from '../../../contract'
 import type { ColumnAlteration, IndexInfo, IndexSpec, NewColumn, OptimizeResult, TableStats, TagInfo, VersionInfo } from '../../../contract/lifecycle'
 import type { StorageOptions } from '../../../contract/objectStore'
 import { schemaFields } from '../../arrow'
-import * as lifecycle from '../../lifecycle/dirTable'
-import { indexNotFound, tagExists, tagNotFound, versionNotFound } from '../../lifecycle/errors'
-import type { DirQueries } from '../../query/dirQueries'
+import * as lifecycle from './lifecycle'
+import { indexNotFound, tagExists, tagNotFound, versionNotFound } from '../errors'
+import type { DirQueries } from './queries'
 import { listAll, type CallOptions, type CreateMode, type DescribeOptions, type ExplainOptions, type ListOptions, type ReadPageOptions, type TableDescription, type ViewOptions } from '../client'
 import { assertComponent, assertNamespacePath, assertTableId, type NamespacePath, type TableId } from '../path'
 
@@ -160,7 +160,7 @@ export abstract class LanceDirClient {
     }, { table: id })
   }
 
-  // ---- lifecycle (src/core/lifecycle/dirTable.ts): each one Lance commit --------------------
+  // ---- lifecycle (./lifecycle.ts): each one Lance commit -------------------------------------
 
   async listVersions(id: TableId, _options: CallOptions = {}): Promise<VersionInfo[]> {
     return this.onTable(id, (t) => lifecycle.listVersions(t))

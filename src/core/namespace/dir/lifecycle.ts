@@ -1,7 +1,7 @@
 import { Index, type Table as LanceTable } from '@lancedb/lancedb'
-import { columnNotFound } from './errors'
-import type { ColumnAlteration, IndexInfo, IndexSpec, IndexType, NewColumn, OptimizeResult, TableStats, TagInfo, VersionInfo } from '../../contract/lifecycle'
-import { versionInfos } from './versions'
+import { columnNotFound } from '../errors'
+import type { ColumnAlteration, IndexInfo, IndexSpec, IndexType, NewColumn, OptimizeResult, TableStats, TagInfo, VersionInfo } from '../../../contract/lifecycle'
+import { versionInfos } from '../versions'
 
 /**
  * The lifecycle operations on one open lancedb table (the `dir` client delegates here). Pure lancedb calls;
