@@ -1,19 +1,12 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import type { Field, Schema } from 'apache-arrow'
 import { z } from 'zod'
 import { AppError } from '../../contract'
-import { columnNotFound } from '../../core/namespace/errors'
-import { DirNamespaceClient } from '../../core/namespace/dir/client'
-import type { Catalog } from '../catalogs'
+import { columnNotFound, DirNamespaceClient } from '../../core/namespace'
 import { tableOf } from '../ids'
+import type { RouteContext } from './context'
 import { checkBody } from '../jsonBody'
 import { ObjectStoreClient } from '../objectStore/client'
-
-export interface MetadataRouteDeps {
-  catalogOf: (request: FastifyRequest) => Catalog
-  json: (reply: FastifyReply, body: unknown) => FastifyReply
-  body: (request: FastifyRequest) => Record<string, unknown>
-}
 
 const updateFieldMetadata = z.looseObject({
   branch: z.string().nullish(),
@@ -27,7 +20,7 @@ const updateFieldMetadata = z.looseObject({
  * commit: merge, `null` deletes a key, `replace` swaps the map). UpdateTableSchemaMetadata — the schema-level map —
  * has no call in lancedb 0.31.0's Node API (it changes field metadata only), so it answers "unsupported".
  */
-export function registerMetadataRoutes(app: FastifyInstance, deps: MetadataRouteDeps): void {
+export function registerMetadataRoutes(app: FastifyInstance, deps: RouteContext): void {
   const { catalogOf, json, body } = deps
 
   app.post('/v1/table/:id/update_field_metadata', async (request, reply) => {
