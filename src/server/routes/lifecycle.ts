@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, indexSpecSchema, indexTypes, type IndexSpec } from '../../contract'
 import { castTypes } from '../../contract/lifecycle'
 import { DirNamespaceClient, indexExists, indexNotFound, versionNotFound, WireCodedError, type TableId } from '../../core/namespace'
-import { ObjectStoreClient } from '../objectStore/client'
 import { readArrowBody } from '../arrowBody'
 import type { Catalog } from '../catalogs'
 import { tableOf } from '../ids'
@@ -24,7 +23,6 @@ export function registerLifecycleRoutes(app: FastifyInstance, deps: RouteContext
     return catalog.write(() => work(catalog, id)).finally(() => catalog.forget(id))
   }
   const lance = (catalog: Catalog): Pick<DirNamespaceClient, 'onTable'> => {
-    if (catalog.client instanceof ObjectStoreClient) return catalog.client
     if (!(catalog.client instanceof DirNamespaceClient)) throw new AppError('unsupported', 'This catalog does not support row-level writes')
     return catalog.client
   }

@@ -6,7 +6,6 @@ import { columnNotFound, DirNamespaceClient } from '../../core/namespace'
 import { tableOf } from '../ids'
 import type { RouteContext } from './context'
 import { checkBody } from '../jsonBody'
-import { ObjectStoreClient } from '../objectStore/client'
 
 const updateFieldMetadata = z.looseObject({
   branch: z.string().nullish(),
@@ -30,7 +29,7 @@ export function registerMetadataRoutes(app: FastifyInstance, deps: RouteContext)
     const updates = b.updates.map((u) => ({ path: u.path, metadata: u.metadata, ...(u.replace ? { replace: true } : {}) }))
     const catalog = catalogOf(request)
     const client = catalog.client
-    if (!(client instanceof DirNamespaceClient || client instanceof ObjectStoreClient)) throw new AppError('unsupported', 'This catalog cannot change field metadata')
+    if (!(client instanceof DirNamespaceClient)) throw new AppError('unsupported', 'This catalog cannot change field metadata')
     const { version, schema } = await catalog
       .write(() =>
         client.onTable(

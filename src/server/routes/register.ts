@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { AppError } from '../../contract'
-import { WireCodedError, DirNamespaceClient } from '../../core/namespace'
+import { DirNamespaceClient, objectStoreUnsupported, WireCodedError } from '../../core/namespace'
 import type { Catalog } from '../catalogs'
 import { tableOf } from '../ids'
 import type { RouteContext } from './context'
-import { objectStoreUnsupported } from '../objectStore/unsupported'
 import { invalid } from '../wireErrors'
 
 /** A name held by a namespace answers the namespace code (2), as every other write path does. */

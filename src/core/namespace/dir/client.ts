@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { connectNamespace, type Connection, type Query, type Table as LanceTable } from '@lancedb/lancedb'
+import { connect, connectNamespace, type Connection, type Query, type Table as LanceTable } from '@lancedb/lancedb'
 import { Schema as ArrowSchema, Table as ArrowTable, tableFromIPC, type Schema } from 'apache-arrow'
 import { AppError, type Page } from '../../../contract'
 import { emptyIpcStream, fileBuffersToStream, toIpcStream } from '../../arrow'
@@ -66,6 +66,8 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
   pendingRecovery: string[] = []
   /** Limits of this catalog worth telling the user (an object-store root listed without its manifest), in words. */
   readonly notes: string[] = []
+  /** On object storage: lancedb's listing database on the root (`{name}.lance` directories), opened when needed. */
+  private listingDb: Promise<Connection> | undefined
   /** Reads through a view, each at exactly its version (src/core/query). */
   protected readonly queries = new DirQueries({ open: (id) => this.openTable(id), mapError: (error, id) => this.mapError(error, { table: id }) })
 
@@ -209,9 +211,39 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
 
   /** Opening afresh picks up what other processes wrote since; later pages read this same version. */
   protected latestTable(id: TableId): Promise<LanceTable> {
+    if (this.store) return this.refreshedTable(id)
     const opened = this.openTable(id)
     this.remember(tableKey(id), opened)
     return opened
+  }
+
+  /**
+   * On object storage, a kept handle brought to the latest version (`checkoutLatest`: Lance reads the version list,
+   * a round trip or two) instead of a fresh open (a `__manifest` lookup plus the dataset's open: several). Others
+   * may drop or re-create the table meanwhile: a handle that cannot refresh is dropped and the table opened afresh,
+   * which then says "not found" if it is gone.
+   */
+  private async refreshedTable(id: TableId): Promise<LanceTable> {
+    const key = tableKey(id)
+    const kept = this.tables.get(key)
+    if (kept) {
+      try {
+        const table = await kept
+        await table.checkoutLatest()
+        return table
+      } catch {
+        if (this.tables.get(key) === kept) this.tables.delete(key)
+      }
+    }
+    const opened = this.openTable(id)
+    this.remember(key, opened)
+    return opened
+  }
+
+  /** The table's full location (a directory, or `az://…/t.lance` on object storage), as Lance itself resolved it. */
+  async locationOf(id: TableId): Promise<string> {
+    assertTableId(id)
+    return tableUri(await this.latestTable(id))
   }
 
   async readPage(id: TableId, options: ReadPageOptions): Promise<Uint8Array> {
@@ -242,7 +274,8 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
     return this.createStaged(id, options.mode, (t, mode) => createFromIpc(this.db, t.name, [...t.namespace], ipcFile, mode, this.tableOptions().storageOptions))
   }
 
-  protected createWith(id: TableId, mode: CreateMode | undefined, _data: ArrowTable, write: TableWrite): Promise<TableDescription> {
+  protected createWith(id: TableId, mode: CreateMode | undefined, data: ArrowTable, write: TableWrite): Promise<TableDescription> {
+    if (this.store) return this.createInStore(id, mode, write, data)
     return this.createStaged(id, mode, write)
   }
 
@@ -252,9 +285,9 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
    * name given by the caller (the import writes its chunks into one) is written directly.
    */
   private async createStaged(id: TableId, mode: CreateMode = 'create', write: TableWrite): Promise<TableDescription> {
+    if (this.store) return this.createInStore(id, mode, write)
     await this.assertNamespaceExists(id.namespace)
     this.forget(id)
-    if (this.store) return this.createInStore(id, mode, write)
     if (isStagingName(id.name)) {
       await this.call(() => write(id, 'create'), { table: id })
       return this.describeTable(id)
@@ -283,11 +316,20 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
    * `__manifest` row for a child namespace): there is no staging-and-publish, because publishing is a manifest
    * edit. The import's staging tables are refused before anything is written.
    */
-  private async createInStore(id: TableId, mode: CreateMode, write: TableWrite): Promise<TableDescription> {
+  private async createInStore(id: TableId, mode: CreateMode = 'create', write: TableWrite, data?: ArrowTable): Promise<TableDescription> {
     if (isStagingName(id.name)) throw objectStoreUnsupported('import')
+    await this.assertNamespaceExists(id.namespace)
+    this.forget(id)
     const holder = await serialized(this.root, () => this.occupant(id.namespace, id.name))
     if (holder === 'namespace' || (holder === 'table' && mode === 'create')) throw takenBy(holder, id.namespace, id.name)
     if (holder === 'table' && mode === 'exist_ok') return this.describeTable(id)
+    if (holder === 'table' && data) {
+      // One commit on the existing dataset: lancedb's own namespace overwrite loses the storage options on object
+      // storage ("no Azure account name").
+      const existing = await this.openTable(id)
+      await this.call(() => existing.add(data, { mode: 'overwrite' }), { table: id })
+      return this.describeTable(id)
+    }
     await this.call(() => write(id, holder === 'table' ? 'overwrite' : 'create'), { table: id })
     return this.describeTable(id)
   }
@@ -351,7 +393,26 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
   async dropTable(id: TableId, _options: CallOptions = {}): Promise<void> {
     assertTableId(id)
     this.forget(id)
+    if (this.store) return this.dropInStore(id)
     await serialized(this.root, () => this.dropUnlocked(id))
+  }
+
+  /** On object storage only lancedb removes tables (we hold no manifest handle and no local directory). */
+  private async dropInStore(id: TableId): Promise<void> {
+    try {
+      await this.call(() => this.db.dropTable(id.name, [...id.namespace]), { table: id })
+    } catch (error) {
+      // A root table that a client wrote itself at `{root}/{name}.lance` (after declare) has no `__manifest` row:
+      // lancedb lists and opens it, but its namespace drop does not see it. The listing database drops it.
+      if (!(toCode(error) === 'not_found' && id.namespace.length === 0)) throw error
+      await this.openTable(id)
+      await this.call(async () => (await this.listing()).dropTable(id.name), { table: id })
+    }
+  }
+
+  /** lancedb's listing database on an object-store root (`{name}.lance` directories); the root has its `__manifest`. */
+  private listing(): Promise<Connection> {
+    return (this.listingDb ??= connect(this.root, { storageOptions: this.storageOptions }))
   }
 
   /**
@@ -376,8 +437,6 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
   }
 
   private async dropDamaged(id: TableId): Promise<boolean> {
-    // On object storage only lancedb removes tables (we hold no manifest handle and no local directory).
-    if (this.store) return false
     let removed = false
     if (this.manifest?.exists) {
       for (const row of await this.manifest.find(tableObjectId(id))) {
@@ -449,6 +508,8 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
     this.queries.clear()
     if (this.db.isOpen()) this.db.close()
     await this.manifest?.close()
+    const listing = await this.listingDb?.catch(() => undefined)
+    if (listing?.isOpen()) listing.close()
   }
 
   // ---- helpers ----------------------------------------------------------------------------
@@ -581,6 +642,17 @@ function storeError(error: unknown, store: ObjectStoreLocation, options: Storage
     // No `cause`: the raw error may carry a signed URL or a secret, and causes end up in logs.
     detail: detail === undefined ? undefined : redactSecrets(detail, options).slice(0, 2000),
   })
+}
+
+/**
+ * Where Lance keeps `table`. lancedb 0.31.0 has no accessor for it; `display()` prints
+ * `NativeTable(<name>, uri=<uri>, read_consistency_interval=…)`, and the URI is what the namespace resolved
+ * (for child-namespace tables the random directory named by `__manifest`).
+ */
+export function tableUri(table: LanceTable): string {
+  const match = /\buri=(.*?), read_consistency_interval=/.exec(table.display())
+  if (!match?.[1]) throw new AppError('internal', `Cannot tell where table ${table.name} is stored (lancedb changed its display format)`)
+  return match[1]
 }
 
 /** The fields named by `columns`, in that order (what a projected query answers). */
