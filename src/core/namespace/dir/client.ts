@@ -6,6 +6,7 @@ import { Schema as ArrowSchema, Table as ArrowTable, tableFromIPC, type Schema }
 import { AppError, type Page } from '../../../contract'
 import { emptyIpcStream, fileBuffersToStream, toIpcStream } from '../../arrow'
 import { DirQueries } from './queries'
+import { TableHandles } from './handles'
 import type { CallOptions, CreateMode, ListOptions, NamespaceClient, ReadPageOptions, TableDescription } from '../client'
 import { assertComponent, assertNamespacePath, assertTableId, formatNamespace, formatTableId, type NamespacePath, type TableId } from '../path'
 import { clearIntent, recordIntent } from './journal'
@@ -24,8 +25,8 @@ import { fromStoreMessage, inspectStoreRoot, objectStoreCapabilities, objectStor
 
 export { DEFAULT_LIST_LIMIT } from './lanceClient'
 
-/** How many table handles readPage keeps open (a handle holds Lance's metadata caches). */
-const OPEN_TABLES = 32
+/** How many table handles a connection keeps open (the latest of recently read tables, and pinned versions). */
+const OPEN_TABLES = 64
 
 export interface DirOpenOptions {
   /** Make the directory (and its `__manifest`) if it is missing or empty. Off for browsing. */
@@ -49,8 +50,8 @@ export interface DirOpenOptions {
  */
 export class DirNamespaceClient extends LanceDirClient implements NamespaceClient {
   readonly implementation = 'dir' as const
-  /** Table handles opened by readPage, so paging does not reopen the table each time. describeTable refreshes them. */
-  private readonly tables = new Map<string, Promise<LanceTable>>()
+  /** Open table handles: readPage's, describe's latest, and the versions views are pinned to (see {@link TableHandles}). */
+  private readonly handles = new TableHandles(OPEN_TABLES)
   /**
    * Handles kept between the appends of one import into its staging table: reopening it for every chunk meant a
    * `__manifest` lookup plus a dataset open, 100 times for 1M rows (profiled: `openTable` on the JS thread). Staging names are
@@ -69,7 +70,7 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
   /** On object storage: lancedb's listing database on the root (`{name}.lance` directories), opened when needed. */
   private listingDb: Promise<Connection> | undefined
   /** Reads through a view, each at exactly its version (src/core/query). */
-  protected readonly queries = new DirQueries({ open: (id) => this.openTable(id), mapError: (error, id) => this.mapError(error, { table: id }) })
+  protected readonly queries = new DirQueries({ open: (id) => this.openTable(id), mapError: (error, id) => this.mapError(error, { table: id }), handles: this.handles })
 
   private constructor(
     readonly root: string,
@@ -212,9 +213,7 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
   /** Opening afresh picks up what other processes wrote since; later pages read this same version. */
   protected latestTable(id: TableId): Promise<LanceTable> {
     if (this.store) return this.refreshedTable(id)
-    const opened = this.openTable(id)
-    this.remember(tableKey(id), opened)
-    return opened
+    return this.handles.keep(id, undefined, this.openTable(id))
   }
 
   /**
@@ -224,20 +223,17 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
    * which then says "not found" if it is gone.
    */
   private async refreshedTable(id: TableId): Promise<LanceTable> {
-    const key = tableKey(id)
-    const kept = this.tables.get(key)
+    const kept = this.handles.get(id)
     if (kept) {
       try {
         const table = await kept
         await table.checkoutLatest()
         return table
       } catch {
-        if (this.tables.get(key) === kept) this.tables.delete(key)
+        this.handles.drop(id, undefined, kept)
       }
     }
-    const opened = this.openTable(id)
-    this.remember(key, opened)
-    return opened
+    return this.handles.keep(id, undefined, this.openTable(id))
   }
 
   /** The table's full location (a directory, or `az://…/t.lance` on object storage), as Lance itself resolved it. */
@@ -503,9 +499,8 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
   }
 
   async close(): Promise<void> {
-    this.tables.clear()
+    this.handles.clear()
     this.writers.clear()
-    this.queries.clear()
     if (this.db.isOpen()) this.db.close()
     await this.manifest?.close()
     const listing = await this.listingDb?.catch(() => undefined)
@@ -534,28 +529,12 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
   }
 
   private cachedTable(id: TableId, version?: number): Promise<LanceTable> {
-    const key = tableKey(id, version)
-    const cached = this.tables.get(key)
-    if (cached) return cached
-    const table = version === undefined ? this.openTable(id) : this.openVersion(id, version)
-    this.remember(key, table)
-    return table
-  }
-
-  /** Keep the handle (most recent last), forget it if opening fails, and keep only the last few tables open. */
-  private remember(key: string, table: Promise<LanceTable>): void {
-    this.tables.delete(key)
-    this.tables.set(key, table)
-    table.catch(() => {
-      if (this.tables.get(key) === table) this.tables.delete(key)
-    })
-    while (this.tables.size > OPEN_TABLES) this.tables.delete(this.tables.keys().next().value!)
+    return this.handles.get(id, version) ?? this.handles.keep(id, version, version === undefined ? this.openTable(id) : this.openVersion(id, version))
   }
 
   protected forget(id: TableId): void {
-    this.tables.delete(tableKey(id))
+    this.handles.forget(id)
     this.writers.delete(tableKey(id))
-    this.queries.forget(id)
   }
 
   /**
