@@ -23,11 +23,10 @@ export interface ErrorContext {
 export type TableWrite = (target: TableId, mode: 'create' | 'overwrite') => Promise<unknown>
 
 /**
- * What every directory catalog opened through lancedb's `connectNamespace("dir")` does the same way, whether the
- * app's {@link DirNamespaceClient} (local or object storage) or the REST server's object-store client: namespace
- * create/drop, the listing pages, describe at the latest version, reads through a view (src/core/query), and the
- * one-commit lifecycle operations on the latest table. Where the two differ (how a table is opened and kept, how a
- * table is created, how errors read), the subclass says.
+ * What a directory catalog opened through lancedb's `connectNamespace("dir")` does the same way on a local disk and
+ * on object storage: namespace create/drop, the listing pages, describe at the latest version, reads through a view
+ * (./queries.ts), and the one-commit lifecycle operations on the latest table. How a table is opened and kept, how
+ * one is created, and how errors read, {@link DirNamespaceClient} says.
  */
 export abstract class LanceDirClient {
   /** Reads through a view, each at exactly its version. */
