@@ -6,7 +6,7 @@ import { indexExists } from '../namespace/errors'
 import { schemaOf } from './schema'
 import { namespaceContents } from './namespaces'
 import { IndexJobs } from './indexJobs'
-import { indexTypeOf } from '../namespace/dir/lifecycle'
+import { indexTypeOf } from '../namespace/indexTypes'
 import { retryConflicts, TableWrites } from './tableWrites'
 
 export interface LifecycleDeps {
