@@ -8,6 +8,12 @@ const noElectronReactDom = [
   { group: ['electron', 'electron/*'], message: 'core/contract/server/harness stay free of Electron' },
   { group: ['react', 'react-dom', 'react/*', 'react-dom/*'], message: 'core/contract/server/harness stay free of React' },
 ]
+// The server and the harness use core through its entry points only; the rest of core is its own business.
+const coreEntryPoints = ['index', 'service', 'namespace', 'query', 'arrow']
+const onlyCoreEntryPoints = {
+  group: ['**/core/*', '**/core/*/**', ...coreEntryPoints.map((entry) => `!**/core/${entry}`)],
+  message: `use core through its entry points: ${coreEntryPoints.map((entry) => (entry === 'index' ? 'core' : `core/${entry}`)).join(', ')}`,
+}
 const noAppLayers = (...layers) =>
   layers.map((layer) => ({ group: [`**/${layer}`, `**/${layer}/**`], message: `nothing imports src/${layer}` }))
 
@@ -34,7 +40,17 @@ export default tseslint.config(
   },
   {
     files: ['src/server/**', 'src/harness/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [...noElectronReactDom, ...noAppLayers('main', 'preload', 'renderer')] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [...noElectronReactDom, ...noAppLayers('main', 'preload', 'renderer'), onlyCoreEntryPoints] }] },
+  },
+  {
+    // A focused test left in would silently skip the rest of its file, in CI too.
+    files: ['tests/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['describe', 'it', 'test'].map((object) => ({ object, property: 'only', message: 'no focused tests: remove .only' })),
+      ],
+    },
   },
   {
     files: ['src/main/**'],

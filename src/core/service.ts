@@ -15,7 +15,6 @@ import {
   type Output,
   type RecentDirectory,
   type Result,
-  type TableViewSpec,
   type EventName,
   type Events,
   objectStoreScheme,
@@ -35,6 +34,7 @@ import { MemorySecretStore } from './connections/model'
 import { RemoteConnectionsModule } from './connections/module'
 import { ObjectStoreConnectionsModule } from './connections/objectStoreModule'
 import { ObjectStoreConnectionStore, type SavedObjectStore } from './connections/objectStoreStore'
+import { CatalogModule } from './catalog/module'
 import { QueryModule } from './query/module'
 import { LifecycleModule } from './lifecycle/module'
 import { createCatalogHere } from './namespace/dir/createCatalog'
@@ -95,6 +95,8 @@ export class CatalogService {
     client: (connectionId) => this.client(connectionId),
     emit: (job) => this.options.emit?.('jobs/progress', job),
   })
+  /** Browsing and plain writes of namespaces and tables (src/core/catalog). */
+  readonly catalog = new CatalogModule({ client: (id) => this.client(id), cancellable: (requestId, work) => this.cancellable(requestId, work) })
   /** Table views: counts, query plans, latest versions (src/core/query). */
   readonly queries = new QueryModule({ client: (id) => this.client(id), cancellable: (requestId, work) => this.cancellable(requestId, work) })
   /** Export jobs (files in Electron, downloads in the harness). */
@@ -263,14 +265,26 @@ export class CatalogService {
   }
 
   private buildHandlers(): Handlers {
+    // Which part answers what: each method has exactly one (checked at start, so no part hides another's).
+    return joinHandlers(
+      this.catalog.handlers,
+      this.queries.handlers,
+      this.lifecycle.handlers,
+      this.imports.handlers,
+      this.exports.handlers,
+      this.profiles.handlers,
+      this.openingWithReadOnly(this.remote.handlers),
+      this.openingWithReadOnly(this.objectStores.handlers),
+      this.ownHandlers(),
+    )
+  }
+
+  /**
+   * The connection methods of the host itself: the app, the list of open connections, opening a directory, the
+   * Read-only switch, recovery, closing, dialogs, and cancelling a request.
+   */
+  private ownHandlers() {
     return {
-      ...this.imports.handlers,
-      ...this.remote.handlers,
-      ...this.objectStores.handlers,
-      ...this.queries.handlers,
-      ...this.exports.handlers,
-      ...this.profiles.handlers,
-      ...this.lifecycle.handlers,
       'app/info': async () => {
         await this.initialPending
         return {
@@ -290,18 +304,6 @@ export class CatalogService {
       'connections/openDirectory': async ({ path }) => this.withReadOnly(await this.openDirectory(path, { remember: true })),
       'connections/createCatalog': async ({ path }) =>
         this.withReadOnly(await this.openDirectory(path, { remember: true, create: true, storageOptions: path === this.initialTarget?.path ? this.initialTarget.storageOptions : undefined })),
-      'connections/objectStore/open': async (input) => this.withReadOnly(await this.objectStores.handlers['connections/objectStore/open'](input)),
-      'connections/objectStore/connect': async (input) => {
-        const result = await this.objectStores.handlers['connections/objectStore/connect'](input)
-        return { ...result, connection: await this.withReadOnly(result.connection) }
-      },
-      // An object-store catalog answers what lancedb cannot do there; REST servers answer their own map.
-      'connections/capabilities': async (input) => this.remote.handlers['connections/capabilities'](input),
-      'connections/saved/open': async (input) => this.withReadOnly(await this.remote.handlers['connections/saved/open'](input)),
-      'connections/saved/connect': async (input) => {
-        const result = await this.remote.handlers['connections/saved/connect'](input)
-        return { ...result, connection: await this.withReadOnly(result.connection) }
-      },
       'connections/setReadOnly': async ({ connectionId, readOnly }) => {
         this.client(connectionId) // a closed connection is "not found"
         const open = this.connections.get(connectionId)!
@@ -339,47 +341,49 @@ export class CatalogService {
         if (!this.options.saveFile) throw new AppError('unsupported', 'No save dialog here; the browser downloads the file instead')
         return { path: await this.options.saveFile({ defaultName, filters }) }
       },
-      'namespaces/list': async ({ connectionId, namespace, pageToken, limit, requestId }) =>
-        this.cancellable(requestId, (signal) => this.client(connectionId).listNamespaces(namespace, { pageToken, limit, signal })),
-      'tables/list': async ({ connectionId, namespace, pageToken, limit, requestId }) =>
-        this.cancellable(requestId, (signal) => this.client(connectionId).listTables(namespace, { pageToken, limit, signal })),
-      'tables/describe': async ({ connectionId, namespace, name, version }) => {
-        // Pins the described version for the pages that follow, and lists the indexes (src/core/query).
-        const d = await this.client(connectionId).describeTable({ namespace, name }, { version, indexes: true })
-        return {
-          name: d.name,
-          namespace: d.namespace,
-          rowCount: d.rowCount,
-          version: d.version,
-          schema: d.fields,
-          ...(d.latestVersion !== undefined ? { latestVersion: d.latestVersion } : {}),
-          ...(d.indexes ? { indexes: d.indexes } : {}),
-        }
-      },
-      'tables/page': async ({ connectionId, namespace, name, offset, limit, columns, view, requestId, version }) =>
-        this.cancellable(requestId, (signal) =>
-          this.client(connectionId).readPage({ namespace, name }, { offset, limit, columns, view: view && version !== undefined && view.version === undefined ? { ...(view as TableViewSpec), version } : (view as TableViewSpec | undefined), signal, version }),
-        ),
-      'namespaces/create': async ({ connectionId, namespace, properties }) => {
-        await this.client(connectionId).createNamespace(namespace, { mode: 'create', properties })
-        return null
-      },
-      'namespaces/drop': async ({ connectionId, namespace, cascade }) => {
-        await this.client(connectionId).dropNamespace(namespace, { behavior: cascade ? 'cascade' : 'restrict' })
-        return null
-      },
-      'tables/drop': async ({ connectionId, namespace, name }) => {
-        await this.client(connectionId).dropTable({ namespace, name })
-        return null
-      },
-      'tables/rename': async ({ connectionId, namespace, name, newName, newNamespace }) => {
-        await this.client(connectionId).renameTable({ namespace, name }, newName, { newNamespace })
-        return null
-      },
       'requests/cancel': async ({ requestId }) => {
         this.inFlight.get(requestId)?.abort()
         return null
       },
+    } satisfies Partial<Handlers>
+  }
+
+  /** Answers that open a connection carry its Read-only switch (remembered, or its default). */
+  private openingWithReadOnly<H extends Partial<Handlers>>(handlers: H): H {
+    const out: Record<string, (input: never) => Promise<unknown>> = { ...handlers }
+    for (const method of OPENING) {
+      const open = out[method]
+      if (open) out[method] = async (input) => this.withReadOnly((await open(input)) as ConnectionInfo)
+    }
+    for (const method of CONNECTING) {
+      const connect = out[method]
+      if (!connect) continue
+      out[method] = async (input) => {
+        const result = (await connect(input)) as { connection: ConnectionInfo }
+        return { ...result, connection: await this.withReadOnly(result.connection) }
+      }
+    }
+    return out as H
+  }
+}
+
+/** Methods that answer the connection they opened, and those that answer it inside `{ connection }`. */
+const OPENING = ['connections/saved/open', 'connections/objectStore/open'] as const satisfies readonly Method[]
+const CONNECTING = ['connections/saved/connect', 'connections/objectStore/connect'] as const satisfies readonly Method[]
+
+type AllOf<U> = (U extends unknown ? (part: U) => void : never) extends (part: infer I) => void ? I : never
+
+/**
+ * The parts' handlers as one map, each method answered by exactly one part: a second answer would silently win or
+ * lose by the order of the parts, so it stops the service at start. The type says every method is answered.
+ */
+function joinHandlers<P extends object[]>(...parts: P): AllOf<P[number]> {
+  const joined: Record<string, unknown> = {}
+  for (const part of parts) {
+    for (const [method, handler] of Object.entries(part)) {
+      if (method in joined) throw new Error(`Two parts of the service answer ${method}`)
+      joined[method] = handler
     }
   }
+  return joined as AllOf<P[number]>
 }

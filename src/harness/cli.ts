@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util'
 import { parseStorageOption, storageOptionsSchema, type StorageOptions } from '../contract/objectStore'
 import { ensureRendererBuilt, rendererDirOf } from './build'
 import { startHarness } from './server'
-import { ensureLanceThreads } from '../core/lanceThreads'
+import { ensureLanceThreads } from '../core'
 
 // Before any table operation: Lance sizes its CPU pool once (see lanceThreads.ts).
 ensureLanceThreads()

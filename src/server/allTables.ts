@@ -1,4 +1,4 @@
-import type { NamespacePath, TableId } from '../core/namespace/path'
+import type { NamespacePath, TableId } from '../core/namespace'
 import type { Catalog } from './catalogs'
 
 /** Every table id of the catalog: the root's tables, then each namespace's, breadth first (all pages). */

@@ -1,25 +1,19 @@
 import http from 'node:http'
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
-import type { Table as ArrowTable } from 'apache-arrow'
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import { AppError } from '../contract'
-import type { CreateMode } from '../core/namespace/client'
-import { formatTableId, type NamespacePath, type TableId } from '../core/namespace/path'
-import { schemaToJson } from '../core/namespace/rest/jsonSchema'
-import { normalizeMode } from '../core/namespace/rest/wire'
-import { readArrowBody } from './arrowBody'
 import { ApiKeys } from './auth'
+import type { Catalogs } from './catalogs'
 import { DecodeGuard } from './decodeGuard'
-import { bodies, checkBody, parseJsonBody } from './jsonBody'
-import { DATABASE_HEADER, type Catalog, type Catalogs } from './catalogs'
-import { namespaceOf, tableNameParam, tableOf } from './ids'
-import { registerQueryRoutes } from './routes/query'
-import { versionOf } from './routes/queryRequest'
-import { invalid, sendError, type Subject } from './wireErrors'
-import { asClientError, refuseSchemaDifference, refuseTakenByNamespace, refuseTakenByTable } from './writeChecks'
+import { parseJsonBody } from './jsonBody'
+import { routeContext } from './routes/context'
 import { registerLifecycleRoutes } from './routes/lifecycle'
-import { registerRegisterRoutes } from './routes/register'
 import { registerMetadataRoutes } from './routes/metadata'
-import { allTables } from './allTables'
+import { registerNamespaceRoutes } from './routes/namespaces'
+import { registerQueryRoutes } from './routes/query'
+import { registerRegisterRoutes } from './routes/register'
+import { registerTableRoutes } from './routes/tables'
+import { sendError, type Subject } from './wireErrors'
+import { asClientError } from './writeChecks'
 
 export interface AppOptions {
   catalogs: Catalogs
@@ -42,8 +36,10 @@ export interface AppOptions {
 
 /**
  * The REST catalog server: the Lance REST namespace contract (rest-contract.md) over directory catalogs,
- * through our `dir` client. Routes are registered for both methods where clients disagree (§9.5), success
- * replies always carry a JSON body (§9.4) and errors `{error, code}` (§9.3).
+ * through our `dir` client. This file is the HTTP setup (limits, body parsers, auth, errors); the routes live in
+ * routes/, one file per part of the contract, each handed one RouteContext (routes/context.ts). Routes are registered for both
+ * methods where clients disagree (§9.5), success replies always carry a JSON body (§9.4) and errors
+ * `{error, code}` (§9.3).
  */
 export function buildApp(options: AppOptions): FastifyInstance {
   const keys = new ApiKeys(options.apiKeys)
@@ -139,279 +135,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
     reply.code(404).type('application/json').send({ error: `This server has no route ${request.method} ${(request.raw.url ?? '').split('?')[0]}`, code: 0 })
   })
 
-  const catalogOf = (request: FastifyRequest): Catalog => {
-    try {
-      return options.catalogs.select(request.headers[DATABASE_HEADER])
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'not_found') throw new AppError('not_found', `Namespace root: ${error.message}`)
-      throw error
-    }
-  }
-  const read = { handlerTimeout: readTimeout }
-  const json = (reply: FastifyReply, body: unknown) => reply.code(200).type('application/json').send(JSON.stringify(body ?? {}))
-  const q = (request: FastifyRequest) => request.query as Record<string, string | undefined>
-  const body = (request: FastifyRequest) => (request.body && typeof request.body === 'object' && !(request.body instanceof Uint8Array) ? (request.body as Record<string, unknown>) : {})
-  // Aborted when the caller goes away before the reply is sent (reads stop early; writes never take it).
-  // One listener per response (not per socket: keep-alive sockets would collect them).
-  const signals = new WeakMap<FastifyRequest, AbortSignal>()
-  const signalOf = (request: FastifyRequest, reply: FastifyReply): AbortSignal => {
-    let signal = signals.get(request)
-    if (!signal) {
-      const controller = new AbortController()
-      const response = reply.raw
-      response.once('close', () => {
-        if (!response.writableFinished) controller.abort()
-      })
-      signal = controller.signal
-      signals.set(request, signal)
-    }
-    return signal
-  }
-  const listParams = (request: FastifyRequest) => {
-    const { page_token: pageToken, limit } = q(request)
-    const n = limit === undefined || limit === '' ? undefined : Number(limit)
-    if (n !== undefined && (!Number.isSafeInteger(n) || n < 1)) throw invalid('limit must be a whole number ≥ 1')
-    return { pageToken: pageToken === '' ? undefined : pageToken, limit: n }
-  }
-  const page = (key: 'namespaces' | 'tables', p: { items: string[]; pageToken?: string }) =>
-    p.pageToken ? { [key]: p.items, page_token: p.pageToken } : { [key]: p.items }
-
-  // ---- namespaces ---------------------------------------------------------------------------
-
-  app.get('/v1/namespace/:id/list', read, async (request, reply) => {
-    const ns = namespaceOf(request)
-    const p = await catalogOf(request).client.listNamespaces(ns, { ...listParams(request), signal: signalOf(request, reply) })
-    return json(reply, page('namespaces', p))
-  })
-
-  app.post('/v1/namespace/:id/create', async (request, reply) => {
-    const ns = namespaceOf(request)
-    const b = checkBody(bodies.createNamespace, body(request))
-    const mode = normalizeMode(b.mode) ?? 'create'
-    if (!['create', 'existok', 'overwrite'].includes(mode)) throw invalid(`Unknown mode "${String(b.mode)}"; use Create, ExistOk or Overwrite`)
-    const properties = stringMap(b.properties, 'properties')
-    const catalog = catalogOf(request)
-    const work = async () => {
-      await refuseTakenByTable(catalog, ns)
-      await catalog.client.createNamespace(ns, { mode: mode === 'create' ? 'create' : 'exist_ok', properties })
-    }
-    // Only a plain create can lose to another: ExistOk and Overwrite succeed whoever made the namespace.
-    await (mode === 'create' && ns.length > 0 ? catalog.create(ns, 'namespace', work) : catalog.write(work))
-    return json(reply, properties ? { properties } : {})
-  })
-
-  app.post('/v1/namespace/:id/describe', read, async (request, reply) => {
-    const ns = namespaceOf(request)
-    const d = await catalogOf(request).client.describeNamespace(ns, { signal: signalOf(request, reply) })
-    return json(reply, { properties: d.properties })
-  })
-
-  app.post('/v1/namespace/:id/drop', async (request, reply) => {
-    const ns = namespaceOf(request)
-    const b = checkBody(bodies.dropNamespace, body(request))
-    const mode = normalizeMode(b.mode) ?? 'fail'
-    const behavior = normalizeMode(b.behavior) ?? 'restrict'
-    if (!['fail', 'skip'].includes(mode)) throw invalid(`Unknown mode "${String(b.mode)}"; use Fail or Skip`)
-    if (!['restrict', 'cascade'].includes(behavior)) throw invalid(`Unknown behavior "${String(b.behavior)}"; use Restrict or Cascade`)
-    const catalog = catalogOf(request)
-    try {
-      await catalog.write(() => catalog.client.dropNamespace(ns, { behavior: behavior as 'restrict' | 'cascade' }))
-    } catch (error) {
-      if (!(mode === 'skip' && error instanceof AppError && error.code === 'not_found')) throw error
-    }
-    return json(reply, {})
-  })
-
-  // NamespaceExists and TableExists answer "Success, no content" (the spec): 200 and an empty body.
-  const noContent = (reply: FastifyReply) => reply.code(200).send()
-
-  app.post('/v1/namespace/:id/exists', read, async (request, reply) => {
-    const ns = namespaceOf(request)
-    await catalogOf(request).client.describeNamespace(ns, { signal: signalOf(request, reply) })
-    return noContent(reply)
-  })
-
-  /** `include_declared=false` leaves out tables declared but not yet written (the spec's default is true). */
-  const includeDeclared = (request: FastifyRequest): boolean => {
-    const value = q(request).include_declared
-    if (value === undefined || value === '' || value === 'true') return true
-    if (value === 'false') return false
-    throw invalid('include_declared must be true or false')
-  }
-  const withData = async (catalog: Catalog, ids: TableId[]): Promise<TableId[]> => {
-    const located = await Promise.all(ids.map((id) => catalog.locator.locate(id).catch(() => null)))
-    return ids.filter((_, i) => located[i]?.hasData)
-  }
-  const listTables = async (request: FastifyRequest, reply: FastifyReply, ns: NamespacePath) => {
-    const catalog = catalogOf(request)
-    const declared = includeDeclared(request)
-    const p = await catalog.client.listTables(ns, { ...listParams(request), signal: signalOf(request, reply) })
-    const items = declared ? p.items : (await withData(catalog, p.items.map((name) => ({ namespace: ns, name })))).map((id) => id.name)
-    return json(reply, page('tables', { ...p, items }))
-  }
-  app.get('/v1/namespace/:id/table/list', read, (request, reply) => listTables(request, reply, namespaceOf(request)))
-  // ListAllTables: every table of every namespace, as its id joined with `$` (`t` at the root, `a$b$t` below),
-  // sorted; the page token is the last id of a page (the next page starts after it), as for the other lists.
-  app.get('/v1/table', read, async (request, reply) => {
-    const catalog = catalogOf(request)
-    const { pageToken, limit } = listParams(request)
-    const signal = signalOf(request, reply)
-    let ids = await allTables(catalog, signal)
-    if (!includeDeclared(request)) ids = await withData(catalog, ids)
-    const names = ids.map((id) => [...id.namespace, id.name].join('$')).sort()
-    const start = pageToken === undefined ? 0 : names.findIndex((n) => n > pageToken)
-    const rest = start < 0 ? [] : names.slice(start)
-    const items = limit === undefined ? rest : rest.slice(0, limit)
-    return json(reply, page('tables', { items, pageToken: limit !== undefined && rest.length > limit ? items[items.length - 1] : undefined }))
-  })
-  // Enterprise: `GET /v1/tables` → {"tables": [...], "page_token"?}.
-  app.get('/v1/tables', read, (request, reply) => listTables(request, reply, []))
-
-  // ---- tables -------------------------------------------------------------------------------
-
-  const describe = async (request: FastifyRequest, reply: FastifyReply) => {
-    const id = tableOf(request)
-    const flags = q(request)
-    const catalog = catalogOf(request)
-    const detailed = flags.load_detailed_metadata === 'true'
-    // The details (when asked) are read alongside the location: one round of disk work, not two.
-    const version = versionOf(body(request))
-    const describeDetails = () => (version === undefined ? catalog.descriptions.describe(id, signalOf(request, reply)) : catalog.client.describeTable(id, { version, signal: signalOf(request, reply) }))
-    const details = detailed ? describeDetails().then((d) => ({ d }), (error: unknown) => ({ error })) : undefined
-    const located = await catalog.locator.locate(id)
-    if (!located) {
-      // No location: ask the client, whose message says whether the table or its namespace is missing.
-      const outcome = await (details ?? catalog.client.describeTable(id, { signal: signalOf(request, reply) }).then((d) => ({ d }), (error: unknown) => ({ error })))
-      if ('error' in outcome) throw outcome.error
-      throw new AppError('not_found', `Table ${[...id.namespace, id.name].join('/')} does not exist`)
-    }
-    const out: Record<string, unknown> = { location: located.location, ...vended(catalog) }
-    if (flags.with_table_uri === 'true') out.table_uri = located.location
-    if (!located.hasData) {
-      // Declared, not yet written (the lancedb client writes the data itself after declare).
-      out.is_only_declared = true
-      return json(reply, out)
-    }
-    if (details) {
-      const outcome = await details
-      if ('error' in outcome) throw outcome.error
-      const d = outcome.d
-      // `num_rows` is our extension (unknown fields are ignored by other clients): it saves a count_rows call.
-      Object.assign(out, { table: id.name, namespace: [...id.namespace], version: d.version, schema: schemaToJson(d.schema), num_rows: d.rowCount })
-    }
-    return json(reply, out)
-  }
-  app.post('/v1/table/:id/describe', read, describe)
-
-  app.post('/v1/table/:id/declare', async (request, reply) => {
-    const id = tableOf(request)
-    const catalog = catalogOf(request)
-    const location = await catalog.create([...id.namespace, id.name], 'table', async () => {
-      if (id.namespace.length > 0) await catalog.client.describeNamespace(id.namespace)
-      await refuseTakenByNamespace(catalog, id)
-      return catalog.locator.declare(id)
-    })
-    return json(reply, { location, ...vended(catalog) })
-  })
-
-  const create = async (request: FastifyRequest, reply: FastifyReply, id: TableId, mode: CreateMode) => {
-    const data = await readArrowBody(request.body, decodeGuard)
-    const catalog = catalogOf(request)
-    const work = async () => {
-      await refuseTakenByNamespace(catalog, id)
-      // Checked under the name's claim: a table another process made is never overwritten by a create.
-      if (mode === 'create' && (await catalog.locator.locate(id))?.hasData) throw new AppError('already_exists', `Table ${formatTableId(id)} already exists`)
-      return createFrom(catalog, id, data, mode).finally(() => catalog.forget(id))
-    }
-    const d = await (mode === 'create' ? catalog.create([...id.namespace, id.name], 'table', work) : catalog.write(work))
-    const located = await catalog.locator.locate(id)
-    return json(reply, { ...(located ? { location: located.location } : {}), version: d.version })
-  }
-  app.post('/v1/table/:id/create', async (request, reply) => create(request, reply, tableOf(request), createMode(q(request).mode)))
-  // Enterprise: `POST /v1/tables/{table_name}` makes a new root table from an Arrow stream (409 / code 5 if it exists).
-  app.post('/v1/tables/:name', async (request, reply) => create(request, reply, tableNameParam(request), 'create'))
-
-  app.post('/v1/table/:id/insert', async (request, reply) => {
-    const id = tableOf(request)
-    const mode = normalizeMode(q(request).mode) ?? 'append'
-    if (mode !== 'append' && mode !== 'overwrite') throw invalid(`Unknown insert mode "${q(request).mode}"; use append or overwrite`)
-    const data = await readArrowBody(request.body, decodeGuard)
-    const catalog = catalogOf(request)
-    const version = await catalog.write(async () => {
-      if (mode === 'overwrite') {
-        await catalog.client.describeTable(id) // overwrite replaces an existing table; it never creates one
-        return (await createFrom(catalog, id, data, 'overwrite')).version
-      }
-      refuseSchemaDifference((await catalog.descriptions.describe(id)).schema, data.schema)
-      return catalog.client.appendRows(id, data)
-    }).finally(() => catalog.forget(id))
-    return json(reply, { version, num_inserted_rows: data.numRows })
-  })
-
-  registerQueryRoutes(app, { catalogOf, signalOf, read, maxQueryRows })
-
-  app.post('/v1/table/:id/drop', async (request, reply) => {
-    const id = tableOf(request)
-    const catalog = catalogOf(request)
-    const located = await catalog.locator.locate(id)
-    await catalog.write(async () => {
-      catalog.forget(id)
-      try {
-        await catalog.client.dropTable(id)
-      } catch (error) {
-        if (error instanceof AppError && error.code === 'not_found' && (await catalog.locator.dropUnlisted(id))) return
-        // Listed but damaged (no data, unreadable): remove its row and directory, so anything listed can go.
-        if (!(error instanceof AppError && error.code === 'not_found') || (await catalog.locator.locate(id))) {
-          if (await catalog.locator.dropDamaged(id)) return
-        }
-        throw error
-      }
-    })
-    return json(reply, { id: [...id.namespace, id.name], ...(located ? { location: located.location } : {}) })
-  })
-
-  app.post('/v1/table/:id/rename', async (request, reply) => {
-    const id = tableOf(request)
-    const b = checkBody(bodies.rename, body(request))
-    const newName = b.new_table_name
-    if (typeof newName !== 'string') throw invalid('new_table_name is required')
-    const newNs = b.new_namespace_id ?? b.new_namespace
-    if (newNs !== undefined && newNs !== null && (!Array.isArray(newNs) || !newNs.every((p) => typeof p === 'string'))) throw invalid('new_namespace_id must be a list of names')
-    const catalog = catalogOf(request)
-    catalog.forget(id)
-    const newNamespace = (newNs as string[] | null | undefined) ?? undefined
-    await catalog.write(async () => {
-      await refuseTakenByNamespace(catalog, { namespace: newNamespace ?? id.namespace, name: newName })
-      await catalog.client.renameTable(id, newName, { newNamespace })
-    })
-    // A table renamed inside a child namespace keeps its directory: forget both names' cached locations.
-    catalog.forget(id)
-    catalog.forget({ namespace: newNamespace ?? id.namespace, name: newName })
-    return json(reply, {})
-  })
-
-  app.post('/v1/table/:id/exists', read, async (request, reply) => {
-    const id = tableOf(request)
-    versionOf(body(request)) // type-checked like describe's
-    const catalog = catalogOf(request)
-    // A declared table exists (it is listed, and describe says `is_only_declared`); otherwise the client's
-    // describe says whether the table or its namespace is missing.
-    if (!(await catalog.locator.locate(id))) await catalog.client.describeTable(id, { signal: signalOf(request, reply) })
-    return noContent(reply)
-  })
-
-  app.post('/v1/table/:id/restore', async (request, reply) => {
-    const id = tableOf(request)
-    const version = checkBody(bodies.restore, body(request)).version
-    if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1) throw invalid('version must be a whole number ≥ 1')
-    const catalog = catalogOf(request)
-    await catalog.write(() => catalog.client.restoreVersion(id, version)).finally(() => catalog.forget(id))
-    return json(reply, {})
-  })
-
-  registerLifecycleRoutes(app, { catalogOf, json, body, read, decodeGuard })
-  registerRegisterRoutes(app, { catalogOf, json, body })
-  registerMetadataRoutes(app, { catalogOf, json, body })
+  const ctx = routeContext({ catalogs: options.catalogs, readTimeoutMs: readTimeout, maxQueryRows, decodeGuard })
+  registerNamespaceRoutes(app, ctx)
+  registerTableRoutes(app, ctx)
+  registerQueryRoutes(app, ctx)
+  registerLifecycleRoutes(app, ctx)
+  registerRegisterRoutes(app, ctx)
+  registerMetadataRoutes(app, ctx)
   return app
 }
 
@@ -423,32 +153,6 @@ const ARROW_ROUTES = [
   { prefix: '/v1/tables/', suffix: '' },
 ]
 
-function createMode(value: string | undefined): CreateMode {
-  const mode = normalizeMode(value) ?? 'create'
-  if (mode === 'create') return 'create'
-  if (mode === 'overwrite') return 'overwrite'
-  if (mode === 'existok') return 'exist_ok'
-  throw invalid(`Unknown create mode "${value}"; use create, overwrite or exist_ok`)
-}
-
-/** An empty stream (schema, no rows) makes an empty table (the spec's rule). */
-async function createFrom(catalog: Catalog, id: TableId, data: ArrowTable, mode: CreateMode) {
-  if (data.numRows === 0) return catalog.client.createEmptyTable(id, data.schema, { mode })
-  return catalog.client.createTable(id, data, { mode })
-}
-
-/** `storage_options` (rest-contract §3): what a client needs to reach the location, when the operator allows it. */
-function vended(catalog: Catalog): { storage_options?: Record<string, string> } {
-  return catalog.vended && Object.keys(catalog.vended).length > 0 ? { storage_options: { ...catalog.vended } } : {}
-}
-
 function sizeText(bytes: number): string {
   return bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : bytes >= 1024 && bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`
-}
-
-function stringMap(value: unknown, what: string): Record<string, string> | undefined {
-  if (value === undefined || value === null) return undefined
-  if (typeof value !== 'object' || Array.isArray(value) || !Object.values(value).every((v) => typeof v === 'string'))
-    throw invalid(`${what} must be a map of strings`)
-  return value as Record<string, string>
 }

@@ -3,17 +3,11 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { AppError } from '../contract'
 import { objectStoreScheme, type StorageOptions } from '../contract/objectStore'
-import type { NamespaceClient } from '../core/namespace/client'
-import type { TableId } from '../core/namespace/path'
-import { connectNamespace } from '../core/namespace/connect'
-import '../core/namespace/dir'
-import { claimsFor, type NameClaims } from '../core/namespace/dir/claim'
-import { WireCode } from '../core/namespace/rest/errors'
+import { type NamespaceClient, type TableId, connectNamespace, claimsFor, DirNamespaceClient, type NameClaims, WireCode } from '../core/namespace'
 import { DescribeCache } from './describeCache'
 import { DirLocator } from './dirLocator'
 import { withFileLock } from './fileLock'
 import type { Locator } from './locator'
-import { ObjectStoreClient } from './objectStore/client'
 import { ObjectStoreLocator } from './objectStore/locator'
 import { WireError } from './writeChecks'
 
@@ -49,7 +43,7 @@ export class Catalog {
 
   /** On object storage: no lock file can exist there, so processes rely on Lance's conditional commits alone. */
   get isObjectStore(): boolean {
-    return this.client instanceof ObjectStoreClient
+    return this.client instanceof DirNamespaceClient && this.client.isObjectStore
   }
 
   /**
@@ -119,7 +113,11 @@ export async function openCatalog(name: string, dir: string, options: CatalogOpt
   if (scheme && scheme !== 'file') {
     const root = dir.replace(/\/+$/, '')
     const storageOptions = options.storageOptions ?? {}
-    const client = await ObjectStoreClient.open(root, storageOptions)
+    // lancedb writes `__manifest` when it is missing: a server given an object-store root makes it a catalog.
+    const client = await DirNamespaceClient.open(root, { create: true, storageOptions }).catch((error: unknown) => {
+      if (!(error instanceof AppError)) throw error
+      throw new AppError(error.code, `Cannot open the catalog at ${root}: ${error.message}`, { hint: error.hint, detail: error.detail })
+    })
     const claims = claimsFor(root, storageOptions)
     return new Catalog(name, root, client, new ObjectStoreLocator(root, client, claims), options.vendStorageOptions ? storageOptions : undefined, claims)
   }

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { isSecretStorageKey, objectStoreScheme, objectStoreUriProblem, parseStorageOption, type StorageOptions } from '../contract/objectStore'
 import { startServer } from './index'
-import { ensureLanceThreads } from '../core/lanceThreads'
+import { ensureLanceThreads } from '../core'
 
 // Before any table operation: Lance sizes its CPU pool once (see lanceThreads.ts).
 ensureLanceThreads()

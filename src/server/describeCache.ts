@@ -1,8 +1,6 @@
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { TableDescription } from '../core/namespace/client'
-import type { NamespaceClient } from '../core/namespace/client'
-import type { TableId } from '../core/namespace/path'
+import type { TableDescription, NamespaceClient, TableId } from '../core/namespace'
 import type { Locator } from './locator'
 
 /**

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve, sep } from 'node:path'
 import * as lancedb from '@lancedb/lancedb'
 import { AppError } from '../contract'
-import { formatTableId, type TableId } from '../core/namespace/path'
+import { formatTableId, type TableId } from '../core/namespace'
 import type { Locator } from './locator'
 
 /**

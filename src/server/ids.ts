@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import { componentProblem } from '../contract'
-import type { NamespacePath, TableId } from '../core/namespace/path'
-import { decodeId, DEFAULT_DELIMITER } from '../core/namespace/rest/wire'
+import { type NamespacePath, type TableId, decodeId, DEFAULT_DELIMITER } from '../core/namespace'
 import { invalid } from './wireErrors'
 
 /**

@@ -1,4 +1,4 @@
-import type { TableId } from '../core/namespace/path'
+import type { TableId } from '../core/namespace'
 
 export interface Located {
   /** Where the table's Lance dataset lives (a local path or an object-store URI). */

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify'
 import { AppError } from '../contract'
-import { toAppError } from '../core/errors'
-import { httpStatusOf, wireCodeOf } from '../core/namespace/rest/errors'
+import { toAppError } from '../core'
+import { httpStatusOf, wireCodeOf } from '../core/namespace'
 
 /** Which object a route is about, to pick between "namespace" and "table" codes (1/2 vs 4/5). */
 export type Subject = 'namespace' | 'table'

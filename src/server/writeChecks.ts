@@ -1,8 +1,7 @@
 import type { Schema } from 'apache-arrow'
 import { AppError } from '../contract'
-import { toAppError } from '../core/errors'
-import type { NamespacePath, TableId } from '../core/namespace/path'
-import { WireCode } from '../core/namespace/rest/errors'
+import { toAppError } from '../core'
+import { type NamespacePath, type TableId, WireCode } from '../core/namespace'
 import type { Catalog } from './catalogs'
 
 /** An AppError that also names the wire code to answer with (when the AppError code alone is ambiguous). */

@@ -163,7 +163,7 @@ describe('opening object-store catalogs through the service', () => {
     const page = await call<Uint8Array>('tables/page', { ...ref, namespace: ['team'], name: 'scores', offset: 0, limit: 100 })
     expect(tableFromIPC(page).numRows).toBe(7)
     const capabilities = await call<Record<string, { supported?: boolean; reason?: string }>>('connections/capabilities', ref)
-    expect(capabilities['table.rename']).toMatchObject({ supported: false, reason: expect.stringMatching(/^Renaming tables is not possible on object storage/) })
+    expect(capabilities['table.rename']).toMatchObject({ supported: false, reason: expect.stringMatching(/^Renaming tables is not supported on object storage/) })
     expect(capabilities['table.query']).toMatchObject({ supported: true })
     // Opening the saved one again shows the open connection.
     expect(await call<ConnectionInfo>('connections/objectStore/open', { id: view.id })).toMatchObject({ id: connection.id })

@@ -10,7 +10,7 @@ import { AppError } from '../../src/contract'
 import { openSource, writeSource } from '../../src/core/import'
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import { storageProperties } from '../../src/core/namespace/objectStore'
-import { stagingName } from '../../src/core/recovery/staging'
+import { stagingName } from '../../src/core/namespace/dir/staging'
 import { startAzurite, type Azurite } from '../helpers/azurite'
 import { blobsUnder, deleteBlob } from '../helpers/azurite-blobs'
 
@@ -110,7 +110,7 @@ describe('object-store catalogs never write on read', () => {
     const runs = { namespace: ['lab'], name: 'runs' }
     const rename = await failure(client.renameTable(runs, 'renamed'))
     expect(rename.code).toBe('unsupported')
-    expect(rename.message).toMatch(/Renaming tables is not possible on object storage/)
+    expect(rename.message).toMatch(/Renaming tables is not supported on object storage/)
     // An import writes under a staging name and publishes it (a manifest edit): refused before it writes.
     const staged = await failure(client.createTable({ namespace: ['lab'], name: stagingName('fresh') }, rows(2) as unknown as arrow.Table))
     expect(staged.code).toBe('unsupported')

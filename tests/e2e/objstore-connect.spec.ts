@@ -136,7 +136,7 @@ test('connects to an az:// catalog on Azurite, browses it, and keeps the key sec
   await expect(page.getByRole('menuitem', { name: /Drop table/ })).toBeEnabled()
   const rename = page.getByRole('menuitem', { name: /Rename table/ })
   await expect(rename).toBeDisabled()
-  await expect(rename).toHaveAccessibleDescription(/^Renaming tables is not possible on object storage/)
+  await expect(rename).toHaveAccessibleDescription(/^Renaming tables is not supported on object storage/)
   await page.keyboard.press('Escape')
 
   // After a reload the saved connection is listed; editing it shows the key as saved, never its value.

@@ -74,7 +74,7 @@ test('browse an az:// catalog, open a table and page to its end; nothing in the 
   await treeItem(page, 'events').click({ button: 'right' })
   const rename = page.getByRole('menu').getByRole('menuitem', { name: /Rename table…/ })
   await expect(rename).toHaveAttribute('aria-disabled', 'true')
-  await expect(rename).toHaveAttribute('aria-description', /^Renaming tables is not possible on object storage/)
+  await expect(rename).toHaveAttribute('aria-description', /^Renaming tables is not supported on object storage/)
   await screenshot(page, 'objstore-az-table')
   await page.keyboard.press('Escape')
 

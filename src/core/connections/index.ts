@@ -1,3 +1,3 @@
 export * from './model'
-export * from './redact'
+export * from '../redact'
 export * from './store'

@@ -1,5 +1,5 @@
 import type { AuthKind, SavedConnectionView } from '../../contract/connections'
-import { isAlwaysSecretHeader } from './redact'
+import { isAlwaysSecretHeader } from '../redact'
 
 /**
  * Saved REST connections. What is on disk (a {@link SavedConnection}) holds no secret: API keys, tokens and

@@ -77,6 +77,8 @@ export class RemoteConnectionsModule {
       }
     },
     'connections/capabilities': async ({ connectionId }) => {
+      // Each engine answers for itself: a REST server its own map, a dir catalog what object storage cannot do
+      // (null on a local disk: everything works).
       const client = this.host.client(connectionId)
       return client instanceof RestNamespaceClient ? client.capabilities.snapshot() : client instanceof DirNamespaceClient ? client.capabilities() : null
     },

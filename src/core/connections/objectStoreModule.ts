@@ -6,7 +6,7 @@ import { DirNamespaceClient } from '../namespace/dir'
 import { toAppError } from '../errors'
 import type { RemoteConnectionsHost } from './module'
 import type { ObjectStoreConnectionStore } from './objectStoreStore'
-import { MASK, redactError } from './redact'
+import { MASK, redactError } from '../redact'
 
 type ObjectStoreMethod =
   | 'connections/objectStore/list'

@@ -6,7 +6,7 @@ import { basename, join } from 'node:path'
 import { Transform, type Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { AppError } from '../../contract'
-import { isAlive } from '../recovery/journal'
+import { isAlive } from '../namespace/dir/journal'
 
 /** `lcb-uploads-<pid>-XXXXXX` in the temp folder: the pid tells a crashed run's folder from a live one. */
 const UPLOADS_PREFIX = 'lcb-uploads-'

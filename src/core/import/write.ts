@@ -12,7 +12,7 @@ import { assertWritable, describeDiff, isEmptyDiff, schemaDiff } from './schema'
 import type { BatchSource } from './source'
 import { BatchTransform, detectVectorCandidates } from './transform'
 import { throwIfAborted } from './readers/errors'
-import { stagingName } from '../recovery/staging'
+import { stagingName } from '../namespace/dir/staging'
 import type { PassThrough, RawBatch } from './source'
 
 export interface WriteOptions {

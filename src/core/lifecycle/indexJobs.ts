@@ -3,7 +3,7 @@ import { AppError, type IndexJobInfo, type IndexSpec, type TableRef } from '../.
 import { toAppError } from '../errors'
 import type { NamespaceClient } from '../namespace/client'
 import type { TableId } from '../namespace/path'
-import { indexExists } from './errors'
+import { indexExists } from '../namespace/errors'
 import { retryConflicts, TableWrites } from './tableWrites'
 
 export interface IndexJobSpec {

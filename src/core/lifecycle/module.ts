@@ -1,12 +1,12 @@
 import { AppError, type IndexJobInfo, type Input, type Method, type Output, type OptimizePreview, type RestorePreview, type TableRef, type IndexSpec } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import type { TableId } from '../namespace/path'
-import { compareVersions } from './versions'
-import { indexExists } from './errors'
+import { compareVersions } from '../namespace/versions'
+import { indexExists } from '../namespace/errors'
 import { schemaOf } from './schema'
 import { namespaceContents } from './namespaces'
 import { IndexJobs } from './indexJobs'
-import { indexTypeOf } from './dirTable'
+import { indexTypeOf } from '../namespace/indexTypes'
 import { retryConflicts, TableWrites } from './tableWrites'
 
 export interface LifecycleDeps {

@@ -1,8 +1,19 @@
 import type { Input, QueryPlan, TableViewSpec } from '../../contract'
-import type { NamespaceClient } from '../namespace/client'
+
+type TableRef = { namespace: string[]; name: string }
+
+/**
+ * What the table-view use-cases need of a connection's client. Named here rather than taken from the namespace
+ * drivers, which build on the engine-free query code of this folder: every NamespaceClient has it.
+ */
+export interface ViewReader {
+  countRows(id: TableRef, options?: { view?: TableViewSpec; signal?: AbortSignal }): Promise<number>
+  latestVersion(id: TableRef): Promise<number>
+  explainQuery(id: TableRef, view: TableViewSpec, options?: { analyze?: boolean }): Promise<string>
+}
 
 export interface QueryModuleDeps {
-  client(connectionId: string): NamespaceClient
+  client(connectionId: string): ViewReader
   /** Run `work` with an AbortSignal that `requests/cancel` can trigger. */
   cancellable<T>(requestId: string | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T>
 }

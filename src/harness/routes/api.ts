@@ -1,5 +1,5 @@
 import { isMethod } from '../../contract'
-import { ARROW_STREAM } from '../../core/namespace/rest/wire'
+import { ARROW_STREAM } from '../../core/namespace'
 import type { HarnessRoute } from '../context'
 
 /**

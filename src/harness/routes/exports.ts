@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { exportJobIdSchema, fail } from '../../contract'
-import { toAppError } from '../../core/errors'
+import { toAppError } from '../../core'
 import type { HarnessRoute } from '../context'
 import { tokensMatch } from '../security'
 

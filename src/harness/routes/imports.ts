@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream'
 import { fail, ok } from '../../contract'
-import { toAppError } from '../../core/errors'
+import { toAppError } from '../../core'
 import type { HarnessRoute } from '../context'
 import { tokensMatch } from '../security'
 

@@ -1,9 +1,6 @@
 import { AppError } from '../../contract'
-import { formatTableId, type TableId } from '../../core/namespace/path'
-import type { NameClaims } from '../../core/namespace/dir/claim'
+import { formatTableId, objectStoreUnsupported, type DirNamespaceClient, type NameClaims, type TableId } from '../../core/namespace'
 import type { Located, Locator } from '../locator'
-import type { ObjectStoreClient } from './client'
-import { objectStoreUnsupported } from './unsupported'
 
 /**
  * Locations on an object-store catalog. Nothing here writes, and nothing is kept between requests (other server
@@ -13,7 +10,7 @@ import { objectStoreUnsupported } from './unsupported'
 export class ObjectStoreLocator implements Locator {
   constructor(
     readonly root: string,
-    private readonly client: ObjectStoreClient,
+    private readonly client: DirNamespaceClient,
     private readonly claims: NameClaims | null = null,
   ) {}
 

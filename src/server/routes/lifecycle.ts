@@ -1,25 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, indexSpecSchema, indexTypes, type IndexSpec } from '../../contract'
 import { castTypes } from '../../contract/lifecycle'
-import { DirNamespaceClient } from '../../core/namespace/dir/client'
-import { ObjectStoreClient } from '../objectStore/client'
-import { indexExists, indexNotFound, versionNotFound, WireCodedError } from '../../core/lifecycle/errors'
-import type { TableId } from '../../core/namespace/path'
+import { DirNamespaceClient, indexExists, indexNotFound, versionNotFound, WireCodedError, type TableId } from '../../core/namespace'
 import { readArrowBody } from '../arrowBody'
-import type { DecodeGuard } from '../decodeGuard'
 import type { Catalog } from '../catalogs'
 import { tableOf } from '../ids'
+import type { RouteContext } from './context'
 import { invalid } from '../wireErrors'
-
-export interface LifecycleRouteDeps {
-  /** Bounded decoding of Arrow bodies (src/server/decodeGuard.ts). */
-  decodeGuard?: DecodeGuard
-  catalogOf: (request: FastifyRequest) => Catalog
-  json: (reply: FastifyReply, body: unknown) => FastifyReply
-  body: (request: FastifyRequest) => Record<string, unknown>
-  /** Options for read routes (the read timeout). */
-  read: { handlerTimeout: number }
-}
 
 const isInt = (v: unknown, min = 0): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= min
 
@@ -28,7 +15,7 @@ const isInt = (v: unknown, min = 0): v is number => typeof v === 'number' && Num
  * catalog: versions, tags, indexes, stats, schema changes, update / delete / merge-insert.
  * Writes go through the catalog's write lock and forget cached descriptions.
  */
-export function registerLifecycleRoutes(app: FastifyInstance, deps: LifecycleRouteDeps): void {
+export function registerLifecycleRoutes(app: FastifyInstance, deps: RouteContext): void {
   const { catalogOf, json, body, read, decodeGuard } = deps
   const write = async <T>(request: FastifyRequest, work: (catalog: Catalog, id: TableId) => Promise<T>): Promise<T> => {
     const id = tableOf(request)
@@ -36,7 +23,6 @@ export function registerLifecycleRoutes(app: FastifyInstance, deps: LifecycleRou
     return catalog.write(() => work(catalog, id)).finally(() => catalog.forget(id))
   }
   const lance = (catalog: Catalog): Pick<DirNamespaceClient, 'onTable'> => {
-    if (catalog.client instanceof ObjectStoreClient) return catalog.client
     if (!(catalog.client instanceof DirNamespaceClient)) throw new AppError('unsupported', 'This catalog does not support row-level writes')
     return catalog.client
   }

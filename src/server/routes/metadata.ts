@@ -1,19 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import type { Field, Schema } from 'apache-arrow'
 import { z } from 'zod'
 import { AppError } from '../../contract'
-import { columnNotFound } from '../../core/lifecycle/errors'
-import { DirNamespaceClient } from '../../core/namespace/dir/client'
-import type { Catalog } from '../catalogs'
+import { columnNotFound, DirNamespaceClient } from '../../core/namespace'
 import { tableOf } from '../ids'
+import type { RouteContext } from './context'
 import { checkBody } from '../jsonBody'
-import { ObjectStoreClient } from '../objectStore/client'
-
-export interface MetadataRouteDeps {
-  catalogOf: (request: FastifyRequest) => Catalog
-  json: (reply: FastifyReply, body: unknown) => FastifyReply
-  body: (request: FastifyRequest) => Record<string, unknown>
-}
 
 const updateFieldMetadata = z.looseObject({
   branch: z.string().nullish(),
@@ -27,7 +19,7 @@ const updateFieldMetadata = z.looseObject({
  * commit: merge, `null` deletes a key, `replace` swaps the map). UpdateTableSchemaMetadata — the schema-level map —
  * has no call in lancedb 0.31.0's Node API (it changes field metadata only), so it answers "unsupported".
  */
-export function registerMetadataRoutes(app: FastifyInstance, deps: MetadataRouteDeps): void {
+export function registerMetadataRoutes(app: FastifyInstance, deps: RouteContext): void {
   const { catalogOf, json, body } = deps
 
   app.post('/v1/table/:id/update_field_metadata', async (request, reply) => {
@@ -37,7 +29,7 @@ export function registerMetadataRoutes(app: FastifyInstance, deps: MetadataRoute
     const updates = b.updates.map((u) => ({ path: u.path, metadata: u.metadata, ...(u.replace ? { replace: true } : {}) }))
     const catalog = catalogOf(request)
     const client = catalog.client
-    if (!(client instanceof DirNamespaceClient || client instanceof ObjectStoreClient)) throw new AppError('unsupported', 'This catalog cannot change field metadata')
+    if (!(client instanceof DirNamespaceClient)) throw new AppError('unsupported', 'This catalog cannot change field metadata')
     const { version, schema } = await catalog
       .write(() =>
         client.onTable(

@@ -1,23 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '../../contract'
 import { emptyIpcStream } from '../../core/arrow'
-import { viewSchema } from '../../core/query/pageBytes'
-import { ORDER_APPLIED_HEADER } from '../../core/query/restRequest'
-import { ARROW_FILE, ARROW_STREAM } from '../../core/namespace/rest/wire'
+import { viewSchema } from '../../core/query'
+import { ORDER_APPLIED_HEADER, ARROW_FILE, ARROW_STREAM } from '../../core/namespace'
 import { streamToFile } from '../arrowBody'
-import type { Catalog } from '../catalogs'
 import { tableOf } from '../ids'
+import type { RouteContext } from './context'
 import { parseQueryRequest, predicateOf, versionOf } from './queryRequest'
 
-export interface QueryRouteContext {
-  catalogOf(request: FastifyRequest): Catalog
-  /** Aborted when the caller goes away. */
-  signalOf(request: FastifyRequest, reply: FastifyReply): AbortSignal
-  /** Route options of reads (the read timeout). */
-  read: { handlerTimeout: number }
-  /** Largest `k`. */
-  maxQueryRows: number
-}
 
 /**
  * The data routes of the REST contract (rest-contract.md §3.3): query (QueryTableRequest: filter, vector search,
@@ -25,7 +15,7 @@ export interface QueryRouteContext {
  * (`predicate`, `version`; a bare integer), explain_plan and analyze_plan (a bare JSON string).
  * Every field is type-checked: a wrong type is 400 / code 13, never ignored.
  */
-export function registerQueryRoutes(app: FastifyInstance, ctx: QueryRouteContext): void {
+export function registerQueryRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const bodyOf = (request: FastifyRequest) =>
     request.body && typeof request.body === 'object' && !(request.body instanceof Uint8Array) && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {}
   const parse = (request: FastifyRequest, reply: FastifyReply, b: Record<string, unknown>) => {

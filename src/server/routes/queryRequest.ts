@@ -1,6 +1,6 @@
 import { AppError, MAX_PREDICATE_LENGTH, MAX_VECTOR_DIMENSION, type DistanceMetric, type TableViewSpec } from '../../contract'
-import { vectorColumns } from '../../core/query/validate'
-import { ORDER_BY_FIELD } from '../../core/query/restRequest'
+import { vectorColumns } from '../../core/query'
+import { ORDER_BY_FIELD } from '../../core/namespace'
 import type { Schema } from 'apache-arrow'
 
 /** A QueryTableRequest (rest-contract.md §3.3), type-checked field by field and turned into a view and a window. */

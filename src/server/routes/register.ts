@@ -1,17 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { AppError } from '../../contract'
-import { WireCodedError } from '../../core/lifecycle/errors'
-import { DirNamespaceClient } from '../../core/namespace/dir/client'
+import { DirNamespaceClient, objectStoreUnsupported, WireCodedError } from '../../core/namespace'
 import type { Catalog } from '../catalogs'
 import { tableOf } from '../ids'
-import { objectStoreUnsupported } from '../objectStore/unsupported'
+import type { RouteContext } from './context'
 import { invalid } from '../wireErrors'
-
-export interface RegisterRouteDeps {
-  catalogOf: (request: FastifyRequest) => Catalog
-  json: (reply: FastifyReply, body: unknown) => FastifyReply
-  body: (request: FastifyRequest) => Record<string, unknown>
-}
 
 /** A name held by a namespace answers the namespace code (2), as every other write path does. */
 function namespaceCoded(error: unknown): unknown {
@@ -24,7 +17,7 @@ function namespaceCoded(error: unknown): unknown {
  * register makes a Lance dataset directory inside the root a table; deregister stops listing a table and keeps
  * its data. Locations on the wire are relative to the catalog root (never server paths).
  */
-export function registerRegisterRoutes(app: FastifyInstance, deps: RegisterRouteDeps): void {
+export function registerRegisterRoutes(app: FastifyInstance, deps: RouteContext): void {
   const { catalogOf, json, body } = deps
   const dir = (catalog: Catalog): DirNamespaceClient => {
     if (catalog.isObjectStore) throw objectStoreUnsupported('register')

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { isAlive } from '../../../src/core/recovery/journal'
+import { isAlive } from '../../../src/core/namespace/dir/journal'
 
 /**
  * Whether a crashed writer's process runs, as recovery decides it: a zombie is dead, and a process that started

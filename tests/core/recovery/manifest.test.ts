@@ -8,7 +8,7 @@ import { openSource } from '../../../src/core/import/open'
 import { writeSource } from '../../../src/core/import/write'
 import { DirNamespaceClient } from '../../../src/core/namespace/dir'
 import { CatalogManifest } from '../../../src/core/namespace/dir/manifest'
-import { stagingName } from '../../../src/core/recovery/staging'
+import { stagingName } from '../../../src/core/namespace/dir/staging'
 import { makeTempDir, removeDir, sampleTable } from '../../helpers/catalog'
 import { appError } from '../../helpers/errors'
 

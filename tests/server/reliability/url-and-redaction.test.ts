@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MASK, redactError, redactText } from '../../../src/core/connections/redact'
+import { MASK, redactError, redactText } from '../../../src/core/redact'
 import { AppError } from '../../../src/contract'
 import { createAppUrlCheck } from '../../../src/main/security'
 

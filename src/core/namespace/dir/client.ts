@@ -1,15 +1,16 @@
 import { existsSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { connectNamespace, type Connection, type Query, type Table as LanceTable } from '@lancedb/lancedb'
+import { connect, connectNamespace, type Connection, type Query, type Table as LanceTable } from '@lancedb/lancedb'
 import { Schema as ArrowSchema, Table as ArrowTable, tableFromIPC, type Schema } from 'apache-arrow'
 import { AppError, type Page } from '../../../contract'
 import { emptyIpcStream, fileBuffersToStream, toIpcStream } from '../../arrow'
-import { DirQueries } from '../../query/dirQueries'
+import { DirQueries } from './queries'
+import { TableHandles } from './handles'
 import type { CallOptions, CreateMode, ListOptions, NamespaceClient, ReadPageOptions, TableDescription } from '../client'
 import { assertComponent, assertNamespacePath, assertTableId, formatNamespace, formatTableId, type NamespacePath, type TableId } from '../path'
-import { clearIntent, recordIntent } from '../../recovery/journal'
-import { isStagingName, stagingName } from '../../recovery/staging'
+import { clearIntent, recordIntent } from './journal'
+import { isStagingName, stagingName } from './staging'
 import { addArrowTable, addIpcFile, createFromIpc } from './add'
 import { fromLanceError } from './errors'
 import { assertPageWindow, LanceDirClient, listWindow, type TableWrite } from './lanceClient'
@@ -24,8 +25,8 @@ import { fromStoreMessage, inspectStoreRoot, objectStoreCapabilities, objectStor
 
 export { DEFAULT_LIST_LIMIT } from './lanceClient'
 
-/** How many table handles readPage keeps open (a handle holds Lance's metadata caches). */
-const OPEN_TABLES = 32
+/** How many table handles a connection keeps open (the latest of recently read tables, and pinned versions). */
+const OPEN_TABLES = 64
 
 export interface DirOpenOptions {
   /** Make the directory (and its `__manifest`) if it is missing or empty. Off for browsing. */
@@ -49,8 +50,8 @@ export interface DirOpenOptions {
  */
 export class DirNamespaceClient extends LanceDirClient implements NamespaceClient {
   readonly implementation = 'dir' as const
-  /** Table handles opened by readPage, so paging does not reopen the table each time. describeTable refreshes them. */
-  private readonly tables = new Map<string, Promise<LanceTable>>()
+  /** Open table handles: readPage's, describe's latest, and the versions views are pinned to (see {@link TableHandles}). */
+  private readonly handles = new TableHandles(OPEN_TABLES)
   /**
    * Handles kept between the appends of one import into its staging table: reopening it for every chunk meant a
    * `__manifest` lookup plus a dataset open, 100 times for 1M rows (profiled: `openTable` on the JS thread). Staging names are
@@ -66,8 +67,10 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
   pendingRecovery: string[] = []
   /** Limits of this catalog worth telling the user (an object-store root listed without its manifest), in words. */
   readonly notes: string[] = []
+  /** On object storage: lancedb's listing database on the root (`{name}.lance` directories), opened when needed. */
+  private listingDb: Promise<Connection> | undefined
   /** Reads through a view, each at exactly its version (src/core/query). */
-  protected readonly queries = new DirQueries({ open: (id) => this.openTable(id), mapError: (error, id) => this.mapError(error, { table: id }) })
+  protected readonly queries = new DirQueries({ open: (id) => this.openTable(id), mapError: (error, id) => this.mapError(error, { table: id }), handles: this.handles })
 
   private constructor(
     readonly root: string,
@@ -209,9 +212,34 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
 
   /** Opening afresh picks up what other processes wrote since; later pages read this same version. */
   protected latestTable(id: TableId): Promise<LanceTable> {
-    const opened = this.openTable(id)
-    this.remember(tableKey(id), opened)
-    return opened
+    if (this.store) return this.refreshedTable(id)
+    return this.handles.keep(id, undefined, this.openTable(id))
+  }
+
+  /**
+   * On object storage, a kept handle brought to the latest version (`checkoutLatest`: Lance reads the version list,
+   * a round trip or two) instead of a fresh open (a `__manifest` lookup plus the dataset's open: several). Others
+   * may drop or re-create the table meanwhile: a handle that cannot refresh is dropped and the table opened afresh,
+   * which then says "not found" if it is gone.
+   */
+  private async refreshedTable(id: TableId): Promise<LanceTable> {
+    const kept = this.handles.get(id)
+    if (kept) {
+      try {
+        const table = await kept
+        await table.checkoutLatest()
+        return table
+      } catch {
+        this.handles.drop(id, undefined, kept)
+      }
+    }
+    return this.handles.keep(id, undefined, this.openTable(id))
+  }
+
+  /** The table's full location (a directory, or `az://…/t.lance` on object storage), as Lance itself resolved it. */
+  async locationOf(id: TableId): Promise<string> {
+    assertTableId(id)
+    return tableUri(await this.latestTable(id))
   }
 
   async readPage(id: TableId, options: ReadPageOptions): Promise<Uint8Array> {
@@ -242,7 +270,8 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
     return this.createStaged(id, options.mode, (t, mode) => createFromIpc(this.db, t.name, [...t.namespace], ipcFile, mode, this.tableOptions().storageOptions))
   }
 
-  protected createWith(id: TableId, mode: CreateMode | undefined, _data: ArrowTable, write: TableWrite): Promise<TableDescription> {
+  protected createWith(id: TableId, mode: CreateMode | undefined, data: ArrowTable, write: TableWrite): Promise<TableDescription> {
+    if (this.store) return this.createInStore(id, mode, write, data)
     return this.createStaged(id, mode, write)
   }
 
@@ -252,9 +281,9 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
    * name given by the caller (the import writes its chunks into one) is written directly.
    */
   private async createStaged(id: TableId, mode: CreateMode = 'create', write: TableWrite): Promise<TableDescription> {
+    if (this.store) return this.createInStore(id, mode, write)
     await this.assertNamespaceExists(id.namespace)
     this.forget(id)
-    if (this.store) return this.createInStore(id, mode, write)
     if (isStagingName(id.name)) {
       await this.call(() => write(id, 'create'), { table: id })
       return this.describeTable(id)
@@ -283,11 +312,20 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
    * `__manifest` row for a child namespace): there is no staging-and-publish, because publishing is a manifest
    * edit. The import's staging tables are refused before anything is written.
    */
-  private async createInStore(id: TableId, mode: CreateMode, write: TableWrite): Promise<TableDescription> {
+  private async createInStore(id: TableId, mode: CreateMode = 'create', write: TableWrite, data?: ArrowTable): Promise<TableDescription> {
     if (isStagingName(id.name)) throw objectStoreUnsupported('import')
+    await this.assertNamespaceExists(id.namespace)
+    this.forget(id)
     const holder = await serialized(this.root, () => this.occupant(id.namespace, id.name))
     if (holder === 'namespace' || (holder === 'table' && mode === 'create')) throw takenBy(holder, id.namespace, id.name)
     if (holder === 'table' && mode === 'exist_ok') return this.describeTable(id)
+    if (holder === 'table' && data) {
+      // One commit on the existing dataset: lancedb's own namespace overwrite loses the storage options on object
+      // storage ("no Azure account name").
+      const existing = await this.openTable(id)
+      await this.call(() => existing.add(data, { mode: 'overwrite' }), { table: id })
+      return this.describeTable(id)
+    }
     await this.call(() => write(id, holder === 'table' ? 'overwrite' : 'create'), { table: id })
     return this.describeTable(id)
   }
@@ -351,7 +389,26 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
   async dropTable(id: TableId, _options: CallOptions = {}): Promise<void> {
     assertTableId(id)
     this.forget(id)
+    if (this.store) return this.dropInStore(id)
     await serialized(this.root, () => this.dropUnlocked(id))
+  }
+
+  /** On object storage only lancedb removes tables (we hold no manifest handle and no local directory). */
+  private async dropInStore(id: TableId): Promise<void> {
+    try {
+      await this.call(() => this.db.dropTable(id.name, [...id.namespace]), { table: id })
+    } catch (error) {
+      // A root table that a client wrote itself at `{root}/{name}.lance` (after declare) has no `__manifest` row:
+      // lancedb lists and opens it, but its namespace drop does not see it. The listing database drops it.
+      if (!(toCode(error) === 'not_found' && id.namespace.length === 0)) throw error
+      await this.openTable(id)
+      await this.call(async () => (await this.listing()).dropTable(id.name), { table: id })
+    }
+  }
+
+  /** lancedb's listing database on an object-store root (`{name}.lance` directories); the root has its `__manifest`. */
+  private listing(): Promise<Connection> {
+    return (this.listingDb ??= connect(this.root, { storageOptions: this.storageOptions }))
   }
 
   /**
@@ -376,8 +433,6 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
   }
 
   private async dropDamaged(id: TableId): Promise<boolean> {
-    // On object storage only lancedb removes tables (we hold no manifest handle and no local directory).
-    if (this.store) return false
     let removed = false
     if (this.manifest?.exists) {
       for (const row of await this.manifest.find(tableObjectId(id))) {
@@ -444,11 +499,12 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
   }
 
   async close(): Promise<void> {
-    this.tables.clear()
+    this.handles.clear()
     this.writers.clear()
-    this.queries.clear()
     if (this.db.isOpen()) this.db.close()
     await this.manifest?.close()
+    const listing = await this.listingDb?.catch(() => undefined)
+    if (listing?.isOpen()) listing.close()
   }
 
   // ---- helpers ----------------------------------------------------------------------------
@@ -473,28 +529,12 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
   }
 
   private cachedTable(id: TableId, version?: number): Promise<LanceTable> {
-    const key = tableKey(id, version)
-    const cached = this.tables.get(key)
-    if (cached) return cached
-    const table = version === undefined ? this.openTable(id) : this.openVersion(id, version)
-    this.remember(key, table)
-    return table
-  }
-
-  /** Keep the handle (most recent last), forget it if opening fails, and keep only the last few tables open. */
-  private remember(key: string, table: Promise<LanceTable>): void {
-    this.tables.delete(key)
-    this.tables.set(key, table)
-    table.catch(() => {
-      if (this.tables.get(key) === table) this.tables.delete(key)
-    })
-    while (this.tables.size > OPEN_TABLES) this.tables.delete(this.tables.keys().next().value!)
+    return this.handles.get(id, version) ?? this.handles.keep(id, version, version === undefined ? this.openTable(id) : this.openVersion(id, version))
   }
 
   protected forget(id: TableId): void {
-    this.tables.delete(tableKey(id))
+    this.handles.forget(id)
     this.writers.delete(tableKey(id))
-    this.queries.forget(id)
   }
 
   /**
@@ -581,6 +621,17 @@ function storeError(error: unknown, store: ObjectStoreLocation, options: Storage
     // No `cause`: the raw error may carry a signed URL or a secret, and causes end up in logs.
     detail: detail === undefined ? undefined : redactSecrets(detail, options).slice(0, 2000),
   })
+}
+
+/**
+ * Where Lance keeps `table`. lancedb 0.31.0 has no accessor for it; `display()` prints
+ * `NativeTable(<name>, uri=<uri>, read_consistency_interval=…)`, and the URI is what the namespace resolved
+ * (for child-namespace tables the random directory named by `__manifest`).
+ */
+export function tableUri(table: LanceTable): string {
+  const match = /\buri=(.*?), read_consistency_interval=/.exec(table.display())
+  if (!match?.[1]) throw new AppError('internal', `Cannot tell where table ${table.name} is stored (lancedb changed its display format)`)
+  return match[1]
 }
 
 /** The fields named by `columns`, in that order (what a projected query answers). */

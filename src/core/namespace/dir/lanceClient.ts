@@ -4,9 +4,9 @@ import { AppError, type Page, type TableViewSpec } from '../../../contract'
 import type { ColumnAlteration, IndexInfo, IndexSpec, NewColumn, OptimizeResult, TableStats, TagInfo, VersionInfo } from '../../../contract/lifecycle'
 import type { StorageOptions } from '../../../contract/objectStore'
 import { schemaFields } from '../../arrow'
-import * as lifecycle from '../../lifecycle/dirTable'
-import { indexNotFound, tagExists, tagNotFound, versionNotFound } from '../../lifecycle/errors'
-import type { DirQueries } from '../../query/dirQueries'
+import * as lifecycle from './lifecycle'
+import { indexNotFound, tagExists, tagNotFound, versionNotFound } from '../errors'
+import type { DirQueries } from './queries'
 import { listAll, type CallOptions, type CreateMode, type DescribeOptions, type ExplainOptions, type ListOptions, type ReadPageOptions, type TableDescription, type ViewOptions } from '../client'
 import { assertComponent, assertNamespacePath, assertTableId, type NamespacePath, type TableId } from '../path'
 
@@ -23,11 +23,10 @@ export interface ErrorContext {
 export type TableWrite = (target: TableId, mode: 'create' | 'overwrite') => Promise<unknown>
 
 /**
- * What every directory catalog opened through lancedb's `connectNamespace("dir")` does the same way, whether the
- * app's {@link DirNamespaceClient} (local or object storage) or the REST server's object-store client: namespace
- * create/drop, the listing pages, describe at the latest version, reads through a view (src/core/query), and the
- * one-commit lifecycle operations on the latest table. Where the two differ (how a table is opened and kept, how a
- * table is created, how errors read), the subclass says.
+ * What a directory catalog opened through lancedb's `connectNamespace("dir")` does the same way on a local disk and
+ * on object storage: namespace create/drop, the listing pages, describe at the latest version, reads through a view
+ * (./queries.ts), and the one-commit lifecycle operations on the latest table. How a table is opened and kept, how
+ * one is created, and how errors read, {@link DirNamespaceClient} says.
  */
 export abstract class LanceDirClient {
   /** Reads through a view, each at exactly its version. */
@@ -160,7 +159,7 @@ export abstract class LanceDirClient {
     }, { table: id })
   }
 
-  // ---- lifecycle (src/core/lifecycle/dirTable.ts): each one Lance commit --------------------
+  // ---- lifecycle (./lifecycle.ts): each one Lance commit -------------------------------------
 
   async listVersions(id: TableId, _options: CallOptions = {}): Promise<VersionInfo[]> {
     return this.onTable(id, (t) => lifecycle.listVersions(t))

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, realpath, rename, stat } from 'node:fs/promises'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { AppError } from '../../../contract'
-import { WireCodedError } from '../../lifecycle/errors'
+import { WireCodedError } from '../errors'
 import { formatTableId, type TableId } from '../path'
 import { tableObjectId, type CatalogManifest } from './manifest'
 

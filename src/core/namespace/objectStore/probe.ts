@@ -1,14 +1,16 @@
 import { AppError } from '../../../contract'
 import { EMPTY_ROOT_WORDS } from '../../../contract/connections'
 import type { StorageOptions } from '../../../contract/objectStore'
-import type { RootLayout } from '../dir/root'
 import { probeAzure } from './azure'
 import { probeS3 } from './s3'
 import type { ObjectStoreLocation } from './location'
 import type { RootListing } from './listing'
 
-/** How an object-store root holds its catalog, or `unknown` when it cannot be listed without lancedb. */
-export type StoreLayout = RootLayout | 'unknown'
+/**
+ * How an object-store root holds its catalog (the layouts of a local directory, dir/root.ts: a `__manifest`, or
+ * `*.lance` tables only), or `unknown` when it cannot be listed without lancedb.
+ */
+export type StoreLayout = 'manifest' | 'tables-only' | 'unknown'
 
 /**
  * Look at an object-store root before lancedb does (it writes `__manifest` when missing): the same decisions

@@ -2,15 +2,17 @@ import { AppError } from '../../../contract'
 import { operationLabels, type CapabilitySnapshot, type Operation } from '../../../contract/connections'
 
 /**
- * Why these operations cannot run on a catalog on object storage with lancedb 0.31.0. Each needs a
- * `__manifest` edit that lancedb does not offer (it answers rename with "not implemented"), which we make
- * locally by opening the manifest through a symlink — object stores have no symlinks, and lancedb always
- * appends `.lance` to a table name — or a crash-safe multi-commit write (staging + publish, journal).
+ * What a catalog on object storage cannot do with lancedb 0.31.0, and why, in one wording for the app and our
+ * server. Each needs a `__manifest` edit that lancedb does not offer (it answers rename with "not implemented"),
+ * which we make locally by opening the manifest through a symlink — object stores have no symlinks, and lancedb
+ * always appends `.lance` to a table name — or a crash-safe multi-commit write (staging + publish, journal).
  */
 export const OBJECT_STORE_REASONS = {
-  rename: 'Renaming tables is not possible on object storage with lancedb 0.31: its directory namespace does not implement rename, and the catalog’s __manifest cannot be edited there (it is reached locally through a symlink)',
+  rename: 'Renaming tables is not supported on object storage with lancedb 0.31: its directory namespace does not implement rename, and the catalog’s __manifest cannot be edited there (it is reached locally through a symlink)',
   import: 'Importing files into a catalog on object storage is not supported yet: an import writes a hidden staging table and publishes it with a __manifest edit (or journals an append for crash recovery), which lancedb 0.31 cannot do on object storage',
-  register: 'Registering or deregistering tables is not possible on object storage with lancedb 0.31: it needs a __manifest edit',
+  register: 'Registering and deregistering tables is not supported on object storage with lancedb 0.31: both need a __manifest edit',
+  declareChild:
+    'Declaring a table in a child namespace is not supported on object storage: it reserves a __manifest row, which lancedb 0.31 cannot write on object storage. Create it through the CreateTable route of this server (an Arrow body) instead, or declare the table at the root of the catalog',
 } as const
 
 /**

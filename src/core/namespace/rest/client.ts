@@ -1,15 +1,15 @@
 import * as arrow from 'apache-arrow'
 import { AppError, type Page } from '../../../contract'
 import type { TableViewSpec } from '../../../contract'
-import { operationOf, ORDER_APPLIED_HEADER, queryTableRequest } from '../../query/restRequest'
-import { restScan, countFromReply, indexesFromReply } from '../../query/restQueries'
+import { operationOf, ORDER_APPLIED_HEADER, queryTableRequest } from './queryRequest'
+import { restScan, countFromReply, indexesFromReply } from './queries'
 import type { CallOptions, CreateMode, DescribeOptions, ExplainOptions, IndexSummary, ListOptions, NamespaceClient, ReadPageOptions, TableDescription, ViewOptions } from '../client'
 import { assertComponent, assertNamespacePath, assertTableId, formatNamespace, formatTableId, type NamespacePath, type TableId } from '../path'
 import { CapabilityMap } from './capabilities'
 import { headerOf, RestTransport, type RequestSpec } from './http'
 import { describeFields, schemaFromJson, type JsonArrowSchema } from './jsonSchema'
 import { ARROW_FILE, ARROW_STREAM, DEFAULT_DELIMITER, encodeId } from './wire'
-import { RestLifecycle } from '../../lifecycle/rest'
+import { RestLifecycle } from './lifecycle'
 import type { ColumnAlteration, IndexInfo, IndexSpec, NewColumn, OptimizeResult, TableStats, TagInfo, VersionInfo } from '../../../contract/lifecycle'
 
 export interface RestClientOptions {
@@ -573,7 +573,7 @@ export class RestNamespaceClient implements NamespaceClient {
     return readIpc(r.bytes, `the schema of ${formatTableId(id)}`).schema
   }
 
-  // ---- lifecycle (src/core/lifecycle/rest.ts) -------------------------------------------------
+  // ---- lifecycle (./lifecycle.ts) -------------------------------------------------------------
 
   private get lifecycle(): RestLifecycle {
     return new RestLifecycle({ json: (options, spec) => this.http.json(this.spec(options, spec)), tableId: (id) => this.tableId(id) })

@@ -1,6 +1,6 @@
 import { Pool, type Dispatcher } from 'undici'
 import { AppError } from '../../../contract'
-import { redactError, redactText } from '../../connections/redact'
+import { redactError, redactText } from '../../redact'
 import { errorFromNetwork, errorFromResponse, parseErrorBody } from './errors'
 import type { CapabilityMap, Operation } from './capabilities'
 

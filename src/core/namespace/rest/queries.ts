@@ -1,6 +1,6 @@
 import * as arrow from 'apache-arrow'
-import { AppError, type TableViewSpec } from '../../contract'
-import type { IndexSummary } from '../namespace/client'
+import { AppError, type TableViewSpec } from '../../../contract'
+import type { IndexSummary } from '../client'
 
 /** Rows per request when a REST view is scanned (bounded bytes: a 768-d float vector is 3 KB a row). */
 export const SCAN_PAGE_ROWS = 2048

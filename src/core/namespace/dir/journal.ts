@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { mkdir, open, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import type { TableId } from '../namespace/path'
+import type { TableId } from '../path'
 
 /**
  * Write intents, recorded durably before a multi-step write so that the next open of the catalog can finish or

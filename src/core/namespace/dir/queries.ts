@@ -1,19 +1,17 @@
 import type { Table as LanceTable } from '@lancedb/lancedb'
 import type { RecordBatch, Schema } from 'apache-arrow'
-import { AppError, type TableViewSpec } from '../../contract'
-import { schemaFields } from '../arrow'
-import type { CallOptions, IndexSummary, TableDescription } from '../namespace/client'
-import { formatTableId, type TableId } from '../namespace/path'
-import { buildQuery, viewNarrowsRows, type QueryWindow } from './buildQuery'
-import { queryInputError } from './errors'
-import { emptyIpcStream, toIpcStream } from '../arrow'
-import { queryToIpcStream, viewSchema } from './pageBytes'
-import { scanSorted, sortedRowIds, takeInOrder } from './sortedReads'
-import { assertViewMatchesSchema } from './validate'
-import { scanWindows } from './windowedScan'
-
-/** How many (table, version) handles stay open; each holds Lance's metadata caches for that version. */
-const OPEN_VERSIONS = 32
+import { AppError, type TableViewSpec } from '../../../contract'
+import { schemaFields } from '../../arrow'
+import type { CallOptions, IndexSummary, TableDescription } from '../client'
+import { formatTableId, type TableId } from '../path'
+import { buildQuery, viewNarrowsRows, type QueryWindow } from '../../query/buildQuery'
+import { queryInputError } from '../../query/errors'
+import { emptyIpcStream, toIpcStream } from '../../arrow'
+import { queryToIpcStream, viewSchema } from '../../query/pageBytes'
+import { scanSorted, sortedRowIds, takeInOrder } from '../../query/sortedReads'
+import { assertViewMatchesSchema } from '../../query/validate'
+import { scanWindows } from '../../query/windowedScan'
+import type { TableHandles } from './handles'
 
 interface Pinned {
   table: LanceTable
@@ -25,6 +23,8 @@ export interface DirQueryHooks {
   open(id: TableId): Promise<LanceTable>
   /** Map a Lance error to an AppError (the namespace's own mapping). */
   mapError(error: unknown, id: TableId): AppError
+  /** The connection's open handles, where a version's handle is kept (shared with the client's own reads). */
+  handles: TableHandles
 }
 
 /**
@@ -33,7 +33,8 @@ export interface DirQueryHooks {
  * (one version per view). A view without a version reads the latest version, opened afresh.
  */
 export class DirQueries {
-  private readonly pinned = new Map<string, Promise<Pinned>>()
+  /** The schema of each version-pinned handle (a version's schema never changes). */
+  private readonly schemas = new WeakMap<LanceTable, Promise<Schema>>()
 
   constructor(private readonly hooks: DirQueryHooks) {}
 
@@ -47,7 +48,7 @@ export class DirQueries {
       if (options.version === undefined) {
         // The fresh handle is the latest version: pin it so later pages read exactly this one.
         await latest.checkout(version)
-        this.remember(id, version, Promise.resolve({ table: latest, schema: await latest.schema() }))
+        this.hooks.handles.keep(id, version, Promise.resolve(latest))
       }
       const { table, schema } = await this.at(id, version)
       options.signal?.throwIfAborted()
@@ -118,16 +119,6 @@ export class DirQueries {
     }
   }
 
-  /** Forget every pinned handle of `id` (it was dropped, renamed or overwritten by us). */
-  forget(id: TableId): void {
-    const prefix = `${formatTableId(id)}@`
-    for (const key of [...this.pinned.keys()]) if (key.startsWith(prefix)) this.pinned.delete(key)
-  }
-
-  clear(): void {
-    this.pinned.clear()
-  }
-
   // ---- helpers ----------------------------------------------------------------------------
 
   /** The handle for the view's version, with the view's columns checked against that version's schema. */
@@ -143,36 +134,28 @@ export class DirQueries {
   }
 
   /** A handle checked out at `version`, opened once and reused (a version never changes). */
-  private at(id: TableId, version: number): Promise<Pinned> {
-    const key = `${formatTableId(id)}@${version}`
-    const cached = this.pinned.get(key)
-    if (cached) {
-      // Most recently used last.
-      this.pinned.delete(key)
-      this.pinned.set(key, cached)
-      return cached
+  private async at(id: TableId, version: number): Promise<Pinned> {
+    const table = await (this.hooks.handles.get(id, version) ??
+      this.hooks.handles.keep(
+        id,
+        version,
+        (async () => {
+          const table = await this.hooks.open(id)
+          try {
+            await table.checkout(version)
+          } catch (error) {
+            throw new AppError('not_found', `Table ${formatTableId(id)} has no version ${version}`, { detail: error instanceof Error ? error.message : String(error), hint: 'Reload the table' })
+          }
+          return table
+        })(),
+      ))
+    let schema = this.schemas.get(table)
+    if (!schema) {
+      schema = table.schema()
+      this.schemas.set(table, schema)
+      schema.catch(() => this.schemas.delete(table))
     }
-    const opening = (async () => {
-      const table = await this.hooks.open(id)
-      try {
-        await table.checkout(version)
-      } catch (error) {
-        throw new AppError('not_found', `Table ${formatTableId(id)} has no version ${version}`, { detail: error instanceof Error ? error.message : String(error), hint: 'Reload the table' })
-      }
-      return { table, schema: await table.schema() }
-    })()
-    this.remember(id, version, opening)
-    return opening
-  }
-
-  private remember(id: TableId, version: number, pinned: Promise<Pinned>): void {
-    const key = `${formatTableId(id)}@${version}`
-    this.pinned.delete(key)
-    this.pinned.set(key, pinned)
-    pinned.catch(() => {
-      if (this.pinned.get(key) === pinned) this.pinned.delete(key)
-    })
-    while (this.pinned.size > OPEN_VERSIONS) this.pinned.delete(this.pinned.keys().next().value!)
+    return { table, schema: await schema }
   }
 
   private async run<T>(id: TableId, work: () => Promise<T>): Promise<T> {

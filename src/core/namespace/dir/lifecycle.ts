@@ -1,7 +1,8 @@
 import { Index, type Table as LanceTable } from '@lancedb/lancedb'
-import { columnNotFound } from './errors'
-import type { ColumnAlteration, IndexInfo, IndexSpec, IndexType, NewColumn, OptimizeResult, TableStats, TagInfo, VersionInfo } from '../../contract/lifecycle'
-import { versionInfos } from './versions'
+import { columnNotFound } from '../errors'
+import { indexTypeOf } from '../indexTypes'
+import type { ColumnAlteration, IndexInfo, IndexSpec, NewColumn, OptimizeResult, TableStats, TagInfo, VersionInfo } from '../../../contract/lifecycle'
+import { versionInfos } from '../versions'
 
 /**
  * The lifecycle operations on one open lancedb table (the `dir` client delegates here). Pure lancedb calls;
@@ -52,12 +53,6 @@ export async function listIndexes(table: LanceTable): Promise<IndexInfo[]> {
   )
 }
 
-/** Lance's index type names (`BTree`, `IvfPq`, `FTS`, `Inverted`, …) as the index types the app builds. */
-export function indexTypeOf(lanceType: string): IndexType | undefined {
-  const key = lanceType.toUpperCase().replace(/[^A-Z]/g, '')
-  const types: Record<string, IndexType> = { BTREE: 'BTREE', BITMAP: 'BITMAP', LABELLIST: 'LABEL_LIST', FTS: 'FTS', INVERTED: 'FTS', IVFPQ: 'IVF_PQ', IVFHNSWSQ: 'IVF_HNSW_SQ' }
-  return types[key]
-}
 
 /**
  * The spec that builds an index like `config` again: its type, column and name, and what Lance recorded of its

@@ -1,6 +1,6 @@
-import type { Operation } from '../../contract/connections'
-import type { TableViewSpec } from '../../contract'
-import type { QueryWindow } from './buildQuery'
+import type { Operation } from '../../../contract/connections'
+import type { TableViewSpec } from '../../../contract'
+import type { QueryWindow } from '../../query/buildQuery'
 
 /** Our server's extension to QueryTableRequest: the REST contract has no sort. Honoured only when the reply says so. */
 export const ORDER_BY_FIELD = 'order_by'

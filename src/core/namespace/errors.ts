@@ -1,5 +1,5 @@
 import { AppError, type ErrorCode } from '../../contract'
-import { formatTableId, type TableId } from '../namespace/path'
+import { formatTableId, type TableId } from './path'
 
 /**
  * An AppError that names its exact REST wire code (the namespace contract tells "version not found" (11)

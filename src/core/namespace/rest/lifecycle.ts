@@ -1,9 +1,9 @@
-import { AppError } from '../../contract'
-import type { ColumnAlteration, IndexInfo, IndexSpec, NewColumn, OptimizeResult, TableStats, TagInfo, VersionInfo } from '../../contract/lifecycle'
-import type { CallOptions } from '../namespace/client'
-import { assertComponent, assertTableId, formatTableId, type TableId } from '../namespace/path'
-import type { RequestSpec } from '../namespace/rest/http'
-import { versionInfos } from './versions'
+import { AppError } from '../../../contract'
+import type { ColumnAlteration, IndexInfo, IndexSpec, NewColumn, OptimizeResult, TableStats, TagInfo, VersionInfo } from '../../../contract/lifecycle'
+import type { CallOptions } from '../client'
+import { assertComponent, assertTableId, formatTableId, type TableId } from '../path'
+import type { RequestSpec } from './http'
+import { versionInfos } from '../versions'
 
 export interface RestLifecycleDeps {
   json: <T>(options: CallOptions, spec: Omit<RequestSpec, 'signal'>) => Promise<T>

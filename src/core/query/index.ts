@@ -1,0 +1,3 @@
+/** The engine-free part of table views that hosts use: the schema a view answers, and its vector columns. */
+export { viewSchema } from './pageBytes'
+export { vectorColumns } from './validate'
