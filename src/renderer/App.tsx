@@ -1,7 +1,9 @@
+import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useMemo, useState, type DragEvent } from 'react'
 import type { AppErrorData, AppInfo, ConnectionInfo, RecentDirectory, TableRef } from '../contract'
 import { call, onHostEvent, pathForDroppedFile } from './api'
 import { errorData } from './components/ErrorPanel'
+import { invalidate } from './queries/invalidate'
 import { Spinner } from './components/Spinner'
 import { ConnectionPane } from './features/connections/ConnectionPane'
 import { StartScreen } from './features/connections/StartScreen'
@@ -9,7 +11,7 @@ import { Sidebar } from './features/tree/Sidebar'
 import { namespaceKey, type TreeItemRow } from './features/tree/treeModel'
 import { useNamespaceTree } from './features/tree/useNamespaceTree'
 import { TableView } from './features/table/TableView'
-import { prefetchTable } from './features/table/tableOpening'
+import { prefetchTable } from './features/table/queries'
 import { AddMenu } from './features/connections/AddMenu'
 import { SavedConnections } from './features/connections/SavedConnections'
 import { useRemoteConnections } from './features/connections/useRemoteConnections'
@@ -35,6 +37,7 @@ type Selection =
 
 /** The window: start screen or tree + content, wiring state to the features. */
 export function App() {
+  const client = useQueryClient()
   const [info, setInfo] = useState<AppInfo | null>(null)
   const [bootError, setBootError] = useState<AppErrorData | null>(null)
   const [connections, setConnections] = useState<ConnectionInfo[]>([])
@@ -112,20 +115,18 @@ export function App() {
     if (selection?.kind === 'namespace') return { connectionId: selection.connectionId, namespace: selection.namespace }
     return connections[0] ? { connectionId: connections[0].id, namespace: [] } : null
   }, [selection, connections])
-  const { expand: expandTree, reload: reloadTree } = tree
-  const [importEpoch, setImportEpoch] = useState(0)
+  const { expand: expandTree } = tree
   const onImported = useCallback(
     (ref: TableRef) => {
       const namespace = [...ref.namespace]
       for (let depth = 0; depth < namespace.length; depth++) expandTree(ref.connectionId, namespace.slice(0, depth))
       expandTree(ref.connectionId, namespace)
-      void reloadTree(ref.connectionId, namespace)
+      // The namespace lists the new table; an open table (appended to, overwritten) shows its new version.
+      void invalidate.imported(client, ref)
       setShowStart(false)
       setSelection({ kind: 'table', key: tableKey(ref.connectionId, namespace, ref.name), ref: { ...ref, namespace } })
-      // Overwrite or append into the open table: remount it to show the new version.
-      setImportEpoch((n) => n + 1)
     },
-    [expandTree, reloadTree],
+    [expandTree, client],
   )
   const exportJobs = useExportJobs()
   const indexJobs = useIndexJobs()
@@ -185,12 +186,12 @@ export function App() {
   const onActivate = useCallback((row: TreeItemRow) => {
     setShowStart(false)
     if (row.kind === 'table') {
-      prefetchTable({ connectionId: row.connectionId, namespace: row.namespace, name: row.name })
+      prefetchTable(client, { connectionId: row.connectionId, namespace: row.namespace, name: row.name })
       setSelection({ kind: 'table', key: row.key, ref: { connectionId: row.connectionId, namespace: row.namespace, name: row.name } })
     } else {
       setSelection({ kind: 'namespace', key: row.key, connectionId: row.connectionId, namespace: row.namespace })
     }
-  }, [])
+  }, [client])
 
   const onDrop = (event: DragEvent) => {
     // A tree row took the drop (files into its namespace): only end the overlay.
@@ -274,7 +275,7 @@ export function App() {
       />
     )
   } else if (selection.kind === 'table') {
-    content = <TableView key={`${selection.key}#${importEpoch}`} tableRef={selection.ref} connectionLabel={selectedConnection.label} writeBlock={selectedConnection.readOnly ? READ_ONLY_REASON : undefined} />
+    content = <TableView key={selection.key} tableRef={selection.ref} connectionLabel={selectedConnection.label} writeBlock={selectedConnection.readOnly ? READ_ONLY_REASON : undefined} />
   } else {
     content = (
       <ConnectionPane

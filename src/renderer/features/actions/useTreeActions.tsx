@@ -1,6 +1,9 @@
 import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react'
-import { objectStoreScheme, type CapabilitySnapshot, type ConnectionInfo } from '../../../contract'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { objectStoreScheme, type ConnectionInfo } from '../../../contract'
 import { call } from '../../api'
+import { invalidate } from '../../queries/invalidate'
+import { capabilitiesQuery } from '../connections/queries'
 import type { WriteAction } from './ActionDialog'
 // Loaded on first use: the first paint does not need the dialog's code (issue 13).
 const ActionDialog = lazy(() => import('./ActionDialog').then((m) => ({ default: m.ActionDialog })))
@@ -35,26 +38,18 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
   // A namespace's contents, fetched when its menu opens: "Drop namespace…" is disabled when it is not empty.
   const [contents, setContents] = useState<{ target: TreeActionTarget; value: NamespaceListing } | null>(null)
   const [nsDialog, setNsDialog] = useState<{ kind: 'cascade' | 'properties'; target: TreeActionTarget } | null>(null)
-  // connectionId → snapshot (null: a directory, everything works). Absent: not fetched yet.
-  const [capabilities, setCapabilities] = useState<ReadonlyMap<string, CapabilitySnapshot | null>>(() => new Map())
-
-  const refreshCapabilities = useCallback(
-    (connectionId: string) => {
-      const connection = connections.find((c) => c.id === connectionId)
-      // REST servers, and catalogs on object storage (what lancedb cannot do there is disabled with the reason).
-      if (connection?.kind !== 'rest' && !isObjectStoreLocation(connection?.location)) return
-      call('connections/capabilities', { connectionId })
-        .then((snapshot) => setCapabilities((previous) => new Map(previous).set(connectionId, snapshot)))
-        .catch(() => undefined)
-    },
-    [connections],
-  )
+  const client = useQueryClient()
+  // The menu's connection: REST servers, and catalogs on object storage (what lancedb cannot do there is disabled
+  // with the reason), are asked what they support each time a menu opens; a directory can do everything.
+  const menuConnection = menu ? connections.find((c) => c.id === menu.target.connectionId) : undefined
+  const asks = menuConnection !== undefined && (menuConnection.kind === 'rest' || isObjectStoreLocation(menuConnection.location))
+  const capabilities = useQuery({ ...capabilitiesQuery(menuConnection?.id ?? ''), enabled: asks }).data
+  const refreshCapabilities = useCallback((connectionId: string) => void invalidate.capabilities(client, connectionId), [client])
 
   const openMenu = useCallback(
     (target: TreeActionTarget, x: number, y: number) => {
       const known = target.kind === 'namespace' ? contentsOf?.(target.connectionId, target.namespace) : undefined
       setMenu({ target, x, y, contents: known })
-      refreshCapabilities(target.connectionId)
       // Ask what it holds now (the tree's listing may be stale), which also lists what "Drop namespace and contents…" deletes.
       if (target.kind === 'namespace') {
         call('namespaces/contents', { connectionId: target.connectionId, namespace: target.namespace })
@@ -62,7 +57,7 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
           .catch(() => undefined)
       }
     },
-    [refreshCapabilities, contentsOf],
+    [contentsOf],
   )
 
   const closeMenu = useCallback(() => setMenu(null), [])
@@ -72,12 +67,12 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
     const listed = contents?.target === menu.target ? contents.value : undefined
     // What the namespace holds: the answer of namespaces/contents (fresh) once it is here, else the tree's listing.
     const known = listed ? { namespaces: listed.namespaces.length, tables: listed.tables.length, atLeast: listed.truncated } : menu.contents
-    const base = menuItemsFor(menu.target, capabilities.get(menu.target.connectionId), known)
+    const base = menuItemsFor(menu.target, asks ? capabilities : null, known)
     const withContents = menu.target.kind === 'namespace' ? withNamespaceContents(base, listed) : base
     // A read-only connection: every write is disabled with the reason — unless it is already disabled for a reason
     // that switching Read-only off would not lift (an operation the catalog cannot do at all).
     const readOnly = connections.find((c) => c.id === menu.target.connectionId)?.readOnly === true
-    const caps = capabilities.get(menu.target.connectionId)
+    const caps = asks ? capabilities : null
     const items = readOnly ? withContents.map((i) => (i.operation && !unsupportedReason(caps, i.operation) ? { ...i, disabled: true, reason: READ_ONLY_REASON } : i)) : withContents
     element = (
       <TreeContextMenu
@@ -156,7 +151,7 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
     )
   }
 
-  return { openMenu, element, capabilities, refreshCapabilities }
+  return { openMenu, element }
 }
 
 function isObjectStoreLocation(location: string | undefined): boolean {

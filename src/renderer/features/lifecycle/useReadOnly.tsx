@@ -1,6 +1,8 @@
+import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useState, type Dispatch, type ReactNode, type SetStateAction } from 'react'
 import { objectStoreScheme, type ConnectionInfo } from '../../../contract'
 import { call } from '../../api'
+import { capabilitiesQuery } from '../connections/queries'
 import { ConfirmDialog } from './ConfirmDialog'
 import { NoticeDialog } from './NoticeDialog'
 import { RecoveryPrompt } from './RecoveryPrompt'
@@ -16,6 +18,7 @@ export function useReadOnly(
   /** After a recovery: what the tree lists of that connection may have changed (a finished rename). */
   onRecovered?: (connectionId: string) => void,
 ) {
+  const client = useQueryClient()
   const [pending, setPending] = useState<{ connection: ConnectionInfo; proceed: () => void } | null>(null)
   const [refused, setRefused] = useState<{ connection: ConnectionInfo; reason: string } | null>(null)
 
@@ -35,7 +38,7 @@ export function useReadOnly(
       const scheme = connection ? objectStoreScheme(connection.location) : null
       if (!connection || !scheme || scheme === 'file') return guard()
       // Object storage: ask the catalog what it can do (the core refuses imports there, with the reason).
-      call('connections/capabilities', { connectionId: connection.id }).then(
+      client.fetchQuery(capabilitiesQuery(connection.id)).then(
         (capabilities) => {
           const entry = capabilities?.['table.createFromStream']
           if (entry?.supported === false) setRefused({ connection, reason: entry.reason ?? 'This catalog cannot import files' })
@@ -44,7 +47,7 @@ export function useReadOnly(
         () => guard(),
       )
     },
-    [connections],
+    [connections, client],
   )
 
   let element: ReactNode = null
