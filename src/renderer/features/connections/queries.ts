@@ -1,4 +1,5 @@
-import { queryOptions } from '@tanstack/react-query'
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
+import type { ConnectionInfo } from '../../../contract'
 import { call } from '../../api'
 import { keys } from '../../queries/keys'
 
@@ -14,4 +15,28 @@ export function capabilitiesQuery(connectionId: string) {
     queryFn: () => call('connections/capabilities', { connectionId }),
     staleTime: 0,
   })
+}
+
+export const appInfoQuery = queryOptions({ queryKey: keys.appInfo, queryFn: () => call('app/info', {}) })
+
+/** The open connections, as the core listed them at start; opening, closing and switches update the cached list. */
+export const connectionsQuery = queryOptions({ queryKey: keys.connections, queryFn: () => call('connections/list', {}) })
+
+export const recentsQuery = queryOptions({ queryKey: keys.recents, queryFn: () => call('connections/recent', {}) })
+
+const NONE: readonly ConnectionInfo[] = []
+
+/** The open connections (empty until listed). */
+export function useConnections(): readonly ConnectionInfo[] {
+  return useQuery(connectionsQuery).data ?? NONE
+}
+
+/** Change the list of open connections (one opened, closed, or its settings changed). */
+export function updateConnections(client: QueryClient, update: (previous: ConnectionInfo[]) => ConnectionInfo[]): void {
+  client.setQueryData(keys.connections, (previous: ConnectionInfo[] | undefined) => update(previous ?? []))
+}
+
+/** A connection the core opened, or one whose settings changed: added to the list, or put in its place. */
+export function putConnection(client: QueryClient, connection: ConnectionInfo): void {
+  updateConnections(client, (previous) => (previous.some((c) => c.id === connection.id) ? previous.map((c) => (c.id === connection.id ? connection : c)) : [...previous, connection]))
 }

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { useCallback, useState, type Dispatch, type ReactNode, type SetStateAction } from 'react'
+import { createContext, useCallback, useContext, useState, type Dispatch, type ReactNode, type SetStateAction } from 'react'
 import { objectStoreScheme, type ConnectionInfo } from '../../../contract'
 import { call } from '../../api'
 import { capabilitiesQuery } from '../connections/queries'
@@ -89,4 +89,35 @@ export function useReadOnly(
       />
     ))
   return { setReadOnly, guardImport, element, recoveryPrompts: prompts.length > 0 ? prompts : null }
+}
+
+type ReadOnlyGuard = Omit<ReturnType<typeof useReadOnly>, 'element' | 'recoveryPrompts'>
+const ReadOnlyContext = createContext<ReadOnlyGuard | null>(null)
+const PromptsContext = createContext<ReactNode>(null)
+
+/**
+ * The Read-only switch and the import guard for the whole window; its dialogs mount here, the recovery prompts
+ * where `<RecoveryPrompts/>` is placed.
+ */
+export function ReadOnlyProvider({ connections, setConnections, onRecovered, children }: { connections: readonly ConnectionInfo[]; setConnections: Dispatch<SetStateAction<ConnectionInfo[]>>; onRecovered(connectionId: string): void; children: ReactNode }) {
+  const { element, recoveryPrompts, ...guard } = useReadOnly(connections, setConnections, onRecovered)
+  return (
+    <ReadOnlyContext.Provider value={guard}>
+      <PromptsContext.Provider value={recoveryPrompts}>
+        {children}
+        {element}
+      </PromptsContext.Provider>
+    </ReadOnlyContext.Provider>
+  )
+}
+
+export function useReadOnlyGuard(): ReadOnlyGuard {
+  const guard = useContext(ReadOnlyContext)
+  if (!guard) throw new Error('useReadOnlyGuard needs a ReadOnlyProvider')
+  return guard
+}
+
+/** Read-only catalogs that crashed writers left unfinished: what was found, and the offer to recover it. */
+export function RecoveryPrompts() {
+  return <>{useContext(PromptsContext)}</>
 }
