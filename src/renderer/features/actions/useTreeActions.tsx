@@ -16,7 +16,7 @@ import { NewTableDialog } from '../lifecycle/SchemaEditor'
 
 export interface TreeActionsOptions {
   connections: readonly ConnectionInfo[]
-  /** Reload one namespace's listing (after a write). */
+  /** List one namespace again (the menu's Refresh; a namespace that turned out not empty). */
   reload(connectionId: string, namespace: string[]): void
   /** Show a namespace's children (after creating one in it). */
   expand(connectionId: string, namespace: string[]): void
@@ -28,7 +28,7 @@ export interface TreeActionsOptions {
 
 /**
  * The tree's write operations: the context menu (items disabled where the connection's capability
- * map says the server does not support them), the dialog of the chosen action, and the reload after.
+ * map says the server does not support them), the dialog of the chosen action, and what it makes stale after.
  */
 export function useTreeActions({ connections, reload, expand, onChanged, contentsOf }: TreeActionsOptions) {
   const [menu, setMenu] = useState<{ target: TreeActionTarget; x: number; y: number; contents?: NamespaceContents } | null>(null)
@@ -108,11 +108,12 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
           onDone={(result) => {
             setDialog(null)
             const namespace = affectedNamespace(action, target)
-            reload(target.connectionId, namespace)
+            void invalidate.listing(client, target.connectionId, namespace)
             if (action === 'create-namespace') expand(target.connectionId, namespace)
+            if (action === 'drop-table' || action === 'rename-table') invalidate.tableGone(client, target)
             // A table renamed into another namespace: show it there.
             if (result.namespace) {
-              reload(target.connectionId, result.namespace)
+              void invalidate.listing(client, target.connectionId, result.namespace)
               for (let depth = 1; depth <= result.namespace.length; depth++) expand(target.connectionId, result.namespace.slice(0, depth))
             }
             onChanged?.(action, target, result)
@@ -130,7 +131,7 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
         onCancel={() => setNsDialog(null)}
         onDone={() => {
           setNsDialog(null)
-          reload(target.connectionId, target.namespace.slice(0, -1))
+          void invalidate.listing(client, target.connectionId, target.namespace.slice(0, -1))
           onChanged?.('drop-namespace', target, {})
         }}
       />
@@ -144,7 +145,7 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
         onCancel={() => setNewTable(null)}
         onDone={() => {
           setNewTable(null)
-          reload(newTable.connectionId, newTable.namespace)
+          void invalidate.listing(client, newTable.connectionId, newTable.namespace)
           expand(newTable.connectionId, newTable.namespace)
         }}
       />

@@ -1,7 +1,8 @@
-import { lazy, Suspense, useCallback, useEffect, useState, type ReactNode } from 'react'
+import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useState, type ReactNode } from 'react'
 import type { AppErrorData, ConnectionInfo, ObjectStoreConnectionView, SavedConnectionView } from '../../../contract'
 import { call } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
+import { useOpenCatalog } from './useOpenCatalog'
 // Loaded on first use: the first paint does not need the dialog's code (issue 13).
 const ConnectionDialog = lazy(() => import('./ConnectionDialog').then((m) => ({ default: m.ConnectionDialog })))
 const ObjectStoreDialog = lazy(() => import('./ObjectStoreDialog').then((m) => ({ default: m.ObjectStoreDialog })))
@@ -106,4 +107,25 @@ export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => v
   ) : null
 
   return { saved, stores, openingId, failure, connect, edit, remove, openNew, connectStore, editStore, removeStore, openNewStore, element, reload: loadSaved }
+}
+
+type RemoteConnections = Omit<ReturnType<typeof useRemoteConnections>, 'element'>
+const RemoteContext = createContext<RemoteConnections | null>(null)
+
+/** Saved servers and stores for the start screen and the "+" menu; the connect dialogs mount here. */
+export function RemoteConnectionsProvider({ children }: { children: ReactNode }) {
+  const { opened } = useOpenCatalog()
+  const { element, ...remote } = useRemoteConnections(opened)
+  return (
+    <RemoteContext.Provider value={remote}>
+      {children}
+      {element}
+    </RemoteContext.Provider>
+  )
+}
+
+export function useRemote(): RemoteConnections {
+  const remote = useContext(RemoteContext)
+  if (!remote) throw new Error('useRemote needs a RemoteConnectionsProvider')
+  return remote
 }

@@ -66,7 +66,8 @@ export function useListings(): ReadonlyMap<string, NamespaceNode> {
     if (!snapshot.current) {
       const nodes = new Map<string, NamespaceNode>()
       for (const query of cache.findAll({ queryKey: ['tree'] })) {
-        const [, connectionId, namespace] = query.queryKey as [string, string, string[]]
+        const [, connectionId, part] = query.queryKey as [string, string, string]
+        const namespace = JSON.parse(part) as string[]
         nodes.set(namespaceKey(connectionId, namespace), nodeOf(query))
       }
       snapshot.current = nodes
@@ -74,4 +75,14 @@ export function useListings(): ReadonlyMap<string, NamespaceNode> {
     return snapshot.current
   }
   return useSyncExternalStore(subscribe, read)
+}
+
+/** List what is expanded again; forget the rest so it is listed afresh when opened again. */
+export function refreshTree(client: QueryClient, expanded: ReadonlySet<string>, onlyConnectionId?: string): void {
+  for (const query of client.getQueryCache().findAll({ queryKey: onlyConnectionId ? keys.tree(onlyConnectionId) : ['tree'] })) {
+    const [, connectionId, part] = query.queryKey as [string, string, string]
+    const namespace = JSON.parse(part) as string[]
+    if (expanded.has(namespaceKey(connectionId, namespace))) void loadListing(client, connectionId, namespace)
+    else client.removeQueries({ queryKey: query.queryKey, exact: true })
+  }
 }

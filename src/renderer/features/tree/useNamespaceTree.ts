@@ -1,77 +1,59 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef } from 'react'
 import type { ConnectionInfo } from '../../../contract'
 import { keys } from '../../queries/keys'
-import { ensureListing, loadListing, useListings } from './queries'
+import { useNavigation } from '../navigation/Navigation'
+import { ensureListing, loadListing, refreshTree, useListings } from './queries'
 import { flattenTree, namespaceKey, type TreeRow } from './treeModel'
 
 /**
  * The namespace tree: what each namespace holds (the query cache's listings, loaded lazily: queries.ts), which
- * namespaces are expanded (this hook's own state), and the filter. Roots are the open connections.
+ * namespaces are expanded (the window's navigation state), and the filter. Roots are the open connections.
  */
 export function useNamespaceTree(connections: readonly ConnectionInfo[], filter: string) {
   const client = useQueryClient()
   const nodes = useListings()
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set())
+  const { expanded, expand, collapse } = useNavigation()
   const knownRoots = useRef(new Set<string>())
 
-  // A new connection appears expanded, its first level loading at once.
+  // A new connection appears expanded, its first level loading at once; a closed one's listings go with it.
   useEffect(() => {
     for (const connection of connections) {
-      const key = namespaceKey(connection.id, [])
-      if (knownRoots.current.has(key)) continue
-      knownRoots.current.add(key)
-      setExpanded((previous) => new Set(previous).add(key))
-      ensureListing(client, connection.id, [])
+      if (knownRoots.current.has(connection.id)) continue
+      knownRoots.current.add(connection.id)
+      expand(connection.id, [])
     }
-    // A closed connection's listings (and those still running) go with it.
     const open = new Set(connections.map((c) => c.id))
     for (const query of client.getQueryCache().findAll({ queryKey: ['tree'] })) {
       const connectionId = query.queryKey[1] as string
-      if (!open.has(connectionId)) {
-        client.removeQueries({ queryKey: keys.tree(connectionId) })
-        knownRoots.current.delete(namespaceKey(connectionId, []))
-      }
+      if (!open.has(connectionId)) client.removeQueries({ queryKey: keys.tree(connectionId) })
     }
-  }, [connections, client])
+    for (const id of knownRoots.current) if (!open.has(id)) knownRoots.current.delete(id)
+  }, [connections, client, expand])
 
+  // A namespace just expanded is listed unless it is already (or is being) listed; a failed listing is tried again.
+  const listed = useRef<ReadonlySet<string>>(new Set())
   useEffect(() => {
-    const roots = knownRoots.current
-    // A remount (React StrictMode in development) must list the roots again.
-    return () => roots.clear()
-  }, [])
-
-  const expand = useCallback(
-    (connectionId: string, namespace: string[]) => {
-      setExpanded((previous) => new Set(previous).add(namespaceKey(connectionId, namespace)))
+    for (const key of expanded) {
+      if (listed.current.has(key)) continue
+      const [connectionId = '', ...namespace] = JSON.parse(key.slice(2)) as string[]
       ensureListing(client, connectionId, namespace)
-    },
-    [client],
-  )
+    }
+    listed.current = expanded
+  }, [expanded, client])
 
-  const collapse = useCallback((key: string) => {
-    setExpanded((previous) => {
-      const next = new Set(previous)
-      next.delete(key)
-      return next
-    })
-  }, [])
-
-  /** List what is expanded again; forget the rest so it is listed afresh when opened again. */
-  const refresh = useCallback(
-    (onlyConnectionId?: string) => {
-      for (const query of client.getQueryCache().findAll({ queryKey: onlyConnectionId ? keys.tree(onlyConnectionId) : ['tree'] })) {
-        const [, connectionId, namespace] = query.queryKey as [string, string, string[]]
-        if (expanded.has(namespaceKey(connectionId, namespace))) void loadListing(client, connectionId, namespace)
-        else client.removeQueries({ queryKey: query.queryKey, exact: true })
-      }
-    },
-    [client, expanded],
-  )
-
+  const refresh = useCallback((onlyConnectionId?: string) => refreshTree(client, expanded, onlyConnectionId), [client, expanded])
   const reload = useCallback((connectionId: string, namespace: string[]) => loadListing(client, connectionId, namespace), [client])
+  /** Expand a namespace (again): a failed listing is tried again even when it stayed expanded. */
+  const open = useCallback(
+    (connectionId: string, namespace: string[]) => {
+      if (expanded.has(namespaceKey(connectionId, namespace))) ensureListing(client, connectionId, namespace)
+      expand(connectionId, namespace)
+    },
+    [client, expand, expanded],
+  )
 
   const rows: TreeRow[] = useMemo(() => flattenTree(connections, nodes, expanded, filter), [connections, nodes, expanded, filter])
 
-  return { rows, nodes, expanded, expand, collapse, refresh, reload }
+  return { rows, nodes, expanded, expand: open, collapse, refresh, reload }
 }
