@@ -22,6 +22,13 @@ export const keys = {
   tree: (connectionId: string) => ['tree', connectionId] as const,
   /** What one namespace holds (its namespaces and tables, every page). */
   listing: (connectionId: string, namespace: readonly string[]) => ['tree', connectionId, namespacePart(namespace)] as const,
+  /** What a namespace holds at any depth (what dropping it with its contents deletes). */
+  contents: (connectionId: string, namespace: readonly string[]) => ['namespace', connectionId, namespacePart(namespace), 'contents'] as const,
+  /** A namespace's description (its properties). */
+  namespace: (connectionId: string, namespace: readonly string[]) => ['namespace', connectionId, namespacePart(namespace), 'describe'] as const,
+  /** Saved REST servers and object stores (the start screen's list, the "+" menu). */
+  saved: ['connections', 'saved'] as const,
+  stores: ['connections', 'stores'] as const,
   /** Everything about one table: its descriptions, first pages, counts, latest version, lifecycle lists. */
   table: (ref: TableRef) => ['table', ref.connectionId, namespacePart(ref.namespace), ref.name] as const,
   /** Everything about the tables of one connection. */

@@ -1,9 +1,9 @@
 import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { objectStoreScheme, type ConnectionInfo } from '../../../contract'
-import { call } from '../../api'
 import { invalidate } from '../../queries/invalidate'
 import { capabilitiesQuery } from '../connections/queries'
+import { contentsQuery } from '../tree/queries'
 import type { WriteAction } from './ActionDialog'
 // Loaded on first use: the first paint does not need the dialog's code (issue 13).
 const ActionDialog = lazy(() => import('./ActionDialog').then((m) => ({ default: m.ActionDialog })))
@@ -11,7 +11,6 @@ import { TreeContextMenu } from './TreeContextMenu'
 import { affectedNamespace, menuItemsFor, unsupportedReason, withNamespaceContents, type NamespaceContents, type TreeActionTarget } from './treeActions'
 import { CascadeDropDialog, PropertiesDialog } from '../lifecycle/NamespaceDialogs'
 import { READ_ONLY_REASON } from '../lifecycle/ReadOnlySwitch'
-import type { NamespaceContents as NamespaceListing } from '../../../contract'
 import { NewTableDialog } from '../lifecycle/SchemaEditor'
 
 export interface TreeActionsOptions {
@@ -35,8 +34,6 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
   const [dialog, setDialog] = useState<{ action: WriteAction; target: TreeActionTarget } | null>(null)
   // "New table…" opens the schema editor (src/renderer/features/lifecycle).
   const [newTable, setNewTable] = useState<TreeActionTarget | null>(null)
-  // A namespace's contents, fetched when its menu opens: "Drop namespace…" is disabled when it is not empty.
-  const [contents, setContents] = useState<{ target: TreeActionTarget; value: NamespaceListing } | null>(null)
   const [nsDialog, setNsDialog] = useState<{ kind: 'cascade' | 'properties'; target: TreeActionTarget } | null>(null)
   const client = useQueryClient()
   // The menu's connection: REST servers, and catalogs on object storage (what lancedb cannot do there is disabled
@@ -44,18 +41,16 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
   const menuConnection = menu ? connections.find((c) => c.id === menu.target.connectionId) : undefined
   const asks = menuConnection !== undefined && (menuConnection.kind === 'rest' || isObjectStoreLocation(menuConnection.location))
   const capabilities = useQuery({ ...capabilitiesQuery(menuConnection?.id ?? ''), enabled: asks }).data
+  // A namespace's contents, asked for when its menu opens (the tree's listing may be stale): "Drop namespace…" is
+  // disabled when it is not empty, and "Drop namespace and contents…" says what it deletes.
+  const namespaceMenu = menu?.target.kind === 'namespace' ? menu.target : null
+  const listed = useQuery({ ...contentsQuery(namespaceMenu?.connectionId ?? '', namespaceMenu?.namespace ?? []), enabled: namespaceMenu !== null }).data
   const refreshCapabilities = useCallback((connectionId: string) => void invalidate.capabilities(client, connectionId), [client])
 
   const openMenu = useCallback(
     (target: TreeActionTarget, x: number, y: number) => {
       const known = target.kind === 'namespace' ? contentsOf?.(target.connectionId, target.namespace) : undefined
       setMenu({ target, x, y, contents: known })
-      // Ask what it holds now (the tree's listing may be stale), which also lists what "Drop namespace and contents…" deletes.
-      if (target.kind === 'namespace') {
-        call('namespaces/contents', { connectionId: target.connectionId, namespace: target.namespace })
-          .then((value) => setContents({ target, value }))
-          .catch(() => undefined)
-      }
     },
     [contentsOf],
   )
@@ -64,7 +59,6 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
 
   let element: ReactNode = null
   if (menu) {
-    const listed = contents?.target === menu.target ? contents.value : undefined
     // What the namespace holds: the answer of namespaces/contents (fresh) once it is here, else the tree's listing.
     const known = listed ? { namespaces: listed.namespaces.length, tables: listed.tables.length, atLeast: listed.truncated } : menu.contents
     const base = menuItemsFor(menu.target, asks ? capabilities : null, known)

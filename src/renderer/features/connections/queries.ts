@@ -22,6 +22,10 @@ export const appInfoQuery = queryOptions({ queryKey: keys.appInfo, queryFn: () =
 /** The open connections, as the core listed them at start; opening, closing and switches update the cached list. */
 export const connectionsQuery = queryOptions({ queryKey: keys.connections, queryFn: () => call('connections/list', {}) })
 
+/** Saved REST servers and object stores; a failed listing shows none (the start screen still works). */
+export const savedQuery = queryOptions({ queryKey: keys.saved, queryFn: () => call('connections/saved/list', {}) })
+export const storesQuery = queryOptions({ queryKey: keys.stores, queryFn: () => call('connections/objectStore/list', {}) })
+
 export const recentsQuery = queryOptions({ queryKey: keys.recents, queryFn: () => call('connections/recent', {}) })
 
 const NONE: readonly ConnectionInfo[] = []
