@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useCallback, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import type { TableRef } from '../../../contract'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { RefreshIcon, SchemaIcon, TableIcon } from '../../components/Icons'
@@ -38,6 +38,18 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
 
   // Read the table afresh: everything cached about it is dropped, so the view shows "Opening…" again.
   const reload = useCallback(() => void client.resetQueries({ queryKey: tableScope(latestRef) }), [client, latestRef])
+  // Leaving the table drops what was read of it: opening it again reads it afresh, as "open" promises. After the
+  // unmount, and only when nothing shows it any more (a remount in development keeps it).
+  const scope = JSON.stringify(tableScope(latestRef))
+  useEffect(
+    () => () => {
+      const queryKey = JSON.parse(scope) as unknown[]
+      setTimeout(() => {
+        if (!client.getQueryCache().findAll({ queryKey }).some((query) => query.getObserversCount() > 0)) client.removeQueries({ queryKey })
+      })
+    },
+    [client, scope],
+  )
 
   const path = [connectionLabel, ...tableRef.namespace]
   const info = described.data ?? null

@@ -54,8 +54,9 @@ export function describeQuery(client: QueryClient, ref: VersionedRef) {
       const page = readPage(target, 0, PAGE_ROWS, undefined, pinned !== undefined ? { version: pinned } : {})
       page.catch(() => undefined) // its error, if any, is the grid's to show (or the description's error wins)
       const info = await call('tables/describe', { ...target, ...(pinned !== undefined ? { version: pinned } : {}) })
-      void client.prefetchQuery({ ...firstPageQuery(target, { version: info.version }), queryFn: () => page })
-      await Promise.race([page.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, SEED_WAIT_MS))])
+      // Resolves once the page is in the cache (never rejects): the grid's first render finds it there.
+      const stored = client.prefetchQuery({ ...firstPageQuery(target, { version: info.version }), queryFn: () => page })
+      await Promise.race([stored, new Promise((resolve) => setTimeout(resolve, SEED_WAIT_MS))])
       return info
     },
     gcTime: UNUSED_MS,
