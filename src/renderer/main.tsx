@@ -9,7 +9,7 @@ import './styles/tree.css'
 import './styles/table.css'
 import './styles/dialogs.css'
 
-/** Server state of table views (counts, latest versions), keyed by the view (features/table/useTableView.ts). */
+/** Every read the renderer makes, keyed by what it reads (queries/keys.ts); writes say what is stale (queries/invalidate.ts). */
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: Infinity } } })
 
 const container = document.getElementById('root')

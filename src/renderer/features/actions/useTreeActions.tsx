@@ -1,6 +1,9 @@
 import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react'
-import { objectStoreScheme, type CapabilitySnapshot, type ConnectionInfo } from '../../../contract'
-import { call } from '../../api'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { objectStoreScheme, type ConnectionInfo } from '../../../contract'
+import { invalidate } from '../../queries/invalidate'
+import { capabilitiesQuery } from '../connections/queries'
+import { contentsQuery } from '../tree/queries'
 import type { WriteAction } from './ActionDialog'
 // Loaded on first use: the first paint does not need the dialog's code, so the cold open is faster.
 const ActionDialog = lazy(() => import('./ActionDialog').then((m) => ({ default: m.ActionDialog })))
@@ -8,12 +11,11 @@ import { TreeContextMenu } from './TreeContextMenu'
 import { affectedNamespace, menuItemsFor, unsupportedReason, withNamespaceContents, type NamespaceContents, type TreeActionTarget } from './treeActions'
 import { CascadeDropDialog, PropertiesDialog } from '../lifecycle/NamespaceDialogs'
 import { READ_ONLY_REASON } from '../lifecycle/ReadOnlySwitch'
-import type { NamespaceContents as NamespaceListing } from '../../../contract'
 import { NewTableDialog } from '../lifecycle/SchemaEditor'
 
 export interface TreeActionsOptions {
   connections: readonly ConnectionInfo[]
-  /** Reload one namespace's listing (after a write). */
+  /** List one namespace again (the menu's Refresh; a namespace that turned out not empty). */
   reload(connectionId: string, namespace: string[]): void
   /** Show a namespace's children (after creating one in it). */
   expand(connectionId: string, namespace: string[]): void
@@ -25,59 +27,46 @@ export interface TreeActionsOptions {
 
 /**
  * The tree's write operations: the context menu (items disabled where the connection's capability
- * map says the server does not support them), the dialog of the chosen action, and the reload after.
+ * map says the server does not support them), the dialog of the chosen action, and what it makes stale after.
  */
 export function useTreeActions({ connections, reload, expand, onChanged, contentsOf }: TreeActionsOptions) {
   const [menu, setMenu] = useState<{ target: TreeActionTarget; x: number; y: number; contents?: NamespaceContents } | null>(null)
   const [dialog, setDialog] = useState<{ action: WriteAction; target: TreeActionTarget } | null>(null)
   // "New table…" opens the schema editor (src/renderer/features/lifecycle).
   const [newTable, setNewTable] = useState<TreeActionTarget | null>(null)
-  // A namespace's contents, fetched when its menu opens: "Drop namespace…" is disabled when it is not empty.
-  const [contents, setContents] = useState<{ target: TreeActionTarget; value: NamespaceListing } | null>(null)
   const [nsDialog, setNsDialog] = useState<{ kind: 'cascade' | 'properties'; target: TreeActionTarget } | null>(null)
-  // connectionId → snapshot (null: a directory, everything works). Absent: not fetched yet.
-  const [capabilities, setCapabilities] = useState<ReadonlyMap<string, CapabilitySnapshot | null>>(() => new Map())
-
-  const refreshCapabilities = useCallback(
-    (connectionId: string) => {
-      const connection = connections.find((c) => c.id === connectionId)
-      // REST servers, and catalogs on object storage (what lancedb cannot do there is disabled with the reason).
-      if (connection?.kind !== 'rest' && !isObjectStoreLocation(connection?.location)) return
-      call('connections/capabilities', { connectionId })
-        .then((snapshot) => setCapabilities((previous) => new Map(previous).set(connectionId, snapshot)))
-        .catch(() => undefined)
-    },
-    [connections],
-  )
+  const client = useQueryClient()
+  // The menu's connection: REST servers, and catalogs on object storage (what lancedb cannot do there is disabled
+  // with the reason), are asked what they support each time a menu opens; a directory can do everything.
+  const menuConnection = menu ? connections.find((c) => c.id === menu.target.connectionId) : undefined
+  const asks = menuConnection !== undefined && (menuConnection.kind === 'rest' || isObjectStoreLocation(menuConnection.location))
+  const capabilities = useQuery({ ...capabilitiesQuery(menuConnection?.id ?? ''), enabled: asks }).data
+  // A namespace's contents, asked for when its menu opens (the tree's listing may be stale): "Drop namespace…" is
+  // disabled when it is not empty, and "Drop namespace and contents…" says what it deletes.
+  const namespaceMenu = menu?.target.kind === 'namespace' ? menu.target : null
+  const listed = useQuery({ ...contentsQuery(namespaceMenu?.connectionId ?? '', namespaceMenu?.namespace ?? []), enabled: namespaceMenu !== null }).data
+  const refreshCapabilities = useCallback((connectionId: string) => void invalidate.capabilities(client, connectionId), [client])
 
   const openMenu = useCallback(
     (target: TreeActionTarget, x: number, y: number) => {
       const known = target.kind === 'namespace' ? contentsOf?.(target.connectionId, target.namespace) : undefined
       setMenu({ target, x, y, contents: known })
-      refreshCapabilities(target.connectionId)
-      // Ask what it holds now (the tree's listing may be stale), which also lists what "Drop namespace and contents…" deletes.
-      if (target.kind === 'namespace') {
-        call('namespaces/contents', { connectionId: target.connectionId, namespace: target.namespace })
-          .then((value) => setContents({ target, value }))
-          .catch(() => undefined)
-      }
     },
-    [refreshCapabilities, contentsOf],
+    [contentsOf],
   )
 
   const closeMenu = useCallback(() => setMenu(null), [])
 
   let element: ReactNode = null
   if (menu) {
-    const listed = contents?.target === menu.target ? contents.value : undefined
     // What the namespace holds: the answer of namespaces/contents (fresh) once it is here, else the tree's listing.
     const known = listed ? { namespaces: listed.namespaces.length, tables: listed.tables.length, atLeast: listed.truncated } : menu.contents
-    const base = menuItemsFor(menu.target, capabilities.get(menu.target.connectionId), known)
+    const base = menuItemsFor(menu.target, asks ? capabilities : null, known)
     const withContents = menu.target.kind === 'namespace' ? withNamespaceContents(base, listed) : base
     // A read-only connection: every write is disabled with the reason — unless it is already disabled for a reason
     // that switching Read-only off would not lift (an operation the catalog cannot do at all).
     const readOnly = connections.find((c) => c.id === menu.target.connectionId)?.readOnly === true
-    const caps = capabilities.get(menu.target.connectionId)
+    const caps = asks ? capabilities : null
     const items = readOnly ? withContents.map((i) => (i.operation && !unsupportedReason(caps, i.operation) ? { ...i, disabled: true, reason: READ_ONLY_REASON } : i)) : withContents
     element = (
       <TreeContextMenu
@@ -113,11 +102,12 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
           onDone={(result) => {
             setDialog(null)
             const namespace = affectedNamespace(action, target)
-            reload(target.connectionId, namespace)
+            void invalidate.listing(client, target.connectionId, namespace)
             if (action === 'create-namespace') expand(target.connectionId, namespace)
+            if (action === 'drop-table' || action === 'rename-table') invalidate.tableGone(client, target)
             // A table renamed into another namespace: show it there.
             if (result.namespace) {
-              reload(target.connectionId, result.namespace)
+              void invalidate.listing(client, target.connectionId, result.namespace)
               for (let depth = 1; depth <= result.namespace.length; depth++) expand(target.connectionId, result.namespace.slice(0, depth))
             }
             onChanged?.(action, target, result)
@@ -135,7 +125,7 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
         onCancel={() => setNsDialog(null)}
         onDone={() => {
           setNsDialog(null)
-          reload(target.connectionId, target.namespace.slice(0, -1))
+          void invalidate.listing(client, target.connectionId, target.namespace.slice(0, -1))
           onChanged?.('drop-namespace', target, {})
         }}
       />
@@ -149,14 +139,14 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
         onCancel={() => setNewTable(null)}
         onDone={() => {
           setNewTable(null)
-          reload(newTable.connectionId, newTable.namespace)
+          void invalidate.listing(client, newTable.connectionId, newTable.namespace)
           expand(newTable.connectionId, newTable.namespace)
         }}
       />
     )
   }
 
-  return { openMenu, element, capabilities, refreshCapabilities }
+  return { openMenu, element }
 }
 
 function isObjectStoreLocation(location: string | undefined): boolean {

@@ -1,11 +1,18 @@
-import { lazy, Suspense, useCallback, useEffect, useState, type ReactNode } from 'react'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { createContext, lazy, Suspense, useCallback, useContext, useState, type ReactNode } from 'react'
 import type { AppErrorData, ConnectionInfo, ObjectStoreConnectionView, SavedConnectionView } from '../../../contract'
 import { call } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
+import { keys } from '../../queries/keys'
+import { savedQuery, storesQuery } from './queries'
+import { useOpenCatalog } from './useOpenCatalog'
 // Loaded on first use: the first paint does not need the dialog's code, so the cold open is faster.
 const ConnectionDialog = lazy(() => import('./ConnectionDialog').then((m) => ({ default: m.ConnectionDialog })))
 const ObjectStoreDialog = lazy(() => import('./ObjectStoreDialog').then((m) => ({ default: m.ObjectStoreDialog })))
 const ConnectionKindSwitch = lazy(() => import('./ObjectStoreDialog').then((m) => ({ default: m.ConnectionKindSwitch })))
+
+const NO_SAVED: SavedConnectionView[] = []
+const NO_STORES: ObjectStoreConnectionView[] = []
 
 type DialogState =
   | { kind: 'rest'; editing?: SavedConnectionView; openError?: AppErrorData | null }
@@ -16,21 +23,17 @@ type DialogState =
  * root of the tree), editing, deleting. A failed open shows why and changes nothing that is saved.
  */
 export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => void) {
-  const [saved, setSaved] = useState<SavedConnectionView[]>([])
-  const [stores, setStores] = useState<ObjectStoreConnectionView[]>([])
+  const client = useQueryClient()
+  const saved = useQuery(savedQuery).data ?? NO_SAVED
+  const stores = useQuery(storesQuery).data ?? NO_STORES
   const [dialog, setDialog] = useState<DialogState | null>(null)
   const [openingId, setOpeningId] = useState<string | null>(null)
   const [failure, setFailure] = useState<{ id: string; error: AppErrorData } | null>(null)
 
   const loadSaved = useCallback(() => {
-    call('connections/saved/list', {})
-      .then(setSaved)
-      .catch(() => undefined)
-    call('connections/objectStore/list', {})
-      .then(setStores)
-      .catch(() => undefined)
-  }, [])
-  useEffect(loadSaved, [loadSaved])
+    void client.invalidateQueries({ queryKey: keys.saved })
+    void client.invalidateQueries({ queryKey: keys.stores })
+  }, [client])
 
   /** Opens a saved connection of either kind from the list; a failure is kept next to it. */
   const openSaved = useCallback(
@@ -106,4 +109,25 @@ export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => v
   ) : null
 
   return { saved, stores, openingId, failure, connect, edit, remove, openNew, connectStore, editStore, removeStore, openNewStore, element, reload: loadSaved }
+}
+
+type RemoteConnections = Omit<ReturnType<typeof useRemoteConnections>, 'element'>
+const RemoteContext = createContext<RemoteConnections | null>(null)
+
+/** Saved servers and stores for the start screen and the "+" menu; the connect dialogs mount here. */
+export function RemoteConnectionsProvider({ children }: { children: ReactNode }) {
+  const { opened } = useOpenCatalog()
+  const { element, ...remote } = useRemoteConnections(opened)
+  return (
+    <RemoteContext.Provider value={remote}>
+      {children}
+      {element}
+    </RemoteContext.Provider>
+  )
+}
+
+export function useRemote(): RemoteConnections {
+  const remote = useContext(RemoteContext)
+  if (!remote) throw new Error('useRemote needs a RemoteConnectionsProvider')
+  return remote
 }

@@ -42,7 +42,7 @@ export function typesFor(field: FieldInfo | undefined): IndexType[] {
 
 /** Name, type, columns, indexed and unindexed rows; create (as a cancellable job) and drop. */
 export function IndexesPanel({ tableRef, fields, writeBlock, dropBlock = writeBlock, onSettled, onClose }: IndexesPanelProps) {
-  const { loaded, refresh } = useLoaded(() => call('indexes/list', ref(tableRef)), tableRef, onSettled)
+  const { loaded, refresh } = useLoaded('indexes', tableRef, onSettled)
   const [dropping, setDropping] = useState<IndexInfo | null>(null)
   // Builds run as jobs (jobs panel); this panel follows the ones on its table and lists the index when one ends.
   const [building, setBuilding] = useState<IndexJobInfo[]>([])

@@ -1,9 +1,11 @@
-import { useEffect, useId, useState } from 'react'
-import type { AppErrorData, NamespaceContents } from '../../../contract'
+import { useQuery } from '@tanstack/react-query'
+import { useId, useState } from 'react'
+import type { AppErrorData } from '../../../contract'
 import { call } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
 import { Modal } from '../actions/Modal'
+import { contentsQuery, namespaceQuery } from '../tree/queries'
 import './lifecycle.css'
 import { CloseFooter, DialogFooter } from '../actions/DialogFooter'
 
@@ -19,20 +21,12 @@ interface Target {
  */
 export function CascadeDropDialog({ target, onCancel, onDone }: { target: Target; onCancel(): void; onDone(): void }) {
   const titleId = useId()
-  const [contents, setContents] = useState<NamespaceContents | null>(null)
-  const [loadError, setLoadError] = useState<AppErrorData | null>(null)
+  const listed = useQuery(contentsQuery(target.connectionId, target.namespace))
+  const contents = listed.data ?? null
+  const loadError = listed.error ? errorData(listed.error) : null
   const [typed, setTyped] = useState('')
   const [running, setRunning] = useState(false)
   const [error, setError] = useState<AppErrorData | null>(null)
-  useEffect(() => {
-    let live = true
-    call('namespaces/contents', { connectionId: target.connectionId, namespace: target.namespace })
-      .then((c) => live && setContents(c))
-      .catch((e: unknown) => live && setLoadError(errorData(e)))
-    return () => {
-      live = false
-    }
-  }, [target])
   const drop = async () => {
     setRunning(true)
     setError(null)
@@ -91,17 +85,9 @@ export function CascadeDropDialog({ target, onCancel, onDone }: { target: Target
 /** What describe answers for a namespace: its properties. */
 export function PropertiesDialog({ target, onClose }: { target: Target; onClose(): void }) {
   const titleId = useId()
-  const [properties, setProperties] = useState<Record<string, string> | null>(null)
-  const [error, setError] = useState<AppErrorData | null>(null)
-  useEffect(() => {
-    let live = true
-    call('namespaces/describe', { connectionId: target.connectionId, namespace: target.namespace })
-      .then((d) => live && setProperties(d.properties))
-      .catch((e: unknown) => live && setError(errorData(e)))
-    return () => {
-      live = false
-    }
-  }, [target])
+  const described = useQuery(namespaceQuery(target.connectionId, target.namespace))
+  const properties = described.data?.properties ?? null
+  const error = described.error ? errorData(described.error) : null
   const entries = properties ? Object.entries(properties).sort(([a], [b]) => a.localeCompare(b)) : []
   return (
     <Modal labelledBy={titleId} onClose={onClose} className="action-dialog">

@@ -1,8 +1,10 @@
-import { useEffect, useState } from 'react'
-import type { AppErrorData, RestorePreview, TableRef, VersionInfo } from '../../../contract'
+import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import type { RestorePreview, TableRef, VersionInfo } from '../../../contract'
 import { call } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
+import { keys } from '../../queries/keys'
 import { ConfirmDialog } from './ConfirmDialog'
 import { formatCount } from './format'
 
@@ -15,28 +17,24 @@ const list = (names: string[]) => names.map((n) => `“${n}”`).join(', ')
  * (`versions/restorePreview`) and offers to rebuild each lost index on the restored version, as an index job.
  */
 export function RestoreDialog({ tableRef, target, latest, onRestored, onClose }: { tableRef: TableRef; target: VersionInfo; latest: number; onRestored(): void; onClose(): void }) {
-  const [preview, setPreview] = useState<RestorePreview | null>(null)
-  const [error, setError] = useState<AppErrorData | null>(null)
-  const [rebuild, setRebuild] = useState<Set<string>>(new Set())
-  useEffect(() => {
-    let live = true
-    call('versions/restorePreview', { ...ref(tableRef), version: target.version })
-      .then((p) => {
-        if (!live) return
-        setPreview(p)
-        setRebuild(new Set(p.lost.filter((x) => x.rebuild).map((x) => x.name)))
-      })
-      .catch((e: unknown) => live && setError(errorData(e)))
-    return () => {
-      live = false
-    }
-  }, [tableRef, target.version])
+  // Asked each time the dialog opens (an index build may have started or ended since), never kept.
+  const previewed = useQuery({
+    queryKey: [...keys.table(tableRef), 'restorePreview', target.version],
+    queryFn: () => call('versions/restorePreview', { ...ref(tableRef), version: target.version }),
+    staleTime: 0,
+    gcTime: 0,
+  })
+  const preview: RestorePreview | null = previewed.data ?? null
+  const error = previewed.error ? errorData(previewed.error) : null
+  // Every lost index that can be rebuilt is ticked until the user changes that.
+  const [chosen, setRebuild] = useState<Set<string> | null>(null)
+  const rebuild = chosen ?? new Set(preview?.lost.filter((x) => x.rebuild).map((x) => x.name) ?? [])
 
   const rows = target.rowCount !== undefined ? `${formatCount(target.rowCount)} rows` : 'row count unknown'
   const busy = preview !== null && preview.indexBuildsRunning.length > 0
   const toggle = (name: string, on: boolean) =>
-    setRebuild((s) => {
-      const n = new Set(s)
+    setRebuild(() => {
+      const n = new Set(rebuild)
       if (on) n.add(name)
       else n.delete(name)
       return n

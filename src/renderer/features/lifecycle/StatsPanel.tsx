@@ -14,7 +14,7 @@ const ref = (t: TableRef) => ({ connectionId: t.connectionId, namespace: [...t.n
 
 /** Rows, fragments, deleted rows, size on disk; optimize with a preview and a confirmation. */
 export function StatsPanel({ tableRef, fields, writeBlock, optimizeBlock = writeBlock, onSettled, onChanged, onClose }: { tableRef: TableRef; fields: readonly FieldInfo[]; writeBlock?: string; optimizeBlock?: string; onSettled?(): void; onChanged(): void; onClose(): void }) {
-  const { loaded, refresh } = useLoaded(() => call('tables/stats', ref(tableRef)), tableRef, onSettled)
+  const { loaded, refresh } = useLoaded('stats', tableRef, onSettled)
   const [prune, setPrune] = useState(false)
   const [days, setDays] = useState('7')
   const [preview, setPreview] = useState<OptimizePreview | null>(null)

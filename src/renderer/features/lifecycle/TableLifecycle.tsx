@@ -1,3 +1,5 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { invalidate } from '../../queries/invalidate'
 import { useCallback, useMemo, useState } from 'react'
 import { useLifecycleBlocks } from './useLifecycleBlocks'
 import type { FieldInfo, TableRef } from '../../../contract'
@@ -65,9 +67,10 @@ export function ReadOnlyBadge({ lifecycle }: { lifecycle: TableLifecycle }) {
 export function LifecyclePanelView({ lifecycle, tableRef, fields, writeBlock, onChanged }: { lifecycle: TableLifecycle; tableRef: TableRef; fields: readonly FieldInfo[]; writeBlock?: string; onChanged(): void }) {
   const close = () => lifecycle.setPanel(null)
   // What the connection's server lacks (REST): re-read each time a panel has loaded its list.
-  const [epoch, setEpoch] = useState(0)
-  const settled = useCallback(() => setEpoch((n) => n + 1), [])
-  const refused = useLifecycleBlocks(tableRef.connectionId, lifecycle.panel, epoch)
+  const client = useQueryClient()
+  const { connectionId } = tableRef
+  const settled = useCallback(() => void invalidate.capabilities(client, connectionId), [client, connectionId])
+  const refused = useLifecycleBlocks(connectionId, lifecycle.panel)
   // Writes are for the latest version; an old one open read-only says so on every write button.
   const block = writeBlock
   if (lifecycle.panel === 'versions')

@@ -31,7 +31,7 @@ const ref = (t: TableRef) => ({ connectionId: t.connectionId, namespace: [...t.n
 
 /** Every version with time, rows and what made it; open read-only, restore, tag, compare. */
 export function VersionsPanel({ tableRef, openVersion, writeBlock, restoreBlock = writeBlock, onSettled, onOpen, onLatest, onChanged, onClose }: VersionsPanelProps) {
-  const { loaded, refresh } = useLoaded(() => call('versions/list', ref(tableRef)), tableRef, onSettled)
+  const { loaded, refresh } = useLoaded('versions', tableRef, onSettled)
   const [restoring, setRestoring] = useState<VersionInfo | null>(null)
   const [deletingTag, setDeletingTag] = useState<string | null>(null)
   const [expanded, setExpanded] = useState<Set<number>>(new Set())

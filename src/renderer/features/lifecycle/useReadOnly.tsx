@@ -1,6 +1,8 @@
-import { useCallback, useState, type Dispatch, type ReactNode, type SetStateAction } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
+import { createContext, useCallback, useContext, useState, type Dispatch, type ReactNode, type SetStateAction } from 'react'
 import { objectStoreScheme, type ConnectionInfo } from '../../../contract'
 import { call } from '../../api'
+import { capabilitiesQuery } from '../connections/queries'
 import { ConfirmDialog } from './ConfirmDialog'
 import { NoticeDialog } from './NoticeDialog'
 import { RecoveryPrompt } from './RecoveryPrompt'
@@ -16,6 +18,7 @@ export function useReadOnly(
   /** After a recovery: what the tree lists of that connection may have changed (a finished rename). */
   onRecovered?: (connectionId: string) => void,
 ) {
+  const client = useQueryClient()
   const [pending, setPending] = useState<{ connection: ConnectionInfo; proceed: () => void } | null>(null)
   const [refused, setRefused] = useState<{ connection: ConnectionInfo; reason: string } | null>(null)
 
@@ -35,7 +38,7 @@ export function useReadOnly(
       const scheme = connection ? objectStoreScheme(connection.location) : null
       if (!connection || !scheme || scheme === 'file') return guard()
       // Object storage: ask the catalog what it can do (the core refuses imports there, with the reason).
-      call('connections/capabilities', { connectionId: connection.id }).then(
+      client.fetchQuery(capabilitiesQuery(connection.id)).then(
         (capabilities) => {
           const entry = capabilities?.['table.createFromStream']
           if (entry?.supported === false) setRefused({ connection, reason: entry.reason ?? 'This catalog cannot import files' })
@@ -44,7 +47,7 @@ export function useReadOnly(
         () => guard(),
       )
     },
-    [connections],
+    [connections, client],
   )
 
   let element: ReactNode = null
@@ -86,4 +89,35 @@ export function useReadOnly(
       />
     ))
   return { setReadOnly, guardImport, element, recoveryPrompts: prompts.length > 0 ? prompts : null }
+}
+
+type ReadOnlyGuard = Omit<ReturnType<typeof useReadOnly>, 'element' | 'recoveryPrompts'>
+const ReadOnlyContext = createContext<ReadOnlyGuard | null>(null)
+const PromptsContext = createContext<ReactNode>(null)
+
+/**
+ * The Read-only switch and the import guard for the whole window; its dialogs mount here, the recovery prompts
+ * where `<RecoveryPrompts/>` is placed.
+ */
+export function ReadOnlyProvider({ connections, setConnections, onRecovered, children }: { connections: readonly ConnectionInfo[]; setConnections: Dispatch<SetStateAction<ConnectionInfo[]>>; onRecovered(connectionId: string): void; children: ReactNode }) {
+  const { element, recoveryPrompts, ...guard } = useReadOnly(connections, setConnections, onRecovered)
+  return (
+    <ReadOnlyContext.Provider value={guard}>
+      <PromptsContext.Provider value={recoveryPrompts}>
+        {children}
+        {element}
+      </PromptsContext.Provider>
+    </ReadOnlyContext.Provider>
+  )
+}
+
+export function useReadOnlyGuard(): ReadOnlyGuard {
+  const guard = useContext(ReadOnlyContext)
+  if (!guard) throw new Error('useReadOnlyGuard needs a ReadOnlyProvider')
+  return guard
+}
+
+/** Read-only catalogs that crashed writers left unfinished: what was found, and the offer to recover it. */
+export function RecoveryPrompts() {
+  return <>{useContext(PromptsContext)}</>
 }

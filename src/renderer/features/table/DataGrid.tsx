@@ -14,7 +14,7 @@ import { ErrorPanel } from '../../components/ErrorPanel'
 import { formatCell } from './formatCell'
 import './inspect.css'
 import { geometry, isScaled, offsetForScrollTop, offsetToCenter, offsetToReveal, scrollTopForOffset, visibleRows } from './gridGeometry'
-import { PAGE_ROWS, usePages, type PageSeed } from './usePages'
+import { PAGE_ROWS, usePages } from './usePages'
 import { contractFetch } from './copy'
 import { useGridSelection } from './useGridSelection'
 import type { CellMenuItem } from './CellMenu'
@@ -166,9 +166,8 @@ export const DataGrid = memo(function DataGrid({
   columnVisibility,
   onColumnVisibilityChange,
   onStatus,
-  seed,
-  initialPage,
   view,
+  viewKey = '',
   sort,
   onSortToggle,
   onCellContextMenu,
@@ -181,13 +180,11 @@ export const DataGrid = memo(function DataGrid({
   /** Controlled: the table view's Columns menu edits it. Only `false` hides a column. */
   columnVisibility: ColumnVisibility
   onColumnVisibilityChange: (updater: ColumnVisibility | ((old: ColumnVisibility) => ColumnVisibility)) => void
-  /** Page 0, already requested (saves a round trip when the table opens). */
-  seed?: PageSeed
-  /** Page 0, already decoded. */
-  initialPage?: ArrowTable
   onStatus?: (status: { first: number; end: number; loading: boolean; active: { row: number; column: string } | null }) => void
   /** Read every page through this view (version, filter, sort, search); `rowCount` is its count. */
   view?: TableViewSpec
+  /** The view's identity (useTableView computes it): a new one starts a fresh page cache, scroll and active cell. */
+  viewKey?: string
   /** The view's sort, shown as `aria-sort` on the headers; a header click calls `onSortToggle`. */
   sort?: readonly SortKey[]
   onSortToggle?: (column: string) => void
@@ -204,7 +201,6 @@ export const DataGrid = memo(function DataGrid({
   // A new view (filter, sort, search) keeps this grid, its column widths and its DOM rows (a remount cost
   // ~25 ms per view change): the scroll offset and the active cell belong to one view, so they are
   // stored with its key and read as their initial values under any other — no second render to reset them.
-  const viewKey = useMemo(() => JSON.stringify(view ?? null), [view])
   const [scrolled, setScrolled] = useState({ viewKey, offset: 0 })
   const offset = scrolled.viewKey === viewKey ? scrolled.offset : 0
   const setOffset = (next: number) => setScrolled({ viewKey, offset: next })
@@ -217,7 +213,8 @@ export const DataGrid = memo(function DataGrid({
   const bodyHeight = Math.max(ROW_HEIGHT, viewport.height - HEADER_HEIGHT)
   const g = useMemo(() => geometry(rowCount, ROW_HEIGHT, bodyHeight), [rowCount, bodyHeight])
   const window_ = visibleRows(g, offset)
-  const pages = usePages(tableRef, rowCount, window_.first, window_.end, seed, initialPage, view, viewKey)
+  const pages = usePages(tableRef, rowCount, window_.first, window_.end, view, viewKey)
+  const initialPage = pages.initialPage
   const prefetch = pages.prefetch
 
   const data = useMemo(() => {

@@ -1,6 +1,6 @@
-import type { Table as ArrowTable } from 'apache-arrow'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useState } from 'react'
-import type { AppErrorData, TableInfo, TableRef } from '../../../contract'
+import type { TableRef } from '../../../contract'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { RefreshIcon, SchemaIcon, TableIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
@@ -9,31 +9,26 @@ import { ColumnsMenu } from './ColumnsMenu'
 import { ExportSheet } from '../export/ExportSheet'
 import { DataGrid, type ColumnVisibility } from './DataGrid'
 import { SchemaPanel } from './SchemaPanel'
-import { type PageSeed } from './usePages'
-import { openTable } from './tableOpening'
+import { describeQuery, tableScope } from './queries'
 import { useTableQueries } from './useTableQueries'
 import { useEscapeLayer } from './panelStack'
 import { SummaryPanel } from '../profile'
 import { LifecycleButtons, LifecyclePanelView, ReadOnlyBadge, useTableLifecycle } from '../lifecycle/TableLifecycle'
 
 const numberFormat = new Intl.NumberFormat('en-US')
-/** How long an opened table waits for its first page before showing the grid without rows. */
-const SEED_WAIT_MS = 150
-
-type Loaded = { state: 'loading' } | { state: 'error'; error: AppErrorData } | { state: 'ready'; info: TableInfo }
 
 /** The right pane for one table: header, schema panel, data grid, status bar. */
 export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: { tableRef: TableRef; connectionLabel: string; writeBlock?: string }) {
   // Versions, Indexes and Stats panels; `tableRef` below is the version being read (the latest unless one is open).
   const lifecycle = useTableLifecycle(latestRef)
   const tableRef = lifecycle.viewRef
-  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' })
-  const [attempt, setAttempt] = useState(0)
+  const client = useQueryClient()
+  // The description (and, with it, the first page: queries.ts), usually already asked for by the tree's click.
+  // Another version of the same table keeps showing the one on screen until its description is here.
+  const described = useQuery({ ...describeQuery(client, tableRef), placeholderData: (previous) => previous })
   const [schemaOpen, setSchemaOpen] = useState(false)
   const [visibility, setVisibility] = useState<ColumnVisibility>({})
   const status = useGridStatusStore()
-  const [seed, setSeed] = useState<PageSeed | undefined>(undefined)
-  const [initialPage, setInitialPage] = useState<ArrowTable | undefined>(undefined)
   const [exporting, setExporting] = useState(false)
   const [summaryOpen, setSummaryOpen] = useState(false)
   // Escape closes the side panel opened last (panelStack.ts), whichever it is.
@@ -41,38 +36,23 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
   useEscapeLayer(summaryOpen, () => setSummaryOpen(false))
   useEscapeLayer(lifecycle.panel !== null, () => lifecycle.setPanel(null))
 
-  useEffect(() => {
-    let live = true
-    // The first page is asked for together with the description: opening a table costs one round trip
-    // (started by the tree click when it can be: tableOpening.ts).
-    const { describe, page: promise, controller } = openTable(tableRef)
-    describe
-      .then(async (info) => {
-        // When the first page follows closely, show the grid with its rows at once (one render, one paint).
-        const first = await Promise.race([promise.catch(() => undefined), new Promise<undefined>((resolve) => setTimeout(resolve, SEED_WAIT_MS))])
-        if (!live) return
-        // Both are set every time: after a reload, neither may be the previous attempt's.
-        setInitialPage(first)
-        setSeed(first ? undefined : { promise, controller })
-        setLoaded({ state: 'ready', info })
+  // Read the table afresh: everything cached about it is dropped, so the view shows "Opening…" again.
+  const reload = useCallback(() => void client.resetQueries({ queryKey: tableScope(latestRef) }), [client, latestRef])
+  // Leaving the table drops what was read of it: opening it again reads it afresh, as "open" promises. After the
+  // unmount, and only when nothing shows it any more (a remount in development keeps it).
+  const scope = JSON.stringify(tableScope(latestRef))
+  useEffect(
+    () => () => {
+      const queryKey = JSON.parse(scope) as unknown[]
+      setTimeout(() => {
+        if (!client.getQueryCache().findAll({ queryKey }).some((query) => query.getObserversCount() > 0)) client.removeQueries({ queryKey })
       })
-      .catch((error: unknown) => {
-        controller.abort()
-        if (live) setLoaded({ state: 'error', error: errorData(error) })
-      })
-    return () => {
-      live = false
-      controller.abort()
-    }
-  }, [tableRef, attempt])
-
-  const reload = useCallback(() => {
-    setLoaded({ state: 'loading' })
-    setAttempt((a) => a + 1)
-  }, [])
+    },
+    [client, scope],
+  )
 
   const path = [connectionLabel, ...tableRef.namespace]
-  const info = loaded.state === 'ready' ? loaded.info : null
+  const info = described.data ?? null
   // Filter, sort, go to row, similar rows, text search, version hint (useTableQueries.tsx).
   const q = useTableQueries(tableRef, connectionLabel, info, reload)
 
@@ -137,20 +117,21 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
       </header>
       {q.bars}
       <div className="table-body">
-        {loaded.state === 'loading' && (
+        {described.isPending && (
           <div className="placeholder">
             <Spinner label="Opening table" /> Opening {tableRef.name}…
           </div>
         )}
-        {loaded.state === 'error' && (
+        {described.isError && !info && (
           <div className="placeholder">
-            <ErrorPanel error={loaded.error} title={`Could not open ${tableRef.name}`} actions={[{ label: 'Try again', run: reload }]} />
+            <ErrorPanel error={errorData(described.error)} title={`Could not open ${tableRef.name}`} actions={[{ label: 'Try again', run: reload }]} />
           </div>
         )}
         {info && (
           <DataGrid
-            // One grid per table version: a filter or sort is a new view of the same grid (it resets itself).
-            key={`${attempt}:${info.version}`}
+            // One grid per description read (a reload, a write) and version: a filter or sort is a new view of the
+            // same grid (it resets itself).
+            key={`${described.dataUpdatedAt}:${info.version}`}
             tableRef={tableRef}
             label={tableRef.name}
             rowCount={q.count}
@@ -158,8 +139,6 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
             columnVisibility={visibility}
             onColumnVisibilityChange={setVisibility}
             onStatus={status.report}
-            seed={q.plain ? seed : undefined}
-            initialPage={q.firstPage ?? (q.plain ? initialPage : undefined)}
             {...q.gridProps}
           />
         )}

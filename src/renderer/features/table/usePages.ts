@@ -1,12 +1,13 @@
+import { useQueryClient } from '@tanstack/react-query'
 import type { Table } from 'apache-arrow'
 import { useCallback, useLayoutEffect, useMemo, useState } from 'react'
 import type { AppErrorData, TableRef, TableViewSpec } from '../../../contract'
 import { isAbort, readPage } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
 import { PageCache } from './pageCache'
+import { firstPageQuery, PAGE_ROWS } from './queries'
 
-/** Rows per `tables/page` request. */
-export const PAGE_ROWS = 100
+export { PAGE_ROWS }
 /** Decoded pages kept in memory (LRU). */
 const CACHE_PAGES = 40
 /** Rows beyond the visible window that are fetched ahead. */
@@ -22,35 +23,34 @@ export interface PageStore {
   retry(): void
   /** Ask for the pages of rows [first, end) now (a scroll handler, before the render that shows them). */
   prefetch(first: number, end: number): void
+  /** Page 0 when it was already here as the view started (the grid fits its columns to it in its first render). */
+  initialPage: Table | undefined
 }
 
-/** A request for page 0 started before the table's size was known (in parallel with `tables/describe`). */
-export interface PageSeed {
-  promise: Promise<Table>
-  controller: AbortController
-}
-
-/** One view's pages: its decoded pages, the requests still running and the seed if it was taken. */
+/** One view's pages: its decoded pages, the requests still running, and page 0 if it was here at once. */
 interface ViewPages {
   cache: PageCache
   inFlight: Map<number, AbortController>
-  seedsTaken: Set<PageSeed>
+  initialPage: Table | undefined
 }
 
 /**
  * Fetches the pages covering the visible rows `[first, end)` and only those: jumping to the end
  * of a table fetches the last page directly. Requests for pages scrolled past are cancelled with
  * `requests/cancel`, and their late answers ignored. A new `viewKey` (a filter, a sort) starts a fresh
- * page cache, seeded with `initialPage`, and cancels the old view's requests: the grid stays mounted (a remount cost ~25 ms).
+ * page cache and cancels the old view's requests: the grid stays mounted (a remount cost ~25 ms). Page 0 of a view comes through the
+ * query cache (`firstPageQuery`), where opening the table or trying the view already put it (or its request).
  */
-export function usePages(ref: TableRef, rowCount: number, first: number, end: number, seed?: PageSeed, initialPage?: Table, view?: TableViewSpec, viewKey = ''): PageStore {
+export function usePages(ref: TableRef, rowCount: number, first: number, end: number, view: TableViewSpec = {}, viewKey = ''): PageStore {
+  const client = useQueryClient()
   // Mutable, but its identity only changes with the view; `version` tells React when it gained a page.
   const store = useMemo<ViewPages>(() => {
     const cache = new PageCache(CACHE_PAGES)
     // Page 0 already here: the first render shows rows, no second render needed.
+    const initialPage = client.getQueryData(firstPageQuery(ref, view).queryKey)
     if (initialPage) cache.set(0, initialPage)
-    return { cache, inFlight: new Map(), seedsTaken: new Set() }
-    // Only a new view starts a new cache; initialPage is the new view's page 0 in that same render.
+    return { cache, inFlight: new Map(), initialPage }
+    // Only a new view starts a new cache (`viewKey` is the view's identity).
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [viewKey])
   const cache = store.cache
@@ -58,6 +58,16 @@ export function usePages(ref: TableRef, rowCount: number, first: number, end: nu
   const [failed, setError] = useState<{ store: ViewPages; error: AppErrorData } | null>(null)
   const error = failed?.store === store ? failed.error : null
   const [attempt, setAttempt] = useState(0)
+
+  const firstPage = useCallback(
+    (signal: AbortSignal) => {
+      const options = firstPageQuery(ref, view)
+      // Scrolled past or left: the shared request is cancelled too.
+      signal.addEventListener('abort', () => void client.cancelQueries({ queryKey: options.queryKey, exact: true }), { once: true })
+      return client.fetchQuery(options)
+    },
+    [client, ref, view],
+  )
 
   // Requests the pages of rows [first, end) that are missing; cancels those of rows no longer wanted.
   const request = useCallback(
@@ -85,12 +95,11 @@ export function usePages(ref: TableRef, rowCount: number, first: number, end: nu
       for (const page of wanted) {
         if (cache.has(page) || inFlight.has(page)) continue
         if (visibleMissing && (page < visibleFirst || page > visibleLast)) continue
-        const useSeed = page === 0 && seed !== undefined && store.seedsTaken.size === 0 && !seed.controller.signal.aborted
-        if (useSeed) store.seedsTaken.add(seed)
-        const controller = useSeed ? seed.controller : new AbortController()
+        const controller = new AbortController()
         inFlight.set(page, controller)
         const offset = page * PAGE_ROWS
-        const pending = useSeed ? seed.promise : readPage(ref, offset, Math.min(PAGE_ROWS, rowCount - offset), controller.signal, view)
+        // Page 0 is shared with whoever asked for it first (opening the table, trying the view): one request.
+        const pending = page === 0 ? firstPage(controller.signal) : readPage(ref, offset, Math.min(PAGE_ROWS, rowCount - offset), controller.signal, view)
         pending
           .then((table) => {
             if (controller.signal.aborted) return
@@ -107,7 +116,7 @@ export function usePages(ref: TableRef, rowCount: number, first: number, end: nu
           })
       }
     },
-    [ref, rowCount, cache, seed, view, store],
+    [ref, rowCount, cache, view, store, firstPage],
   )
 
   // A layout effect: the visible page is requested in the same task as the render that needs it, not after
@@ -134,5 +143,5 @@ export function usePages(ref: TableRef, rowCount: number, first: number, end: nu
   for (let page = Math.floor(first / PAGE_ROWS); page <= Math.floor(Math.max(first, end - 1) / PAGE_ROWS); page += 1) {
     if (!cache.has(page)) loading = true
   }
-  return { pageOf, version, loading: loading && rowCount > 0 && error === null, error, retry, prefetch: request }
+  return { pageOf, version, loading: loading && rowCount > 0 && error === null, error, retry, prefetch: request, initialPage: store.initialPage }
 }

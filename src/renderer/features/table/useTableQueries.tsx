@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { checkPredicate, MAX_SEARCH_RESULTS, type FieldInfo, type Operation, type PredicateHint, type SortKey, type TableInfo, type TableRef, type VectorSearch } from '../../../contract'
-import { call } from '../../api'
+import { capabilitiesQuery } from '../connections/queries'
 import { CellMenu, type CellMenuItem } from './CellMenu'
 import { FilterBar, type FilterBarHandle } from './FilterBar'
 import { GoToRow } from './GoToRow'
@@ -53,10 +53,13 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
   const [hints, setHints] = useState<{ filter: string; items: PredicateHint[] } | null>(null)
 
   // What a REST server refused (learned by the client): those actions are disabled with the server's reason.
-  const capabilities = useQuery({
-    queryKey: ['connections/capabilities', tableRef.connectionId, tv.error?.code ?? ''],
-    queryFn: () => call('connections/capabilities', { connectionId: tableRef.connectionId }),
-  })
+  // Asked again after a refused view: the client may just have learnt the server lacks that route.
+  const capabilities = useQuery(capabilitiesQuery(tableRef.connectionId))
+  const { refetch: refetchCapabilities } = capabilities
+  const refusedCode = tv.error?.code
+  useEffect(() => {
+    if (refusedCode) void refetchCapabilities()
+  }, [refusedCode, refetchCapabilities])
   const refused = (operation: Operation): string | undefined => {
     const entry = capabilities.data?.[operation]
     return entry && entry.supported === false ? (entry.reason ?? 'this server does not support it') : undefined
@@ -262,10 +265,6 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
     narrowed: !!search || !!choice.filter,
     /** What the count counts ("Rows", "Matching rows", "Search results", "Nearest rows"). */
     countLabel: countLabelOf(choice),
-    viewKey: tv.viewKey,
-    /** Nothing chosen: the table as described (the grid may use the page fetched with the description). */
-    plain: !choice.filter && !choice.sort?.length && !search,
-    firstPage: tv.firstPage,
     fields,
     /** The filter as chosen (the Filter rows box shows it). */
     filter: choice.filter,
@@ -273,6 +272,7 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
     addFilter: (predicate: string) => void applyFilter(andFilter(choice.filter, predicate)),
     gridProps: {
       view: tv.view,
+      viewKey: tv.viewKey,
       sort: choice.sort,
       onSortToggle: search || refused('table.sort') ? undefined : toggleSort,
       onCellContextMenu,

@@ -1,10 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import type { Table as ArrowTable } from 'apache-arrow'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { AppErrorData, Search, SortKey, TableInfo, TableRef, TableViewSpec } from '../../../contract'
-import { call, cancellable, readPage } from '../../api'
+import { call } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
-import { PAGE_ROWS } from './usePages'
+import { countQuery, firstPageQuery, tableKeys } from './queries'
 
 /** A new view that takes longer than this shows the filter bar's spinner (a quick one re-renders nothing while it runs). */
 const SPINNER_DELAY_MS = 150
@@ -26,8 +25,6 @@ export interface TableViewState {
   count: number
   /** A key that changes with the view (the grid starts a fresh page cache and scrolls to the top; it is not remounted). */
   viewKey: string
-  /** Page 0 of the view, fetched while the new view was checked. */
-  firstPage: ArrowTable | undefined
   /** Why the last change was refused (a bad predicate: Lance's message). The view stays as it was. */
   error: AppErrorData | null
   applying: boolean
@@ -38,17 +35,8 @@ export interface TableViewState {
   newerVersion: number | null
 }
 
-export const queryKeys = {
-  count: (ref: TableRef, view: TableViewSpec) => ['tables/count', ref.connectionId, [...ref.namespace], ref.name, view] as const,
-  latest: (ref: TableRef) => ['tables/latestVersion', ref.connectionId, [...ref.namespace], ref.name] as const,
-}
-
 function narrows(choice: ViewChoice): boolean {
   return !!choice.search || !!choice.filter?.trim()
-}
-
-function countView(ref: TableRef, view: TableViewSpec, signal?: AbortSignal): Promise<number> {
-  return cancellable('tables/count', { ...ref, namespace: [...ref.namespace], view }, signal)
 }
 
 /**
@@ -59,7 +47,6 @@ function countView(ref: TableRef, view: TableViewSpec, signal?: AbortSignal): Pr
 export function useTableView(ref: TableRef, info: TableInfo | null): TableViewState {
   const client = useQueryClient()
   const [choice, setChoice] = useState<ViewChoice>({})
-  const [fetched, setFetched] = useState<{ key: string; page: ArrowTable } | undefined>(undefined)
   const [error, setError] = useState<AppErrorData | null>(null)
   const [applying, setApplying] = useState(false)
   const version = info?.version
@@ -75,11 +62,7 @@ export function useTableView(ref: TableRef, info: TableInfo | null): TableViewSt
   )
   const viewKey = useMemo(() => JSON.stringify(view), [view])
 
-  const counted = useQuery({
-    queryKey: queryKeys.count(ref, view),
-    queryFn: ({ signal }) => countView(ref, view, signal),
-    enabled: info !== null && narrows(choice),
-  })
+  const counted = useQuery({ ...countQuery(ref, view), enabled: info !== null && narrows(choice) })
   const count = info === null ? 0 : narrows(choice) ? (counted.data ?? 0) : info.rowCount
 
   // The description has just read the latest version: the first check is one interval later, not a request
@@ -91,7 +74,7 @@ export function useTableView(ref: TableRef, info: TableInfo | null): TableViewSt
     return () => clearTimeout(timer)
   }, [info])
   const latest = useQuery({
-    queryKey: queryKeys.latest(ref),
+    queryKey: tableKeys.latest(ref),
     queryFn: () => call('tables/latestVersion', { ...ref, namespace: [...ref.namespace] }),
     enabled: polling,
     refetchInterval: VERSION_POLL_MS,
@@ -122,12 +105,9 @@ export function useTableView(ref: TableRef, info: TableInfo | null): TableViewSt
       try {
         // Page 0 and the count (when it can differ) together, in this event: a bad predicate fails here, before
         // the grid changes. The page is asked for first: its rows are what the user waits to see.
-        const [page] = await Promise.all([
-          readPage(ref, 0, PAGE_ROWS, undefined, candidate),
-          narrows(next) ? client.fetchQuery({ queryKey: queryKeys.count(ref, candidate), queryFn: ({ signal }) => countView(ref, candidate, signal) }) : Promise.resolve(0),
-        ])
+        // Page 0 stays in the query cache, where the grid's page cache takes it for the new view.
+        await Promise.all([client.fetchQuery(firstPageQuery(ref, candidate)), narrows(next) ? client.fetchQuery(countQuery(ref, candidate)) : Promise.resolve(0)])
         if (requested.current.seq !== seq) return false
-        setFetched({ key: JSON.stringify(candidate), page })
         setChoice(next)
         setError(null)
         return true
@@ -146,8 +126,6 @@ export function useTableView(ref: TableRef, info: TableInfo | null): TableViewSt
   )
 
   const clearError = useCallback(() => setError(null), [])
-  // Only the page fetched for exactly this view (a reload changes the version, and so the key).
-  const firstPage = fetched?.key === viewKey ? fetched.page : undefined
 
-  return { view, choice, count, viewKey, firstPage, error, applying, apply, clearError, newerVersion }
+  return { view, choice, count, viewKey, error, applying, apply, clearError, newerVersion }
 }

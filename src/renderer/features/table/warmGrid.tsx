@@ -1,8 +1,10 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { flushSync } from 'react-dom'
 import { createRoot } from 'react-dom/client'
 import type { FieldInfo } from '../../../contract'
 import { sampleTable } from '../../api/warmup'
 import { DataGrid } from './DataGrid'
+import { firstPageQuery } from './queries'
 
 const noop = () => undefined
 
@@ -22,10 +24,16 @@ function warmGrid(): void {
       nullable: field.nullable,
       ...('listSize' in field.type ? { vectorDimension: Number(field.type.listSize) } : {}),
     }))
+    const tableRef = { connectionId: '', namespace: [], name: '' }
+    // Its own cache, holding the one page: the app's cache never sees this table.
+    const client = new QueryClient()
+    client.setQueryData(firstPageQuery(tableRef, {}).queryKey, page)
     const root = createRoot(document.createElement('div'))
     flushSync(() =>
       root.render(
-        <DataGrid tableRef={{ connectionId: '', namespace: [], name: '' }} label="" rowCount={page.numRows} fields={fields} columnVisibility={{}} onColumnVisibilityChange={noop} initialPage={page} />,
+        <QueryClientProvider client={client}>
+          <DataGrid tableRef={tableRef} label="" rowCount={page.numRows} fields={fields} columnVisibility={{}} onColumnVisibilityChange={noop} view={{}} viewKey="warm" />
+        </QueryClientProvider>,
       ),
     )
     root.unmount()

@@ -1,0 +1,34 @@
+import type { TableRef } from '../../../contract'
+import { namespaceKey, tableKey } from '../tree/treeModel'
+
+export type Selection =
+  | { kind: 'table'; key: string; ref: TableRef }
+  | { kind: 'namespace'; key: string; connectionId: string; namespace: string[] }
+  | null
+
+/** A write from the tree's context menu, as far as the selection cares. */
+export interface TreeWrite {
+  action: 'rename-table' | 'drop-table' | 'drop-namespace' | (string & {})
+  target: { connectionId: string; namespace: string[]; name: string }
+  result: { name?: string; namespace?: string[] }
+}
+
+/** The selection after a write: a renamed table stays selected under its new name; a dropped one gives way to its namespace. */
+export function nextSelection(current: Selection, { action, target, result }: TreeWrite): Selection {
+  if (!current) return current
+  const { connectionId, namespace } = target
+  if (action === 'rename-table' && result.name) {
+    const to = result.namespace ?? namespace
+    return current.kind === 'table' && current.key === tableKey(connectionId, namespace, target.name) ? { kind: 'table', key: tableKey(connectionId, to, result.name), ref: { connectionId, namespace: to, name: result.name } } : current
+  }
+  if (action === 'drop-table') {
+    return current.kind === 'table' && current.key === tableKey(connectionId, namespace, target.name) ? { kind: 'namespace', key: namespaceKey(connectionId, namespace), connectionId, namespace } : current
+  }
+  if (action === 'drop-namespace') {
+    const parent = namespace.slice(0, -1)
+    const [c, ns] = current.kind === 'table' ? [current.ref.connectionId, current.ref.namespace] : [current.connectionId, current.namespace]
+    const inside = c === connectionId && namespace.every((part, i) => ns[i] === part)
+    return inside ? { kind: 'namespace', key: namespaceKey(connectionId, parent), connectionId, namespace: parent } : current
+  }
+  return current
+}

@@ -1,0 +1,94 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import type { AppInfo } from '../../contract'
+import { call } from '../api'
+import { ConnectionPane } from '../features/connections/ConnectionPane'
+import { recentsQuery, updateConnections, useConnections } from '../features/connections/queries'
+import { SavedConnections } from '../features/connections/SavedConnections'
+import { StartScreen } from '../features/connections/StartScreen'
+import { useOpenCatalog } from '../features/connections/useOpenCatalog'
+import { useRemote } from '../features/connections/useRemoteConnections'
+import { READ_ONLY_REASON, ReadOnlySwitch } from '../features/lifecycle/ReadOnlySwitch'
+import { useReadOnlyGuard } from '../features/lifecycle/useReadOnly'
+import { useNavigation } from '../features/navigation/Navigation'
+import { TableIdentity, tableIdentity } from '../features/table/tableIdentity'
+import { TableView } from '../features/table/TableView'
+import { loadListing, useListings } from '../features/tree/queries'
+import { namespaceKey } from '../features/tree/treeModel'
+
+/** The content pane: the start screen, the selected table, or the selected connection or namespace. */
+export function MainContent({ info }: { info: AppInfo }) {
+  const connections = useConnections()
+  const { selection, start } = useNavigation()
+  const selectedId = selection ? (selection.kind === 'table' ? selection.ref.connectionId : selection.connectionId) : null
+  const connection = connections.find((c) => c.id === selectedId)
+  let content
+  if (start.shown || connections.length === 0 || !selection || !connection) content = <Start info={info} empty={connections.length === 0} />
+  else if (selection.kind === 'table') content = <TableView key={selection.key} tableRef={selection.ref} connectionLabel={connection.label} writeBlock={connection.readOnly ? READ_ONLY_REASON : undefined} />
+  else content = <Namespace key={selection.key} connectionId={connection.id} namespace={selection.namespace} />
+  return (
+    // Per-table preferences (hidden columns) are kept under the open table's identity.
+    <TableIdentity.Provider value={selection?.kind === 'table' && connection ? tableIdentity(connection.location, selection.ref.namespace, selection.ref.name) : null}>
+      <main className="content">{content}</main>
+    </TableIdentity.Provider>
+  )
+}
+
+function Start({ info, empty }: { info: AppInfo; empty: boolean }) {
+  const { start } = useNavigation()
+  const recents = useQuery(recentsQuery).data ?? []
+  const { openPath, pickDirectory } = useOpenCatalog()
+  const remote = useRemote()
+  const connections = useConnections()
+  return (
+    <StartScreen
+      recents={recents}
+      canPickDirectory={info.canPickDirectory}
+      opening={start.opening}
+      error={start.error}
+      initialError={empty ? (info.initialError ?? null) : null}
+      onOpenPath={openPath}
+      onPickDirectory={pickDirectory}
+      onCreateCatalog={(path) => openPath(path, true)}
+      remote={
+        <SavedConnections
+          saved={remote.saved}
+          open={connections}
+          openingId={remote.openingId}
+          failure={remote.failure}
+          onNew={remote.openNew}
+          onConnect={remote.connect}
+          onEdit={remote.edit}
+          onDelete={remote.remove}
+          stores={remote.stores}
+          onNewStore={remote.openNewStore}
+          onConnectStore={remote.connectStore}
+          onEditStore={remote.editStore}
+          onDeleteStore={remote.removeStore}
+        />
+      }
+    />
+  )
+}
+
+function Namespace({ connectionId, namespace }: { connectionId: string; namespace: string[] }) {
+  const client = useQueryClient()
+  const connection = useConnections().find((c) => c.id === connectionId)
+  const { clearSelection } = useNavigation()
+  const readOnly = useReadOnlyGuard()
+  const node = useListings().get(namespaceKey(connectionId, namespace))
+  if (!connection) return null
+  return (
+    <ConnectionPane
+      connection={connection}
+      namespace={namespace}
+      node={node}
+      onRetry={() => void loadListing(client, connectionId, namespace)}
+      onClose={() => {
+        void call('connections/close', { connectionId }).catch(() => undefined)
+        updateConnections(client, (previous) => previous.filter((c) => c.id !== connectionId))
+        clearSelection()
+      }}
+      readOnlySwitch={<ReadOnlySwitch connection={connection} onChange={(on) => void readOnly.setReadOnly(connection.id, on).catch(() => undefined)} />}
+    />
+  )
+}

@@ -1,0 +1,36 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { useCallback, type ReactNode, type SetStateAction } from 'react'
+import type { ConnectionInfo } from '../../contract'
+import { updateConnections, useConnections } from '../features/connections/queries'
+import { RemoteConnectionsProvider } from '../features/connections/useRemoteConnections'
+import { ReadOnlyProvider } from '../features/lifecycle/useReadOnly'
+import { NavigationProvider, useNavigation } from '../features/navigation/Navigation'
+import { refreshTree } from '../features/tree/queries'
+
+/** The window's shared homes: navigation, the saved connections (their dialogs), the Read-only switch (its dialogs). */
+export function Providers({ initialConnectionId, children }: { initialConnectionId?: string; children: ReactNode }) {
+  return (
+    <NavigationProvider initialConnectionId={initialConnectionId}>
+      <RemoteConnectionsProvider>
+        <ReadOnly>{children}</ReadOnly>
+      </RemoteConnectionsProvider>
+    </NavigationProvider>
+  )
+}
+
+function ReadOnly({ children }: { children: ReactNode }) {
+  const client = useQueryClient()
+  const connections = useConnections()
+  const { expanded } = useNavigation()
+  const setConnections = useCallback(
+    (update: SetStateAction<ConnectionInfo[]>) => updateConnections(client, (previous) => (typeof update === 'function' ? update(previous) : update)),
+    [client],
+  )
+  // After a recovery, what the tree lists of that connection may have changed (a finished rename).
+  const onRecovered = useCallback((connectionId: string) => refreshTree(client, expanded, connectionId), [client, expanded])
+  return (
+    <ReadOnlyProvider connections={connections} setConnections={setConnections} onRecovered={onRecovered}>
+      {children}
+    </ReadOnlyProvider>
+  )
+}

@@ -1,0 +1,27 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { useEffect } from 'react'
+import { onHostEvent } from '../api'
+import { useOpenCatalog } from '../features/connections/useOpenCatalog'
+import { useRemote } from '../features/connections/useRemoteConnections'
+import { useNavigation } from '../features/navigation/Navigation'
+import { refreshTree } from '../features/tree/queries'
+
+/** Menu commands from main (Electron only). */
+export function useAppCommands({ canPickDirectory, importFiles }: { canPickDirectory: boolean; importFiles(): void }) {
+  const client = useQueryClient()
+  const { expanded, showStart } = useNavigation()
+  const { pickDirectory } = useOpenCatalog()
+  const { openNew } = useRemote()
+  useEffect(
+    () =>
+      onHostEvent('app/command', ({ command }) => {
+        if (command === 'open-directory') {
+          if (canPickDirectory) pickDirectory()
+          else showStart()
+        } else if (command === 'refresh') refreshTree(client, expanded)
+        else if (command === 'connect-server') openNew()
+        else if (command === 'import') importFiles()
+      }),
+    [canPickDirectory, pickDirectory, showStart, client, expanded, openNew, importFiles],
+  )
+}
