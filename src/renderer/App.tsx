@@ -19,8 +19,7 @@ import { useTreeActions } from './features/actions/useTreeActions'
 import type { TreeActionTarget } from './features/actions/treeActions'
 import type { WriteAction } from './features/actions/ActionDialog'
 import { useImports } from './features/import/useImports'
-import { useExportJobs } from './features/export/useExportJobs'
-import { combineJobViews, useIndexJobs } from './features/lifecycle/useIndexJobs'
+import { JobsDock, JobsStatus } from './features/jobs'
 import { ImportButton } from './features/import/ImportButton'
 import { splitDropped } from './features/import/dropped'
 import { useSidebarLayout } from './features/tree/SidebarFrame'
@@ -127,9 +126,7 @@ export function App() {
     },
     [expandTree, reloadTree],
   )
-  const exportJobs = useExportJobs()
-  const indexJobs = useIndexJobs()
-  const imports = useImports({ connections, defaultTarget: importTarget, onImported, extraJobs: combineJobViews(exportJobs, indexJobs) })
+  const imports = useImports({ connections, defaultTarget: importTarget, onImported })
   const readOnly = useReadOnly(connections, setConnections, (connectionId) => tree.refresh(connectionId))
   const remoteIds = useMemo(() => new Set(connections.filter((c) => c.kind === 'rest').map((c) => c.id)), [connections])
   const cloudIds = useMemo(() => new Set(connections.filter((c) => isBucket(c.location)).map((c) => c.id)), [connections])
@@ -348,9 +345,9 @@ export function App() {
         <TableIdentity.Provider value={selection?.kind === 'table' && selectedConnection ? tableIdentity(selectedConnection.location, selection.ref.namespace, selection.ref.name) : null}>
           <main className="content">{content}</main>
         </TableIdentity.Provider>
-        {imports.dock}
+        <JobsDock onOpenTable={onImported} />
       </div>
-      {imports.indicator && <footer className="app-status">{imports.indicator}</footer>}
+      <JobsStatus />
       {dragging && <div className="drop-overlay">Drop files to import them, or drop a folder to open it as a catalog</div>}
       {remote.element}
       {treeActions.element}
