@@ -1,6 +1,6 @@
 import type { ExportFormat, ExportJobInfo, TableRef, TableViewSpec } from '../../contract'
 import { toAppError } from '../errors'
-import { JobRegistry, type Job } from '../jobs'
+import { JobsOfKind, type Job, type JobRegistry } from '../jobs'
 import type { NamespaceClient } from '../namespace/client'
 import { exportView } from './run'
 
@@ -20,12 +20,11 @@ export interface ExportJobSpec {
  * lives in the session's job registry (src/core/jobs), which publishes its throttled progress and keeps it in the
  * history when it ends.
  */
-export class ExportJobs {
+export class ExportJobs extends JobsOfKind<'export'> {
   private readonly specs = new Map<string, ExportJobSpec>()
-  private readonly jobs: JobRegistry
 
   constructor(private readonly options: { jobs?: JobRegistry; progressIntervalMs?: number; onSettled?: (job: ExportJobInfo) => void } = {}) {
-    this.jobs = options.jobs ?? new JobRegistry()
+    super('export', options.jobs)
   }
 
   start(spec: ExportJobSpec): ExportJobInfo {
@@ -56,30 +55,9 @@ export class ExportJobs {
     return job.snapshot()
   }
 
-  list(): ExportJobInfo[] {
-    return this.jobs.list('export') as ExportJobInfo[]
-  }
-
-  get(jobId: string): ExportJobInfo {
-    return this.jobs.job(jobId, 'export').snapshot()
-  }
-
-  wait(jobId: string): Promise<ExportJobInfo> {
-    return this.jobs.job(jobId, 'export').settled
-  }
-
   spec(jobId: string): ExportJobSpec {
     this.jobs.job(jobId, 'export')
     return this.specs.get(jobId)!
-  }
-
-  cancel(jobId: string): void {
-    this.jobs.job(jobId, 'export')
-    this.jobs.cancel(jobId)
-  }
-
-  async close(): Promise<void> {
-    await this.jobs.close('export')
   }
 
   private async run(job: Job<ExportJobInfo>, spec: ExportJobSpec): Promise<void> {

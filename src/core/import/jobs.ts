@@ -1,7 +1,7 @@
 import { type ImportColumnType, type ImportFormat, type ImportJobInfo, type ImportMode, type ImportProgress } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import { toAppError } from '../errors'
-import { JobRegistry, type Job } from '../jobs'
+import { JobsOfKind, type Job, type JobRegistry } from '../jobs'
 import { openSource } from './open'
 import { writeSource } from './write'
 
@@ -31,13 +31,12 @@ type ImportJob = Job<ImportJobInfo>
  * (src/core/jobs), which publishes each change (throttled progress comes from the writer) and keeps
  * the history.
  */
-export class ImportJobs {
+export class ImportJobs extends JobsOfKind<'import'> {
   private readonly queue: { job: ImportJob; spec: ImportJobSpec }[] = []
   private running: ImportJob | null = null
-  private readonly jobs: JobRegistry
 
   constructor(private readonly options: { jobs?: JobRegistry; progressIntervalMs?: number } = {}) {
-    this.jobs = options.jobs ?? new JobRegistry()
+    super('import', options.jobs)
   }
 
   enqueue(spec: ImportJobSpec): ImportJobInfo {
@@ -97,28 +96,8 @@ export class ImportJobs {
   }
 
   /** This session's imports and recovery notes, oldest first. */
-  list(): ImportJobInfo[] {
+  override list(): ImportJobInfo[] {
     return this.jobs.list().filter((j): j is ImportJobInfo => j.kind === 'import' || j.kind === 'recovery')
-  }
-
-  get(jobId: string): ImportJobInfo {
-    return this.jobs.job(jobId, 'import').snapshot()
-  }
-
-  /** Resolves with the job's final state (for callers that want to await an import). */
-  wait(jobId: string): Promise<ImportJobInfo> {
-    return this.jobs.job(jobId, 'import').settled
-  }
-
-  /** Cancel a queued or running job; a finished one is left as it is. */
-  cancel(jobId: string): void {
-    this.jobs.job(jobId, 'import')
-    this.jobs.cancel(jobId)
-  }
-
-  /** Cancel everything and wait for the running job's cleanup (app shutdown). */
-  async close(): Promise<void> {
-    await this.jobs.close('import')
   }
 
   private async pump(): Promise<void> {

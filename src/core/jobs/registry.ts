@@ -156,3 +156,43 @@ export class JobRegistry {
 function notFound(noun: string): AppError {
   return new AppError('not_found', `There is no such ${noun}`, { hint: 'It may have been removed from the history' })
 }
+
+/**
+ * The jobs of one kind, as that kind's module sees them: a view of the session's registry (or a private one) with
+ * get, wait, cancel, list and close for that kind alone. A kind's job code extends it and adds its start method.
+ */
+export class JobsOfKind<K extends JobKind> {
+  protected readonly jobs: JobRegistry
+
+  constructor(
+    protected readonly kind: K,
+    jobs?: JobRegistry,
+  ) {
+    this.jobs = jobs ?? new JobRegistry()
+  }
+
+  /** This kind's jobs, oldest first. */
+  list(): KindInfo<K>[] {
+    return this.jobs.list(this.kind) as KindInfo<K>[]
+  }
+
+  get(jobId: string): KindInfo<K> {
+    return this.jobs.job(jobId, this.kind).snapshot()
+  }
+
+  /** Resolves with the job's final record once it has ended and cleaned up. */
+  wait(jobId: string): Promise<KindInfo<K>> {
+    return this.jobs.job(jobId, this.kind).settled
+  }
+
+  /** Cancel a queued or running job of this kind; a finished one is left as it is. */
+  cancel(jobId: string): void {
+    this.jobs.job(jobId, this.kind)
+    this.jobs.cancel(jobId)
+  }
+
+  /** Cancel this kind's live jobs and wait for their cleanup (shutdown). */
+  close(): Promise<void> {
+    return this.jobs.close(this.kind)
+  }
+}

@@ -1,6 +1,6 @@
 import type { IndexJobInfo, IndexSpec, TableRef } from '../../contract'
 import { toAppError } from '../errors'
-import { JobRegistry, type Job } from '../jobs'
+import { JobsOfKind, type Job, type JobRegistry } from '../jobs'
 import type { NamespaceClient } from '../namespace/client'
 import type { TableId } from '../namespace/path'
 import { indexExists } from './errors'
@@ -18,13 +18,12 @@ export interface IndexJobSpec {
  * build step runs to its end, and the new index is dropped again: the table ends with the indexes it had (plus
  * versions that change no data).
  */
-export class IndexJobs {
+export class IndexJobs extends JobsOfKind<'index'> {
   private readonly writes: TableWrites
-  private readonly jobs: JobRegistry
 
   constructor(options: { jobs?: JobRegistry; writes?: TableWrites } = {}) {
+    super('index', options.jobs)
     this.writes = options.writes ?? new TableWrites()
-    this.jobs = options.jobs ?? new JobRegistry()
   }
 
   /** Checks the name up front (an existing index is refused before any job exists), then builds in the background. */
@@ -56,23 +55,6 @@ export class IndexJobs {
     void this.run(job, spec)
     job.publish()
     return job.snapshot()
-  }
-
-  list(): IndexJobInfo[] {
-    return this.jobs.list('index') as IndexJobInfo[]
-  }
-
-  wait(jobId: string): Promise<IndexJobInfo> {
-    return this.jobs.job(jobId, 'index').settled
-  }
-
-  cancel(jobId: string): void {
-    this.jobs.job(jobId, 'index')
-    this.jobs.cancel(jobId)
-  }
-
-  async close(): Promise<void> {
-    await this.jobs.close('index')
   }
 
   private async run(job: Job<IndexJobInfo>, spec: IndexJobSpec): Promise<void> {

@@ -1,6 +1,6 @@
 import { type Input, type ProfileJobInfo, type TableProfile, type TableRef } from '../../contract'
 import { toAppError } from '../errors'
-import { JobRegistry, type Job } from '../jobs'
+import { JobRegistry, JobsOfKind, type Job } from '../jobs'
 import type { NamespaceClient } from '../namespace/client'
 import { profileView } from './run'
 
@@ -28,13 +28,12 @@ function keyOf(table: TableRef, version: number, filter: string | null): string 
  * change, so the kept answer stays right; a newer version is a new key). Only a finished scan is kept: a
  * cancelled or failed one leaves nothing behind. The jobs live in the session's job registry (src/core/jobs).
  */
-export class ProfileModule {
+export class ProfileModule extends JobsOfKind<'profile'> {
   private readonly keys = new Map<string, string>()
   private readonly cache = new Map<string, TableProfile>()
-  private readonly jobs: JobRegistry
 
   constructor(private readonly deps: ProfileModuleDeps) {
-    this.jobs = deps.jobs ?? new JobRegistry({ history: { profile: PROFILE_HISTORY } })
+    super('profile', deps.jobs ?? new JobRegistry({ history: { profile: PROFILE_HISTORY } }))
   }
 
   async start(input: Input<'profile/start'>): Promise<ProfileJobInfo> {
@@ -74,23 +73,6 @@ export class ProfileModule {
     void this.run(job, key, client)
     job.publish()
     return job.snapshot()
-  }
-
-  get(jobId: string): ProfileJobInfo {
-    return this.jobs.job(jobId, 'profile').snapshot()
-  }
-
-  wait(jobId: string): Promise<ProfileJobInfo> {
-    return this.jobs.job(jobId, 'profile').settled
-  }
-
-  cancel(jobId: string): void {
-    this.jobs.job(jobId, 'profile')
-    this.jobs.cancel(jobId)
-  }
-
-  async close(): Promise<void> {
-    await this.jobs.close('profile')
   }
 
   private async run(job: ProfileJob, key: string, client: NamespaceClient): Promise<void> {
