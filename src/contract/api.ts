@@ -4,9 +4,10 @@ import { connectionDraftSchema, objectStoreDraftSchema, type CapabilitySnapshot,
 import type { AppInfo, ConnectionInfo, Page, QueryPlan, RecentDirectory, TableInfo } from './types'
 import { tableViewSchema } from './view'
 import { columnAlterationSchema, columnSpecSchema, indexSpecSchema, propertiesSchema, type NamespaceContents, newColumnSchema, optimizeInputSchema, type IndexInfo, type OptimizePreview, type OptimizeResult, type RestorePreview, type TableStats, type TagInfo, type VersionComparison, type VersionInfo } from './lifecycle'
-import { importPreviewInput, importStartInput, jobIdSchema, uploadIdSchema, type ImportJobInfo, type ImportPreview } from './import'
-import { exportJobIdSchema, exportStartInput, type ExportJobInfo } from './export'
-import { indexJobIdSchema, type IndexJobInfo } from './indexJobs'
+import { importPreviewInput, importStartInput, uploadIdSchema, type ImportJobInfo, type ImportPreview } from './import'
+import { exportStartInput, type ExportJobInfo } from './export'
+import type { IndexJobInfo } from './indexJobs'
+import { jobIdSchema, type JobInfo } from './jobs'
 import { profileJobIdSchema, type ProfileJobInfo } from './profile'
 
 /**
@@ -154,8 +155,6 @@ export const api = {
   'import/sample': method<Uint8Array>()(importPreviewInput),
   /** Queue an import job; follow it with `jobs/progress` events. */
   'import/start': method<ImportJobInfo>()(importStartInput),
-  /** Cancel a queued or running import; a finished one is left as it is. */
-  'import/cancel': method<null>()(z.object({ jobId: jobIdSchema })),
   /** Delete a staged upload the user did not import (the sheet was closed). */
   'import/discardUpload': method<null>()(z.object({ uploadId: uploadIdSchema })),
   /** Table lifecycle (src/core/lifecycle): every version, oldest first, with row count, operation and tags. */
@@ -179,12 +178,8 @@ export const api = {
   'indexes/list': method<IndexInfo[]>()(tableRefSchema),
   /** Build an index; cancellable with `requests/cancel` (a cancelled build is removed again). */
   'indexes/create': method<IndexInfo[]>()(tableRefSchema.extend({ index: indexSpecSchema, requestId: requestIdSchema.optional() })),
-  /** Build an index as a job in the jobs panel; follow it with `indexes/progress` events. Refuses an existing name up front. */
+  /** Build an index as a job in the jobs panel; follow it with `jobs/progress` events. Refuses an existing name up front. */
   'indexes/start': method<IndexJobInfo>()(tableRefSchema.extend({ index: indexSpecSchema })),
-  /** Cancel an index job: the build step ends (Lance cannot stop it), then its index is dropped again. */
-  'indexes/cancel': method<null>()(z.object({ jobId: indexJobIdSchema })),
-  /** Every index job of this session. */
-  'indexes/jobs': method<IndexJobInfo[]>()(z.object({})),
   'indexes/drop': method<null>()(tableRefSchema.extend({ index: z.string().min(1).max(256) })),
   'tables/stats': method<TableStats>()(tableRefSchema),
   /** What `tables/optimize` with the same options would do. */
@@ -197,20 +192,20 @@ export const api = {
   'columns/drop': method<{ version: number }>()(tableRefSchema.extend({ columns: columnNames })),
   /** The schema editor: a new table with no rows (`create_empty_table`); refuses an existing name. */
   'tables/createEmpty': method<TableInfo>()(tableRefSchema.extend({ columns: z.array(columnSpecSchema).min(1, 'add at least one column').max(1000) })),
-  /** Every job of this session: queued, running, and the history. */
-  'jobs/list': method<ImportJobInfo[]>()(z.object({})),
-  /** Export a table view to a file (src/core/export); follow it with `export/progress` events. */
+  /** Every job of this session, of every kind (import, export, index, profile, recovery): queued, running, and the history, oldest first. */
+  'jobs/list': method<JobInfo[]>()(z.object({})),
+  /**
+   * Cancel a queued or running job of any kind; a finished one is left as it is. A cancelled job leaves nothing
+   * half-made: no table or no new version (import), no file (export), the indexes the table had (an index build
+   * ends its current step, then its index is dropped again), no kept profile.
+   */
+  'jobs/cancel': method<null>()(z.object({ jobId: jobIdSchema })),
+  /** Export a table view to a file (src/core/export); follow it with `jobs/progress` events. */
   'export/start': method<ExportJobInfo>()(exportStartInput),
-  /** Cancel a queued or running export: nothing is left under the chosen name. */
-  'export/cancel': method<null>()(z.object({ jobId: exportJobIdSchema })),
-  /** Every export of this session. */
-  'export/list': method<ExportJobInfo[]>()(z.object({})),
-  /** Column profiles of a table view (its version and filter; src/core/profile): answered at once when kept, else a job followed by `profile/progress` events. */
+  /** Column profiles of a table view (its version and filter; src/core/profile): answered at once when kept, else a job followed by `jobs/progress` events. */
   'profile/start': method<ProfileJobInfo>()(tableRefSchema.extend({ view: tableViewSchema })),
   /** A profile job as it is now (with its result once done). */
   'profile/get': method<ProfileJobInfo>()(z.object({ jobId: profileJobIdSchema })),
-  /** Stop a running profile; nothing of it is kept. */
-  'profile/cancel': method<null>()(z.object({ jobId: profileJobIdSchema })),
 } as const
 
 export type Api = typeof api
@@ -224,14 +219,11 @@ export function isMethod(name: unknown): name is Method {
 
 /** Events pushed from main to the renderer (progress of long work). */
 export interface Events {
-  /** An import job changed (state or throttled progress, at most ~10 per second). */
-  'jobs/progress': ImportJobInfo
-  /** An export job changed (state or throttled progress). */
-  'export/progress': ExportJobInfo
-  /** An index job changed (started, cancelling, ended). */
-  'indexes/progress': IndexJobInfo
-  /** A profile job changed (throttled progress, done with its result, failed, cancelled). */
-  'profile/progress': ProfileJobInfo
+  /**
+   * A job of any kind changed (`kind` says which): started, throttled progress (at most ~10 per second), cancelling,
+   * ended — a profile with its result.
+   */
+  'jobs/progress': JobInfo
   /** A menu command or accelerator handled by the renderer. */
   'app/command': { command: 'open-directory' | 'refresh' | 'import' | 'connect-server' }
 }

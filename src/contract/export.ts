@@ -6,7 +6,7 @@ import { tableViewSchema } from './view'
 
 /**
  * Export: the rows of a table view (filter, sort and visible columns applied, at its version) written
- * to a file, streamed batch by batch in core, followed through `export/progress` events.
+ * to a file, streamed batch by batch in core, followed through `jobs/progress` events.
  */
 
 export const exportFormatSchema = z.enum(['csv', 'jsonl', 'arrow', 'parquet'])

@@ -12,7 +12,6 @@ export const importModeSchema = z.enum(['create', 'overwrite', 'append'])
 export type ImportMode = z.infer<typeof importModeSchema>
 
 export const uploadIdSchema = z.string().regex(/^u[A-Za-z0-9_-]{1,64}$/, 'must be an upload id')
-export const jobIdSchema = z.string().regex(/^j[A-Za-z0-9_-]{1,64}$/, 'must be a job id')
 
 /**
  * Where the bytes are: a local path (Electron: `webUtils.getPathForFile`) or an upload the

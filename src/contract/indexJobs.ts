@@ -1,14 +1,12 @@
-import { z } from 'zod'
 import type { IndexType } from './lifecycle'
 import type { AppErrorData } from './result'
 import type { TableRef } from './types'
 
 /**
- * Index builds as jobs in the jobs panel (`indexes/start`, followed through `indexes/progress` events).
+ * Index builds as jobs in the jobs panel (`indexes/start`, followed through `jobs/progress` events).
  * lancedb 0.31 reports no progress for a build and cannot stop one: a job shows elapsed time only, and
  * Cancel takes effect when the build step ends (the new index is then dropped again).
  */
-export const indexJobIdSchema = z.string().regex(/^i[A-Za-z0-9_-]{1,64}$/, 'must be an index job id')
 
 export interface IndexJobInfo {
   id: string

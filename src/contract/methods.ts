@@ -47,7 +47,6 @@ export const METHOD_NAMES = [
   'import/preview',
   'import/sample',
   'import/start',
-  'import/cancel',
   'import/discardUpload',
   'versions/list',
   'versions/compare',
@@ -60,8 +59,6 @@ export const METHOD_NAMES = [
   'indexes/list',
   'indexes/create',
   'indexes/start',
-  'indexes/cancel',
-  'indexes/jobs',
   'indexes/drop',
   'tables/stats',
   'tables/optimizePreview',
@@ -71,12 +68,10 @@ export const METHOD_NAMES = [
   'columns/drop',
   'tables/createEmpty',
   'jobs/list',
+  'jobs/cancel',
   'export/start',
-  'export/cancel',
-  'export/list',
   'profile/start',
   'profile/get',
-  'profile/cancel',
 ] as const satisfies readonly Method[]
 
 type Missing = Exclude<Method, (typeof METHOD_NAMES)[number]>

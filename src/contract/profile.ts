@@ -4,8 +4,8 @@ import type { TableRef } from './types'
 
 /**
  * Column profiles ("Summary"): one streaming scan of a table view (its version and filter) that
- * accumulates per-column statistics, run as a job (`profile/start`, followed through `profile/progress`
- * events, `profile/cancel`). A finished profile is kept per table version and filter, so asking again is
+ * accumulates per-column statistics, run as a job (`profile/start`, followed through `jobs/progress`
+ * events, `jobs/cancel`). A finished profile is kept per table version and filter, so asking again is
  * answered at once and a newer version is computed afresh.
  */
 export const profileJobIdSchema = z.string().regex(/^p[A-Za-z0-9_-]{1,64}$/, 'must be a profile job id')

@@ -28,7 +28,8 @@ import './namespace/dir'
 import './namespace/rest'
 import { ImportModule } from './import'
 import { ExportModule } from './export'
-import { ProfileModule } from './profile'
+import { PROFILE_HISTORY, ProfileModule } from './profile'
+import { JobRegistry } from './jobs'
 import { ConnectionStore, MemoryConnectionRecords } from './connections/store'
 import { MemorySecretStore } from './connections/model'
 import { RemoteConnectionsModule } from './connections/module'
@@ -72,7 +73,7 @@ export interface ServiceOptions {
   objectStoreConnections?: ObjectStoreConnectionStore
   /** Where the Read-only switch is remembered; defaults to `recents` when it can (the settings file), else memory. */
   readOnly?: ReadOnlyStore
-  /** Push an event to the renderer (import progress: `jobs/progress`). */
+  /** Push an event to the renderer (job changes: `jobs/progress`). */
   emit?: <E extends EventName>(name: E, payload: Events[E]) => void
 }
 
@@ -90,10 +91,12 @@ export type Handlers = { [M in Method]: (input: Input<M>) => Promise<Output<M>> 
 export class CatalogService {
   private readonly connections = new Map<string, OpenConnection>()
   private readonly inFlight = new Map<string, AbortController>()
+  /** Every job of the session, of every kind (`jobs/list`, `jobs/cancel`, the `jobs/progress` event). */
+  readonly jobs = new JobRegistry({ emit: (job) => this.options.emit?.('jobs/progress', job), history: { profile: PROFILE_HISTORY } })
   /** Import jobs and staged uploads (the harness calls `imports.stageUpload` for HTTP bodies). */
   readonly imports = new ImportModule({
     client: (connectionId) => this.client(connectionId),
-    emit: (job) => this.options.emit?.('jobs/progress', job),
+    jobs: this.jobs,
   })
   /** Browsing and plain writes of namespaces and tables (src/core/catalog). */
   readonly catalog = new CatalogModule({ client: (id) => this.client(id), cancellable: (requestId, work) => this.cancellable(requestId, work) })
@@ -102,12 +105,12 @@ export class CatalogService {
   /** Export jobs (files in Electron, downloads in the harness). */
   readonly exports = new ExportModule({
     client: (connectionId) => this.client(connectionId),
-    emit: (job) => this.options.emit?.('export/progress', job),
+    jobs: this.jobs,
   })
   /** Column profiles (the Summary), kept per table version. */
   readonly profiles = new ProfileModule({
     client: (connectionId) => this.client(connectionId),
-    emit: (job) => this.options.emit?.('profile/progress', job),
+    jobs: this.jobs,
   })
   /** Saved REST connections, opening them, testing them, their capability maps. */
   readonly remote: RemoteConnectionsModule
@@ -117,7 +120,7 @@ export class CatalogService {
   readonly lifecycle = new LifecycleModule({
     client: (connectionId) => this.client(connectionId),
     cancellable: (requestId, work) => this.cancellable(requestId, work),
-    emitIndexJob: (job) => this.options.emit?.('indexes/progress', job),
+    jobs: this.jobs,
   })
   private initialConnection: ConnectionInfo | null = null
   /** Settles when the connection shown at start is open (or failed); app/info waits for it. */
@@ -273,6 +276,7 @@ export class CatalogService {
       this.imports.handlers,
       this.exports.handlers,
       this.profiles.handlers,
+      this.jobs.handlers,
       this.openingWithReadOnly(this.remote.handlers),
       this.openingWithReadOnly(this.objectStores.handlers),
       this.ownHandlers(),

@@ -4,12 +4,11 @@ import type { AppErrorData, AppInfo, TableRef } from '../contract'
 import { errorData } from './components/ErrorPanel'
 import { Spinner } from './components/Spinner'
 import { appInfoQuery, connectionsQuery, useConnections } from './features/connections/queries'
-import { useExportJobs } from './features/export/useExportJobs'
 import { ImportButton } from './features/import/ImportButton'
 import { splitDropped } from './features/import/dropped'
 import { useImports } from './features/import/useImports'
+import { JobsDock, JobsStatus } from './features/jobs'
 import { useReadOnlyGuard, RecoveryPrompts } from './features/lifecycle/useReadOnly'
-import { combineJobViews, useIndexJobs } from './features/lifecycle/useIndexJobs'
 import { useNavigation } from './features/navigation/Navigation'
 import { TreePane } from './features/tree/TreePane'
 import { invalidate } from './queries/invalidate'
@@ -59,9 +58,7 @@ function Workspace({ info }: { info: AppInfo }) {
     },
     [client, reveal],
   )
-  const exportJobs = useExportJobs()
-  const indexJobs = useIndexJobs()
-  const imports = useImports({ connections, defaultTarget: importTarget, onImported, extraJobs: combineJobViews(exportJobs, indexJobs) })
+  const imports = useImports({ connections, defaultTarget: importTarget, onImported })
   useAppCommands({ canPickDirectory: info.canPickDirectory, importFiles: imports.pickFiles })
 
   return (
@@ -81,9 +78,9 @@ function Workspace({ info }: { info: AppInfo }) {
       <div className="app-main">
         <RecoveryPrompts />
         <MainContent info={info} />
-        {imports.dock}
+        <JobsDock onOpenTable={onImported} />
       </div>
-      {imports.indicator && <footer className="app-status">{imports.indicator}</footer>}
+      <JobsStatus />
       {imports.element}
     </AppFrame>
   )

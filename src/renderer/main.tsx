@@ -2,6 +2,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { App } from './App'
+import { JobsProvider } from './features/jobs'
 import { warmGridWhenIdle } from './features/table/warmGrid'
 import './styles/base.css'
 import './styles/layout.css'
@@ -17,7 +18,9 @@ if (!container) throw new Error('index.html has no #root element')
 createRoot(container).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <App />
+      <JobsProvider>
+        <App />
+      </JobsProvider>
     </QueryClientProvider>
   </StrictMode>,
 )

@@ -236,7 +236,7 @@ async function runOurs(file: string, root: string): Promise<number> {
   const { connectNamespace } = await import('../../src/core/namespace/connect')
   const { ImportJobs } = await import('../../src/core/import/jobs')
   const client = await connectNamespace('dir', { root, create: 'true' })
-  const jobs = new ImportJobs({ emit: () => undefined })
+  const jobs = new ImportJobs()
   const job = jobs.enqueue({ connectionId: 'bench', client, namespace: [], name: 'bench', mode: 'create', path: file, fileName: basename(file) })
   const done = await jobs.wait(job.id)
   if (done.state !== 'done') throw new Error(`import ${done.state}: ${done.error?.message}`)

@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ConnectionInfo, IndexInfo, IndexJobInfo, Result } from '../../src/contract'
+import type { ConnectionInfo, IndexInfo, IndexJobInfo, JobInfo, Result } from '../../src/contract'
+import { JobRegistry } from '../../src/core/jobs'
 import { IndexJobs } from '../../src/core/lifecycle/indexJobs'
 import type { NamespaceClient } from '../../src/core/namespace/client'
 import { connectNamespace } from '../../src/core/namespace/connect'
@@ -38,7 +39,7 @@ describe('index jobs', () => {
       version: '0.0.0-test',
       recents: new MemoryRecentsStore(),
       emit: (name, payload) => {
-        if (name === 'indexes/progress') events.push(payload as IndexJobInfo)
+        if (name === 'jobs/progress' && (payload as JobInfo).kind === 'index') events.push(payload as IndexJobInfo)
       },
     })
     try {
@@ -50,11 +51,11 @@ describe('index jobs', () => {
       expect(done.state).toBe('done')
       expect(events.map((e) => e.state)).toEqual(['running', 'done'])
       expect(value<IndexInfo[]>(await service.dispatch('indexes/list', ref)).map((x) => x.name)).toContain('id_idx')
-      expect(value<IndexJobInfo[]>(await service.dispatch('indexes/jobs', {})).map((j) => j.state)).toEqual(['done'])
+      expect(value<JobInfo[]>(await service.dispatch('jobs/list', {})).map((j) => j.state)).toEqual(['done'])
       // An existing name is refused up front: no job is made.
       const again = await service.dispatch('indexes/start', { ...ref, index: { column: 'id', type: 'BTREE' } })
       expect(again.ok ? null : again.error.code).toBe('already_exists')
-      expect(value<IndexJobInfo[]>(await service.dispatch('indexes/jobs', {}))).toHaveLength(1)
+      expect(value<JobInfo[]>(await service.dispatch('jobs/list', {}))).toHaveLength(1)
       // A missing column fails the job in words; the table keeps its indexes.
       const bad = value<IndexJobInfo>(await service.dispatch('indexes/start', { ...ref, index: { column: 'nope', type: 'BTREE' } }))
       const failed = await service.lifecycle.indexJobs.wait(bad.id)
@@ -84,7 +85,7 @@ describe('index jobs', () => {
       built = true
     }
     const events: IndexJobInfo[] = []
-    const jobs = new IndexJobs({ emit: (job) => events.push(job) })
+    const jobs = new IndexJobs({ jobs: new JobRegistry({ emit: (job) => events.push(job as IndexJobInfo) }) })
     const before = (await client.listIndexes(t)).map((x) => x.name)
     const job = await jobs.start({ client: gated, table: { connectionId: 'c', ...t }, index: { column: 'label', type: 'BITMAP', name: 'label_idx' } })
     // (A job cancelled before its build began — waiting for another write to the table — never builds.)

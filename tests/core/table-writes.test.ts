@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as lancedb from '@lancedb/lancedb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AppError, type ConnectionInfo, type IndexInfo, type IndexJobInfo, type OptimizePreview, type RestorePreview, type Result } from '../../src/contract'
+import { AppError, type ConnectionInfo, type IndexInfo, type IndexJobInfo, type JobInfo, type OptimizePreview, type RestorePreview, type Result } from '../../src/contract'
 import { retryConflicts, isRetryableConflict } from '../../src/core/lifecycle/tableWrites'
 import { fromLanceError } from '../../src/core/namespace/dir/errors'
 import type { NamespaceClient } from '../../src/core/namespace/client'
@@ -44,7 +44,7 @@ describe('restore keeps the indexes, writes are serialised, conflicts are retrie
       version: '0.0.0-test',
       recents: new MemoryRecentsStore(),
       emit: (name, payload) => {
-        if (name === 'indexes/progress') events.push(payload as IndexJobInfo)
+        if (name === 'jobs/progress' && (payload as JobInfo).kind === 'index') events.push(payload as IndexJobInfo)
       },
     })
     connectionId = value<ConnectionInfo>(await service.dispatch('connections/openDirectory', { path: root })).id

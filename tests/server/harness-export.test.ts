@@ -41,7 +41,7 @@ describe('GET /api/exports/<jobId>', () => {
     expect(job.download).toBe(true)
     expect(job.fileName).toBe('rows.csv')
     // Not finished yet, or finished: poll the job list until it is done.
-    await expect.poll(async () => (await api<ExportJobInfo[]>('export/list', {})).find((j) => j.id === job.id)?.state).toBe('done')
+    await expect.poll(async () => (await api<ExportJobInfo[]>('jobs/list', {})).find((j) => j.id === job.id)?.state).toBe('done')
 
     expect((await fetch(`${harness.origin}/api/exports/${job.id}`)).status).toBe(401)
     const response = await fetch(`${harness.origin}/api/exports/${job.id}?token=${encodeURIComponent(harness.token)}`)
@@ -57,8 +57,8 @@ describe('GET /api/exports/<jobId>', () => {
   it('refuses to export to a path that is not in a folder, with a failed job and no file', async () => {
     const [connection] = await api<ConnectionInfo[]>('connections/list', {})
     const job = await api<ExportJobInfo>('export/start', { connectionId: connection!.id, namespace: ['lab'], name: 'rows', view: {}, format: 'parquet', path: join(dir, 'missing', 'rows.parquet') })
-    await expect.poll(async () => (await api<ExportJobInfo[]>('export/list', {})).find((j) => j.id === job.id)?.state).toBe('failed')
-    const failed = (await api<ExportJobInfo[]>('export/list', {})).find((j) => j.id === job.id)!
+    await expect.poll(async () => (await api<ExportJobInfo[]>('jobs/list', {})).find((j) => j.id === job.id)?.state).toBe('failed')
+    const failed = (await api<ExportJobInfo[]>('jobs/list', {})).find((j) => j.id === job.id)!
     expect(failed.error?.message).toBe(`Cannot write into ${join(dir, 'missing')}: the folder does not exist`)
     expect(await readdir(dir)).toEqual(['catalog'])
   })

@@ -5,10 +5,12 @@ import { basename, isAbsolute, join } from 'node:path'
 import { AppError, EXPORT_FORMATS, type ExportJobInfo, type Input } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import { ExportJobs } from './jobs'
+import type { JobRegistry } from '../jobs'
 
 export interface ExportModuleDeps {
   client: (connectionId: string) => NamespaceClient
-  emit: (job: ExportJobInfo) => void
+  /** The session's jobs (listed, cancelled and published there); a private one when absent. */
+  jobs?: JobRegistry
   progressIntervalMs?: number
 }
 
@@ -25,7 +27,7 @@ export class ExportModule {
 
   constructor(private readonly deps: ExportModuleDeps) {
     this.jobs = new ExportJobs({
-      emit: deps.emit,
+      jobs: deps.jobs,
       progressIntervalMs: deps.progressIntervalMs,
       onSettled: (job) => {
         if (job.download && job.state !== 'done') void this.discardDownload(job.id)
@@ -80,10 +82,5 @@ export class ExportModule {
 
   readonly handlers = {
     'export/start': (input: Input<'export/start'>) => this.start(input),
-    'export/cancel': async ({ jobId }: Input<'export/cancel'>) => {
-      this.jobs.cancel(jobId)
-      return null
-    },
-    'export/list': async () => this.jobs.list(),
   }
 }

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto'
-import { AppError, type ImportColumnType, type ImportFormat, type ImportJobInfo, type ImportMode, type ImportProgress } from '../../contract'
+import { type ImportColumnType, type ImportFormat, type ImportJobInfo, type ImportMode, type ImportProgress } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import { toAppError } from '../errors'
+import { JobsOfKind, type Job, type JobRegistry } from '../jobs'
 import { openSource } from './open'
 import { writeSource } from './write'
 
@@ -23,189 +23,137 @@ export interface ImportJobSpec {
   onSettled?: () => Promise<void> | void
 }
 
-interface Job {
-  info: ImportJobInfo
-  spec: ImportJobSpec
-  controller: AbortController
-  settled: Promise<ImportJobInfo>
-  resolve: (info: ImportJobInfo) => void
-}
-
-const HISTORY_LIMIT = 200
+type ImportJob = Job<ImportJobInfo>
 
 /**
  * The import queue: jobs run one at a time in the order they were queued (imports are
- * disk-write-bound; two at once would only share the disk). Each change is published through
- * `emit` (throttled progress comes from the writer). Finished jobs stay in the history.
+ * disk-write-bound; two at once would only share the disk). Jobs live in the session's job registry
+ * (src/core/jobs), which publishes each change (throttled progress comes from the writer) and keeps
+ * the history.
  */
-export class ImportJobs {
-  private readonly jobs: Job[] = []
-  private running: Job | null = null
+export class ImportJobs extends JobsOfKind<'import'> {
+  private readonly queue: { job: ImportJob; spec: ImportJobSpec }[] = []
+  private running: ImportJob | null = null
 
-  constructor(private readonly options: { emit: (job: ImportJobInfo) => void; progressIntervalMs?: number }) {}
+  constructor(private readonly options: { jobs?: JobRegistry; progressIntervalMs?: number } = {}) {
+    super('import', options.jobs)
+  }
 
   enqueue(spec: ImportJobSpec): ImportJobInfo {
-    const id = `j${randomBytes(6).toString('base64url')}`
-    let resolve!: (info: ImportJobInfo) => void
-    const settled = new Promise<ImportJobInfo>((r) => (resolve = r))
-    const info: ImportJobInfo = {
-      id,
-      kind: 'import',
-      state: 'queued',
-      fileName: spec.fileName,
-      format: spec.format ?? null,
-      mode: spec.mode,
-      target: { connectionId: spec.connectionId, namespace: [...spec.namespace], name: spec.name },
-      createdAt: Date.now(),
-      startedAt: null,
-      finishedAt: null,
-      progress: { bytesRead: 0, totalBytes: spec.totalBytes ?? 0, rows: 0, totalRows: null, rowsPerSecond: 0, bytesPerSecond: 0, etaSeconds: null, phase: 'waiting' },
-      error: null,
-      result: null,
-    }
-    const job: Job = { info, spec, controller: new AbortController(), settled, resolve }
-    this.jobs.push(job)
-    this.trim()
-    this.publish(job)
+    const job = this.jobs.create(
+      'import',
+      (id, now) => ({
+        id,
+        kind: 'import',
+        state: 'queued',
+        fileName: spec.fileName,
+        format: spec.format ?? null,
+        mode: spec.mode,
+        target: { connectionId: spec.connectionId, namespace: [...spec.namespace], name: spec.name },
+        createdAt: now,
+        startedAt: null,
+        finishedAt: null,
+        progress: { bytesRead: 0, totalBytes: spec.totalBytes ?? 0, rows: 0, totalRows: null, rowsPerSecond: 0, bytesPerSecond: 0, etaSeconds: null, phase: 'waiting' },
+        error: null,
+        result: null,
+      }),
+      { copy, onSettled: () => spec.onSettled?.() },
+    )
+    // Cancelled while it waits: it ends at once (a running job stops through the same signal, in the writer).
+    job.signal.addEventListener('abort', () => {
+      if (job.info.state === 'queued') this.finish(job, 'cancelled')
+    })
+    this.queue.push({ job, spec })
+    job.publish()
     void this.pump()
-    return { ...info }
+    return job.snapshot()
   }
 
   /** Add a finished `recovery` entry to the history (what opening a catalog cleaned up after a crash). */
   note(connectionId: string, catalog: string, text: string): ImportJobInfo {
-    const now = Date.now()
-    const info: ImportJobInfo = {
-      id: `r${randomBytes(6).toString('base64url')}`,
-      kind: 'recovery',
-      state: 'done',
-      fileName: 'Recovered after a crash',
-      format: null,
-      mode: 'create',
-      target: { connectionId, namespace: [], name: catalog },
-      createdAt: now,
-      startedAt: now,
-      finishedAt: now,
-      progress: { bytesRead: 0, totalBytes: 0, rows: 0, totalRows: null, rowsPerSecond: 0, bytesPerSecond: 0, etaSeconds: 0, phase: 'finished' },
-      error: null,
-      result: null,
-      note: text,
-    }
-    const job: Job = { info, spec: null as unknown as ImportJobSpec, controller: new AbortController(), settled: Promise.resolve(info), resolve: () => undefined }
-    this.jobs.push(job)
-    this.trim()
-    this.publish(job)
-    return { ...info }
+    const job = this.jobs.create(
+      'recovery',
+      (id, now) => ({
+        id,
+        kind: 'recovery',
+        state: 'done',
+        fileName: 'Recovered after a crash',
+        format: null,
+        mode: 'create',
+        target: { connectionId, namespace: [], name: catalog },
+        createdAt: now,
+        startedAt: now,
+        finishedAt: now,
+        progress: { bytesRead: 0, totalBytes: 0, rows: 0, totalRows: null, rowsPerSecond: 0, bytesPerSecond: 0, etaSeconds: 0, phase: 'finished' },
+        error: null,
+        result: null,
+        note: text,
+      }),
+      { copy },
+    )
+    job.publish()
+    return job.snapshot()
   }
 
-  list(): ImportJobInfo[] {
-    return this.jobs.map((j) => this.copy(j.info))
-  }
-
-  get(jobId: string): ImportJobInfo {
-    return this.copy(this.find(jobId).info)
-  }
-
-  /** Resolves with the job's final state (for callers that want to await an import). */
-  wait(jobId: string): Promise<ImportJobInfo> {
-    return this.find(jobId).settled
-  }
-
-  /** Cancel a queued or running job; a finished one is left as it is. */
-  cancel(jobId: string): void {
-    const job = this.find(jobId)
-    if (job.info.state === 'queued') {
-      this.finish(job, 'cancelled', null)
-    } else if (job.info.state === 'running') {
-      job.controller.abort()
-    }
-  }
-
-  /** Cancel everything and wait for the running job's cleanup (app shutdown). */
-  async close(): Promise<void> {
-    for (const job of this.jobs) if (job.info.state === 'queued' || job.info.state === 'running') this.cancel(job.info.id)
-    if (this.running) await this.running.settled
-  }
-
-  private find(jobId: string): Job {
-    const job = this.jobs.find((j) => j.info.id === jobId)
-    if (!job) throw new AppError('not_found', 'There is no such import job', { hint: 'It may have been removed from the history' })
-    return job
+  /** This session's imports and recovery notes, oldest first. */
+  override list(): ImportJobInfo[] {
+    return this.jobs.list().filter((j): j is ImportJobInfo => j.kind === 'import' || j.kind === 'recovery')
   }
 
   private async pump(): Promise<void> {
     if (this.running) return
-    const job = this.jobs.find((j) => j.info.state === 'queued')
-    if (!job) return
-    this.running = job
+    const at = this.queue.findIndex((q) => q.job.info.state === 'queued')
+    // Jobs that ended while queued (cancelled) leave the queue too.
+    const next = at >= 0 ? this.queue[at] : undefined
+    this.queue.splice(0, at >= 0 ? at + 1 : this.queue.length)
+    if (!next) return
+    this.running = next.job
     try {
-      await this.run(job)
+      await this.run(next.job, next.spec)
     } finally {
       this.running = null
       void this.pump()
     }
   }
 
-  private async run(job: Job): Promise<void> {
-    const { spec, info, controller } = job
+  private async run(job: ImportJob, spec: ImportJobSpec): Promise<void> {
+    const { info, signal } = job
     info.state = 'running'
     info.startedAt = Date.now()
     info.progress = { ...info.progress, phase: 'reading' }
-    this.publish(job)
+    job.publish()
     try {
-      const source = await openSource(spec.path, { fileName: spec.fileName, signal: controller.signal, datesAsText: spec.datesAsText, columnTypes: spec.columnTypes })
+      const source = await openSource(spec.path, { fileName: spec.fileName, signal, datesAsText: spec.datesAsText, columnTypes: spec.columnTypes })
       info.format = source.format as ImportFormat
       info.progress = { ...info.progress, totalBytes: source.size, totalRows: source.rowCount }
       const result = await writeSource(spec.client, { namespace: spec.namespace, name: spec.name }, source, {
         mode: spec.mode,
-        signal: controller.signal,
+        signal,
         vectorColumns: spec.vectorColumns,
         stagingTag: info.id,
         progressIntervalMs: this.options.progressIntervalMs,
         onProgress: (progress: ImportProgress) => {
           if (info.state !== 'running') return
           info.progress = progress
-          this.publish(job)
+          job.publish()
         },
       })
       info.result = { version: result.version, rowCount: result.rowCount }
-      this.finish(job, 'done', null)
+      this.finish(job, 'done')
     } catch (error) {
       const e = toAppError(error)
-      if (controller.signal.aborted || e.code === 'cancelled') this.finish(job, 'cancelled', null)
+      if (signal.aborted || e.code === 'cancelled') this.finish(job, 'cancelled')
       else this.finish(job, 'failed', e)
     }
   }
 
-  private finish(job: Job, state: 'done' | 'failed' | 'cancelled', error: AppError | null): void {
-    const { info } = job
-    info.state = state
-    info.finishedAt = Date.now()
-    info.error = error ? error.toData() : null
-    info.progress = { ...info.progress, phase: 'finished', etaSeconds: state === 'done' ? 0 : null }
-    this.publish(job)
-    void Promise.resolve(job.spec.onSettled?.())
-      .catch(() => undefined)
-      .then(() => job.resolve(this.copy(info)))
+  private finish(job: ImportJob, state: 'done' | 'failed' | 'cancelled', error: ReturnType<typeof toAppError> | null = null): void {
+    if (!job.live) return
+    job.info.progress = { ...job.info.progress, phase: 'finished', etaSeconds: state === 'done' ? 0 : null }
+    job.finish(state, error)
   }
+}
 
-  private publish(job: Job): void {
-    try {
-      this.options.emit(this.copy(job.info))
-    } catch {
-      // A broken listener must not break the import.
-    }
-  }
-
-  private copy(info: ImportJobInfo): ImportJobInfo {
-    return { ...info, target: { ...info.target }, progress: { ...info.progress }, result: info.result ? { ...info.result } : null }
-  }
-
-  /** Keep the history bounded: drop the oldest finished jobs. */
-  private trim(): void {
-    while (this.jobs.length > HISTORY_LIMIT) {
-      const index = this.jobs.findIndex((j) => j.info.finishedAt !== null)
-      if (index < 0) break
-      this.jobs.splice(index, 1)
-    }
-  }
+function copy(info: ImportJobInfo): ImportJobInfo {
+  return { ...info, target: { ...info.target, namespace: [...info.target.namespace] }, progress: { ...info.progress }, result: info.result ? { ...info.result } : null }
 }

@@ -3,6 +3,7 @@ import { basename } from 'node:path'
 import { AppError, type ImportJobInfo, type ImportMode, type ImportPreview, type ImportSource, type Input } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import { ImportJobs } from './jobs'
+import type { JobRegistry } from '../jobs'
 import { previewImport, previewSample, type PreviewRequest } from './preview'
 import { sniffPath } from './open'
 import { removeStaleUploads, UploadStore, type StagedUpload } from './uploads'
@@ -12,21 +13,21 @@ import { formatNamespace } from '../namespace/path'
 export interface ImportModuleDeps {
   /** The open connection's client (throws `not_found` for a closed one). */
   client: (connectionId: string) => NamespaceClient
-  /** Publish a job change (`jobs/progress`). */
-  emit: (job: ImportJobInfo) => void
+  /** The session's jobs (listed, cancelled and published there); a private one when absent. */
+  jobs?: JobRegistry
   progressIntervalMs?: number
 }
 
 /**
- * Import as the service exposes it: preview, start (queue a job), cancel, list, and staged
- * uploads for hosts without file paths. CatalogService spreads {@link handlers} into its own.
+ * Import as the service exposes it: preview, start (queue a job; `jobs/list` and `jobs/cancel` reach it
+ * through the job registry), and staged uploads for hosts without file paths. CatalogService spreads {@link handlers} into its own.
  */
 export class ImportModule {
   readonly uploads = new UploadStore()
   readonly jobs: ImportJobs
 
   constructor(private readonly deps: ImportModuleDeps) {
-    this.jobs = new ImportJobs({ emit: deps.emit, progressIntervalMs: deps.progressIntervalMs })
+    this.jobs = new ImportJobs({ jobs: deps.jobs, progressIntervalMs: deps.progressIntervalMs })
     // Staged uploads of processes that are gone (a crash, kill -9) are deleted at start.
     void removeStaleUploads().then((removed) => {
       if (removed.length > 0) this.jobs.note('', 'temporary files', `Removed ${removed.length} staged upload folder(s) left by an interrupted run`)
@@ -129,14 +130,9 @@ export class ImportModule {
     'import/preview': (input: Input<'import/preview'>) => this.preview(input),
     'import/sample': (input: Input<'import/sample'>) => this.sample(input),
     'import/start': (input: Input<'import/start'>) => this.start(input),
-    'import/cancel': async ({ jobId }: Input<'import/cancel'>) => {
-      this.jobs.cancel(jobId)
-      return null
-    },
     'import/discardUpload': async ({ uploadId }: Input<'import/discardUpload'>) => {
       await this.uploads.discard(uploadId)
       return null
     },
-    'jobs/list': async () => this.jobs.list(),
   }
 }

@@ -6,20 +6,21 @@ import { indexExists } from '../namespace/errors'
 import { schemaOf } from './schema'
 import { namespaceContents } from './namespaces'
 import { IndexJobs } from './indexJobs'
+import type { JobRegistry } from '../jobs'
 import { indexTypeOf } from '../namespace/indexTypes'
 import { retryConflicts, TableWrites } from './tableWrites'
 
 export interface LifecycleDeps {
   client: (connectionId: string) => NamespaceClient
   cancellable: <T>(requestId: string | undefined, work: (signal: AbortSignal) => Promise<T>) => Promise<T>
-  /** Publishes `indexes/progress`. */
-  emitIndexJob?: (job: IndexJobInfo) => void
+  /** The session's jobs, where index builds are listed, cancelled and published; a private one when absent. */
+  jobs?: JobRegistry
 }
 
 type LifecycleMethod =
   | 'versions/list' | 'versions/compare' | 'versions/restore' | 'versions/restorePreview'
   | 'tags/list' | 'tags/create' | 'tags/delete' | 'tags/resolve'
-  | 'indexes/list' | 'indexes/create' | 'indexes/drop' | 'indexes/start' | 'indexes/cancel' | 'indexes/jobs'
+  | 'indexes/list' | 'indexes/create' | 'indexes/drop' | 'indexes/start'
   | 'tables/stats' | 'tables/optimizePreview' | 'tables/optimize'
   | 'columns/add' | 'columns/alter' | 'columns/drop' | 'tables/createEmpty'
   | 'namespaces/describe' | 'namespaces/contents'
@@ -41,7 +42,7 @@ export class LifecycleModule {
   readonly writes = new TableWrites()
 
   constructor(private readonly deps: LifecycleDeps) {
-    this.indexJobs = new IndexJobs({ emit: (job) => deps.emitIndexJob?.(job), writes: this.writes })
+    this.indexJobs = new IndexJobs({ jobs: deps.jobs, writes: this.writes })
     const c = (connectionId: string) => deps.client(connectionId)
     /** A short write: after the table's earlier writes, refused during an index build, retried on a commit conflict. */
     const write = <T>(i: { connectionId: string; namespace: string[]; name: string }, operation: string, work: () => Promise<T>): Promise<T> =>
@@ -69,11 +70,6 @@ export class LifecycleModule {
       'indexes/create': async (i) => this.createIndex(i),
       'indexes/start': async (i) =>
         this.indexJobs.start({ client: c(i.connectionId), table: { connectionId: i.connectionId, namespace: i.namespace, name: i.name }, index: { ...i.index, name: i.index.name ?? `${i.index.column}_idx` } }),
-      'indexes/cancel': async (i) => {
-        this.indexJobs.cancel(i.jobId)
-        return null
-      },
-      'indexes/jobs': async () => this.indexJobs.list(),
       'indexes/drop': async (i) => {
         await write(i, 'dropping an index', () => c(i.connectionId).dropIndex(idOf(i), i.index))
         return null

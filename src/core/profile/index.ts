@@ -1,2 +1,2 @@
-export { ProfileModule } from './module'
+export { ProfileModule, PROFILE_HISTORY } from './module'
 export { profileView } from './run'

@@ -1,24 +1,20 @@
-import { randomBytes } from 'node:crypto'
-import { AppError, type Input, type ProfileJobInfo, type TableProfile, type TableRef } from '../../contract'
+import { type Input, type ProfileJobInfo, type TableProfile, type TableRef } from '../../contract'
 import { toAppError } from '../errors'
+import { JobRegistry, JobsOfKind, type Job } from '../jobs'
 import type { NamespaceClient } from '../namespace/client'
 import { profileView } from './run'
 
 export interface ProfileModuleDeps {
   client: (connectionId: string) => NamespaceClient
-  emit: (job: ProfileJobInfo) => void
+  /** The session's jobs, where profiles are listed, cancelled and published; a private one when absent. */
+  jobs?: JobRegistry
   progressIntervalMs?: number
 }
 
-interface Job {
-  info: ProfileJobInfo
-  key: string
-  controller: AbortController
-  settled: Promise<ProfileJobInfo>
-}
+type ProfileJob = Job<ProfileJobInfo>
 
 /** Jobs kept for `profile/get` (finished ones beyond this are forgotten, oldest first). */
-const HISTORY_LIMIT = 100
+export const PROFILE_HISTORY = 100
 /** Finished profiles kept (a version's profile never changes, so a kept one is always right). */
 const CACHE_LIMIT = 50
 
@@ -30,13 +26,15 @@ function keyOf(table: TableRef, version: number, filter: string | null): string 
  * Column profiles as the service exposes them (CatalogService spreads {@link handlers}). A profile is
  * computed once per table version and filter and kept in memory for this session (a version's rows never
  * change, so the kept answer stays right; a newer version is a new key). Only a finished scan is kept: a
- * cancelled or failed one leaves nothing behind.
+ * cancelled or failed one leaves nothing behind. The jobs live in the session's job registry (src/core/jobs).
  */
-export class ProfileModule {
-  private readonly jobs: Job[] = []
+export class ProfileModule extends JobsOfKind<'profile'> {
+  private readonly keys = new Map<string, string>()
   private readonly cache = new Map<string, TableProfile>()
 
-  constructor(private readonly deps: ProfileModuleDeps) {}
+  constructor(private readonly deps: ProfileModuleDeps) {
+    super('profile', deps.jobs ?? new JobRegistry({ history: { profile: PROFILE_HISTORY } }))
+  }
 
   async start(input: Input<'profile/start'>): Promise<ProfileJobInfo> {
     const client = this.deps.client(input.connectionId)
@@ -47,26 +45,20 @@ export class ProfileModule {
     const filter = input.view.filter?.trim() || null
     const key = keyOf(table, version, filter)
     // One scan per view at a time (a second Summary of the same view follows the first), unless that one is being cancelled.
-    const running = this.jobs.find((j) => j.key === key && j.info.state === 'running' && !j.controller.signal.aborted)
-    if (running) return this.copy(running.info)
-    const info: ProfileJobInfo = {
-      id: `p${randomBytes(6).toString('base64url')}`,
-      kind: 'profile',
-      state: 'running',
-      table,
-      version,
-      filter,
-      cached: false,
-      createdAt: Date.now(),
-      finishedAt: null,
-      progress: { rows: 0, totalRows: null },
-      error: null,
-      result: null,
+    for (const [jobId, k] of this.keys) {
+      if (k !== key || !this.jobs.has(jobId)) continue
+      const running = this.jobs.job(jobId, 'profile')
+      if (running.live && !running.signal.aborted) return running.snapshot()
     }
-    const controller = new AbortController()
-    const job: Job = { info, key, controller, settled: Promise.resolve(info) }
-    this.jobs.push(job)
-    this.trim()
+    const job = this.jobs.create(
+      'profile',
+      (jobId, now) => ({ id: jobId, kind: 'profile', state: 'running', table, version, filter, cached: false, createdAt: now, finishedAt: null, progress: { rows: 0, totalRows: null }, error: null, result: null }),
+      { copy },
+    )
+    const { info } = job
+    this.keys.set(info.id, key)
+    // Forget the keys of jobs the history no longer holds.
+    for (const jobId of this.keys.keys()) if (!this.jobs.has(jobId)) this.keys.delete(jobId)
     const kept = this.cache.get(key)
     if (kept) {
       // Most recently used last, so the oldest is dropped first.
@@ -75,100 +67,48 @@ export class ProfileModule {
       info.cached = true
       info.result = kept
       info.progress = { rows: kept.rows, totalRows: kept.rows }
-      this.finish(job, 'done', null)
-      return this.copy(info)
+      job.finish('done')
+      return job.snapshot()
     }
-    job.settled = this.run(job, client)
-    this.publish(job)
-    return this.copy(info)
+    void this.run(job, key, client)
+    job.publish()
+    return job.snapshot()
   }
 
-  get(jobId: string): ProfileJobInfo {
-    return this.copy(this.find(jobId).info)
-  }
-
-  wait(jobId: string): Promise<ProfileJobInfo> {
-    return this.find(jobId).settled
-  }
-
-  cancel(jobId: string): void {
-    const job = this.find(jobId)
-    if (job.info.state === 'running') job.controller.abort()
-  }
-
-  async close(): Promise<void> {
-    for (const job of this.jobs) if (job.info.state === 'running') job.controller.abort()
-    await Promise.allSettled(this.jobs.map((j) => j.settled))
-  }
-
-  private async run(job: Job, client: NamespaceClient): Promise<ProfileJobInfo> {
+  private async run(job: ProfileJob, key: string, client: NamespaceClient): Promise<void> {
     // Let `start` return (and publish "running") before the scan begins.
     await Promise.resolve()
-    const { info, controller } = job
+    const { info, signal } = job
     try {
-      controller.signal.throwIfAborted()
+      signal.throwIfAborted()
       const result = await profileView(client, info.table, info.version, info.filter, {
-        signal: controller.signal,
+        signal,
         progressIntervalMs: this.deps.progressIntervalMs,
         onProgress: (progress) => {
           if (info.state !== 'running') return
           info.progress = progress
-          this.publish(job)
+          job.publish()
         },
       })
-      this.cache.set(job.key, result)
+      this.cache.set(key, result)
       while (this.cache.size > CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!)
       info.result = result
       info.progress = { rows: result.rows, totalRows: result.rows }
-      this.finish(job, 'done', null)
+      job.finish('done')
     } catch (error) {
       const e = toAppError(error)
-      if (controller.signal.aborted || e.code === 'cancelled') this.finish(job, 'cancelled', null)
-      else this.finish(job, 'failed', e)
-    }
-    return this.copy(info)
-  }
-
-  private find(jobId: string): Job {
-    const job = this.jobs.find((j) => j.info.id === jobId)
-    if (!job) throw new AppError('not_found', 'There is no such summary job', { hint: 'Open the Summary again' })
-    return job
-  }
-
-  private finish(job: Job, state: 'done' | 'failed' | 'cancelled', error: AppError | null): void {
-    job.info.state = state
-    job.info.finishedAt = Date.now()
-    job.info.error = error ? error.toData() : null
-    this.publish(job)
-  }
-
-  private publish(job: Job): void {
-    try {
-      this.deps.emit(this.copy(job.info))
-    } catch {
-      // A broken listener must not break the job.
-    }
-  }
-
-  /** The profile itself is shared (never changed once made); the job's own fields are copied. */
-  private copy(info: ProfileJobInfo): ProfileJobInfo {
-    return { ...info, table: { ...info.table, namespace: [...info.table.namespace] }, progress: { ...info.progress } }
-  }
-
-  private trim(): void {
-    while (this.jobs.length > HISTORY_LIMIT) {
-      const index = this.jobs.findIndex((j) => j.info.finishedAt !== null)
-      if (index < 0) break
-      this.jobs.splice(index, 1)
+      if (signal.aborted || e.code === 'cancelled') job.finish('cancelled')
+      else job.finish('failed', e)
     }
   }
 
   readonly handlers = {
     'profile/start': (input: Input<'profile/start'>) => this.start(input),
     'profile/get': async ({ jobId }: Input<'profile/get'>) => this.get(jobId),
-    'profile/cancel': async ({ jobId }: Input<'profile/cancel'>) => {
-      this.cancel(jobId)
-      return null
-    },
   }
+}
+
+/** The profile itself is shared (never changed once made); the job's own fields are copied. */
+function copy(info: ProfileJobInfo): ProfileJobInfo {
+  return { ...info, table: { ...info.table, namespace: [...info.table.namespace] }, progress: { ...info.progress } }
 }

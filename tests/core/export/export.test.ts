@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync'
 import { buildSync } from 'esbuild'
 import { parquetMetadata, parquetReadObjects, parquetSchema } from 'hyparquet'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cellValue, jsonText, type ConnectionInfo, type ExportFormat, type ExportJobInfo, type Result } from '../../../src/contract'
+import { cellValue, jsonText, type ConnectionInfo, type ExportFormat, type ExportJobInfo, type JobInfo, type Result } from '../../../src/contract'
 import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
 import { buildCatalog, inspectTable, LONG_TEXT, makeTempDir, removeDir, INSPECT_DIMENSION } from '../../helpers/catalog'
 
@@ -45,7 +45,7 @@ describe('export a table view (core, real Lance tables)', () => {
       ],
     })
     service = new CatalogService({ host: 'harness', version: '0', recents: new MemoryRecentsStore(), emit: (name, payload) => {
-        if (name !== 'export/progress') return
+        if (name !== 'jobs/progress' || (payload as JobInfo).kind !== 'export') return
         const job = payload as ExportJobInfo
         events.push(job)
         if (job.fileName.startsWith('cancel-') && job.state === 'running' && job.progress.rows > 0) service.exports.jobs.cancel(job.id)
@@ -192,7 +192,7 @@ describe('export a table view (core, real Lance tables)', () => {
     expect(mine[0]!.state).toBe('running')
     expect(mine.at(-1)!.state).toBe('done')
     expect(mine.at(-1)!.result).toEqual({ rows: ROWS, bytes: (await readFile(join(out, 'progress.jsonl'))).length })
-    expect(value<ExportJobInfo[]>(await service.dispatch('export/list', {})).some((j) => j.id === job.id)).toBe(true)
+    expect(value<JobInfo[]>(await service.dispatch('jobs/list', {})).some((j) => j.id === job.id)).toBe(true)
   })
 
   it('leaves no file (and no temporary file) when cancelled mid-way', async () => {

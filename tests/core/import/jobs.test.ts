@@ -119,11 +119,11 @@ describe('import through the service contract', () => {
     expect(results[2]!.startedAt!).toBeGreaterThanOrEqual(results[1]!.finishedAt!)
   })
 
-  it('import/cancel cancels a queued job; a cancelled running job leaves no table', async () => {
+  it('jobs/cancel cancels a queued job; a cancelled running job leaves no table', async () => {
     const running = value(await service.dispatch('import/start', { connectionId, namespace: [], name: 'c1', source: { path: join(dir, 'embeddings.arrow') } })) as ImportJobInfo
     const queued = value(await service.dispatch('import/start', { connectionId, namespace: [], name: 'c2', source: { path: join(dir, 'embeddings.arrow') } })) as ImportJobInfo
-    value(await service.dispatch('import/cancel', { jobId: queued.id }))
-    value(await service.dispatch('import/cancel', { jobId: running.id }))
+    value(await service.dispatch('jobs/cancel', { jobId: queued.id }))
+    value(await service.dispatch('jobs/cancel', { jobId: running.id }))
     const [a, b] = await Promise.all([settled(running.id), settled(queued.id)])
     expect(b.state).toBe('cancelled')
     // The running one may have finished before the cancel arrived; if cancelled, no table.

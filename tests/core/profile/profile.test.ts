@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import * as lancedb from '@lancedb/lancedb'
 import { Bool, DateDay, Field, Float64, List, TimeUnit, Timestamp, Utf8, makeData, makeVector, vectorFromArray } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ColumnProfile, ConnectionInfo, ProfileJobInfo, Result, TableProfile } from '../../../src/contract'
+import type { ColumnProfile, ConnectionInfo, JobInfo, ProfileJobInfo, Result, TableProfile } from '../../../src/contract'
 import { batchOf, float32Vectors, tableOf } from '../../../src/core/arrow'
 import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
 import { binPredicate } from '../../../src/renderer/features/profile/binFilter'
@@ -61,7 +61,7 @@ describe('column profiles (core, a real Lance table)', () => {
       version: '0',
       recents: new MemoryRecentsStore(),
       emit: (name, payload) => {
-        if (name === 'profile/progress') events.push(payload as ProfileJobInfo)
+        if (name === 'jobs/progress' && (payload as JobInfo).kind === 'profile') events.push(payload as ProfileJobInfo)
       },
     })
     connection = value<ConnectionInfo>(await service.dispatch('connections/openDirectory', { path: root }))
@@ -205,7 +205,7 @@ describe('column profiles (core, a real Lance table)', () => {
 
   it('a cancelled profile keeps nothing: the next one scans again', async () => {
     const started = value<ProfileJobInfo>(await service.dispatch('profile/start', { ...ref(), view: { filter: 'id >= 0' } }))
-    value(await service.dispatch('profile/cancel', { jobId: started.id }))
+    value(await service.dispatch('jobs/cancel', { jobId: started.id }))
     const ended = await service.profiles.wait(started.id)
     expect(ended.state).toBe('cancelled')
     expect(ended.result).toBeNull()
@@ -216,7 +216,7 @@ describe('column profiles (core, a real Lance table)', () => {
 
     // Closing and reopening at once: the new Summary does not follow the scan being cancelled.
     const closed = value<ProfileJobInfo>(await service.dispatch('profile/start', { ...ref(), view: { filter: 'id >= 1' } }))
-    value(await service.dispatch('profile/cancel', { jobId: closed.id }))
+    value(await service.dispatch('jobs/cancel', { jobId: closed.id }))
     const reopened = value<ProfileJobInfo>(await service.dispatch('profile/start', { ...ref(), view: { filter: 'id >= 1' } }))
     expect(reopened.id).not.toBe(closed.id)
     expect((await service.profiles.wait(reopened.id)).state).toBe('done')

@@ -1,13 +1,13 @@
-import { lazy, Suspense, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ChangeEvent } from 'react'
-import type { ConnectionInfo, ImportJobInfo, TableRef } from '../../../contract'
-import { call, hostKind, onHostEvent, pathForDroppedFile } from '../../api'
+import { lazy, Suspense, useCallback, useLayoutEffect, useRef, useState, type ChangeEvent } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
+import type { ConnectionInfo, TableRef } from '../../../contract'
+import { call, hostKind, pathForDroppedFile } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import type { AppErrorData } from '../../../contract'
+import { addJob, useJobsDone } from '../jobs'
 import { pendingKey, type ImportTarget, type PendingFile } from './dropped'
-import { ImportsIndicator } from './ImportsIndicator'
-import { upsertJob } from './jobList'
-import { JobsPanel, type JobsPanelProps } from './JobsPanel'
-import { useJobsPanelOpen } from './useJobsPanelOpen'
+// Drop targets in the tree and the pick-error toast are styled here, before the sheet's code first loads.
+import './import.css'
 
 // Loaded on first use: the first paint does not need the sheet's code, so the cold open is faster.
 const ImportSheet = lazy(() => import('./ImportSheet').then((m) => ({ default: m.ImportSheet })))
@@ -18,19 +18,16 @@ export interface UseImportsOptions {
   defaultTarget: ImportTarget | null
   /** A job finished: select its table (expand and refresh its namespace, open it). */
   onImported(ref: TableRef): void
-  /** Other jobs for the same panel (exports). */
-  extraJobs?: JobsPanelProps['extra']
 }
 
 /**
  * Import as the window sees it: files waiting for their sheet (one sheet at a time, in drop
- * order), the jobs from `jobs/list` kept current by `jobs/progress` events, and the hidden file
- * input the harness uses for "Import…" (a browser has no native file dialog to ask for paths).
+ * order), and the hidden file input the harness uses for "Import…" (a browser has no native file
+ * dialog to ask for paths). The jobs it starts are shown by the jobs feature (features/jobs).
  */
-export function useImports({ connections, defaultTarget, onImported, extraJobs }: UseImportsOptions) {
+export function useImports({ connections, defaultTarget, onImported }: UseImportsOptions) {
   const [pending, setPending] = useState<PendingFile[]>([])
-  const [jobs, setJobs] = useState<ImportJobInfo[]>([])
-  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set())
+  const queryClient = useQueryClient()
   const [pickError, setPickError] = useState<AppErrorData | null>(null)
   const inputRef = useRef<HTMLInputElement>(null)
   const targetRef = useRef(defaultTarget)
@@ -40,29 +37,7 @@ export function useImports({ connections, defaultTarget, onImported, extraJobs }
     importedRef.current = onImported
   })
 
-  const upsert = useCallback((job: ImportJobInfo, fromEvent: boolean) => {
-    setJobs((previous) => upsertJob(previous, job, fromEvent))
-  }, [])
-
-  useEffect(() => {
-    const seenDone = new Set<string>()
-    const off = onHostEvent('jobs/progress', (job) => {
-      upsert(job, true)
-      if (job.state === 'done' && !seenDone.has(job.id)) {
-        seenDone.add(job.id)
-        importedRef.current(job.target)
-      }
-    })
-    call('jobs/list', {})
-      .then((list) => {
-        for (const job of list) {
-          if (job.state === 'done') seenDone.add(job.id)
-          upsert(job, false)
-        }
-      })
-      .catch(() => undefined)
-    return off
-  }, [upsert])
+  useJobsDone('import', (job) => importedRef.current(job.target))
 
   /** Queue sheets for files (dropped or picked), into `target` or the selection. */
   const addFiles = useCallback((files: readonly File[], target?: ImportTarget) => {
@@ -95,10 +70,6 @@ export function useImports({ connections, defaultTarget, onImported, extraJobs }
 
   const current = pending[0]
   const next = () => setPending((previous) => previous.slice(1))
-  // Memoized: the panel's open state follows this list by identity.
-  const visibleJobs = useMemo(() => jobs.filter((j) => !hidden.has(j.id)), [jobs, hidden])
-  const panelId = useId()
-  const [panelOpen, setPanelOpen] = useJobsPanelOpen(visibleJobs)
 
   const element = (
     <>
@@ -111,7 +82,7 @@ export function useImports({ connections, defaultTarget, onImported, extraJobs }
             total={pending.length}
             connections={connections}
             onStarted={(job) => {
-              upsert(job, false)
+              addJob(queryClient, job)
               next()
             }}
             onSkip={next}
@@ -126,25 +97,5 @@ export function useImports({ connections, defaultTarget, onImported, extraJobs }
     </>
   )
 
-  // Docked under the content while shown; otherwise only the status-bar indicator says what happened.
-  // Export jobs (extraJobs) share the panel; a running export keeps it open.
-  const extraCount = extraJobs ? extraJobs.active + extraJobs.finished : 0
-  const total = visibleJobs.length + extraCount
-  const open = panelOpen || (extraJobs?.active ?? 0) > 0
-  const dock =
-    total > 0 && open ? (
-      <JobsPanel
-        id={panelId}
-        jobs={visibleJobs}
-        extra={extraJobs}
-        onHide={() => setPanelOpen(false)}
-        onCancel={(job) => void call('import/cancel', { jobId: job.id }).catch(() => undefined)}
-        onOpen={(job) => onImported(job.target)}
-        onClear={() => setHidden(new Set(jobs.filter((j) => j.state !== 'queued' && j.state !== 'running').map((j) => j.id)))}
-      />
-    ) : null
-  const indicator =
-    total > 0 ? <ImportsIndicator jobs={visibleJobs} exporting={extraJobs?.active ?? 0} otherFinished={extraJobs?.finished ?? 0} open={open} panelId={panelId} onToggle={() => setPanelOpen(!open)} /> : null
-
-  return { element, dock, indicator, addFiles, pickFiles }
+  return { element, addFiles, pickFiles }
 }

@@ -59,9 +59,11 @@ export function IndexesPanel({ tableRef, fields, writeBlock, dropBlock = writeBl
         refresh()
       }
     }
-    const off = onHostEvent('indexes/progress', follow)
-    call('indexes/jobs', {})
-      .then((jobs) => setBuilding(jobs.filter((j) => mine(j) && j.state === 'running')))
+    const off = onHostEvent('jobs/progress', (job) => {
+      if (job.kind === 'index') follow(job)
+    })
+    call('jobs/list', {})
+      .then((jobs) => setBuilding(jobs.filter((j): j is IndexJobInfo => j.kind === 'index' && mine(j) && j.state === 'running')))
       .catch(() => undefined)
     return off
   }, [tableRef, refresh])

@@ -15,7 +15,7 @@ function newer(a: ProfileJobInfo, b: ProfileJobInfo | undefined): ProfileJobInfo
 
 /**
  * The profile of one view (version + filter) while the Summary is open: started (or answered from the
- * kept profile) when it opens or the view changes, followed through `profile/progress` events.
+ * kept profile) when it opens or the view changes, followed through `jobs/progress` events.
  */
 export function useProfile(tableRef: TableRef, version: number | undefined, filter: string | undefined) {
   const [answer, setAnswer] = useState<Answer | null>(null)
@@ -28,7 +28,8 @@ export function useProfile(tableRef: TableRef, version: number | undefined, filt
     // Events can arrive before `profile/start` answers: keep the newest per job and apply it once the id is known.
     const latest = new Map<string, ProfileJobInfo>()
     const show = (job: ProfileJobInfo) => setAnswer((previous) => (previous?.key === key && previous.state === 'job' && previous.job.id === job.id ? { key, state: 'job', job: newer(job, previous.job) } : { key, state: 'job', job }))
-    const off = onHostEvent('profile/progress', (job) => {
+    const off = onHostEvent('jobs/progress', (job) => {
+      if (job.kind !== 'profile') return
       latest.set(job.id, job)
       if (live && job.id === jobId.current) show(job)
     })
@@ -52,7 +53,7 @@ export function useProfile(tableRef: TableRef, version: number | undefined, filt
       // Leaving the view (or closing the Summary) stops its scan: nothing half-done is kept.
       const id = jobId.current
       jobId.current = null
-      if (id) void call('profile/cancel', { jobId: id }).catch(() => undefined)
+      if (id) void call('jobs/cancel', { jobId: id }).catch(() => undefined)
     }
     // `key` names everything the effect reads.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -60,7 +61,7 @@ export function useProfile(tableRef: TableRef, version: number | undefined, filt
 
   const cancel = useCallback(() => {
     const id = jobId.current
-    if (id) void call('profile/cancel', { jobId: id }).catch(() => undefined)
+    if (id) void call('jobs/cancel', { jobId: id }).catch(() => undefined)
   }, [])
   const retry = useCallback(() => setAttempt((a) => a + 1), [])
   const state: ProfileState = answer && answer.key === key ? (answer.state === 'job' ? { state: 'job', job: answer.job } : { state: 'error', error: answer.error }) : { state: 'starting' }

@@ -1,18 +1,18 @@
 import { useCallback, useState } from 'react'
-import type { ImportJobInfo } from '../../../contract'
+import { isLiveJob as isActive, type JobInfo } from '../../../contract'
 
-const isActive = (job: ImportJobInfo) => job.state === 'running' || job.state === 'queued'
+type Followed = Pick<JobInfo, 'id' | 'state'>
 
 interface PanelState {
   open: boolean
   /** Jobs of the current run (active since the panel last opened by itself). */
   run: ReadonlySet<string>
   /** The jobs this state was computed for. */
-  jobs: readonly ImportJobInfo[]
+  jobs: readonly Followed[]
 }
 
 /** The panel's state after the jobs changed: opens when an import starts, collapses when the run ends. */
-function follow(previous: PanelState, jobs: readonly ImportJobInfo[]): PanelState {
+function follow(previous: PanelState, jobs: readonly Followed[]): PanelState {
   const active = jobs.filter(isActive)
   if (active.some((job) => !previous.run.has(job.id))) return { open: true, run: new Set([...previous.run, ...active.map((job) => job.id)]), jobs }
   if (active.length > 0 || previous.run.size === 0) return { ...previous, jobs }
@@ -27,7 +27,7 @@ function follow(previous: PanelState, jobs: readonly ImportJobInfo[]): PanelStat
  * at any time; that choice holds until the next import starts. Computed while rendering (not in an
  * effect), so no frame ever shows a finished run with the panel still open.
  */
-export function useJobsPanelOpen(jobs: readonly ImportJobInfo[]): [boolean, (open: boolean) => void] {
+export function useJobsPanelOpen(jobs: readonly Followed[]): [boolean, (open: boolean) => void] {
   const [state, setState] = useState<PanelState>(() => follow({ open: false, run: new Set(), jobs: [] }, jobs))
   let current = state
   if (state.jobs !== jobs) {

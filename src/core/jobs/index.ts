@@ -1,0 +1,2 @@
+/** Long work as jobs: one registry for every kind (import, export, index builds, profiles, recovery notes). */
+export { Job, JobRegistry, JobsOfKind, type CreateOptions, type JobRegistryOptions } from './registry'

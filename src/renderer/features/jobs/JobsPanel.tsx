@@ -1,0 +1,62 @@
+import { isLiveJob, type JobInfo, type TableRef } from '../../../contract'
+import { CloseIcon } from '../../components/Icons'
+import { ExportJobRow, ImportJobRow, IndexJobRow, useNow } from './rows'
+
+export interface JobsPanelProps {
+  id?: string
+  /** The jobs shown, oldest first (listed newest first). */
+  jobs: readonly JobInfo[]
+  /** Collapse to the status-bar indicator. */
+  onHide(): void
+  onCancel(job: JobInfo): void
+  /** Open the table an import wrote. */
+  onOpen(ref: TableRef): void
+  onClear(): void
+}
+
+/** Imports alone are "Imports"; with exports or index builds it is "Jobs". */
+export const onlyImports = (jobs: readonly JobInfo[]) => jobs.every((j) => j.kind === 'import' || j.kind === 'recovery')
+
+/**
+ * The session's jobs: what runs and waits (progress, Cancel) and what happened (done, failed with the
+ * reason, cancelled). Docked under the content (it takes room, never covers it); the status-bar
+ * indicator shows and hides it.
+ */
+export function JobsPanel({ id, jobs, onHide, onCancel, onOpen, onClear }: JobsPanelProps) {
+  const active = jobs.filter(isLiveJob).length
+  const finished = jobs.length - active
+  const imports = onlyImports(jobs)
+  const now = useNow(jobs.some((j) => j.kind === 'index' && j.state === 'running'))
+  return (
+    <section id={id} className="jobs-panel open" role="region" aria-label={imports ? 'Import jobs' : 'Jobs'}>
+      <header className="jobs-header">
+        <span className="jobs-title">{imports ? 'Imports' : 'Jobs'}</span>
+        <span className="muted small jobs-summary">{active > 0 ? `${active} in progress` : `${finished} finished`}</span>
+        {finished > 0 && (
+          <button type="button" className="link-button small" onClick={onClear}>
+            Clear finished
+          </button>
+        )}
+        <button type="button" className="icon-button" aria-label="Hide the imports" title="Hide (the status bar keeps the count)" onClick={onHide}>
+          <CloseIcon />
+        </button>
+      </header>
+      <ul className="jobs-list">
+        {[...jobs].reverse().map((job) => {
+          const cancel = () => onCancel(job)
+          switch (job.kind) {
+            case 'import':
+            case 'recovery':
+              return <ImportJobRow key={job.id} job={job} onCancel={cancel} onOpen={onOpen} />
+            case 'export':
+              return <ExportJobRow key={job.id} job={job} onCancel={cancel} />
+            case 'index':
+              return <IndexJobRow key={job.id} job={job} now={now} onCancel={cancel} />
+            default:
+              return null
+          }
+        })}
+      </ul>
+    </section>
+  )
+}

@@ -1,0 +1,25 @@
+import type { JobInfo } from '../../../contract'
+
+/**
+ * A job list after `job` arrived: new jobs are appended; a known one is replaced only by an event, since an
+ * event may overtake the answer of the call that listed or started the job (never go back to an older state).
+ */
+export function upsertJob<T extends { id: string }>(previous: T[], job: T, fromEvent: boolean): T[] {
+  const at = previous.findIndex((j) => j.id === job.id)
+  if (at < 0) return [...previous, job]
+  if (!fromEvent) return previous
+  const next = [...previous]
+  next[at] = job
+  return next
+}
+
+/**
+ * The answer of `jobs/list` merged with what events already brought: a job known from an event keeps that
+ * (newer) record; jobs only the events know about (started after the list was read) follow, in arrival order.
+ */
+export function mergeListed(listed: readonly JobInfo[], known: readonly JobInfo[]): JobInfo[] {
+  const byId = new Map(known.map((j) => [j.id, j]))
+  const merged = listed.map((j) => byId.get(j.id) ?? j)
+  const listedIds = new Set(listed.map((j) => j.id))
+  return [...merged, ...known.filter((j) => !listedIds.has(j.id))]
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest'
+import type { JobInfo } from '../../src/contract'
+import { mergeListed, upsertJob } from '../../src/renderer/features/jobs/jobList'
+
+const job = (id: string, state: JobInfo['state'], rows = 0) =>
+  ({
+    id,
+    kind: 'export',
+    state,
+    format: 'csv',
+    fileName: 'f.csv',
+    source: { connectionId: 'c', namespace: [], name: 't' },
+    download: false,
+    createdAt: 0,
+    startedAt: 0,
+    finishedAt: state === 'running' ? null : 1,
+    progress: { rows, totalRows: null, bytesWritten: 0, rowsPerSecond: 0, bytesPerSecond: 0 },
+    error: null,
+    result: null,
+  }) as JobInfo
+
+describe('the jobs list in the renderer', () => {
+  it('an event replaces a known job; a start answer or a list entry never takes it back to an older state', () => {
+    const running = [job('x1', 'running')]
+    const done = upsertJob(running, job('x1', 'done'), true)
+    expect(done[0]!.state).toBe('done')
+    expect(upsertJob(done, job('x1', 'running'), false)).toBe(done)
+    expect(upsertJob(done, job('x2', 'running'), false).map((j) => j.id)).toEqual(['x1', 'x2'])
+  })
+
+  it('the answer of jobs/list keeps what events brought first, and the jobs only events know', () => {
+    const listed = [job('x1', 'running', 10), job('x2', 'done')]
+    const fromEvents = [job('x1', 'done', 50), job('x3', 'running')]
+    const merged = mergeListed(listed, fromEvents)
+    expect(merged.map((j) => [j.id, j.state])).toEqual([
+      ['x1', 'done'],
+      ['x2', 'done'],
+      ['x3', 'running'],
+    ])
+  })
+})
