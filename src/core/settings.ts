@@ -2,11 +2,11 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { z } from 'zod'
 import type { RecentDirectory } from '../contract'
-import type { RecentsStore } from './service'
+import type { RecentsStore } from './connections/openConnections'
 
 const settingsSchema = z.object({
   recents: z.array(z.object({ path: z.string(), openedAt: z.number() })).default([]),
-  /** The Read-only switch per saved connection / directory (src/core/lifecycle/readOnly.ts). */
+  /** The Read-only switch per saved connection / directory (src/core/connections/readOnly.ts). */
   readOnly: z.record(z.string(), z.boolean()).optional(),
   window: z
     .object({ width: z.number().int().min(400), height: z.number().int().min(300), x: z.number().int().optional(), y: z.number().int().optional(), maximized: z.boolean().optional() })

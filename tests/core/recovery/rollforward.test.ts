@@ -11,7 +11,7 @@ import { CatalogManifest } from '../../../src/core/namespace/dir/manifest'
 import { JOURNAL_DIR, type Intent } from '../../../src/core/namespace/dir/journal'
 import { stagingName } from '../../../src/core/namespace/dir/staging'
 import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
-import { MemoryReadOnlyStore } from '../../../src/core/lifecycle/readOnly'
+import { MemoryReadOnlyStore } from '../../../src/core/connections/readOnly'
 import { diffSnapshots, makeTempDir, removeDir, sampleTable, snapshotTree } from '../../helpers/catalog'
 
 /**
