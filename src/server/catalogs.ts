@@ -9,7 +9,7 @@ import { DirLocator } from './dirLocator'
 import { withFileLock } from './fileLock'
 import type { Locator } from './locator'
 import { ObjectStoreLocator } from './objectStore/locator'
-import { WireError } from './writeChecks'
+import { WireError } from './wireErrors'
 
 /** The lock file our server processes take around every write (in the catalog root; hidden). */
 export const WRITE_LOCK = '.lcb-server-write.lock'

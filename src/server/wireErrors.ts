@@ -3,6 +3,18 @@ import { AppError } from '../contract'
 import { toAppError } from '../core'
 import { httpStatusOf, wireCodeOf } from '../core/namespace'
 
+/** An AppError that also names the wire code to answer with (when the AppError code alone is ambiguous). */
+export class WireError extends AppError {
+  constructor(
+    code: ConstructorParameters<typeof AppError>[0],
+    message: string,
+    readonly wireCode: number,
+    options?: ConstructorParameters<typeof AppError>[2],
+  ) {
+    super(code, message, options)
+  }
+}
+
 /** Which object a route is about, to pick between "namespace" and "table" codes (1/2 vs 4/5). */
 export type Subject = 'namespace' | 'table'
 

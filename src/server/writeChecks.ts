@@ -3,18 +3,7 @@ import { AppError } from '../contract'
 import { toAppError } from '../core'
 import { type NamespacePath, type TableId, WireCode } from '../core/namespace'
 import type { Catalog } from './catalogs'
-
-/** An AppError that also names the wire code to answer with (when the AppError code alone is ambiguous). */
-export class WireError extends AppError {
-  constructor(
-    code: ConstructorParameters<typeof AppError>[0],
-    message: string,
-    readonly wireCode: number,
-    options?: ConstructorParameters<typeof AppError>[2],
-  ) {
-    super(code, message, options)
-  }
-}
+import { WireError } from './wireErrors'
 
 const shown = (parts: readonly string[]) => JSON.stringify(parts.join('/'))
 
