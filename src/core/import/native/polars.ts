@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { DataType, RecordBatchReader, Schema, Utf8, makeData, type Data, type LargeUtf8, type RecordBatch } from 'apache-arrow'
+import { DataType, Schema, Utf8, makeData, tableFromIPC, type Data, type LargeUtf8, type RecordBatch } from 'apache-arrow'
 import { batchFromData } from '../build'
+import { fbMessage, flatbuffers } from '../../arrow/ipc/fb'
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /** nodejs-polars, typed loosely: only a handful of its calls are used, and it is optional at run time. */
@@ -31,8 +32,6 @@ export function loadPolars(): Polars | null {
   return loaded
 }
 
-const FILE_MAGIC_BYTES = 8
-
 /**
  * Runs a polars lazy query in its streaming engine, sunk as Arrow IPC into a named pipe that is read here batch by
  * batch: polars parses on its own threads while Lance writes, and memory stays bounded by the pipe (the writer
@@ -56,10 +55,16 @@ export async function* sinkBatches(query: LazyFrame): AsyncGenerator<RecordBatch
     // ourselves (and close it), which lets it return and read end-of-file.
     collecting.catch(() => unblockReader(fifo))
     handle = await open(fifo, 'r')
-    const reader = await RecordBatchReader.from(pipeBytes(handle))
-    for await (const batch of reader as AsyncIterable<RecordBatch>) {
-      if (batch.numRows === 0) continue
-      yield withPlainStrings(batch)
+    try {
+      for await (const batch of pipeBatches(handle)) {
+        if (batch.numRows === 0) continue
+        yield withPlainStrings(batch)
+      }
+    } catch (error) {
+      // The pipe ended early because polars failed: its error says why.
+      await handle.close().catch(() => undefined)
+      await collecting
+      throw error
     }
     await collecting
   } finally {
@@ -80,40 +85,66 @@ async function unblockReader(fifo: string): Promise<void> {
   }
 }
 
-/** The pipe's bytes after the IPC file magic, through to its end (the footer after the stream is read and dropped). */
-async function* pipeBytes(handle: FileHandle): AsyncGenerator<Uint8Array> {
-  let skip = FILE_MAGIC_BYTES
-  let ended = false
-  try {
-    for (;;) {
-      const buf = new Uint8Array(1 << 20)
-      const { bytesRead } = await handle.read(buf, 0, buf.length, null)
+const EOS = new Uint8Array([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0])
+const MAX_METADATA = 64 * 1024 * 1024
+
+/**
+ * The record batches of the IPC file being written into the pipe, read message by message: each batch's body is
+ * read straight into a buffer that already holds the schema message (and gets the end-of-stream marker), so
+ * apache-arrow decodes it without copying the values. (apache-arrow's own async stream reader gathers the pipe's
+ * 64 KiB reads into messages several times slower than polars writes them.) The footer after the end-of-stream
+ * marker is read and dropped, which lets polars close its file.
+ */
+async function* pipeBatches(handle: FileHandle): AsyncGenerator<RecordBatch> {
+  const readExact = async (buf: Uint8Array, at: number, length: number): Promise<boolean> => {
+    let done = 0
+    while (done < length) {
+      const { bytesRead } = await handle.read(buf, at + done, length - done, null)
       if (bytesRead === 0) {
-        ended = true
-        return
+        if (done === 0) return false
+        throw new Error('polars stopped in the middle of a message')
       }
-      let chunk = buf.subarray(0, bytesRead)
-      if (skip > 0) {
-        const n = Math.min(skip, chunk.length)
-        skip -= n
-        chunk = chunk.subarray(n)
-        if (chunk.length === 0) continue
-      }
-      yield chunk
+      done += bytesRead
     }
-  } finally {
-    // The Arrow reader stops at the end-of-stream marker; the file footer follows. Reading it to the end lets
-    // polars close its file cleanly.
-    if (!ended) {
-      const rest = new Uint8Array(1 << 16)
-      try {
-        while ((await handle.read(rest, 0, rest.length, null)).bytesRead > 0) {
-          // draining is the point
-        }
-      } catch {
-        // The handle was closed because the import stopped.
-      }
+    return true
+  }
+  const word = new Uint8Array(8)
+  const int32 = (at: number) => new DataView(word.buffer).getInt32(at, true)
+  if (!(await readExact(word, 0, 8))) throw new Error('polars wrote nothing')
+  let schemaMessage: Uint8Array | null = null
+  for (;;) {
+    if (!(await readExact(word, 0, 4))) throw new Error('polars stopped before the end of its batches')
+    let length = int32(0)
+    if (length === -1) {
+      if (!(await readExact(word, 0, 4))) throw new Error('polars stopped in the middle of a message')
+      length = int32(0)
     }
+    if (length === 0) break
+    if (length < 0 || length > MAX_METADATA) throw new Error('polars wrote a message header of an impossible length')
+    const meta = new Uint8Array(length)
+    await readExact(meta, 0, length)
+    const message = fbMessage.Message.getRootAsMessage(new flatbuffers.ByteBuffer(meta))
+    const bodyLength = Number(message.bodyLength())
+    const prefix: number = schemaMessage?.length ?? 0
+    // [schema message] [this message: marker, length, metadata, body] [end-of-stream]
+    const bytes: Uint8Array = new Uint8Array(prefix + 8 + length + bodyLength + EOS.length)
+    if (schemaMessage) bytes.set(schemaMessage, 0)
+    new DataView(bytes.buffer).setInt32(prefix, -1, true)
+    new DataView(bytes.buffer).setInt32(prefix + 4, length, true)
+    bytes.set(meta, prefix + 8)
+    await readExact(bytes, prefix + 8 + length, bodyLength)
+    bytes.set(EOS, bytes.length - EOS.length)
+    const type = message.headerType()
+    if (type === fbMessage.MessageHeader.Schema) {
+      schemaMessage = bytes.subarray(0, 8 + length + bodyLength)
+      continue
+    }
+    if (type !== fbMessage.MessageHeader.RecordBatch || !schemaMessage) throw new Error('polars wrote a message other than a schema and record batches')
+    yield* tableFromIPC(bytes).batches
+  }
+  const rest = new Uint8Array(1 << 16)
+  while ((await handle.read(rest, 0, rest.length, null)).bytesRead > 0) {
+    // the file footer: draining it is the point
   }
 }
 
