@@ -143,7 +143,7 @@ export async function openCsv(path: string, head: Buffer, options: OpenOptions, 
     const bytesPerRow = sample.length > 0 ? sampleBytes / sample.length : 0
     async function* nativeThenJs(): AsyncGenerator<RecordBatch> {
       await close()
-      let from: number | null = 0
+      let from: number | null
       const it = nativeCsvBatches(pl, plan, options.signal)
       try {
         for (;;) {
