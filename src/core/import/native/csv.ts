@@ -2,7 +2,7 @@ import type { RecordBatch, Schema } from 'apache-arrow'
 import { batchFromData } from '../build'
 import type { CsvKind } from '../infer'
 import { throwIfAborted } from '../readers/errors'
-import { loadPolars, sinkBatches, type Polars } from './polars'
+import { loadPolars, nativeRows, sinkBatches, type Polars } from './polars'
 
 /** What the JS reader decided about a CSV file (from its header and inference sample), for polars to follow. */
 export interface CsvPlan {
@@ -123,6 +123,7 @@ export async function* nativeCsvBatches(pl: Polars, plan: CsvPlan, signal?: Abor
       yield keep === batch.numRows ? out : out.slice(0, keep)
     }
     rows += keep
+    nativeRows.csv += keep
     if (first !== null) return rows
   }
   return null

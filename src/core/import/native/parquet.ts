@@ -1,6 +1,6 @@
 import { RecordBatch, type Schema } from 'apache-arrow'
 import { throwIfAborted } from '../readers/errors'
-import { loadPolars, sinkBatches } from './polars'
+import { loadPolars, nativeRows, sinkBatches } from './polars'
 
 /**
  * A Parquet file decoded by polars (native, multi-threaded, row groups in parallel) into `schema` (the one
@@ -19,6 +19,7 @@ export function nativeParquetBatches(path: string, schema: Schema, signal?: Abor
       if (got.length !== types.length || got.some((f, i) => f.name !== names[i] || String(f.type) !== types[i])) {
         throw new Error(`polars decoded the columns as ${got.map((f) => `${f.name}: ${String(f.type)}`).join(', ')}`)
       }
+      nativeRows.parquet += batch.numRows
       yield new RecordBatch(schema, batch.data)
     }
   })()

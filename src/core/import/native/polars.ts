@@ -16,6 +16,9 @@ export type LazyFrame = any
 
 let loaded: Polars | null | undefined
 
+/** Rows the native readers handed out since start-up (tests see which reader read a file). */
+export const nativeRows = { csv: 0, parquet: 0 }
+
 /**
  * nodejs-polars (a native addon) when it loads on this platform, else null: the JS readers read instead.
  * `LCB_IMPORT_NATIVE=0` turns the native readers off (to compare the two paths, or as an escape hatch).
