@@ -4,7 +4,7 @@
  * same errors (with their lines) for what the type rules refuse, and nothing left in the catalog when a file fails
  * after rows were written.
  */
-import { writeFile } from 'node:fs/promises'
+import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { Table, tableFromIPC, tableToIPC } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openSource, writeSource } from '../../../src/core/import'
@@ -170,6 +170,35 @@ describe('CSV: polars reads it as the JS reader does', () => {
     })
     expect(await tableNames(ws.client)).not.toContain('never')
     expect(await stagedLeftovers(ws.client)).toEqual([])
+  })
+
+  it('stopping after the first batch ends polars and leaves no pipe behind', async () => {
+    const path = ws.file('stop.csv')
+    await duckdbCopy(FLAT_CSV, path, 'csv')
+    const temp = ws.file('tmp-stop')
+    await mkdir(temp)
+    const saved = process.env.TMPDIR
+    process.env.TMPDIR = temp
+    try {
+      process.env.LCB_IMPORT_NATIVE = '1'
+      const source = await openSource(path, { inferRows: 100 })
+      const batches = source.batches()
+      const before = nativeRows.csv
+      const first = await batches.next()
+      expect(first.done).toBe(false)
+      expect(nativeRows.csv - before).toBeGreaterThan(0)
+      expect(await readdir(temp)).toHaveLength(1)
+      await batches.return(undefined)
+      await source.close()
+      expect(await readdir(temp)).toEqual([])
+      // polars is free for the next file.
+      const again = await read(path, true, 100)
+      expect(again.rows).toHaveLength(ROWS)
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR
+      else process.env.TMPDIR = saved
+      delete process.env.LCB_IMPORT_NATIVE
+    }
   })
 
   it('imports into Lance with the same types and values as the JS reader', async () => {

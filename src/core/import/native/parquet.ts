@@ -2,6 +2,9 @@ import { RecordBatch, type Schema } from 'apache-arrow'
 import { throwIfAborted } from '../readers/errors'
 import { loadPolars, nativeRows, sinkBatches } from './polars'
 
+/** polars read the file, but into other column types than the JS readers make (e.g. Float16 as Float32). */
+export class NativeTypeMismatch extends Error {}
+
 /**
  * A Parquet file decoded by polars (native, multi-threaded, row groups in parallel) into `schema` (the one
  * mapped from the file's metadata), batch by batch; null when polars is not here. Throws (a plain Error) when
@@ -17,7 +20,7 @@ export function nativeParquetBatches(path: string, schema: Schema, signal?: Abor
       throwIfAborted(signal)
       const got = batch.schema.fields
       if (got.length !== types.length || got.some((f, i) => f.name !== names[i] || String(f.type) !== types[i])) {
-        throw new Error(`polars decoded the columns as ${got.map((f) => `${f.name}: ${String(f.type)}`).join(', ')}`)
+        throw new NativeTypeMismatch(`polars decoded the columns as ${got.map((f) => `${f.name}: ${String(f.type)}`).join(', ')}`)
       }
       nativeRows.parquet += batch.numRows
       yield new RecordBatch(schema, batch.data)

@@ -24,7 +24,8 @@ export const nativeRows = { csv: 0, parquet: 0 }
  * `LCB_IMPORT_NATIVE=0` turns the native readers off (to compare the two paths, or as an escape hatch).
  */
 export function loadPolars(): Polars | null {
-  if (process.env.LCB_IMPORT_NATIVE === '0') return null
+  // The batches come through a named pipe (mkfifo), which Windows does not have.
+  if (process.env.LCB_IMPORT_NATIVE === '0' || process.platform === 'win32') return null
   if (loaded !== undefined) return loaded
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -35,7 +35,7 @@ import { DEFAULT_BATCH_ROWS, type BatchSource, type OpenOptions } from '../sourc
 import { initZstd } from '../../arrow/ipc/codecs'
 import { parquetCompressors } from './compressors'
 import { corrupt, throwIfAborted } from './errors'
-import { nativeParquetBatches } from '../native/parquet'
+import { NativeTypeMismatch, nativeParquetBatches } from '../native/parquet'
 
 // hyparquet is ESM-only; load it lazily so this CommonJS project can use it (dynamic import works from CJS).
 type Hyparquet = typeof import('hyparquet')
@@ -126,8 +126,10 @@ export async function openParquet(path: string, options: OpenOptions): Promise<B
           if (error instanceof AppError) throw error
           if (rows > 0) throw corrupt(fileName, 'Parquet file', error)
           // polars refused the file at once: it is most likely damaged, and hyparquet names the damage best.
-          yield* readWithHyparquet()
-          return
+          if (!(error instanceof NativeTypeMismatch)) {
+            yield* readWithHyparquet()
+            return
+          }
         }
         if (rows > 0) {
           if (rows !== rowCount) throw corrupt(fileName, 'Parquet file', new Error(`it holds ${rows} rows where its metadata says ${rowCount}`))
