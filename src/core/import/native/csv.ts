@@ -118,12 +118,12 @@ export async function* nativeCsvBatches(pl: Polars, plan: CsvPlan, signal?: Abor
     const flags = batch.data.children[types.length]!
     const first = firstTrue(flags.values as Uint8Array, flags.nullCount > 0 ? (flags.nullBitmap ?? null) : null, batch.numRows)
     const keep = first ?? batch.numRows
+    nativeRows.csv += keep
     if (keep > 0) {
       const out = batchFromData(schema, batch.data.children.slice(0, types.length), batch.numRows)
       yield keep === batch.numRows ? out : out.slice(0, keep)
     }
     rows += keep
-    nativeRows.csv += keep
     if (first !== null) return rows
   }
   return null

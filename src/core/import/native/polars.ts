@@ -55,10 +55,17 @@ export async function* sinkBatches(query: LazyFrame): AsyncGenerator<RecordBatch
     collecting = Promise.resolve(query.sinkIpc(fifo, { compatLevel: 'oldest', compression: 'uncompressed', syncOnClose: 'none', mkdir: false }).collect()).finally(() => {
       polarsDone = true
     })
-    // If polars fails before it opens the pipe, the open below would wait forever: open the writing end
-    // ourselves (and close it), which lets it return and read end-of-file.
-    collecting.catch(() => unblockReader(fifo))
-    handle = await open(fifo, 'r')
+    // Once polars has finished or failed, nobody opens the writing end any more: an open of the reading end
+    // waiting for it would wait forever. Opening the writing end ourselves (and closing it) lets it return.
+    void collecting.then(
+      () => unblockReader(fifo),
+      () => unblockReader(fifo),
+    )
+    handle = await openPipe(fifo, () => polarsDone)
+    if (!handle) {
+      await collecting
+      throw new Error('polars wrote nothing')
+    }
     try {
       for await (const batch of pipeBatches(handle)) {
         if (batch.numRows === 0) continue
@@ -80,6 +87,33 @@ export async function* sinkBatches(query: LazyFrame): AsyncGenerator<RecordBatch
   }
 }
 
+/**
+ * The reading end of the pipe once polars writes into it, past the IPC file's 8-byte magic; null when polars
+ * finished without writing. polars may open the file and close it again before it writes (a reader of the pipe
+ * then sees end-of-file at once): the pipe is opened again until bytes come or polars is done.
+ */
+async function openPipe(fifo: string, done: () => boolean): Promise<FileHandle | null> {
+  for (;;) {
+    const handle = await open(fifo, 'r')
+    const magic = new Uint8Array(8)
+    let got = 0
+    try {
+      while (got < magic.length) {
+        const { bytesRead } = await handle.read(magic, got, magic.length - got, null)
+        if (bytesRead === 0) break
+        got += bytesRead
+      }
+    } catch (error) {
+      await handle.close().catch(() => undefined)
+      throw error
+    }
+    if (got === magic.length) return handle
+    await handle.close().catch(() => undefined)
+    if (got > 0) throw new Error('polars stopped in the middle of the file magic')
+    if (done()) return null
+  }
+}
+
 async function unblockReader(fifo: string): Promise<void> {
   try {
     const w = await open(fifo, fsConstants.O_WRONLY | fsConstants.O_NONBLOCK)
@@ -93,7 +127,7 @@ const EOS = new Uint8Array([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0])
 const MAX_METADATA = 64 * 1024 * 1024
 
 /**
- * The record batches of the IPC file being written into the pipe, read message by message: each batch's body is
+ * The record batches of the IPC file being written into the pipe (past its magic), read message by message: each batch's body is
  * read straight into a buffer that already holds the schema message (and gets the end-of-stream marker), so
  * apache-arrow decodes it without copying the values. (apache-arrow's own async stream reader gathers the pipe's
  * 64 KiB reads into messages several times slower than polars writes them.) The footer after the end-of-stream
@@ -114,7 +148,6 @@ async function* pipeBatches(handle: FileHandle): AsyncGenerator<RecordBatch> {
   }
   const word = new Uint8Array(8)
   const int32 = (at: number) => new DataView(word.buffer).getInt32(at, true)
-  if (!(await readExact(word, 0, 8))) throw new Error('polars wrote nothing')
   let schemaMessage: Uint8Array | null = null
   for (;;) {
     if (!(await readExact(word, 0, 4))) throw new Error('polars stopped before the end of its batches')
