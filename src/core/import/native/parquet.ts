@@ -1,9 +1,8 @@
 import { RecordBatch, type Schema } from 'apache-arrow'
 import { throwIfAborted } from '../readers/errors'
-import { loadPolars, nativeRows, sinkBatches } from './polars'
+import { NativeTypeMismatch, loadPolars, nativeRows, sinkBatches } from './polars'
 
-/** polars read the file, but into other column types than the JS readers make (e.g. Float16 as Float32). */
-export class NativeTypeMismatch extends Error {}
+export { NativeTypeMismatch }
 
 /**
  * A Parquet file decoded by polars (native, multi-threaded, row groups in parallel) into `schema` (the one

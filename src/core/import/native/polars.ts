@@ -74,7 +74,8 @@ export async function* sinkBatches(query: LazyFrame): AsyncGenerator<RecordBatch
     } catch (error) {
       // The pipe ended early because polars failed: its error says why.
       await handle.close().catch(() => undefined)
-      await collecting
+      if (error instanceof NativeTypeMismatch) await collecting.catch(() => undefined)
+      else await collecting
       throw error
     }
     await collecting
@@ -122,6 +123,9 @@ async function unblockReader(fifo: string): Promise<void> {
     // Nobody is waiting to read (ENXIO) or the pipe is gone: nothing to unblock.
   }
 }
+
+/** polars read the file, but into other column types than the JS readers make (e.g. Float16 as Float32). */
+export class NativeTypeMismatch extends Error {}
 
 const EOS = new Uint8Array([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0])
 const MAX_METADATA = 64 * 1024 * 1024
@@ -176,6 +180,7 @@ async function* pipeBatches(handle: FileHandle): AsyncGenerator<RecordBatch> {
       schemaMessage = bytes.subarray(0, 8 + length + bodyLength)
       continue
     }
+    if (type === fbMessage.MessageHeader.DictionaryBatch) throw new NativeTypeMismatch('polars wrote a dictionary-encoded (categorical) column')
     if (type !== fbMessage.MessageHeader.RecordBatch || !schemaMessage) throw new Error('polars wrote a message other than a schema and record batches')
     yield* tableFromIPC(bytes).batches
   }
