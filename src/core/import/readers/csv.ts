@@ -10,6 +10,7 @@ import { COMPRESSION_LABELS, decodeSample, openTextStream } from './text'
 import { DEFAULT_BATCH_ROWS, DEFAULT_INFER_ROWS, type BatchSource, type OpenOptions } from '../source'
 import { throwIfAborted } from './errors'
 import { rowBatches } from './rowBatches'
+import { nativeCsvBatches, nativeCsvReader, type CsvPlan } from '../native/csv'
 
 interface Row {
   cells: string[]
@@ -24,7 +25,7 @@ const MAX_SAMPLE_BYTES = 32 * 1024 * 1024
  * Bool, ISO-8601 dates and timestamps unless `datesAsText`, else Utf8; empty cell = null) are inferred from the first rows and then enforced: a later
  * cell that does not fit, or a row with the wrong number of fields, stops the import with its line.
  */
-export async function openCsv(path: string, head: Buffer, options: OpenOptions): Promise<BatchSource> {
+export async function openCsv(path: string, head: Buffer, options: OpenOptions, native = true): Promise<BatchSource> {
   const { fileName } = options
   const inferRows = options.inferRows ?? DEFAULT_INFER_ROWS
   const batchRows = options.batchRows ?? DEFAULT_BATCH_ROWS
@@ -133,6 +134,42 @@ export async function openCsv(path: string, head: Buffer, options: OpenOptions):
       ...(encoding === 'windows-1252' ? ['text encoding: Windows-1252 (Latin-1), converted to UTF-8'] : []),
       `delimiter: ${DELIMITER_NAMES[delimiter] ?? delimiter}`,
     ]
+    // The rest of the file is parsed by polars (native, multi-threaded) where it reads it exactly as below, with
+    // this reader taking over from the first row polars is unsure of; small files stay here (nothing to gain).
+    const plan: CsvPlan = { path, head, delimiter, names, kinds, guardZeros, schema }
+    const pl = native && !ended ? nativeCsvReader(plan, encoding, options.compression != null) : null
+    let fallback: BatchSource | null = null
+    let nativeRows = 0
+    const bytesPerRow = sample.length > 0 ? sampleBytes / sample.length : 0
+    async function* nativeThenJs(): AsyncGenerator<RecordBatch> {
+      await close()
+      let from: number | null
+      const it = nativeCsvBatches(pl, plan, options.signal)
+      try {
+        for (;;) {
+          const step = await it.next()
+          if (step.done) {
+            from = step.value
+            break
+          }
+          nativeRows += step.value.numRows
+          yield step.value
+        }
+      } catch (error) {
+        if (error instanceof AppError) throw error
+        // polars refused the file (e.g. a row with too many fields): the JS reader says where and why.
+        from = nativeRows
+      } finally {
+        await it.return(null)
+      }
+      if (from === null) return
+      fallback = await openCsv(path, head, options, false)
+      try {
+        yield* skipRows(fallback.batches(), from)
+      } finally {
+        await fallback.close()
+      }
+    }
     return {
       format: 'csv',
       schema,
@@ -140,13 +177,26 @@ export async function openCsv(path: string, head: Buffer, options: OpenOptions):
       rowCount: ended ? sample.length : null,
       readAs,
       columns,
-      bytesRead: () => stream.bytesRead,
-      batches: () => rowBatches({ sample, ended, next, rowBytes, toBatch, batchRows, signal: options.signal, close }),
+      bytesRead: () => (fallback ? fallback.bytesRead() : pl ? Math.min(Math.round(nativeRows * bytesPerRow), size) : stream.bytesRead),
+      batches: () => (pl ? nativeThenJs() : rowBatches({ sample, ended, next, rowBytes, toBatch, batchRows, signal: options.signal, close })),
       close,
     }
   } catch (error) {
     await close()
     throw error
+  }
+}
+
+/** The batches after the first `skip` rows. */
+async function* skipRows(batches: AsyncGenerator<RecordBatch>, skip: number): AsyncGenerator<RecordBatch> {
+  let left = skip
+  for await (const batch of batches) {
+    if (left >= batch.numRows) {
+      left -= batch.numRows
+      continue
+    }
+    yield left > 0 ? batch.slice(left) : batch
+    left = 0
   }
 }
 

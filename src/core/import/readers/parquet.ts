@@ -35,6 +35,7 @@ import { DEFAULT_BATCH_ROWS, type BatchSource, type OpenOptions } from '../sourc
 import { initZstd } from '../../arrow/ipc/codecs'
 import { parquetCompressors } from './compressors'
 import { corrupt, throwIfAborted } from './errors'
+import { NativeTypeMismatch, nativeParquetBatches } from '../native/parquet'
 
 // hyparquet is ESM-only; load it lazily so this CommonJS project can use it (dynamic import works from CJS).
 type Hyparquet = typeof import('hyparquet')
@@ -110,6 +111,32 @@ export async function openParquet(path: string, options: OpenOptions): Promise<B
     rowCount,
     bytesRead: () => Math.min(read, size),
     async *batches() {
+      // polars (native threads) where it is here, else parquet-wasm; hyparquet (pure JS) takes over when either
+      // cannot start on this file. Once rows are handed out, a failure is the file's.
+      const native = fastDecodable(schema) && rowCount > 0 ? nativeParquetBatches(path, schema, options.signal) : null
+      if (native) {
+        let rows = 0
+        try {
+          for await (const batch of native) {
+            rows += batch.numRows
+            read = Math.floor((size * rows) / Math.max(1, rowCount))
+            yield batch
+          }
+        } catch (error) {
+          if (error instanceof AppError) throw error
+          if (rows > 0) throw corrupt(fileName, 'Parquet file', error)
+          // polars refused the file at once: it is most likely damaged, and hyparquet names the damage best.
+          if (!(error instanceof NativeTypeMismatch)) {
+            yield* readWithHyparquet()
+            return
+          }
+        }
+        if (rows > 0) {
+          if (rows !== rowCount) throw corrupt(fileName, 'Parquet file', new Error(`it holds ${rows} rows where its metadata says ${rowCount}`))
+          read = size
+          return
+        }
+      }
       if (fast) {
         let rows = 0
         try {

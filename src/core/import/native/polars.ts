@@ -1,0 +1,212 @@
+import { constants as fsConstants } from 'node:fs'
+import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
+import { DataType, Schema, Utf8, makeData, tableFromIPC, type Data, type LargeUtf8, type RecordBatch } from 'apache-arrow'
+import { batchFromData } from '../build'
+import { fbMessage, flatbuffers } from '../../arrow/ipc/fb'
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+/** nodejs-polars, typed loosely: only a handful of its calls are used, and it is optional at run time. */
+export type Polars = any
+export type LazyFrame = any
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+let loaded: Polars | null | undefined
+
+/** Rows the native readers handed out since start-up (tests see which reader read a file). */
+export const nativeRows = { csv: 0, parquet: 0 }
+
+/**
+ * nodejs-polars (a native addon) when it loads on this platform, else null: the JS readers read instead.
+ * `LCB_IMPORT_NATIVE=0` turns the native readers off (to compare the two paths, or as an escape hatch).
+ */
+export function loadPolars(): Polars | null {
+  // The batches come through a named pipe (mkfifo), which Windows does not have.
+  if (process.env.LCB_IMPORT_NATIVE === '0' || process.platform === 'win32') return null
+  if (loaded !== undefined) return loaded
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    loaded = require('nodejs-polars') as Polars
+  } catch {
+    loaded = null
+  }
+  return loaded
+}
+
+/**
+ * Runs a polars lazy query in its streaming engine, sunk as Arrow IPC into a named pipe that is read here batch by
+ * batch: polars parses on its own threads while Lance writes, and memory stays bounded by the pipe (the writer
+ * blocks when it is full) instead of the whole result being collected. Strings arrive as LargeUtf8 and are handed
+ * on as Utf8 (what the JS readers make). `batches` yields until polars has finished; a failure of polars is thrown
+ * (as a plain Error) after the batches it did deliver. Breaking off the iteration stops polars.
+ */
+export async function* sinkBatches(query: LazyFrame): AsyncGenerator<RecordBatch> {
+  const dir = await mkdtemp(join(tmpdir(), 'lcb-native-'))
+  const fifo = join(dir, 'batches.arrow')
+  let handle: FileHandle | null = null
+  let polarsDone = false
+  let collecting: Promise<unknown> | null = null
+  try {
+    await promisify(execFile)('mkfifo', ['-m', '600', fifo])
+    // A file, not a stream, is what polars sinks; its bytes are the stream format after an 8-byte magic.
+    collecting = Promise.resolve(query.sinkIpc(fifo, { compatLevel: 'oldest', compression: 'uncompressed', syncOnClose: 'none', mkdir: false }).collect()).finally(() => {
+      polarsDone = true
+    })
+    // Once polars has finished or failed, nobody opens the writing end any more: an open of the reading end
+    // waiting for it would wait forever. Opening the writing end ourselves (and closing it) lets it return.
+    void collecting.then(
+      () => unblockReader(fifo),
+      () => unblockReader(fifo),
+    )
+    handle = await openPipe(fifo, () => polarsDone)
+    if (!handle) {
+      await collecting
+      throw new Error('polars wrote nothing')
+    }
+    try {
+      for await (const batch of pipeBatches(handle)) {
+        if (batch.numRows === 0) continue
+        yield withPlainStrings(batch)
+      }
+    } catch (error) {
+      // The pipe ended early because polars failed: its error says why.
+      await handle.close().catch(() => undefined)
+      if (error instanceof NativeTypeMismatch) await collecting.catch(() => undefined)
+      else await collecting
+      throw error
+    }
+    await collecting
+  } finally {
+    // Stopped early (an error downstream, a cancel): closing the read end makes polars' next write fail,
+    // which ends its query; its error is expected then and not reported.
+    await handle?.close().catch(() => undefined)
+    if (collecting && !polarsDone) await collecting.catch(() => undefined)
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined)
+  }
+}
+
+/**
+ * The reading end of the pipe once polars writes into it, past the IPC file's 8-byte magic; null when polars
+ * finished without writing. polars may open the file and close it again before it writes (a reader of the pipe
+ * then sees end-of-file at once): the pipe is opened again until bytes come or polars is done.
+ */
+async function openPipe(fifo: string, done: () => boolean): Promise<FileHandle | null> {
+  for (;;) {
+    const handle = await open(fifo, 'r')
+    const magic = new Uint8Array(8)
+    let got = 0
+    try {
+      while (got < magic.length) {
+        const { bytesRead } = await handle.read(magic, got, magic.length - got, null)
+        if (bytesRead === 0) break
+        got += bytesRead
+      }
+    } catch (error) {
+      await handle.close().catch(() => undefined)
+      throw error
+    }
+    if (got === magic.length) return handle
+    await handle.close().catch(() => undefined)
+    if (got > 0) throw new Error('polars stopped in the middle of the file magic')
+    if (done()) return null
+  }
+}
+
+async function unblockReader(fifo: string): Promise<void> {
+  try {
+    const w = await open(fifo, fsConstants.O_WRONLY | fsConstants.O_NONBLOCK)
+    await w.close()
+  } catch {
+    // Nobody is waiting to read (ENXIO) or the pipe is gone: nothing to unblock.
+  }
+}
+
+/** polars read the file, but into other column types than the JS readers make (e.g. Float16 as Float32). */
+export class NativeTypeMismatch extends Error {}
+
+const EOS = new Uint8Array([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0])
+const MAX_METADATA = 64 * 1024 * 1024
+
+/**
+ * The record batches of the IPC file being written into the pipe (past its magic), read message by message: each batch's body is
+ * read straight into a buffer that already holds the schema message (and gets the end-of-stream marker), so
+ * apache-arrow decodes it without copying the values. (apache-arrow's own async stream reader gathers the pipe's
+ * 64 KiB reads into messages several times slower than polars writes them.) The footer after the end-of-stream
+ * marker is read and dropped, which lets polars close its file.
+ */
+async function* pipeBatches(handle: FileHandle): AsyncGenerator<RecordBatch> {
+  const readExact = async (buf: Uint8Array, at: number, length: number): Promise<boolean> => {
+    let done = 0
+    while (done < length) {
+      const { bytesRead } = await handle.read(buf, at + done, length - done, null)
+      if (bytesRead === 0) {
+        if (done === 0) return false
+        throw new Error('polars stopped in the middle of a message')
+      }
+      done += bytesRead
+    }
+    return true
+  }
+  const word = new Uint8Array(8)
+  const int32 = (at: number) => new DataView(word.buffer).getInt32(at, true)
+  let schemaMessage: Uint8Array | null = null
+  for (;;) {
+    if (!(await readExact(word, 0, 4))) throw new Error('polars stopped before the end of its batches')
+    let length = int32(0)
+    if (length === -1) {
+      if (!(await readExact(word, 0, 4))) throw new Error('polars stopped in the middle of a message')
+      length = int32(0)
+    }
+    if (length === 0) break
+    if (length < 0 || length > MAX_METADATA) throw new Error('polars wrote a message header of an impossible length')
+    const meta = new Uint8Array(length)
+    await readExact(meta, 0, length)
+    const message = fbMessage.Message.getRootAsMessage(new flatbuffers.ByteBuffer(meta))
+    const bodyLength = Number(message.bodyLength())
+    const prefix: number = schemaMessage?.length ?? 0
+    // [schema message] [this message: marker, length, metadata, body] [end-of-stream]
+    const bytes: Uint8Array = new Uint8Array(prefix + 8 + length + bodyLength + EOS.length)
+    if (schemaMessage) bytes.set(schemaMessage, 0)
+    new DataView(bytes.buffer).setInt32(prefix, -1, true)
+    new DataView(bytes.buffer).setInt32(prefix + 4, length, true)
+    bytes.set(meta, prefix + 8)
+    await readExact(bytes, prefix + 8 + length, bodyLength)
+    bytes.set(EOS, bytes.length - EOS.length)
+    const type = message.headerType()
+    if (type === fbMessage.MessageHeader.Schema) {
+      schemaMessage = bytes.subarray(0, 8 + length + bodyLength)
+      continue
+    }
+    if (type === fbMessage.MessageHeader.DictionaryBatch) throw new NativeTypeMismatch('polars wrote a dictionary-encoded (categorical) column')
+    if (type !== fbMessage.MessageHeader.RecordBatch || !schemaMessage) throw new Error('polars wrote a message other than a schema and record batches')
+    yield* tableFromIPC(bytes).batches
+  }
+  const rest = new Uint8Array(1 << 16)
+  while ((await handle.read(rest, 0, rest.length, null)).bytesRead > 0) {
+    // the file footer: draining it is the point
+  }
+}
+
+/** The batch with its LargeUtf8 columns as Utf8 (32-bit offsets); other columns as they are. */
+export function withPlainStrings(batch: RecordBatch): RecordBatch {
+  if (!batch.schema.fields.some((f) => DataType.isLargeUtf8(f.type))) return batch
+  const fields = batch.schema.fields.map((f) => (DataType.isLargeUtf8(f.type) ? f.clone({ type: new Utf8() }) : f))
+  const children = batch.data.children.map((child) => (DataType.isLargeUtf8(child.type) ? toUtf8(child as Data<LargeUtf8>) : child))
+  return batchFromData(new Schema(fields, batch.schema.metadata), children, batch.numRows)
+}
+
+function toUtf8(data: Data<LargeUtf8>): Data<Utf8> {
+  const large = data.valueOffsets as unknown as BigInt64Array
+  const first = Number(large[0] ?? 0n)
+  const last = Number(large[data.length] ?? 0n)
+  if (last > 0x7fffffff) throw new Error('a batch holds more than 2 GiB of text in one column')
+  // Every offset is below 2^31: its low 32-bit word (little-endian) is the offset; no BigInt per row.
+  const words = new Int32Array(large.buffer, large.byteOffset, (data.length + 1) * 2)
+  const offsets = new Int32Array(data.length + 1)
+  for (let i = 0; i <= data.length; i++) offsets[i] = words[2 * i]! - first
+  const values = data.values.subarray(first, last)
+  return makeData({ type: new Utf8(), length: data.length, nullCount: data.nullCount, nullBitmap: data.nullBitmap, valueOffsets: offsets, data: values })
+}
