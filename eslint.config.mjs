@@ -23,9 +23,21 @@ export default tseslint.config(
     },
   },
   {
+    // The contract's only run-time dependency is zod: the renderer and core both load it. Other packages
+    // (apache-arrow for its types) may be imported with `import type` alone.
     files: ['src/contract/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...noElectronReactDom, ...noAppLayers('core', 'main', 'preload', 'renderer', 'harness', 'server')] }],
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...noElectronReactDom,
+            ...noAppLayers('core', 'main', 'preload', 'renderer', 'harness', 'server'),
+            { regex: '^(?!zod$|\\.)', allowTypeImports: true, message: 'the contract loads only zod at run time (use import type)' },
+          ],
+        },
+      ],
     },
   },
   {
@@ -42,7 +54,7 @@ export default tseslint.config(
   },
   {
     // A sandboxed preload's `require` loads only `electron` (and events, timers, url): any other run-time import,
-    // including the contract barrel (zod, apache-arrow), throws there and the bridge is never exposed.
+    // including the contract barrel (zod), throws there and the bridge is never exposed.
     // Type-only imports vanish in the build and are fine. tests/main/preload-sandbox.test.ts checks the built file.
     files: ['src/preload/**'],
     rules: {
