@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState, type ReactNode } from 'react'
 import type { ExportJobInfo } from '../../../contract'
 import { EXPORT_FORMATS } from '../../../contract'
 import { call, onHostEvent } from '../../api'
-import { formatCount, formatDuration, formatSize } from '../import/dropped'
+import { formatBytes, formatCount, formatDuration } from '../../lib/format'
 import { downloadExport } from './download'
 import { upsertJob } from '../import/jobList'
 import { JobError, JobProgress } from '../import/JobParts'
@@ -19,9 +19,9 @@ const STATE_LABEL: Record<ExportJobInfo['state'], string> = { queued: 'Queued', 
 
 function progressText(job: ExportJobInfo): string {
   const p = job.progress
-  const parts = [`${formatCount(p.rows)}${p.totalRows != null ? ` of ${formatCount(p.totalRows)}` : ''} rows`, formatSize(p.bytesWritten)]
+  const parts = [`${formatCount(p.rows)}${p.totalRows != null ? ` of ${formatCount(p.totalRows)}` : ''} rows`, formatBytes(p.bytesWritten)]
   if (p.rowsPerSecond > 0) parts.push(`${formatCount(p.rowsPerSecond)} rows/s`)
-  if (p.bytesPerSecond > 0) parts.push(`${formatSize(p.bytesPerSecond)}/s`)
+  if (p.bytesPerSecond > 0) parts.push(`${formatBytes(p.bytesPerSecond)}/s`)
   return parts.join(' · ')
 }
 
@@ -84,7 +84,7 @@ export function useExportJobs(): ExportJobsView {
         {live && <JobProgress label={`Progress of the export of ${job.source.name}`} percent={percent(job)} valueText={progressText(job)} detail={progressText(job)} />}
         {job.state === 'done' && job.result && (
           <div className="job-detail muted small">
-            {formatCount(job.result.rows)} rows, {formatSize(job.result.bytes)} as {format}
+            {formatCount(job.result.rows)} rows, {formatBytes(job.result.bytes)} as {format}
             {job.finishedAt && job.startedAt ? ` · ${formatDuration((job.finishedAt - job.startedAt) / 1000)}` : ''}
             {job.download ? ' · downloaded' : ''}
           </div>

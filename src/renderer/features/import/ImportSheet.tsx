@@ -5,7 +5,8 @@ import { call, isAbort, uploadFile } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
 import { Modal } from '../actions/Modal'
-import { formatCount, formatSize, namespaceLabel, parseNamespace, type PendingFile } from './dropped'
+import { formatBytes, formatCount } from '../../lib/format'
+import { namespaceLabel, parseNamespace, type PendingFile } from './dropped'
 import { ColumnTypes } from './ColumnTypes'
 import { SamplePreview } from './SamplePreview'
 import './import.css'
@@ -178,7 +179,7 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
           <h2 id={titleId}>Import {item.fileName}</h2>
           <span className="muted small">
             {total > 1 ? `${total - 1} more waiting · ` : ''}
-            {formatSize(preview?.bytes ?? item.bytes)}
+            {formatBytes(preview?.bytes ?? item.bytes)}
             {preview ? ` · ${preview.formatLabel}` : ''}
             {preview?.rowCount != null ? ` · ${formatCount(preview.rowCount)} rows` : ''}
           </span>
@@ -189,7 +190,7 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
               <span>Uploading to the harness…</span>
               <progress max={upload.total || 1} value={upload.sent} aria-label={`Upload of ${item.fileName}`} />
               <span className="muted small">
-                {formatSize(upload.sent)} of {formatSize(upload.total)}
+                {formatBytes(upload.sent)} of {formatBytes(upload.total)}
               </span>
             </div>
           )}

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react'
 import type { ImportJobInfo } from '../../../contract'
 import { CloseIcon } from '../../components/Icons'
-import { formatCount, formatDuration, formatSize, namespaceLabel } from './dropped'
+import { formatBytes, formatCount, formatDuration } from '../../lib/format'
+import { namespaceLabel } from './dropped'
 import { JobError, JobProgress } from './JobParts'
 // The panel's styles ship with it: the import sheet (which also imports them) loads only on first use, so an
 // index or export job opened the panel unstyled.
@@ -37,9 +38,9 @@ function percent(job: ImportJobInfo): number {
 
 function progressText(job: ImportJobInfo): string {
   const p = job.progress
-  const parts = [`${formatSize(p.bytesRead)} of ${formatSize(p.totalBytes)}`, `${formatCount(p.rows)}${p.totalRows != null ? ` of ${formatCount(p.totalRows)}` : ''} rows`]
+  const parts = [`${formatBytes(p.bytesRead)} of ${formatBytes(p.totalBytes)}`, `${formatCount(p.rows)}${p.totalRows != null ? ` of ${formatCount(p.totalRows)}` : ''} rows`]
   if (job.state === 'running') {
-    if (p.bytesPerSecond > 0) parts.push(`${formatSize(p.bytesPerSecond)}/s`)
+    if (p.bytesPerSecond > 0) parts.push(`${formatBytes(p.bytesPerSecond)}/s`)
     if (p.etaSeconds != null) parts.push(`${formatDuration(p.etaSeconds)} left`)
     if (p.phase !== 'reading' && p.phase !== 'writing') parts.push(p.phase)
   }

@@ -4,7 +4,7 @@ import { call, onHostEvent } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
 import { ConfirmDialog } from './ConfirmDialog'
-import { formatCount } from './format'
+import { formatCount } from '../../lib/format'
 import { PanelFrame } from './PanelFrame'
 import { useLoaded } from './useLoaded'
 

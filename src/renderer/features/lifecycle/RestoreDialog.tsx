@@ -4,7 +4,7 @@ import { call } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
 import { ConfirmDialog } from './ConfirmDialog'
-import { formatCount } from './format'
+import { formatCount } from '../../lib/format'
 
 const ref = (t: TableRef) => ({ connectionId: t.connectionId, namespace: [...t.namespace], name: t.name })
 const list = (names: string[]) => names.map((n) => `“${n}”`).join(', ')

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react'
 import type { IndexJobInfo } from '../../../contract'
 import { call, onHostEvent } from '../../api'
-import { formatDuration } from '../import/dropped'
+import { formatDuration } from '../../lib/format'
 import type { ExportJobsView } from '../export/useExportJobs'
 import { upsertJob } from '../import/jobList'
 import { JobError, JobProgress } from '../import/JobParts'

@@ -15,8 +15,8 @@ import { useTableQueries } from './useTableQueries'
 import { useEscapeLayer } from './panelStack'
 import { SummaryPanel } from '../profile'
 import { LifecycleButtons, LifecyclePanelView, ReadOnlyBadge, useTableLifecycle } from '../lifecycle/TableLifecycle'
+import { formatCount } from '../../lib/format'
 
-const numberFormat = new Intl.NumberFormat('en-US')
 /** How long an opened table waits for its first page before showing the grid without rows. */
 const SEED_WAIT_MS = 150
 
@@ -98,12 +98,12 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
               title={
                 q.narrowed && info
                   ? q.gridProps.view.search
-                    ? `${numberFormat.format(q.count)} results (limit ${numberFormat.format(q.gridProps.view.search.k)}) in a table of ${numberFormat.format(info.rowCount)} rows`
-                    : `${numberFormat.format(q.count)} of ${numberFormat.format(info.rowCount)} rows`
+                    ? `${formatCount(q.count)} results (limit ${formatCount(q.gridProps.view.search.k)}) in a table of ${formatCount(info.rowCount)} rows`
+                    : `${formatCount(q.count)} of ${formatCount(info.rowCount)} rows`
                   : undefined
               }
             >
-              {info ? numberFormat.format(q.count) : '—'}
+              {info ? formatCount(q.count) : '—'}
             </dd>
           </div>
           <div>

@@ -1,4 +1,5 @@
 import type { AppErrorData, ConnectionInfo } from '../../../contract'
+import { formatCount } from '../../lib/format'
 
 /** What is known about one namespace's children. Loaded lazily, page by page. */
 export interface NamespaceNode {
@@ -48,12 +49,10 @@ export function tableKey(connectionId: string, namespace: readonly string[], nam
   return `t:${JSON.stringify([connectionId, ...namespace, name])}`
 }
 
-const numberFormat = new Intl.NumberFormat('en-US')
-
 function loadingText(node: NamespaceNode | undefined): string {
   if (!node) return 'Loading…'
   const count = node.namespaces.length + node.tables.length
-  return count > 0 ? `Loading… ${numberFormat.format(count)} so far` : 'Loading…'
+  return count > 0 ? `Loading… ${formatCount(count)} so far` : 'Loading…'
 }
 
 /**
