@@ -2,6 +2,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
+import { readdirSync } from 'node:fs'
 
 // Imports point one way: renderer, preload -> contract; main, harness, server -> core -> contract.
 const noElectronReactDom = [
@@ -10,6 +11,19 @@ const noElectronReactDom = [
 ]
 const noAppLayers = (...layers) =>
   layers.map((layer) => ({ group: [`**/${layer}`, `**/${layer}/**`], message: `nothing imports src/${layer}` }))
+
+const rendererPatterns = [
+  { group: ['electron'], message: 'the renderer talks to main only through window.catalog' },
+  ...noAppLayers('core', 'main', 'preload', 'harness', 'server'),
+]
+// Every folder under src/renderer/features is a feature; another feature's files are reached only through its index.
+const features = readdirSync(new URL('./src/renderer/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+const intoFeature = (others) => ({
+  regex: `^(\\.{1,2}/)+(features/)?(${others.join('|')})/.+`,
+  message: "import another feature only from its index.ts (e.g. '../tree', not '../tree/treeModel')",
+})
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'tests/bench/results/**', '.tmp/**'] },
@@ -76,6 +90,11 @@ export default tseslint.config(
     },
   },
   {
+    // A focused test (`it.only`, `test.describe.only`) left in a commit silently skips the rest of its file.
+    files: ['tests/**'],
+    rules: { 'no-restricted-properties': ['error', { property: 'only', message: 'no focused tests in a commit' }] },
+  },
+  {
     // The desktop rig's CommonJS halves: the electron stand-in (main's process) and the page half (the window).
     files: ['tests/desktop/**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node, ...globals.browser } },
@@ -87,9 +106,25 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': ['error', { patterns: rendererPatterns }],
+    },
+  },
+  // Rooms with doors: a feature is entered through its index.ts; the shared kit (components, lib) and the api
+  // client sit below every feature and import none.
+  ...features.map((feature) => ({
+    files: [`src/renderer/features/${feature}/**`],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...rendererPatterns, intoFeature(features.filter((f) => f !== feature))] }] },
+  })),
+  {
+    files: ['src/renderer/*.ts', 'src/renderer/*.tsx'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...rendererPatterns, intoFeature(features)] }] },
+  },
+  {
+    files: ['src/renderer/components/**', 'src/renderer/lib/**', 'src/renderer/api/**'],
+    rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['electron'], message: 'the renderer talks to main only through window.catalog' }, ...noAppLayers('core', 'main', 'preload', 'harness', 'server')] },
+        { patterns: [...rendererPatterns, { regex: '(^|/)features(/|$)', message: 'the shared kit and the api client import no feature (features import them)' }] },
       ],
     },
   },

@@ -2,7 +2,7 @@ import type { DataType, Date_, Decimal, Dictionary, Duration, Field, Struct, Tim
 
 /**
  * Values as text, whole and exact: what a copy (renderer) and an export (core) write. Unlike the grid's
- * display (src/renderer/features/table/formatCell.ts) nothing is elided or rounded: int64 keeps every
+ * display (src/renderer/lib/formatCell.ts) nothing is elided or rounded: int64 keeps every
  * digit, a 768-d vector keeps 768 values, timestamps keep their sub-millisecond digits, binary is base64,
  * and nested values are JSON.
  */

@@ -1,7 +1,7 @@
 /**
  * Numbers as the app writes them in its own words (counts, sizes, durations, times): one formatter each, so
  * "1,234 rows" reads the same in the tree, the grid, dialogs and job panels. English only, like the rest of
- * the UI. A cell's value is not formatted here: that is features/table/formatCell.ts (the grid's display rule).
+ * the UI. A cell's value is not formatted here: that is ./formatCell.ts (the grid's display rule).
  */
 
 const count = new Intl.NumberFormat('en-US')

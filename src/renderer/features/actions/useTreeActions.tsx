@@ -4,12 +4,10 @@ import { call } from '../../api'
 import type { WriteAction } from './ActionDialog'
 // Loaded on first use: the first paint does not need the dialog's code (issue 13).
 const ActionDialog = lazy(() => import('./ActionDialog').then((m) => ({ default: m.ActionDialog })))
-import { TreeContextMenu } from './TreeContextMenu'
+import { ContextMenu as TreeContextMenu } from '../../components/ContextMenu'
 import { affectedNamespace, menuItemsFor, unsupportedReason, withNamespaceContents, type NamespaceContents, type TreeActionTarget } from './treeActions'
-import { CascadeDropDialog, PropertiesDialog } from '../lifecycle/NamespaceDialogs'
-import { READ_ONLY_REASON } from '../lifecycle/ReadOnlySwitch'
+import { CascadeDropDialog, PropertiesDialog, READ_ONLY_REASON, NewTableDialog } from '../lifecycle'
 import type { NamespaceContents as NamespaceListing } from '../../../contract'
-import { NewTableDialog } from '../lifecycle/SchemaEditor'
 
 export interface TreeActionsOptions {
   connections: readonly ConnectionInfo[]

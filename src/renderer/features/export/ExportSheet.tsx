@@ -2,9 +2,9 @@ import { useId, useState } from 'react'
 import { EXPORT_FORMATS, type AppErrorData, type ExportFormat, type TableRef, type TableViewSpec } from '../../../contract'
 import { call, hostKind } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
-import { Modal } from '../actions/Modal'
+import { Modal } from '../../components/Modal'
 import './export.css'
-import { DialogFooter } from '../actions/DialogFooter'
+import { DialogFooter } from '../../components/DialogFooter'
 import { formatCount } from '../../lib/format'
 
 const FORMAT_NOTES: Record<ExportFormat, string> = {

@@ -4,8 +4,7 @@ import { EXPORT_FORMATS } from '../../../contract'
 import { call, onHostEvent } from '../../api'
 import { formatBytes, formatCount, formatDuration } from '../../lib/format'
 import { downloadExport } from './download'
-import { upsertJob } from '../import/jobList'
-import { JobError, JobProgress } from '../import/JobParts'
+import { upsertJob, JobError, JobProgress } from '../import'
 
 export interface ExportJobsView {
   active: number

@@ -4,7 +4,7 @@ import { componentProblem, type AppErrorData, type ConnectionInfo, type ImportCo
 import { call, isAbort, uploadFile } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
-import { Modal } from '../actions/Modal'
+import { Modal } from '../../components/Modal'
 import { formatBytes, formatCount } from '../../lib/format'
 import { namespaceLabel, parseNamespace, type PendingFile } from './dropped'
 import { ColumnTypes } from './ColumnTypes'

@@ -3,7 +3,7 @@ import type { AppErrorData, FieldInfo, IndexInfo, IndexJobInfo, IndexSpec, Index
 import { call, onHostEvent } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
-import { ConfirmDialog } from './ConfirmDialog'
+import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { formatCount } from '../../lib/format'
 import { PanelFrame } from './PanelFrame'
 import { useLoaded } from './useLoaded'

@@ -3,9 +3,9 @@ import type { AppErrorData, NamespaceContents } from '../../../contract'
 import { call } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
-import { Modal } from '../actions/Modal'
+import { Modal } from '../../components/Modal'
 import './lifecycle.css'
-import { CloseFooter, DialogFooter } from '../actions/DialogFooter'
+import { CloseFooter, DialogFooter } from '../../components/DialogFooter'
 
 interface Target {
   connectionId: string

@@ -3,7 +3,7 @@ import type { AppErrorData, OptimizePreview, OptimizeResult, TableRef } from '..
 import { call } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
-import { ConfirmDialog } from './ConfirmDialog'
+import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { formatBytes, formatCount } from '../../lib/format'
 import { PanelFrame } from './PanelFrame'
 import { SchemaChanges } from './SchemaEditor'

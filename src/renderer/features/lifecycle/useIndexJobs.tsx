@@ -2,9 +2,8 @@ import { useCallback, useEffect, useState, type ReactNode } from 'react'
 import type { IndexJobInfo } from '../../../contract'
 import { call, onHostEvent } from '../../api'
 import { formatDuration } from '../../lib/format'
-import type { ExportJobsView } from '../export/useExportJobs'
-import { upsertJob } from '../import/jobList'
-import { JobError, JobProgress } from '../import/JobParts'
+import type { ExportJobsView } from '../export'
+import { upsertJob, JobError, JobProgress } from '../import'
 
 const STATE_LABEL: Record<IndexJobInfo['state'], string> = { running: 'Building index', done: 'Done', failed: 'Failed', cancelled: 'Cancelled' }
 

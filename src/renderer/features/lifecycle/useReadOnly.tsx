@@ -1,8 +1,8 @@
 import { useCallback, useState, type Dispatch, type ReactNode, type SetStateAction } from 'react'
 import { objectStoreScheme, type ConnectionInfo } from '../../../contract'
 import { call } from '../../api'
-import { ConfirmDialog } from './ConfirmDialog'
-import { NoticeDialog } from './NoticeDialog'
+import { ConfirmDialog } from '../../components/ConfirmDialog'
+import { NoticeDialog } from '../../components/NoticeDialog'
 import { RecoveryPrompt } from './RecoveryPrompt'
 
 /**

@@ -1,5 +1,5 @@
 import type { ColumnKind, HistogramBin } from '../../../contract'
-import { quoteIdentifier } from '../table/sql'
+import { quoteIdentifier } from '../../lib/sql'
 import { formatCount } from '../../lib/format'
 
 /** A bar edge as a SQL literal of the column's kind (dates and timestamps are epoch milliseconds, UTC). */

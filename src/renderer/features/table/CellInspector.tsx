@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNod
 import { cellValue, fieldText, RawTimestamp, temporalText } from '../../../contract'
 import { CloseIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
-import { formatFloat } from './formatCell'
+import { formatFloat } from '../../lib/formatCell'
 import { hexDump, parseJsonText, sniffImage, vectorStats } from './inspectValue'
 import { formatBytes, formatCount } from '../../lib/format'
 

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react'
-import { FormDialog } from '../actions/FormDialog'
+import { FormDialog } from '../../components/FormDialog'
 import { formatCount } from '../../lib/format'
 
 /** **Go to row** (Ctrl/Cmd+G): a 1-based row number of the current view; the grid scrolls there and selects it. */

@@ -2,8 +2,8 @@ import type { Table as ArrowTable } from 'apache-arrow'
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent, type RefObject } from 'react'
 import type { FieldInfo, TextFormat } from '../../../contract'
 import { isAbort } from '../../api'
-import { Modal } from '../actions/Modal'
-import { TreeContextMenu } from '../actions/TreeContextMenu'
+import { Modal } from '../../components/Modal'
+import { ContextMenu } from '../../components/ContextMenu'
 import { CellInspector } from './CellInspector'
 import { useEscapeLayer } from './panelStack'
 import { COPY_FORMATS, copyText, LARGE_COPY_ROWS, writeClipboard, type RowSource } from './copy'
@@ -264,7 +264,7 @@ export function useGridSelection(options: GridSelectionOptions) {
   const overlays = (
     <>
       {menu && (
-        <TreeContextMenu
+        <ContextMenu
           x={menu.x}
           y={menu.y}
           label={menu.kind === 'column' ? `Column ${columns[menu.col] ?? ''}` : 'Cell actions'}

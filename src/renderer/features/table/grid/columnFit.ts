@@ -1,7 +1,7 @@
 import type { Table as ArrowTable } from 'apache-arrow'
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import { cellValue, type FieldInfo } from '../../../../contract'
-import { formatCell } from '../formatCell'
+import { formatCell } from '../../../lib/formatCell'
 
 export type ColumnSizing = Record<string, number>
 

@@ -1,7 +1,7 @@
 import type { MouseEvent } from 'react'
 import { cellValue, type FieldInfo, type SortKey } from '../../../../contract'
 import { formatCount } from '../../../lib/format'
-import { formatCell } from '../formatCell'
+import { formatCell } from '../../../lib/formatCell'
 import type { useGridSelection } from '../useGridSelection'
 import { headerTypeLabel } from './columnFit'
 import type { RowWindow } from './geometry'

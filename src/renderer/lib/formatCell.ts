@@ -1,6 +1,6 @@
 import { DataType, type Field } from 'apache-arrow'
-import { temporalText } from '../../../contract'
-import { formatBytes } from '../../lib/format'
+import { temporalText } from '../../contract'
+import { formatBytes } from './format'
 
 /** How a cell is shown: its text, an optional longer text for hover, and a style class. */
 export interface CellDisplay {

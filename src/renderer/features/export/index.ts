@@ -1,0 +1,3 @@
+// Exports: the export sheet and its jobs.
+export { ExportSheet } from './ExportSheet'
+export { useExportJobs, type ExportJobsView } from './useExportJobs'

@@ -1,0 +1,6 @@
+// Imports: dropped or chosen files, the import sheet (a lazy chunk) and the jobs panel.
+export { splitDropped } from './dropped'
+export { ImportButton } from './ImportButton'
+export { JobError, JobProgress } from './JobParts'
+export { upsertJob } from './jobList'
+export { useImports } from './useImports'
