@@ -2,6 +2,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
+import { readdirSync } from 'node:fs'
 
 // Imports point one way: renderer, preload -> contract; main, harness, server -> core -> contract.
 const noElectronReactDom = [
@@ -17,6 +18,19 @@ const onlyCoreEntryPoints = {
 const noAppLayers = (...layers) =>
   layers.map((layer) => ({ group: [`**/${layer}`, `**/${layer}/**`], message: `nothing imports src/${layer}` }))
 
+const rendererPatterns = [
+  { group: ['electron'], message: 'the renderer talks to main only through window.catalog' },
+  ...noAppLayers('core', 'main', 'preload', 'harness', 'server'),
+]
+// Every folder under src/renderer/features is a feature; another feature's files are reached only through its index.
+const features = readdirSync(new URL('./src/renderer/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+const intoFeature = (others) => ({
+  regex: `^(\\.{1,2}/)+(features/)?(${others.join('|')})/.+`,
+  message: "import another feature only from its index.ts (e.g. '../tree', not '../tree/treeModel')",
+})
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'tests/bench/results/**', '.tmp/**'] },
   js.configs.recommended,
@@ -29,9 +43,21 @@ export default tseslint.config(
     },
   },
   {
+    // The contract's only run-time dependency is zod: the renderer and core both load it. Other packages
+    // (apache-arrow for its types) may be imported with `import type` alone.
     files: ['src/contract/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...noElectronReactDom, ...noAppLayers('core', 'main', 'preload', 'renderer', 'harness', 'server')] }],
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...noElectronReactDom,
+            ...noAppLayers('core', 'main', 'preload', 'renderer', 'harness', 'server'),
+            { regex: '^(?!zod$|\\.)', allowTypeImports: true, message: 'the contract loads only zod at run time (use import type)' },
+          ],
+        },
+      ],
     },
   },
   {
@@ -58,7 +84,7 @@ export default tseslint.config(
   },
   {
     // A sandboxed preload's `require` loads only `electron` (and events, timers, url): any other run-time import,
-    // including the contract barrel (zod, apache-arrow), throws there and the bridge is never exposed.
+    // including the contract barrel (zod), throws there and the bridge is never exposed.
     // Type-only imports vanish in the build and are fine. tests/main/preload-sandbox.test.ts checks the built file.
     files: ['src/preload/**'],
     rules: {
@@ -80,6 +106,11 @@ export default tseslint.config(
     },
   },
   {
+    // A focused test (`it.only`, `test.describe.only`) left in a commit silently skips the rest of its file.
+    files: ['tests/**'],
+    rules: { 'no-restricted-properties': ['error', { property: 'only', message: 'no focused tests in a commit' }] },
+  },
+  {
     // The desktop rig's CommonJS halves: the electron stand-in (main's process) and the page half (the window).
     files: ['tests/desktop/**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node, ...globals.browser } },
@@ -91,9 +122,25 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': ['error', { patterns: rendererPatterns }],
+    },
+  },
+  // Rooms with doors: a feature is entered through its index.ts; the shared kit (components, lib) and the api
+  // client sit below every feature and import none.
+  ...features.map((feature) => ({
+    files: [`src/renderer/features/${feature}/**`],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...rendererPatterns, intoFeature(features.filter((f) => f !== feature))] }] },
+  })),
+  {
+    files: ['src/renderer/*.ts', 'src/renderer/*.tsx'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...rendererPatterns, intoFeature(features)] }] },
+  },
+  {
+    files: ['src/renderer/components/**', 'src/renderer/lib/**', 'src/renderer/api/**'],
+    rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['electron'], message: 'the renderer talks to main only through window.catalog' }, ...noAppLayers('core', 'main', 'preload', 'harness', 'server')] },
+        { patterns: [...rendererPatterns, { regex: '(^|/)features(/|$)', message: 'the shared kit and the api client import no feature (features import them)' }] },
       ],
     },
   },

@@ -1,8 +1,8 @@
-import { DataType, Null, TimeUnit, type Field, type Vector } from 'apache-arrow'
+import type { DataType, Date_, Decimal, Dictionary, Duration, Field, Struct, Time, TimeUnit, Timestamp, Vector } from 'apache-arrow'
 
 /**
  * Values as text, whole and exact: what a copy (renderer) and an export (core) write. Unlike the grid's
- * display (src/renderer/features/table/formatCell.ts) nothing is elided or rounded: int64 keeps every
+ * display (src/renderer/lib/formatCell.ts) nothing is elided or rounded: int64 keeps every
  * digit, a 768-d vector keeps 768 values, timestamps keep their sub-millisecond digits, binary is base64,
  * and nested values are JSON.
  */
@@ -17,7 +17,23 @@ export class RawTimestamp {
   ) {}
 }
 
-const UNIT_DIGITS: Record<TimeUnit, number> = { [TimeUnit.SECOND]: 0, [TimeUnit.MILLISECOND]: 3, [TimeUnit.MICROSECOND]: 6, [TimeUnit.NANOSECOND]: 9 }
+/** Fraction digits per TimeUnit (SECOND, MILLISECOND, MICROSECOND, NANOSECOND: 0–3 in the Arrow format). */
+const UNIT_DIGITS = [0, 3, 6, 9] as const
+
+/*
+ * The contract loads only zod at run time (the renderer and the sandbox-free core both import it), so apache-arrow
+ * is imported for its types alone and a type is recognised by its `typeId`: the numbers of the Arrow format's
+ * Type enum, the same ones apache-arrow's own `DataType.isX` guards compare (tests/core checks they agree).
+ */
+export const ARROW_TYPE_ID = { Binary: 4, Decimal: 7, Date: 8, Time: 9, Timestamp: 10, Struct: 13, FixedSizeBinary: 15, Duration: 18, LargeBinary: 19, Dictionary: -1 } as const
+const typeIs = (type: DataType | undefined, id: number): boolean => type?.typeId === id
+const isTimestamp = (type: DataType | undefined): type is Timestamp => typeIs(type, ARROW_TYPE_ID.Timestamp)
+const isDictionary = (type: DataType | undefined): type is Dictionary => typeIs(type, ARROW_TYPE_ID.Dictionary)
+const isDate = (type: DataType | undefined): type is Date_ => typeIs(type, ARROW_TYPE_ID.Date)
+const isTime = (type: DataType | undefined): type is Time => typeIs(type, ARROW_TYPE_ID.Time)
+const isDuration = (type: DataType | undefined): type is Duration => typeIs(type, ARROW_TYPE_ID.Duration)
+const isDecimal = (type: DataType | undefined): type is Decimal => typeIs(type, ARROW_TYPE_ID.Decimal)
+const isStruct = (type: DataType | undefined): type is Struct => typeIs(type, ARROW_TYPE_ID.Struct)
 
 /**
  * Dates, times, timestamps and durations as text: the one rule the grid, the cell inspector, copy and export
@@ -32,16 +48,16 @@ const UNIT_DIGITS: Record<TimeUnit, number> = { [TimeUnit.SECOND]: 0, [TimeUnit.
  * - Duration: days, hours, minutes and seconds with units (`1h 30m 0.5s`, `-2d 3h`, `0s`), exact to the unit.
  * Returns undefined for any other type.
  */
-export function temporalText(value: unknown, type: DataType): string | undefined {
+export function temporalText(value: unknown, type: DataType | undefined): string | undefined {
   if (value instanceof RawTimestamp) return isoTimestamp(value.value, value.unit, value.timezone !== null)
-  if (DataType.isDictionary(type)) return temporalText(value, type.dictionary)
-  if (DataType.isTimestamp(type)) {
+  if (isDictionary(type)) return temporalText(value, type.dictionary)
+  if (isTimestamp(type)) {
     const raw = rawOfMs(value, type.unit)
     return raw === undefined ? undefined : isoTimestamp(raw, type.unit, type.timezone !== null && type.timezone !== undefined)
   }
-  if (DataType.isDate(type)) return isoDate(value instanceof Date ? value.getTime() : Number(value))
-  if (DataType.isTime(type)) return timeOfDay(toBigInt(value), type.unit)
-  if (DataType.isDuration(type)) return durationText(toBigInt(value), type.unit)
+  if (isDate(type)) return isoDate(value instanceof Date ? value.getTime() : Number(value))
+  if (isTime(type)) return timeOfDay(toBigInt(value), type.unit)
+  if (isDuration(type)) return durationText(toBigInt(value), type.unit)
   return undefined
 }
 
@@ -61,7 +77,7 @@ function rawOfMs(value: unknown, unit: TimeUnit): bigint | undefined {
 
 /** `value` split into whole seconds and a non-negative fraction in the unit. */
 function splitSeconds(value: bigint, unit: TimeUnit): { seconds: bigint; fraction: bigint; digits: number } {
-  const digits = UNIT_DIGITS[unit]
+  const digits = UNIT_DIGITS[unit] ?? 0
   const scale = 10n ** BigInt(digits)
   let seconds = value / scale
   let fraction = value % scale
@@ -149,7 +165,7 @@ function isListLike(value: unknown): value is ListLike {
 }
 
 function isBinaryType(type: DataType): boolean {
-  return DataType.isBinary(type) || DataType.isLargeBinary(type) || DataType.isFixedSizeBinary(type)
+  return typeIs(type, ARROW_TYPE_ID.Binary) || typeIs(type, ARROW_TYPE_ID.LargeBinary) || typeIs(type, ARROW_TYPE_ID.FixedSizeBinary)
 }
 
 function floatJson(value: number): string {
@@ -160,14 +176,14 @@ function floatJson(value: number): string {
 /** JSON text of a value (bigints as exact digits, binary as base64, timestamps as ISO strings, decimals as strings). */
 export function jsonText(value: unknown, type?: DataType): string {
   if (value === null || value === undefined) return 'null'
-  const temporal = type || value instanceof RawTimestamp ? temporalText(value, type ?? new Null()) : undefined
+  const temporal = type || value instanceof RawTimestamp ? temporalText(value, type) : undefined
   if (temporal !== undefined) return JSON.stringify(temporal)
-  if (type && DataType.isDictionary(type)) return jsonText(value, type.dictionary)
+  if (type && isDictionary(type)) return jsonText(value, type.dictionary)
   if (typeof value === 'bigint') return value.toString()
   if (typeof value === 'boolean') return String(value)
   if (typeof value === 'string') return JSON.stringify(value)
   if (typeof value === 'number') return floatJson(value)
-  if (type && DataType.isDecimal(type)) return JSON.stringify(decimalText(String(value), type.scale))
+  if (type && isDecimal(type)) return JSON.stringify(decimalText(String(value), type.scale))
   if (value instanceof Uint8Array && (!type || isBinaryType(type))) return JSON.stringify(base64(value))
   if (value instanceof Date) return JSON.stringify(value.toISOString())
   if (isListLike(value)) {
@@ -177,7 +193,7 @@ export function jsonText(value: unknown, type?: DataType): string {
     return `[${parts.join(',')}]`
   }
   if (typeof value === 'object') {
-    const fields: Field[] = type && DataType.isStruct(type) ? type.children : []
+    const fields: Field[] = type && isStruct(type) ? type.children : []
     const object = fields.length > 0 ? null : ((value as { toJSON?: () => unknown }).toJSON?.() ?? value)
     const entries: [string, unknown, DataType | undefined][] =
       fields.length > 0
@@ -194,13 +210,13 @@ export function jsonText(value: unknown, type?: DataType): string {
  */
 export function fieldText(value: unknown, type?: DataType): string | null {
   if (value === null || value === undefined) return null
-  const temporal = type || value instanceof RawTimestamp ? temporalText(value, type ?? new Null()) : undefined
+  const temporal = type || value instanceof RawTimestamp ? temporalText(value, type) : undefined
   if (temporal !== undefined) return temporal
-  if (type && DataType.isDictionary(type)) return fieldText(value, type.dictionary)
+  if (type && isDictionary(type)) return fieldText(value, type.dictionary)
   if (typeof value === 'string') return value
   if (typeof value === 'bigint' || typeof value === 'boolean') return String(value)
   if (typeof value === 'number') return String(value)
-  if (type && DataType.isDecimal(type)) return decimalText(String(value), type.scale)
+  if (type && isDecimal(type)) return decimalText(String(value), type.scale)
   if (value instanceof Uint8Array && (!type || isBinaryType(type))) return base64(value)
   return jsonText(value, type)
 }
@@ -211,7 +227,7 @@ export function fieldText(value: unknown, type?: DataType): string | null {
  */
 export function cellValue(vector: Vector, row: number): unknown {
   const type = vector.type as DataType
-  if (DataType.isTimestamp(type)) {
+  if (isTimestamp(type)) {
     let index = row
     for (const data of vector.data) {
       if (index < data.length) {

@@ -14,6 +14,7 @@ import {
   TimeUnit,
   Timestamp,
   makeData,
+  Type,
   makeVector,
   tableFromIPC,
   vectorFromArray,
@@ -21,10 +22,10 @@ import {
   type Table,
 } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cellValue, durationText, fieldText, formatRows, isoTimestamp, jsonText, temporalText, timeOfDay } from '../../src/contract'
+import { ARROW_TYPE_ID, cellValue, durationText, fieldText, formatRows, isoTimestamp, jsonText, temporalText, timeOfDay } from '../../src/contract'
 import { batchOf, tableOf } from '../../src/core/arrow'
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
-import { formatCell } from '../../src/renderer/features/table/formatCell'
+import { formatCell } from '../../src/renderer/lib/formatCell'
 import { buildCatalog, makeTempDir, removeDir } from '../helpers/catalog'
 
 // Dates, times, timestamps and durations: one rule (src/contract/values.ts) for the grid (formatCell), the
@@ -32,6 +33,13 @@ import { buildCatalog, makeTempDir, removeDir } from '../helpers/catalog'
 function column(type: DataType, data: Int32Array | BigInt64Array) {
   return makeVector(makeData({ type, length: data.length, nullCount: 0, data } as never))
 }
+
+describe('the contract without apache-arrow at run time', () => {
+  it('knows each type by the same typeId apache-arrow gives it', () => {
+    for (const [name, id] of Object.entries(ARROW_TYPE_ID)) expect(id, name).toBe(Type[name as keyof typeof Type])
+    expect([TimeUnit.SECOND, TimeUnit.MILLISECOND, TimeUnit.MICROSECOND, TimeUnit.NANOSECOND]).toEqual([0, 1, 2, 3])
+  })
+})
 
 describe('the rule', () => {
   it('writes times with fraction digits only when there is a fraction, durations with units', () => {

@@ -4,7 +4,7 @@ import { expect, gridCell, gridRow, makeTempDir, openApp, openTable, removeDir, 
 
 /**
  * Past ~333k rows (24 px each) the grid's scroll height would exceed what browsers allow, so scroll
- * positions are scaled onto the rows (src/renderer/features/table/gridGeometry.ts). Check that the
+ * positions are scaled onto the rows (src/renderer/features/table/grid/geometry.ts). Check that the
  * scaled scrollbar still reaches every row and that a wheel notch still moves a few rows.
  */
 const ROWS = 400_000

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import * as lancedb from '@lancedb/lancedb'
 import * as arrow from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { andFilter, quickFilterPredicate, quoteIdentifier, sqlLiteral } from '../../src/renderer/features/table/sql'
+import { andFilter, quickFilterPredicate, quoteIdentifier, sqlLiteral } from '../../src/renderer/lib/sql'
 
 /** Quick filters are SQL text: run each through real Lance and check it selects exactly the intended rows. */
 describe('quick filter SQL', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { operationLabels, type CapabilitySnapshot, type Operation } from '../../src/contract'
-import { affectedNamespace, menuItemsFor, nameProblem, type TreeActionTarget } from '../../src/renderer/features/actions/treeActions'
+import { affectedNamespace, menuItemsFor, type TreeActionTarget } from '../../src/renderer/features/actions/treeActions'
+import { nameProblem } from '../../src/renderer/lib/names'
 
 function snapshot(unsupported: Partial<Record<Operation, string | undefined>>): CapabilitySnapshot {
   const all = Object.fromEntries(Object.keys(operationLabels).map((op) => [op, { supported: undefined }])) as CapabilitySnapshot

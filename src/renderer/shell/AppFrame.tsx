@@ -1,9 +1,9 @@
 import { useState, type ReactNode } from 'react'
 import { pathForDroppedFile } from '../api'
-import { useOpenCatalog } from '../features/connections/useOpenCatalog'
-import { splitDropped } from '../features/import/dropped'
-import { useNavigation } from '../features/navigation/Navigation'
-import { useSidebarLayout } from '../features/tree/SidebarFrame'
+import { useOpenCatalog } from '../features/connections'
+import { splitDropped } from '../features/import'
+import { useNavigation } from '../features/navigation'
+import { useSidebarLayout } from '../features/tree'
 
 /**
  * The window's frame: the sidebar (resizable, foldable) beside the content, and drops anywhere on it — files to

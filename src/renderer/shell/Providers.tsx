@@ -1,11 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, type ReactNode, type SetStateAction } from 'react'
 import type { ConnectionInfo } from '../../contract'
-import { updateConnections, useConnections } from '../features/connections/queries'
-import { RemoteConnectionsProvider } from '../features/connections/useRemoteConnections'
-import { ReadOnlyProvider } from '../features/lifecycle/useReadOnly'
-import { NavigationProvider, useNavigation } from '../features/navigation/Navigation'
-import { refreshTree } from '../features/tree/queries'
+import { updateConnections, useConnections } from '../queries/connections'
+import { RemoteConnectionsProvider } from '../features/connections'
+import { ReadOnlyProvider } from '../features/lifecycle'
+import { NavigationProvider, useNavigation } from '../features/navigation'
+import { refreshTree } from '../features/tree'
 
 /** The window's shared homes: navigation, the saved connections (their dialogs), the Read-only switch (its dialogs). */
 export function Providers({ initialConnectionId, children }: { initialConnectionId?: string; children: ReactNode }) {

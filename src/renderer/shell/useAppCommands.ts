@@ -1,10 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import { onHostEvent } from '../api'
-import { useOpenCatalog } from '../features/connections/useOpenCatalog'
-import { useRemote } from '../features/connections/useRemoteConnections'
-import { useNavigation } from '../features/navigation/Navigation'
-import { refreshTree } from '../features/tree/queries'
+import { useOpenCatalog, useRemote } from '../features/connections'
+import { useNavigation } from '../features/navigation'
+import { refreshTree } from '../features/tree'
 
 /** Menu commands from main (Electron only). */
 export function useAppCommands({ canPickDirectory, importFiles }: { canPickDirectory: boolean; importFiles(): void }) {

@@ -2,9 +2,10 @@ import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'rea
 import type { AppErrorData } from '../../../contract'
 import { call } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
-import { Modal } from './Modal'
-import { nameProblem, type TreeActionId, type TreeActionTarget } from './treeActions'
-import { DialogFooter } from './DialogFooter'
+import { Modal } from '../../components/Modal'
+import { nameProblem } from '../../lib/names'
+import type { TreeActionId, TreeActionTarget } from './treeActions'
+import { DialogFooter } from '../../components/DialogFooter'
 
 export type WriteAction = Exclude<TreeActionId, 'refresh' | 'create-table' | 'drop-namespace-cascade' | 'namespace-properties'>
 

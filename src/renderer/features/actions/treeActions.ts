@@ -1,4 +1,4 @@
-import { componentSchema, operationLabels, type CapabilitySnapshot, type Operation } from '../../../contract'
+import { operationLabels, type CapabilitySnapshot, type Operation } from '../../../contract'
 
 /** What a tree item's context menu can do. */
 export type TreeActionId = 'create-namespace' | 'drop-namespace' | 'rename-table' | 'drop-table' | 'refresh' | 'create-table' | 'drop-namespace-cascade' | 'namespace-properties'
@@ -82,13 +82,6 @@ export function menuItemsFor(target: TreeActionTarget, capabilities: CapabilityS
 export function affectedNamespace(action: TreeActionId, target: TreeActionTarget): string[] {
   if (action === 'drop-namespace') return target.namespace.slice(0, -1)
   return target.namespace
-}
-
-/** A readable message for a name the component rule refuses, or undefined when it is fine. */
-export function nameProblem(name: string): string | undefined {
-  if (name === '') return 'Enter a name'
-  const parsed = componentSchema.safeParse(name)
-  return parsed.success ? undefined : `The name ${parsed.error.issues[0]?.message ?? 'is not valid'}`
 }
 
 /**

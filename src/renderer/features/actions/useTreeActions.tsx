@@ -2,16 +2,14 @@ import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { objectStoreScheme, type ConnectionInfo } from '../../../contract'
 import { invalidate } from '../../queries/invalidate'
-import { capabilitiesQuery } from '../connections/queries'
-import { contentsQuery } from '../tree/queries'
+import { capabilitiesQuery } from '../../queries/connections'
+import { contentsQuery } from '../../queries/namespaces'
 import type { WriteAction } from './ActionDialog'
 // Loaded on first use: the first paint does not need the dialog's code, so the cold open is faster.
 const ActionDialog = lazy(() => import('./ActionDialog').then((m) => ({ default: m.ActionDialog })))
-import { TreeContextMenu } from './TreeContextMenu'
+import { ContextMenu as TreeContextMenu } from '../../components/ContextMenu'
 import { affectedNamespace, menuItemsFor, unsupportedReason, withNamespaceContents, type NamespaceContents, type TreeActionTarget } from './treeActions'
-import { CascadeDropDialog, PropertiesDialog } from '../lifecycle/NamespaceDialogs'
-import { READ_ONLY_REASON } from '../lifecycle/ReadOnlySwitch'
-import { NewTableDialog } from '../lifecycle/SchemaEditor'
+import { CascadeDropDialog, PropertiesDialog, READ_ONLY_REASON, NewTableDialog } from '../lifecycle'
 
 export interface TreeActionsOptions {
   connections: readonly ConnectionInfo[]

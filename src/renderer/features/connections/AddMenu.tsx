@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { ObjectStoreConnectionView, SavedConnectionView } from '../../../contract'
-import { TreeContextMenu } from '../actions/TreeContextMenu'
-import { ServerIcon } from './ServerIcon'
+import { ContextMenu } from '../../components/ContextMenu'
+import { ServerIcon } from '../../components/ServerIcon'
 
 /** The sidebar's server button: a new connection (server or object storage), or one of the saved ones. */
 export function AddMenu({
@@ -43,7 +43,7 @@ export function AddMenu({
         <ServerIcon />
       </button>
       {at && (
-        <TreeContextMenu
+        <ContextMenu
           x={at.x}
           y={at.y}
           label="Catalog servers"

@@ -15,6 +15,7 @@ import {
   type HeaderRow,
 } from './connectionForm'
 import { useConnectionForm, type Busy } from './useConnectionForm'
+import { formatCount } from '../../lib/format'
 
 export interface ConnectionDialogProps {
   /** The saved connection to edit; absent = a new one. */
@@ -29,8 +30,6 @@ export interface ConnectionDialogProps {
   /** The "REST server / Object storage" choice, shown first (new connections only). */
   kindSwitch?: ReactNode
 }
-
-const numberFormat = new Intl.NumberFormat('en-US')
 
 /**
  * "Connect to server…": endpoint, authentication, database, extra headers; test, save, connect.
@@ -211,7 +210,7 @@ export function ConnectionDialog({ editing, openError = null, onCancel, onSaved,
   )
 }
 
-const count = (n: number, one: string, many: string) => `${numberFormat.format(n)} ${n === 1 ? one : many}`
+const count = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`
 
 /** "The server has 42 tables: 2 at the root and 40 in 12 namespaces (3 at the top level)." */
 function inventorySummary(report: VerificationReport): string {
@@ -223,8 +222,8 @@ function inventorySummary(report: VerificationReport): string {
     return `The server has ${count(rootTables, 'table', 'tables')}, all at the root (no namespaces).`
   }
   const total = rootTables + tablesInNamespaces
-  const where = `${numberFormat.format(rootTables)} at the root and ${numberFormat.format(tablesInNamespaces)} in ${count(namespacesWalked, 'namespace', 'namespaces')}`
-  if (inventory.complete) return `The server has ${count(total, 'table', 'tables')}: ${where} (${numberFormat.format(inventory.rootNamespaces)} at the top level).`
+  const where = `${formatCount(rootTables)} at the root and ${formatCount(tablesInNamespaces)} in ${count(namespacesWalked, 'namespace', 'namespaces')}`
+  if (inventory.complete) return `The server has ${count(total, 'table', 'tables')}: ${where} (${formatCount(inventory.rootNamespaces)} at the top level).`
   if (inventory.stoppedBy) return `The server has at least ${count(total, 'table', 'tables')}: ${where}, before an error stopped the count.`
   return `The server has at least ${count(total, 'table', 'tables')}: ${where} (the count stops at ${inventory.limit} namespaces; more remain).`
 }

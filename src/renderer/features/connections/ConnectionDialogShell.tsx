@@ -3,7 +3,7 @@ import type { AppErrorData } from '../../../contract'
 import { ErrorPanel, type ErrorAction } from '../../components/ErrorPanel'
 import { CloseIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
-import { Modal } from '../actions/Modal'
+import { Modal } from '../../components/Modal'
 import type { ConnectionFormState } from './useConnectionForm'
 
 /**

@@ -2,13 +2,12 @@ import type { ReactNode } from 'react'
 import type { ConnectionInfo } from '../../../contract'
 import { ErrorPanel } from '../../components/ErrorPanel'
 import { DatabaseIcon, FolderIcon } from '../../components/Icons'
-import { ServerIcon } from './ServerIcon'
-import { CloudIcon } from './CloudIcon'
+import { ServerIcon } from '../../components/ServerIcon'
+import { CloudIcon } from '../../components/CloudIcon'
 import { isBucket } from './objectStoreForm'
 import { Spinner } from '../../components/Spinner'
-import type { NamespaceNode } from '../tree/treeModel'
-
-const numberFormat = new Intl.NumberFormat('en-US')
+import type { NamespaceNode } from '../../queries/namespaces'
+import { formatCount } from '../../lib/format'
 
 /** Right pane when a connection or namespace is selected: what it holds, or its error and the fix. */
 export function ConnectionPane({
@@ -69,7 +68,7 @@ export function ConnectionPane({
         ) : (
           <div className="summary">
             <div className="summary-counts">
-              {numberFormat.format(node.namespaces.length)} {node.namespaces.length === 1 ? 'namespace' : 'namespaces'} · {numberFormat.format(node.tables.length)} {node.tables.length === 1 ? 'table' : 'tables'}
+              {formatCount(node.namespaces.length)} {node.namespaces.length === 1 ? 'namespace' : 'namespaces'} · {formatCount(node.tables.length)} {node.tables.length === 1 ? 'table' : 'tables'}
             </div>
             <div className="muted">Select a table in the tree to see its rows.</div>
           </div>

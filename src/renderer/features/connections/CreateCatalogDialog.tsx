@@ -1,4 +1,4 @@
-import { ConfirmDialog } from '../lifecycle/ConfirmDialog'
+import { ConfirmDialog } from '../../components/ConfirmDialog'
 
 /**
  * The confirmation of **Create a catalog here**: says exactly what will be written (one `__manifest` table, by

@@ -3,9 +3,9 @@ import type { AppErrorData, ConnectionInfo, ObjectStoreConnectionView, SavedConn
 import { ErrorPanel } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
 import { describeAuth } from './connectionForm'
-import { CloudIcon } from './CloudIcon'
+import { CloudIcon } from '../../components/CloudIcon'
 import { describeObjectStore } from './objectStoreForm'
-import { ServerIcon } from './ServerIcon'
+import { ServerIcon } from '../../components/ServerIcon'
 
 export interface SavedConnectionsProps {
   saved: readonly SavedConnectionView[]

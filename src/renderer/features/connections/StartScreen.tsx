@@ -5,6 +5,7 @@ import { ErrorPanel } from '../../components/ErrorPanel'
 import { CreateCatalogDialog } from './CreateCatalogDialog'
 import { DatabaseIcon, FolderIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
+import { formatDate } from '../../lib/format'
 
 export interface StartScreenProps {
   recents: readonly RecentDirectory[]
@@ -21,8 +22,6 @@ export interface StartScreenProps {
   /** Saved catalog servers and "Connect to server…". */
   remote?: ReactNode
 }
-
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' })
 
 /** Open a directory catalog: typed or pasted path, native dialog, a dropped folder, or a recent one. */
 export function StartScreen({ recents, canPickDirectory, opening, error, initialError, onOpenPath, onPickDirectory, onCreateCatalog, remote }: StartScreenProps) {
@@ -111,7 +110,7 @@ export function StartScreen({ recents, canPickDirectory, opening, error, initial
                   <button type="button" className="recent-item" onClick={() => onOpenPath(recent.path)} title={recent.path}>
                     <FolderIcon />
                     <span className="recent-path">{recent.path}</span>
-                    <span className="recent-date">{dateFormat.format(recent.openedAt)}</span>
+                    <span className="recent-date">{formatDate(recent.openedAt)}</span>
                   </button>
                 </li>
               ))}

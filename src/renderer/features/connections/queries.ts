@@ -1,26 +1,6 @@
-import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
-import type { ConnectionInfo } from '../../../contract'
+import { queryOptions } from '@tanstack/react-query'
 import { call } from '../../api'
 import { keys } from '../../queries/keys'
-
-/**
- * What a connection's catalog cannot do (a REST server's refused routes, what lancedb cannot do on object storage;
- * null for a directory: everything works). One snapshot per connection, shared by the tree's menu, the table's
- * toolbar and the lifecycle panels. Stale at once: each of them asks again when it opens, since the client learns
- * from every refusal.
- */
-export function capabilitiesQuery(connectionId: string) {
-  return queryOptions({
-    queryKey: keys.capabilities(connectionId),
-    queryFn: () => call('connections/capabilities', { connectionId }),
-    staleTime: 0,
-  })
-}
-
-export const appInfoQuery = queryOptions({ queryKey: keys.appInfo, queryFn: () => call('app/info', {}) })
-
-/** The open connections, as the core listed them at start; opening, closing and switches update the cached list. */
-export const connectionsQuery = queryOptions({ queryKey: keys.connections, queryFn: () => call('connections/list', {}) })
 
 /** Saved REST servers and object stores; a failed listing shows none (the start screen still works). */
 export const savedQuery = queryOptions({ queryKey: keys.saved, queryFn: () => call('connections/saved/list', {}) })
@@ -28,19 +8,3 @@ export const storesQuery = queryOptions({ queryKey: keys.stores, queryFn: () => 
 
 export const recentsQuery = queryOptions({ queryKey: keys.recents, queryFn: () => call('connections/recent', {}) })
 
-const NONE: readonly ConnectionInfo[] = []
-
-/** The open connections (empty until listed). */
-export function useConnections(): readonly ConnectionInfo[] {
-  return useQuery(connectionsQuery).data ?? NONE
-}
-
-/** Change the list of open connections (one opened, closed, or its settings changed). */
-export function updateConnections(client: QueryClient, update: (previous: ConnectionInfo[]) => ConnectionInfo[]): void {
-  client.setQueryData(keys.connections, (previous: ConnectionInfo[] | undefined) => update(previous ?? []))
-}
-
-/** A connection the core opened, or one whose settings changed: added to the list, or put in its place. */
-export function putConnection(client: QueryClient, connection: ConnectionInfo): void {
-  updateConnections(client, (previous) => (previous.some((c) => c.id === connection.id) ? previous.map((c) => (c.id === connection.id ? connection : c)) : [...previous, connection]))
-}

@@ -4,8 +4,8 @@ import type { ConnectionInfo } from '../../../contract'
 import { call } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
 import { keys } from '../../queries/keys'
-import { useNavigation } from '../navigation/Navigation'
-import { putConnection } from './queries'
+import { useNavigation } from '../navigation'
+import { putConnection } from '../../queries/connections'
 
 /**
  * Opening catalogs: a connection the core opened joins the tree and is selected. `openPath` opens (or creates) a

@@ -2,11 +2,11 @@ import { useId, useState } from 'react'
 import { EXPORT_FORMATS, type AppErrorData, type ExportFormat, type TableRef, type TableViewSpec } from '../../../contract'
 import { call, hostKind } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
-import { Modal } from '../actions/Modal'
+import { Modal } from '../../components/Modal'
 import './export.css'
-import { DialogFooter } from '../actions/DialogFooter'
+import { DialogFooter } from '../../components/DialogFooter'
+import { formatCount } from '../../lib/format'
 
-const numberFormat = new Intl.NumberFormat('en-US')
 const FORMAT_NOTES: Record<ExportFormat, string> = {
   csv: 'Text with a header row; nested values as JSON, binary as base64.',
   jsonl: 'One JSON object per line; int64 as exact digits.',
@@ -78,12 +78,12 @@ export function ExportSheet({
         </header>
         <div className="dialog-body">
           <p className="muted small export-scope">
-            <span data-testid="export-rows">{numberFormat.format(rowCount)}</span> {rowCount === 1 ? 'row' : 'rows'}
-            {(view.filter || view.search) && tableRows !== undefined ? ` of ${numberFormat.format(tableRows)}` : ''} ·{' '}
+            <span data-testid="export-rows">{formatCount(rowCount)}</span> {rowCount === 1 ? 'row' : 'rows'}
+            {(view.filter || view.search) && tableRows !== undefined ? ` of ${formatCount(tableRows)}` : ''} ·{' '}
             {columnCount === totalColumns ? `all ${columnCount} columns` : `${columnCount} of ${totalColumns} columns (the visible ones)`}
             {view.filter ? ' · filtered' : ''}
-            {view.search?.kind === 'fts' ? ` · full-text search results (top ${numberFormat.format(view.search.k)})` : ''}
-            {view.search?.kind === 'vector' ? ` · the ${numberFormat.format(view.search.k)} nearest rows` : ''}
+            {view.search?.kind === 'fts' ? ` · full-text search results (top ${formatCount(view.search.k)})` : ''}
+            {view.search?.kind === 'vector' ? ` · the ${formatCount(view.search.k)} nearest rows` : ''}
             {view.sort?.length ? ' · sorted' : ''}
             {view.version ? ` · version ${view.version}` : ''}
           </p>

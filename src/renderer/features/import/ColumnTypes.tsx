@@ -1,5 +1,5 @@
 import type { ImportColumnInfo, ImportColumnType } from '../../../contract'
-import { formatCount } from './dropped'
+import { formatCount } from '../../lib/format'
 
 const LABELS: Record<ImportColumnType, string> = {
   text: 'text',

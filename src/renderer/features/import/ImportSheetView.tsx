@@ -2,8 +2,9 @@ import type { FormEvent } from 'react'
 import type { AppErrorData, ConnectionInfo, ImportPreview, ImportSource } from '../../../contract'
 import { ErrorPanel } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
-import { Modal } from '../actions/Modal'
-import { formatCount, formatSize, namespaceLabel, type PendingFile } from './dropped'
+import { Modal } from '../../components/Modal'
+import { formatBytes, formatCount, namespaceLabel } from '../../lib/format'
+import type { PendingFile } from './dropped'
 import { ColumnTypes } from './ColumnTypes'
 import { SamplePreview } from './SamplePreview'
 import type { ImportChoices } from './useImportChoices'
@@ -55,7 +56,7 @@ export function ImportSheetView({ titleId, item, total, connections, upload, sou
           <h2 id={titleId}>Import {item.fileName}</h2>
           <span className="muted small">
             {total > 1 ? `${total - 1} more waiting · ` : ''}
-            {formatSize(preview?.bytes ?? item.bytes)}
+            {formatBytes(preview?.bytes ?? item.bytes)}
             {preview ? ` · ${preview.formatLabel}` : ''}
             {preview?.rowCount != null ? ` · ${formatCount(preview.rowCount)} rows` : ''}
           </span>
@@ -66,7 +67,7 @@ export function ImportSheetView({ titleId, item, total, connections, upload, sou
               <span>Uploading to the harness…</span>
               <progress max={upload.total || 1} value={upload.sent} aria-label={`Upload of ${item.fileName}`} />
               <span className="muted small">
-                {formatSize(upload.sent)} of {formatSize(upload.total)}
+                {formatBytes(upload.sent)} of {formatBytes(upload.total)}
               </span>
             </div>
           )}

@@ -1,5 +1,5 @@
 import type { Table } from 'apache-arrow'
-import { formatCell, isNumericType } from '../table/formatCell'
+import { formatCell, isNumericType } from '../../lib/formatCell'
 
 /** The first rows of the file as they will be written: a small static table, cells formatted like the grid's. */
 export function SamplePreview({ table, label }: { table: Table; label: string }) {

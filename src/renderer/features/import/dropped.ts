@@ -43,39 +43,10 @@ export function pendingKey(): string {
   return `p${counter}`
 }
 
-export function formatCount(n: number): string {
-  return n.toLocaleString('en-US')
-}
-
-export function formatDuration(seconds: number): string {
-  if (!Number.isFinite(seconds) || seconds < 0) return '—'
-  if (seconds < 1) return 'under a second'
-  if (seconds < 60) return `${Math.round(seconds)} s`
-  const minutes = Math.floor(seconds / 60)
-  if (minutes < 60) return `${minutes} min ${Math.round(seconds % 60)} s`
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`
-}
-
-export function namespaceLabel(namespace: readonly string[]): string {
-  return namespace.length ? namespace.join(' / ') : 'root namespace'
-}
-
 /** `a/b` → `['a','b']`; blanks and stray slashes are dropped. */
 export function parseNamespace(text: string): string[] {
   return text
     .split('/')
     .map((part) => part.trim())
     .filter((part) => part !== '')
-}
-
-export function formatSize(n: number): string {
-  if (n < 1024) return `${n} B`
-  const units = ['KiB', 'MiB', 'GiB', 'TiB']
-  let value = n / 1024
-  let unit = 0
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024
-    unit += 1
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { EXPORT_FORMATS, type ExportJobInfo, type ImportJobInfo, type IndexJobInfo, type TableRef } from '../../../contract'
-import { formatCount, formatDuration, formatSize, namespaceLabel } from '../import/dropped'
+import { formatBytes, formatCount, formatDuration, namespaceLabel } from '../../lib/format'
 import { JobError, JobProgress } from './JobParts'
 
 /** One row of the jobs panel per kind: what runs (progress, Cancel) and what happened (done, failed with the reason, cancelled). */
@@ -22,9 +22,9 @@ function importPercent(job: ImportJobInfo): number {
 
 function importProgress(job: ImportJobInfo): string {
   const p = job.progress
-  const parts = [`${formatSize(p.bytesRead)} of ${formatSize(p.totalBytes)}`, `${formatCount(p.rows)}${p.totalRows != null ? ` of ${formatCount(p.totalRows)}` : ''} rows`]
+  const parts = [`${formatBytes(p.bytesRead)} of ${formatBytes(p.totalBytes)}`, `${formatCount(p.rows)}${p.totalRows != null ? ` of ${formatCount(p.totalRows)}` : ''} rows`]
   if (job.state === 'running') {
-    if (p.bytesPerSecond > 0) parts.push(`${formatSize(p.bytesPerSecond)}/s`)
+    if (p.bytesPerSecond > 0) parts.push(`${formatBytes(p.bytesPerSecond)}/s`)
     if (p.etaSeconds != null) parts.push(`${formatDuration(p.etaSeconds)} left`)
     if (p.phase !== 'reading' && p.phase !== 'writing') parts.push(p.phase)
   }
@@ -74,9 +74,9 @@ export function ImportJobRow({ job, onCancel, onOpen }: { job: ImportJobInfo; on
 
 function exportProgress(job: ExportJobInfo): string {
   const p = job.progress
-  const parts = [`${formatCount(p.rows)}${p.totalRows != null ? ` of ${formatCount(p.totalRows)}` : ''} rows`, formatSize(p.bytesWritten)]
+  const parts = [`${formatCount(p.rows)}${p.totalRows != null ? ` of ${formatCount(p.totalRows)}` : ''} rows`, formatBytes(p.bytesWritten)]
   if (p.rowsPerSecond > 0) parts.push(`${formatCount(p.rowsPerSecond)} rows/s`)
-  if (p.bytesPerSecond > 0) parts.push(`${formatSize(p.bytesPerSecond)}/s`)
+  if (p.bytesPerSecond > 0) parts.push(`${formatBytes(p.bytesPerSecond)}/s`)
   return parts.join(' · ')
 }
 
@@ -104,7 +104,7 @@ export function ExportJobRow({ job, onCancel }: { job: ExportJobInfo; onCancel()
       {live(job) && <JobProgress label={`Progress of the export of ${job.source.name}`} percent={exportPercent(job)} valueText={exportProgress(job)} detail={exportProgress(job)} />}
       {job.state === 'done' && job.result && (
         <div className="job-detail muted small">
-          {formatCount(job.result.rows)} rows, {formatSize(job.result.bytes)} as {format}
+          {formatCount(job.result.rows)} rows, {formatBytes(job.result.bytes)} as {format}
           {took(job)}
           {job.download ? ' · downloaded' : ''}
         </div>

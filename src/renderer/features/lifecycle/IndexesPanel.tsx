@@ -3,8 +3,8 @@ import type { AppErrorData, FieldInfo, IndexInfo, IndexJobInfo, IndexSpec, Index
 import { call, onHostEvent } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
-import { ConfirmDialog } from './ConfirmDialog'
-import { formatCount } from './format'
+import { ConfirmDialog } from '../../components/ConfirmDialog'
+import { formatCount } from '../../lib/format'
 import { PanelFrame } from './PanelFrame'
 import { useLoaded } from './useLoaded'
 

@@ -4,10 +4,10 @@ import type { AppErrorData } from '../../../contract'
 import { call } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
-import { Modal } from '../actions/Modal'
-import { contentsQuery, namespaceQuery } from '../tree/queries'
+import { Modal } from '../../components/Modal'
+import { contentsQuery, namespaceQuery } from '../../queries/namespaces'
 import './lifecycle.css'
-import { CloseFooter, DialogFooter } from '../actions/DialogFooter'
+import { CloseFooter, DialogFooter } from '../../components/DialogFooter'
 
 interface Target {
   connectionId: string

@@ -5,8 +5,8 @@ import { call } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
 import { keys } from '../../queries/keys'
-import { ConfirmDialog } from './ConfirmDialog'
-import { formatCount } from './format'
+import { ConfirmDialog } from '../../components/ConfirmDialog'
+import { formatCount } from '../../lib/format'
 
 const ref = (t: TableRef) => ({ connectionId: t.connectionId, namespace: [...t.namespace], name: t.name })
 const list = (names: string[]) => names.map((n) => `“${n}”`).join(', ')

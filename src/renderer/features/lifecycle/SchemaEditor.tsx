@@ -3,9 +3,9 @@ import { castTypes, columnTypes, timeUnits, type AppErrorData, type ColumnSpec, 
 import { call } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
-import { Modal } from '../actions/Modal'
-import { nameProblem } from '../actions/treeActions'
-import { ConfirmDialog } from './ConfirmDialog'
+import { Modal } from '../../components/Modal'
+import { nameProblem } from '../../lib/names'
+import { ConfirmDialog } from '../../components/ConfirmDialog'
 import './lifecycle.css'
 
 /** A column being edited: a spec plus a stable key for React. */

@@ -1,26 +1,5 @@
 import type { VersionInfo } from '../../../contract'
 
-const count = new Intl.NumberFormat('en-US')
-export const formatCount = (n: number) => count.format(n)
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`
-  const units = ['KiB', 'MiB', 'GiB', 'TiB']
-  let v = n / 1024
-  let i = 0
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024
-    i++
-  }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`
-}
-
-export function formatTime(ms: number): string {
-  if (!ms) return 'time unknown'
-  const d = new Date(ms)
-  return d.toLocaleString('en-GB', { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
-}
-
 export const OPERATION_LABEL: Record<NonNullable<VersionInfo['operation']>, string> = {
   create: 'created',
   append: 'append',

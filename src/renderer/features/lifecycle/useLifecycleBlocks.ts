@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import type { Operation } from '../../../contract'
 import { operationLabels } from '../../../contract'
-import { capabilitiesQuery } from '../connections/queries'
+import { capabilitiesQuery } from '../../queries/connections'
 
 /**
  * Why a lifecycle action is unavailable on this connection, from what the REST client learned

@@ -2,9 +2,9 @@ import { useQueryClient } from '@tanstack/react-query'
 import { createContext, useCallback, useContext, useState, type Dispatch, type ReactNode, type SetStateAction } from 'react'
 import { objectStoreScheme, type ConnectionInfo } from '../../../contract'
 import { call } from '../../api'
-import { capabilitiesQuery } from '../connections/queries'
-import { ConfirmDialog } from './ConfirmDialog'
-import { NoticeDialog } from './NoticeDialog'
+import { capabilitiesQuery } from '../../queries/connections'
+import { ConfirmDialog } from '../../components/ConfirmDialog'
+import { NoticeDialog } from '../../components/NoticeDialog'
 import { RecoveryPrompt } from './RecoveryPrompt'
 
 /**

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react'
 import type { AppErrorData, TableRef } from '../../../contract'
-import { namespaceKey, tableKey } from '../tree/treeModel'
+import { namespaceKey, tableKey } from '../../lib/nodeKeys'
 import { nextSelection, type Selection, type TreeWrite } from './selection'
 
 export type { Selection } from './selection'

@@ -1,5 +1,5 @@
 import type { TableRef } from '../../../contract'
-import { namespaceKey, tableKey } from '../tree/treeModel'
+import { namespaceKey, tableKey } from '../../lib/nodeKeys'
 
 export type Selection =
   | { kind: 'table'; key: string; ref: TableRef }

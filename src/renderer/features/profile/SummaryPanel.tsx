@@ -4,12 +4,10 @@ import { Spinner } from '../../components/Spinner'
 import { binPredicate, formatEdge } from './binFilter'
 import { useProfile } from './useProfile'
 import './profile.css'
-
-const count = new Intl.NumberFormat('en-US')
-const percent = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 })
+import { formatCount, formatPercent } from '../../lib/format'
 
 function rowsWord(n: number): string {
-  return `${count.format(n)} ${n === 1 ? 'row' : 'rows'}`
+  return `${formatCount(n)} ${n === 1 ? 'row' : 'rows'}`
 }
 
 function statsText(column: ColumnProfile, stats: NumberStats): string {
@@ -52,7 +50,7 @@ function Distribution({ column, onFilter }: { column: ColumnProfile; onFilter: (
             </span>
             <span className="summary-top-count">
               {column.top!.exact ? '' : '≥ '}
-              {count.format(t.count)}
+              {formatCount(t.count)}
             </span>
           </li>
         ))}
@@ -73,14 +71,14 @@ function Distribution({ column, onFilter }: { column: ColumnProfile; onFilter: (
 function Details({ column }: { column: ColumnProfile }) {
   const lines: string[] = []
   if (column.stats) lines.push(statsText(column, column.stats))
-  if (column.nans) lines.push(`${count.format(column.nans)} NaN`)
+  if (column.nans) lines.push(`${formatCount(column.nans)} NaN`)
   if (column.lengths) lines.push(`${column.kind === 'list' ? 'items' : 'length'} ${formatEdge('number', column.lengths.min)} – ${formatEdge('number', column.lengths.max)} · mean ${formatEdge('number', column.lengths.mean)}`)
   if (column.vector) {
     const v = column.vector
-    lines.push(`dimension ${count.format(v.dimension)}`)
+    lines.push(`dimension ${formatCount(v.dimension)}`)
     if (v.norms) lines.push(`norm ${formatEdge('number', v.norms.min)} – ${formatEdge('number', v.norms.max)} · mean ${formatEdge('number', v.norms.mean)}`)
-    lines.push(`${count.format(v.nanVectors)} with NaN · ${count.format(v.zeroVectors)} all zero`)
-    lines.push(v.duplicateVectors === null ? 'duplicates not counted (too many vectors)' : `${count.format(v.duplicateVectors)} exact duplicates`)
+    lines.push(`${formatCount(v.nanVectors)} with NaN · ${formatCount(v.zeroVectors)} all zero`)
+    lines.push(v.duplicateVectors === null ? 'duplicates not counted (too many vectors)' : `${formatCount(v.duplicateVectors)} exact duplicates`)
   }
   if (column.kind === 'other') lines.push('Not read (binary or nested values)')
   return (
@@ -113,14 +111,14 @@ function ProfileTable({ profile, onFilter }: { profile: TableProfile; onFilter: 
               <div className="summary-type">{column.type}</div>
             </th>
             <td className="summary-num">
-              {column.nulls === null ? '—' : count.format(column.nulls)}
-              {column.nulls !== null && column.nulls > 0 && profile.rows > 0 && <div className="summary-type">{percent.format(column.nulls / profile.rows)}</div>}
+              {column.nulls === null ? '—' : formatCount(column.nulls)}
+              {column.nulls !== null && column.nulls > 0 && profile.rows > 0 && <div className="summary-type">{formatPercent(column.nulls / profile.rows)}</div>}
             </td>
             <td className="summary-num" title={column.distinct ? (column.distinct.exact ? 'Counted exactly' : 'Estimated (too many distinct values to count exactly)') : undefined}>
               {column.distinct ? (
                 <>
                   {column.distinct.exact ? '' : '≈ '}
-                  {count.format(column.distinct.count)}
+                  {formatCount(column.distinct.count)}
                   <div className="summary-type">{column.distinct.exact ? 'exact' : 'estimate'}</div>
                 </>
               ) : (
@@ -168,7 +166,7 @@ export function SummaryPanel({ tableRef, version, filter, searching = false, onF
           <div className="summary-progress" role="status" aria-label="Summary progress">
             <Spinner label="Reading rows" />
             <span>
-              Reading {job ? `${count.format(job.progress.rows)}${job.progress.totalRows !== null ? ` of ${count.format(job.progress.totalRows)}` : ''} rows` : 'rows'}…
+              Reading {job ? `${formatCount(job.progress.rows)}${job.progress.totalRows !== null ? ` of ${formatCount(job.progress.totalRows)}` : ''} rows` : 'rows'}…
             </span>
             <button type="button" className="button small" onClick={cancel} disabled={!job}>
               Cancel

@@ -3,10 +3,10 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNod
 import { cellValue, fieldText, RawTimestamp, temporalText } from '../../../contract'
 import { CloseIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
-import { formatBytes, formatFloat } from './formatCell'
+import { formatFloat } from '../../lib/formatCell'
 import { hexDump, parseJsonText, sniffImage, vectorStats } from './inspectValue'
+import { formatBytes, formatCount } from '../../lib/format'
 
-const numberFormat = new Intl.NumberFormat('en-US')
 const HEX_LIMIT = 4096
 const TREE_CHILD_LIMIT = 1000
 
@@ -36,7 +36,7 @@ export function CellInspector({ cell, onClose }: { cell: InspectedCell; onClose(
       <header className="panel-header">
         <span className="panel-title">Inspector</span>
         <span className="panel-meta" title={`${cell.column}: ${cell.typeLabel}`}>
-          Row {numberFormat.format(cell.row + 1)} · <span className="inspector-column">{cell.column}</span>
+          Row {formatCount(cell.row + 1)} · <span className="inspector-column">{cell.column}</span>
         </span>
         <button type="button" className="icon-button" aria-label="Close inspector" title="Close (Esc)" onClick={onClose}>
           <CloseIcon />
@@ -106,7 +106,7 @@ function TextValue({ text }: { text: string }) {
   return (
     <>
       <Facts>
-        <Fact label="Length" value={`${numberFormat.format(characters)} characters`} />
+        <Fact label="Length" value={`${formatCount(characters)} characters`} />
         {json !== null && (
           <Fact
             label="JSON"
@@ -146,7 +146,7 @@ function BinaryValue({ bytes }: { bytes: Uint8Array }) {
   return (
     <>
       <Facts>
-        <Fact label="Size" value={`${numberFormat.format(bytes.length)} bytes (${formatBytes(bytes.length)})`} />
+        <Fact label="Size" value={`${formatCount(bytes.length)} bytes (${formatBytes(bytes.length)})`} />
         {image && <Fact label="Image" value={image.replace('image/', '').toUpperCase()} />}
       </Facts>
       {image && (
@@ -159,7 +159,7 @@ function BinaryValue({ bytes }: { bytes: Uint8Array }) {
       </pre>
       {bytes.length > HEX_LIMIT && (
         <div className="muted small">
-          First {numberFormat.format(HEX_LIMIT)} of {numberFormat.format(bytes.length)} bytes; copy the cell for all of them (base64).
+          First {formatCount(HEX_LIMIT)} of {formatCount(bytes.length)} bytes; copy the cell for all of them (base64).
         </div>
       )}
     </>
@@ -172,13 +172,13 @@ function VectorValue({ values }: { values: ArrayLike<number> }) {
   return (
     <>
       <Facts>
-        <Fact label="Dimension" value={numberFormat.format(stats.dimension)} />
+        <Fact label="Dimension" value={formatCount(stats.dimension)} />
         <Fact label="Norm" value={formatFloat(stats.norm)} />
         <Fact label="Min" value={formatFloat(stats.min)} />
         <Fact label="Max" value={formatFloat(stats.max)} />
         <Fact label="Mean" value={formatFloat(stats.mean)} />
-        <Fact label="NaN" value={numberFormat.format(stats.nans)} />
-        <Fact label="Zeros" value={numberFormat.format(stats.zeros)} />
+        <Fact label="NaN" value={formatCount(stats.nans)} />
+        <Fact label="Zeros" value={formatCount(stats.zeros)} />
       </Facts>
       <VectorPlot values={values} min={stats.min} max={stats.max} />
       <pre className="inspector-text selectable inspector-values">[{all}]</pre>
@@ -320,7 +320,7 @@ function TreeNode({ name, value, type, depth }: { name: string | null; value: un
         {items.slice(0, TREE_CHILD_LIMIT).map(([key, v, t]) => (
           <TreeNode key={key} name={key} value={v} type={t} depth={depth + 1} />
         ))}
-        {items.length > TREE_CHILD_LIMIT && <div className="muted small">… {numberFormat.format(items.length - TREE_CHILD_LIMIT)} more (copy the cell for all of them)</div>}
+        {items.length > TREE_CHILD_LIMIT && <div className="muted small">… {formatCount(items.length - TREE_CHILD_LIMIT)} more (copy the cell for all of them)</div>}
       </div>
     </details>
   )

@@ -1,20 +1,19 @@
 import { useId, useState } from 'react'
-import { FormDialog } from '../actions/FormDialog'
-
-const numberFormat = new Intl.NumberFormat('en-US')
+import { FormDialog } from '../../components/FormDialog'
+import { formatCount } from '../../lib/format'
 
 /** **Go to row** (Ctrl/Cmd+G): a 1-based row number of the current view; the grid scrolls there and selects it. */
 export function GoToRow({ rowCount, onGo, onClose }: { rowCount: number; onGo: (row: number) => void; onClose: () => void }) {
   const titleId = useId()
   const [value, setValue] = useState('')
   const n = Number(value.replace(/[\s,_]/g, ''))
-  const problem = !Number.isSafeInteger(n) || n < 1 || n > rowCount ? `Give a row number from 1 to ${numberFormat.format(rowCount)}` : null
+  const problem = !Number.isSafeInteger(n) || n < 1 || n > rowCount ? `Give a row number from 1 to ${formatCount(rowCount)}` : null
   return (
     <FormDialog titleId={titleId} title="Go to row" action="Go" problem={problem} submit={() => onGo(n - 1)} onClose={onClose}>
       {(tried) => (
         <div className="dialog-field">
           <label htmlFor={`${titleId}-row`} className="field-label">
-            Row number (1–{numberFormat.format(rowCount)})
+            Row number (1–{formatCount(rowCount)})
           </label>
           <input
             id={`${titleId}-row`}

@@ -1,7 +1,6 @@
 import { memo, useState, useSyncExternalStore } from 'react'
 import { Spinner } from '../../components/Spinner'
-
-const numberFormat = new Intl.NumberFormat('en-US')
+import { formatCount } from '../../lib/format'
 
 export interface GridStatus {
   first: number
@@ -52,12 +51,12 @@ export const GridStatusBar = memo(function GridStatusBar({ store, count, ready }
     <footer className="status-bar" role="status" aria-label="Table status">
       {ready && status && count > 0 && (
         <span>
-          Rows {numberFormat.format(status.first + 1)}–{numberFormat.format(status.end)} of {numberFormat.format(count)}
+          Rows {formatCount(status.first + 1)}–{formatCount(status.end)} of {formatCount(count)}
         </span>
       )}
       {ready && status?.active && (
         <span>
-          Row {numberFormat.format(status.active.row + 1)}, {status.active.column}
+          Row {formatCount(status.active.row + 1)}, {status.active.column}
         </span>
       )}
       {status?.loading && (

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useId, useState } from 'react'
 import { MAX_SEARCH_RESULTS, type DistanceMetric, type FieldInfo, type TableRef, type TableViewSpec, type VectorSearch } from '../../../contract'
 import { call } from '../../api'
-import { FormDialog } from '../actions/FormDialog'
+import { FormDialog } from '../../components/FormDialog'
 
 /**
  * The bar above the grid while it shows nearest neighbours (**Find similar rows**): metric, k, pre- or

@@ -6,16 +6,16 @@ import { RefreshIcon, SchemaIcon, TableIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
 import { GridStatusBar, useGridStatusStore } from './GridStatusBar'
 import { ColumnsMenu } from './ColumnsMenu'
-import { ExportSheet } from '../export/ExportSheet'
+import { ExportSheet } from '../export'
 import { DataGrid, type ColumnVisibility } from './DataGrid'
 import { SchemaPanel } from './SchemaPanel'
 import { describeQuery, tableScope } from './queries'
 import { useTableQueries } from './useTableQueries'
 import { useEscapeLayer } from './panelStack'
 import { SummaryPanel } from '../profile'
-import { LifecycleButtons, LifecyclePanelView, ReadOnlyBadge, useTableLifecycle } from '../lifecycle/TableLifecycle'
+import { LifecycleButtons, LifecyclePanelView, ReadOnlyBadge, useTableLifecycle } from '../lifecycle'
+import { formatCount } from '../../lib/format'
 
-const numberFormat = new Intl.NumberFormat('en-US')
 
 /** The right pane for one table: header, schema panel, data grid, status bar. */
 export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: { tableRef: TableRef; connectionLabel: string; writeBlock?: string }) {
@@ -78,12 +78,12 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
               title={
                 q.narrowed && info
                   ? q.gridProps.view.search
-                    ? `${numberFormat.format(q.count)} results (limit ${numberFormat.format(q.gridProps.view.search.k)}) in a table of ${numberFormat.format(info.rowCount)} rows`
-                    : `${numberFormat.format(q.count)} of ${numberFormat.format(info.rowCount)} rows`
+                    ? `${formatCount(q.count)} results (limit ${formatCount(q.gridProps.view.search.k)}) in a table of ${formatCount(info.rowCount)} rows`
+                    : `${formatCount(q.count)} of ${formatCount(info.rowCount)} rows`
                   : undefined
               }
             >
-              {info ? numberFormat.format(q.count) : '—'}
+              {info ? formatCount(q.count) : '—'}
             </dd>
           </div>
           <div>

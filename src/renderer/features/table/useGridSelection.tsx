@@ -2,8 +2,8 @@ import type { Table as ArrowTable } from 'apache-arrow'
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent, type RefObject } from 'react'
 import type { FieldInfo, TextFormat } from '../../../contract'
 import { isAbort } from '../../api'
-import { Modal } from '../actions/Modal'
-import { TreeContextMenu } from '../actions/TreeContextMenu'
+import { Modal } from '../../components/Modal'
+import { ContextMenu } from '../../components/ContextMenu'
 import { CellInspector } from './CellInspector'
 import { useEscapeLayer } from './panelStack'
 import { COPY_FORMATS, copyText, LARGE_COPY_ROWS, writeClipboard, type RowSource } from './copy'
@@ -20,8 +20,8 @@ import {
   type CellRange,
   type Selection,
 } from './selection'
+import { formatCount } from '../../lib/format'
 
-const numberFormat = new Intl.NumberFormat('en-US')
 const FORMAT_NAMES: Record<TextFormat, string> = { tsv: 'TSV', csv: 'CSV', json: 'JSON', jsonl: 'JSON lines', markdown: 'Markdown' }
 
 export interface GridSelectionOptions {
@@ -117,7 +117,7 @@ export function useGridSelection(options: GridSelectionOptions) {
         )
         await writeClipboard(text)
         const size = rangeSize(target)
-        setNotice({ text: `Copied ${numberFormat.format(size.rows)} × ${numberFormat.format(size.columns)} as ${FORMAT_NAMES[format]}`, error: false })
+        setNotice({ text: `Copied ${formatCount(size.rows)} × ${formatCount(size.columns)} as ${FORMAT_NAMES[format]}`, error: false })
       } catch (error) {
         if (!isAbort(error) && !controller.signal.aborted) setNotice({ text: `Could not copy: ${error instanceof Error ? error.message : String(error)}`, error: true })
       } finally {
@@ -264,7 +264,7 @@ export function useGridSelection(options: GridSelectionOptions) {
   const overlays = (
     <>
       {menu && (
-        <TreeContextMenu
+        <ContextMenu
           x={menu.x}
           y={menu.y}
           label={menu.kind === 'column' ? `Column ${columns[menu.col] ?? ''}` : 'Cell actions'}
@@ -277,11 +277,11 @@ export function useGridSelection(options: GridSelectionOptions) {
         <Modal labelledBy={confirmTitle} onClose={() => setCopy(null)} className="action-dialog" role="alertdialog">
           <div className="dialog-form">
             <header className="dialog-header">
-              <h2 id={confirmTitle}>Copy {numberFormat.format(rangeSize(copy.range).rows)} rows?</h2>
+              <h2 id={confirmTitle}>Copy {formatCount(rangeSize(copy.range).rows)} rows?</h2>
             </header>
             <div className="dialog-body">
               <p>
-                That is {numberFormat.format(rangeSize(copy.range).rows * rangeSize(copy.range).columns)} values, every one whole, as {FORMAT_NAMES[copy.format]}. Rows the grid
+                That is {formatCount(rangeSize(copy.range).rows * rangeSize(copy.range).columns)} values, every one whole, as {FORMAT_NAMES[copy.format]}. Rows the grid
                 has not loaded are read from the table first; you can cancel while it runs.
               </p>
             </div>
@@ -304,7 +304,7 @@ export function useGridSelection(options: GridSelectionOptions) {
           {copy?.state === 'running' ? (
             <>
               <span>
-                Copying… {numberFormat.format(copy.done)} of {numberFormat.format(copy.total)} rows
+                Copying… {formatCount(copy.done)} of {formatCount(copy.total)} rows
               </span>
               <progress max={copy.total} value={copy.done} aria-label="Copy progress" />
               <button type="button" className="button small" onClick={() => copy.controller.abort()}>

@@ -1,20 +1,21 @@
 import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { checkPredicate, MAX_SEARCH_RESULTS, type FieldInfo, type Operation, type PredicateHint, type SortKey, type TableInfo, type TableRef, type VectorSearch } from '../../../contract'
-import { capabilitiesQuery } from '../connections/queries'
+import { capabilitiesQuery } from '../../queries/connections'
 import { CellMenu, type CellMenuItem } from './CellMenu'
 import { FilterBar, type FilterBarHandle } from './FilterBar'
 import { GoToRow } from './GoToRow'
 import { recentFilters, rememberFilter } from './recentFilters'
 import { SimilarPanel, VectorPasteDialog } from './SimilarPanel'
-import { andFilter, quickFilterPredicate, type QuickFilter } from './sql'
+import { andFilter, quickFilterPredicate, type QuickFilter } from '../../lib/sql'
 import { useTableView } from './useTableView'
+import { formatCount } from '../../lib/format'
+import {  } from '../../lib/format'
 
 /** Neighbours asked for by **Find similar rows** unless the user changes k. */
 const DEFAULT_K = 20
 /** Results of a full-text search, unless the user raises the limit. */
 const TEXT_SEARCH_K = 1000
-const numberFormat = new Intl.NumberFormat('en-US')
 
 /** What the header calls the view's count: a search's count is its results, never "matching rows" of the table. */
 export function countLabelOf(choice: { filter?: string; search?: { kind: 'vector' | 'fts' } }): string {
@@ -143,7 +144,7 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
       {
         label: 'Find similar rows',
         separatorBefore: true,
-        run: () => vectorField && vector && searchSimilar(vectorField.name, vector, `row ${(m.row + 1).toLocaleString('en-US')}`),
+        run: () => vectorField && vector && searchSimilar(vectorField.name, vector, `row ${formatCount(m.row + 1)}`),
         disabled: !vectorField ? 'This table has no vector column' : !vector ? 'This row has no vector' : refused('table.vectorSearch'),
       },
       ...(m.extra ?? []).map((item, i) => (i === 0 ? { ...item, separatorBefore: true } : item)),
@@ -198,24 +199,24 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
             tv.count >= search.k ? (
               <>
                 <span>
-                  Top {numberFormat.format(search.k)} matches — {search.k < MAX_SEARCH_RESULTS ? 'raise the limit to see more' : 'the most one search returns'}
+                  Top {formatCount(search.k)} matches — {search.k < MAX_SEARCH_RESULTS ? 'raise the limit to see more' : 'the most one search returns'}
                 </span>
                 {search.k < MAX_SEARCH_RESULTS && (
                   <button type="button" className="button" onClick={() => void apply({ ...choice, search: { ...search, k: Math.min(MAX_SEARCH_RESULTS, search.k * 10) } })}>
-                    Raise the limit to {numberFormat.format(Math.min(MAX_SEARCH_RESULTS, search.k * 10))}
+                    Raise the limit to {formatCount(Math.min(MAX_SEARCH_RESULTS, search.k * 10))}
                   </button>
                 )}
               </>
             ) : (
               <span>
-                All {numberFormat.format(tv.count)} {tv.count === 1 ? 'match' : 'matches'} (under the limit of {numberFormat.format(search.k)})
+                All {formatCount(tv.count)} {tv.count === 1 ? 'match' : 'matches'} (under the limit of {formatCount(search.k)})
               </span>
             )
           ) : tv.count >= search.k ? (
-            <span>The {numberFormat.format(search.k)} nearest rows (k = {numberFormat.format(search.k)}) — raise k for more</span>
+            <span>The {formatCount(search.k)} nearest rows (k = {formatCount(search.k)}) — raise k for more</span>
           ) : (
             <span>
-              {numberFormat.format(tv.count)} nearest {tv.count === 1 ? 'row' : 'rows'}: fewer than k = {numberFormat.format(search.k)}
+              {formatCount(tv.count)} nearest {tv.count === 1 ? 'row' : 'rows'}: fewer than k = {formatCount(search.k)}
               {choice.filter ? ' (only these match the filter)' : ''}
             </span>
           )}

@@ -1,8 +1,8 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual'
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react'
 import { ChevronIcon, DatabaseIcon, FolderIcon, TableIcon } from '../../components/Icons'
-import { ServerIcon } from '../connections/ServerIcon'
-import { CloudIcon } from '../connections/CloudIcon'
+import { ServerIcon } from '../../components/ServerIcon'
+import { CloudIcon } from '../../components/CloudIcon'
 import { Spinner } from '../../components/Spinner'
 import { findByPrefix, type TreeItemRow, type TreeRow } from './treeModel'
 

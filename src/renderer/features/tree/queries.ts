@@ -1,6 +1,6 @@
 import { queryOptions, useQueryClient, type Query, type QueryClient } from '@tanstack/react-query'
 import { useCallback, useRef, useSyncExternalStore } from 'react'
-import { call, listAllPages } from '../../api'
+import { listAllPages } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
 import { keys } from '../../queries/keys'
 import { namespaceKey, type NamespaceNode } from './treeModel'
@@ -85,24 +85,4 @@ export function refreshTree(client: QueryClient, expanded: ReadonlySet<string>, 
     if (expanded.has(namespaceKey(connectionId, namespace))) void loadListing(client, connectionId, namespace)
     else client.removeQueries({ queryKey: query.queryKey, exact: true })
   }
-}
-
-/** What a namespace holds now, at any depth: asked each time it is needed (a menu, a drop dialog), never kept. */
-export function contentsQuery(connectionId: string, namespace: readonly string[]) {
-  return queryOptions({
-    queryKey: keys.contents(connectionId, namespace),
-    queryFn: () => call('namespaces/contents', { connectionId, namespace: [...namespace] }),
-    staleTime: 0,
-    gcTime: 0,
-  })
-}
-
-/** A namespace's properties, read each time the Properties dialog opens. */
-export function namespaceQuery(connectionId: string, namespace: readonly string[]) {
-  return queryOptions({
-    queryKey: keys.namespace(connectionId, namespace),
-    queryFn: () => call('namespaces/describe', { connectionId, namespace: [...namespace] }),
-    staleTime: 0,
-    gcTime: 0,
-  })
 }

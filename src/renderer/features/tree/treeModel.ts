@@ -1,14 +1,10 @@
 import type { AppErrorData, ConnectionInfo } from '../../../contract'
+import { formatCount } from '../../lib/format'
+import { namespaceKey, tableKey } from '../../lib/nodeKeys'
+import type { NamespaceNode } from '../../queries/namespaces'
 
-/** What is known about one namespace's children. Loaded lazily, page by page. */
-export interface NamespaceNode {
-  status: 'loading' | 'loaded' | 'error'
-  namespaces: string[]
-  tables: string[]
-  /** What is being listed while `status` is `loading`. */
-  phase?: 'namespaces' | 'tables'
-  error?: AppErrorData
-}
+export { namespaceKey, tableKey }
+export type { NamespaceNode }
 
 export type ItemKind = 'connection' | 'namespace' | 'table'
 
@@ -39,21 +35,10 @@ export interface TreeStatusRow {
 }
 
 export type TreeRow = TreeItemRow | TreeStatusRow
-
-export function namespaceKey(connectionId: string, namespace: readonly string[]): string {
-  return `n:${JSON.stringify([connectionId, ...namespace])}`
-}
-
-export function tableKey(connectionId: string, namespace: readonly string[], name: string): string {
-  return `t:${JSON.stringify([connectionId, ...namespace, name])}`
-}
-
-const numberFormat = new Intl.NumberFormat('en-US')
-
 function loadingText(node: NamespaceNode | undefined): string {
   if (!node) return 'Loading…'
   const count = node.namespaces.length + node.tables.length
-  return count > 0 ? `Loading… ${numberFormat.format(count)} so far` : 'Loading…'
+  return count > 0 ? `Loading… ${formatCount(count)} so far` : 'Loading…'
 }
 
 /**

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useMemo, useRef } from 'react'
 import type { ConnectionInfo } from '../../../contract'
 import { keys } from '../../queries/keys'
-import { useNavigation } from '../navigation/Navigation'
+import { useNavigation } from '../navigation'
 import { ensureListing, loadListing, refreshTree, useListings } from './queries'
 import { flattenTree, namespaceKey, type TreeRow } from './treeModel'
 

@@ -1,8 +1,8 @@
 import { useId, useState, type ReactNode } from 'react'
-import type { AppErrorData } from '../../../contract'
-import { ErrorPanel, errorData } from '../../components/ErrorPanel'
-import { Modal } from '../actions/Modal'
-import { DialogFooter } from '../actions/DialogFooter'
+import type { AppErrorData } from '../../contract'
+import { ErrorPanel, errorData } from './ErrorPanel'
+import { Modal } from './Modal'
+import { DialogFooter } from './DialogFooter'
 
 export interface ConfirmDialogProps {
   title: string

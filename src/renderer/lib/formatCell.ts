@@ -1,5 +1,6 @@
 import { DataType, type Field } from 'apache-arrow'
-import { temporalText } from '../../../contract'
+import { temporalText } from '../../contract'
+import { formatBytes } from './format'
 
 /** How a cell is shown: its text, an optional longer text for hover, and a style class. */
 export interface CellDisplay {
@@ -40,12 +41,6 @@ function shortFloat(value: number): string {
 
 function hex(bytes: Uint8Array, count: number): string {
   return Array.from(bytes.subarray(0, count), (b) => b.toString(16).padStart(2, '0')).join(' ')
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`
-  return `${(n / 1024 / 1024).toFixed(1)} MiB`
 }
 
 function clip(text: string): string {

@@ -1,6 +1,6 @@
 import { useId, type ReactNode } from 'react'
-import { CloseFooter } from '../actions/DialogFooter'
-import { Modal } from '../actions/Modal'
+import { CloseFooter } from './DialogFooter'
+import { Modal } from './Modal'
 
 /** A dialog that only tells something (why an action cannot run), with one Close button. */
 export function NoticeDialog({ title, children, onClose }: { title: string; children: ReactNode; onClose(): void }) {

@@ -1,4 +1,4 @@
-import { Spinner } from '../../components/Spinner'
+import { Spinner } from './Spinner'
 
 /**
  * The footer every confirm-or-cancel dialog shares: Cancel, then the action (danger when destructive), both

@@ -7,7 +7,7 @@ export interface MenuEntry {
   reason?: string
 }
 
-export interface TreeContextMenuProps<T extends MenuEntry> {
+export interface ContextMenuProps<T extends MenuEntry> {
   /** Viewport position (the pointer, or the focused item for the keyboard). */
   x: number
   y: number
@@ -18,10 +18,10 @@ export interface TreeContextMenuProps<T extends MenuEntry> {
 }
 
 /**
- * The tree's context menu (WAI-ARIA menu pattern): arrows move, Enter chooses, Escape closes and
- * gives focus back. A disabled item stays focusable (aria-disabled) so its reason can be read.
+ * A context menu (WAI-ARIA menu pattern; the tree's, the grid's, the Add menu): arrows move, Enter chooses,
+ * Escape closes and gives focus back. A disabled item stays focusable (aria-disabled) so its reason can be read.
  */
-export function TreeContextMenu<T extends MenuEntry>({ x, y, label, items, onChoose, onClose }: TreeContextMenuProps<T>) {
+export function ContextMenu<T extends MenuEntry>({ x, y, label, items, onChoose, onClose }: ContextMenuProps<T>) {
   const ref = useRef<HTMLDivElement>(null)
   const [active, setActive] = useState(() => Math.max(0, items.findIndex((i) => !i.disabled)))
   const [position, setPosition] = useState({ left: x, top: y })

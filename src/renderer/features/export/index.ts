@@ -1,0 +1,2 @@
+// Exports: the export sheet and its jobs.
+export { ExportSheet } from './ExportSheet'

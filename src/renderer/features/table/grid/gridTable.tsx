@@ -1,0 +1,64 @@
+import {
+  columnResizingFeature,
+  columnSizingFeature,
+  columnVisibilityFeature,
+  createColumnHelper,
+  tableFeatures,
+  useTable,
+  type ReactTable,
+} from '@tanstack/react-table'
+import type { Table as ArrowTable } from 'apache-arrow'
+import { useMemo } from 'react'
+import type { FieldInfo } from '../../../../contract'
+import { initialWidth, type ColumnSizing } from './columnFit'
+import { CellContent, HeaderContent } from './render'
+
+/** One rendered row: its index in the whole table and the page that holds it (null while loading). */
+export interface GridRow {
+  index: number
+  page: ArrowTable | null
+  pageRow: number
+}
+
+export const gridFeatures = tableFeatures({ columnSizingFeature, columnResizingFeature, columnVisibilityFeature })
+const helper = createColumnHelper<typeof gridFeatures, GridRow>()
+export type GridTable = ReactTable<typeof gridFeatures, GridRow>
+
+export type ColumnVisibility = Record<string, boolean>
+
+/** The TanStack table model over the rows in view: one column per field, visibility and widths controlled. */
+export function useGridTable(
+  fields: readonly FieldInfo[],
+  data: GridRow[],
+  columnVisibility: ColumnVisibility,
+  onColumnVisibilityChange: (updater: ColumnVisibility | ((old: ColumnVisibility) => ColumnVisibility)) => void,
+  columnSizing: ColumnSizing,
+  onColumnSizingChange: (updater: ColumnSizing | ((old: ColumnSizing) => ColumnSizing)) => void,
+): GridTable {
+  const columns = useMemo(
+    () =>
+      helper.columns(
+        fields.map((field) =>
+          helper.accessor((row) => row.page?.getChild(field.name)?.get(row.pageRow) as unknown, {
+            id: field.name,
+            header: () => <HeaderContent field={field} />,
+            cell: (context) => <CellContent row={context.row.original} name={field.name} />,
+            size: initialWidth(field),
+            minSize: 48,
+            maxSize: 2000,
+          }),
+        ),
+      ),
+    [fields],
+  )
+  return useTable({
+    features: gridFeatures,
+    columns,
+    data,
+    getRowId: (row) => String(row.index),
+    columnResizeMode: 'onChange',
+    state: { columnVisibility, columnSizing },
+    onColumnVisibilityChange,
+    onColumnSizingChange,
+  })
+}
