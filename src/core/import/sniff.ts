@@ -3,7 +3,7 @@ import { open, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { AppError } from '../../contract'
 import { decodeSample, detectEncoding, type TextEncoding } from './readers/text'
-import { parseJsonLine } from './readers/jsonl'
+import { parseJsonLine } from './readers/jsonLine'
 
 /** The file formats import understands, told apart by their bytes (never by the extension). */
 export type ImportFormat = 'arrow-file' | 'arrow-stream' | 'parquet' | 'csv' | 'jsonl' | 'json'
