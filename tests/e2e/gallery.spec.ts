@@ -107,7 +107,7 @@ test('Gallery shows an image column as thumbnails named by row; placeholders for
 })
 
 test('Gallery follows the filter, scrolls to far rows, opens a row in the inspector and toggles back with Escape', async ({ page }) => {
-  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.setViewportSize({ width: 900, height: 600 })
   await openApp(page, harness)
   await openTable(page, [], 'pictures')
   await galleryButton(page).click()
@@ -136,12 +136,15 @@ test('Gallery follows the filter, scrolls to far rows, opens a row in the inspec
   await expect(thumbnail(page, 2998)).toHaveAttribute('data-type', 'image/webp')
   await expect(gallery(page).getByRole('img', { name: 'Row 3,000: not an image', exact: true })).toBeVisible()
   await expect(thumbnail(page, 1)).toHaveCount(0) // far rows only: the top is no longer rendered
+  // The status bar counts the thumbnails on screen, not the hidden grid's rows.
+  await expect(page.getByText(/^Rows [\d,]+–3,000 of 3,000$/)).toBeVisible()
 
   // A click opens that row in the cell inspector, with its image.
   await thumbnail(page, 2998).click()
   const inspector = page.getByRole('complementary', { name: 'Cell inspector' })
   await expect(inspector).toContainText('Row 2,998')
   await expect(inspector.getByRole('img', { name: /^WEBP image/ })).toBeVisible()
+  await screenshot(page, 'gallery-inspector')
 
   // Keyboard: arrows move between thumbnails, Enter opens the row, Escape closes the inspector, then the gallery.
   await page.keyboard.press('Escape')

@@ -42,6 +42,7 @@ export function Gallery({
   view,
   viewKey = '',
   columns,
+  onStatus,
   onClose,
 }: {
   tableRef: TableRef
@@ -50,6 +51,8 @@ export function Gallery({
   view?: TableViewSpec
   viewKey?: string
   columns: string[]
+  /** The status bar's report (rows on screen, the active row), as the grid gives it. */
+  onStatus?: (status: { first: number; end: number; loading: boolean; active: { row: number; column: string } | null }) => void
   onClose(): void
 }) {
   const [picked, setPicked] = useState(columns[0]!)
@@ -181,6 +184,13 @@ export function Gallery({
       move()
     }
   }
+
+  // The rows on screen (not the overscan) for the status bar.
+  const shownFirst = Math.min(rowCount, window_.first * cols)
+  const shownEnd = Math.min(rowCount, window_.end * cols)
+  useEffect(() => {
+    onStatus?.({ first: shownFirst, end: shownEnd, loading: pages.loading, active: active !== null ? { row: active, column } : null })
+  })
 
   const cellId = (row: number) => `${gridId}-t${row}`
   const field = fields.find((f) => f.name === column)

@@ -132,7 +132,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
           </div>
         )}
         {info && gallery.open && (
-          <Gallery tableRef={tableRef} rowCount={q.count} fields={q.fields} view={q.gridProps.view} viewKey={q.gridProps.viewKey} columns={gallery.columns} onClose={() => gallery.setOpen(false)} />
+          <Gallery tableRef={tableRef} rowCount={q.count} fields={q.fields} view={q.gridProps.view} viewKey={q.gridProps.viewKey} columns={gallery.columns} onStatus={status.report} onClose={() => gallery.setOpen(false)} />
         )}
         {info && (
           <div className="grid-host" hidden={gallery.open}>
@@ -146,7 +146,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
               fields={q.fields}
               columnVisibility={visibility}
               onColumnVisibilityChange={setVisibility}
-              onStatus={status.report}
+              onStatus={gallery.open ? undefined : status.report}
               {...q.gridProps}
             />
           </div>
