@@ -71,6 +71,7 @@ test('Gallery shows an image column as thumbnails named by row; placeholders for
   await galleryButton(page).click()
   await expect(galleryButton(page)).toHaveAttribute('aria-pressed', 'true')
   await expect(gallery(page)).toHaveAccessibleName('Gallery of image')
+  await expect(gallery(page)).toBeFocused() // the arrows work at once
   // The table's grid is out of the way while the gallery is on.
   await expect(page.getByRole('grid', { name: 'pictures', exact: true })).toBeHidden()
 
@@ -169,6 +170,17 @@ test('Gallery follows the filter, scrolls to far rows, opens a row in the inspec
   await expect(galleryButton(page)).toHaveAttribute('aria-pressed', 'false')
   await expect(page.getByRole('grid', { name: 'pictures', exact: true })).toBeVisible()
   await expect(page.getByRole('grid', { name: 'pictures', exact: true })).toBeFocused()
+
+  // The sort applies too: by id descending, the gallery starts with the last row of the table (no image there),
+  // then row 2,999 of the table (a GIF).
+  const idHeader = page.getByRole('columnheader', { name: 'id', exact: true })
+  await idHeader.click()
+  await idHeader.click()
+  await expect(idHeader).toHaveAttribute('aria-sort', 'descending')
+  await galleryButton(page).click()
+  await expect(gallery(page).getByRole('img', { name: 'Row 1: not an image', exact: true })).toBeVisible()
+  await expect(thumbnail(page, 2)).toHaveAttribute('data-type', 'image/gif')
+  await expect(thumbnail(page, 2)).toHaveAttribute('data-state', 'ready')
 })
 
 test('no Gallery button for binary columns that hold no images', async ({ page }) => {

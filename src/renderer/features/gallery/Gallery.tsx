@@ -151,6 +151,8 @@ export function Gallery({
   }
 
   const focusGallery = () => scrollRef.current?.focus({ preventScroll: true })
+  // Opened: the arrows move between thumbnails at once.
+  useEffect(() => scrollRef.current?.focus({ preventScroll: true }), [])
   const inspectorLayer = useEscapeLayer(inspecting, () => {
     setInspectingState(null)
     focusGallery()
@@ -305,11 +307,18 @@ function Thumb({ row, page, column, decoder, decoderKey }: { row: number; page: 
   const [result, setResult] = useState<{ key: string; state: 'ready' | 'unreadable' } | null>(null)
   const state = result?.key === thumbKey ? result.state : 'loading'
 
+  // The bytes are read afresh (a new view of the page) on every render: the request follows the row, not them.
+  const bytesRef = useRef(bytes)
   useEffect(() => {
-    if (!bytes || !type) return
+    bytesRef.current = bytes
+  })
+  const loaded = bytes !== null
+  useEffect(() => {
+    const current = bytesRef.current
+    if (!loaded || !current || !type) return
     // A slot reused for another row shows nothing until that row's thumbnail is drawn.
     if (canvasRef.current) canvasRef.current.width = canvasRef.current.height = 1
-    return decoder.request(thumbKey, bytes, type, (decoded: DecodeResult) => {
+    return decoder.request(thumbKey, current, type, (decoded: DecodeResult) => {
       const canvas = canvasRef.current
       if (decoded === 'unreadable' || !canvas) {
         setResult({ key: thumbKey, state: 'unreadable' })
@@ -320,7 +329,7 @@ function Thumb({ row, page, column, decoder, decoderKey }: { row: number; page: 
       canvas.getContext('2d')?.drawImage(decoded, 0, 0)
       setResult({ key: thumbKey, state: 'ready' })
     })
-  }, [decoder, thumbKey, bytes, type])
+  }, [decoder, thumbKey, loaded, type])
 
   if (!vector) return <div className="gallery-thumb gallery-pending" aria-busy="true" aria-label={`${label}: loading`} role="img" />
   if (value === null || value === undefined) return <Placeholder label={label} text="null" kind="null" />
