@@ -4,6 +4,7 @@ import type { Page } from '@playwright/test'
 import { Binary, makeVector, vectorFromArray } from 'apache-arrow'
 import { batchOf, tableOf } from '../../src/core/arrow'
 import { imageKindOf, imagesTable } from '../../src/core/demo'
+import { demoPng } from '../../src/core/demo/images'
 import { buildCatalog } from '../helpers/catalog'
 import { expect, makeTempDir, openApp, openTable, removeDir, screenshot, startHarness, test } from '../helpers/e2e'
 import type { Harness } from '../../src/harness/server'
@@ -28,10 +29,19 @@ test.beforeAll(async () => {
       payload: vectorFromArray([Uint8Array.from([0xde, 0xad]), Uint8Array.from([1, 2, 3]), null], new Binary()),
     }),
   ])
+  // A PNG, then a PNG cut short (its signature and header but no pixels), then JPEG magic followed by noise.
+  const png = demoPng(120, 3)
+  const broken = tableOf([
+    batchOf({
+      id: { vector: makeVector(BigInt64Array.from([1n, 2n, 3n])), nullable: false },
+      image: vectorFromArray([png, png.slice(0, 40), Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 5])], new Binary()),
+    }),
+  ])
   root = await buildCatalog(join(dir, 'catalog'), {
     tables: [
       { namespace: [], name: 'pictures', data: imagesTable(ROWS) },
       { namespace: [], name: 'blobs', data: blobs },
+      { namespace: [], name: 'broken', data: broken },
     ],
   })
   await mkdir(SCREENSHOTS, { recursive: true })
@@ -189,4 +199,13 @@ test('no Gallery button for binary columns that hold no images', async ({ page }
   await expect(grid.getByRole('row')).toHaveCount(4)
   await expect(page.getByRole('button', { name: 'Summary', exact: true })).toBeVisible()
   await expect(galleryButton(page)).toHaveCount(0)
+})
+
+test('images the browser cannot read show "unreadable image", in words', async ({ page }) => {
+  await openApp(page, harness)
+  await openTable(page, [], 'broken')
+  await galleryButton(page).click()
+  await expect(thumbnail(page, 1)).toHaveAttribute('data-state', 'ready')
+  await expect(gallery(page).getByRole('img', { name: 'Row 2: unreadable image', exact: true })).toHaveText('unreadable image')
+  await expect(gallery(page).getByRole('img', { name: 'Row 3: unreadable image', exact: true })).toHaveText('unreadable image')
 })
