@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { tableFromIPC } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AppError } from '../../src/contract'
-import { DEMO_TABLES, PHOTO_ROWS, ensureDemoCatalog } from '../../src/core/demo'
+import { DEMO_TABLES, IMAGE_ROWS, PHOTO_ROWS, ensureDemoCatalog, imageKindOf } from '../../src/core/demo'
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import { makeTempDir, removeDir } from '../helpers/catalog'
 
@@ -74,6 +74,20 @@ describe('demo catalog', () => {
     expect([...page.getChild('tags')!.get(2)!]).toEqual(['red', 'green', 'blue'])
     expect(page.getChild('point')!.get(1)!.toJSON()).toEqual({ a: 2, b: 'two' })
     expect((await client.describeTable(DEMO_TABLES.empty)).rowCount).toBe(0)
+  })
+
+  it('holds real PNG, JPEG, WebP and GIF bytes in samples/pictures, with nulls and non-images among them', async () => {
+    expect((await client.describeTable(DEMO_TABLES.pictures)).rowCount).toBe(IMAGE_ROWS)
+    const page = tableFromIPC(await client.readPage(DEMO_TABLES.pictures, { offset: 0, limit: 20 }))
+    const magic = { png: [0x89, 0x50, 0x4e, 0x47], jpeg: [0xff, 0xd8, 0xff], webp: [0x52, 0x49, 0x46, 0x46], gif: [0x47, 0x49, 0x46, 0x38] }
+    for (let i = 0; i < 20; i++) {
+      const kind = imageKindOf(i)
+      const bytes = page.getChild('image')!.get(i) as Uint8Array | null
+      expect(page.getChild('kind')!.get(i)).toBe(kind)
+      if (kind === null) expect(bytes).toBeNull()
+      else if (kind === 'not an image') expect(new TextDecoder().decode(bytes!)).toContain('no image')
+      else expect([...bytes!.subarray(0, magic[kind].length)]).toEqual(magic[kind])
+    }
   })
 
   it('refuses to build over a directory that holds something else', async () => {

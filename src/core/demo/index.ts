@@ -5,15 +5,16 @@ import { Field, Float64, Int64, Schema, Utf8 } from 'apache-arrow'
 import { AppError } from '../../contract'
 import { DirNamespaceClient } from '../namespace/dir'
 import { MANIFEST_DIR } from '../namespace/dir/root'
-import { albumsTable, eventsTable, kindsTable, photosTable, welcomeTable } from './tables'
+import { albumsTable, eventsTable, imagesTable, kindsTable, photosTable, welcomeTable } from './tables'
 
-export { PHOTO_ROWS, PHOTO_VECTOR_DIMENSION } from './tables'
+export { IMAGE_ROWS, PHOTO_ROWS, PHOTO_VECTOR_DIMENSION, imageKindOf, imagesTable } from './tables'
 
 /** Where each demo table lives (namespace path, name). */
 export const DEMO_TABLES = {
   photos: { namespace: ['demo', 'images', '2024'], name: 'photos' },
   albums: { namespace: ['demo', 'images'], name: 'albums' },
   kinds: { namespace: ['samples'], name: 'kinds' },
+  pictures: { namespace: ['samples'], name: 'pictures' },
   empty: { namespace: ['samples'], name: 'empty' },
   events: { namespace: ['analytics'], name: 'events' },
   welcome: { namespace: [], name: 'welcome' },
@@ -74,6 +75,7 @@ async function fill(client: DirNamespaceClient): Promise<void> {
   await client.createTable(t.photos, photosTable())
   await client.createTable(t.albums, albumsTable())
   await client.createTable(t.kinds, kindsTable())
+  await client.createTable(t.pictures, imagesTable())
   await client.createEmptyTable(
     t.empty,
     new Schema([new Field('id', new Int64(), false), new Field('name', new Utf8(), true), new Field('value', new Float64(), true)]),

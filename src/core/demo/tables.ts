@@ -14,6 +14,7 @@ import {
   type Table,
 } from 'apache-arrow'
 import { batchOf, float32Vectors, seededRandom, tableOf, timestampsMicro, withNulls } from '../arrow'
+import { DEMO_JPEGS, DEMO_WEBPS, demoGif, demoPng } from './images'
 
 /** The rows of the demo catalog: deterministic, so screenshots and tests see the same values every time. */
 
@@ -99,6 +100,52 @@ export function kindsTable(): Table {
         new Struct([new Field('a', new Int32(), true), new Field('b', new Utf8(), true)]),
       ),
       day: vectorFromArray([0, 1, 19_723, null, -1, 20_000].map((d) => (d === null ? null : new Date(d * 86_400_000))), new DateDay()),
+    }),
+  ])
+}
+
+export const IMAGE_ROWS = 1200
+
+/** What row `i` of `samples/pictures` holds in `image`: its kind, as the `kind` column names it. */
+export function imageKindOf(row: number): 'png' | 'jpeg' | 'webp' | 'gif' | 'not an image' | null {
+  if (row % 20 === 9) return null
+  if (row % 20 === 19) return 'not an image'
+  return (['png', 'png', 'png', 'png', 'png', 'jpeg', 'jpeg', 'webp', 'gif', 'png'] as const)[row % 10]!
+}
+
+/**
+ * `samples/pictures`: real PNG, JPEG, WebP and GIF bytes in a binary column (`image`), with a null in every 20th
+ * row and bytes that are no image in another; `thumb` is a second image column (small PNGs).
+ */
+export function imagesTable(rows = IMAGE_ROWS): Table {
+  const kinds: (string | null)[] = []
+  const images: (Uint8Array | null)[] = []
+  const thumbs: Uint8Array[] = []
+  for (let i = 0; i < rows; i++) {
+    const kind = imageKindOf(i)
+    const hue = (i * 37) % 360
+    kinds.push(kind)
+    images.push(
+      kind === null
+        ? null
+        : kind === 'not an image'
+          ? new TextEncoder().encode(`row ${i}: plain bytes, no image`)
+          : kind === 'jpeg'
+            ? DEMO_JPEGS[i % DEMO_JPEGS.length]!
+            : kind === 'webp'
+              ? DEMO_WEBPS[i % DEMO_WEBPS.length]!
+              : kind === 'gif'
+                ? demoGif(hue)
+                : demoPng(hue, i),
+    )
+    thumbs.push(demoPng((hue + 180) % 360, i + 5, 16))
+  }
+  return tableOf([
+    batchOf({
+      id: { vector: makeVector(BigInt64Array.from({ length: rows }, (_, i) => BigInt(i))), nullable: false },
+      kind: vectorFromArray(kinds, new Utf8()),
+      image: vectorFromArray(images, new Binary()),
+      thumb: { vector: vectorFromArray(thumbs, new Binary()), nullable: false },
     }),
   ])
 }

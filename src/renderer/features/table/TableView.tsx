@@ -13,6 +13,7 @@ import { describeQuery, tableScope } from './queries'
 import { useTableQueries } from './useTableQueries'
 import { useEscapeLayer } from './panelStack'
 import { SummaryPanel } from '../profile'
+import { Gallery, GalleryButton, useGallery } from './gallery'
 import { LifecycleButtons, LifecyclePanelView, ReadOnlyBadge, useTableLifecycle } from '../lifecycle'
 import { formatCount } from '../../lib/format'
 
@@ -55,6 +56,8 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
   const info = described.data ?? null
   // Filter, sort, go to row, similar rows, text search, version hint (useTableQueries.tsx).
   const q = useTableQueries(tableRef, connectionLabel, info, reload)
+  // Image columns shown as thumbnails over the same view (table/gallery/); the grid stays mounted behind it.
+  const gallery = useGallery(tableRef, info, q.gridProps.view?.version)
 
   return (
     <section className="table-view" aria-label={`Table ${tableRef.name}`}>
@@ -103,6 +106,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
           <button type="button" className="button" disabled={!info} onClick={() => setExporting(true)}>
             Export…
           </button>
+          <GalleryButton gallery={gallery} disabled={!info} />
           <button type="button" className="button" aria-pressed={summaryOpen} disabled={!info} onClick={() => setSummaryOpen(!summaryOpen)}>
             Summary
           </button>
@@ -127,20 +131,25 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
             <ErrorPanel error={errorData(described.error)} title={`Could not open ${tableRef.name}`} actions={[{ label: 'Try again', run: reload }]} />
           </div>
         )}
+        {info && gallery.open && (
+          <Gallery tableRef={tableRef} rowCount={q.count} fields={q.fields} view={q.gridProps.view} viewKey={q.gridProps.viewKey} columns={gallery.columns} onStatus={status.report} onClose={() => gallery.setOpen(false)} />
+        )}
         {info && (
-          <DataGrid
-            // One grid per description read (a reload, a write) and version: a filter or sort is a new view of the
-            // same grid (it resets itself).
-            key={`${described.dataUpdatedAt}:${info.version}`}
-            tableRef={tableRef}
-            label={tableRef.name}
-            rowCount={q.count}
-            fields={q.fields}
-            columnVisibility={visibility}
-            onColumnVisibilityChange={setVisibility}
-            onStatus={status.report}
-            {...q.gridProps}
-          />
+          <div className="grid-host" hidden={gallery.open}>
+            <DataGrid
+              // One grid per description read (a reload, a write) and version: a filter or sort is a new view of the
+              // same grid (it resets itself).
+              key={`${described.dataUpdatedAt}:${info.version}`}
+              tableRef={tableRef}
+              label={tableRef.name}
+              rowCount={q.count}
+              fields={q.fields}
+              columnVisibility={visibility}
+              onColumnVisibilityChange={setVisibility}
+              onStatus={gallery.open ? undefined : status.report}
+              {...q.gridProps}
+            />
+          </div>
         )}
         {info && summaryOpen && <SummaryPanel tableRef={tableRef} version={q.gridProps.view?.version ?? info.version} filter={q.filter} searching={!!q.gridProps.view?.search} onFilter={q.addFilter} onClose={() => setSummaryOpen(false)} />}
         {info && schemaOpen && <SchemaPanel fields={info.schema} onClose={() => setSchemaOpen(false)} />}
