@@ -1,4 +1,4 @@
-import { constants as fsConstants } from 'node:fs'
+import { closeSync, constants as fsConstants } from 'node:fs'
 import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -37,6 +37,22 @@ export function loadPolars(): Polars | null {
 }
 
 /**
+ * The reading ends of the pipes polars is writing into. At exit they are closed first: a polars thread blocked on
+ * a full pipe then fails its write (EPIPE) instead of holding the process, whose exit waits for the native
+ * runtimes' threads (a window closed during an import never quit otherwise).
+ */
+const openPipes = new Set<FileHandle>()
+process.once('exit', () => {
+  for (const handle of openPipes) {
+    try {
+      closeSync(handle.fd)
+    } catch {
+      // already closed
+    }
+  }
+})
+
+/**
  * Runs a polars lazy query in its streaming engine, sunk as Arrow IPC into a named pipe that is read here batch by
  * batch: polars parses on its own threads while Lance writes, and memory stays bounded by the pipe (the writer
  * blocks when it is full) instead of the whole result being collected. Strings arrive as LargeUtf8 and are handed
@@ -62,6 +78,7 @@ export async function* sinkBatches(query: LazyFrame): AsyncGenerator<RecordBatch
       () => unblockReader(fifo),
     )
     handle = await openPipe(fifo, () => polarsDone)
+    if (handle) openPipes.add(handle)
     if (!handle) {
       await collecting
       throw new Error('polars wrote nothing')
@@ -82,6 +99,7 @@ export async function* sinkBatches(query: LazyFrame): AsyncGenerator<RecordBatch
   } finally {
     // Stopped early (an error downstream, a cancel): closing the read end makes polars' next write fail,
     // which ends its query; its error is expected then and not reported.
+    if (handle) openPipes.delete(handle)
     await handle?.close().catch(() => undefined)
     if (collecting && !polarsDone) await collecting.catch(() => undefined)
     await rm(dir, { recursive: true, force: true }).catch(() => undefined)
