@@ -1,10 +1,11 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import type { AppErrorData, FieldInfo, IndexInfo, IndexJobInfo, IndexSpec, IndexType, TableRef } from '../../../contract'
-import { call, onHostEvent } from '../../api'
+import { call } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { formatCount } from '../../lib/format'
+import { useJobList } from '../jobs'
 import { PanelFrame } from './PanelFrame'
 import { useLoaded } from './useLoaded'
 
@@ -44,29 +45,33 @@ export function typesFor(field: FieldInfo | undefined): IndexType[] {
 export function IndexesPanel({ tableRef, fields, writeBlock, dropBlock = writeBlock, onSettled, onClose }: IndexesPanelProps) {
   const { loaded, refresh } = useLoaded('indexes', tableRef, onSettled)
   const [dropping, setDropping] = useState<IndexInfo | null>(null)
-  // Builds run as jobs (jobs panel); this panel follows the ones on its table and lists the index when one ends.
-  const [building, setBuilding] = useState<IndexJobInfo[]>([])
-  // A build that failed is said here too (the jobs panel may have collapsed by then).
+  // Builds run as jobs (jobs panel); this panel follows the ones of its table, from the session's one list of jobs.
+  const jobs = useJobList()
+  const mine = useCallback(
+    (job: IndexJobInfo) => job.table.connectionId === tableRef.connectionId && job.table.name === tableRef.name && job.table.namespace.join('\u0000') === tableRef.namespace.join('\u0000'),
+    [tableRef],
+  )
+  const ofTable = useMemo(() => (jobs ?? []).filter((j): j is IndexJobInfo => j.kind === 'index' && mine(j)), [jobs, mine])
+  const building = useMemo(() => ofTable.filter((j) => j.state === 'running'), [ofTable])
+  // A build that ends while the panel is open: its index is listed again, and a failure is said here too (the jobs
+  // panel may have collapsed by then). Builds that had ended before the panel opened are not news.
   const [failed, setFailed] = useState<IndexJobInfo | null>(null)
+  const ended = useRef<Set<string> | null>(null)
   useEffect(() => {
-    const mine = (job: IndexJobInfo) => job.table.connectionId === tableRef.connectionId && job.table.name === tableRef.name && job.table.namespace.join('\u0000') === tableRef.namespace.join('\u0000')
-    const follow = (job: IndexJobInfo) => {
-      if (!mine(job)) return
-      setBuilding((previous) => [...previous.filter((j) => j.id !== job.id), ...(job.state === 'running' ? [job] : [])])
-      if (job.state === 'running') setFailed(null)
-      else {
-        setFailed(job.state === 'failed' ? job : null)
-        refresh()
-      }
+    if (!jobs) return
+    const finished = ofTable.filter((j) => j.state !== 'running')
+    if (ended.current === null) {
+      ended.current = new Set(finished.map((j) => j.id))
+      return
     }
-    const off = onHostEvent('jobs/progress', (job) => {
-      if (job.kind === 'index') follow(job)
-    })
-    call('jobs/list', {})
-      .then((jobs) => setBuilding(jobs.filter((j): j is IndexJobInfo => j.kind === 'index' && mine(j) && j.state === 'running')))
-      .catch(() => undefined)
-    return off
-  }, [tableRef, refresh])
+    for (const job of finished) {
+      if (ended.current.has(job.id)) continue
+      ended.current.add(job.id)
+      setFailed(job.state === 'failed' ? job : null)
+      refresh()
+    }
+  }, [jobs, ofTable, refresh])
+  const shownFailure = building.length > 0 ? null : failed
 
   return (
     <PanelFrame title="Indexes" meta={loaded.state === 'ready' ? `${loaded.value.length} indexes` : ''} onClose={onClose}>
@@ -107,7 +112,7 @@ export function IndexesPanel({ tableRef, fields, writeBlock, dropBlock = writeBl
             building={building}
             writeBlock={writeBlock}
           />
-          {failed?.error && <ErrorPanel error={failed.error} title={`Could not build the index ${failed.index.name}`} compact />}
+          {shownFailure?.error && <ErrorPanel error={shownFailure.error} title={`Could not build the index ${shownFailure.index.name}`} compact />}
         </>
       )}
       {dropping && (
