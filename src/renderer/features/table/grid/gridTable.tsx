@@ -1,30 +1,13 @@
-import {
-  columnResizingFeature,
-  columnSizingFeature,
-  columnVisibilityFeature,
-  createColumnHelper,
-  tableFeatures,
-  useTable,
-  type ReactTable,
-} from '@tanstack/react-table'
-import type { Table as ArrowTable } from 'apache-arrow'
+import { createColumnHelper, useTable } from '@tanstack/react-table'
 import { useMemo } from 'react'
 import type { FieldInfo } from '../../../../contract'
 import { initialWidth, type ColumnSizing } from './columnFit'
+import { gridFeatures, type ColumnVisibility, type GridRow, type GridTable } from './model'
 import { CellContent, HeaderContent } from './render'
 
-/** One rendered row: its index in the whole table and the page that holds it (null while loading). */
-export interface GridRow {
-  index: number
-  page: ArrowTable | null
-  pageRow: number
-}
+export { gridFeatures, type ColumnVisibility, type GridRow, type GridTable }
 
-export const gridFeatures = tableFeatures({ columnSizingFeature, columnResizingFeature, columnVisibilityFeature })
 const helper = createColumnHelper<typeof gridFeatures, GridRow>()
-export type GridTable = ReactTable<typeof gridFeatures, GridRow>
-
-export type ColumnVisibility = Record<string, boolean>
 
 /** The TanStack table model over the rows in view: one column per field, visibility and widths controlled. */
 export function useGridTable(

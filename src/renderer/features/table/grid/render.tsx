@@ -5,7 +5,7 @@ import { formatCell } from '../../../lib/formatCell'
 import type { useGridSelection } from '../useGridSelection'
 import { headerTypeLabel } from './columnFit'
 import type { RowWindow } from './geometry'
-import type { GridRow, GridTable } from './gridTable'
+import type { GridRow, GridTable } from './model'
 import { HEADER_HEIGHT, ROW_HEIGHT } from './viewport'
 
 type Selection = ReturnType<typeof useGridSelection>
