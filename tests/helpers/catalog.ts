@@ -6,7 +6,6 @@ import { createHash } from 'node:crypto'
 import { lstat, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
-import { deflateSync } from 'node:zlib'
 import { Binary, Field, Int32, List, Struct, Utf8, makeVector, vectorFromArray, type Table } from 'apache-arrow'
 import { batchOf, float32Vectors, seededRandom, tableOf, timestampsMicro } from '../../src/core/arrow'
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
@@ -14,6 +13,7 @@ import type { TableId } from '../../src/core/namespace/path'
 
 import { CatalogManifest } from '../../src/core/namespace/dir/manifest'
 export { ensureDemoCatalog, DEMO_TABLES, DEMO_NAMESPACES, PHOTO_ROWS } from '../../src/core/demo'
+import { encodePng } from '../../src/core/demo/images'
 
 /** A fresh empty directory under the OS temp dir. */
 export function makeTempDir(prefix = 'lcb-test-'): Promise<string> {
@@ -168,44 +168,9 @@ export async function corruptTable(root: string, id: TableId, how: 'delete-data'
   }
 }
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-  return c >>> 0
-})
-
-function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8)
-  return (c ^ 0xffffffff) >>> 0
-}
-
 /** A real PNG (RGB, 8-bit) of `size`×`size` pixels: a diagonal split, red above and blue below. */
 export function pngImage(size = 48): Uint8Array {
-  const chunk = (type: string, data: Uint8Array) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
-    const out = Buffer.alloc(body.length + 8)
-    out.writeUInt32BE(data.length, 0)
-    body.copy(out, 4)
-    out.writeUInt32BE(crc32(body), body.length + 4)
-    return out
-  }
-  const header = Buffer.alloc(13)
-  header.writeUInt32BE(size, 0)
-  header.writeUInt32BE(size, 4)
-  header[8] = 8 // bit depth
-  header[9] = 2 // RGB
-  const raw = Buffer.alloc(size * (size * 3 + 1))
-  for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size; x++) {
-      const at = y * (size * 3 + 1) + 1 + x * 3
-      if (x >= y) raw[at] = 220
-      else raw[at + 2] = 200
-      raw[at + 1] = 60
-    }
-  }
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
-  return new Uint8Array(Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', new Uint8Array())]))
+  return encodePng(size, (x, y) => (x >= y ? [220, 60, 0] : [0, 60, 200]))
 }
 
 /** The 10 KB text of {@link inspectTable}'s first row: numbered words, so a cut anywhere shows. */

@@ -1,22 +1,10 @@
-import { deflateSync } from 'node:zlib'
+import { crc32, deflateSync } from 'node:zlib'
 
 /**
- * Small real images for the demo catalog's `samples/images`: PNG and GIF are encoded here (PNG through zlib,
+ * Small real images for the demo catalog's `samples/pictures`: PNG and GIF are encoded here (PNG through zlib,
  * GIF with an uncompressed LZW stream); JPEG and WebP are fixed bytes (below), since an encoder for either would
  * be far larger than the images. Every value is deterministic, so tests and screenshots see the same bytes.
  */
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-  return c >>> 0
-})
-
-function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8)
-  return (c ^ 0xffffffff) >>> 0
-}
 
 /** An RGB colour from a hue (0…360) at fixed saturation and lightness. */
 function hueColor(hue: number, lightness = 0.55): [number, number, number] {
@@ -29,8 +17,8 @@ function hueColor(hue: number, lightness = 0.55): [number, number, number] {
   return [Math.round((r + m) * 255), Math.round((g + m) * 255), Math.round((b + m) * 255)]
 }
 
-/** A `size`×`size` RGB PNG: a vertical gradient of `hue` with a lighter square whose place follows `seed`. */
-export function demoPng(hue: number, seed: number, size = 48): Uint8Array {
+/** A `size`×`size` RGB PNG (8-bit), each pixel's colour from `pixel(x, y)`. */
+export function encodePng(size: number, pixel: (x: number, y: number) => readonly [number, number, number]): Uint8Array {
   const chunk = (type: string, data: Uint8Array) => {
     const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
     const out = Buffer.alloc(body.length + 8)
@@ -45,21 +33,20 @@ export function demoPng(hue: number, seed: number, size = 48): Uint8Array {
   header[8] = 8 // bit depth
   header[9] = 2 // RGB
   const raw = Buffer.alloc(size * (size * 3 + 1))
-  const box = Math.floor(size / 3)
-  const bx = (seed * 7) % (size - box)
-  const by = (seed * 13) % (size - box)
   for (let y = 0; y < size; y++) {
-    const [r, g, b] = hueColor(hue, 0.35 + (0.35 * y) / size)
-    for (let x = 0; x < size; x++) {
-      const at = y * (size * 3 + 1) + 1 + x * 3
-      const inBox = x >= bx && x < bx + box && y >= by && y < by + box
-      raw[at] = inBox ? 245 : r
-      raw[at + 1] = inBox ? 245 : g
-      raw[at + 2] = inBox ? 240 : b
-    }
+    for (let x = 0; x < size; x++) raw.set(pixel(x, y), y * (size * 3 + 1) + 1 + x * 3)
   }
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
   return new Uint8Array(Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', new Uint8Array())]))
+}
+
+/** A `size`×`size` RGB PNG: a vertical gradient of `hue` with a lighter square whose place follows `seed`. */
+export function demoPng(hue: number, seed: number, size = 48): Uint8Array {
+  const box = Math.floor(size / 3)
+  const bx = (seed * 7) % (size - box)
+  const by = (seed * 13) % (size - box)
+  const rows = Array.from({ length: size }, (_, y) => hueColor(hue, 0.35 + (0.35 * y) / size))
+  return encodePng(size, (x, y) => (x >= bx && x < bx + box && y >= by && y < by + box ? [245, 245, 240] : rows[y]!))
 }
 
 /**
