@@ -20,6 +20,7 @@ import { LifecycleModule } from './lifecycle/module'
 import { CancellableRequests } from './requests'
 import { hostHandlers, type HostOptions } from './host'
 import { joinHandlers, type Handlers } from './handlers'
+import { MemorySideCache, type SideCache } from './sideCache'
 
 export { MemoryRecentsStore, type RecentsStore } from './connections/openConnections'
 export type { Handlers } from './handlers'
@@ -32,6 +33,8 @@ export interface ServiceOptions extends HostOptions {
   objectStoreConnections?: ObjectStoreConnectionStore
   /** Where the Read-only switch is remembered; defaults to `recents` when it can (the settings file), else memory. */
   readOnly?: ReadOnlyStore
+  /** Where results about a table version are kept (profiles, map coordinates); this process only when absent. */
+  sideCache?: SideCache
   /** Push an event to the renderer (job changes: `jobs/progress`). */
   emit?: <E extends EventName>(name: E, payload: Events[E]) => void
 }
@@ -66,8 +69,11 @@ export class CatalogService {
   readonly objectStores: ObjectStoreConnectionsModule
 
   readonly handlers: Handlers
+  /** Results kept per table version beside the settings (src/core/sideCache.ts). */
+  readonly sideCache: SideCache
 
   constructor(private readonly options: ServiceOptions) {
+    this.sideCache = options.sideCache ?? new MemorySideCache()
     const readOnly = options.readOnly ?? (isReadOnlyStore(options.recents) ? options.recents : new MemoryReadOnlyStore())
     this.open = new OpenConnections({ recents: options.recents, readOnly, noteRecovery: (id, label, lines) => this.imports.noteRecovery(id, label, lines) })
     const client = (connectionId: string) => this.open.client(connectionId)

@@ -6,6 +6,7 @@ import { ObjectStoreConnectionStore, type SavedObjectStore } from '../core/conne
 import { ensureDemoCatalog } from '../core/demo'
 import { CatalogService } from '../core/service'
 import { SettingsFile } from '../core/settings'
+import { FileSideCache } from '../core/sideCache'
 import { createSenderCheck, registerIpc, sendEvent } from './ipc'
 import { buildMenu } from './menu'
 import { createSaveFile } from './saveDialog'
@@ -48,6 +49,8 @@ const service = new CatalogService({
   // Connection records hold no secrets; secrets are encrypted with safeStorage in their own file.
   connections: new ConnectionStore(new JsonFileConnectionRecords(join(userData, 'connections.json')), secrets),
   objectStoreConnections: new ObjectStoreConnectionStore(new JsonFileConnectionRecords<SavedObjectStore>(join(userData, 'object-store-connections.json')), secrets),
+  // Profiles and map coordinates per table version: beside the settings, never inside the user's catalog.
+  sideCache: new FileSideCache(join(userData, 'cache')),
   emit: (name, payload) => sendEvent(mainWindow?.webContents ?? null, name, payload),
   pickDirectory: async () => {
     const options = { title: 'Open a Lance catalog directory', properties: ['openDirectory' as const] }
