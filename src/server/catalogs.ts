@@ -29,7 +29,7 @@ export class Catalog {
     readonly locator: Locator,
     /** Storage options handed to clients in describe/declare (`storage_options`), when the operator allows it. */
     readonly vended?: StorageOptions,
-    /** Claims on names by the store's own conditional writes (null where we cannot make them: S3, GCS). */
+    /** Claims on names by the store's own conditional writes (null where the credentials do not let us make them). */
     readonly claims: NameClaims | null = null,
   ) {
     this.descriptions = new DescribeCache(client, locator)

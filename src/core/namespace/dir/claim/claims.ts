@@ -5,6 +5,8 @@ import { s3Access } from '../../objectStore/s3'
 import { parseRoot } from '../../objectStore/location'
 import { AzureClaimStore } from './azureStore'
 import { FileClaimStore } from './fileStore'
+import { GcsClaimStore } from './gcsStore'
+import { gcsAccess } from '../../objectStore/gcs'
 import { S3ClaimStore } from './s3Store'
 import { claimName, type Claim, type ClaimOptions } from './lease'
 import type { ClaimStore } from './store'
@@ -47,9 +49,9 @@ function keyOf(parts: readonly string[]): string {
 }
 
 /**
- * The claims of the catalog at `root`: files in a local root, objects on Azure and S3. Null on a store whose
- * conditional writes this module does not speak (GCS) or whose credentials it cannot use (service principals,
- * profiles, instance metadata): creates there rest on Lance's commit alone.
+ * The claims of the catalog at `root`: files in a local root, objects on Azure, S3 and GCS. Null on a store whose
+ * credentials this module cannot use (Azure service principals, AWS profiles, instance metadata, Google user
+ * credentials): creates there rest on Lance's commit alone.
  */
 export function claimsFor(root: string, storageOptions: StorageOptions = {}): NameClaims | null {
   const parsed = parseRoot(root)
@@ -61,6 +63,10 @@ export function claimsFor(root: string, storageOptions: StorageOptions = {}): Na
   if (parsed.store.scheme === 's3') {
     const access = s3Access(storageOptions)
     return access ? new NameClaims(new S3ClaimStore(access, parsed.store)) : null
+  }
+  if (parsed.store.scheme === 'gs') {
+    const access = gcsAccess(storageOptions)
+    return access ? new NameClaims(new GcsClaimStore(access, parsed.store)) : null
   }
   return null
 }

@@ -2,7 +2,7 @@ import type { ClaimStore, StoredClaim } from './store'
 
 /**
  * A claim store over an object store's HTTP API with conditional requests: create is a PUT with
- * `If-None-Match: *`, renew and remove carry `If-Match: <etag>`. 412 (precondition failed), 409 (another
+ * `If-None-Match: *`, renew and remove carry `If-Match: <etag>` (GCS says the same with generations). 412 (precondition failed), 409 (another
  * conditional write of the key in flight) and 404 (gone) mean the claim was lost, never an error. The age is the
  * store's `Date` minus the object's `Last-Modified`, so no machine's clock matters. Each store signs its own requests.
  */
@@ -13,12 +13,24 @@ export abstract class HttpClaimStore implements ClaimStore {
   protected abstract readonly putHeaders: Record<string, string>
   /** The store's own error code in a refusal, for the message. */
   protected abstract errorCode(response: Response, text: string): string
+  /** The condition "only if absent". */
+  protected createConditions(): Record<string, string> {
+    return { 'if-none-match': '*' }
+  }
+  /** The condition "only if still at `tag`". */
+  protected matchConditions(tag: string): Record<string, string> {
+    return { 'if-match': tag }
+  }
+  /** An object's version tag in an answer. */
+  protected tagOf(response: Response): string | null {
+    return response.headers.get('etag')
+  }
 
   async create(key: string, body: string): Promise<string | null> {
-    const r = await this.send('PUT', key, { ...this.putHeaders, 'if-none-match': '*', 'content-type': 'application/json' }, body)
+    const r = await this.send('PUT', key, { ...this.putHeaders, ...this.createConditions(), 'content-type': 'application/json' }, body)
     if (lost(r)) return null
     await this.expectOk(r, 'create')
-    return r.headers.get('etag')
+    return this.tagOf(r)
   }
 
   async read(key: string): Promise<StoredClaim | null> {
@@ -27,18 +39,18 @@ export abstract class HttpClaimStore implements ClaimStore {
     const body = await this.expectOk(r, 'read')
     const modified = Date.parse(r.headers.get('last-modified') ?? '')
     const now = Date.parse(r.headers.get('date') ?? '')
-    return { tag: r.headers.get('etag') ?? '', body, ageMs: Number.isFinite(modified) && Number.isFinite(now) ? Math.max(0, now - modified) : 0 }
+    return { tag: this.tagOf(r) ?? '', body, ageMs: Number.isFinite(modified) && Number.isFinite(now) ? Math.max(0, now - modified) : 0 }
   }
 
   async renew(key: string, tag: string, body: string): Promise<string | null> {
-    const r = await this.send('PUT', key, { ...this.putHeaders, 'if-match': tag, 'content-type': 'application/json' }, body)
+    const r = await this.send('PUT', key, { ...this.putHeaders, ...this.matchConditions(tag), 'content-type': 'application/json' }, body)
     if (lost(r)) return null
     await this.expectOk(r, 'renew')
-    return r.headers.get('etag')
+    return this.tagOf(r)
   }
 
   async remove(key: string, tag: string): Promise<boolean> {
-    const r = await this.send('DELETE', key, { 'if-match': tag })
+    const r = await this.send('DELETE', key, this.matchConditions(tag))
     if (lost(r)) return false
     await this.expectOk(r, 'remove')
     return true

@@ -1,7 +1,8 @@
 /**
  * Where name claims are kept: one small object per claimed name (named by its path under the catalog root, parts
  * joined with `/`), created only if absent. Every implementation
- * uses its store's own conditional write (a local `O_EXCL` create, Azure and S3 `If-None-Match: *`), so of any
+ * uses its store's own conditional write (a local `O_EXCL` create, Azure and S3 `If-None-Match: *`, GCS
+ * `x-goog-if-generation-match: 0`), so of any
  * number of processes creating the same claim at once exactly one succeeds.
  */
 export interface ClaimStore {
