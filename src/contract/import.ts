@@ -40,6 +40,8 @@ const importTarget = z.object({
   datesAsText: z.boolean().optional(),
   /** CSV and JSON: column name → the type to import it as (instead of the inferred one). */
   columnTypes: z.record(z.string().min(1).max(1024), importColumnTypeSchema).optional(),
+  /** Excel: the sheet to import (by name); absent = the workbook's first sheet. */
+  sheet: z.string().min(1).max(256).optional(),
 })
 
 export const importPreviewInput = importTarget.extend({
@@ -53,7 +55,7 @@ export const importStartInput = importTarget.extend({
   mode: importModeSchema.default('create'),
 })
 
-export type ImportFormat = 'arrow-file' | 'arrow-stream' | 'parquet' | 'csv' | 'jsonl' | 'json'
+export type ImportFormat = 'arrow-file' | 'arrow-stream' | 'parquet' | 'csv' | 'jsonl' | 'json' | 'xlsx'
 
 export interface VectorCandidate {
   column: string
@@ -116,6 +118,8 @@ export interface ImportPreview {
   readAs?: string[]
   /** CSV and JSON: each column's inferred type, why, its empty cells, and the types it can be changed to. */
   columns?: ImportColumnInfo[]
+  /** Excel: the workbook's sheets in tab order, and the one read. */
+  sheets?: { names: string[]; chosen: string }
   /** Rows `import/sample` returns (up to 20). */
   sampleRowCount: number
   /** Total rows when cheap to know (Arrow file footer, Parquet metadata); null for streams and text. */

@@ -29,11 +29,12 @@ const urls = {
 }
 /** What "Import…" offers; the core tells formats apart by their bytes, so "All files" is safe. */
 const IMPORT_FILTERS = [
-  { name: 'Importable data', extensions: ['arrow', 'arrows', 'feather', 'ipc', 'parquet', 'csv', 'tsv', 'txt', 'json', 'jsonl', 'ndjson', 'gz', 'zst'] },
+  { name: 'Importable data', extensions: ['arrow', 'arrows', 'feather', 'ipc', 'parquet', 'csv', 'tsv', 'txt', 'json', 'jsonl', 'ndjson', 'gz', 'zst', 'xlsx'] },
   { name: 'Arrow IPC', extensions: ['arrow', 'arrows', 'feather', 'ipc'] },
   { name: 'Parquet', extensions: ['parquet'] },
   { name: 'CSV / TSV', extensions: ['csv', 'tsv', 'txt'] },
   { name: 'JSON, JSON lines', extensions: ['json', 'jsonl', 'ndjson'] },
+  { name: 'Excel workbook', extensions: ['xlsx'] },
   { name: 'Compressed (gzip, zstd)', extensions: ['gz', 'zst'] },
   { name: 'All files', extensions: ['*'] },
 ]

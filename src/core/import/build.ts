@@ -38,6 +38,8 @@ export function coerce(value: unknown, type: DataType, nested = false): unknown 
   if (DataType.isUtf8(type) || DataType.isLargeUtf8(type)) {
     if (typeof value === 'string') return value
     if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value)
+    // A spreadsheet date in a column that also holds text.
+    if (value instanceof Date) return Number.isFinite(value.getTime()) ? value.toISOString().replace(/T00:00:00\.000Z$/, '').replace('.000Z', 'Z') : MISMATCH
     // Nested JSON where the first rows held text: keep it as JSON text rather than fail.
     return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))
   }

@@ -1,8 +1,9 @@
 import { Bool, DataType, DateDay, Field, Float64, Int64, List, Struct, TimeUnit, Timestamp, Utf8 } from 'apache-arrow'
 
 /**
- * Type inference for JSON lines: a small lattice over JS values. Integers widen to floats,
- * anything else that disagrees becomes text (kept as JSON), all-null columns become text.
+ * Type inference for JSON lines and spreadsheets: a small lattice over JS values. Integers widen to floats,
+ * anything else that disagrees becomes text (kept as JSON), all-null columns become text. Dates (spreadsheet
+ * cells formatted as dates) are zone-less millisecond timestamps.
  */
 export type Inferred =
   | { kind: 'null' }
@@ -10,6 +11,7 @@ export type Inferred =
   | { kind: 'int' }
   | { kind: 'float' }
   | { kind: 'string' }
+  | { kind: 'time' }
   | { kind: 'list'; item: Inferred }
   | { kind: 'struct'; fields: Map<string, Inferred> }
 
@@ -22,6 +24,7 @@ export function inferValue(value: unknown): Inferred {
   // Beyond Int64 a double would round the number: text keeps every digit.
   if (typeof value === 'bigint') return value <= 9223372036854775807n && value >= -9223372036854775808n ? { kind: 'int' } : { kind: 'string' }
   if (typeof value === 'string') return { kind: 'string' }
+  if (value instanceof Date) return Number.isFinite(value.getTime()) ? { kind: 'time' } : NULL
   if (Array.isArray(value)) {
     let item: Inferred = NULL
     for (const v of value) item = merge(item, inferValue(v))
@@ -62,6 +65,8 @@ export function toArrowType(inferred: Inferred): DataType {
       return new Int64()
     case 'float':
       return new Float64()
+    case 'time':
+      return new Timestamp(TimeUnit.MILLISECOND)
     case 'list':
       return new List(new Field('item', toArrowType(inferred.item), true))
     case 'struct':
@@ -301,6 +306,7 @@ function jsonWord(value: unknown): string {
   if (typeof value === 'string') return 'text'
   if (typeof value === 'boolean') return 'true/false'
   if (Array.isArray(value)) return 'arrays'
+  if (value instanceof Date) return 'dates'
   return 'objects'
 }
 

@@ -15,6 +15,7 @@ export interface ImportJobSpec {
   fileName: string
   vectorColumns?: string[]
   datesAsText?: boolean
+  sheet?: string
   columnTypes?: Record<string, ImportColumnType>
   /** Known at queue time (sniffed), so a queued job already shows its size and format. */
   totalBytes?: number
@@ -123,7 +124,7 @@ export class ImportJobs extends JobsOfKind<'import'> {
     info.progress = { ...info.progress, phase: 'reading' }
     job.publish()
     try {
-      const source = await openSource(spec.path, { fileName: spec.fileName, signal, datesAsText: spec.datesAsText, columnTypes: spec.columnTypes })
+      const source = await openSource(spec.path, { fileName: spec.fileName, signal, datesAsText: spec.datesAsText, columnTypes: spec.columnTypes, sheet: spec.sheet })
       info.format = source.format as ImportFormat
       info.progress = { ...info.progress, totalBytes: source.size, totalRows: source.rowCount }
       const result = await writeSource(spec.client, { namespace: spec.namespace, name: spec.name }, source, {

@@ -81,6 +81,7 @@ export class ImportModule {
       mode: input.mode,
       vectorColumns: input.vectorColumns,
       datesAsText: input.datesAsText,
+      sheet: input.sheet,
       columnTypes: input.columnTypes,
     }
   }
@@ -109,6 +110,7 @@ export class ImportModule {
       fileName,
       vectorColumns: input.vectorColumns,
       datesAsText: input.datesAsText,
+      sheet: input.sheet,
       columnTypes: input.columnTypes,
       totalBytes: size,
       format,

@@ -4,8 +4,9 @@ import { openArrowFile, openArrowStream } from './readers/arrow'
 import { openCsv } from './readers/csv'
 import { openJsonDocument, openJsonLines } from './readers/jsonl'
 import { openParquet } from './readers/parquet'
+import { openXlsx } from './readers/xlsx'
 import { compressionOf, decompressedHead, type Compression, type TextEncoding } from './readers/text'
-import { SNIFF_BYTES, readHead, sniffContent, type ImportFormat } from './sniff'
+import { FORMAT_LABELS, SNIFF_BYTES, readHead, sniffContent, type ImportFormat } from './sniff'
 import type { BatchSource, OpenOptions } from './source'
 
 /** Sniff a file's format from its bytes and open the matching streaming reader. */
@@ -26,6 +27,8 @@ export async function openSource(path: string, options: Partial<OpenOptions> = {
       return openJsonLines(path, opts)
     case 'json':
       return openJsonDocument(path, opts)
+    case 'xlsx':
+      return openXlsx(path, opts)
   }
 }
 
@@ -64,8 +67,8 @@ export async function sniffPath(path: string, fileName = basename(path)): Promis
   const whole = inner.length < SNIFF_BYTES
   const { format, encoding } = sniffContent(inner, whole ? inner.length : Infinity, fileName)
   if (format !== 'csv' && format !== 'jsonl' && format !== 'json') {
-    throw new AppError('unsupported', `${fileName} is a ${compression}-compressed ${format === 'parquet' ? 'Parquet' : 'Arrow'} file, which import reads only uncompressed`, {
-      hint: `Decompress it first (${compression === 'gzip' ? 'gunzip' : 'unzstd'}); Parquet and Arrow compress their data inside the file anyway`,
+    throw new AppError('unsupported', `${fileName} is a ${compression}-compressed ${FORMAT_LABELS[format]}, which import reads only uncompressed`, {
+      hint: `Decompress it first (${compression === 'gzip' ? 'gunzip' : 'unzstd'}); Parquet, Arrow and Excel compress their data inside the file anyway`,
     })
   }
   return { head: inner, size, format, compression, encoding }

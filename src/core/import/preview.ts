@@ -30,6 +30,7 @@ export interface PreviewRequest {
   vectorColumns?: string[]
   /** CSV: keep dates and timestamps as text. */
   datesAsText?: boolean
+  sheet?: string
   /** CSV and JSON: column → type to import it as. */
   columnTypes?: Record<string, ImportColumnType>
   signal?: AbortSignal
@@ -50,7 +51,7 @@ export async function previewSample(req: PreviewRequest): Promise<Uint8Array> {
 }
 
 async function inspect(req: PreviewRequest): Promise<{ preview: ImportPreview; sample: Uint8Array }> {
-  const source = await openSource(req.path, { fileName: req.fileName, signal: req.signal, datesAsText: req.datesAsText, columnTypes: req.columnTypes })
+  const source = await openSource(req.path, { fileName: req.fileName, signal: req.signal, datesAsText: req.datesAsText, columnTypes: req.columnTypes, sheet: req.sheet })
   let first: RecordBatch | null
   const batches = source.batches()
   try {
@@ -93,6 +94,7 @@ async function inspect(req: PreviewRequest): Promise<{ preview: ImportPreview; s
     schema: schemaInfo(transform.schema),
     conversions: source.conversions ?? [],
     ...(source.readAs ? { readAs: source.readAs } : {}),
+    ...(source.sheets ? { sheets: source.sheets } : {}),
     ...(source.columns ? { columns: source.columns } : {}),
     sampleRowCount: sample.numRows,
     rowCount: source.rowCount,

@@ -6,7 +6,7 @@ import { decodeSample, detectEncoding, type TextEncoding } from './readers/text'
 import { parseJsonLine } from './readers/jsonLine'
 
 /** The file formats import understands, told apart by their bytes (never by the extension). */
-export type ImportFormat = 'arrow-file' | 'arrow-stream' | 'parquet' | 'csv' | 'jsonl' | 'json'
+export type ImportFormat = 'arrow-file' | 'arrow-stream' | 'parquet' | 'csv' | 'jsonl' | 'json' | 'xlsx'
 
 export const FORMAT_LABELS: Record<ImportFormat, string> = {
   'arrow-file': 'Arrow IPC file',
@@ -15,6 +15,7 @@ export const FORMAT_LABELS: Record<ImportFormat, string> = {
   csv: 'CSV',
   jsonl: 'JSON lines',
   json: 'JSON',
+  xlsx: 'Excel workbook',
 }
 
 /** How many leading bytes sniffing looks at: enough for a text header line and a first JSON record. */
@@ -50,6 +51,7 @@ export function sniffContent(head: Uint8Array, size: number, fileName = 'The fil
   if (buf.length >= 4 && buf.subarray(0, 4).equals(PARQUET_MAGIC)) return binaryFormat('parquet')
   if (buf.length >= 4 && buf.readUInt32LE(0) === 0xffffffff) return binaryFormat('arrow-stream')
   if (looksLikeLegacyArrowStream(buf, size)) return binaryFormat('arrow-stream')
+  if (looksLikeXlsx(buf, fileName)) return binaryFormat('xlsx')
   const known = knownOther(buf)
   if (known) {
     throw new AppError('unsupported', `${fileName} is ${known.what}, which import does not read`, { hint: known.hint })
@@ -57,7 +59,7 @@ export function sniffContent(head: Uint8Array, size: number, fileName = 'The fil
   const encoding = detectEncoding(buf, head.length < size)
   if (encoding === null) {
     throw new AppError('unsupported', `${fileName} is not a format import understands`, {
-      hint: 'Import reads Arrow IPC files and streams, Parquet, CSV/TSV, JSON and JSON lines (also gzip- or zstd-compressed)',
+      hint: 'Import reads Arrow IPC files and streams, Parquet, CSV/TSV, JSON and JSON lines (also gzip- or zstd-compressed) and Excel workbooks (.xlsx)',
       detail: `first bytes: ${buf.subarray(0, 16).toString('hex')}`,
     })
   }
@@ -96,6 +98,16 @@ function jsonShape(text: string, whole: boolean): ImportFormat {
   return 'jsonl'
 }
 
+/**
+ * An Excel workbook is a zip whose entries live under `xl/` (Office Open XML): the first entries' names are
+ * in the head (each local header names its entry before its data). A zip named `.xlsx` whose head shows no
+ * entry names (one huge first entry) is taken at its word.
+ */
+function looksLikeXlsx(buf: Buffer, fileName: string): boolean {
+  if (buf.length < 4 || !buf.subarray(0, 4).equals(Buffer.from('PK\x03\x04'))) return false
+  return buf.includes('xl/workbook.xml') || buf.includes('xl/worksheets/') || /\.xlsx$/i.test(fileName)
+}
+
 /** Formats people drop by mistake, named so the message says what to do. */
 function knownOther(buf: Buffer): { what: string; hint: string } | null {
   const starts = (bytes: number[] | string) => {
@@ -109,6 +121,7 @@ function knownOther(buf: Buffer): { what: string; hint: string } | null {
   if (starts([0x1f, 0x8b])) return { what: 'gzip-compressed twice', hint: 'Decompress it once (gunzip), then import the result' }
   if (starts([0x28, 0xb5, 0x2f, 0xfd])) return { what: 'zstd-compressed twice', hint: 'Decompress it once (unzstd), then import the result' }
   if (starts('PK\x03\x04')) return { what: 'a zip archive', hint: 'Unzip it first, then import the files inside' }
+  if (starts([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return { what: 'an Excel 97–2003 workbook (.xls) or another OLE document', hint: 'Save it as .xlsx or CSV first' }
   if (starts('ORC') && binary) return { what: 'an ORC file', hint: 'Convert it to Parquet or Arrow first' }
   if (starts([0x4f, 0x62, 0x6a, 0x01])) return { what: 'an Avro file', hint: 'Convert it to Parquet or Arrow first' }
   return null

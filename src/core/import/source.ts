@@ -22,6 +22,8 @@ export interface BatchSource {
   readonly conversions?: ImportConversion[]
   /** Text formats: how the file is read, in words (compression, encoding, delimiter, JSON key). */
   readonly readAs?: string[]
+  /** Excel: the workbook's sheets in tab order, and the one read. */
+  readonly sheets?: { names: string[]; chosen: string }
   /** Text formats: the inferred columns, why, their empty cells, what they can be changed to. */
   readonly columns?: ImportColumnInfo[]
   /** Bytes consumed so far (for progress). */
@@ -48,6 +50,8 @@ export interface OpenOptions {
   /** Text formats: how the bytes are packed and encoded (from sniffing). */
   compression?: Compression | null
   encoding?: TextEncoding
+  /** Excel: the sheet to read (by name); the first when absent. */
+  sheet?: string
   /** Rows per batch produced by the text and Parquet readers. */
   batchRows?: number
 }

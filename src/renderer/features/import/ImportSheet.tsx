@@ -49,12 +49,12 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
 
   const start = async (event: FormEvent) => {
     event.preventDefault()
-    const { connectionId, namespace, name, mode, vectorColumns, datesAsText, columnTypes } = choices
+    const { connectionId, namespace, name, mode, vectorColumns, datesAsText, columnTypes, sheet } = choices
     if (!source || !status.canStart || name === null) return
     setStarting(true)
     setStartError(null)
     try {
-      const job = await call('import/start', { connectionId, namespace, source, name, mode, vectorColumns, datesAsText, columnTypes })
+      const job = await call('import/start', { connectionId, namespace, source, name, mode, vectorColumns, datesAsText, columnTypes, sheet })
       taken()
       onStarted(job)
     } catch (error) {

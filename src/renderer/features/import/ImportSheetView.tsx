@@ -45,7 +45,7 @@ export interface SheetStatus {
  * upload in.
  */
 export function ImportSheetView({ titleId, item, total, connections, upload, source, choices, previewState, status, starting, startError, onSubmit, onSkip }: ImportSheetViewProps) {
-  const { connectionId, setConnectionId, namespaceText, setNamespaceText, namespace, namespaceProblem, setName, mode, setMode, overwriteConfirmed, setOverwriteConfirmed, vectorColumns, toggleVector, datesAsText, setDatesAsText, setColumnType } = choices
+  const { connectionId, setConnectionId, namespaceText, setNamespaceText, namespace, namespaceProblem, setName, mode, setMode, overwriteConfirmed, setOverwriteConfirmed, vectorColumns, toggleVector, datesAsText, setDatesAsText, setColumnType, sheet, setSheet } = choices
   const { preview, previewError, previewing, sample } = previewState
   const { shownName, nameProblem, existing, modeProblem, appendBlocked, canStart } = status
   const diff = mode === 'overwrite' ? null : existing?.schemaDiff
@@ -195,6 +195,19 @@ export function ImportSheetView({ titleId, item, total, connections, upload, sou
                 </label>
               ))}
             </fieldset>
+          )}
+
+          {preview?.sheets && preview.sheets.names.length > 1 && (
+            <label className="checkbox">
+              <span>Sheet</span>
+              <select className="text-input small" aria-label="Sheet" value={sheet ?? preview.sheets.chosen} onChange={(e) => setSheet(e.target.value)}>
+                {preview.sheets.names.map((n) => (
+                  <option key={n} value={n}>
+                    {n}
+                  </option>
+                ))}
+              </select>
+            </label>
           )}
 
           {preview && preview.format === 'csv' && (datesAsText || preview.schema.some((f) => /^(Date|Timestamp)/.test(f.type))) && (

@@ -16,6 +16,13 @@ export function useImportChoices(item: PendingFile, connections: readonly Connec
   const [datesAsText, setDatesAsText] = useState(false)
   /** CSV and JSON: columns whose type was changed in the sheet. */
   const [columnTypes, setColumnTypes] = useState<Record<string, ImportColumnType>>({})
+  /** Excel: the sheet chosen; undefined = the workbook's first. */
+  const [sheet, setSheetName] = useState<string | undefined>(undefined)
+  /** Another sheet has other columns: the type choices of the last one no longer apply. */
+  const setSheet = (name: string) => {
+    setSheetName(name)
+    setColumnTypes({})
+  }
 
   const namespace = useMemo(() => parseNamespace(namespaceText), [namespaceText])
   const namespaceProblem = useMemo(() => {
@@ -63,6 +70,8 @@ export function useImportChoices(item: PendingFile, connections: readonly Connec
     setDatesAsText,
     columnTypes,
     setColumnType,
+    sheet,
+    setSheet,
   }
 }
 

@@ -22,7 +22,7 @@ export interface ImportPreviewState {
  * typing stops. The first answer fills in the suggested name and the vector columns it accepts.
  */
 export function useImportPreview(source: ImportSource | null, choices: ImportChoices): ImportPreviewState {
-  const { connectionId, namespace, namespaceProblem, name, setName, mode, vectorColumns, setVectorColumns, datesAsText, columnTypes } = choices
+  const { connectionId, namespace, namespaceProblem, name, setName, mode, vectorColumns, setVectorColumns, datesAsText, columnTypes, sheet } = choices
   const [preview, setPreview] = useState<ImportPreview | null>(null)
   const [previewMode, setPreviewMode] = useState<ImportMode>('create')
   const [previewError, setPreviewError] = useState<AppErrorData | null>(null)
@@ -34,17 +34,17 @@ export function useImportPreview(source: ImportSource | null, choices: ImportCho
   useEffect(() => {
     if (!source || !connectionId || namespaceProblem) return
     // The first answer fills in the suggested name and vector choices: that alone needs no new preview.
-    if (previewedFor.current === JSON.stringify([connectionId, namespace, source, name, mode, vectorColumns, datesAsText, columnTypes])) return
+    if (previewedFor.current === JSON.stringify([connectionId, namespace, source, name, mode, vectorColumns, datesAsText, columnTypes, sheet])) return
     const controller = new AbortController()
     const timer = setTimeout(
       () => {
         previewedFor.current = ''
         setPreviewing(true)
-        const input = { connectionId, namespace, source, name: name ?? undefined, mode, vectorColumns, datesAsText, columnTypes }
+        const input = { connectionId, namespace, source, name: name ?? undefined, mode, vectorColumns, datesAsText, columnTypes, sheet }
         call('import/preview', input, controller.signal)
           .then((result) => {
             const vectors = vectorColumns ?? result.vectorCandidates.filter((c) => c.accepted).map((c) => c.column)
-            previewedFor.current = JSON.stringify([connectionId, namespace, source, result.name, mode, vectors, datesAsText, columnTypes])
+            previewedFor.current = JSON.stringify([connectionId, namespace, source, result.name, mode, vectors, datesAsText, columnTypes, sheet])
             setPreview(result)
             setPreviewMode(mode)
             setPreviewError(null)
@@ -69,20 +69,20 @@ export function useImportPreview(source: ImportSource | null, choices: ImportCho
     }
     // `preview` only picks the delay; it must not re-run the preview.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [source, connectionId, namespace, namespaceProblem, name, mode, vectorColumns, datesAsText, columnTypes])
+  }, [source, connectionId, namespace, namespaceProblem, name, mode, vectorColumns, datesAsText, columnTypes, sheet])
 
   // The first rows change only with the file and the vector choices.
   useEffect(() => {
     if (!source || !connectionId || namespaceProblem) return
     const controller = new AbortController()
-    call('import/sample', { connectionId, namespace, source, vectorColumns, datesAsText, columnTypes }, controller.signal)
+    call('import/sample', { connectionId, namespace, source, vectorColumns, datesAsText, columnTypes, sheet }, controller.signal)
       .then((bytes) => setSample(tableFromIPC(bytes)))
       .catch(() => {
         if (!controller.signal.aborted) setSample(null)
       })
     return () => controller.abort()
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [source, vectorColumns, datesAsText, columnTypes])
+  }, [source, vectorColumns, datesAsText, columnTypes, sheet])
 
   return { preview, previewMode, previewError, previewing, sample }
 }

@@ -1,0 +1,209 @@
+import { stat } from 'node:fs/promises'
+import type { Readable } from 'node:stream'
+import { AppError } from '../../../contract'
+import type { BatchSource, OpenOptions } from '../source'
+import { recordSource, type RecordRow } from './records'
+import { local, openWorkbook, parseXmlRows, WorkbookError, type Workbook } from './xlsxBook'
+
+type Cell = string | number | boolean | Date | null
+
+/** A sheet row: its number in the sheet and its non-empty cells by column number (1-based). */
+interface SheetRow {
+  number: number
+  cells: Map<number, Cell>
+}
+
+/**
+ * An Excel workbook (.xlsx): one sheet — the first tab, or the one named in `options.sheet` — streamed row by
+ * row (the sheet's XML is never held whole; the workbook's shared strings are). The first non-empty row names the
+ * columns; each row below is a record, typed like JSON values: numbers, text, true/false, and cells formatted as
+ * dates become zone-less timestamps. Formulas give their saved result; error cells (#N/A, #DIV/0!) are empty.
+ */
+export async function openXlsx(path: string, options: OpenOptions): Promise<BatchSource> {
+  const { fileName } = options
+  let book: Workbook
+  try {
+    book = await openWorkbook(path)
+  } catch (error) {
+    throw unreadable(fileName, error)
+  }
+  let stream: Readable | null = null
+  const close = async () => {
+    stream?.destroy()
+    book.close()
+  }
+  try {
+    const names = book.sheets.map((s) => s.name)
+    if (names.length === 0) throw new AppError('invalid_input', `${fileName} holds no worksheets`, { hint: 'Save a workbook with its data on a sheet' })
+    const sheet = options.sheet === undefined ? book.sheets[0]! : book.sheets.find((s) => s.name === options.sheet)
+    if (!sheet) throw new AppError('invalid_input', `${fileName} has no sheet named "${options.sheet}"`, { hint: `Its sheets: ${names.join(', ')}` })
+    stream = await book.open(sheet.entry)
+    // Progress: the share of the sheet's XML read so far, as a share of the file (the sheet is most of it).
+    let chars = 0
+    const sheetSize = Math.max(1, book.size(sheet.entry))
+    const { size } = await stat(path)
+    const rows = sheetRows(stream, book, (n) => (chars += n))[Symbol.asyncIterator]()
+    const pull = async (): Promise<SheetRow | null> => {
+      try {
+        const step = await rows.next()
+        return step.done ? null : step.value
+      } catch (error) {
+        throw unreadable(fileName, error)
+      }
+    }
+    const header = await headerRow(pull, fileName, sheet.name)
+    const next = async (): Promise<RecordRow | null> => {
+      for (;;) {
+        const row = await pull()
+        if (!row) return null
+        if (row.cells.size === 0) continue
+        const record = recordOf(row, header.columns)
+        return { value: record.value, line: row.number, bytes: record.bytes }
+      }
+    }
+    const others = names.filter((n) => n !== sheet.name)
+    const readAs = [
+      `sheet "${sheet.name}"${others.length > 0 ? ` (the workbook also has ${others.map((n) => `"${n}"`).join(', ')})` : ''}`,
+      `column names: row ${header.row}`,
+    ]
+    const bytesRead = () => Math.min(size, Math.round((chars / sheetSize) * size))
+    return await recordSource({ format: 'xlsx', path, options, bytesRead, next, close, readAs: () => readAs, sheets: { names, chosen: sheet.name }, where: (row) => `row ${row}` })
+  } catch (error) {
+    await close()
+    throw error
+  }
+}
+
+/** The sheet's rows as its XML streams in (`<row>` of `<c>` cells, SpreadsheetML). */
+async function* sheetRows(stream: Readable, book: Workbook, onChunk: (chars: number) => void): AsyncGenerator<SheetRow> {
+  let row: SheetRow | null = null
+  let lastRow = 0
+  let col = 0
+  let cell: { type: string; style: number; text: string; inline: string } | null = null
+  let into: 'v' | 'is' | null = null
+  yield* parseXmlRows<SheetRow>(stream, (emit) => ({
+    open: (tag) => {
+      const name = local(tag.name)
+      if (name === 'row') {
+        lastRow = tag.attributes.r ? Number(tag.attributes.r) : lastRow + 1
+        row = { number: lastRow, cells: new Map() }
+        col = 0
+      } else if (name === 'c') {
+        const ref = String(tag.attributes.r ?? '')
+        col = ref ? columnNumber(ref) : col + 1
+        cell = { type: String(tag.attributes.t ?? 'n'), style: Number(tag.attributes.s ?? 0), text: '', inline: '' }
+      } else if (name === 'v') into = 'v'
+      else if (name === 't' && cell?.type === 'inlineStr') into = 'is'
+    },
+    text: (text) => {
+      if (!cell || !into) return
+      if (into === 'v') cell.text += text
+      else cell.inline += text
+    },
+    close: (tag) => {
+      const name = local(tag.name)
+      if (name === 'v' || name === 't') into = null
+      else if (name === 'c' && cell && row) {
+        const value = cellValue(cell, book)
+        if (value !== null && value !== '') row.cells.set(col, value)
+        cell = null
+      } else if (name === 'row' && row) {
+        emit(row)
+        row = null
+      }
+    },
+  }), onChunk)
+}
+
+/** `B12` → 2, `AA3` → 27. */
+function columnNumber(ref: string): number {
+  let n = 0
+  for (const ch of ref.toUpperCase()) {
+    const code = ch.charCodeAt(0)
+    if (code < 65 || code > 90) break
+    n = n * 26 + (code - 64)
+  }
+  return n
+}
+
+const DAY_MS = 86_400_000
+
+/** A cell's value by its type: shared or inline text, a formula's saved text, a boolean, an error (empty), a number or date. */
+function cellValue(cell: { type: string; style: number; text: string; inline: string }, book: Workbook): Cell {
+  switch (cell.type) {
+    case 's':
+      return book.sharedStrings[Number(cell.text)] ?? null
+    case 'str':
+      return cell.text
+    case 'inlineStr':
+      return cell.inline
+    case 'b':
+      return cell.text === '' ? null : cell.text.trim() === '1' || cell.text.trim() === 'true'
+    case 'e':
+      return null
+    case 'd': {
+      const date = new Date(cell.text.endsWith('Z') || /[+-]\d\d:\d\d$/.test(cell.text) ? cell.text : `${cell.text}Z`)
+      return Number.isFinite(date.getTime()) ? date : null
+    }
+    default: {
+      if (cell.text.trim() === '') return null
+      const n = Number(cell.text)
+      if (!Number.isFinite(n)) return cell.text
+      return book.dateStyles[cell.style] ? new Date(Math.round(serialToMs(n, book.date1904))) : n
+    }
+  }
+}
+
+/** An Excel date serial as epoch ms: days since 1899-12-30 (1900 system, counting its phantom 1900-02-29) or 1904-01-01. */
+function serialToMs(serial: number, date1904: boolean): number {
+  if (date1904) return (serial - 24107) * DAY_MS
+  return (serial < 61 ? serial - 25568 : serial - 25569) * DAY_MS
+}
+
+interface Header {
+  /** Column number (1-based) → name. */
+  columns: Map<number, string>
+  row: number
+}
+
+/** The first row holding anything names the columns: blank names become "column N", repeats get a suffix. */
+async function headerRow(pull: () => Promise<SheetRow | null>, fileName: string, sheet: string): Promise<Header> {
+  for (;;) {
+    const row = await pull()
+    if (!row) throw new AppError('invalid_input', `The sheet "${sheet}" of ${fileName} is empty`, { hint: 'Put the column names in the first row and the data below them' })
+    if (row.cells.size === 0) continue
+    const named = new Map([...row.cells].map(([col, v]) => [col, v instanceof Date ? v.toISOString() : String(v).trim()]))
+    const columns = new Map<number, string>()
+    const used = new Set<string>()
+    const last = Math.max(...named.keys())
+    for (let col = 1; col <= last; col++) {
+      const base = named.get(col) || `column ${col}`
+      let name = base
+      for (let k = 2; used.has(name); k++) name = `${base} (${k})`
+      used.add(name)
+      columns.set(col, name)
+    }
+    return { columns, row: row.number }
+  }
+}
+
+/** A row as a record over the header's columns (a cell right of them is a column the header did not name). */
+function recordOf(row: SheetRow, columns: Map<number, string>): { value: Record<string, unknown>; bytes: number } {
+  const value: Record<string, unknown> = {}
+  for (const name of columns.values()) value[name] = null
+  let bytes = 0
+  for (const [col, v] of row.cells) {
+    value[columns.get(col) ?? `column ${col}`] = v
+    bytes += typeof v === 'string' ? v.length : 8
+  }
+  return { value, bytes }
+}
+
+function unreadable(fileName: string, error: unknown): AppError {
+  if (error instanceof AppError) return error
+  const message = error instanceof Error ? error.message : String(error)
+  return new AppError('corrupt', `${fileName} cannot be read as an Excel workbook: ${message}`, {
+    detail: error instanceof WorkbookError ? undefined : message,
+    hint: 'Open it in a spreadsheet program and save it again as .xlsx, or save the sheet as CSV',
+  })
+}
