@@ -127,3 +127,32 @@ test('a zip-code CSV says why the zips stay text; a column type changed before i
   await expect(grid.getByRole('gridcell', { name: '00501' })).toBeVisible()
   await expect(grid.getByRole('gridcell', { name: '8400000' })).toBeVisible()
 })
+
+test('an Excel workbook (written by openpyxl) imports its first sheet, or the sheet picked', async ({ page, catalog }) => {
+  const bytes = await readFile(join(__dirname, '../fixtures/import/xlsx/people.xlsx'))
+  await openApp(page, catalog.harness)
+  await dropFile(page, treeItem(page, 'lab'), 'people.xlsx', bytes)
+
+  const dialog = sheet(page)
+  const readAs = dialog.getByRole('region', { name: 'How the file is read' })
+  await expect(readAs).toContainText('Read as Excel workbook')
+  await expect(readAs).toContainText('sheet "People" (the workbook also has "Notes")')
+  const schema = dialog.getByRole('region', { name: 'Schema to write' })
+  await expect(schema.getByRole('listitem').filter({ hasText: /^zip\s*Utf8$/ })).toBeVisible()
+  await expect(schema.getByRole('listitem').filter({ hasText: /^joined\s*Timestamp<MILLISECOND>$/ })).toBeVisible()
+  const picker = dialog.getByRole('combobox', { name: 'Sheet' })
+  await expect(picker).toHaveValue('People')
+  await screenshot(page, 'import-xlsx')
+
+  await picker.selectOption('Notes')
+  await expect(readAs).toContainText('sheet "Notes"')
+  await expect(schema.getByRole('listitem').filter({ hasText: /^count\s*Int64$/ })).toBeVisible()
+  await picker.selectOption('People')
+  await expect(schema.getByRole('listitem').filter({ hasText: /^zip\s*Utf8$/ })).toBeVisible()
+
+  await dialog.getByRole('button', { name: 'Import' }).click()
+  const grid = page.getByRole('grid', { name: 'people' })
+  await expect(grid).toHaveAttribute('aria-rowcount', '5')
+  await expect(grid.getByRole('gridcell', { name: '00501' })).toBeVisible()
+  await expect(grid.getByRole('gridcell', { name: 'Ånne Ødegård' })).toBeVisible()
+})

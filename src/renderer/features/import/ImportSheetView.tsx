@@ -174,6 +174,24 @@ export function ImportSheetView({ titleId, item, total, connections, upload, sou
                 </div>
               )}
             </div>
+
+            {preview?.sheets && preview.sheets.names.length > 1 && (
+              <>
+                <label className="field-label" htmlFor={`${titleId}-sheet`}>
+                  Sheet
+                </label>
+                <div>
+                  <select id={`${titleId}-sheet`} className="text-input small" value={sheet ?? preview.sheets.chosen} onChange={(e) => setSheet(e.target.value)}>
+                    {preview.sheets.names.map((n) => (
+                      <option key={n} value={n}>
+                        {n}
+                      </option>
+                    ))}
+                  </select>
+                  <div className="muted small">The workbook has {preview.sheets.names.length} sheets; one is imported.</div>
+                </div>
+              </>
+            )}
           </div>
 
           {!connectionId && <ErrorPanel error={{ code: 'not_found', message: 'No catalog is open to import into', hint: 'Open a directory or connect to a server first' }} compact />}
@@ -195,19 +213,6 @@ export function ImportSheetView({ titleId, item, total, connections, upload, sou
                 </label>
               ))}
             </fieldset>
-          )}
-
-          {preview?.sheets && preview.sheets.names.length > 1 && (
-            <label className="checkbox">
-              <span>Sheet</span>
-              <select className="text-input small" aria-label="Sheet" value={sheet ?? preview.sheets.chosen} onChange={(e) => setSheet(e.target.value)}>
-                {preview.sheets.names.map((n) => (
-                  <option key={n} value={n}>
-                    {n}
-                  </option>
-                ))}
-              </select>
-            </label>
           )}
 
           {preview && preview.format === 'csv' && (datesAsText || preview.schema.some((f) => /^(Date|Timestamp)/.test(f.type))) && (
