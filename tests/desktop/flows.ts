@@ -8,6 +8,7 @@ import { Int64, Table, Utf8, tableToIPC, vectorFromArray } from 'apache-arrow'
 import { parse } from 'csv-parse/sync'
 import { startServer } from '../../src/server'
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
+import { IMAGE_ROWS } from '../../src/core/demo/tables'
 import { buildCatalog, ensureDemoCatalog, sampleTable } from '../helpers/catalog'
 import { gridCell } from '../helpers/e2e'
 import type { DesktopApp, LaunchOptions, Launcher } from './app'
@@ -312,6 +313,49 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       await page.reload()
       await expect(treeItem(page, 'demo-catalog')).toBeVisible()
       expect(await bridgeCall(page, 'connections/list')).toMatchObject({ ok: true })
+    })
+
+    test('Gallery: the demo pictures as thumbnails read through IPC; Enter opens the active one in the inspector', async ({ launch }) => {
+      const app = await launch()
+      const page = await ready(app)
+      await treeItem(page, 'samples').click()
+      await treeItem(page, 'pictures').click()
+      await expect(page.getByRole('grid', { name: 'pictures', exact: true })).toBeVisible()
+      const toggle = page.getByRole('button', { name: 'Gallery', exact: true })
+      await toggle.click()
+      await expect(toggle).toHaveAttribute('aria-pressed', 'true')
+      const gallery = page.getByRole('grid', { name: 'Gallery of image' })
+      await expect(gallery).toBeFocused()
+      await expect(gallery).toHaveAttribute('data-row-count', String(IMAGE_ROWS))
+      // Drawn from the bytes the main process read: a PNG (row 1) and a JPEG (row 6), each its image's pixels.
+      const thumbnail = (n: number) => gallery.getByRole('img', { name: `Row ${n}`, exact: true })
+      for (const [n, type] of [
+        [1, 'image/png'],
+        [6, 'image/jpeg'],
+      ] as const) {
+        await expect(thumbnail(n)).toHaveAttribute('data-state', 'ready')
+        await expect(thumbnail(n)).toHaveAttribute('data-type', type)
+      }
+      expect(await thumbnail(1).evaluate((canvas: HTMLCanvasElement) => [canvas.width, canvas.height])).toEqual([48, 48])
+      await expect(gallery.getByRole('img', { name: 'Row 10: null', exact: true })).toHaveText('null')
+
+      // The arrows move the active thumbnail (the first ArrowRight from none goes to the second row); Enter opens its
+      // row in the cell inspector, with the image.
+      await page.keyboard.press('ArrowRight')
+      await page.keyboard.press('ArrowRight')
+      await expect(gallery.locator('[role="gridcell"][aria-selected="true"]').getByRole('img')).toHaveAccessibleName('Row 3')
+      await page.keyboard.press('Enter')
+      const inspector = page.getByRole('complementary', { name: 'Cell inspector' })
+      await expect(inspector).toContainText('Row 3')
+      await expect(inspector.getByRole('img', { name: /^PNG image/ })).toBeVisible()
+      await page.screenshot({ path: `test-results/desktop-${app.kind}-gallery.png` })
+
+      // Escape closes the inspector, then the gallery: the table's grid is back.
+      await page.keyboard.press('Escape')
+      await expect(inspector).toBeHidden()
+      await page.keyboard.press('Escape')
+      await expect(gallery).toBeHidden()
+      await expect(page.getByRole('grid', { name: 'pictures', exact: true })).toBeFocused()
     })
 
     test('closing the window while an import runs leaves nothing half-made', async ({ launch, work }) => {

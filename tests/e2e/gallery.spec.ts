@@ -15,6 +15,7 @@ import type { Harness } from '../../src/harness/server'
  * that (row 20, 40, …), and small PNGs in `thumb`. `blobs` has binary values that are not images.
  */
 const ROWS = 3000
+const TALL_ROWS = 240_000
 const SCREENSHOTS = join(__dirname, '..', '..', 'resources', 'screenshots')
 let dir: string
 let root: string
@@ -37,9 +38,22 @@ test.beforeAll(async () => {
       image: vectorFromArray([png, png.slice(0, 40), Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 5])], new Binary()),
     }),
   ])
+  // Rows of thumbnails taller than the browser's largest element (at 3 or 4 a row): one small PNG, shared.
+  const small = demoPng(200, 1, 8)
+  const tallBatches = []
+  for (let start = 0; start < TALL_ROWS; start += 40_000) {
+    const length = Math.min(40_000, TALL_ROWS - start)
+    tallBatches.push(
+      batchOf({
+        id: { vector: makeVector(BigInt64Array.from({ length }, (_, i) => BigInt(start + i))), nullable: false },
+        image: vectorFromArray(Array.from({ length }, () => small), new Binary()),
+      }),
+    )
+  }
   root = await buildCatalog(join(dir, 'catalog'), {
     tables: [
       { namespace: [], name: 'pictures', data: imagesTable(ROWS) },
+      { namespace: [], name: 'tall', data: tableOf(tallBatches) },
       { namespace: [], name: 'blobs', data: blobs },
       { namespace: [], name: 'broken', data: broken },
     ],
@@ -191,6 +205,49 @@ test('Gallery follows the filter, scrolls to far rows, opens a row in the inspec
   await expect(gallery(page).getByRole('img', { name: 'Row 1: not an image', exact: true })).toBeVisible()
   await expect(thumbnail(page, 2)).toHaveAttribute('data-type', 'image/gif')
   await expect(thumbnail(page, 2)).toHaveAttribute('data-state', 'ready')
+})
+
+test('a gallery too tall for one element: the scaled scrollbar reaches the middle and the end; a wheel notch and the keys move by rows', async ({ page }) => {
+  test.setTimeout(120_000)
+  await page.setViewportSize({ width: 800, height: 600 })
+  await openApp(page, harness)
+  await openTable(page, [], 'tall')
+  await galleryButton(page).click()
+  await expect(thumbnail(page, 1)).toHaveAttribute('data-state', 'ready')
+  const cols = Number(await gallery(page).getAttribute('aria-colcount'))
+  const gridRows = Number(await gallery(page).getAttribute('aria-rowcount'))
+  expect(gridRows).toBe(Math.ceil(TALL_ROWS / cols))
+  const { scrollHeight, clientHeight } = await gallery(page).evaluate((g) => ({ scrollHeight: g.scrollHeight, clientHeight: g.clientHeight }))
+  expect(scrollHeight).toBeLessThan(gridRows * 156) // scaled
+  expect(scrollHeight).toBeGreaterThan(clientHeight)
+  const status = page.getByRole('status', { name: 'Table status' })
+
+  // A wheel notch of two thumbnail rows moves two rows, not a scaled jump.
+  await gallery(page).hover()
+  await page.mouse.wheel(0, 2 * 156)
+  await expect(status).toContainText(`Rows ${(2 * cols + 1).toLocaleString('en-US')}–`)
+
+  // Dragged to the middle: the thumbnails shown are the middle rows, read and drawn.
+  await gallery(page).evaluate((g) => {
+    g.scrollTop = (g.scrollHeight - g.clientHeight) / 2
+  })
+  const firstShown = async () => Number(/^Rows ([\d,]+)–/.exec((await status.textContent()) ?? '')?.[1]?.replaceAll(',', '') ?? NaN)
+  await expect.poll(async () => Math.abs((await firstShown()) - TALL_ROWS / 2)).toBeLessThan(cols * 10)
+  await expect(thumbnail(page, await firstShown())).toHaveAttribute('data-state', 'ready')
+
+  // To the end, by the scrollbar and by the keys.
+  await gallery(page).evaluate((g) => {
+    g.scrollTop = g.scrollHeight
+  })
+  await expect(thumbnail(page, TALL_ROWS)).toHaveAttribute('data-state', 'ready')
+  await expect(status).toContainText(`–${TALL_ROWS.toLocaleString('en-US')} of ${TALL_ROWS.toLocaleString('en-US')}`)
+  await gallery(page).focus()
+  await page.keyboard.press('Control+Home')
+  await expect(thumbnail(page, 1)).toBeInViewport()
+  await page.keyboard.press('Control+End')
+  const active = gallery(page).locator('[role="gridcell"][aria-selected="true"]')
+  await expect(active.getByRole('img')).toHaveAccessibleName(named(TALL_ROWS))
+  await expect(thumbnail(page, TALL_ROWS)).toBeInViewport()
 })
 
 test('no Gallery button for binary columns that hold no images', async ({ page }) => {

@@ -1,10 +1,11 @@
 import type { Table as ArrowTable } from 'apache-arrow'
-import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { flushSync } from 'react-dom'
 import type { FieldInfo, TableRef, TableViewSpec } from '../../../../contract'
 import { ErrorPanel } from '../../../components/ErrorPanel'
 import { CellInspector } from '../CellInspector'
-import { geometry, isScaled, offsetForScrollTop, offsetToReveal, scrollTopForOffset, visibleRows } from '../grid/geometry'
+import { offsetToReveal } from '../grid/geometry'
+import { useViewport, useViewportScrolling, type ViewportLayout } from '../grid/viewport'
 import { useEscapeLayer } from '../panelStack'
 import { PAGE_ROWS, usePages } from '../usePages'
 import { imageTypeOf } from './detect'
@@ -18,6 +19,8 @@ const CELL_HEIGHT = 156
 const THUMB_SIZE = 120
 /** Rows of thumbnails rendered (and decoded) beyond the visible ones, above and below. */
 const OVERSCAN = 1
+/** The grid's viewport, scrolling rows of thumbnails: as many a row as fit the width, no header above them. */
+const GALLERY_LAYOUT: ViewportLayout = { rowHeight: CELL_HEIGHT, headerHeight: 0, perRow: (width) => Math.floor(width / CELL_WIDTH), lineHeight: 40 }
 const numberFormat = new Intl.NumberFormat('en-US')
 
 /** The toolbar's **Gallery** toggle: only for a table whose binary columns hold images. */
@@ -58,22 +61,16 @@ export function Gallery({
   const [picked, setPicked] = useState(columns[0]!)
   const column = columns.includes(picked) ? picked : columns[0]!
   const gridId = useId()
-  const scrollRef = useRef<HTMLDivElement>(null)
-  const [viewport, setViewport] = useState({ width: 800, height: 500 })
-  const cols = Math.max(1, Math.floor(viewport.width / CELL_WIDTH))
-  const gridRows = Math.ceil(rowCount / cols)
-  const g = useMemo(() => geometry(gridRows, CELL_HEIGHT, viewport.height), [gridRows, viewport.height])
   const key = `${viewKey}\u0000gallery:${column}`
-  const [scrolled, setScrolled] = useState({ key, offset: 0 })
-  const offset = scrolled.key === key ? Math.min(scrolled.offset, g.maxOffset) : 0
-  const offsetRef = useRef(0)
-  const expectedScrollTop = useRef<number | null>(null)
+  // Scroll offset, its scaling past the browser's tallest element, the size and the wheel: the grid's viewport.
+  const viewport = useViewport(rowCount, key, GALLERY_LAYOUT)
+  const { g, rows: window_, perRow: cols } = viewport
+  const gridRows = g.rowCount
   const [activeState, setActiveState] = useState<{ key: string; row: number | null }>({ key, row: null })
   const active = activeState.key === key ? activeState.row : null
   const [inspectingState, setInspectingState] = useState<string | null>(null)
   const inspecting = inspectingState === key && active !== null
 
-  const window_ = visibleRows(g, offset)
   const firstGridRow = Math.max(0, window_.first - OVERSCAN)
   const endGridRow = Math.min(gridRows, window_.end + OVERSCAN)
   const first = firstGridRow * cols
@@ -87,61 +84,13 @@ export function Gallery({
   const decoder = useMemo(() => new ThumbnailDecoder(Math.round(THUMB_SIZE * (window.devicePixelRatio || 1))), [key])
   useEffect(() => () => decoder.dispose(), [decoder])
 
-  useLayoutEffect(() => {
-    const element = scrollRef.current
-    if (!element) return
-    const observer = new ResizeObserver(() => {
-      const size = { width: element.clientWidth, height: element.clientHeight }
-      if (size.height === 0) return
-      setViewport((previous) => (previous.width === size.width && previous.height === size.height ? previous : size))
-    })
-    observer.observe(element)
-    return () => observer.disconnect()
-  }, [])
-
-  const scrollToOffset = (next: number) => {
-    const clamped = Math.min(Math.max(next, 0), g.maxOffset)
-    offsetRef.current = clamped
-    setScrolled({ key, offset: clamped })
-    const element = scrollRef.current
-    if (element) {
-      const top = scrollTopForOffset(g, clamped)
-      expectedScrollTop.current = top
-      element.scrollTop = top
-    }
-  }
-
-  const onScroll = () => {
-    const element = scrollRef.current
-    if (!element) return
-    const top = element.scrollTop
-    if (expectedScrollTop.current !== null && Math.abs(top - expectedScrollTop.current) < 1.5) {
-      expectedScrollTop.current = null
-      return
-    }
-    expectedScrollTop.current = null
-    const next = offsetForScrollTop(g, top)
-    offsetRef.current = next
-    setScrolled({ key, offset: next })
-  }
-
-  // Scaled (more rows than a scrollbar can hold): a wheel notch moves the same distance as anywhere else.
-  useEffect(() => {
-    const element = scrollRef.current
-    if (!element || !isScaled(g)) return
-    const onWheel = (event: WheelEvent) => {
-      if (Math.abs(event.deltaY) <= Math.abs(event.deltaX)) return
-      event.preventDefault()
-      const unit = event.deltaMode === 1 ? 40 : event.deltaMode === 2 ? g.viewportHeight : 1
-      const clamped = Math.min(Math.max(offsetRef.current + event.deltaY * unit, 0), g.maxOffset)
-      offsetRef.current = clamped
-      setScrolled({ key, offset: clamped })
-      expectedScrollTop.current = scrollTopForOffset(g, clamped)
-      element.scrollTop = expectedScrollTop.current
-    }
-    element.addEventListener('wheel', onWheel, { passive: false })
-    return () => element.removeEventListener('wheel', onWheel)
-  }, [g, key])
+  // The rows of a new offset are asked for in the scroll event, with the overscan, as the grid does.
+  const { prefetch } = pages
+  const prefetchRows = useCallback(
+    (firstRow: number, endRow: number) => prefetch(Math.max(0, firstRow - OVERSCAN) * cols, Math.min(rowCount, (endRow + OVERSCAN) * cols)),
+    [prefetch, cols, rowCount],
+  )
+  const { scrollRef, offsetRef, scrollToOffset, onScroll } = useViewportScrolling(viewport, prefetchRows)
 
   const moveTo = (row: number) => {
     if (rowCount === 0) return
@@ -152,7 +101,7 @@ export function Gallery({
 
   const focusGallery = () => scrollRef.current?.focus({ preventScroll: true })
   // Opened: the arrows move between thumbnails at once.
-  useEffect(() => scrollRef.current?.focus({ preventScroll: true }), [])
+  useEffect(() => scrollRef.current?.focus({ preventScroll: true }), [scrollRef])
   const inspectorLayer = useEscapeLayer(inspecting, () => {
     setInspectingState(null)
     focusGallery()
@@ -200,7 +149,7 @@ export function Gallery({
   const rows: number[] = []
   for (let r = firstGridRow; r < endGridRow; r += 1) rows.push(r)
   const slots = Math.ceil(g.viewportHeight / CELL_HEIGHT) + 1 + 2 * OVERSCAN
-  const cellWidth = Math.floor(viewport.width / cols)
+  const cellWidth = Math.floor(viewport.size.width / cols)
 
   return (
     <div className="gallery-view">

@@ -4,8 +4,27 @@ import { geometry, isScaled, offsetForScrollTop, scrollTopForOffset, visibleRows
 export const ROW_HEIGHT = 24
 export const HEADER_HEIGHT = 40
 
-/** The size the last grid measured: a new grid in this window starts with it. */
-let lastViewport: { height: number; width: number } | null = null
+/**
+ * What a viewport scrolls: rows of one height below a header of another (the grid: table rows under its
+ * sticky header; the gallery: rows of thumbnails, several items a row, no header). Callers pass a constant:
+ * the last size measured is remembered per layout.
+ */
+export interface ViewportLayout {
+  rowHeight: number
+  /** The part of the scroll element above the rows (a sticky header), not scrolled. */
+  headerHeight: number
+  /** How many items a row holds at a width (thumbnails side by side); one when absent. */
+  perRow?: (width: number) => number
+  /** The distance a wheel notch counted in lines (Firefox's deltaMode 1) moves. */
+  lineHeight: number
+}
+
+export const GRID_LAYOUT: ViewportLayout = { rowHeight: ROW_HEIGHT, headerHeight: HEADER_HEIGHT, lineHeight: ROW_HEIGHT }
+
+type Size = { height: number; width: number }
+
+/** The size the last viewport of a layout measured: a new one in this window starts with it. */
+const lastSizes = new WeakMap<ViewportLayout, Size>()
 
 /**
  * The grid's viewport: its measured size, the scroll offset into the whole table (a virtual offset, scaled
@@ -14,6 +33,11 @@ let lastViewport: { height: number; width: number } | null = null
  */
 export interface Viewport {
   viewKey: string
+  layout: ViewportLayout
+  /** The measured size of the scroll element (or the first guess at it). */
+  size: Size
+  /** Items a row (the layout's `perRow` at this width); `g` counts rows, `rows` too. */
+  perRow: number
   g: Geometry
   /** The rows in view at the rendered offset. */
   rows: RowWindow
@@ -21,32 +45,40 @@ export interface Viewport {
   setSize(size: { height: number; width: number }): void
 }
 
-export function useViewport(rowCount: number, viewKey: string): Viewport {
-  // The last grid's size, else a guess no smaller than the grid (the window less the app's chrome): more rows
-  // than fit are clipped, fewer would leave a gap until measured.
-  const [size, setSizeState] = useState(() => lastViewport ?? { height: Math.max(200, window.innerHeight - 76), width: Math.max(300, window.innerWidth - 280) })
+/** `itemCount` items (table rows, thumbnails) laid out `layout.perRow` a row. */
+export function useViewport(itemCount: number, viewKey: string, layout: ViewportLayout = GRID_LAYOUT): Viewport {
+  // The last size of this layout, else a guess no smaller than the grid (the window less the app's chrome):
+  // more rows than fit are clipped, fewer would leave a gap until measured.
+  const [size, setSizeState] = useState(() => lastSizes.get(layout) ?? { height: Math.max(200, window.innerHeight - 76), width: Math.max(300, window.innerWidth - 280) })
   // A new view (filter, sort, search) keeps this grid, its column widths and its DOM rows (a remount cost
   // ~25 ms per view change): the scroll offset belongs to one view, so it is stored with its key and read as
   // 0 under any other — no second render to reset it.
   const [scrolled, setScrolled] = useState({ viewKey, offset: 0 })
   const offset = scrolled.viewKey === viewKey ? scrolled.offset : 0
-  const bodyHeight = Math.max(ROW_HEIGHT, size.height - HEADER_HEIGHT)
-  const g = useMemo(() => geometry(rowCount, ROW_HEIGHT, bodyHeight), [rowCount, bodyHeight])
-  const setSize = useCallback((next: { height: number; width: number }) => {
-    lastViewport = next
-    setSizeState((previous) => (previous.height === next.height && previous.width === next.width ? previous : next))
-  }, [])
+  const { rowHeight, headerHeight, perRow: perRowAt } = layout
+  const perRow = Math.max(1, perRowAt ? perRowAt(size.width) : 1)
+  const rowCount = Math.ceil(itemCount / perRow)
+  const bodyHeight = Math.max(rowHeight, size.height - headerHeight)
+  const g = useMemo(() => geometry(rowCount, rowHeight, bodyHeight), [rowCount, rowHeight, bodyHeight])
+  const setSize = useCallback(
+    (next: Size) => {
+      lastSizes.set(layout, next)
+      setSizeState((previous) => (previous.height === next.height && previous.width === next.width ? previous : next))
+    },
+    [layout],
+  )
   const setOffset = useCallback((next: number) => setScrolled({ viewKey, offset: next }), [viewKey])
-  return { viewKey, g, rows: visibleRows(g, offset), setOffset, setSize }
+  return { viewKey, layout, size, perRow, g, rows: visibleRows(g, offset), setOffset, setSize }
 }
 
 /**
  * The viewport's DOM side: measures the grid, follows its scroll events, applies wheel notches when the
  * scroll height is scaled, and scrolls to an offset. `prefetch` asks for the rows of a new offset in the
- * event itself, as a hand-written page would, before React renders them.
+ * event itself, as a hand-written page would, before React renders them (rows of the layout: a caller with
+ * several items a row turns them into items).
  */
 export function useViewportScrolling(viewport: Viewport, prefetch: (first: number, end: number) => void) {
-  const { viewKey, g, setOffset, setSize } = viewport
+  const { viewKey, layout, g, setOffset, setSize } = viewport
   const scrollRef = useRef<HTMLDivElement>(null)
   /** The offset as last set, ahead of the render that shows it (keys and wheel notches add to it). */
   const offsetRef = useRef(0)
@@ -122,12 +154,12 @@ export function useViewportScrolling(viewport: Viewport, prefetch: (first: numbe
     const onWheel = (event: WheelEvent) => {
       if (Math.abs(event.deltaY) <= Math.abs(event.deltaX)) return
       event.preventDefault()
-      const unit = event.deltaMode === 1 ? ROW_HEIGHT : event.deltaMode === 2 ? g.viewportHeight : 1
+      const unit = event.deltaMode === 1 ? layout.lineHeight : event.deltaMode === 2 ? g.viewportHeight : 1
       scrollToOffset(offsetRef.current + event.deltaY * unit)
     }
     element.addEventListener('wheel', onWheel, { passive: false })
     return () => element.removeEventListener('wheel', onWheel)
-  }, [g, scrollToOffset])
+  }, [g, layout, scrollToOffset])
 
   return { scrollRef, offsetRef, scrollToOffset, onScroll }
 }
