@@ -200,6 +200,24 @@ describe.each(['a local root', 'Azure (Azurite)', 'S3 (loopback)', 'GCS (loopbac
     await claim!.release()
   })
 
+  it('keeps a claim whose holder on this machine still runs, however late its renewals, and frees it when it exits', async () => {
+    const { ttlMs } = at()
+    const store = at().store()
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 120000)'], { stdio: 'ignore' })
+    try {
+      expect(await store.create(key('starved'), JSON.stringify({ token: 'z', host: hostname(), pid: holder.pid }))).not.toBeNull()
+      // Past its lease (a starved holder that did not renew): still its.
+      await expect.poll(async () => ((await store.read(key('starved')))?.ageMs ?? 0) > ttlMs, { timeout: 30_000, interval: 200 }).toBe(true)
+      expect(await claimName(store, key('starved'), { ttlMs, waitMs: 0 })).toBeNull()
+    } finally {
+      holder.kill('SIGKILL')
+      await new Promise((resolve) => holder.once('exit', resolve))
+    }
+    const claim = await claimName(store, key('starved'), { ttlMs, waitMs: 0 })
+    expect(claim).not.toBeNull()
+    await claim!.release()
+  })
+
   it('takes over a claim of another machine only once its lease has expired', async () => {
     const { ttlMs } = at()
     const store = at().store()

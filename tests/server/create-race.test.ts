@@ -105,6 +105,12 @@ const registerKind: Kind = {
 
 async function race(servers: StoreServer[], kinds: Kind[]): Promise<string[]> {
   const problems: string[] = []
+  // A long run says each problem when it happens (a later failure must not hide it).
+  const push = problems.push.bind(problems)
+  problems.push = (...items: string[]) => {
+    if (ROUNDS > 1) for (const item of items) process.stderr.write(`create-race problem: ${item}\n`)
+    return push(...items)
+  }
   for (let r = 0; r < ROUNDS; r++) {
     for (const kind of kinds) {
       const answers = await Promise.all(servers.map((s, i) => {

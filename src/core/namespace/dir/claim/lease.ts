@@ -54,22 +54,33 @@ export async function claimName(store: ClaimStore, key: string, options: ClaimOp
   }
 }
 
-/** Expired, or held by a process of this machine that has exited. */
+/**
+ * A live holder on this machine keeps its claim however old: a starved process (a loaded machine, a paused
+ * VM) whose renewals are late must not lose its name while its create still runs, or two creates would both
+ * commit. Only a claim this old with a live pid is taken as a reused pid.
+ */
+export const REUSED_PID_AGE_FACTOR = 10
+
+/**
+ * Held by a process of this machine that has exited (or, at {@link REUSED_PID_AGE_FACTOR} leases old, whose pid
+ * now names another process); held from another machine and expired.
+ */
 export function isAbandoned(claim: StoredClaim, ttlMs: number): boolean {
-  if (claim.ageMs > ttlMs) return true
   let owner: Partial<ClaimOwner>
   try {
     owner = JSON.parse(claim.body) as Partial<ClaimOwner>
   } catch {
-    return false // being written: give it its lease
+    return claim.ageMs > ttlMs // being written, or not ours: its lease decides
   }
-  if (owner.host !== hostname() || typeof owner.pid !== 'number' || !Number.isSafeInteger(owner.pid) || owner.pid <= 0) return false
-  if (owner.pid === process.pid) return false
+  const local = owner.host === hostname() && typeof owner.pid === 'number' && Number.isSafeInteger(owner.pid) && owner.pid > 0
+  if (!local) return claim.ageMs > ttlMs
+  if (owner.pid === process.pid) return claim.ageMs > ttlMs * REUSED_PID_AGE_FACTOR
   try {
-    process.kill(owner.pid, 0)
-    return false
+    process.kill(owner.pid!, 0)
+    return claim.ageMs > ttlMs * REUSED_PID_AGE_FACTOR
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH'
+    // EPERM: a process we may not signal runs under that pid — alive.
+    return (error as NodeJS.ErrnoException).code === 'ESRCH' || claim.ageMs > ttlMs * REUSED_PID_AGE_FACTOR
   }
 }
 
