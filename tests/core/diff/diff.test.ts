@@ -44,6 +44,7 @@ describe('version diff (core, real Lance tables)', () => {
     // people: v2 deletes 0..9, v3 updates 100..149, v4 adds 5000..5019, v5 adds a column.
     const people = await db.openTable('people')
     await people.delete('id < 10')
+    // `values` are literal values: the label becomes the text 'changed' with its quotes (a quote to escape in key lists).
     await people.update({ where: 'id >= 100 AND id < 150', values: { label: "'changed'" } })
     await people.add(rows(Array.from({ length: 20 }, (_, i) => N + i)))
     await people.addColumns([{ name: 'extra', valueSql: 'id * 2' }])
@@ -79,6 +80,21 @@ describe('version diff (core, real Lance tables)', () => {
     expect(r.readAllColumns).toBe(true)
     expect(r.rows).toEqual({ from: N, to: N + 10 })
     expect(job.progress.rows).toBe(2 * N + 10)
+  })
+
+  it('a view of the diff’s keys: counts, pages and filters read exactly those rows, at any length', async () => {
+    const r = (await diff('people', 1, 4, 'id')).result!
+    const keys = { column: 'id', values: r.keys.changed }
+    expect(value<number>(await service.dispatch('tables/count', { ...ref('people'), view: { version: 4, keys } }))).toBe(50)
+    expect(value<number>(await service.dispatch('tables/count', { ...ref('people'), view: { version: 4, keys, filter: 'id >= 140' } }))).toBe(10)
+    expect(value<number>(await service.dispatch('tables/count', { ...ref('people'), view: { version: 4, keys: { column: 'id', values: [] } } }))).toBe(0)
+    // 10,000 keys: far past the length of a typed filter, one IN list for Lance.
+    const many = { column: 'id', values: Array.from({ length: 10_000 }, (_, i) => i * 2) }
+    expect(value<number>(await service.dispatch('tables/count', { ...ref('people'), view: { version: 1, keys: many } }))).toBe(N / 2)
+    const labels = { column: 'label', values: ['r20', "it's", "'changed'"] }
+    expect(value<number>(await service.dispatch('tables/count', { ...ref('people'), view: { version: 4, keys: labels } }))).toBe(51)
+    const missing = await service.dispatch('tables/count', { ...ref('people'), view: { version: 4, keys: { column: 'nope', values: [1] } } })
+    expect(missing.ok).toBe(false)
   })
 
   it('compares the columns both versions have and names the schema change', async () => {

@@ -1,6 +1,6 @@
 import type { Table as LanceTable } from '@lancedb/lancedb'
 import type { RecordBatch, Schema } from 'apache-arrow'
-import { AppError, type TableViewSpec } from '../../../contract'
+import { AppError, viewPredicate, type TableViewSpec } from '../../../contract'
 import { schemaFields } from '../../arrow'
 import type { CallOptions, IndexSummary, TableDescription } from '../client'
 import { formatTableId, type TableId } from '../path'
@@ -83,7 +83,7 @@ export class DirQueries {
     return this.run(id, async () => {
       const { table } = await this.checked(id, view)
       options.signal?.throwIfAborted()
-      if (!view.search) return table.countRows(viewNarrowsRows(view) ? view.filter : undefined)
+      if (!view.search) return table.countRows(viewNarrowsRows(view) ? viewPredicate(view) : undefined)
       // A search has at most k results; count them without reading their columns.
       const result = await buildQuery(table, { ...view, columns: [] }, { withRowId: true }).toArrow()
       return result.numRows
