@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { VersionComparison } from './lifecycle'
 import type { AppErrorData } from './result'
 import type { TableRef } from './types'
+import { MAX_VIEW_KEYS } from './view'
 
 /**
  * What changed between two versions of a table ("Compare… → Show changes"): one streaming pass over both versions
@@ -13,8 +14,8 @@ export const diffJobIdSchema = z.string().regex(/^d[A-Za-z0-9_-]{1,64}$/, 'must 
 
 /** Keys held in memory per version (a Map of key → row hash, about 100 bytes a key: ~1 GB would be 10M; we stop at 5M). */
 export const DIFF_MAX_KEYS = 5_000_000
-/** Keys listed per kind (added, deleted, changed) in a result; the counts are always exact. */
-export const DIFF_LISTED_KEYS = 100_000
+/** Keys listed per kind (added, deleted, changed) in a result, as many as a view may name; the counts are always exact. */
+export const DIFF_LISTED_KEYS = MAX_VIEW_KEYS
 
 export type DiffKey = number | string
 
