@@ -25,6 +25,8 @@ export interface DiffResult {
   to: number
   /** The key column rows were matched by. */
   key: string
+  /** Integer keys (64-bit ones past 2^53 are listed as their digits) or text. */
+  keyType: 'integer' | 'text'
   added: number
   deleted: number
   changed: number

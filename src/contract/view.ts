@@ -75,6 +75,8 @@ export const tableViewSchema = z.object({
     .object({
       column: columnNameSchema,
       values: z.array(z.union([z.number().finite(), z.string().max(4096)])).max(MAX_VIEW_KEYS),
+      /** The column holds integers: text values are 64-bit integers past 2^53 written as digits (not quoted). */
+      integers: z.boolean().optional(),
     })
     .optional(),
 })
@@ -91,6 +93,7 @@ export function viewPredicate(view: Pick<TableViewSpec, 'filter' | 'keys'> | und
   const keys = view?.keys
   if (!keys) return filter
   // No keys: a predicate no row matches (Lance has no empty IN list).
-  const inList = keys.values.length === 0 ? 'FALSE' : `${sqlIdentifier(keys.column)} IN (${keys.values.map((v) => (typeof v === 'number' ? String(v) : `'${v.replaceAll("'", "''")}'`)).join(', ')})`
+  const literal = (v: number | string) => (typeof v === 'number' ? String(v) : keys.integers && /^-?\d+$/.test(v) ? v : `'${v.replaceAll("'", "''")}'`)
+  const inList = keys.values.length === 0 ? 'FALSE' : `${sqlIdentifier(keys.column)} IN (${keys.values.map(literal).join(', ')})`
   return filter ? `(${inList}) AND (${filter})` : inList
 }

@@ -114,6 +114,7 @@ export async function diffVersions(client: NamespaceClient, table: TableRef, fro
     from,
     to,
     key,
+    keyType: DataType.isInt(fromKey.type) ? 'integer' : 'text',
     added: addedCount,
     deleted: deletedCount,
     changed: changedCount,

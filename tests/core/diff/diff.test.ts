@@ -97,6 +97,18 @@ describe('version diff (core, real Lance tables)', () => {
     expect(missing.ok).toBe(false)
   })
 
+  it('matches 64-bit integer keys past 2^53 exactly and shows their rows', async () => {
+    const big = 2n ** 60n
+    const t = await db.createTable('bigkeys', tableOf([batchOf({ id: { vector: makeVector(BigInt64Array.from([big, big + 1n, big + 2n])), nullable: false }, v: vectorFromArray([1, 2, 3], new Float64()) })]))
+    await t.update({ where: `id = ${big + 1n}`, values: { v: 20 } })
+    t.close()
+    const r = (await diff('bigkeys', 1, 2, 'id')).result!
+    expect(r.keyType).toBe('integer')
+    expect(r.keys.changed).toEqual([String(big + 1n)])
+    const view = { version: 2, keys: { column: 'id', values: r.keys.changed, integers: true } }
+    expect(value<number>(await service.dispatch('tables/count', { ...ref('bigkeys'), view }))).toBe(1)
+  })
+
   it('compares the columns both versions have and names the schema change', async () => {
     const r = (await diff('people', 4, 5, 'id')).result!
     expect([r.added, r.deleted, r.changed]).toEqual([0, 0, 0])

@@ -30,7 +30,7 @@ export function useTableLifecycle(tableRef: TableRef) {
   const diffVersion = diff ? (diff.side === 'deleted' ? diff.result.from : diff.result.to) : undefined
   const openVersion = diffVersion ?? opened?.version
   const viewRef = useMemo<VersionedRef>(() => (openVersion !== undefined ? { ...tableRef, version: openVersion } : tableRef), [tableRef, openVersion])
-  const diffKeys = useMemo<TableViewSpec['keys']>(() => (diff ? { column: diff.result.key, values: diff.result.keys[diff.side] } : undefined), [diff])
+  const diffKeys = useMemo<TableViewSpec['keys']>(() => (diff ? { column: diff.result.key, values: diff.result.keys[diff.side], integers: diff.result.keyType === 'integer' } : undefined), [diff])
   const showDiff = useCallback(
     (result: DiffResult) => {
       setDiffFor({ ref: tableRef, result, side: result.changed > 0 ? 'changed' : result.added > 0 ? 'added' : result.deleted > 0 ? 'deleted' : 'changed' })
