@@ -2,6 +2,7 @@ import { DataType, type Field, type RecordBatch } from 'apache-arrow'
 import { AppError, DIFF_LISTED_KEYS, DIFF_MAX_KEYS, type DiffKey, type DiffResult, type TableRef } from '../../contract'
 import { fieldInfo } from '../arrow/format'
 import type { NamespaceClient } from '../namespace/client'
+import type { TableId } from '../namespace/path'
 import { compareVersions } from '../namespace/versions'
 import { RowHashes } from './hash'
 
@@ -67,66 +68,172 @@ export async function diffVersions(client: NamespaceClient, table: TableRef, fro
     options.signal?.throwIfAborted()
   }
 
-  // key → hash of the older version's row (MATCHED once the newer version has a row with that key).
-  const older = new Map<DiffKey, number>()
-  for await (const { keys, hashes } of scan(from)) {
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i]!
-      if (older.has(k)) throw duplicate(key, from, k)
-      older.set(k, hashes.get(i))
-    }
-  }
-  const added: DiffKey[] = []
-  const addedSeen = new Set<DiffKey>()
-  const changed: DiffKey[] = []
-  let addedCount = 0
-  let changedCount = 0
-  let unchanged = 0
-  for await (const { keys, hashes } of scan(to)) {
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i]!
-      const old = older.get(k)
-      if (old === undefined) {
-        if (addedSeen.has(k)) throw duplicate(key, to, k)
-        addedSeen.add(k)
-        addedCount++
-        if (added.length < DIFF_LISTED_KEYS) added.push(k)
-        continue
+  const keyType = DataType.isInt(fromKey.type) ? 'integer' : 'text'
+  const tally = new Tally()
+  // Row addresses first (dir catalogs): a key at the same address in both versions is the same stored row, so
+  // only the rows that moved are read whole. Too many moved rows (a compaction) and every row is read instead.
+  const byAddress = client.scanRowAddresses ? await matchByAddress(client, id, from, to, key, options.signal, progress) : null
+  let readAllColumns = true
+  if (byAddress && byAddress.moved.length <= DIFF_LISTED_KEYS) {
+    readAllColumns = false
+    tally.addedKeys(byAddress.added)
+    tally.deletedKeys(byAddress.deleted)
+    tally.unchanged += byAddress.unchanged
+    if (byAddress.moved.length > 0) {
+      const keys = { column: key, values: byAddress.moved, integers: keyType === 'integer' }
+      const olderRows = new Map<DiffKey, number>()
+      for await (const batch of client.scan(id, { version: from, columns, keys }, { signal: options.signal })) {
+        const { keys: ks, hashes } = rowsOf(batch, key, compared, from)
+        for (let i = 0; i < ks.length; i++) olderRows.set(ks[i]!, hashes.get(i))
       }
-      if (old === MATCHED) throw duplicate(key, to, k)
-      older.set(k, MATCHED)
-      if (old === hashes.get(i)) unchanged++
-      else {
-        changedCount++
-        if (changed.length < DIFF_LISTED_KEYS) changed.push(k)
+      for await (const batch of client.scan(id, { version: to, columns, keys }, { signal: options.signal })) {
+        const { keys: ks, hashes } = rowsOf(batch, key, compared, to)
+        for (let i = 0; i < ks.length; i++) {
+          if (olderRows.get(ks[i]!) === hashes.get(i)) tally.unchanged++
+          else tally.change(ks[i]!)
+        }
       }
+      options.signal?.throwIfAborted()
     }
+  } else {
+    // Read from the start again (progress counts this pass alone).
+    rowsRead = 0
+    await matchByHash(tally, scan(from), scan(to), key, from, to)
   }
-  const deleted: DiffKey[] = []
-  let deletedCount = 0
-  for (const [k, hash] of older) {
-    if (hash === MATCHED) continue
-    deletedCount++
-    if (deleted.length < DIFF_LISTED_KEYS) deleted.push(k)
-  }
+  const { added, deleted, changed } = tally
   return {
     table: { connectionId: table.connectionId, namespace: [...table.namespace], name: table.name },
     from,
     to,
     key,
-    keyType: DataType.isInt(fromKey.type) ? 'integer' : 'text',
-    added: addedCount,
-    deleted: deletedCount,
-    changed: changedCount,
-    unchanged,
-    keys: { added, deleted, changed },
-    keysTruncated: Math.max(addedCount, deletedCount, changedCount) > DIFF_LISTED_KEYS,
+    keyType,
+    added: added.count,
+    deleted: deleted.count,
+    changed: changed.count,
+    unchanged: tally.unchanged,
+    keys: { added: added.keys, deleted: deleted.keys, changed: changed.keys },
+    keysTruncated: Math.max(added.count, deleted.count, changed.count) > DIFF_LISTED_KEYS,
     compared,
     schema: { added: schemaDiff.added, removed: schemaDiff.removed, changed: schemaDiff.changed },
-    readAllColumns: true,
+    readAllColumns,
     rows: { from: before.rowCount, to: after.rowCount },
     elapsedMs: Date.now() - started,
   }
+}
+
+/** Counts and the listed keys of one kind. */
+class Kind {
+  count = 0
+  readonly keys: DiffKey[] = []
+  add(key: DiffKey): void {
+    this.count++
+    if (this.keys.length < DIFF_LISTED_KEYS) this.keys.push(key)
+  }
+}
+
+class Tally {
+  readonly added = new Kind()
+  readonly deleted = new Kind()
+  readonly changed = new Kind()
+  unchanged = 0
+  change(key: DiffKey): void {
+    this.changed.add(key)
+  }
+  addedKeys(keys: Iterable<DiffKey>): void {
+    for (const k of keys) this.added.add(k)
+  }
+  deletedKeys(keys: Iterable<DiffKey>): void {
+    for (const k of keys) this.deleted.add(k)
+  }
+}
+
+/** Every row of both versions reduced to key → hash of the compared columns (no shortcut). */
+async function matchByHash(tally: Tally, older: AsyncIterable<{ keys: DiffKey[]; hashes: RowHashes }>, newer: AsyncIterable<{ keys: DiffKey[]; hashes: RowHashes }>, key: string, from: number, to: number): Promise<void> {
+  // key → hash of the older version's row (MATCHED once the newer version has a row with that key).
+  const before = new Map<DiffKey, number>()
+  for await (const { keys, hashes } of older) {
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!
+      if (before.has(k)) throw duplicate(key, from, k)
+      before.set(k, hashes.get(i))
+    }
+  }
+  const addedSeen = new Set<DiffKey>()
+  for await (const { keys, hashes } of newer) {
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!
+      const old = before.get(k)
+      if (old === undefined) {
+        if (addedSeen.has(k)) throw duplicate(key, to, k)
+        addedSeen.add(k)
+        tally.added.add(k)
+        continue
+      }
+      if (old === MATCHED) throw duplicate(key, to, k)
+      before.set(k, MATCHED)
+      if (old === hashes.get(i)) tally.unchanged++
+      else tally.change(k)
+    }
+  }
+  for (const [k, hash] of before) if (hash !== MATCHED) tally.deleted.add(k)
+}
+
+/**
+ * Both versions' keys with their row addresses: keys only in `to` are added, only in `from` deleted; a key at the
+ * same address in both is unchanged; one that moved (updated, or rewritten by a compaction) needs its values read.
+ */
+async function matchByAddress(
+  client: NamespaceClient,
+  id: TableId,
+  from: number,
+  to: number,
+  key: string,
+  signal: AbortSignal | undefined,
+  progress: (rows: number) => void,
+): Promise<{ added: DiffKey[]; deleted: DiffKey[]; moved: DiffKey[]; unchanged: number }> {
+  const rows = async function* (version: number): AsyncGenerator<{ keys: DiffKey[]; addresses: BigUint64Array | BigInt64Array | number[] }> {
+    for await (const batch of client.scanRowAddresses!(id, version, key, { signal })) {
+      signal?.throwIfAborted()
+      const { keys } = rowsOf(batch, key, [], version)
+      const column = batch.getChild('_rowaddr')
+      if (!column) throw new AppError('internal', 'Lance returned no row addresses')
+      const addresses = column.toArray() as BigUint64Array
+      yield { keys, addresses }
+      progress(batch.numRows)
+    }
+  }
+  // key → row address in `from` (as a number: exact while fragments stay below 2^21), MATCHED once seen in `to`.
+  const before = new Map<DiffKey, number>()
+  for await (const { keys, addresses } of rows(from)) {
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!
+      if (before.has(k)) throw duplicate(key, from, k)
+      before.set(k, Number(addresses[i]!))
+    }
+  }
+  const added: DiffKey[] = []
+  const addedSeen = new Set<DiffKey>()
+  const moved: DiffKey[] = []
+  let unchanged = 0
+  for await (const { keys, addresses } of rows(to)) {
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!
+      const old = before.get(k)
+      if (old === undefined) {
+        if (addedSeen.has(k)) throw duplicate(key, to, k)
+        addedSeen.add(k)
+        added.push(k)
+        continue
+      }
+      if (old === MATCHED) throw duplicate(key, to, k)
+      before.set(k, MATCHED)
+      if (old === Number(addresses[i]!)) unchanged++
+      else moved.push(k)
+    }
+  }
+  const deleted: DiffKey[] = []
+  for (const [k, address] of before) if (address !== MATCHED) deleted.push(k)
+  return { added, deleted, moved, unchanged }
 }
 
 function rowsOf(batch: RecordBatch, key: string, compared: string[], version: number): { keys: DiffKey[]; hashes: RowHashes } {

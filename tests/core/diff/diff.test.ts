@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ConnectionInfo, DiffJobInfo, Result } from '../../../src/contract'
 import { batchOf, tableOf } from '../../../src/core/arrow'
 import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
+import { diffVersions } from '../../../src/core/diff'
+import { DirNamespaceClient } from '../../../src/core/namespace/dir'
 import { buildCatalog, makeTempDir, removeDir } from '../../helpers/catalog'
 
 const N = 5_000
@@ -26,6 +28,7 @@ function rows(ids: number[], label: (i: number) => string | null = (i) => `r${i}
 
 describe('version diff (core, real Lance tables)', () => {
   let base: string
+  let root: string
   let service: CatalogService
   let connection: ConnectionInfo
   let db: lancedb.Connection
@@ -34,7 +37,7 @@ describe('version diff (core, real Lance tables)', () => {
   beforeAll(async () => {
     base = await makeTempDir('lcb-diff-')
     const ids = Array.from({ length: N }, (_, i) => i)
-    const root = await buildCatalog(join(base, 'catalog'), {
+    root = await buildCatalog(join(base, 'catalog'), {
       tables: [
         { namespace: [], name: 'people', data: rows(ids) },
         { namespace: [], name: 'dups', data: rows(ids) },
@@ -77,7 +80,8 @@ describe('version diff (core, real Lance tables)', () => {
     expect([...r.keys.deleted].sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: 10 }, (_, i) => i))
     expect([...r.keys.changed].sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: 50 }, (_, i) => 100 + i))
     expect([...r.keys.added].sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: 20 }, (_, i) => N + i))
-    expect(r.readAllColumns).toBe(true)
+    // Dir catalogs: rows at the same address in both versions are not read; only the 50 moved ones are.
+    expect(r.readAllColumns).toBe(false)
     expect(r.rows).toEqual({ from: N, to: N + 10 })
     expect(job.progress.rows).toBe(2 * N + 10)
   })
@@ -107,6 +111,33 @@ describe('version diff (core, real Lance tables)', () => {
     expect(r.keys.changed).toEqual([String(big + 1n)])
     const view = { version: 2, keys: { column: 'id', values: r.keys.changed, integers: true } }
     expect(value<number>(await service.dispatch('tables/count', { ...ref('bigkeys'), view }))).toBe(1)
+  })
+
+  it('reads every row where the engine gives no row addresses, and finds the same changes', async () => {
+    const client = await DirNamespaceClient.open(root)
+    try {
+      // The same client without its address scan: what a REST catalog offers.
+      const plain = Object.assign(Object.create(client) as DirNamespaceClient, { scanRowAddresses: undefined })
+      const r = await diffVersions(plain, ref('people'), 1, 4, 'id')
+      expect([r.added, r.deleted, r.changed, r.readAllColumns]).toEqual([20, 10, 50, true])
+    } finally {
+      await client.close()
+    }
+  })
+
+  it('a compaction moves every row but changes none: moved rows are read and compared, none counted changed', async () => {
+    const t = await db.createTable('compacted', rows(Array.from({ length: 300 }, (_, i) => i)))
+    for (let k = 0; k < 3; k++) await t.add(rows(Array.from({ length: 100 }, (_, i) => 300 + k * 100 + i)))
+    await t.update({ where: 'id = 5', values: { score: 99 } })
+    const before = await t.version()
+    await t.optimize()
+    const after = await t.version()
+    t.close()
+    const r = (await diff('compacted', before, after, 'id')).result!
+    expect([r.added, r.deleted, r.changed, r.unchanged]).toEqual([0, 0, 0, 600])
+    const across = (await diff('compacted', 1, after, 'id')).result!
+    expect([across.added, across.deleted, across.changed]).toEqual([300, 0, 1])
+    expect(across.keys.changed).toEqual([5])
   })
 
   it('compares the columns both versions have and names the schema change', async () => {

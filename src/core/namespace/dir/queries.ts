@@ -119,6 +119,26 @@ export class DirQueries {
     }
   }
 
+  /**
+   * The `column` of every row at `version` with its row address (`_rowaddr`: fragment and offset). Lance never
+   * changes a written data file: an update deletes the old row and appends the new one elsewhere, so a row at the
+   * same address in two versions is the same stored row (what a version diff uses to skip unchanged rows).
+   */
+  async *scanRowAddresses(id: TableId, version: number, column: string, options: CallOptions = {}): AsyncGenerator<RecordBatch> {
+    const { table } = await this.run(id, () => this.checked(id, { version, columns: [column] }))
+    const iterator = table.query().select([column, '_rowaddr'])[Symbol.asyncIterator]()
+    try {
+      for (;;) {
+        options.signal?.throwIfAborted()
+        const next = await this.run(id, () => iterator.next())
+        if (next.done) return
+        yield next.value
+      }
+    } finally {
+      await iterator.return?.()
+    }
+  }
+
   // ---- helpers ----------------------------------------------------------------------------
 
   /** The handle for the view's version, with the view's columns checked against that version's schema. */
