@@ -54,7 +54,7 @@ test('Compare… then Show changes opens the changed rows under a header with bo
   await expect(grid).toHaveAttribute('aria-rowcount', '11')
   await expect(grid.getByRole('gridcell', { name: 'row-50', exact: true })).toBeVisible()
   await expect(grid.getByRole('gridcell', { name: 'edited', exact: true }).first()).toBeVisible()
-  await expect(banner.getByTestId('diff-notes')).toContainText('read every row of both versions')
+  await expect(banner.getByTestId('diff-notes')).toContainText('read the key column of both versions, and whole only the rows Lance had rewritten')
   await screenshot(page, 'version-diff')
 
   // A filter narrows the changed rows like any view.

@@ -38,7 +38,7 @@ export function DiffBanner({ result, side, onSide, onClose }: { result: DiffResu
       </div>
       <div className="diff-banner-notes muted small" data-testid="diff-notes">
         rows of v{side === 'deleted' ? result.from : result.to}
-        {result.readAllColumns ? ` · read every row of both versions (${formatCount(result.rows.from + result.rows.to)} rows)` : ''}
+        {result.readAllColumns ? ` · read every row of both versions (${formatCount(result.rows.from + result.rows.to)} rows)` : ' · read the key column of both versions, and whole only the rows Lance had rewritten'}
         {schemaNotes.length > 0 ? ` · schema changed: ${schemaNotes.join(', ')} (compared: ${result.compared.join(', ') || 'the key only'})` : ''}
         {result[side] > result.keys[side].length ? ` · the grid shows ${formatCount(result.keys[side].length)} of these ${formatCount(result[side])} rows (a view names at most ${formatCount(result.keys[side].length)} keys)` : ''}
       </div>
