@@ -191,13 +191,17 @@ async function matchByAddress(
   signal: AbortSignal | undefined,
   progress: (rows: number) => void,
 ): Promise<{ added: DiffKey[]; deleted: DiffKey[]; moved: DiffKey[]; unchanged: number }> {
-  const rows = async function* (version: number): AsyncGenerator<{ keys: DiffKey[]; addresses: BigUint64Array | BigInt64Array | number[] }> {
+  const rows = async function* (version: number): AsyncGenerator<{ keys: DiffKey[]; addresses: Float64Array }> {
     for await (const batch of client.scanRowAddresses!(id, version, key, { signal })) {
       signal?.throwIfAborted()
       const { keys } = rowsOf(batch, key, [], version)
       const column = batch.getChild('_rowaddr')
       if (!column) throw new AppError('internal', 'Lance returned no row addresses')
-      const addresses = column.toArray() as BigUint64Array
+      // uint64 addresses as exact numbers (fragment < 2^21), read as 32-bit halves: no BigInt per row.
+      const raw = column.toArray() as BigUint64Array
+      const halves = new Uint32Array(raw.buffer, raw.byteOffset, raw.length * 2)
+      const addresses = new Float64Array(raw.length)
+      for (let i = 0; i < raw.length; i++) addresses[i] = halves[2 * i + 1]! * 2 ** 32 + halves[2 * i]!
       yield { keys, addresses }
       progress(batch.numRows)
     }
@@ -208,7 +212,7 @@ async function matchByAddress(
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!
       if (before.has(k)) throw duplicate(key, from, k)
-      before.set(k, Number(addresses[i]!))
+      before.set(k, addresses[i]!)
     }
   }
   const added: DiffKey[] = []
@@ -227,7 +231,7 @@ async function matchByAddress(
       }
       if (old === MATCHED) throw duplicate(key, to, k)
       before.set(k, MATCHED)
-      if (old === Number(addresses[i]!)) unchanged++
+      if (old === addresses[i]) unchanged++
       else moved.push(k)
     }
   }
@@ -240,19 +244,50 @@ function rowsOf(batch: RecordBatch, key: string, compared: string[], version: nu
   const keyColumn = batch.getChild(key)
   if (!keyColumn) throw new AppError('internal', `The scan of version ${version} lacks the key column “${key}”`)
   const keys: DiffKey[] = new Array(batch.numRows)
-  for (let i = 0; i < batch.numRows; i++) {
-    const value: unknown = keyColumn.get(i)
-    if (value === null || value === undefined)
-      throw new AppError('invalid_input', `The key column “${key}” has empty (null) values in version ${version}: rows without a key cannot be matched`, { hint: 'Pick a column with a value in every row' })
-    // 64-bit integers come as bigint: as numbers while exact, else as their digits.
-    keys[i] = typeof value === 'bigint' ? (value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(value) : value.toString()) : (value as DiffKey)
+  if (keyColumn.nullCount > 0) throw nullKeys(key, version)
+  if (DataType.isInt(keyColumn.type)) {
+    // The values as one typed array (no per-row Arrow lookups): the hot loop of a million-row diff.
+    const values = keyColumn.toArray() as ArrayLike<number | bigint>
+    if (values instanceof BigInt64Array || values instanceof BigUint64Array) {
+      // 64-bit: read as 32-bit halves (no BigInt per row); exact while the high half stays within ±2^21.
+      const halves = new Int32Array(values.buffer, values.byteOffset, values.length * 2)
+      const unsigned = values instanceof BigUint64Array
+      for (let i = 0; i < batch.numRows; i++) {
+        const hi = halves[2 * i + 1]!
+        if (hi >= -0x200000 && hi < 0x200000 && !(unsigned && hi < 0)) keys[i] = hi * 2 ** 32 + (halves[2 * i]! >>> 0)
+        else keys[i] = values[i]!.toString()
+      }
+      return { keys, hashes: hashesOf(batch, compared) }
+    }
+    for (let i = 0; i < batch.numRows; i++) {
+      const value = values[i]!
+      // 64-bit integers come as bigint: as numbers while exact, else as their digits.
+      keys[i] = typeof value === 'bigint' ? (value <= MAX_EXACT && value >= MIN_EXACT ? Number(value) : value.toString()) : value
+    }
+  } else {
+    for (let i = 0; i < batch.numRows; i++) {
+      const value: unknown = keyColumn.get(i)
+      if (value === null || value === undefined) throw nullKeys(key, version)
+      keys[i] = value as DiffKey
+    }
   }
-  const hashes = new RowHashes(batch.numRows)
+  return { keys, hashes: hashesOf(batch, compared) }
+}
+
+function hashesOf(batch: RecordBatch, compared: string[]): RowHashes {
+  const hashes = new RowHashes(compared.length > 0 ? batch.numRows : 0)
   for (const name of compared) {
     const column = batch.getChild(name)
     if (column) hashes.add(column)
   }
-  return { keys, hashes }
+  return hashes
+}
+
+const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER)
+const MIN_EXACT = BigInt(Number.MIN_SAFE_INTEGER)
+
+function nullKeys(key: string, version: number): AppError {
+  return new AppError('invalid_input', `The key column “${key}” has empty (null) values in version ${version}: rows without a key cannot be matched`, { hint: 'Pick a column with a value in every row' })
 }
 
 function duplicate(key: string, version: number, value: DiffKey): AppError {
