@@ -72,7 +72,7 @@ export async function diffVersions(client: NamespaceClient, table: TableRef, fro
   const tally = new Tally()
   // Row addresses first (dir catalogs): a key at the same address in both versions is the same stored row, so
   // only the rows that moved are read whole. Too many moved rows (a compaction) and every row is read instead.
-  const byAddress = client.scanRowAddresses ? await matchByAddress(client, id, from, to, key, options.signal, progress) : null
+  const byAddress = client.scanRowAddresses ? await matchByAddress(client, id, from, to, key, keyType === 'integer', options.signal, progress) : null
   let readAllColumns = true
   if (byAddress && byAddress.moved.length <= DIFF_LISTED_KEYS) {
     readAllColumns = false
@@ -188,9 +188,10 @@ async function matchByAddress(
   from: number,
   to: number,
   key: string,
+  integers: boolean,
   signal: AbortSignal | undefined,
   progress: (rows: number) => void,
-): Promise<{ added: DiffKey[]; deleted: DiffKey[]; moved: DiffKey[]; unchanged: number }> {
+): Promise<{ added: DiffKey[]; deleted: DiffKey[]; moved: DiffKey[]; unchanged: number } | null> {
   const rows = async function* (version: number): AsyncGenerator<{ keys: DiffKey[]; addresses: Float64Array }> {
     for await (const batch of client.scanRowAddresses!(id, version, key, { signal })) {
       signal?.throwIfAborted()
@@ -206,37 +207,71 @@ async function matchByAddress(
       progress(batch.numRows)
     }
   }
-  // key → row address in `from` (as a number: exact while fragments stay below 2^21), MATCHED once seen in `to`.
-  const before = new Map<DiffKey, number>()
+  // The older version whole, as two flat lists (key, address); a plain scan yields rows in address order.
+  const olderKeys: DiffKey[] = []
+  const olderAddresses: number[] = []
   for await (const { keys, addresses } of rows(from)) {
     for (let i = 0; i < keys.length; i++) {
-      const k = keys[i]!
-      if (before.has(k)) throw duplicate(key, from, k)
-      before.set(k, addresses[i]!)
+      olderKeys.push(keys[i]!)
+      olderAddresses.push(addresses[i]!)
     }
+  }
+  // Walk the newer version against it by address (a merge): a row at an address both versions have is the same
+  // stored row; only the rows on one side alone are looked up by key. No map of a million keys.
+  const olderOnly: number[] = []
+  const newerOnly: DiffKey[] = []
+  let unchanged = 0
+  let j = 0
+  let previous = -1
+  let ordered = olderAddresses.every((a, i) => i === 0 || a > olderAddresses[i - 1]!)
+  for await (const { keys, addresses } of rows(to)) {
+    for (let i = 0; i < keys.length && ordered; i++) {
+      const address = addresses[i]!
+      if (address <= previous) ordered = false
+      previous = address
+      while (j < olderAddresses.length && olderAddresses[j]! < address) olderOnly.push(j++)
+      if (j < olderAddresses.length && olderAddresses[j] === address && olderKeys[j] === keys[i]) {
+        unchanged++
+        j++
+      } else newerOnly.push(keys[i]!)
+    }
+  }
+  // Rows out of address order: the merge cannot say; read every row instead.
+  if (!ordered) return null
+  while (j < olderAddresses.length) olderOnly.push(j++)
+  const gone = new Map<DiffKey, boolean>()
+  for (const index of olderOnly) {
+    const k = olderKeys[index]!
+    if (gone.has(k)) throw duplicate(key, from, k)
+    gone.set(k, false)
   }
   const added: DiffKey[] = []
   const addedSeen = new Set<DiffKey>()
   const moved: DiffKey[] = []
-  let unchanged = 0
-  for await (const { keys, addresses } of rows(to)) {
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i]!
-      const old = before.get(k)
-      if (old === undefined) {
-        if (addedSeen.has(k)) throw duplicate(key, to, k)
-        addedSeen.add(k)
-        added.push(k)
-        continue
-      }
-      if (old === MATCHED) throw duplicate(key, to, k)
-      before.set(k, MATCHED)
-      if (old === addresses[i]) unchanged++
-      else moved.push(k)
+  for (const k of newerOnly) {
+    const seen = gone.get(k)
+    if (seen === undefined) {
+      if (addedSeen.has(k)) throw duplicate(key, to, k)
+      addedSeen.add(k)
+      added.push(k)
+    } else if (seen) throw duplicate(key, to, k)
+    else {
+      gone.set(k, true)
+      moved.push(k)
     }
   }
   const deleted: DiffKey[] = []
-  for (const [k, address] of before) if (address !== MATCHED) deleted.push(k)
+  for (const [k, matched] of gone) if (!matched) deleted.push(k)
+  // An added key may repeat a key of an unchanged row: count the added keys' rows in the newer version.
+  if (added.length > 0 && added.length <= DIFF_LISTED_KEYS) {
+    const seen = new Set<DiffKey>()
+    for await (const batch of client.scan(id, { version: to, columns: [key], keys: { column: key, values: added, integers } }, { signal })) {
+      for (const k of rowsOf(batch, key, [], to).keys) {
+        if (seen.has(k)) throw duplicate(key, to, k)
+        seen.add(k)
+      }
+    }
+  }
   return { added, deleted, moved, unchanged }
 }
 
