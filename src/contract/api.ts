@@ -9,6 +9,7 @@ import { exportStartInput, type ExportJobInfo } from './export'
 import type { IndexJobInfo } from './indexJobs'
 import { jobIdSchema, type JobInfo } from './jobs'
 import { profileJobIdSchema, type ProfileJobInfo } from './profile'
+import { diffJobIdSchema, type DiffJobInfo } from './diff'
 
 /**
  * The one API between the renderer and the core, keyed by `'domain/verb'`.
@@ -206,6 +207,10 @@ export const api = {
   'profile/start': method<ProfileJobInfo>()(tableRefSchema.extend({ view: tableViewSchema })),
   /** A profile job as it is now (with its result once done). */
   'profile/get': method<ProfileJobInfo>()(z.object({ jobId: profileJobIdSchema })),
+  /** What changed between two versions, rows matched by the `key` column (src/core/diff): a job followed by `jobs/progress` events. */
+  'diff/start': method<DiffJobInfo>()(tableRefSchema.extend({ from: versionSchema, to: versionSchema, key: z.string().min(1).max(1024) })),
+  /** A diff job as it is now (with its result once done). */
+  'diff/get': method<DiffJobInfo>()(z.object({ jobId: diffJobIdSchema })),
 } as const
 
 export type Api = typeof api

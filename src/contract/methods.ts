@@ -72,6 +72,8 @@ export const METHOD_NAMES = [
   'export/start',
   'profile/start',
   'profile/get',
+  'diff/start',
+  'diff/get',
 ] as const satisfies readonly Method[]
 
 type Missing = Exclude<Method, (typeof METHOD_NAMES)[number]>

@@ -13,6 +13,8 @@ export const MAX_PREDICATE_LENGTH = 16_384
 export const MAX_COLUMN_NAME_LENGTH = 1024
 /** Largest vector accepted for a similarity search. */
 export const MAX_VECTOR_DIMENSION = 65_536
+/** Most key values a view may name (a version diff lists at most this many rows of each kind). */
+export const MAX_VIEW_KEYS = 50_000
 /** Largest `k` (neighbours / search results) accepted. */
 export const MAX_SEARCH_RESULTS = 10_000
 
@@ -64,5 +66,34 @@ export const tableViewSchema = z.object({
   /** Visible columns, in order; absent = every column. */
   columns: z.array(columnNameSchema).max(10_000).optional(),
   search: searchSchema.optional(),
+  /**
+   * Only the rows whose `column` holds one of `values` (a version diff's added, deleted or changed rows), ANDed
+   * with the filter. Kept apart from `filter` so the Filter box shows the user's own predicate and a long key list
+   * is not held to {@link MAX_PREDICATE_LENGTH}; turned into one `IN (…)` predicate for Lance ({@link viewPredicate}).
+   */
+  keys: z
+    .object({
+      column: columnNameSchema,
+      values: z.array(z.union([z.number().finite(), z.string().max(4096)])).max(MAX_VIEW_KEYS),
+      /** The column holds integers: text values are 64-bit integers past 2^53 written as digits (not quoted). */
+      integers: z.boolean().optional(),
+    })
+    .optional(),
 })
 export type TableViewSpec = z.infer<typeof tableViewSchema>
+
+/** A column name as Lance SQL reads it: plain when it is a simple identifier, else in backticks. */
+function sqlIdentifier(name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `\`${name.replaceAll('`', '``')}\``
+}
+
+/** The one predicate a view's rows match: its key list (as `column IN (…)`) and its filter, or none. */
+export function viewPredicate(view: Pick<TableViewSpec, 'filter' | 'keys'> | undefined): string | undefined {
+  const filter = view?.filter?.trim() ? view.filter : undefined
+  const keys = view?.keys
+  if (!keys) return filter
+  // No keys: a predicate no row matches (Lance has no empty IN list).
+  const literal = (v: number | string) => (typeof v === 'number' ? String(v) : keys.integers && /^-?\d+$/.test(v) ? v : `'${v.replaceAll("'", "''")}'`)
+  const inList = keys.values.length === 0 ? 'FALSE' : `${sqlIdentifier(keys.column)} IN (${keys.values.map(literal).join(', ')})`
+  return filter ? `(${inList}) AND (${filter})` : inList
+}

@@ -6,6 +6,7 @@ import './namespace/rest'
 import { ImportModule } from './import'
 import { ExportModule } from './export'
 import { PROFILE_HISTORY, ProfileModule } from './profile'
+import { DIFF_HISTORY, DiffModule } from './diff'
 import { JobRegistry } from './jobs'
 import { ConnectionStore, MemoryConnectionRecords } from './connections/store'
 import { MemorySecretStore } from './connections/model'
@@ -48,7 +49,7 @@ export class CatalogService {
   /** Requests `requests/cancel` can stop. */
   private readonly requests = new CancellableRequests()
   /** Every job of the session, of every kind (`jobs/list`, `jobs/cancel`, the `jobs/progress` event). */
-  readonly jobs = new JobRegistry({ emit: (job) => this.options.emit?.('jobs/progress', job), history: { profile: PROFILE_HISTORY } })
+  readonly jobs = new JobRegistry({ emit: (job) => this.options.emit?.('jobs/progress', job), history: { profile: PROFILE_HISTORY, diff: DIFF_HISTORY } })
   /** The catalogs open in this window, with their Read-only switch. */
   private readonly open: OpenConnections
   /** Import jobs and staged uploads (the harness calls `imports.stageUpload` for HTTP bodies). */
@@ -61,6 +62,8 @@ export class CatalogService {
   readonly exports: ExportModule
   /** Column profiles (the Summary), kept per table version. */
   readonly profiles: ProfileModule
+  /** Version comparisons (Compare… → Show changes). */
+  readonly diffs: DiffModule
   /** Versions, tags, indexes, stats and maintenance, schema changes. */
   readonly lifecycle: LifecycleModule
   /** Saved REST connections, opening them, testing them, their capability maps. */
@@ -87,6 +90,7 @@ export class CatalogService {
     this.queries = new QueryModule({ client, cancellable })
     this.exports = new ExportModule({ client, jobs: this.jobs })
     this.profiles = new ProfileModule({ client, jobs: this.jobs })
+    this.diffs = new DiffModule({ client, jobs: this.jobs })
     this.lifecycle = new LifecycleModule({ client, cancellable, jobs: this.jobs })
     this.remote = new RemoteConnectionsModule(options.connections ?? new ConnectionStore(new MemoryConnectionRecords(), new MemorySecretStore()), {
       addConnection,
@@ -110,6 +114,7 @@ export class CatalogService {
       this.imports.handlers,
       this.exports.handlers,
       this.profiles.handlers,
+      this.diffs.handlers,
       this.jobs.handlers,
       this.requests.handlers,
     )
@@ -144,6 +149,7 @@ export class CatalogService {
     await this.imports.close()
     await this.exports.close()
     await this.profiles.close()
+    await this.diffs.close()
     await this.lifecycle.indexJobs.close()
     this.requests.abortAll()
     await this.open.closeAll()

@@ -13,6 +13,7 @@ export const sections: Record<string, () => Promise<Section>> = {
   query: async () => (await import('./query')).section,
   export: async () => (await import('./export')).section,
   lifecycle: async () => (await import('./lifecycle')).section,
+  diff: async () => (await import('./diff')).section,
   objstore: async () => (await import('./objstore')).section,
   'objstore-server': async () => (await import('./objstore-server')).section,
 }

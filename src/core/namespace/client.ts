@@ -97,6 +97,11 @@ export interface NamespaceClient {
   countRows(id: TableId, options?: ViewOptions): Promise<number>
   /** Every row of the view, batch by batch (dir: one streaming Lance query; rest: paged server queries). */
   scan(id: TableId, view: TableViewSpec, options?: { signal?: AbortSignal }): AsyncIterable<RecordBatch>
+  /**
+   * `column` and `_rowaddr` (uint64: fragment << 32 | offset) of every row at `version`, where the engine can say
+   * (dir: Lance; absent over REST). Same address in two versions = the same stored row, unchanged.
+   */
+  scanRowAddresses?(id: TableId, version: number, column: string, options?: { signal?: AbortSignal }): AsyncIterable<RecordBatch>
   /** Lance's plan for the view's query (`explainPlan`; `analyze`: run it and add metrics). */
   explainQuery(id: TableId, view: TableViewSpec, options?: ExplainOptions): Promise<string>
   /** The table's latest version (cheap: for "a newer version is available"). */

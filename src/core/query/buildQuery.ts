@@ -1,5 +1,5 @@
 import type { Query, Table as LanceTable, VectorQuery } from '@lancedb/lancedb'
-import type { TableViewSpec } from '../../contract'
+import { viewPredicate, type TableViewSpec } from '../../contract'
 
 export interface QueryWindow {
   /** Rows to skip (go to row = offset). */
@@ -40,7 +40,8 @@ export function buildQuery(table: LanceTable, view: TableViewSpec, window: Query
   } else {
     query = table.query()
   }
-  if (view.filter !== undefined && view.filter.trim() !== '') query = query.where(view.filter)
+  const predicate = viewPredicate(view)
+  if (predicate !== undefined) query = query.where(predicate)
   // A search is ordered by its score (`_distance` ascending, `_score` descending); a sort applies to plain views.
   if (!search && view.sort && view.sort.length > 0) query = query.orderBy(view.sort.map((s) => ({ columnName: s.column, ascending: s.direction === 'asc' })))
   if (view.columns) query = query.select(view.columns)
@@ -53,5 +54,5 @@ export function buildQuery(table: LanceTable, view: TableViewSpec, window: Query
 
 /** True when a view reads only some rows (a filter or a search): its count is not the table's row count. */
 export function viewNarrowsRows(view: TableViewSpec | undefined): boolean {
-  return !!view && (!!view.search || (view.filter !== undefined && view.filter.trim() !== ''))
+  return !!view && (!!view.search || viewPredicate(view) !== undefined)
 }

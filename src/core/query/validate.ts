@@ -14,6 +14,7 @@ export function assertViewMatchesSchema(view: TableViewSpec, schema: Schema): vo
   }
   for (const key of view.sort ?? []) known(key.column, 'sort')
   for (const column of view.columns ?? []) known(column, 'column list')
+  if (view.keys) known(view.keys.column, 'key list')
   const search = view.search
   if (search?.kind === 'vector') {
     const field = known(search.column, 'vector search')

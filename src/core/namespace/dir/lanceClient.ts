@@ -127,6 +127,11 @@ export abstract class LanceDirClient {
     return this.queries.scan(id, view, options)
   }
 
+  scanRowAddresses(id: TableId, version: number, column: string, options: { signal?: AbortSignal } = {}): AsyncIterable<RecordBatch> {
+    assertTableId(id)
+    return this.queries.scanRowAddresses(id, version, column, options)
+  }
+
   async explainQuery(id: TableId, view: TableViewSpec, options: ExplainOptions = {}): Promise<string> {
     assertTableId(id)
     return this.queries.explain(id, view, options)

@@ -1,6 +1,6 @@
 import type { Table as LanceTable } from '@lancedb/lancedb'
 import type { RecordBatch, Schema } from 'apache-arrow'
-import { AppError, type TableViewSpec } from '../../../contract'
+import { AppError, viewPredicate, type TableViewSpec } from '../../../contract'
 import { schemaFields } from '../../arrow'
 import type { CallOptions, IndexSummary, TableDescription } from '../client'
 import { formatTableId, type TableId } from '../path'
@@ -83,7 +83,7 @@ export class DirQueries {
     return this.run(id, async () => {
       const { table } = await this.checked(id, view)
       options.signal?.throwIfAborted()
-      if (!view.search) return table.countRows(viewNarrowsRows(view) ? view.filter : undefined)
+      if (!view.search) return table.countRows(viewNarrowsRows(view) ? viewPredicate(view) : undefined)
       // A search has at most k results; count them without reading their columns.
       const result = await buildQuery(table, { ...view, columns: [] }, { withRowId: true }).toArrow()
       return result.numRows
@@ -107,6 +107,26 @@ export class DirQueries {
       : !view.search && !viewNarrowsRows(view) && options.offset === undefined && options.limit === undefined
         ? scanWindows(table, view, options.signal)
         : buildQuery(table, view, options)[Symbol.asyncIterator]()
+    try {
+      for (;;) {
+        options.signal?.throwIfAborted()
+        const next = await this.run(id, () => iterator.next())
+        if (next.done) return
+        yield next.value
+      }
+    } finally {
+      await iterator.return?.()
+    }
+  }
+
+  /**
+   * The `column` of every row at `version` with its row address (`_rowaddr`: fragment and offset). Lance never
+   * changes a written data file: an update deletes the old row and appends the new one elsewhere, so a row at the
+   * same address in two versions is the same stored row (what a version diff uses to skip unchanged rows).
+   */
+  async *scanRowAddresses(id: TableId, version: number, column: string, options: CallOptions = {}): AsyncGenerator<RecordBatch> {
+    const { table } = await this.run(id, () => this.checked(id, { version, columns: [column] }))
+    const iterator = table.query().select([column, '_rowaddr'])[Symbol.asyncIterator]()
     try {
       for (;;) {
         options.signal?.throwIfAborted()

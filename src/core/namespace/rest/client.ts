@@ -1,6 +1,6 @@
 import * as arrow from 'apache-arrow'
 import { AppError, type Page } from '../../../contract'
-import type { TableViewSpec } from '../../../contract'
+import { viewPredicate, type TableViewSpec } from '../../../contract'
 import { operationOf, ORDER_APPLIED_HEADER, queryTableRequest } from './queryRequest'
 import { restScan, countFromReply, indexesFromReply } from './queries'
 import type { CallOptions, CreateMode, DescribeOptions, ExplainOptions, IndexSummary, ListOptions, NamespaceClient, ReadPageOptions, TableDescription, ViewOptions } from '../client'
@@ -244,7 +244,7 @@ export class RestNamespaceClient implements NamespaceClient {
       const reply = await this.query(id, { offset: 0, limit: view.search.k, view: { ...view, columns: [] }, signal: options.signal })
       return countFromReply(reply.bytes)
     }
-    const predicate = view?.filter?.trim() ? view.filter : options.predicate
+    const predicate = viewPredicate(view) ?? options.predicate
     if (view && (predicate !== undefined || view.version !== undefined)) {
       const value = await this.http.json<unknown>(
         this.spec(options, {

@@ -1,5 +1,5 @@
 import type { Operation } from '../../../contract/connections'
-import type { TableViewSpec } from '../../../contract'
+import { viewPredicate, type TableViewSpec } from '../../../contract'
 import type { QueryWindow } from '../../query/buildQuery'
 
 /** Our server's extension to QueryTableRequest: the REST contract has no sort. Honoured only when the reply says so. */
@@ -16,7 +16,8 @@ export function queryTableRequest(idParts: string[], view: TableViewSpec, window
   const offset = window.offset ?? 0
   const body: Record<string, unknown> = { id: idParts, k: window.limit, vector: {} }
   if (view.version !== undefined) body.version = view.version
-  if (view.filter !== undefined && view.filter.trim() !== '') body.filter = view.filter
+  const predicate = viewPredicate(view)
+  if (predicate !== undefined) body.filter = predicate
   if (view.columns) body.columns = { column_names: view.columns }
   if (offset > 0) body.offset = offset
   if (window.withRowId) body.with_row_id = true
@@ -44,6 +45,6 @@ export function operationOf(view: TableViewSpec | undefined): Operation {
   if (view?.search?.kind === 'vector') return 'table.vectorSearch'
   if (view?.search?.kind === 'fts') return 'table.textSearch'
   if (view?.sort && view.sort.length > 0) return 'table.sort'
-  if (view?.filter !== undefined && view.filter.trim() !== '') return 'table.filter'
+  if (viewPredicate(view) !== undefined) return 'table.filter'
   return 'table.query'
 }

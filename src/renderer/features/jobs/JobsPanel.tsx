@@ -1,6 +1,6 @@
 import { isLiveJob, type JobInfo, type TableRef } from '../../../contract'
 import { CloseIcon } from '../../components/Icons'
-import { ExportJobRow, ImportJobRow, IndexJobRow, useNow } from './rows'
+import { ExportJobRow, ImportJobRow, IndexJobRow, DiffJobRow, useNow } from './rows'
 
 export interface JobsPanelProps {
   id?: string
@@ -52,6 +52,8 @@ export function JobsPanel({ id, jobs, onHide, onCancel, onOpen, onClear }: JobsP
               return <ExportJobRow key={job.id} job={job} onCancel={cancel} />
             case 'index':
               return <IndexJobRow key={job.id} job={job} now={now} onCancel={cancel} />
+            case 'diff':
+              return <DiffJobRow key={job.id} job={job} onCancel={cancel} />
             default:
               return null
           }

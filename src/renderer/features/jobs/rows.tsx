@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { EXPORT_FORMATS, type ExportJobInfo, type ImportJobInfo, type IndexJobInfo, type TableRef } from '../../../contract'
+import { EXPORT_FORMATS, type DiffJobInfo, type ExportJobInfo, type ImportJobInfo, type IndexJobInfo, type TableRef } from '../../../contract'
 import { formatBytes, formatCount, formatDuration, namespaceLabel } from '../../lib/format'
 import { JobError, JobProgress } from './JobParts'
 
@@ -7,6 +7,7 @@ import { JobError, JobProgress } from './JobParts'
 
 const IMPORT_STATE: Record<ImportJobInfo['state'], string> = { queued: 'Queued', running: 'Importing', done: 'Done', failed: 'Failed', cancelled: 'Cancelled' }
 const EXPORT_STATE: Record<ExportJobInfo['state'], string> = { queued: 'Queued', running: 'Exporting', done: 'Done', failed: 'Failed', cancelled: 'Cancelled' }
+const DIFF_STATE: Record<DiffJobInfo['state'], string> = { running: 'Comparing', done: 'Done', failed: 'Failed', cancelled: 'Cancelled' }
 const INDEX_STATE: Record<IndexJobInfo['state'], string> = { running: 'Building index', done: 'Done', failed: 'Failed', cancelled: 'Cancelled' }
 
 const live = (job: { state: string }) => job.state === 'running' || job.state === 'queued'
@@ -158,6 +159,36 @@ export function IndexJobRow({ job, now, onCancel }: { job: IndexJobInfo; now: nu
       )}
       {job.state === 'failed' && job.error && <JobError error={job.error} />}
       {job.state === 'cancelled' && <div className="job-detail muted small">Cancelled; the table keeps the indexes it had</div>}
+    </li>
+  )
+}
+
+/** A version comparison (Compare… in the Versions panel): rows read of both versions, then the three counts. */
+export function DiffJobRow({ job, onCancel }: { job: DiffJobInfo; onCancel(): void }) {
+  const name = `${job.table.name} v${job.from} → v${job.to}`
+  const p = job.progress
+  const read = `${formatCount(p.rows)}${p.totalRows != null ? ` of ${formatCount(p.totalRows)}` : ''} rows read`
+  return (
+    <li className={`job job-${job.state}`} aria-label={`Comparison of ${name}`}>
+      <div className="job-line">
+        <span className="job-name" title={`${name} by ${job.key}`}>
+          {job.table.name} <span className="muted">v{job.from} → v{job.to} by {job.key}</span>
+        </span>
+        <span className={`job-state job-state-${job.state}`}>{DIFF_STATE[job.state]}</span>
+        {job.state === 'running' && (
+          <button type="button" className="button small" onClick={onCancel} aria-label={`Cancel comparison of ${name}`}>
+            Cancel
+          </button>
+        )}
+      </div>
+      {job.state === 'running' && <JobProgress label={`Progress of the comparison of ${name}`} percent={p.totalRows ? Math.min(100, Math.floor((p.rows / p.totalRows) * 100)) : 0} valueText={read} detail={read} />}
+      {job.state === 'done' && job.result && (
+        <div className="job-detail muted small">
+          {formatCount(job.result.added)} added, {formatCount(job.result.deleted)} deleted, {formatCount(job.result.changed)} changed
+        </div>
+      )}
+      {job.state === 'failed' && job.error && <JobError error={job.error} />}
+      {job.state === 'cancelled' && <div className="job-detail muted small">Cancelled; nothing was kept</div>}
     </li>
   )
 }

@@ -2,7 +2,8 @@ import { useQueryClient } from '@tanstack/react-query'
 import { invalidate } from '../../queries/invalidate'
 import { useCallback, useMemo, useState } from 'react'
 import { useLifecycleBlocks } from './useLifecycleBlocks'
-import type { FieldInfo, TableRef } from '../../../contract'
+import type { DiffResult, FieldInfo, TableRef, TableViewSpec } from '../../../contract'
+import { DiffBanner, type DiffSide } from './DiffBanner'
 import { IndexesPanel } from './IndexesPanel'
 import { StatsPanel } from './StatsPanel'
 import { VersionsPanel } from './VersionsPanel'
@@ -22,10 +23,25 @@ export function useTableLifecycle(tableRef: TableRef) {
   const [openedFor, setOpenedFor] = useState<{ ref: TableRef; version: number; latest: number } | null>(null)
   const opened = openedFor && openedFor.ref === tableRef ? { version: openedFor.version, latest: openedFor.latest } : null
   const setOpened = useCallback((next: { version: number; latest: number } | null) => setOpenedFor(next ? { ref: tableRef, ...next } : null), [tableRef])
-  const openVersion = opened?.version
+  // The changes between two versions shown in the grid (Compare… → Show changes), with the kind of rows picked.
+  const [diffFor, setDiffFor] = useState<{ ref: TableRef; result: DiffResult; side: DiffSide } | null>(null)
+  const diff = diffFor && diffFor.ref === tableRef ? diffFor : null
+  // Deleted rows are read from the older version, added and changed ones from the newer.
+  const diffVersion = diff ? (diff.side === 'deleted' ? diff.result.from : diff.result.to) : undefined
+  const openVersion = diffVersion ?? opened?.version
   const viewRef = useMemo<VersionedRef>(() => (openVersion !== undefined ? { ...tableRef, version: openVersion } : tableRef), [tableRef, openVersion])
+  const diffKeys = useMemo<TableViewSpec['keys']>(() => (diff ? { column: diff.result.key, values: diff.result.keys[diff.side], integers: diff.result.keyType === 'integer' } : undefined), [diff])
+  const showDiff = useCallback(
+    (result: DiffResult) => {
+      setDiffFor({ ref: tableRef, result, side: result.changed > 0 ? 'changed' : result.added > 0 ? 'added' : result.deleted > 0 ? 'deleted' : 'changed' })
+      setPanel(null)
+    },
+    [tableRef],
+  )
+  const setDiffSide = useCallback((side: DiffSide) => setDiffFor((d) => (d ? { ...d, side } : d)), [])
+  const closeDiff = useCallback(() => setDiffFor(null), [])
   const toggle = useCallback((p: LifecyclePanel) => setPanel((current) => (current === p ? null : p)), [])
-  return { panel, setPanel, toggle, opened, setOpened, viewRef }
+  return { panel, setPanel, toggle, opened, setOpened, viewRef, diff, diffKeys, showDiff, setDiffSide, closeDiff }
 }
 
 export type TableLifecycle = ReturnType<typeof useTableLifecycle>
@@ -48,8 +64,9 @@ export function LifecycleButtons({ lifecycle, disabled }: { lifecycle: TableLife
   )
 }
 
-/** "version n of m — read-only" in the table header, with the way back. */
+/** "version n of m — read-only" in the table header, with the way back; or, while changes are shown, their header. */
 export function ReadOnlyBadge({ lifecycle }: { lifecycle: TableLifecycle }) {
+  if (lifecycle.diff) return <DiffBanner result={lifecycle.diff.result} side={lifecycle.diff.side} onSide={lifecycle.setDiffSide} onClose={lifecycle.closeDiff} />
   if (!lifecycle.opened) return null
   return (
     <div className="readonly-badge" role="note" aria-label={`version ${lifecycle.opened.version} of ${lifecycle.opened.latest} — read-only`}>
@@ -81,8 +98,16 @@ export function LifecyclePanelView({ lifecycle, tableRef, fields, writeBlock, on
         writeBlock={block ?? refused('table.tagWrite', 'table.tags')}
         restoreBlock={block ?? refused('table.restore', 'table.versions')}
         onSettled={settled}
-        onOpen={(version, latest) => lifecycle.setOpened({ version, latest })}
-        onLatest={() => lifecycle.setOpened(null)}
+        fields={fields}
+        onOpen={(version, latest) => {
+          lifecycle.closeDiff()
+          lifecycle.setOpened({ version, latest })
+        }}
+        onLatest={() => {
+          lifecycle.closeDiff()
+          lifecycle.setOpened(null)
+        }}
+        onShowChanges={lifecycle.showDiff}
         onChanged={onChanged}
         onClose={close}
       />

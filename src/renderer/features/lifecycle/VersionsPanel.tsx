@@ -1,6 +1,8 @@
-import { useState, type FormEvent } from 'react'
-import type { AppErrorData, TableRef, VersionComparison, VersionInfo } from '../../../contract'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
+import type { AppErrorData, DiffJobInfo, DiffResult, FieldInfo, TableRef, VersionComparison, VersionInfo } from '../../../contract'
 import { call } from '../../api'
+import { addJob, useJobList } from '../jobs'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { ChevronIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
@@ -23,6 +25,10 @@ export interface VersionsPanelProps {
   onSettled?(): void
   onOpen(version: number, latest: number): void
   onLatest(): void
+  /** The columns of the version on screen: the key column of a comparison is picked from them. */
+  fields?: readonly FieldInfo[]
+  /** A comparison finished: show its rows in the table area. */
+  onShowChanges?(result: DiffResult): void
   /** A write changed the table (restore, tags): reload the view. */
   onChanged(): void
   onClose(): void
@@ -31,7 +37,7 @@ export interface VersionsPanelProps {
 const ref = (t: TableRef) => ({ connectionId: t.connectionId, namespace: [...t.namespace], name: t.name })
 
 /** Every version with time, rows and what made it; open read-only, restore, tag, compare. */
-export function VersionsPanel({ tableRef, openVersion, writeBlock, restoreBlock = writeBlock, onSettled, onOpen, onLatest, onChanged, onClose }: VersionsPanelProps) {
+export function VersionsPanel({ tableRef, openVersion, writeBlock, restoreBlock = writeBlock, onSettled, onOpen, onLatest, fields = [], onShowChanges, onChanged, onClose }: VersionsPanelProps) {
   const { loaded, refresh } = useLoaded('versions', tableRef, onSettled)
   const [restoring, setRestoring] = useState<VersionInfo | null>(null)
   const [deletingTag, setDeletingTag] = useState<string | null>(null)
@@ -127,7 +133,7 @@ export function VersionsPanel({ tableRef, openVersion, writeBlock, restoreBlock 
             {versionEntries(versions).map(entry)}
           </ul>
           <TagForm key={`tag-${openVersion ?? 'latest'}`} tableRef={tableRef} versions={versions} defaultVersion={openVersion ?? latest} writeBlock={writeBlock} onDone={refresh} />
-          <CompareForm key={`compare-${openVersion ?? 'latest'}`} tableRef={tableRef} versions={versions} defaultFrom={openVersion ?? Math.max(1, latest - 1)} defaultTo={latest} />
+          <CompareForm key={`compare-${openVersion ?? 'latest'}`} tableRef={tableRef} versions={versions} fields={fields} defaultFrom={openVersion ?? Math.max(1, latest - 1)} defaultTo={latest} onShowChanges={onShowChanges} />
         </>
       )}
       {restoring && (
@@ -204,16 +210,49 @@ function TagForm({ tableRef, versions, defaultVersion, writeBlock, onDone }: { t
   )
 }
 
-function CompareForm({ tableRef, versions, defaultFrom, defaultTo }: { tableRef: TableRef; versions: VersionInfo[]; defaultFrom: number; defaultTo: number }) {
+/** Columns rows can be matched by (integers and text), a unique-looking one (`id`, `…_id`, `key`, `uuid`) first. */
+export function keyCandidates(fields: readonly FieldInfo[]): string[] {
+  const usable = fields.filter((f) => /^(u?int(8|16|32|64)?|large_?utf8|utf8)$/i.test(f.type)).map((f) => f.name)
+  const score = (name: string) => (/^(id|key|uuid|pk)$/i.test(name) ? 0 : /(_id|id|_key|uuid)$/i.test(name) ? 1 : 2)
+  return [...usable].sort((a, b) => score(a) - score(b))
+}
+
+function CompareForm({ tableRef, versions, fields, defaultFrom, defaultTo, onShowChanges }: { tableRef: TableRef; versions: VersionInfo[]; fields: readonly FieldInfo[]; defaultFrom: number; defaultTo: number; onShowChanges?(result: DiffResult): void }) {
   const [from, setFrom] = useState(defaultFrom)
   const [to, setTo] = useState(defaultTo)
+  const candidates = keyCandidates(fields)
+  const [key, setKey] = useState(candidates[0] ?? '')
   const [result, setResult] = useState<VersionComparison | null>(null)
   const [error, setError] = useState<AppErrorData | null>(null)
   const [running, setRunning] = useState(false)
+  // The comparison of rows runs as a job (progress and Cancel in the jobs dock); its record comes from the job list.
+  const client = useQueryClient()
+  const jobs = useJobList()
+  const [diffJobId, setDiffJobId] = useState<string | null>(null)
+  const diffJob = (jobs ?? []).find((j): j is DiffJobInfo => j.id === diffJobId && j.kind === 'diff')
+  const [diffError, setDiffError] = useState<AppErrorData | null>(null)
+  const shown = useRef<string | null>(null)
+  useEffect(() => {
+    if (!diffJob || diffJob.state !== 'done' || !diffJob.result || shown.current === diffJob.id) return
+    shown.current = diffJob.id
+    onShowChanges?.(diffJob.result)
+  }, [diffJob, onShowChanges])
+  const showChanges = async () => {
+    setDiffError(null)
+    try {
+      const job = await call('diff/start', { ...ref(tableRef), from, to, key })
+      addJob(client, job)
+      setDiffJobId(job.id)
+    } catch (e) {
+      setDiffError(errorData(e))
+    }
+  }
+  const diffRunning = diffJob?.state === 'running'
   const compare = async (event: FormEvent) => {
     event.preventDefault()
     setRunning(true)
     setError(null)
+    setDiffJobId(null)
     try {
       setResult(await call('versions/compare', { ...ref(tableRef), from, to }))
     } catch (e) {
@@ -239,10 +278,36 @@ function CompareForm({ tableRef, versions, defaultFrom, defaultTo }: { tableRef:
           {options}
         </select>
         <button type="submit" className="button small" disabled={running || from === to}>
-          Compare
+          Compare…
         </button>
       </div>
       {error && <ErrorPanel error={error} title="Could not compare" compact />}
+      {result && (
+        <div className="panel-form-row">
+          <label className="muted small" htmlFor={`diff-key-${tableRef.name}`}>
+            Match rows by
+          </label>
+          <select id={`diff-key-${tableRef.name}`} className="text-input small" aria-label="Key column" value={key} onChange={(e) => setKey(e.target.value)}>
+            {candidates.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+          <button type="button" className="button small" disabled={!key || diffRunning || from === to} title={key ? undefined : 'The table has no integer or text column to match rows by'} onClick={() => void showChanges()}>
+            Show changes
+          </button>
+          {diffRunning && diffJob && (
+            <span className="muted small" role="status">
+              Comparing… {formatCount(diffJob.progress.rows)}
+              {diffJob.progress.totalRows != null ? ` of ${formatCount(diffJob.progress.totalRows)}` : ''} rows
+            </span>
+          )}
+        </div>
+      )}
+      {diffError && <ErrorPanel error={diffError} title="Could not show the changes" compact />}
+      {diffJob?.state === 'failed' && diffJob.error && <ErrorPanel error={diffJob.error} title="Could not show the changes" compact />}
+      {diffJob?.state === 'cancelled' && <div className="muted small">The comparison was cancelled.</div>}
       {result && (
         <div className="compare-result" role="region" aria-label="Comparison">
           <div>

@@ -55,7 +55,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
   const path = [connectionLabel, ...tableRef.namespace]
   const info = described.data ?? null
   // Filter, sort, go to row, similar rows, text search, version hint (useTableQueries.tsx).
-  const q = useTableQueries(tableRef, connectionLabel, info, reload)
+  const q = useTableQueries(tableRef, connectionLabel, info, reload, lifecycle.diffKeys)
   // Image columns shown as thumbnails over the same view (table/gallery/); the grid stays mounted behind it.
   const gallery = useGallery(tableRef, info, q.gridProps.view?.version)
 

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
-import { checkPredicate, MAX_SEARCH_RESULTS, type FieldInfo, type Operation, type PredicateHint, type SortKey, type TableInfo, type TableRef, type VectorSearch } from '../../../contract'
+import { checkPredicate, MAX_SEARCH_RESULTS, type FieldInfo, type TableViewSpec, type Operation, type PredicateHint, type SortKey, type TableInfo, type TableRef, type VectorSearch } from '../../../contract'
 import { capabilitiesQuery } from '../../queries/connections'
 import { CellMenu, type CellMenuItem } from './CellMenu'
 import { FilterBar, type FilterBarHandle } from './FilterBar'
@@ -41,8 +41,8 @@ interface MenuState {
  * and **Find similar rows** from a cell's context menu, **Go to row**, full-text search and the "Newer version
  * available" hint — as props for the grid and elements for TableView to place.
  */
-export function useTableQueries(tableRef: TableRef, connectionLabel: string, info: TableInfo | null, reload: () => void) {
-  const tv = useTableView(tableRef, info)
+export function useTableQueries(tableRef: TableRef, connectionLabel: string, info: TableInfo | null, reload: () => void, keys?: TableViewSpec['keys']) {
+  const tv = useTableView(tableRef, info, keys)
   const { choice, apply } = tv
   const filterBar = useRef<FilterBarHandle>(null)
   const [recent, setRecent] = useState(() => recentFilters({ ...tableRef, connectionLabel }))
@@ -263,7 +263,7 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
 
   return {
     count: tv.count,
-    narrowed: !!search || !!choice.filter,
+    narrowed: !!search || !!choice.filter || !!keys,
     /** What the count counts ("Rows", "Matching rows", "Search results", "Nearest rows"). */
     countLabel: countLabelOf(choice),
     fields,

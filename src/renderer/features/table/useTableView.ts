@@ -44,7 +44,7 @@ function narrows(choice: ViewChoice): boolean {
  * Query, cancelled through its AbortSignal), the grid's pages and the "newer version" check. Pages stay in the
  * grid's own page cache (usePages), the scrolling hot path; a new view gets a fresh cache in the same grid.
  */
-export function useTableView(ref: TableRef, info: TableInfo | null): TableViewState {
+export function useTableView(ref: TableRef, info: TableInfo | null, keys?: TableViewSpec['keys']): TableViewState {
   const client = useQueryClient()
   const [choice, setChoice] = useState<ViewChoice>({})
   const [error, setError] = useState<AppErrorData | null>(null)
@@ -54,16 +54,19 @@ export function useTableView(ref: TableRef, info: TableInfo | null): TableViewSt
   const view = useMemo<TableViewSpec>(
     () => ({
       ...(version !== undefined ? { version } : {}),
+      ...(keys ? { keys } : {}),
       ...(choice.filter?.trim() ? { filter: choice.filter } : {}),
       ...(choice.sort?.length ? { sort: choice.sort } : {}),
       ...(choice.search ? { search: choice.search } : {}),
     }),
-    [version, choice],
+    [version, choice, keys],
   )
   const viewKey = useMemo(() => JSON.stringify(view), [view])
 
-  const counted = useQuery({ ...countQuery(ref, view), enabled: info !== null && narrows(choice) })
-  const count = info === null ? 0 : narrows(choice) ? (counted.data ?? 0) : info.rowCount
+  // A key list (a version diff's rows) narrows the view whatever the user chose.
+  const narrowed = narrows(choice) || keys !== undefined
+  const counted = useQuery({ ...countQuery(ref, view), enabled: info !== null && narrowed })
+  const count = info === null ? 0 : narrowed ? (counted.data ?? 0) : info.rowCount
 
   // The description has just read the latest version: the first check is one interval later, not a request
   // (and the host's work) racing the table's first rows and the user's first scroll.
@@ -96,6 +99,7 @@ export function useTableView(ref: TableRef, info: TableInfo | null): TableViewSt
       requested.current = { choice: next, seq }
       const candidate: TableViewSpec = {
         version,
+        ...(keys ? { keys } : {}),
         ...(next.filter?.trim() ? { filter: next.filter } : {}),
         ...(next.sort?.length ? { sort: next.sort } : {}),
         ...(next.search ? { search: next.search } : {}),
@@ -106,7 +110,7 @@ export function useTableView(ref: TableRef, info: TableInfo | null): TableViewSt
         // Page 0 and the count (when it can differ) together, in this event: a bad predicate fails here, before
         // the grid changes. The page is asked for first: its rows are what the user waits to see.
         // Page 0 stays in the query cache, where the grid's page cache takes it for the new view.
-        await Promise.all([client.fetchQuery(firstPageQuery(ref, candidate)), narrows(next) ? client.fetchQuery(countQuery(ref, candidate)) : Promise.resolve(0)])
+        await Promise.all([client.fetchQuery(firstPageQuery(ref, candidate)), narrows(next) || keys ? client.fetchQuery(countQuery(ref, candidate)) : Promise.resolve(0)])
         if (requested.current.seq !== seq) return false
         setChoice(next)
         setError(null)
@@ -122,7 +126,7 @@ export function useTableView(ref: TableRef, info: TableInfo | null): TableViewSt
         if (requested.current.seq === seq) setApplying(false)
       }
     },
-    [client, ref, version],
+    [client, ref, version, keys],
   )
 
   const clearError = useCallback(() => setError(null), [])

@@ -1,0 +1,332 @@
+import { DataType, type Field, type RecordBatch } from 'apache-arrow'
+import { AppError, DIFF_LISTED_KEYS, DIFF_MAX_KEYS, type DiffKey, type DiffResult, type TableRef } from '../../contract'
+import { fieldInfo } from '../arrow/format'
+import type { NamespaceClient } from '../namespace/client'
+import type { TableId } from '../namespace/path'
+import { compareVersions } from '../namespace/versions'
+import { RowHashes } from './hash'
+
+export interface DiffOptions {
+  signal?: AbortSignal
+  onProgress?: (progress: { rows: number; totalRows: number | null }) => void
+  progressIntervalMs?: number
+}
+
+/** A key that stands for a row already matched in the newer version (hashes are never negative). */
+const MATCHED = -1
+
+/**
+ * Compare versions `from` and `to` of a table, rows matched by `key`: one streaming scan of each version reading
+ * the key and the columns both versions have alike, each row reduced to its key and a 53-bit hash of those
+ * columns. Memory: one Map entry per key of `from` (plus the keys added in `to`), refused past
+ * {@link DIFF_MAX_KEYS}. A key with nulls or duplicates is refused in words, since rows could not be matched.
+ */
+export async function diffVersions(client: NamespaceClient, table: TableRef, from: number, to: number, key: string, options: DiffOptions = {}): Promise<DiffResult> {
+  const started = Date.now()
+  if (from === to) throw new AppError('invalid_input', 'Pick two different versions to compare')
+  const id = { namespace: table.namespace, name: table.name }
+  const [before, after] = await Promise.all([client.describeTable(id, { version: from, signal: options.signal }), client.describeTable(id, { version: to, signal: options.signal })])
+  const keyField = (schema: { fields: Field[] }, version: number) => {
+    const field = schema.fields.find((f) => f.name === key)
+    if (!field) throw new AppError('invalid_input', `Version ${version} has no column “${key}”`, { hint: 'Pick a key column both versions have' })
+    if (!DataType.isInt(field.type) && !DataType.isUtf8(field.type) && !DataType.isLargeUtf8(field.type))
+      throw new AppError('invalid_input', `The key column “${key}” is ${fieldInfo(field).type}: rows can be matched by an integer or text column only`)
+    return field
+  }
+  const fromKey = keyField(before.schema, from)
+  const toKey = keyField(after.schema, to)
+  if (fieldInfo(fromKey).type !== fieldInfo(toKey).type) throw new AppError('invalid_input', `The key column “${key}” changed type between v${from} and v${to}`, { hint: 'Pick a key column whose type stayed the same' })
+  for (const [version, rows] of [[from, before.rowCount], [to, after.rowCount]] as const)
+    if (rows > DIFF_MAX_KEYS) throw new AppError('invalid_input', `Version ${version} has ${rows} rows: comparing is limited to ${DIFF_MAX_KEYS} rows per version (every key is held in memory)`)
+
+  const schemaDiff = compareVersions({ version: from, rowCount: before.rowCount, schema: before.schema.fields.map(fieldInfo) }, { version: to, rowCount: after.rowCount, schema: after.schema.fields.map(fieldInfo) })
+  const changedTypes = new Set(schemaDiff.changed.map((c) => c.name))
+  const newer = new Set(after.schema.fields.map((f) => f.name))
+  // Columns to compare: those both versions have with the same type (an added or dropped column changes no row's match).
+  const compared = before.schema.fields.map((f) => f.name).filter((name) => name !== key && newer.has(name) && !changedTypes.has(name))
+  const columns = [key, ...compared]
+
+  const totalRows = before.rowCount + after.rowCount
+  let rowsRead = 0
+  let lastEmit = 0
+  const interval = options.progressIntervalMs ?? 100
+  const progress = (n: number) => {
+    rowsRead += n
+    const now = Date.now()
+    if (options.onProgress && now - lastEmit >= interval) {
+      lastEmit = now
+      options.onProgress({ rows: rowsRead, totalRows })
+    }
+  }
+
+  const scan = async function* (version: number): AsyncGenerator<{ keys: DiffKey[]; hashes: RowHashes }> {
+    for await (const batch of client.scan(id, { version, columns }, { signal: options.signal })) {
+      options.signal?.throwIfAborted()
+      yield rowsOf(batch, key, compared, version)
+      progress(batch.numRows)
+    }
+    options.signal?.throwIfAborted()
+  }
+
+  const keyType = DataType.isInt(fromKey.type) ? 'integer' : 'text'
+  const tally = new Tally()
+  // Row addresses first (dir catalogs): a key at the same address in both versions is the same stored row, so
+  // only the rows that moved are read whole. Too many moved rows (a compaction) and every row is read instead.
+  const byAddress = client.scanRowAddresses ? await matchByAddress(client, id, from, to, key, keyType === 'integer', options.signal, progress) : null
+  let readAllColumns = true
+  if (byAddress && byAddress.moved.length <= DIFF_LISTED_KEYS) {
+    readAllColumns = false
+    tally.addedKeys(byAddress.added)
+    tally.deletedKeys(byAddress.deleted)
+    tally.unchanged += byAddress.unchanged
+    if (byAddress.moved.length > 0) {
+      const keys = { column: key, values: byAddress.moved, integers: keyType === 'integer' }
+      const olderRows = new Map<DiffKey, number>()
+      for await (const batch of client.scan(id, { version: from, columns, keys }, { signal: options.signal })) {
+        const { keys: ks, hashes } = rowsOf(batch, key, compared, from)
+        for (let i = 0; i < ks.length; i++) olderRows.set(ks[i]!, hashes.get(i))
+      }
+      for await (const batch of client.scan(id, { version: to, columns, keys }, { signal: options.signal })) {
+        const { keys: ks, hashes } = rowsOf(batch, key, compared, to)
+        for (let i = 0; i < ks.length; i++) {
+          if (olderRows.get(ks[i]!) === hashes.get(i)) tally.unchanged++
+          else tally.change(ks[i]!)
+        }
+      }
+      options.signal?.throwIfAborted()
+    }
+  } else {
+    // Read from the start again (progress counts this pass alone).
+    rowsRead = 0
+    await matchByHash(tally, scan(from), scan(to), key, from, to)
+  }
+  const { added, deleted, changed } = tally
+  return {
+    table: { connectionId: table.connectionId, namespace: [...table.namespace], name: table.name },
+    from,
+    to,
+    key,
+    keyType,
+    added: added.count,
+    deleted: deleted.count,
+    changed: changed.count,
+    unchanged: tally.unchanged,
+    keys: { added: added.keys, deleted: deleted.keys, changed: changed.keys },
+    keysTruncated: Math.max(added.count, deleted.count, changed.count) > DIFF_LISTED_KEYS,
+    compared,
+    schema: { added: schemaDiff.added, removed: schemaDiff.removed, changed: schemaDiff.changed },
+    readAllColumns,
+    rows: { from: before.rowCount, to: after.rowCount },
+    elapsedMs: Date.now() - started,
+  }
+}
+
+/** Counts and the listed keys of one kind. */
+class Kind {
+  count = 0
+  readonly keys: DiffKey[] = []
+  add(key: DiffKey): void {
+    this.count++
+    if (this.keys.length < DIFF_LISTED_KEYS) this.keys.push(key)
+  }
+}
+
+class Tally {
+  readonly added = new Kind()
+  readonly deleted = new Kind()
+  readonly changed = new Kind()
+  unchanged = 0
+  change(key: DiffKey): void {
+    this.changed.add(key)
+  }
+  addedKeys(keys: Iterable<DiffKey>): void {
+    for (const k of keys) this.added.add(k)
+  }
+  deletedKeys(keys: Iterable<DiffKey>): void {
+    for (const k of keys) this.deleted.add(k)
+  }
+}
+
+/** Every row of both versions reduced to key → hash of the compared columns (no shortcut). */
+async function matchByHash(tally: Tally, older: AsyncIterable<{ keys: DiffKey[]; hashes: RowHashes }>, newer: AsyncIterable<{ keys: DiffKey[]; hashes: RowHashes }>, key: string, from: number, to: number): Promise<void> {
+  // key → hash of the older version's row (MATCHED once the newer version has a row with that key).
+  const before = new Map<DiffKey, number>()
+  for await (const { keys, hashes } of older) {
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!
+      if (before.has(k)) throw duplicate(key, from, k)
+      before.set(k, hashes.get(i))
+    }
+  }
+  const addedSeen = new Set<DiffKey>()
+  for await (const { keys, hashes } of newer) {
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!
+      const old = before.get(k)
+      if (old === undefined) {
+        if (addedSeen.has(k)) throw duplicate(key, to, k)
+        addedSeen.add(k)
+        tally.added.add(k)
+        continue
+      }
+      if (old === MATCHED) throw duplicate(key, to, k)
+      before.set(k, MATCHED)
+      if (old === hashes.get(i)) tally.unchanged++
+      else tally.change(k)
+    }
+  }
+  for (const [k, hash] of before) if (hash !== MATCHED) tally.deleted.add(k)
+}
+
+/**
+ * Both versions' keys with their row addresses: keys only in `to` are added, only in `from` deleted; a key at the
+ * same address in both is unchanged; one that moved (updated, or rewritten by a compaction) needs its values read.
+ */
+async function matchByAddress(
+  client: NamespaceClient,
+  id: TableId,
+  from: number,
+  to: number,
+  key: string,
+  integers: boolean,
+  signal: AbortSignal | undefined,
+  progress: (rows: number) => void,
+): Promise<{ added: DiffKey[]; deleted: DiffKey[]; moved: DiffKey[]; unchanged: number } | null> {
+  const rows = async function* (version: number): AsyncGenerator<{ keys: DiffKey[]; addresses: Float64Array }> {
+    for await (const batch of client.scanRowAddresses!(id, version, key, { signal })) {
+      signal?.throwIfAborted()
+      const { keys } = rowsOf(batch, key, [], version)
+      const column = batch.getChild('_rowaddr')
+      if (!column) throw new AppError('internal', 'Lance returned no row addresses')
+      // uint64 addresses as exact numbers (fragment < 2^21), read as 32-bit halves: no BigInt per row.
+      const raw = column.toArray() as BigUint64Array
+      const halves = new Uint32Array(raw.buffer, raw.byteOffset, raw.length * 2)
+      const addresses = new Float64Array(raw.length)
+      for (let i = 0; i < raw.length; i++) addresses[i] = halves[2 * i + 1]! * 2 ** 32 + halves[2 * i]!
+      yield { keys, addresses }
+      progress(batch.numRows)
+    }
+  }
+  // The older version whole, as two flat lists (key, address); a plain scan yields rows in address order.
+  const olderKeys: DiffKey[] = []
+  const olderAddresses: number[] = []
+  for await (const { keys, addresses } of rows(from)) {
+    for (let i = 0; i < keys.length; i++) {
+      olderKeys.push(keys[i]!)
+      olderAddresses.push(addresses[i]!)
+    }
+  }
+  // Walk the newer version against it by address (a merge): a row at an address both versions have is the same
+  // stored row; only the rows on one side alone are looked up by key. No map of a million keys.
+  const olderOnly: number[] = []
+  const newerOnly: DiffKey[] = []
+  let unchanged = 0
+  let j = 0
+  let previous = -1
+  let ordered = olderAddresses.every((a, i) => i === 0 || a > olderAddresses[i - 1]!)
+  for await (const { keys, addresses } of rows(to)) {
+    for (let i = 0; i < keys.length && ordered; i++) {
+      const address = addresses[i]!
+      if (address <= previous) ordered = false
+      previous = address
+      while (j < olderAddresses.length && olderAddresses[j]! < address) olderOnly.push(j++)
+      if (j < olderAddresses.length && olderAddresses[j] === address && olderKeys[j] === keys[i]) {
+        unchanged++
+        j++
+      } else newerOnly.push(keys[i]!)
+    }
+  }
+  // Rows out of address order: the merge cannot say; read every row instead.
+  if (!ordered) return null
+  while (j < olderAddresses.length) olderOnly.push(j++)
+  const gone = new Map<DiffKey, boolean>()
+  for (const index of olderOnly) {
+    const k = olderKeys[index]!
+    if (gone.has(k)) throw duplicate(key, from, k)
+    gone.set(k, false)
+  }
+  const added: DiffKey[] = []
+  const addedSeen = new Set<DiffKey>()
+  const moved: DiffKey[] = []
+  for (const k of newerOnly) {
+    const seen = gone.get(k)
+    if (seen === undefined) {
+      if (addedSeen.has(k)) throw duplicate(key, to, k)
+      addedSeen.add(k)
+      added.push(k)
+    } else if (seen) throw duplicate(key, to, k)
+    else {
+      gone.set(k, true)
+      moved.push(k)
+    }
+  }
+  const deleted: DiffKey[] = []
+  for (const [k, matched] of gone) if (!matched) deleted.push(k)
+  // An added key may repeat a key of an unchanged row: count the added keys' rows in the newer version.
+  if (added.length > 0 && added.length <= DIFF_LISTED_KEYS) {
+    const seen = new Set<DiffKey>()
+    for await (const batch of client.scan(id, { version: to, columns: [key], keys: { column: key, values: added, integers } }, { signal })) {
+      for (const k of rowsOf(batch, key, [], to).keys) {
+        if (seen.has(k)) throw duplicate(key, to, k)
+        seen.add(k)
+      }
+    }
+  }
+  return { added, deleted, moved, unchanged }
+}
+
+function rowsOf(batch: RecordBatch, key: string, compared: string[], version: number): { keys: DiffKey[]; hashes: RowHashes } {
+  const keyColumn = batch.getChild(key)
+  if (!keyColumn) throw new AppError('internal', `The scan of version ${version} lacks the key column “${key}”`)
+  const keys: DiffKey[] = new Array(batch.numRows)
+  if (keyColumn.nullCount > 0) throw nullKeys(key, version)
+  if (DataType.isInt(keyColumn.type)) {
+    // The values as one typed array (no per-row Arrow lookups): the hot loop of a million-row diff.
+    const values = keyColumn.toArray() as ArrayLike<number | bigint>
+    if (values instanceof BigInt64Array || values instanceof BigUint64Array) {
+      // 64-bit: read as 32-bit halves (no BigInt per row); exact while the high half stays within ±2^21.
+      const halves = new Int32Array(values.buffer, values.byteOffset, values.length * 2)
+      const unsigned = values instanceof BigUint64Array
+      for (let i = 0; i < batch.numRows; i++) {
+        const hi = halves[2 * i + 1]!
+        if (hi >= -0x200000 && hi < 0x200000 && !(unsigned && hi < 0)) keys[i] = hi * 2 ** 32 + (halves[2 * i]! >>> 0)
+        else keys[i] = values[i]!.toString()
+      }
+      return { keys, hashes: hashesOf(batch, compared) }
+    }
+    for (let i = 0; i < batch.numRows; i++) {
+      const value = values[i]!
+      // 64-bit integers come as bigint: as numbers while exact, else as their digits.
+      keys[i] = typeof value === 'bigint' ? (value <= MAX_EXACT && value >= MIN_EXACT ? Number(value) : value.toString()) : value
+    }
+  } else {
+    for (let i = 0; i < batch.numRows; i++) {
+      const value: unknown = keyColumn.get(i)
+      if (value === null || value === undefined) throw nullKeys(key, version)
+      keys[i] = value as DiffKey
+    }
+  }
+  return { keys, hashes: hashesOf(batch, compared) }
+}
+
+function hashesOf(batch: RecordBatch, compared: string[]): RowHashes {
+  const hashes = new RowHashes(compared.length > 0 ? batch.numRows : 0)
+  for (const name of compared) {
+    const column = batch.getChild(name)
+    if (column) hashes.add(column)
+  }
+  return hashes
+}
+
+const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER)
+const MIN_EXACT = BigInt(Number.MIN_SAFE_INTEGER)
+
+function nullKeys(key: string, version: number): AppError {
+  return new AppError('invalid_input', `The key column “${key}” has empty (null) values in version ${version}: rows without a key cannot be matched`, { hint: 'Pick a column with a value in every row' })
+}
+
+function duplicate(key: string, version: number, value: DiffKey): AppError {
+  return new AppError('invalid_input', `The key column “${key}” has duplicate values in version ${version} (${JSON.stringify(value)} appears more than once): rows cannot be matched by it`, {
+    hint: 'Pick a column whose values are unique in both versions',
+  })
+}
