@@ -86,7 +86,12 @@ export class CatalogService {
     this.catalog = new CatalogModule({ client, cancellable })
     this.queries = new QueryModule({ client, cancellable })
     this.exports = new ExportModule({ client, jobs: this.jobs })
-    this.profiles = new ProfileModule({ client, jobs: this.jobs })
+    this.profiles = new ProfileModule({
+      client,
+      jobs: this.jobs,
+      sideCache: this.sideCache,
+      location: (connectionId) => this.open.infos().find((c) => c.id === connectionId)?.location,
+    })
     this.lifecycle = new LifecycleModule({ client, cancellable, jobs: this.jobs })
     this.remote = new RemoteConnectionsModule(options.connections ?? new ConnectionStore(new MemoryConnectionRecords(), new MemorySecretStore()), {
       addConnection,
