@@ -14,5 +14,6 @@ export const sections: Record<string, () => Promise<Section>> = {
   export: async () => (await import('./export')).section,
   lifecycle: async () => (await import('./lifecycle')).section,
   objstore: async () => (await import('./objstore')).section,
+  profile: async () => (await import('./profile')).section,
   'objstore-server': async () => (await import('./objstore-server')).section,
 }
