@@ -21,7 +21,7 @@ export interface Viewport {
   setSize(size: { height: number; width: number }): void
 }
 
-export function useViewport(rowCount: number, viewKey: string): Viewport {
+export function useViewport(rowCount: number, viewKey: string, headerHeight = HEADER_HEIGHT): Viewport {
   // The last grid's size, else a guess no smaller than the grid (the window less the app's chrome): more rows
   // than fit are clipped, fewer would leave a gap until measured.
   const [size, setSizeState] = useState(() => lastViewport ?? { height: Math.max(200, window.innerHeight - 76), width: Math.max(300, window.innerWidth - 280) })
@@ -30,7 +30,7 @@ export function useViewport(rowCount: number, viewKey: string): Viewport {
   // 0 under any other — no second render to reset it.
   const [scrolled, setScrolled] = useState({ viewKey, offset: 0 })
   const offset = scrolled.viewKey === viewKey ? scrolled.offset : 0
-  const bodyHeight = Math.max(ROW_HEIGHT, size.height - HEADER_HEIGHT)
+  const bodyHeight = Math.max(ROW_HEIGHT, size.height - headerHeight)
   const g = useMemo(() => geometry(rowCount, ROW_HEIGHT, bodyHeight), [rowCount, bodyHeight])
   const setSize = useCallback((next: { height: number; width: number }) => {
     lastViewport = next
