@@ -11,6 +11,8 @@ import { GridBody, GridHeader, type HeaderExtra } from './grid/render'
 import { HEADER_HEIGHT, ROW_HEIGHT, useViewport, useViewportScrolling } from './grid/viewport'
 import { useGridSelection } from './useGridSelection'
 import { PAGE_ROWS, usePages } from './usePages'
+// The header menu button, the cell menu and the inspector's styles (lost when the grid was split into grid/).
+import './inspect.css'
 
 export type { ColumnVisibility } from './grid/gridTable'
 
