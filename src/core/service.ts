@@ -154,3 +154,4 @@ export class CatalogService {
     await this.open.closeAll()
   }
 }
+export { FileSideCache, MemorySideCache, type SideCache } from './sideCache'

@@ -1,6 +1,5 @@
 import { copyFile, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import * as lancedb from '@lancedb/lancedb'
 import type { Page } from '@playwright/test'
 import { Float64, Utf8, makeVector, vectorFromArray } from 'apache-arrow'
 import { batchOf, float32Vectors, tableOf } from '../../src/core/arrow'
