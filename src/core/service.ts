@@ -89,7 +89,12 @@ export class CatalogService {
     this.catalog = new CatalogModule({ client, cancellable })
     this.queries = new QueryModule({ client, cancellable })
     this.exports = new ExportModule({ client, jobs: this.jobs })
-    this.profiles = new ProfileModule({ client, jobs: this.jobs })
+    this.profiles = new ProfileModule({
+      client,
+      jobs: this.jobs,
+      sideCache: this.sideCache,
+      location: (connectionId) => this.open.infos().find((c) => c.id === connectionId)?.location,
+    })
     this.diffs = new DiffModule({ client, jobs: this.jobs })
     this.lifecycle = new LifecycleModule({ client, cancellable, jobs: this.jobs })
     this.remote = new RemoteConnectionsModule(options.connections ?? new ConnectionStore(new MemoryConnectionRecords(), new MemorySecretStore()), {
@@ -155,3 +160,4 @@ export class CatalogService {
     await this.open.closeAll()
   }
 }
+export { FileSideCache, MemorySideCache, type SideCache } from './sideCache'

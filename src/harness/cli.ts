@@ -9,14 +9,15 @@ import { ensureLanceThreads } from '../core'
 ensureLanceThreads()
 
 const USAGE =
-  'usage: npm run harness -- --root <dir or uri> [--storage-option key=value]… [--port <n>] [--out-dir <dir>]\n' +
+  'usage: npm run harness -- --root <dir or uri> [--storage-option key=value]… [--port <n>] [--out-dir <dir>] [--cache-dir <dir>]\n' +
   '  --root             a directory, file:///path, az://container/prefix, s3://bucket/prefix or gs://bucket/prefix\n' +
   '  --storage-option   one Lance storage option for an object-store root (repeatable), e.g. azure_storage_account_name=acct\n' +
   '  --port             0 or absent: random\n' +
-  '  --out-dir          default out/, built when missing'
+  '  --out-dir          default out/, built when missing\n' +
+  '  --cache-dir        keep results per table version (column profiles) in this folder across runs; memory only when absent'
 
 /**
- * `npm run harness -- --root <dir or uri> [--storage-option key=value]… [--port <n>] [--out-dir <dir>]`: builds the
+ * `npm run harness -- --root <dir or uri> [--storage-option key=value]… [--port <n>] [--out-dir <dir>] [--cache-dir <dir>]`: builds the
  * app into the out dir (default `out/`) when its renderer is missing, then prints one line `harness: <url>` on stdout.
  */
 async function main(): Promise<void> {
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
       'storage-option': { type: 'string', multiple: true },
       port: { type: 'string' },
       'out-dir': { type: 'string' },
+      'cache-dir': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -41,7 +43,7 @@ async function main(): Promise<void> {
 
   const outDir = values['out-dir'] ?? resolve(__dirname, '../../out')
   await ensureRendererBuilt(outDir)
-  const harness = await startHarness({ root: values.root, storageOptions, port, rendererDir: rendererDirOf(outDir) })
+  const harness = await startHarness({ root: values.root, storageOptions, port, rendererDir: rendererDirOf(outDir), cacheDir: values['cache-dir'] === undefined ? undefined : resolve(values['cache-dir']) })
   const info = await harness.service.dispatch('app/info', {})
   if (info.ok && (info.value as { initialError?: { message: string } }).initialError) {
     console.error(`warning: could not open ${values.root}: ${(info.value as { initialError: { message: string } }).initialError.message}`)

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import Fastify, { type FastifyError } from 'fastify'
 import { AppError, type StorageOptions } from '../contract'
-import { CatalogService, MemoryRecentsStore } from '../core/service'
+import { CatalogService, FileSideCache, MemoryRecentsStore } from '../core/service'
 import type { HarnessContext } from './context'
 import { EventHub } from './events'
 import { routes } from './routes'
@@ -17,6 +17,8 @@ export interface HarnessOptions {
   port?: number
   /** The built renderer; default `out/renderer` of this repository. */
   rendererDir?: string
+  /** Where results per table version (column profiles) are kept across runs (`--cache-dir`); memory only when absent. */
+  cacheDir?: string
 }
 
 export interface Harness {
@@ -57,6 +59,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     version: appVersion(),
     recents: new MemoryRecentsStore(),
     emit: (name, payload) => events.publish(name, payload),
+    ...(options.cacheDir ? { sideCache: new FileSideCache(options.cacheDir) } : {}),
   })
   if (options.root !== undefined) {
     // Kept by the service and reported through app/info: the UI shows it in place.

@@ -15,5 +15,6 @@ export const sections: Record<string, () => Promise<Section>> = {
   lifecycle: async () => (await import('./lifecycle')).section,
   diff: async () => (await import('./diff')).section,
   objstore: async () => (await import('./objstore')).section,
+  profile: async () => (await import('./profile')).section,
   'objstore-server': async () => (await import('./objstore-server')).section,
 }

@@ -294,6 +294,25 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       await expect(page.getByRole('separator', { name: 'Resize sidebar' })).toHaveAttribute('aria-valuenow', '292')
     })
 
+    test('a column profile survives a restart: the Summary of the same version is answered from userData/cache', async ({ launch, work }) => {
+      const root = await buildCatalog(join(work, 'catalog'), { tables: [{ namespace: [], name: 'rows', rows: 500 }] })
+      let app = await launch()
+      let page = await openCatalog(app, root)
+      await treeItem(page, 'rows').click()
+      await page.getByRole('button', { name: 'Summary', exact: true }).click()
+      await expect(page.getByRole('region', { name: 'Summary' }).getByTestId('summary-meta')).toHaveText('Version 1 · 500 rows')
+      // Kept beside the settings, never in the catalog.
+      expect(await readdir(join(app.userData, 'cache', 'profile'))).toHaveLength(1)
+      await app.quit()
+
+      app = await launch({ userData: app.userData })
+      page = await openCatalog(app, root)
+      await treeItem(page, 'rows').click()
+      await page.getByRole('button', { name: 'Summary', exact: true }).click()
+      await expect(page.getByRole('region', { name: 'Summary' }).getByTestId('summary-meta')).toHaveText('Version 1 · 500 rows · kept')
+      await expect(page.getByRole('region', { name: 'Summary' }).getByRole('row', { name: 'score' })).toContainText('0 – 249.5')
+    })
+
     test('window.open and navigation to an outside URL are refused; only http(s) links go to the browser', async ({ launch }) => {
       const outside = await outsideServer()
       try {

@@ -23,6 +23,26 @@ function vectorKey(items: ArrayLike<number>): number {
   return (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff)
 }
 
+const squaresBits = new Float64Array(1)
+const squaresWords = new Uint32Array(squaresBits.buffer)
+
+/** FNV-1a over `count` 32-bit words from `start`. */
+function fnv(words: Int32Array, start: number, count: number): number {
+  let a = 0x811c9dc5
+  for (let i = start; i < start + count; i++) a = Math.imul(a ^ words[i]!, 0x01000193)
+  return a
+}
+
+/**
+ * The same kind of 53-bit key for a vector read in place: an FNV-1a pass over its item bits, and the bits of
+ * its sum of squares (already computed for the norm, and changed by any item) for the other 21 bits.
+ */
+function keyOf(hash: number, squares: number): number {
+  squaresBits[0] = squares
+  const b = Math.imul(squaresWords[0]! ^ squaresWords[1]!, 0x5bd1e995) ^ (squaresWords[1]! >>> 11)
+  return (hash >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff)
+}
+
 /** What a profile says about a column of this type (binary and nested columns: nulls only, and they are not read). */
 export function columnKind(type: DataType): ColumnKind {
   if (DataType.isInt(type)) return 'integer'
@@ -110,12 +130,10 @@ export class ColumnAccumulator {
     // The common case, read straight from the Arrow buffers: numbers and vectors in chunks without nulls.
     if ((this.kind === 'integer' || this.kind === 'number' || this.kind === 'vector') && column.data.every(isPlain)) {
       for (const data of column.data) {
-        if (this.kind === 'vector') {
-          const values = data.children[0]!.values as Float32Array | Float64Array
-          const d = this.dimension!
-          for (let r = 0; r < data.length; r++) this.addVector(values.subarray(r * d, r * d + d))
-        } else {
-          const values = data.values as ArrayLike<number | bigint>
+        if (this.kind === 'vector') this.addVectors(data.children[0]!.values as Float32Array | Float64Array, data.length)
+        else if (data.values instanceof BigInt64Array || data.values instanceof BigUint64Array) this.addInt64s(data.values, data.length)
+        else {
+          const values = data.values as ArrayLike<number>
           for (let i = 0; i < data.length; i++) this.addNumber(values[i]!)
         }
       }
@@ -126,6 +144,64 @@ export class ColumnAccumulator {
       return
     }
     this.addSlowly(column)
+  }
+
+  /**
+   * 64-bit integers read as two 32-bit words: reading a BigInt64Array item makes a BigInt per value, which
+   * cost more than the statistics themselves. Values past 2^53 still go through their exact BigInt.
+   */
+  private addInt64s(values: BigInt64Array | BigUint64Array, length: number): void {
+    // Arrow's buffers are 8-byte aligned, so this view needs no copy.
+    const words = new Int32Array(values.buffer, values.byteOffset, length * 2)
+    const signed = values instanceof BigInt64Array
+    for (let i = 0; i < length; i++) {
+      const high = signed ? words[2 * i + 1]! : words[2 * i + 1]! >>> 0
+      const v = high * 4294967296 + (words[2 * i]! >>> 0)
+      if (Number.isSafeInteger(v)) this.addNumber(v)
+      else this.addNumber(values[i]!)
+    }
+  }
+
+  /**
+   * `rows` vectors laid end to end in `items`, without a view or an array per row. One pass per vector sums
+   * the squares (the norm; zero only for an all-zero vector, NaN for one with a NaN item) and hashes the
+   * item bits for duplicates.
+   */
+  private addVectors(items: Float32Array | Float64Array, rows: number): void {
+    const d = this.dimension!
+    const aligned = items.byteOffset % 4 === 0
+    const words = aligned ? new Int32Array(items.buffer, items.byteOffset, items.byteLength / 4) : null
+    const perRow = items.BYTES_PER_ELEMENT === 8 ? 2 * d : d
+    const floats32 = items instanceof Float32Array && words !== null
+    for (let r = 0; r < rows; r++) {
+      const start = r * d
+      let squares = 0
+      // Float32 items (nearly every embedding): squares and the bit hash in the same pass.
+      let hash = 0x811c9dc5
+      if (floats32) {
+        for (let k = start; k < start + d; k++) {
+          const x = items[k]!
+          squares += x * x
+          hash = Math.imul(hash ^ words[k]!, 0x01000193)
+        }
+      } else {
+        for (let k = start; k < start + d; k++) squares += items[k]! * items[k]!
+      }
+      if (Number.isNaN(squares)) {
+        this.nanVectors++
+        continue
+      }
+      if (squares === 0) this.zeroVectors++
+      if (this.seenVectors) {
+        const key = floats32 ? keyOf(hash, squares) : words ? keyOf(fnv(words, r * perRow, perRow), squares) : vectorKey(items.subarray(start, start + d))
+        if (this.seenVectors.has(key)) this.duplicateVectors++
+        else if (this.seenVectors.size >= DUPLICATE_LIMIT) this.seenVectors = null
+        else this.seenVectors.add(key)
+      }
+      const norm = Math.sqrt(squares)
+      this.norms.add(norm)
+      this.normHistogram!.add(norm)
+    }
   }
 
   /**

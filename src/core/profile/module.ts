@@ -2,13 +2,19 @@ import { type Input, type ProfileJobInfo, type TableProfile, type TableRef } fro
 import { toAppError } from '../errors'
 import { JobRegistry, JobsOfKind, type Job } from '../jobs'
 import type { NamespaceClient } from '../namespace/client'
+import type { SideCache } from '../sideCache'
 import { profileView } from './run'
+import { PROFILE_CACHE_KIND, decodeProfile, encodeProfile, storedProfileKey } from './stored'
 
 export interface ProfileModuleDeps {
   client: (connectionId: string) => NamespaceClient
   /** The session's jobs, where profiles are listed, cancelled and published; a private one when absent. */
   jobs?: JobRegistry
   progressIntervalMs?: number
+  /** Where finished profiles outlive the session (kind `profile`); memory only when absent. */
+  sideCache?: SideCache
+  /** The catalog's location for a connection (the side-cache key names the catalog, not the session's id). */
+  location?: (connectionId: string) => string | undefined
 }
 
 type ProfileJob = Job<ProfileJobInfo>
@@ -24,9 +30,10 @@ function keyOf(table: TableRef, version: number, filter: string | null): string 
 
 /**
  * Column profiles as the service exposes them (CatalogService spreads {@link handlers}). A profile is
- * computed once per table version and filter and kept in memory for this session (a version's rows never
- * change, so the kept answer stays right; a newer version is a new key). Only a finished scan is kept: a
- * cancelled or failed one leaves nothing behind. The jobs live in the session's job registry (src/core/jobs).
+ * computed once per table version and filter and kept — in memory for this session, and in the side cache
+ * (src/core/sideCache.ts) across sessions, keyed by the catalog's location and the version's commit time (a
+ * version's rows never change, so the kept answer stays right; a newer version is a new key). Only a finished
+ * scan is kept: a cancelled or failed one leaves nothing behind. The jobs live in the session's job registry.
  */
 export class ProfileModule extends JobsOfKind<'profile'> {
   private readonly keys = new Map<string, string>()
@@ -59,28 +66,55 @@ export class ProfileModule extends JobsOfKind<'profile'> {
     this.keys.set(info.id, key)
     // Forget the keys of jobs the history no longer holds.
     for (const jobId of this.keys.keys()) if (!this.jobs.has(jobId)) this.keys.delete(jobId)
-    const kept = this.cache.get(key)
-    if (kept) {
-      // Most recently used last, so the oldest is dropped first.
-      this.cache.delete(key)
-      this.cache.set(key, kept)
-      info.cached = true
-      info.result = kept
-      info.progress = { rows: kept.rows, totalRows: kept.rows }
-      job.finish('done')
-      return job.snapshot()
-    }
-    void this.run(job, key, client)
+    void this.run(job, client)
     job.publish()
     return job.snapshot()
   }
 
-  private async run(job: ProfileJob, key: string, client: NamespaceClient): Promise<void> {
+  /**
+   * Where a view's profile is kept. Both keys name the version's commit time: a table dropped and made again
+   * restarts at version 1, and its version 1 holds other rows. The side-cache key names the catalog by its
+   * location (the connection id is this session's); it is null where the location or the commit time cannot
+   * be had, and the profile is then kept for this session only.
+   */
+  private async keysOf(client: NamespaceClient, info: ProfileJobInfo, signal: AbortSignal): Promise<{ memory: string; stored: unknown[] | null }> {
+    const { table, version, filter } = info
+    const versions = await client.listVersions({ namespace: table.namespace, name: table.name }, { signal }).catch(() => null)
+    signal.throwIfAborted()
+    const committedAt = versions?.find((v) => v.version === version)?.timestamp ?? null
+    const location = this.deps.location?.(table.connectionId)
+    const stored = this.deps.sideCache && location && committedAt !== null ? storedProfileKey(location, table, version, committedAt, filter) : null
+    return { memory: JSON.stringify([table.connectionId, table.namespace, table.name, version, committedAt, filter]), stored }
+  }
+
+  private remember(key: string, profile: TableProfile): void {
+    this.cache.delete(key)
+    this.cache.set(key, profile)
+    while (this.cache.size > CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!)
+  }
+
+  private async run(job: ProfileJob, client: NamespaceClient): Promise<void> {
     // Let `start` return (and publish "running") before the scan begins.
     await Promise.resolve()
     const { info, signal } = job
     try {
       signal.throwIfAborted()
+      const { memory, stored } = await this.keysOf(client, info, signal)
+      let kept = this.cache.get(memory) ?? null
+      if (!kept && stored) {
+        const bytes = await this.deps.sideCache!.read(PROFILE_CACHE_KIND, stored).catch(() => null)
+        kept = bytes ? decodeProfile(bytes, info.table) : null
+        signal.throwIfAborted()
+      }
+      if (kept && kept.version === info.version) {
+        // Most recently used last, so the oldest is dropped first.
+        this.remember(memory, kept)
+        info.cached = true
+        info.result = kept
+        info.progress = { rows: kept.rows, totalRows: kept.rows }
+        job.finish('done')
+        return
+      }
       const result = await profileView(client, info.table, info.version, info.filter, {
         signal,
         progressIntervalMs: this.deps.progressIntervalMs,
@@ -90,8 +124,11 @@ export class ProfileModule extends JobsOfKind<'profile'> {
           job.publish()
         },
       })
-      this.cache.set(key, result)
-      while (this.cache.size > CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!)
+      // Only a finished scan reaches here: a cancelled or failed one threw above and writes nothing.
+      signal.throwIfAborted()
+      // A cache that cannot be written (disk full, read-only folder) costs a rescan next time, not this answer.
+      if (stored) await this.deps.sideCache!.write(PROFILE_CACHE_KIND, stored, encodeProfile(result)).catch(() => undefined)
+      this.remember(memory, result)
       info.result = result
       info.progress = { rows: result.rows, totalRows: result.rows }
       job.finish('done')

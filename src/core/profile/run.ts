@@ -28,18 +28,32 @@ export async function profileView(client: NamespaceClient, table: TableRef, vers
     const columns = description.schema.fields.filter((_, i) => isScanned(accumulators[i]!.kind)).map((f) => f.name)
     const interval = options.progressIntervalMs ?? 100
     let lastEmit = 0
-    for await (const batch of client.scan(id, { ...base, columns }, { signal: options.signal })) {
-      options.signal?.throwIfAborted()
-      for (const accumulator of scanned) {
-        const column = batch.getChild(accumulator.name)
-        if (column) accumulator.add(column)
+    // The next batch is asked for before this one is counted, so Lance reads and decodes it on its own
+    // threads while ours run the statistics (one batch ahead: a few MiB more at most).
+    const batches = client.scan(id, { ...base, columns }, { signal: options.signal })[Symbol.asyncIterator]()
+    let next = batches.next()
+    try {
+      for (;;) {
+        const current = await next
+        if (current.done) break
+        options.signal?.throwIfAborted()
+        next = batches.next()
+        const batch = current.value
+        for (const accumulator of scanned) {
+          const column = batch.getChild(accumulator.name)
+          if (column) accumulator.add(column)
+        }
+        rows += batch.numRows
+        const now = Date.now()
+        if (options.onProgress && now - lastEmit >= interval) {
+          lastEmit = now
+          options.onProgress({ rows, totalRows })
+        }
       }
-      rows += batch.numRows
-      const now = Date.now()
-      if (options.onProgress && now - lastEmit >= interval) {
-        lastEmit = now
-        options.onProgress({ rows, totalRows })
-      }
+    } finally {
+      // Settle the batch asked for ahead (its error, if any, is the scan's own) before closing the scan.
+      await next.catch(() => undefined)
+      await batches.return?.(undefined)
     }
     options.signal?.throwIfAborted()
   }

@@ -1,2 +1,3 @@
 export { SummaryPanel } from './SummaryPanel'
 export { binPredicate } from './binFilter'
+export { useHeaderHistograms } from './HeaderHistograms'

@@ -14,14 +14,15 @@ type Started = { key: string } & ({ jobId: string } | { error: AppErrorData })
  * profile) when it opens or the view changes, then read from the session's one list of jobs, which the jobs
  * feature keeps current (`jobs/progress`); the job's record carries the profile when it is done.
  */
-export function useProfile(tableRef: TableRef, version: number | undefined, filter: string | undefined) {
+export function useProfile(tableRef: TableRef, version: number | undefined, filter: string | undefined, enabled = true) {
   const client = useQueryClient()
   const jobs = useJobList()
   const [started, setStarted] = useState<Started | null>(null)
   const [attempt, setAttempt] = useState(0)
-  const key = JSON.stringify([tableRef.connectionId, tableRef.namespace, tableRef.name, version ?? null, filter ?? null, attempt])
+  const key = JSON.stringify([tableRef.connectionId, tableRef.namespace, tableRef.name, version ?? null, filter ?? null, attempt, enabled])
 
   useEffect(() => {
+    if (!enabled) return
     let live = true
     let jobId: string | null = null
     const view = { ...(version !== undefined ? { version } : {}), ...(filter ? { filter } : {}) }

@@ -7,10 +7,12 @@ import { useColumnSizing, useLateFit } from './grid/columnFit'
 import { offsetToCenter, offsetToReveal } from './grid/geometry'
 import { useGridTable, type ColumnVisibility, type GridRow } from './grid/gridTable'
 import { onGridKeyDown } from './grid/keyboard'
-import { GridBody, GridHeader } from './grid/render'
-import { ROW_HEIGHT, useViewport, useViewportScrolling } from './grid/viewport'
+import { GridBody, GridHeader, type HeaderExtra } from './grid/render'
+import { GRID_LAYOUT, HEADER_HEIGHT, ROW_HEIGHT, useViewport, useViewportScrolling } from './grid/viewport'
 import { useGridSelection } from './useGridSelection'
 import { PAGE_ROWS, usePages } from './usePages'
+// The header menu button, the cell menu and the inspector's styles (lost when the grid was split into grid/).
+import './inspect.css'
 
 export type { ColumnVisibility } from './grid/gridTable'
 
@@ -38,6 +40,7 @@ export const DataGrid = memo(function DataGrid({
   onSortToggle,
   onCellContextMenu,
   selectRow,
+  headerExtra,
 }: {
   tableRef: TableRef
   label: string
@@ -58,12 +61,15 @@ export const DataGrid = memo(function DataGrid({
   onCellContextMenu?: (target: { row: number; column: string; x: number; y: number; valueOf: (column: string) => unknown; extra?: CellMenuItem[] }) => void
   /** Scroll to this row and select it (a new `nonce` repeats the request): go to row. */
   selectRow?: { row: number; nonce: number }
+  /** Drawn under each column's name (header histograms); the header grows by its height. Header only: rows never read it. */
+  headerExtra?: HeaderExtra
 }) {
   const gridId = useId()
   // A new view (filter, sort, search) keeps this grid, its column widths and its DOM rows (a remount cost
   // ~25 ms per view change): the scroll offset and the active cell belong to one view, so they are stored
   // with its key and read as their initial values under any other — no second render to reset them.
-  const viewport = useViewport(rowCount, viewKey)
+  const headerHeight = HEADER_HEIGHT + (headerExtra?.height ?? 0)
+  const viewport = useViewport(rowCount, viewKey, GRID_LAYOUT, headerHeight)
   const { g, rows: window_ } = viewport
   const [activeCell, setActiveCell] = useState<{ viewKey: string; cell: { row: number; col: number } | null }>({ viewKey, cell: null })
   const active = activeCell.viewKey === viewKey ? activeCell.cell : null
@@ -205,11 +211,12 @@ export const DataGrid = memo(function DataGrid({
         data-row-count={rowCount}
       >
         <div className="grid-sizer" style={{ width: totalWidth }}>
-          <GridHeader table={table} gutterWidth={gutterWidth} sort={sort} onSortToggle={onSortToggle} selection={selection} />
+          <GridHeader table={table} gutterWidth={gutterWidth} sort={sort} onSortToggle={onSortToggle} selection={selection} extra={headerExtra} />
           <GridBody
             table={table}
             rows={window_}
             viewportHeight={g.viewportHeight}
+            headerHeight={headerHeight}
             gutterWidth={gutterWidth}
             active={active}
             cellId={cellId}

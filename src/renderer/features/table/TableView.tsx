@@ -12,7 +12,7 @@ import { SchemaPanel } from './SchemaPanel'
 import { describeQuery, tableScope } from './queries'
 import { useTableQueries } from './useTableQueries'
 import { useEscapeLayer } from './panelStack'
-import { SummaryPanel } from '../profile'
+import { SummaryPanel, useHeaderHistograms } from '../profile'
 import { Gallery, GalleryButton, useGallery } from './gallery'
 import { LifecycleButtons, LifecyclePanelView, ReadOnlyBadge, useTableLifecycle } from '../lifecycle'
 import { formatCount } from '../../lib/format'
@@ -58,6 +58,8 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
   const q = useTableQueries(tableRef, connectionLabel, info, reload, lifecycle.diffKeys)
   // Image columns shown as thumbnails over the same view (table/gallery/); the grid stays mounted behind it.
   const gallery = useGallery(tableRef, info, q.gridProps.view?.version)
+  // A histogram in each column header from the view's profile (profile feature); the grid only draws the strip.
+  const histograms = useHeaderHistograms(tableRef, info ? (q.gridProps.view?.version ?? info.version) : undefined, q.filter, q.addFilter)
 
   return (
     <section className="table-view" aria-label={`Table ${tableRef.name}`}>
@@ -107,6 +109,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
             Export…
           </button>
           <GalleryButton gallery={gallery} disabled={!info} />
+          {histograms.button(!info)}
           <button type="button" className="button" aria-pressed={summaryOpen} disabled={!info} onClick={() => setSummaryOpen(!summaryOpen)}>
             Summary
           </button>
@@ -147,6 +150,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
               columnVisibility={visibility}
               onColumnVisibilityChange={setVisibility}
               onStatus={gallery.open ? undefined : status.report}
+              headerExtra={histograms.extra}
               {...q.gridProps}
             />
           </div>

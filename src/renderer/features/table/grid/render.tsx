@@ -1,4 +1,4 @@
-import type { MouseEvent } from 'react'
+import type { MouseEvent, ReactNode } from 'react'
 import { cellValue, type FieldInfo, type SortKey } from '../../../../contract'
 import { formatCount } from '../../../lib/format'
 import { formatCell } from '../../../lib/formatCell'
@@ -32,6 +32,12 @@ export function HeaderContent({ field }: { field: FieldInfo }) {
   )
 }
 
+/** A strip under every column header's name, filled per column (the table feature knows nothing of what it shows). */
+export interface HeaderExtra {
+  height: number
+  render: (column: string) => ReactNode
+}
+
 /** The ARIA sort state of a column under `sort` (only the first key is announced as sorted). */
 function sortOf(sort: readonly SortKey[] | undefined, column: string): 'ascending' | 'descending' | 'none' {
   const key = sort?.find((s) => s.column === column)
@@ -45,17 +51,21 @@ export function GridHeader({
   sort,
   onSortToggle,
   selection,
+  extra,
 }: {
   table: GridTable
   gutterWidth: number
   sort?: readonly SortKey[]
   onSortToggle?: (column: string) => void
   selection: Selection
+  /** Something drawn under each column's name (the profile's header histograms), in a header `extra.height` taller. */
+  extra?: HeaderExtra
 }) {
   const headerGroup = table.getHeaderGroups()[0]
+  const height = HEADER_HEIGHT + (extra?.height ?? 0)
   return (
-    <div role="rowgroup" className="grid-head" style={{ height: HEADER_HEIGHT }}>
-      <div role="row" aria-rowindex={1} className="grid-row grid-header-row" style={{ height: HEADER_HEIGHT }}>
+    <div role="rowgroup" className="grid-head" style={{ height }}>
+      <div role="row" aria-rowindex={1} className="grid-row grid-header-row" style={{ height }}>
         <div role="columnheader" aria-colindex={1} aria-label="Row number" className="grid-gutter grid-gutter-head" style={{ width: gutterWidth }}>
           #
         </div>
@@ -70,7 +80,17 @@ export function GridHeader({
             style={{ width: header.getSize() }}
             onClick={onSortToggle ? () => onSortToggle(header.column.id) : undefined}
           >
-            <table.FlexRender header={header} />
+            {extra ? (
+              <div className="header-stack">
+                <table.FlexRender header={header} />
+                {/* Clicks inside it are its own (a bar filters), not a sort. */}
+                <div className="header-extra" style={{ height: extra.height }} onClick={(event) => event.stopPropagation()}>
+                  {extra.render(header.column.id)}
+                </div>
+              </div>
+            ) : (
+              <table.FlexRender header={header} />
+            )}
             {onSortToggle && sortOf(sort, header.column.id) !== 'none' && (
               <span className="sort-mark" aria-hidden="true">
                 {sortOf(sort, header.column.id) === 'ascending' ? '▲' : '▼'}
@@ -103,6 +123,7 @@ export function GridBody({
   active,
   cellId,
   selection,
+  headerHeight = HEADER_HEIGHT,
   onCellMouseDown,
   onCellContextMenu,
 }: {
@@ -113,13 +134,14 @@ export function GridBody({
   active: Active
   cellId: (row: number, col: number) => string
   selection: Selection
+  headerHeight?: number
   onCellMouseDown: (event: MouseEvent, row: number, col: number) => void
   onCellContextMenu: (event: MouseEvent, row: number, col: number) => void
 }) {
   // No window holds more rows than this (a partly visible row at each end), so slots never collide.
   const rowSlots = Math.ceil(viewportHeight / ROW_HEIGHT) + 1
   return (
-    <div role="rowgroup" className="grid-body" style={{ height: viewportHeight, top: HEADER_HEIGHT }}>
+    <div role="rowgroup" className="grid-body" style={{ height: viewportHeight, top: headerHeight }}>
       {/* Rows are keyed by slot (index modulo the most rows a window holds), not by index: a jump reuses
           the window's row elements and updates them instead of unmounting and mounting every row and
           cell, twice (placeholders, then the rows); a one-row scroll still keeps every row that stays. */}

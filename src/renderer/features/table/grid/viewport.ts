@@ -45,8 +45,11 @@ export interface Viewport {
   setSize(size: { height: number; width: number }): void
 }
 
-/** `itemCount` items (table rows, thumbnails) laid out `layout.perRow` a row. */
-export function useViewport(itemCount: number, viewKey: string, layout: ViewportLayout = GRID_LAYOUT): Viewport {
+/**
+ * `itemCount` items (table rows, thumbnails) laid out `layout.perRow` a row. `headerHeight` overrides the layout's
+ * when the header grows (the grid's header with its histogram strip).
+ */
+export function useViewport(itemCount: number, viewKey: string, layout: ViewportLayout = GRID_LAYOUT, headerHeight = layout.headerHeight): Viewport {
   // The last size of this layout, else a guess no smaller than the grid (the window less the app's chrome):
   // more rows than fit are clipped, fewer would leave a gap until measured.
   const [size, setSizeState] = useState(() => lastSizes.get(layout) ?? { height: Math.max(200, window.innerHeight - 76), width: Math.max(300, window.innerWidth - 280) })
@@ -55,7 +58,7 @@ export function useViewport(itemCount: number, viewKey: string, layout: Viewport
   // 0 under any other — no second render to reset it.
   const [scrolled, setScrolled] = useState({ viewKey, offset: 0 })
   const offset = scrolled.viewKey === viewKey ? scrolled.offset : 0
-  const { rowHeight, headerHeight, perRow: perRowAt } = layout
+  const { rowHeight, perRow: perRowAt } = layout
   const perRow = Math.max(1, perRowAt ? perRowAt(size.width) : 1)
   const rowCount = Math.ceil(itemCount / perRow)
   const bodyHeight = Math.max(rowHeight, size.height - headerHeight)

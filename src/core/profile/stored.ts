@@ -1,0 +1,32 @@
+import type { TableProfile, TableRef } from '../../contract'
+
+/** The side cache's kind for column profiles. */
+export const PROFILE_CACHE_KIND = 'profile'
+/** Bumped when the stored shape or the statistics change, so older entries are never read as current. */
+const FORMAT = 1
+
+/**
+ * The side-cache key of a profile: where the catalog is (its location, not this session's connection id), the
+ * table, the version and that version's commit time — a table dropped and made again restarts at version 1, so
+ * the version number alone would name another table's rows — and the filter.
+ */
+export function storedProfileKey(location: string, table: TableRef, version: number, committedAt: number, filter: string | null): unknown[] {
+  return [FORMAT, location, table.namespace, table.name, version, committedAt, filter]
+}
+
+/** A profile as kept: JSON without the session's table reference (it is filled in from the asking view). */
+export function encodeProfile(profile: TableProfile): Uint8Array {
+  const { table: _table, ...rest } = profile
+  return new TextEncoder().encode(JSON.stringify(rest))
+}
+
+/** A kept profile for `table`, or null for bytes that are not one (a damaged entry is recomputed, not shown). */
+export function decodeProfile(bytes: Uint8Array, table: TableRef): TableProfile | null {
+  try {
+    const parsed = JSON.parse(new TextDecoder().decode(bytes)) as Omit<TableProfile, 'table'>
+    if (typeof parsed !== 'object' || parsed === null || !Array.isArray(parsed.columns) || typeof parsed.rows !== 'number' || typeof parsed.version !== 'number') return null
+    return { ...parsed, table: { connectionId: table.connectionId, namespace: [...table.namespace], name: table.name } }
+  } catch {
+    return null
+  }
+}

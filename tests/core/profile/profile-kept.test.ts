@@ -1,0 +1,121 @@
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { DateDay, Utf8, makeData, makeVector, vectorFromArray } from 'apache-arrow'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ConnectionInfo, ProfileJobInfo, Result } from '../../../src/contract'
+import { batchOf, float32Vectors, tableOf } from '../../../src/core/arrow'
+import { encodeProfile } from '../../../src/core/profile/stored'
+import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
+import { FileSideCache } from '../../../src/core/sideCache'
+import { buildCatalog, makeTempDir, removeDir, sampleTable } from '../../helpers/catalog'
+
+function value<T>(result: Result<unknown>): T {
+  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`)
+  return result.value as T
+}
+
+/** Six columns: int64, two strings, a float64, a date and a 16-d vector. */
+function sixColumns(rows: number) {
+  const ids = Array.from({ length: rows }, (_, i) => i)
+  const vectors = Float32Array.from({ length: rows * 16 }, (_, k) => (k % 17) / 3)
+  return tableOf([
+    batchOf({
+      id: { vector: makeVector(BigInt64Array.from(ids, (i) => BigInt(i))), nullable: false },
+      label: vectorFromArray(ids.map((i) => `label ${i % 40}`), new Utf8()),
+      note: vectorFromArray(ids.map((i) => (i % 5 === 0 ? null : `note ${i}`)), new Utf8()),
+      score: { vector: makeVector(Float64Array.from(ids, (i) => i / 7)), nullable: false },
+      day: makeVector(makeData({ type: new DateDay(), length: rows, nullCount: 0, data: Int32Array.from(ids, (i) => 19_000 + (i % 300)) })),
+      vec: { vector: float32Vectors(vectors, 16), nullable: false },
+    }),
+  ])
+}
+
+describe('column profiles kept per table version in the side cache', () => {
+  const dirs: string[] = []
+  const services: CatalogService[] = []
+  afterEach(async () => {
+    for (const service of services.splice(0)) await service.closeAll()
+    for (const dir of dirs.splice(0)) await removeDir(dir)
+  })
+
+  async function setUp(data = sixColumns(5_000)) {
+    const base = await makeTempDir('lcb-profile-kept-')
+    dirs.push(base)
+    const root = await buildCatalog(join(base, 'catalog'), { tables: [{ namespace: [], name: 't', data }] })
+    return { base, root, cacheDir: join(base, 'cache') }
+  }
+
+  /** A fresh service (an app start) on the same catalog and cache folder. */
+  async function open(root: string, cacheDir: string) {
+    const service = new CatalogService({ host: 'harness', version: '0', recents: new MemoryRecentsStore(), sideCache: new FileSideCache(cacheDir) })
+    services.push(service)
+    const connection = value<ConnectionInfo>(await service.dispatch('connections/openDirectory', { path: root }))
+    const profile = async (view: { version?: number; filter?: string } = {}): Promise<ProfileJobInfo> => {
+      const started = value<ProfileJobInfo>(await service.dispatch('profile/start', { connectionId: connection.id, namespace: [], name: 't', view }))
+      return service.profiles.wait(started.id)
+    }
+    return { service, connection, profile }
+  }
+
+  it('a profile outlives the session: a new service on the same cache answers from it, per filter', async () => {
+    const { root, cacheDir } = await setUp()
+    const first = await open(root, cacheDir)
+    const computed = await first.profile()
+    expect(computed.state).toBe('done')
+    expect(computed.cached).toBe(false)
+    await first.service.closeAll()
+
+    const second = await open(root, cacheDir)
+    const reopened = await second.profile()
+    expect(reopened.state).toBe('done')
+    expect(reopened.cached).toBe(true)
+    // The kept profile names this session's connection and says what the scan said.
+    expect(reopened.result!.table.connectionId).toBe(second.connection.id)
+    expect(reopened.result!.columns).toEqual(computed.result!.columns)
+    expect(reopened.result!.rows).toBe(5_000)
+    // Another filter is another entry.
+    const filtered = await second.profile({ filter: 'id < 10' })
+    expect(filtered.cached).toBe(false)
+    expect(filtered.result!.rows).toBe(10)
+
+    // The encoding is small: JSON of a 6-column table's profile.
+    const size = encodeProfile(computed.result!).byteLength
+    console.log(`profile of a 6-column table, as kept: ${size} bytes`)
+    expect(size).toBeLessThan(8_000)
+  })
+
+  it('a dropped and recreated table (version 1 again) is profiled afresh, not answered from the old one', async () => {
+    const { root, cacheDir } = await setUp()
+    const first = await open(root, cacheDir)
+    const before = await first.profile()
+    expect(before.version).toBe(1)
+    expect(before.result!.rows).toBe(5_000)
+    value(await first.service.dispatch('tables/drop', { connectionId: first.connection.id, namespace: [], name: 't' }))
+    await first.service.closeAll()
+    // Same name, same version number, other rows.
+    const { DirNamespaceClient } = await import('../../../src/core/namespace/dir/client')
+    const client = await DirNamespaceClient.open(root)
+    await client.createTable({ namespace: [], name: 't' }, sampleTable(300))
+    await client.close()
+
+    const second = await open(root, cacheDir)
+    const after = await second.profile()
+    expect(after.version).toBe(1)
+    expect(after.cached).toBe(false)
+    expect(after.result!.rows).toBe(300)
+    expect(after.result!.columns.map((c) => c.name)).toEqual(['id', 'label', 'score', 'note', 'vector'])
+  })
+
+  it('a cancelled scan writes nothing to the cache', async () => {
+    const { root, cacheDir } = await setUp(sampleTable(60_000))
+    const { service, connection, profile } = await open(root, cacheDir)
+    const started = value<ProfileJobInfo>(await service.dispatch('profile/start', { connectionId: connection.id, namespace: [], name: 't', view: {} }))
+    value(await service.dispatch('jobs/cancel', { jobId: started.id }))
+    expect((await service.profiles.wait(started.id)).state).toBe('cancelled')
+    expect(await readdir(join(cacheDir, 'profile')).catch(() => [])).toEqual([])
+    // The next one scans, and that one is kept.
+    const again = await profile()
+    expect(again.cached).toBe(false)
+    expect(await readdir(join(cacheDir, 'profile'))).toHaveLength(1)
+  })
+})
