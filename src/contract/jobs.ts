@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { ExportJobInfo } from './export'
 import type { ImportJobInfo } from './import'
 import type { IndexJobInfo } from './indexJobs'
+import type { MapJobInfo } from './map'
 import type { ProfileJobInfo } from './profile'
 
 /**
@@ -10,11 +11,11 @@ import type { ProfileJobInfo } from './profile'
  * them are listed by `jobs/list`, cancelled by `jobs/cancel` and followed through one `jobs/progress` event that
  * carries the job's record, told apart by `kind`.
  */
-export type JobInfo = ImportJobInfo | ExportJobInfo | IndexJobInfo | ProfileJobInfo
+export type JobInfo = ImportJobInfo | ExportJobInfo | IndexJobInfo | ProfileJobInfo | MapJobInfo
 export type JobKind = JobInfo['kind']
 
-/** Any job's id; its first letter names its kind (j import, x export, i index, p profile, r recovery). */
-export const jobIdSchema = z.string().regex(/^[jxipr][A-Za-z0-9_-]{1,64}$/, 'must be a job id')
+/** Any job's id; its first letter names its kind (j import, x export, i index, p profile, m map, r recovery). */
+export const jobIdSchema = z.string().regex(/^[jxiprm][A-Za-z0-9_-]{1,64}$/, 'must be a job id')
 
 /** Still queued or running (a Cancel can still change it). */
 export function isLiveJob(job: Pick<JobInfo, 'state'>): boolean {

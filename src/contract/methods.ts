@@ -72,6 +72,9 @@ export const METHOD_NAMES = [
   'export/start',
   'profile/start',
   'profile/get',
+  'map/start',
+  'map/get',
+  'map/coords',
 ] as const satisfies readonly Method[]
 
 type Missing = Exclude<Method, (typeof METHOD_NAMES)[number]>

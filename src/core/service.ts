@@ -5,6 +5,7 @@ import './namespace/dir'
 import './namespace/rest'
 import { ImportModule } from './import'
 import { ExportModule } from './export'
+import { MAP_HISTORY, MapModule } from './map'
 import { PROFILE_HISTORY, ProfileModule } from './profile'
 import { JobRegistry } from './jobs'
 import { ConnectionStore, MemoryConnectionRecords } from './connections/store'
@@ -48,7 +49,7 @@ export class CatalogService {
   /** Requests `requests/cancel` can stop. */
   private readonly requests = new CancellableRequests()
   /** Every job of the session, of every kind (`jobs/list`, `jobs/cancel`, the `jobs/progress` event). */
-  readonly jobs = new JobRegistry({ emit: (job) => this.options.emit?.('jobs/progress', job), history: { profile: PROFILE_HISTORY } })
+  readonly jobs = new JobRegistry({ emit: (job) => this.options.emit?.('jobs/progress', job), history: { profile: PROFILE_HISTORY, map: MAP_HISTORY } })
   /** The catalogs open in this window, with their Read-only switch. */
   private readonly open: OpenConnections
   /** Import jobs and staged uploads (the harness calls `imports.stageUpload` for HTTP bodies). */
@@ -61,6 +62,8 @@ export class CatalogService {
   readonly exports: ExportModule
   /** Column profiles (the Summary), kept per table version. */
   readonly profiles: ProfileModule
+  /** Embedding maps of vector columns, kept per table version in the side cache. */
+  readonly maps: MapModule
   /** Versions, tags, indexes, stats and maintenance, schema changes. */
   readonly lifecycle: LifecycleModule
   /** Saved REST connections, opening them, testing them, their capability maps. */
@@ -87,6 +90,8 @@ export class CatalogService {
     this.queries = new QueryModule({ client, cancellable })
     this.exports = new ExportModule({ client, jobs: this.jobs })
     this.profiles = new ProfileModule({ client, jobs: this.jobs })
+    const location = (connectionId: string) => this.open.infos().find((c) => c.id === connectionId)?.location ?? connectionId
+    this.maps = new MapModule({ client, location, jobs: this.jobs, sideCache: this.sideCache })
     this.lifecycle = new LifecycleModule({ client, cancellable, jobs: this.jobs })
     this.remote = new RemoteConnectionsModule(options.connections ?? new ConnectionStore(new MemoryConnectionRecords(), new MemorySecretStore()), {
       addConnection,
@@ -110,6 +115,7 @@ export class CatalogService {
       this.imports.handlers,
       this.exports.handlers,
       this.profiles.handlers,
+      this.maps.handlers,
       this.jobs.handlers,
       this.requests.handlers,
     )
@@ -144,6 +150,7 @@ export class CatalogService {
     await this.imports.close()
     await this.exports.close()
     await this.profiles.close()
+    await this.maps.close()
     await this.lifecycle.indexJobs.close()
     this.requests.abortAll()
     await this.open.closeAll()
