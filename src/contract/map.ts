@@ -24,6 +24,8 @@ export interface MapSummary {
   skipped: { nan: number; nulls: number; wrongDimension: number }
   /** Share of the variance each of the two axes explains (of the sample). */
   explained: [number, number]
+  /** How a vector becomes a point: x = v·axes[0] − shift[0], y = v·axes[1] − shift[1] (places search results on the map). */
+  projection: { axes: [number[], number[]]; shift: [number, number] }
   computedAt: number
   elapsedMs: number
 }

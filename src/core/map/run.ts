@@ -129,6 +129,7 @@ export async function mapColumn(client: NamespaceClient, table: TableRef, versio
     rows: placed,
     skipped,
     explained: components.explained,
+    projection: { axes: [Array.from(a32), Array.from(b32)], shift: [shiftA, shiftB] },
     computedAt: Date.now(),
     elapsedMs: Date.now() - started,
   }

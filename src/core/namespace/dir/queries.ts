@@ -13,6 +13,9 @@ import { assertViewMatchesSchema } from '../../query/validate'
 import { scanWindows } from '../../query/windowedScan'
 import type { TableHandles } from './handles'
 
+/** Lance's columns naming a row's position, which its count pushdown cannot filter on. */
+const ROW_POSITION = /\b_row(offset|id|addr)\b/
+
 interface Pinned {
   table: LanceTable
   schema: Schema
@@ -83,7 +86,15 @@ export class DirQueries {
     return this.run(id, async () => {
       const { table } = await this.checked(id, view)
       options.signal?.throwIfAborted()
-      if (!view.search) return table.countRows(viewNarrowsRows(view) ? view.filter : undefined)
+      const filter = viewNarrowsRows(view) ? view.filter : undefined
+      if (!view.search && !(filter && ROW_POSITION.test(filter))) return table.countRows(filter)
+      if (!view.search) {
+        // Lance's count pushdown refuses a filter on a row's position (`_rowoffset IN (…)`, the map's lasso); its
+        // scan takes it, so count the matching rows' ids.
+        let rows = 0
+        for await (const batch of buildQuery(table, { ...view, columns: [] }, { withRowId: true })) rows += batch.numRows
+        return rows
+      }
       // A search has at most k results; count them without reading their columns.
       const result = await buildQuery(table, { ...view, columns: [] }, { withRowId: true }).toArrow()
       return result.numRows
