@@ -125,15 +125,17 @@ test('Map draws every row; hover shows it, a click selects it, Find similar rows
   await lasso.click()
   await expect(lasso).toHaveAttribute('aria-pressed', 'true')
   const midX = (drawn.minX + drawn.maxX) / 2
-  await page.mouse.move(box.x + 2, box.y + 2)
+  // The legend and the note above the canvas moved it down: measure it again (its width, and so x, is unchanged).
+  const now = (await overlay.boundingBox())!
+  await page.mouse.move(now.x + 2, now.y + 2)
   await page.mouse.down()
   for (const [x, y] of [
     [midX, 2],
-    [midX, box.height - 2],
-    [2, box.height - 2],
+    [midX, now.height - 2],
+    [2, now.height - 2],
     [2, 2],
   ] as const)
-    await page.mouse.move(box.x + x, box.y + y, { steps: 4 })
+    await page.mouse.move(now.x + x, now.y + y, { steps: 4 })
   await page.mouse.up()
   const filterBox = page.getByRole('textbox', { name: 'Filter rows' })
   await expect(filterBox).toHaveValue(/^_rowoffset IN \(/)
