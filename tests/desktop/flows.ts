@@ -247,7 +247,7 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
         const map = page.getByRole('region', { name: 'Embedding map' })
         await expect(map.getByTestId('map-points')).toHaveAttribute('data-points', '500')
         await expect(map.getByTestId('map-meta')).toHaveText(`vector · version 1 · 500 points${kept ? ' · kept' : ''}`)
-        await app.quit()
+        await app.dispose()
       }
       // One entry of kind `map` beside the settings, nothing in the catalog.
       expect((await readdir(join(userData, 'cache', 'map'))).filter((name) => !name.endsWith('.tmp'))).toHaveLength(1)
