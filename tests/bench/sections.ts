@@ -15,4 +15,5 @@ export const sections: Record<string, () => Promise<Section>> = {
   lifecycle: async () => (await import('./lifecycle')).section,
   objstore: async () => (await import('./objstore')).section,
   'objstore-server': async () => (await import('./objstore-server')).section,
+  map: async () => (await import('./map')).section,
 }
