@@ -6,6 +6,7 @@ import type { ConnectionInfo, MapJobInfo, Result } from '../../../src/contract'
 import { batchOf, float32Vectors, seededRandom, tableOf, withNulls } from '../../../src/core/arrow'
 import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
 import { buildCatalog, makeTempDir, removeDir } from '../../helpers/catalog'
+import { lassoPredicate } from '../../../src/renderer/features/map/lasso'
 
 const N = 6000
 const DIM = 32
@@ -150,5 +151,19 @@ describe('embedding map (core, real Lance tables)', () => {
     const missing = await service.dispatch('map/start', { ...ref(), column: 'vec', version: 999 })
     expect(missing.ok).toBe(false)
     if (!missing.ok) expect(missing.error.message).toMatch(/no version 999/)
+  })
+
+  it('the lasso filter counts and reads exactly its rows; 10,000 offsets are more than a filter may name', async () => {
+    const chosen = Array.from({ length: 2000 }, (_, i) => i * 3)
+    const filter = lassoPredicate(chosen)!
+    const view = { version: 1, filter }
+    expect(value<number>(await service.dispatch('tables/count', { ...ref(), view }))).toBe(chosen.length)
+    const page = tableFromIPC(value<Uint8Array>(await service.dispatch('tables/page', { ...ref(), offset: 0, limit: 5, view })))
+    expect(Array.from(page.getChild('id')!.toArray() as Float32Array)).toEqual([0, 3, 6, 9, 12])
+    // A later page too (Lance alone would apply the limit before this filter and miss rows).
+    const later = tableFromIPC(value<Uint8Array>(await service.dispatch('tables/page', { ...ref(), offset: 1000, limit: 3, view })))
+    expect(Array.from(later.getChild('id')!.toArray() as Float32Array)).toEqual([3000, 3003, 3006])
+    // 10,000 offsets do not fit in one filter: the lasso says so rather than filtering to part of them.
+    expect(lassoPredicate(Array.from({ length: 10_000 }, (_, i) => i * 2))).toBeNull()
   })
 })

@@ -76,6 +76,15 @@ export class DirQueries {
         if (ids.length === 0) return emptyIpcStream(viewSchema(schema, view))
         return toIpcStream(await takeInOrder(table, ids, view.columns))
       }
+      if (!view.search && view.filter && ROW_POSITION.test(view.filter) && (window.offset || window.limit !== undefined)) {
+        // Lance applies a limit before a row-position filter (`_rowoffset IN (…)`, the map's lasso), so a page would
+        // miss rows: read the filter's rows whole (it names at most a few thousand, which Lance takes directly) and
+        // cut the page here.
+        const rows = await buildQuery(table, view, { withRowId: window.withRowId }).toArrow()
+        const start = window.offset ?? 0
+        const page = rows.slice(start, window.limit !== undefined ? start + window.limit : undefined)
+        return page.numRows > 0 ? toIpcStream(page) : emptyIpcStream(viewSchema(schema, view))
+      }
       const query = buildQuery(table, view, window)
       return queryToIpcStream(query, () => viewSchema(schema, view))
     })

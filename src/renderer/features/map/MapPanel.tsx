@@ -118,6 +118,7 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
   const [selected, setSelected] = useState<number | null>(null)
   const [neighbours, setNeighbours] = useState<{ point: number; at: [number, number][] } | null>(null)
   const [similarError, setSimilarError] = useState<string | null>(null)
+  const [lassoError, setLassoError] = useState<string | null>(null)
   const [colourColumn, setColourColumn] = useState('')
   // The legend of the column last coloured by; while another is read, `colouring` (derived) is true.
   const [coloured, setColoured] = useState<{ column: string; legend: Legend | null }>({ column: '', legend: null })
@@ -307,7 +308,10 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
       path.current = null
       drawOverlay()
       const chosen = points.inside(polygon)
-      if (chosen.length > 0) onFilter(lassoPredicate(chosen.map((i) => points.rows[i]!)))
+      if (chosen.length === 0) return
+      const predicate = lassoPredicate(chosen.map((i) => points.rows[i]!))
+      setLassoError(predicate ? null : `The lasso holds ${formatCount(chosen.length)} rows: more than one filter can name. Draw a smaller lasso.`)
+      if (predicate) onFilter(predicate)
       return
     }
     if (d.moved) return
@@ -410,6 +414,11 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
         </div>
       )}
       {similarError && <div className="map-note" role="alert">{similarError}</div>}
+      {lassoError && (
+        <div className="map-note" role="alert">
+          {lassoError}
+        </div>
+      )}
       {drawError && <div role="alert">{drawError}</div>}
       <div className="map-canvas" ref={host}>
         <canvas ref={gl} aria-hidden="true" data-testid="map-points" data-points={points.count} />
