@@ -23,11 +23,14 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-
 /** In the page: whether the points canvas has a drawn pixel (read back from WebGL). A string: this file has no DOM types. */
 const DRAWN = `(() => {
   const canvas = document.querySelector('[data-testid="map-points"]')
-  const gl = canvas && canvas.getContext('webgl')
-  if (!canvas || !gl || canvas.width === 0) return false
-  const pixels = new Uint8Array(canvas.width * canvas.height * 4)
-  gl.readPixels(0, 0, canvas.width, canvas.height, gl.RGBA, gl.UNSIGNED_BYTE, pixels)
-  for (let k = 3; k < pixels.length; k += 4) if (pixels[k] !== 0) return true
+  if (!canvas || canvas.width === 0) return false
+  const copy = document.createElement('canvas')
+  copy.width = canvas.width
+  copy.height = canvas.height
+  const ctx = copy.getContext('2d')
+  ctx.drawImage(canvas, 0, 0)
+  const data = ctx.getImageData(0, 0, copy.width, copy.height).data
+  for (let k = 3; k < data.length; k += 4) if (data[k] !== 0) return true
   return false
 })()`
 
@@ -96,7 +99,7 @@ async function run(context: BenchContext): Promise<Report> {
     for (let i = 0; i < reps; i++) {
       const started = Date.now()
       await mapButton.click()
-      await page.waitForFunction(DRAWN, undefined, { timeout: 60_000, polling: 50 })
+      for (let tries = 0; !(await page.evaluate(DRAWN)); tries++) if (tries > 2000) throw new Error('the map never drew its points')
       paints.push(Date.now() - started)
       if (i < reps - 1) await mapButton.click()
     }
@@ -118,7 +121,7 @@ async function run(context: BenchContext): Promise<Report> {
         columns: ['measure', 'ours', 'bare', 'ratio / value', 'verdict'],
         rows: [
           ['PCA coordinates vs a bare scan of the vector column (ms)', ms(pca.ours), ms(pca.bare), ratio(pca.ratio), verdict(pca.ratio, 1.5)],
-          ['peak RSS of the process (MB)', rssMb.toFixed(0), '—', `${rssMb.toFixed(0)} MB`, rssMb < 1024 ? 'ok (< 1 GB)' : '**over** (target < 1 GB)'],
+          ['peak RSS of the process (MiB)', rssMb.toFixed(0), '—', `${rssMb.toFixed(0)} MiB`, rssMb < 1000 ? 'ok (< 1 GB)' : '**over** (target < 1 GB)'],
           ['first paint, coordinates kept: Map clicked → points drawn (ms)', ms(paint), '—', ms(paint), paint <= 1000 ? 'ok (≤ 1 s)' : '**over** (target ≤ 1 s)'],
           ['zoom frame: wheel → draw finished, median of 30 (ms)', ms(frame), '—', ms(frame), frame <= 16 ? 'ok (≤ 16 ms)' : '**over** (target ≤ 16 ms)'],
         ],
