@@ -11,7 +11,7 @@ import type { TableRef } from './types'
 export const mapJobIdSchema = z.string().regex(/^m[A-Za-z0-9_-]{1,64}$/, 'must be a map job id')
 
 /** Rows the components are fitted on (spread evenly over the table). */
-export const MAP_SAMPLE_ROWS = 4096
+export const MAP_SAMPLE_ROWS = 2048
 
 export interface MapSummary {
   table: TableRef
