@@ -7,7 +7,7 @@ import type { ProfileJobInfo } from './profile'
 
 /**
  * Long work as jobs, one family for every kind: each kind has its own start method (`import/start`,
- * `export/start`, `indexes/start`, `profile/start`; recovery notes are added when a catalog opens), and all of
+ * `export/start`, `indexes/start`, `profile/start`, `map/start`; recovery notes are added when a catalog opens), and all of
  * them are listed by `jobs/list`, cancelled by `jobs/cancel` and followed through one `jobs/progress` event that
  * carries the job's record, told apart by `kind`.
  */
