@@ -74,6 +74,9 @@ export const METHOD_NAMES = [
   'profile/get',
   'diff/start',
   'diff/get',
+  'map/start',
+  'map/get',
+  'map/coords',
 ] as const satisfies readonly Method[]
 
 type Missing = Exclude<Method, (typeof METHOD_NAMES)[number]>

@@ -5,6 +5,7 @@ import './namespace/dir'
 import './namespace/rest'
 import { ImportModule } from './import'
 import { ExportModule } from './export'
+import { MAP_HISTORY, MapModule } from './map'
 import { PROFILE_HISTORY, ProfileModule } from './profile'
 import { DIFF_HISTORY, DiffModule } from './diff'
 import { JobRegistry } from './jobs'
@@ -49,7 +50,7 @@ export class CatalogService {
   /** Requests `requests/cancel` can stop. */
   private readonly requests = new CancellableRequests()
   /** Every job of the session, of every kind (`jobs/list`, `jobs/cancel`, the `jobs/progress` event). */
-  readonly jobs = new JobRegistry({ emit: (job) => this.options.emit?.('jobs/progress', job), history: { profile: PROFILE_HISTORY, diff: DIFF_HISTORY } })
+  readonly jobs = new JobRegistry({ emit: (job) => this.options.emit?.('jobs/progress', job), history: { profile: PROFILE_HISTORY, diff: DIFF_HISTORY, map: MAP_HISTORY } })
   /** The catalogs open in this window, with their Read-only switch. */
   private readonly open: OpenConnections
   /** Import jobs and staged uploads (the harness calls `imports.stageUpload` for HTTP bodies). */
@@ -64,6 +65,8 @@ export class CatalogService {
   readonly profiles: ProfileModule
   /** Version comparisons (Compare… → Show changes). */
   readonly diffs: DiffModule
+  /** Embedding maps of vector columns, kept per table version in the side cache. */
+  readonly maps: MapModule
   /** Versions, tags, indexes, stats and maintenance, schema changes. */
   readonly lifecycle: LifecycleModule
   /** Saved REST connections, opening them, testing them, their capability maps. */
@@ -89,13 +92,11 @@ export class CatalogService {
     this.catalog = new CatalogModule({ client, cancellable })
     this.queries = new QueryModule({ client, cancellable })
     this.exports = new ExportModule({ client, jobs: this.jobs })
-    this.profiles = new ProfileModule({
-      client,
-      jobs: this.jobs,
-      sideCache: this.sideCache,
-      location: (connectionId) => this.open.infos().find((c) => c.id === connectionId)?.location,
-    })
+    // Where a connection's catalog lives: results kept beside the settings are keyed by it (not by the session's id).
+    const location = (connectionId: string) => this.open.infos().find((c) => c.id === connectionId)?.location
+    this.profiles = new ProfileModule({ client, jobs: this.jobs, sideCache: this.sideCache, location })
     this.diffs = new DiffModule({ client, jobs: this.jobs })
+    this.maps = new MapModule({ client, location, jobs: this.jobs, sideCache: this.sideCache })
     this.lifecycle = new LifecycleModule({ client, cancellable, jobs: this.jobs })
     this.remote = new RemoteConnectionsModule(options.connections ?? new ConnectionStore(new MemoryConnectionRecords(), new MemorySecretStore()), {
       addConnection,
@@ -120,6 +121,7 @@ export class CatalogService {
       this.exports.handlers,
       this.profiles.handlers,
       this.diffs.handlers,
+      this.maps.handlers,
       this.jobs.handlers,
       this.requests.handlers,
     )
@@ -155,6 +157,7 @@ export class CatalogService {
     await this.exports.close()
     await this.profiles.close()
     await this.diffs.close()
+    await this.maps.close()
     await this.lifecycle.indexJobs.close()
     this.requests.abortAll()
     await this.open.closeAll()

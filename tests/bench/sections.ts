@@ -17,4 +17,5 @@ export const sections: Record<string, () => Promise<Section>> = {
   objstore: async () => (await import('./objstore')).section,
   profile: async () => (await import('./profile')).section,
   'objstore-server': async () => (await import('./objstore-server')).section,
+  map: async () => (await import('./map')).section,
 }

@@ -274,6 +274,23 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       expect(new Set(records.map((r) => r.note))).toEqual(new Set(['edited']))
     })
 
+    test('the embedding map goes through IPC and is kept in userData: reopened after a restart it is answered from the cache', async ({ launch, work }) => {
+      const root = await buildCatalog(join(work, 'catalog'), { tables: [{ namespace: [], name: 'rows', rows: 500 }] })
+      const userData = join(work, 'userData')
+      for (const kept of [false, true]) {
+        const app = await launch({ userData })
+        const page = await openCatalog(app, root)
+        await treeItem(page, 'rows').click()
+        await page.getByRole('button', { name: 'Map', exact: true }).click()
+        const map = page.getByRole('region', { name: 'Embedding map' })
+        await expect(map.getByTestId('map-points')).toHaveAttribute('data-points', '500')
+        await expect(map.getByTestId('map-meta')).toHaveText(`vector · version 1 · 500 points${kept ? ' · kept' : ''}`)
+        await app.dispose()
+      }
+      // One entry of kind `map` beside the settings, nothing in the catalog.
+      expect((await readdir(join(userData, 'cache', 'map'))).filter((name) => !name.endsWith('.tmp'))).toHaveLength(1)
+    })
+
     test('the Read-only switch and the sidebar width survive a restart', async ({ launch }) => {
       let app = await launch()
       let page = await ready(app)

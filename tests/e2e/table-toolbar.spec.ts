@@ -49,6 +49,7 @@ function controls(page: Page) {
     view.getByRole('button', { name: /^Columns/ }),
     view.getByRole('button', { name: 'Export…' }),
     view.getByRole('button', { name: 'Summary', exact: true }),
+    view.getByRole('button', { name: 'Map', exact: true }),
     view.getByRole('button', { name: 'Schema' }),
     view.getByRole('button', { name: 'Reload table' }),
   ]

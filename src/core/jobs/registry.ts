@@ -7,8 +7,8 @@ type Distribute<T, K> = T extends { kind: infer Of } ? (K extends Of ? T : never
 type Ended = 'done' | 'failed' | 'cancelled'
 
 /** The first letter of a job id names its kind (the contract's `jobIdSchema` accepts exactly these). */
-const ID_PREFIX: Record<JobKind, string> = { import: 'j', recovery: 'r', export: 'x', index: 'i', profile: 'p', diff: 'd' }
-const NOUN: Record<JobKind, string> = { import: 'import job', recovery: 'recovery note', export: 'export', index: 'index job', profile: 'summary job', diff: 'version comparison' }
+const ID_PREFIX: Record<JobKind, string> = { import: 'j', recovery: 'r', export: 'x', index: 'i', profile: 'p', diff: 'd', map: 'm' }
+const NOUN: Record<JobKind, string> = { import: 'import job', recovery: 'recovery note', export: 'export', index: 'index job', profile: 'summary job', diff: 'version comparison', map: 'map job' }
 
 /** Finished jobs kept per kind before the oldest finished ones are forgotten (running ones are never dropped). */
 const DEFAULT_HISTORY = 200

@@ -13,6 +13,9 @@ import { assertViewMatchesSchema } from '../../query/validate'
 import { scanWindows } from '../../query/windowedScan'
 import type { TableHandles } from './handles'
 
+/** Lance's columns naming a row's position, which its count pushdown cannot filter on. */
+const ROW_POSITION = /\b_row(offset|id|addr)\b/
+
 interface Pinned {
   table: LanceTable
   schema: Schema
@@ -73,6 +76,15 @@ export class DirQueries {
         if (ids.length === 0) return emptyIpcStream(viewSchema(schema, view))
         return toIpcStream(await takeInOrder(table, ids, view.columns))
       }
+      if (!view.search && view.filter && ROW_POSITION.test(view.filter) && (window.offset || window.limit !== undefined)) {
+        // Lance applies a limit before a row-position filter (`_rowoffset IN (…)`, the map's lasso), so a page would
+        // miss rows: read the filter's rows whole (it names at most a few thousand, which Lance takes directly) and
+        // cut the page here.
+        const rows = await buildQuery(table, view, { withRowId: window.withRowId }).toArrow()
+        const start = window.offset ?? 0
+        const page = rows.slice(start, window.limit !== undefined ? start + window.limit : undefined)
+        return page.numRows > 0 ? toIpcStream(page) : emptyIpcStream(viewSchema(schema, view))
+      }
       const query = buildQuery(table, view, window)
       return queryToIpcStream(query, () => viewSchema(schema, view))
     })
@@ -83,7 +95,15 @@ export class DirQueries {
     return this.run(id, async () => {
       const { table } = await this.checked(id, view)
       options.signal?.throwIfAborted()
-      if (!view.search) return table.countRows(viewNarrowsRows(view) ? viewPredicate(view) : undefined)
+      const filter = viewNarrowsRows(view) ? viewPredicate(view) : undefined
+      if (!view.search && !(filter && ROW_POSITION.test(filter))) return table.countRows(filter)
+      if (!view.search) {
+        // Lance's count pushdown refuses a filter on a row's position (`_rowoffset IN (…)`, the map's lasso); its
+        // scan takes it, so count the matching rows' ids.
+        let rows = 0
+        for await (const batch of buildQuery(table, { ...view, columns: [] }, { withRowId: true })) rows += batch.numRows
+        return rows
+      }
       // A search has at most k results; count them without reading their columns.
       const result = await buildQuery(table, { ...view, columns: [] }, { withRowId: true }).toArrow()
       return result.numRows

@@ -37,7 +37,7 @@ export function JobsProvider({ children }: { children: ReactNode }) {
   const list = useJobList()
   useJobsFeed()
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set())
-  const shown = useMemo(() => (list ?? []).filter((j) => j.kind !== 'profile' && !hidden.has(j.id)), [list, hidden])
+  const shown = useMemo(() => (list ?? []).filter((j) => j.kind !== 'profile' && j.kind !== 'map' && !hidden.has(j.id)), [list, hidden])
   // The panel opens when an import starts and folds away when the run ends; memoized: it follows this list by identity.
   const imports = useMemo(() => shown.filter(isImport), [shown])
   const [panelOpen, setOpen] = useJobsPanelOpen(imports)

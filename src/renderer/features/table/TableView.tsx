@@ -13,6 +13,7 @@ import { describeQuery, tableScope } from './queries'
 import { useTableQueries } from './useTableQueries'
 import { useEscapeLayer } from './panelStack'
 import { SummaryPanel, useHeaderHistograms } from '../profile'
+import { MapPanel } from '../map'
 import { Gallery, GalleryButton, useGallery } from './gallery'
 import { LifecycleButtons, LifecyclePanelView, ReadOnlyBadge, useTableLifecycle } from '../lifecycle'
 import { formatCount } from '../../lib/format'
@@ -32,9 +33,11 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
   const status = useGridStatusStore()
   const [exporting, setExporting] = useState(false)
   const [summaryOpen, setSummaryOpen] = useState(false)
+  const [mapOpen, setMapOpen] = useState(false)
   // Escape closes the side panel opened last (panelStack.ts), whichever it is.
   useEscapeLayer(schemaOpen, () => setSchemaOpen(false))
   useEscapeLayer(summaryOpen, () => setSummaryOpen(false))
+  useEscapeLayer(mapOpen, () => setMapOpen(false))
   useEscapeLayer(lifecycle.panel !== null, () => lifecycle.setPanel(null))
 
   // Read the table afresh: everything cached about it is dropped, so the view shows "Opening…" again.
@@ -113,6 +116,11 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
           <button type="button" className="button" aria-pressed={summaryOpen} disabled={!info} onClick={() => setSummaryOpen(!summaryOpen)}>
             Summary
           </button>
+          {info?.schema.some((f) => f.vectorDimension !== undefined) && (
+            <button type="button" className="button" aria-pressed={mapOpen} onClick={() => setMapOpen(!mapOpen)}>
+              Map
+            </button>
+          )}
           <button type="button" className="button" aria-pressed={schemaOpen} disabled={!info} onClick={() => setSchemaOpen(!schemaOpen)}>
             <SchemaIcon />
             Schema
@@ -156,6 +164,17 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
           </div>
         )}
         {info && summaryOpen && <SummaryPanel tableRef={tableRef} version={q.gridProps.view?.version ?? info.version} filter={q.filter} searching={!!q.gridProps.view?.search} onFilter={q.addFilter} onClose={() => setSummaryOpen(false)} />}
+        {info && mapOpen && (
+          <MapPanel
+            tableRef={tableRef}
+            version={q.gridProps.view?.version ?? info.version}
+            fields={info.schema}
+            gridNarrowed={q.narrowed || (q.gridProps.sort?.length ?? 0) > 0}
+            onSelectRow={q.goToRow}
+            onFilter={q.setFilter}
+            onClose={() => setMapOpen(false)}
+          />
+        )}
         {info && schemaOpen && <SchemaPanel fields={info.schema} onClose={() => setSchemaOpen(false)} />}
         {info && exporting && (
           <ExportSheet

@@ -271,6 +271,10 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
     filter: choice.filter,
     /** Narrow the view by one more predicate (AND), as a quick filter does; the Filter rows box shows the result. */
     addFilter: (predicate: string) => void applyFilter(andFilter(choice.filter, predicate)),
+    /** Replace the filter (the map's lasso); the Filter rows box shows it. */
+    setFilter: (predicate: string) => void applyFilter(predicate),
+    /** Select a row of the view in the grid, as Go to row does. */
+    goToRow: (row: number) => setSelectRow({ row, nonce: Date.now() }),
     gridProps: {
       view: tv.view,
       viewKey: tv.viewKey,

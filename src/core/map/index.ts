@@ -1,0 +1,3 @@
+export { MapModule, MAP_HISTORY } from './module'
+export { mapColumn, encodeMap, decodeSummary } from './run'
+export { fitComponents } from './pca'

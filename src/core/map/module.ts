@@ -1,0 +1,122 @@
+import type { Input, MapJobInfo, TableRef } from '../../contract'
+import { AppError } from '../../contract'
+import { toAppError } from '../errors'
+import { JobRegistry, JobsOfKind, type Job } from '../jobs'
+import type { NamespaceClient } from '../namespace/client'
+import { MemorySideCache, type SideCache } from '../sideCache'
+import { decodeSummary, encodeMap, mapColumn } from './run'
+
+export interface MapModuleDeps {
+  client: (connectionId: string) => NamespaceClient
+  /** Where the connection's catalog lives (the cache key); undefined for a connection that has none (kept by session id then). */
+  location: (connectionId: string) => string | undefined
+  sideCache?: SideCache
+  jobs?: JobRegistry
+  progressIntervalMs?: number
+  /** Rows the components are fitted on (tests make it small). */
+  sampleRows?: number
+}
+
+type MapJob = Job<MapJobInfo>
+
+export const MAP_HISTORY = 50
+const KIND = 'map'
+
+/**
+ * Embedding maps as the service exposes them: one job per column and version, the finished coordinates kept in
+ * the side cache under the catalog's location, the table, the version, that version's commit time and the column
+ * (a table dropped and made again restarts at version 1; its commit time differs). Only a finished map is kept.
+ */
+export class MapModule extends JobsOfKind<'map'> {
+  /** The side-cache key of each job (for `map/coords`). */
+  private readonly keys = new Map<string, unknown[]>()
+  private readonly cache: SideCache
+
+  constructor(private readonly deps: MapModuleDeps) {
+    super('map', deps.jobs ?? new JobRegistry({ history: { map: MAP_HISTORY } }))
+    this.cache = deps.sideCache ?? new MemorySideCache()
+  }
+
+  async start(input: Input<'map/start'>): Promise<MapJobInfo> {
+    const client = this.deps.client(input.connectionId)
+    const table: TableRef = { connectionId: input.connectionId, namespace: [...input.namespace], name: input.name }
+    const id = { namespace: table.namespace, name: table.name }
+    const version = input.version ?? (await client.latestVersion(id))
+    const versions = await client.listVersions(id)
+    const committed = versions.find((v) => v.version === version)
+    if (!committed) throw new AppError('not_found', `${table.name} has no version ${version} (it may have been cleaned up)`, { hint: 'Open the latest version and make the map again' })
+    const key = [this.deps.location(input.connectionId) ?? `session:${input.connectionId}`, table.namespace, table.name, version, committed.timestamp, input.column]
+    const same = JSON.stringify(key)
+    for (const [jobId, k] of this.keys) {
+      if (JSON.stringify(k) !== same || !this.jobs.has(jobId)) continue
+      const running = this.jobs.job(jobId, 'map')
+      if (running.live && !running.signal.aborted) return running.snapshot()
+    }
+    const job = this.jobs.create(
+      'map',
+      (jobId, now) => ({ id: jobId, kind: 'map', state: 'running', table, version, column: input.column, cached: false, createdAt: now, finishedAt: null, progress: { rows: 0, totalRows: null }, error: null, result: null }),
+      { copy },
+    )
+    const { info } = job
+    this.keys.set(info.id, key)
+    for (const jobId of this.keys.keys()) if (!this.jobs.has(jobId)) this.keys.delete(jobId)
+    const kept = await this.cache.read(KIND, key)
+    if (kept) {
+      info.cached = true
+      info.result = decodeSummary(kept)
+      info.progress = { rows: info.result.rows, totalRows: info.result.rows }
+      job.finish('done')
+      return job.snapshot()
+    }
+    void this.run(job, key, client)
+    job.publish()
+    return job.snapshot()
+  }
+
+  /** A finished map's coordinates (Arrow IPC: x, y, row). */
+  async coords(jobId: string): Promise<Uint8Array> {
+    const info = this.get(jobId)
+    const key = this.keys.get(jobId)
+    if (info.state !== 'done' || !key) throw new AppError('invalid_input', info.state === 'running' ? 'The map is still being made' : 'This map job has no coordinates (it did not finish)')
+    const bytes = await this.cache.read(KIND, key)
+    if (!bytes) throw new AppError('not_found', 'The kept map was dropped from the cache', { hint: 'Open the map again to make it afresh' })
+    return bytes
+  }
+
+  private async run(job: MapJob, key: unknown[], client: NamespaceClient): Promise<void> {
+    await Promise.resolve()
+    const { info, signal } = job
+    try {
+      signal.throwIfAborted()
+      const result = await mapColumn(client, info.table, info.version, info.column, {
+        signal,
+        sampleRows: this.deps.sampleRows,
+        progressIntervalMs: this.deps.progressIntervalMs,
+        onProgress: (progress) => {
+          if (info.state !== 'running') return
+          info.progress = progress
+          job.publish()
+        },
+      })
+      signal.throwIfAborted()
+      await this.cache.write(KIND, key, encodeMap(result))
+      info.result = result.summary
+      info.progress = { rows: result.summary.rows, totalRows: result.summary.rows }
+      job.finish('done')
+    } catch (error) {
+      const e = toAppError(error)
+      if (signal.aborted || e.code === 'cancelled') job.finish('cancelled')
+      else job.finish('failed', e)
+    }
+  }
+
+  readonly handlers = {
+    'map/start': (input: Input<'map/start'>) => this.start(input),
+    'map/get': async ({ jobId }: Input<'map/get'>) => this.get(jobId),
+    'map/coords': ({ jobId }: Input<'map/coords'>) => this.coords(jobId),
+  }
+}
+
+function copy(info: MapJobInfo): MapJobInfo {
+  return { ...info, table: { ...info.table, namespace: [...info.table.namespace] }, progress: { ...info.progress } }
+}

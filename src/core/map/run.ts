@@ -1,0 +1,188 @@
+import { Float32, makeData, Schema, Field, Struct, Table, RecordBatch, Uint32, tableFromIPC, tableToIPC, type Vector } from 'apache-arrow'
+import { AppError, MAP_SAMPLE_ROWS, type MapSummary, type TableRef } from '../../contract'
+import type { NamespaceClient } from '../namespace/client'
+import { fitComponents } from './pca'
+import { commonLength, eachVector, isVectorType, type Skip } from './vectors'
+
+export interface MapOptions {
+  signal?: AbortSignal
+  onProgress?: (progress: { rows: number; totalRows: number | null }) => void
+  progressIntervalMs?: number
+  /** Rows the components are fitted on (default {@link MAP_SAMPLE_ROWS}). */
+  sampleRows?: number
+}
+
+export interface MapResult {
+  summary: MapSummary
+  /** x, y per placed row, interleaved. */
+  xy: Float32Array
+  /** Each placed row's offset in the table at that version (scan order). */
+  rows: Uint32Array
+}
+
+/** Stretches of rows read for the sample: enough to spread it over the table, few enough to stay cheap. */
+const SAMPLE_STRETCHES = 32
+
+/**
+ * The embedding map of `column` at `version`: the two principal components fitted on an even sample (stretches
+ * of rows spread over the table), then one streaming scan of the column placing every row. Rows with a NaN, a
+ * null or another length are left off and counted. Nothing is kept here: the caller keeps a finished result.
+ */
+export async function mapColumn(client: NamespaceClient, table: TableRef, version: number, column: string, options: MapOptions = {}): Promise<MapResult> {
+  const started = Date.now()
+  const { signal } = options
+  const id = { namespace: table.namespace, name: table.name }
+  const description = await client.describeTable(id, { version, signal })
+  const field = description.schema.fields.find((f) => f.name === column)
+  if (!field) throw new AppError('invalid_input', `Version ${version} of ${table.name} has no column "${column}"`)
+  if (!isVectorType(field.type)) throw new AppError('invalid_input', `"${column}" is not a vector column (a list of floats); a map needs one`)
+  const totalRows = description.rowCount
+
+  // The sample: stretches spread evenly over the table.
+  const wanted = Math.min(options.sampleRows ?? MAP_SAMPLE_ROWS, totalRows)
+  const stretches = Math.max(1, Math.min(SAMPLE_STRETCHES, wanted))
+  const per = Math.ceil(wanted / stretches)
+  const columns: Vector[] = []
+  for (let s = 0; s < stretches && totalRows > 0; s++) {
+    signal?.throwIfAborted()
+    const offset = Math.floor((s * totalRows) / stretches)
+    const bytes = await client.readPage(id, { version, offset, limit: Math.min(per, totalRows - offset), columns: [column], signal })
+    const child = tableFromIPC(bytes).getChild(column)
+    if (child) columns.push(child)
+  }
+  const dimension = DimensionOf(columns, field.type)
+  if (dimension === null || dimension === 0) throw new AppError('invalid_input', `"${column}" has no vectors to place at version ${version}`)
+  const picked: number[] = []
+  let sample: Float32Array = new Float32Array(wanted * dimension)
+  for (const part of columns)
+    eachVector(
+      part,
+      dimension,
+      (values, start) => {
+        if (picked.length * dimension >= sample.length) sample = grow(sample)
+        for (let k = 0; k < dimension; k++) sample[picked.length * dimension + k] = values[start + k]!
+        picked.push(0)
+      },
+      () => undefined,
+    )
+  if (picked.length === 0) throw new AppError('invalid_input', `No vector of "${column}" can be placed: every one sampled has a NaN, a null or another length than ${dimension}`)
+  const components = fitComponents(sample.subarray(0, picked.length * dimension), picked.length, dimension)
+  const [a, b] = components.axes
+  const a32 = Float32Array.from(a)
+  const b32 = Float32Array.from(b)
+  let shiftA = 0
+  let shiftB = 0
+  for (let k = 0; k < dimension; k++) {
+    shiftA += components.mean[k]! * a[k]!
+    shiftB += components.mean[k]! * b[k]!
+  }
+
+  // The scan: every row placed as it streams.
+  let xy: Float32Array = new Float32Array(Math.max(2, totalRows * 2))
+  let rows: Uint32Array = new Uint32Array(Math.max(1, totalRows))
+  let placed = 0
+  let offset = 0
+  const skipped: Record<Skip, number> = { nan: 0, nulls: 0, wrongDimension: 0 }
+  const interval = options.progressIntervalMs ?? 100
+  let lastEmit = 0
+  for await (const batch of client.scan(id, { version, columns: [column] }, { signal })) {
+    signal?.throwIfAborted()
+    const vectors = batch.getChild(column)
+    if (!vectors) continue
+    if (placed + batch.numRows > rows.length) {
+      rows = growU32(rows, placed + batch.numRows)
+      xy = growF32(xy, (placed + batch.numRows) * 2)
+    }
+    eachVector(
+      vectors,
+      dimension,
+      (values, start) => {
+        let x = 0
+        let y = 0
+        for (let k = 0; k < dimension; k++) {
+          const v = values[start + k]!
+          x += v * a32[k]!
+          y += v * b32[k]!
+        }
+        xy[placed * 2] = x - shiftA
+        xy[placed * 2 + 1] = y - shiftB
+        rows[placed] = offset++
+        placed++
+      },
+      (why) => {
+        skipped[why]++
+        offset++
+      },
+    )
+    const now = Date.now()
+    if (options.onProgress && now - lastEmit >= interval) {
+      lastEmit = now
+      options.onProgress({ rows: offset, totalRows })
+    }
+  }
+  signal?.throwIfAborted()
+  const summary: MapSummary = {
+    table: { connectionId: table.connectionId, namespace: [...table.namespace], name: table.name },
+    version,
+    column,
+    dimension,
+    rows: placed,
+    skipped,
+    explained: components.explained,
+    projection: { axes: [Array.from(a32), Array.from(b32)], shift: [shiftA, shiftB] },
+    computedAt: Date.now(),
+    elapsedMs: Date.now() - started,
+  }
+  return { summary, xy: xy.slice(0, placed * 2), rows: rows.slice(0, placed) }
+}
+
+function DimensionOf(columns: Vector[], type: { listSize?: number }): number | null {
+  if (typeof type.listSize === 'number') return type.listSize
+  const counts = new Map<number, number>()
+  for (const c of columns) {
+    const n = commonLength(c)
+    if (n !== null) counts.set(n, (counts.get(n) ?? 0) + c.length)
+  }
+  let best: number | null = null
+  for (const [n, count] of counts) if (best === null || count > counts.get(best)!) best = n
+  return best
+}
+
+function grow(a: Float32Array): Float32Array {
+  const out = new Float32Array(Math.max(a.length * 2, 16))
+  out.set(a)
+  return out
+}
+function growF32(a: Float32Array, min: number): Float32Array {
+  const out = new Float32Array(Math.max(min, a.length * 2))
+  out.set(a)
+  return out
+}
+function growU32(a: Uint32Array, min: number): Uint32Array {
+  const out = new Uint32Array(Math.max(min, a.length * 2))
+  out.set(a)
+  return out
+}
+
+/** The coordinates as Arrow IPC bytes (`x`, `y`, `row`), the summary in the schema's metadata: one entry, one file. */
+export function encodeMap(result: MapResult): Uint8Array {
+  const n = result.rows.length
+  const x = new Float32Array(n)
+  const y = new Float32Array(n)
+  for (let i = 0; i < n; i++) {
+    x[i] = result.xy[i * 2]!
+    y[i] = result.xy[i * 2 + 1]!
+  }
+  const fields = [new Field('x', new Float32(), false), new Field('y', new Float32(), false), new Field('row', new Uint32(), false)]
+  const schema = new Schema(fields, new Map([['map', JSON.stringify(result.summary)]]))
+  const children = [makeData({ type: new Float32(), data: x }), makeData({ type: new Float32(), data: y }), makeData({ type: new Uint32(), data: result.rows })]
+  const data = makeData({ type: new Struct(fields), length: n, nullCount: 0, children })
+  return tableToIPC(new Table(schema, [new RecordBatch(schema, data)]), 'stream')
+}
+
+/** The summary kept with encoded coordinates. */
+export function decodeSummary(bytes: Uint8Array): MapSummary {
+  const text = tableFromIPC(bytes).schema.metadata.get('map')
+  if (!text) throw new AppError('internal', 'A kept map has no summary')
+  return JSON.parse(text) as MapSummary
+}

@@ -1,0 +1,456 @@
+import { useCallback, useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react'
+import type { Table, Vector } from 'apache-arrow'
+import type { FieldInfo, MapSummary, TableRef } from '../../../contract'
+import { readPage } from '../../api'
+import { ErrorPanel, errorData } from '../../components/ErrorPanel'
+import { Spinner } from '../../components/Spinner'
+import { formatCount, formatPercent } from '../../lib/format'
+import { colourBy, plainColours, type Legend } from './colours'
+import { lassoPredicate } from './lasso'
+import type { Points } from './points'
+import { Scatter, type View } from './scatter'
+import { useMap } from './useMap'
+import './map.css'
+
+/** Neighbours **Find similar rows** draws lines to. */
+const NEIGHBOURS = 10
+/** Rows read per request when colouring by a column. */
+const COLOUR_PAGE = 10_000
+const POINT_SIZE = 3
+/** How near (CSS pixels) the pointer must be to a point to hover or pick it. */
+const PICK_RADIUS = 6
+
+interface Props {
+  tableRef: TableRef
+  version: number
+  fields: FieldInfo[]
+  /** The grid shows a filter, sort or search: a row's place there is not its offset, so a click cannot select it. */
+  gridNarrowed: boolean
+  onSelectRow(row: number): void
+  onFilter(predicate: string): void
+  onClose(): void
+}
+
+/**
+ * The embedding map of a vector column: every placed row as a point (WebGL), pan by dragging, zoom with the wheel;
+ * hover shows the row, a click selects it in the grid and offers **Find similar rows** (lines to its nearest
+ * neighbours by Lance's vector search), the **Lasso** filters the grid to the rows it encloses.
+ */
+export function MapPanel({ tableRef, version, fields, gridNarrowed, onSelectRow, onFilter, onClose }: Props) {
+  const vectors = fields.filter((f) => f.vectorDimension !== undefined)
+  const [column, setColumn] = useState(vectors[0]?.name ?? '')
+  const { job, error, points, cancel, retry } = useMap(tableRef, version, column)
+  const summary = job?.state === 'done' ? job.result : null
+  return (
+    <section className="map-panel" aria-label="Embedding map">
+      <div className="panel-header">
+        <span className="panel-title">Map</span>
+        {vectors.length > 1 && (
+          <select aria-label="Vector column" value={column} onChange={(e) => setColumn(e.target.value)}>
+            {vectors.map((f) => (
+              <option key={f.name}>{f.name}</option>
+            ))}
+          </select>
+        )}
+        <span className="panel-meta" data-testid="map-meta">
+          {summary && `${column} · version ${summary.version} · ${formatCount(summary.rows)} points${job?.cached ? ' · kept' : ''}`}
+        </span>
+        <button type="button" className="icon-button" aria-label="Close map" title="Close map" onClick={onClose}>
+          ×
+        </button>
+      </div>
+      {(!job || job.state === 'running') && !error && (
+        <div className="map-progress" role="status" aria-label="Map progress">
+          <Spinner label="Placing rows" />
+          <span>Placing {job ? `${formatCount(job.progress.rows)}${job.progress.totalRows !== null ? ` of ${formatCount(job.progress.totalRows)}` : ''} rows` : 'rows'}…</span>
+          <button type="button" className="button small" onClick={cancel} disabled={!job}>
+            Cancel
+          </button>
+        </div>
+      )}
+      {job?.state === 'cancelled' && (
+        <div className="map-progress" role="status" aria-label="Map progress">
+          <span>Cancelled — nothing was kept.</span>
+          <button type="button" className="button small" onClick={retry}>
+            Run again
+          </button>
+        </div>
+      )}
+      {error && <ErrorPanel error={error} title="Could not make the map" actions={[{ label: 'Try again', run: retry }]} />}
+      {job?.state === 'failed' && job.error && <ErrorPanel error={job.error} title="Could not make the map" actions={[{ label: 'Try again', run: retry }]} />}
+      {summary && <SkippedNote summary={summary} />}
+      {summary && points && <MapCanvas key={job!.id} tableRef={tableRef} summary={summary} points={points} fields={fields} gridNarrowed={gridNarrowed} onSelectRow={onSelectRow} onFilter={onFilter} />}
+    </section>
+  )
+}
+
+function SkippedNote({ summary }: { summary: MapSummary }) {
+  const { nan, nulls, wrongDimension } = summary.skipped
+  const parts = [nan && `${formatCount(nan)} with NaN`, nulls && `${formatCount(nulls)} null`, wrongDimension && `${formatCount(wrongDimension)} not ${summary.dimension} long`].filter(Boolean)
+  return (
+    <div className="map-note" data-testid="map-note">
+      PCA of {summary.dimension}-d vectors: axes explain {formatPercent(summary.explained[0])} and {formatPercent(summary.explained[1])}.
+      {parts.length > 0 && ` Left off: ${parts.join(', ')}.`}
+    </div>
+  )
+}
+
+interface CanvasProps {
+  tableRef: TableRef
+  summary: MapSummary
+  points: Points
+  fields: FieldInfo[]
+  gridNarrowed: boolean
+  onSelectRow(row: number): void
+  onFilter(predicate: string): void
+}
+
+function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRow, onFilter }: CanvasProps) {
+  const host = useRef<HTMLDivElement>(null)
+  const gl = useRef<HTMLCanvasElement>(null)
+  const overlay = useRef<HTMLCanvasElement>(null)
+  const scatter = useRef<Scatter | null>(null)
+  const view = useRef<View | null>(null)
+  const [size, setSize] = useState({ width: 0, height: 0 })
+  const [drawError, setDrawError] = useState<string | null>(null)
+  const [lasso, setLasso] = useState(false)
+  const [hover, setHover] = useState<{ point: number; x: number; y: number; text: string[] } | null>(null)
+  const [selected, setSelected] = useState<number | null>(null)
+  const [neighbours, setNeighbours] = useState<{ point: number; at: [number, number][] } | null>(null)
+  const [similarError, setSimilarError] = useState<string | null>(null)
+  const [lassoError, setLassoError] = useState<string | null>(null)
+  const [colourColumn, setColourColumn] = useState('')
+  // The legend of the column last coloured by; while another is read, `colouring` (derived) is true.
+  const [coloured, setColoured] = useState<{ column: string; legend: Legend | null }>({ column: '', legend: null })
+  const colouring = coloured.column !== colourColumn
+  const legend = colouring ? null : coloured.legend
+  const path = useRef<[number, number][] | null>(null)
+  const drag = useRef<{ x: number; y: number; moved: boolean } | null>(null)
+  const vectorColumn = summary.column
+  const version = summary.version
+
+  // The canvas follows its box.
+  useEffect(() => {
+    const element = host.current
+    if (!element) return
+    const observer = new ResizeObserver(() => setSize({ width: element.clientWidth, height: element.clientHeight }))
+    observer.observe(element)
+    setSize({ width: element.clientWidth, height: element.clientHeight })
+    return () => observer.disconnect()
+  }, [])
+
+  const drawOverlay = useCallback(() => {
+    const canvas = overlay.current
+    const v = view.current
+    if (!canvas || !v) return
+    const ctx = canvas.getContext('2d')!
+    const ratio = window.devicePixelRatio || 1
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0)
+    ctx.clearRect(0, 0, canvas.width, canvas.height)
+    const toScreen = (x: number, y: number): [number, number] => [canvas.width / ratio / 2 + (x - v.cx) * v.scale, canvas.height / ratio / 2 - (y - v.cy) * v.scale]
+    if (neighbours) {
+      const [sx, sy] = toScreen(points.xy[neighbours.point * 2]!, points.xy[neighbours.point * 2 + 1]!)
+      ctx.strokeStyle = 'rgba(220, 38, 38, 0.8)'
+      ctx.lineWidth = 1.5
+      for (const [x, y] of neighbours.at) {
+        const [tx, ty] = toScreen(x, y)
+        ctx.beginPath()
+        ctx.moveTo(sx, sy)
+        ctx.lineTo(tx, ty)
+        ctx.stroke()
+      }
+    }
+    for (const [point, colour] of [
+      [selected, 'rgb(220, 38, 38)'],
+      [hover?.point ?? null, 'rgb(17, 24, 39)'],
+    ] as const) {
+      if (point === null) continue
+      const [x, y] = toScreen(points.xy[point * 2]!, points.xy[point * 2 + 1]!)
+      ctx.strokeStyle = colour
+      ctx.lineWidth = 2
+      ctx.beginPath()
+      ctx.arc(x, y, 6, 0, Math.PI * 2)
+      ctx.stroke()
+    }
+    if (path.current && path.current.length > 1) {
+      ctx.strokeStyle = 'rgb(37, 99, 235)'
+      ctx.setLineDash([4, 3])
+      ctx.beginPath()
+      path.current.forEach(([x, y], i) => (i === 0 ? ctx.moveTo(x, y) : ctx.lineTo(x, y)))
+      ctx.closePath()
+      ctx.stroke()
+      ctx.setLineDash([])
+    }
+  }, [points, neighbours, selected, hover])
+
+  const draw = useCallback(() => {
+    if (scatter.current && view.current) scatter.current.draw(view.current, POINT_SIZE)
+    drawOverlay()
+  }, [drawOverlay])
+
+  // Size the canvases, make the scatter once, fit the view once.
+  useEffect(() => {
+    const ratio = window.devicePixelRatio || 1
+    if (!gl.current || !overlay.current || size.width === 0) return
+    for (const canvas of [gl.current, overlay.current]) {
+      canvas.width = Math.round(size.width * ratio)
+      canvas.height = Math.round(size.height * ratio)
+    }
+    if (!scatter.current) {
+      try {
+        scatter.current = new Scatter(gl.current)
+        scatter.current.setPoints(points.xy, plainColours(points.count))
+      } catch (e) {
+        // Whether WebGL works is known only once the canvas exists.
+        // eslint-disable-next-line react-hooks/set-state-in-effect
+        setDrawError(e instanceof Error ? e.message : String(e))
+        return
+      }
+    }
+    if (!view.current) view.current = points.fit(size.width, size.height)
+    draw()
+  }, [size, points, draw])
+
+  useEffect(() => () => scatter.current?.dispose(), [])
+  useEffect(() => drawOverlay(), [drawOverlay])
+
+  // Colour by a column: its values read page by page at the map's version, in row order.
+  useEffect(() => {
+    if (!scatter.current) return
+    if (!colourColumn) {
+      scatter.current.setColours(plainColours(points.count))
+      draw()
+      return
+    }
+    const abort = new AbortController()
+    void (async () => {
+      const total = points.count ? Math.max(...sample(points.rows)) + 1 : 0
+      const parts: Table[] = []
+      for (let offset = 0; offset < total; offset += COLOUR_PAGE) parts.push(await readPage(tableRef, offset, Math.min(COLOUR_PAGE, total - offset), abort.signal, { version, columns: [colourColumn] }))
+      const joined = parts.map((p) => p.getChild(colourColumn)!).reduce((a, b) => a.concat(b) as Vector)
+      const { colours, legend } = colourBy(joined, points.rows)
+      if (abort.signal.aborted) return
+      scatter.current?.setColours(colours)
+      setColoured({ column: colourColumn, legend })
+      draw()
+    })().catch(() => {
+      if (!abort.signal.aborted) setColoured({ column: colourColumn, legend: null })
+    })
+    return () => abort.abort()
+    // `draw` changes with the overlay; colouring depends only on the column.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [colourColumn, points, tableRef, version])
+
+  const toData = (event: { clientX: number; clientY: number }): [number, number, number, number] => {
+    const rect = overlay.current!.getBoundingClientRect()
+    const v = view.current!
+    const sx = event.clientX - rect.left
+    const sy = event.clientY - rect.top
+    return [v.cx + (sx - rect.width / 2) / v.scale, v.cy - (sy - rect.height / 2) / v.scale, sx, sy]
+  }
+
+  const showHover = (point: number, sx: number, sy: number) => {
+    if (hover?.point === point) return
+    setHover({ point, x: sx, y: sy, text: [`Row ${formatCount(points.rows[point]! + 1)}`] })
+    const shown = fields.filter((f) => f.vectorDimension === undefined).slice(0, 6)
+    if (shown.length === 0) return
+    void readPage(tableRef, points.rows[point]!, 1, undefined, { version, columns: shown.map((f) => f.name) })
+      .then((table) => {
+        const row = table.get(0)
+        const text = shown.map((f) => `${f.name}: ${cellText((row as Record<string, unknown> | null)?.[f.name])}`)
+        setHover((h) => (h && h.point === point ? { ...h, text: [h.text[0]!, ...text] } : h))
+      })
+      .catch(() => undefined)
+  }
+
+  const onPointerDown = (event: ReactPointerEvent<HTMLCanvasElement>) => {
+    event.currentTarget.setPointerCapture(event.pointerId)
+    drag.current = { x: event.clientX, y: event.clientY, moved: false }
+    if (lasso) {
+      const [, , sx, sy] = toData(event)
+      path.current = [[sx, sy]]
+    }
+  }
+
+  const onPointerMove = (event: ReactPointerEvent<HTMLCanvasElement>) => {
+    const v = view.current
+    if (!v) return
+    const d = drag.current
+    if (d) {
+      if (Math.abs(event.clientX - d.x) + Math.abs(event.clientY - d.y) > 3) d.moved = true
+      if (lasso && path.current) {
+        const [, , sx, sy] = toData(event)
+        path.current.push([sx, sy])
+        drawOverlay()
+      } else if (d.moved) {
+        v.cx -= (event.clientX - d.x) / v.scale
+        v.cy += (event.clientY - d.y) / v.scale
+        d.x = event.clientX
+        d.y = event.clientY
+        draw()
+      }
+      return
+    }
+    const [x, y, sx, sy] = toData(event)
+    const point = points.nearest(x, y, PICK_RADIUS / v.scale)
+    if (point < 0) setHover(null)
+    else showHover(point, sx, sy)
+  }
+
+  const onPointerUp = (event: ReactPointerEvent<HTMLCanvasElement>) => {
+    const d = drag.current
+    drag.current = null
+    const v = view.current
+    if (!v || !d) return
+    if (lasso && path.current) {
+      const rect = overlay.current!.getBoundingClientRect()
+      const polygon = path.current.map(([sx, sy]) => [v.cx + (sx - rect.width / 2) / v.scale, v.cy - (sy - rect.height / 2) / v.scale] as [number, number])
+      path.current = null
+      drawOverlay()
+      const chosen = points.inside(polygon)
+      if (chosen.length === 0) return
+      const predicate = lassoPredicate(chosen.map((i) => points.rows[i]!))
+      setLassoError(predicate ? null : `The lasso holds ${formatCount(chosen.length)} rows: more than one filter can name. Draw a smaller lasso.`)
+      if (predicate) onFilter(predicate)
+      return
+    }
+    if (d.moved) return
+    const [x, y] = toData(event)
+    const point = points.nearest(x, y, PICK_RADIUS / v.scale)
+    setSelected(point < 0 ? null : point)
+    setNeighbours(null)
+    setSimilarError(null)
+    if (point >= 0 && !gridNarrowed) onSelectRow(points.rows[point]!)
+  }
+
+  const onWheel = (event: React.WheelEvent<HTMLCanvasElement>) => {
+    const v = view.current
+    if (!v) return
+    const [x, y] = toData(event)
+    const factor = Math.exp(-event.deltaY * 0.0015)
+    // Zoom about the pointer: the data point under it stays under it.
+    v.cx = x - (x - v.cx) / factor
+    v.cy = y - (y - v.cy) / factor
+    v.scale *= factor
+    draw()
+  }
+
+  const findSimilar = async () => {
+    if (selected === null) return
+    setSimilarError(null)
+    try {
+      const own = await readPage(tableRef, points.rows[selected]!, 1, undefined, { version, columns: [vectorColumn] })
+      const vector = Array.from((own.getChild(vectorColumn)!.get(0) as Vector).toArray() as ArrayLike<number>, Number)
+      const found = await readPage(tableRef, 0, NEIGHBOURS + 1, undefined, { version, columns: [vectorColumn], search: { kind: 'vector', column: vectorColumn, vector, metric: 'l2', prefilter: true, k: NEIGHBOURS + 1 } })
+      const column = found.getChild(vectorColumn)!
+      const [a, b] = summary.projection.axes
+      const at: [number, number][] = []
+      for (let i = 0; i < column.length; i++) {
+        const v = (column.get(i) as Vector | null)?.toArray() as ArrayLike<number> | undefined
+        if (!v) continue
+        let x = 0
+        let y = 0
+        for (let k = 0; k < a.length; k++) {
+          x += v[k]! * a[k]!
+          y += v[k]! * b[k]!
+        }
+        at.push([x - summary.projection.shift[0], y - summary.projection.shift[1]])
+      }
+      // The row itself comes back first (distance 0); lines go to the others.
+      setNeighbours({ point: selected, at: at.slice(1) })
+    } catch (error) {
+      setSimilarError(errorData(error).message)
+    }
+  }
+
+  const colourable = fields.filter((f) => f.vectorDimension === undefined && /^(Int|Uint|Float|Decimal|Utf8|LargeUtf8|Bool|Date|Timestamp)/.test(f.type))
+  return (
+    <div className="map-body">
+      <div className="map-tools">
+        <button type="button" className="button small" aria-pressed={lasso} onClick={() => setLasso(!lasso)} title="Draw around points to filter the grid to their rows">
+          Lasso
+        </button>
+        <label>
+          Colour by{' '}
+          <select
+            aria-label="Colour by"
+            value={colourColumn}
+            onChange={(e) => {
+              setColourColumn(e.target.value)
+              if (!e.target.value) setColoured({ column: '', legend: null })
+            }}
+          >
+            <option value="">(none)</option>
+            {colourable.map((f) => (
+              <option key={f.name}>{f.name}</option>
+            ))}
+          </select>
+        </label>
+        {colouring && <Spinner label="Reading colours" />}
+        <button type="button" className="button small" disabled={selected === null} onClick={() => void findSimilar()}>
+          Find similar rows
+        </button>
+        <button type="button" className="button small" onClick={() => {
+          view.current = points.fit(size.width, size.height)
+          draw()
+        }}>
+          Fit
+        </button>
+      </div>
+      {legend && (
+        <ul className="map-legend" aria-label="Legend">
+          {legend.entries.map((e) => (
+            <li key={e.label}>
+              <span className="map-swatch" style={{ background: e.colour }} />
+              {e.label}
+            </li>
+          ))}
+        </ul>
+      )}
+      {selected !== null && (
+        <div className="map-note" role="status" aria-label="Selected point">
+          Row {formatCount(points.rows[selected]! + 1)} selected{gridNarrowed ? ' (clear the grid’s filter, sort or search to show it there)' : ''}
+          {neighbours && ` · lines to its ${neighbours.at.length} nearest rows`}
+        </div>
+      )}
+      {similarError && <div className="map-note" role="alert">{similarError}</div>}
+      {lassoError && (
+        <div className="map-note" role="alert">
+          {lassoError}
+        </div>
+      )}
+      {drawError && <div role="alert">{drawError}</div>}
+      <div className="map-canvas" ref={host}>
+        <canvas ref={gl} aria-hidden="true" data-testid="map-points" data-points={points.count} />
+        <canvas
+          ref={overlay}
+          className={lasso ? 'map-overlay lasso' : 'map-overlay'}
+          data-testid="map-overlay"
+          onPointerDown={onPointerDown}
+          onPointerMove={onPointerMove}
+          onPointerUp={onPointerUp}
+          onPointerLeave={() => !drag.current && setHover(null)}
+          onWheel={onWheel}
+        />
+        {hover && (
+          <div className="map-tooltip" role="tooltip" style={{ left: hover.x + 12, top: hover.y + 12 }}>
+            {hover.text.map((t, i) => (
+              <div key={i}>{t}</div>
+            ))}
+          </div>
+        )}
+      </div>
+    </div>
+  )
+}
+
+/** The largest of a few values spread over the array (the rows are in ascending order; the last is the largest). */
+function sample(rows: Uint32Array): number[] {
+  return rows.length ? [rows[rows.length - 1]!] : [0]
+}
+
+function cellText(value: unknown): string {
+  if (value === null || value === undefined) return 'null'
+  const text = typeof value === 'object' && 'toJSON' in (value as object) ? JSON.stringify(value) : String(value)
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text
+}

@@ -1,0 +1,3 @@
+/** The embedding map of a vector column (src/core/map): the panel beside the grid. */
+export { MapPanel } from './MapPanel'
+export { lassoPredicate } from './lasso'

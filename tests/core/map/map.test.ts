@@ -1,0 +1,169 @@
+import { join } from 'node:path'
+import * as lancedb from '@lancedb/lancedb'
+import { Field, Float32, List, makeVector, tableFromIPC, vectorFromArray } from 'apache-arrow'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ConnectionInfo, MapJobInfo, Result } from '../../../src/contract'
+import { batchOf, float32Vectors, seededRandom, tableOf, withNulls } from '../../../src/core/arrow'
+import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
+import { buildCatalog, makeTempDir, removeDir } from '../../helpers/catalog'
+import { lassoPredicate } from '../../../src/renderer/features/map/lasso'
+
+const N = 6000
+const DIM = 32
+const CLUSTERS = 3
+
+function value<T>(result: Result<unknown>): T {
+  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`)
+  return result.value as T
+}
+
+/** Three tight clusters far apart (row i belongs to cluster i % 3), a NaN vector every 100th row, a null every 250th. */
+function clustersTable(rows: number, bad = true) {
+  const random = seededRandom(7)
+  const centres = Array.from({ length: CLUSTERS }, () => Array.from({ length: DIM }, () => (random() - 0.5) * 20))
+  const values = new Float32Array(rows * DIM)
+  for (let i = 0; i < rows; i++)
+    for (let k = 0; k < DIM; k++) values[i * DIM + k] = bad && i % 100 === 3 && k === 5 ? Number.NaN : centres[i % CLUSTERS]![k]! + (random() - 0.5) * 0.5
+  const ids = Array.from({ length: rows }, (_, i) => i)
+  return tableOf([
+    batchOf({
+      id: vectorFromArray(ids, new Float32()),
+      vec: { vector: withNulls(float32Vectors(values, DIM), (i) => !bad || i % 250 !== 7), nullable: true },
+    }),
+  ])
+}
+
+/** A variable-length list column: most vectors 8 long, every 10th 5 long. */
+function mixedTable(rows: number) {
+  const lists = Array.from({ length: rows }, (_, i) => Array.from({ length: i % 10 === 0 ? 5 : 8 }, (_, k) => (i % 2) * 10 + k * 0.1))
+  return tableOf([batchOf({ emb: makeVector(vectorFromArray(lists, new List(new Field('item', new Float32(), true)))) })])
+}
+
+describe('embedding map (core, real Lance tables)', () => {
+  let base: string
+  let root: string
+  let service: CatalogService
+  let connection: ConnectionInfo
+  const ref = (name = 'clusters') => ({ connectionId: connection.id, namespace: [] as string[], name })
+
+  beforeAll(async () => {
+    base = await makeTempDir('lcb-map-')
+    root = await buildCatalog(join(base, 'catalog'), {
+      tables: [
+        { namespace: [], name: 'clusters', data: clustersTable(N) },
+        { namespace: [], name: 'mixed', data: mixedTable(500) },
+      ],
+    })
+    service = new CatalogService({ host: 'harness', version: '0', recents: new MemoryRecentsStore() })
+    connection = value<ConnectionInfo>(await service.dispatch('connections/openDirectory', { path: root }))
+  })
+  afterAll(async () => {
+    await service.closeAll()
+    await removeDir(base)
+  })
+
+  async function map(name: string, column: string, version?: number): Promise<MapJobInfo> {
+    const started = value<MapJobInfo>(await service.dispatch('map/start', { ...ref(name), column, ...(version ? { version } : {}) }))
+    return service.maps.wait(started.id)
+  }
+
+  it('places every usable row, counts the NaN and null vectors, and keeps clusters apart', async () => {
+    const job = await map('clusters', 'vec')
+    expect(job.state).toBe('done')
+    const nan = Array.from({ length: N }, (_, i) => i).filter((i) => i % 100 === 3).length
+    const nulls = Array.from({ length: N }, (_, i) => i).filter((i) => i % 250 === 7 && i % 100 !== 3).length
+    expect(job.result!.skipped).toEqual({ nan, nulls, wrongDimension: 0 })
+    expect(job.result!.rows).toBe(N - nan - nulls)
+    expect(job.result!.dimension).toBe(DIM)
+    expect(job.result!.explained[0]).toBeGreaterThan(0.3)
+
+    const coords = tableFromIPC(value<Uint8Array>(await service.dispatch('map/coords', { jobId: job.id })))
+    expect(coords.numRows).toBe(job.result!.rows)
+    const x = coords.getChild('x')!.toArray() as Float32Array
+    const y = coords.getChild('y')!.toArray() as Float32Array
+    const row = coords.getChild('row')!.toArray() as Uint32Array
+    // Each row keeps its own offset: the skipped ones are missing, the rest in order.
+    expect(row[0]).toBe(0)
+    expect(Array.from(row).some((r) => r % 100 === 3 || r % 250 === 7)).toBe(false)
+    const centre = Array.from({ length: CLUSTERS }, () => ({ x: 0, y: 0, n: 0 }))
+    for (let i = 0; i < row.length; i++) {
+      const c = centre[row[i]! % CLUSTERS]!
+      c.x += x[i]!
+      c.y += y[i]!
+      c.n++
+    }
+    for (const c of centre) {
+      c.x /= c.n
+      c.y /= c.n
+    }
+    let spread = 0
+    for (let i = 0; i < row.length; i++) {
+      const c = centre[row[i]! % CLUSTERS]!
+      spread = Math.max(spread, Math.hypot(x[i]! - c.x, y[i]! - c.y))
+    }
+    for (let a = 0; a < CLUSTERS; a++)
+      for (let b = a + 1; b < CLUSTERS; b++) expect(Math.hypot(centre[a]!.x - centre[b]!.x, centre[a]!.y - centre[b]!.y)).toBeGreaterThan(4 * spread)
+  })
+
+  it('answers a second time from the side cache, with the same coordinates', async () => {
+    const first = await map('clusters', 'vec')
+    const again = value<MapJobInfo>(await service.dispatch('map/start', { ...ref(), column: 'vec' }))
+    expect(again.state).toBe('done')
+    expect(again.cached).toBe(true)
+    expect(again.result!.rows).toBe(first.result!.rows)
+    const a = value<Uint8Array>(await service.dispatch('map/coords', { jobId: first.id }))
+    const b = value<Uint8Array>(await service.dispatch('map/coords', { jobId: again.id }))
+    expect(Buffer.from(b).equals(Buffer.from(a))).toBe(true)
+  })
+
+  it('a cancelled map keeps nothing: the next start scans afresh', async () => {
+    const db = await lancedb.connectNamespace('dir', { root })
+    const table = await db.openTable('clusters')
+    // lancedb refuses NaN vectors on append (the first version was written whole, NaNs and all).
+    await table.add(clustersTable(300, false))
+    const version = await table.version()
+    table.close()
+    db.close()
+    const started = value<MapJobInfo>(await service.dispatch('map/start', { ...ref(), column: 'vec', version }))
+    value(await service.dispatch('jobs/cancel', { jobId: started.id }))
+    expect((await service.maps.wait(started.id)).state).toBe('cancelled')
+    const coords = await service.dispatch('map/coords', { jobId: started.id })
+    expect(coords.ok).toBe(false)
+    const again = await map('clusters', 'vec', version)
+    expect(again.cached).toBe(false)
+    expect(again.state).toBe('done')
+    expect(again.result!.version).toBe(version)
+    expect(again.result!.rows).toBeGreaterThan(N - 100)
+  })
+
+  it('counts vectors of another length in a list column', async () => {
+    const job = await map('mixed', 'emb')
+    expect(job.state).toBe('done')
+    expect(job.result!.dimension).toBe(8)
+    expect(job.result!.skipped).toEqual({ nan: 0, nulls: 0, wrongDimension: 50 })
+    expect(job.result!.rows).toBe(450)
+  })
+
+  it('refuses a column that is not a vector, and a version that does not exist, in words', async () => {
+    const notVector = await map('clusters', 'id')
+    expect(notVector.state).toBe('failed')
+    expect(notVector.error!.message).toMatch(/not a vector column/)
+    const missing = await service.dispatch('map/start', { ...ref(), column: 'vec', version: 999 })
+    expect(missing.ok).toBe(false)
+    if (!missing.ok) expect(missing.error.message).toMatch(/no version 999/)
+  })
+
+  it('the lasso filter counts and reads exactly its rows; 10,000 offsets are more than a filter may name', async () => {
+    const chosen = Array.from({ length: 2000 }, (_, i) => i * 3)
+    const filter = lassoPredicate(chosen)!
+    const view = { version: 1, filter }
+    expect(value<number>(await service.dispatch('tables/count', { ...ref(), view }))).toBe(chosen.length)
+    const page = tableFromIPC(value<Uint8Array>(await service.dispatch('tables/page', { ...ref(), offset: 0, limit: 5, view })))
+    expect(Array.from(page.getChild('id')!.toArray() as Float32Array)).toEqual([0, 3, 6, 9, 12])
+    // A later page too (Lance alone would apply the limit before this filter and miss rows).
+    const later = tableFromIPC(value<Uint8Array>(await service.dispatch('tables/page', { ...ref(), offset: 1000, limit: 3, view })))
+    expect(Array.from(later.getChild('id')!.toArray() as Float32Array)).toEqual([3000, 3003, 3006])
+    // 10,000 offsets do not fit in one filter: the lasso says so rather than filtering to part of them.
+    expect(lassoPredicate(Array.from({ length: 10_000 }, (_, i) => i * 2))).toBeNull()
+  })
+})

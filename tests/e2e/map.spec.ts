@@ -1,0 +1,145 @@
+import { copyFile, mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Page } from '@playwright/test'
+import { Float64, Int32, Utf8, vectorFromArray } from 'apache-arrow'
+import { batchOf, float32Vectors, seededRandom, tableOf } from '../../src/core/arrow'
+import { buildCatalog } from '../helpers/catalog'
+import { expect, makeTempDir, openApp, openTable, removeDir, screenshot, startHarness, test } from '../helpers/e2e'
+import type { Harness } from '../../src/harness/server'
+
+/**
+ * The embedding map: `points` has 2,000 rows of 16-d vectors in two tight clusters (even rows one, odd rows the
+ * other), an `id` equal to the row's offset and a `side` label naming the cluster.
+ */
+const ROWS = 2000
+const DIM = 16
+const SCREENSHOTS = join(__dirname, '..', '..', 'resources', 'screenshots')
+let dir: string
+let root: string
+
+function pointsTable() {
+  const random = seededRandom(3)
+  const values = new Float32Array(ROWS * DIM)
+  for (let i = 0; i < ROWS; i++) for (let k = 0; k < DIM; k++) values[i * DIM + k] = (i % 2 === 0 ? (k < 8 ? 5 : 0) : k < 8 ? 0 : 5) + (random() - 0.5)
+  return tableOf([
+    batchOf({
+      id: vectorFromArray(Array.from({ length: ROWS }, (_, i) => i), new Int32()),
+      side: vectorFromArray(Array.from({ length: ROWS }, (_, i) => (i % 2 === 0 ? 'left' : 'right')), new Utf8()),
+      score: vectorFromArray(Array.from({ length: ROWS }, (_, i) => i / 10), new Float64()),
+      vec: { vector: float32Vectors(values, DIM), nullable: false },
+    }),
+  ])
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000)
+  dir = await makeTempDir('lcb-e2e-map-')
+  root = await buildCatalog(join(dir, 'catalog'), { tables: [{ namespace: [], name: 'points', data: pointsTable() }] })
+  await mkdir(SCREENSHOTS, { recursive: true })
+})
+test.afterAll(async () => {
+  await removeDir(dir)
+})
+
+let harness: Harness
+test.beforeEach(async () => {
+  harness = await startHarness({ root })
+})
+test.afterEach(async () => {
+  await harness.close()
+})
+
+/** The drawn pixels of the points canvas (read back from WebGL): how many, their box, and one at the far left (CSS pixels). */
+async function drawnPixels(page: Page): Promise<{ count: number; box: { minX: number; maxX: number; minY: number; maxY: number }; left: [number, number] }> {
+  return page.getByTestId('map-points').evaluate((canvas: HTMLCanvasElement) => {
+    const copy = document.createElement('canvas')
+    copy.width = canvas.width
+    copy.height = canvas.height
+    const ctx = copy.getContext('2d')!
+    ctx.drawImage(canvas, 0, 0)
+    const { data } = ctx.getImageData(0, 0, copy.width, copy.height)
+    const ratio = canvas.width / canvas.clientWidth
+    let count = 0
+    const box = { minX: Infinity, maxX: -Infinity, minY: Infinity, maxY: -Infinity }
+    let left: [number, number] = [-1, -1]
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3]! === 0) continue
+      const p = i / 4
+      const x = (p % copy.width) / ratio
+      const y = Math.floor(p / copy.width) / ratio
+      if (x < box.minX) left = [x, y]
+      box.minX = Math.min(box.minX, x)
+      box.maxX = Math.max(box.maxX, x)
+      box.minY = Math.min(box.minY, y)
+      box.maxY = Math.max(box.maxY, y)
+      count++
+    }
+    return { count, box, left }
+  })
+}
+
+test('Map draws every row; hover shows it, a click selects it, Find similar rows draws lines, the Lasso filters the grid', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 860 })
+  await openApp(page, harness)
+  const grid = await openTable(page, [], 'points')
+  await page.getByRole('button', { name: 'Map', exact: true }).click()
+  const map = page.getByRole('region', { name: 'Embedding map' })
+  await expect(map).toBeVisible()
+  await expect(map.getByTestId('map-meta')).toContainText(`vec · version 1 · ${ROWS.toLocaleString('en-US')} points`)
+  await expect(map.getByTestId('map-points')).toHaveAttribute('data-points', String(ROWS))
+  await expect.poll(async () => (await drawnPixels(page)).count).toBeGreaterThan(20)
+  const { box: drawn, left } = await drawnPixels(page)
+  // Two clusters far apart along the first axis: the picture spans most of the canvas's width, with an empty middle.
+  const size = (await map.getByTestId('map-points').boundingBox())!
+  expect(drawn.maxX - drawn.minX).toBeGreaterThan(size.width * 0.5)
+  const first = left
+
+  // Hover: the row's values.
+  const overlay = map.getByTestId('map-overlay')
+  const box = (await overlay.boundingBox())!
+  await page.mouse.move(box.x + first[0] + 1, box.y + first[1] + 1)
+  const tooltip = map.getByRole('tooltip')
+  await expect(tooltip).toContainText(/Row [\d,]+/)
+  await expect(tooltip).toContainText(/side: (left|right)/)
+
+  // Click: the row is selected in the grid (its id is its offset).
+  await page.mouse.click(box.x + first[0] + 1, box.y + first[1] + 1)
+  const selectedNote = map.getByRole('status', { name: 'Selected point' })
+  await expect(selectedNote).toContainText(/Row [\d,]+ selected/)
+  const rowNumber = Number((await selectedNote.textContent())!.match(/Row ([\d,]+)/)![1]!.replace(/,/g, ''))
+  await expect(grid.locator('[role="row"]:has([aria-selected="true"])').first()).toContainText(String(rowNumber - 1))
+
+  // Find similar rows: lines to the 10 nearest.
+  await map.getByRole('button', { name: 'Find similar rows' }).click()
+  await expect(selectedNote).toContainText('lines to its 10 nearest rows')
+
+  // Colour by a text column: two categories.
+  await map.getByRole('combobox', { name: 'Colour by' }).selectOption('side')
+  await expect(map.getByRole('list', { name: 'Legend' }).getByRole('listitem')).toHaveText(['left', 'right'])
+  await expect(page.getByTestId('row-count')).toHaveText(ROWS.toLocaleString('en-US'))
+  const screenshotPath = await screenshot(page, 'embedding-map')
+  if (process.env.UPDATE_SCREENSHOTS === '1') await copyFile(screenshotPath, join(SCREENSHOTS, 'embedding-map.png'))
+
+  // Lasso around the left half of the picture (one cluster): the grid shows exactly the rows the filter names.
+  const lasso = map.getByRole('button', { name: 'Lasso' })
+  await lasso.click()
+  await expect(lasso).toHaveAttribute('aria-pressed', 'true')
+  const midX = (drawn.minX + drawn.maxX) / 2
+  // The legend and the note above the canvas moved it down: measure it again (its width, and so x, is unchanged).
+  const now = (await overlay.boundingBox())!
+  await page.mouse.move(now.x + 2, now.y + 2)
+  await page.mouse.down()
+  for (const [x, y] of [
+    [midX, 2],
+    [midX, now.height - 2],
+    [2, now.height - 2],
+    [2, 2],
+  ] as const)
+    await page.mouse.move(now.x + x, now.y + y, { steps: 4 })
+  await page.mouse.up()
+  const filterBox = page.getByRole('textbox', { name: 'Filter rows' })
+  await expect(filterBox).toHaveValue(/^_rowoffset IN \(/)
+  const chosen = (await filterBox.inputValue()).replace(/^_rowoffset IN \(|\)$/g, '').split(',').length
+  expect(chosen).toBe(ROWS / 2)
+  await expect(page.getByTestId('row-count')).toHaveText(chosen.toLocaleString('en-US'))
+})
