@@ -1,12 +1,12 @@
 import { closeSync, constants as fsConstants } from 'node:fs'
-import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { open, rm, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { DataType, Schema, Utf8, makeData, tableFromIPC, type Data, type LargeUtf8, type RecordBatch } from 'apache-arrow'
 import { batchFromData } from '../build'
 import { fbMessage, flatbuffers } from '../../arrow/ipc/fb'
+import { makeTempFolder, removeStaleTempFolders } from '../tempFolders'
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /** nodejs-polars, typed loosely: only a handful of its calls are used, and it is optional at run time. */
@@ -15,6 +15,14 @@ export type LazyFrame = any
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 let loaded: Polars | null | undefined
+
+/** `lcb-native-<pid>-XXXXXX` in the temp folder: the named pipe of one native read. */
+const PIPES_PREFIX = 'lcb-native-'
+
+/** Delete the pipe folders of processes that are gone (a kill -9 during a native read leaves its folder); returns their paths. */
+export function removeStalePipes(dir?: string): Promise<string[]> {
+  return removeStaleTempFolders(PIPES_PREFIX, dir)
+}
 
 /** Rows the native readers handed out since start-up (tests see which reader read a file). */
 export const nativeRows = { csv: 0, parquet: 0 }
@@ -60,7 +68,7 @@ process.once('exit', () => {
  * (as a plain Error) after the batches it did deliver. Breaking off the iteration stops polars.
  */
 export async function* sinkBatches(query: LazyFrame): AsyncGenerator<RecordBatch> {
-  const dir = await mkdtemp(join(tmpdir(), 'lcb-native-'))
+  const dir = await makeTempFolder(PIPES_PREFIX)
   const fifo = join(dir, 'batches.arrow')
   let handle: FileHandle | null = null
   let polarsDone = false
