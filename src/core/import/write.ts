@@ -1,4 +1,4 @@
-import { DataType, Table, tableFromIPC, type Field, type RecordBatch, type Schema } from 'apache-arrow'
+import { DataType, RecordBatchFileWriter, Table, tableFromIPC, type Field, type RecordBatch, type Schema } from 'apache-arrow'
 import { AppError, type ImportMode, type ImportProgress, type VectorCandidate } from '../../contract'
 import type { NamespaceClient, TableDescription } from '../namespace/client'
 import { formatNamespace, formatTableId, type TableId } from '../namespace/path'
@@ -126,6 +126,9 @@ export async function writeSource(client: NamespaceClient, id: TableId, source: 
     let appended = false
     let rowsWritten = 0
     let inflight: Promise<void> | null = null
+    // Decoded chunks go to Lance as IPC bytes where the client takes them (the pass-through's calls), unless lancedb
+    // must see the Arrow table itself (embedding functions are applied by its `add`).
+    const ipcWrites = !!client.appendIpc && !!client.createTableIpc && !schema.metadata.has('embedding_functions')
     const write = async (chunk: Table | RawBatch[], isFirst: boolean) => {
       if (Array.isArray(chunk)) {
         if (isFirst) createAttempted = true
@@ -135,19 +138,26 @@ export async function writeSource(client: NamespaceClient, id: TableId, source: 
         meter.update({ rows: rowsWritten, bytesRead: source.bytesRead(), phase: 'writing' })
         return
       }
+      const rows = chunk.numRows
+      // Encoded here and the decoded chunk let go before Lance writes: while Lance holds its own copy and the next
+      // chunk is gathered, the chunk itself would be a third copy of the same rows (~64 MiB of peak RSS).
+      const ipc = ipcWrites ? encodeChunk(appendColumns && !(isFirst && mode !== 'append') ? chunk.select(appendColumns) : chunk) : null
+      if (ipc) chunk = null as unknown as Table
       if (isFirst && mode !== 'append') {
         createAttempted = true
         try {
-          await client.createTable(writeId, chunk, { mode: 'create' })
+          if (ipc) await client.createTableIpc!(writeId, ipc, { mode: 'create' })
+          else await client.createTable(writeId, chunk, { mode: 'create' })
         } catch (error) {
           if (toAppError(error).code === 'already_exists') createRefused = true
           throw error
         }
       } else {
         appended = true
-        await client.appendRows(writeId, appendColumns ? chunk.select(appendColumns) : chunk)
+        if (ipc) await client.appendIpc!(writeId, ipc)
+        else await client.appendRows(writeId, appendColumns ? chunk.select(appendColumns) : chunk)
       }
-      rowsWritten += chunk.numRows
+      rowsWritten += rows
       meter.update({ rows: rowsWritten, bytesRead: source.bytesRead(), phase: 'writing' })
     }
     try {
@@ -267,6 +277,11 @@ async function* chunksOf(batches: AsyncIterable<RecordBatch | RawBatch>, transfo
   const rest = decoded.flush()
   if (rest) yield rest
   if (group.length) yield group
+}
+
+/** A decoded chunk as one Arrow IPC file buffer (the bytes lancedb's own `add` would make of it). */
+function encodeChunk(chunk: Table): Uint8Array {
+  return RecordBatchFileWriter.writeAll(chunk).toUint8Array(true)
 }
 
 /**

@@ -35,6 +35,7 @@ export function loadPolars(): Polars | null {
   // The batches come through a named pipe (mkfifo), which Windows does not have.
   if (process.env.LCB_IMPORT_NATIVE === '0' || process.platform === 'win32') return null
   if (loaded !== undefined) return loaded
+  boundPolarsMemory()
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     loaded = require('nodejs-polars') as Polars
@@ -42,6 +43,24 @@ export function loadPolars(): Polars | null {
     loaded = null
   }
   return loaded
+}
+
+/**
+ * polars' streaming engine keeps morsels of ~100k rows in flight in every stage (sources prefetching row groups, each
+ * thread's morsel, the sink's queue) however slowly the pipe is read: a 3M-row Parquet file read into a pipe that is
+ * only drained held ~250 MiB in polars. Morsels of 10k rows, one in flight at the sink and one row group prefetched
+ * bound that to ~100 MiB (measured in the same minutes) without slowing the import (Lance is the slower side). Set
+ * before polars first runs (it reads them once); a value set in the environment is kept.
+ */
+const POLARS_MEMORY_BOUNDS: Record<string, string> = {
+  POLARS_IDEAL_MORSEL_SIZE: '10000',
+  POLARS_IDEAL_SINK_MORSEL_SIZE_ROWS: '10000',
+  POLARS_INFLIGHT_SINK_MORSEL_LIMIT: '1',
+  POLARS_ROW_GROUP_PREFETCH_SIZE: '1',
+}
+
+function boundPolarsMemory(): void {
+  for (const [name, value] of Object.entries(POLARS_MEMORY_BOUNDS)) process.env[name] ??= value
 }
 
 /**
