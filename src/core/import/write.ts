@@ -252,9 +252,9 @@ async function* chunksOf(batches: AsyncIterable<RecordBatch | RawBatch>, transfo
   let bytes = 0
   // Decoded batches are gathered across the whole file (a commit per `maxBytes`, not per reader batch).
   const decoded = new Rechunker(schema, limits)
-  // Raw groups count half: their message bytes are held here while Lance decodes its own copy of them
-  // (measured: 64 MiB raw groups put a 768-d Arrow import at 695 MiB peak RSS, 32 MiB at ~500).
-  const rawBytes = Math.max(1, Math.floor(limits.maxBytes / 2))
+  // Raw groups take the same bytes as decoded chunks: their message bytes are held here while Lance decodes its
+  // own copy of them (measured: 64 MiB raw groups put a 768-d Arrow import at 695 MiB peak RSS, 32 MiB at ~500).
+  const rawBytes = Math.max(1, limits.maxBytes)
   for await (const batch of batches) {
     if (!('raw' in batch)) {
       if (group.length) yield group

@@ -1,5 +1,5 @@
 /**
- * One import, few versions: commits are made per 64 MiB of decoded data (DEFAULT_CHUNK_LIMITS), not per
+ * One import, few versions: commits are made per 32 MiB of decoded data (DEFAULT_CHUNK_LIMITS), not per
  * 10k rows, so a narrow table of millions of rows becomes a handful of table versions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
