@@ -139,11 +139,12 @@ export async function writeSource(client: NamespaceClient, id: TableId, source: 
         return
       }
       const rows = chunk.numRows
+      const creating = isFirst && mode !== 'append'
       // Encoded here and the decoded chunk let go before Lance writes: while Lance holds its own copy and the next
-      // chunk is gathered, the chunk itself would be a third copy of the same rows (~64 MiB of peak RSS).
-      const ipc = ipcWrites ? encodeChunk(appendColumns && !(isFirst && mode !== 'append') ? chunk.select(appendColumns) : chunk) : null
+      // chunk is gathered, the chunk itself would be one more copy of the same rows (a chunk's worth of peak RSS).
+      const ipc = ipcWrites ? encodeChunk(appendColumns && !creating ? chunk.select(appendColumns) : chunk) : null
       if (ipc) chunk = null as unknown as Table
-      if (isFirst && mode !== 'append') {
+      if (creating) {
         createAttempted = true
         try {
           if (ipc) await client.createTableIpc!(writeId, ipc, { mode: 'create' })
