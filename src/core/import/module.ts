@@ -6,6 +6,7 @@ import { ImportJobs } from './jobs'
 import type { JobRegistry } from '../jobs'
 import { previewImport, previewSample, type PreviewRequest } from './preview'
 import { sniffPath } from './open'
+import { removeStalePipes } from './native/polars'
 import { removeStaleUploads, UploadStore, type StagedUpload } from './uploads'
 import { describeOrNull } from './write'
 import { formatNamespace } from '../namespace/path'
@@ -31,6 +32,10 @@ export class ImportModule {
     // Staged uploads of processes that are gone (a crash, kill -9) are deleted at start.
     void removeStaleUploads().then((removed) => {
       if (removed.length > 0) this.jobs.note('', 'temporary files', `Removed ${removed.length} staged upload folder(s) left by an interrupted run`)
+    })
+    // So are the named pipes of native reads (polars) that a kill -9 interrupted.
+    void removeStalePipes().then((removed) => {
+      if (removed.length > 0) this.jobs.note('', 'temporary files', `Removed ${removed.length} import pipe folder(s) left by an interrupted run`)
     })
   }
 

@@ -1,29 +1,19 @@
 import { randomBytes } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
+import { rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { Transform, type Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { AppError } from '../../contract'
-import { isAlive } from '../namespace/dir/journal'
+import { makeTempFolder, removeStaleTempFolders } from './tempFolders'
 
 /** `lcb-uploads-<pid>-XXXXXX` in the temp folder: the pid tells a crashed run's folder from a live one. */
 const UPLOADS_PREFIX = 'lcb-uploads-'
 
 /** Delete the staged-upload folders of processes that are gone; returns their paths. */
-export async function removeStaleUploads(dir = tmpdir()): Promise<string[]> {
-  const removed: string[] = []
-  for (const name of await readdir(dir).catch(() => [] as string[])) {
-    const pid = new RegExp(`^${UPLOADS_PREFIX}(\\d+)-`).exec(name)?.[1]
-    if (!pid) continue
-    // The folder's time: when its process was alive (a later process with the same id is another one).
-    const since = await stat(join(dir, name)).then((info) => info.mtimeMs, () => undefined)
-    if (isAlive(Number(pid), since)) continue
-    await rm(join(dir, name), { recursive: true, force: true })
-    removed.push(join(dir, name))
-  }
-  return removed
+export function removeStaleUploads(dir = tmpdir()): Promise<string[]> {
+  return removeStaleTempFolders(UPLOADS_PREFIX, dir)
 }
 
 export interface StagedUpload {
@@ -44,7 +34,7 @@ export class UploadStore {
   constructor(private readonly maxBytes = Number.MAX_SAFE_INTEGER) {}
 
   private folder(): Promise<string> {
-    this.dir ??= mkdtemp(join(tmpdir(), `${UPLOADS_PREFIX}${process.pid}-`))
+    this.dir ??= makeTempFolder(UPLOADS_PREFIX)
     return this.dir
   }
 

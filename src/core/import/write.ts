@@ -1,4 +1,4 @@
-import { DataType, Table, tableFromIPC, type Field, type RecordBatch, type Schema } from 'apache-arrow'
+import { DataType, RecordBatchFileWriter, Table, tableFromIPC, type Field, type RecordBatch, type Schema } from 'apache-arrow'
 import { AppError, type ImportMode, type ImportProgress, type VectorCandidate } from '../../contract'
 import type { NamespaceClient, TableDescription } from '../namespace/client'
 import { formatNamespace, formatTableId, type TableId } from '../namespace/path'
@@ -126,6 +126,9 @@ export async function writeSource(client: NamespaceClient, id: TableId, source: 
     let appended = false
     let rowsWritten = 0
     let inflight: Promise<void> | null = null
+    // Decoded chunks go to Lance as IPC bytes where the client takes them (the pass-through's calls), unless lancedb
+    // must see the Arrow table itself (embedding functions are applied by its `add`).
+    const ipcWrites = !!client.appendIpc && !!client.createTableIpc && !schema.metadata.has('embedding_functions')
     const write = async (chunk: Table | RawBatch[], isFirst: boolean) => {
       if (Array.isArray(chunk)) {
         if (isFirst) createAttempted = true
@@ -135,19 +138,27 @@ export async function writeSource(client: NamespaceClient, id: TableId, source: 
         meter.update({ rows: rowsWritten, bytesRead: source.bytesRead(), phase: 'writing' })
         return
       }
-      if (isFirst && mode !== 'append') {
+      const rows = chunk.numRows
+      const creating = isFirst && mode !== 'append'
+      // Encoded here and the decoded chunk let go before Lance writes: while Lance holds its own copy and the next
+      // chunk is gathered, the chunk itself would be one more copy of the same rows (a chunk's worth of peak RSS).
+      const ipc = ipcWrites ? encodeChunk(appendColumns && !creating ? chunk.select(appendColumns) : chunk) : null
+      if (ipc) chunk = null as unknown as Table
+      if (creating) {
         createAttempted = true
         try {
-          await client.createTable(writeId, chunk, { mode: 'create' })
+          if (ipc) await client.createTableIpc!(writeId, ipc, { mode: 'create' })
+          else await client.createTable(writeId, chunk, { mode: 'create' })
         } catch (error) {
           if (toAppError(error).code === 'already_exists') createRefused = true
           throw error
         }
       } else {
         appended = true
-        await client.appendRows(writeId, appendColumns ? chunk.select(appendColumns) : chunk)
+        if (ipc) await client.appendIpc!(writeId, ipc)
+        else await client.appendRows(writeId, appendColumns ? chunk.select(appendColumns) : chunk)
       }
-      rowsWritten += chunk.numRows
+      rowsWritten += rows
       meter.update({ rows: rowsWritten, bytesRead: source.bytesRead(), phase: 'writing' })
     }
     try {
@@ -242,9 +253,9 @@ async function* chunksOf(batches: AsyncIterable<RecordBatch | RawBatch>, transfo
   let bytes = 0
   // Decoded batches are gathered across the whole file (a commit per `maxBytes`, not per reader batch).
   const decoded = new Rechunker(schema, limits)
-  // Raw groups count half: their message bytes are held here while Lance decodes its own copy of them
-  // (measured: 64 MiB raw groups put a 768-d Arrow import at 695 MiB peak RSS, 32 MiB at ~500).
-  const rawBytes = Math.max(1, Math.floor(limits.maxBytes / 2))
+  // Raw groups take the same bytes as decoded chunks: their message bytes are held here while Lance decodes its
+  // own copy of them (measured: 64 MiB raw groups put a 768-d Arrow import at 695 MiB peak RSS, 32 MiB at ~500).
+  const rawBytes = Math.max(1, limits.maxBytes)
   for await (const batch of batches) {
     if (!('raw' in batch)) {
       if (group.length) yield group
@@ -267,6 +278,11 @@ async function* chunksOf(batches: AsyncIterable<RecordBatch | RawBatch>, transfo
   const rest = decoded.flush()
   if (rest) yield rest
   if (group.length) yield group
+}
+
+/** A decoded chunk as one Arrow IPC file buffer (the bytes lancedb's own `add` would make of it). */
+function encodeChunk(chunk: Table): Uint8Array {
+  return RecordBatchFileWriter.writeAll(chunk).toUint8Array(true)
 }
 
 /**

@@ -1,12 +1,12 @@
 import { closeSync, constants as fsConstants } from 'node:fs'
-import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { open, rm, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { DataType, Schema, Utf8, makeData, tableFromIPC, type Data, type LargeUtf8, type RecordBatch } from 'apache-arrow'
 import { batchFromData } from '../build'
 import { fbMessage, flatbuffers } from '../../arrow/ipc/fb'
+import { makeTempFolder, removeStaleTempFolders } from '../tempFolders'
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /** nodejs-polars, typed loosely: only a handful of its calls are used, and it is optional at run time. */
@@ -15,6 +15,14 @@ export type LazyFrame = any
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 let loaded: Polars | null | undefined
+
+/** `lcb-native-<pid>-XXXXXX` in the temp folder: the named pipe of one native read. */
+const PIPES_PREFIX = 'lcb-native-'
+
+/** Delete the pipe folders of processes that are gone (a kill -9 during a native read leaves its folder); returns their paths. */
+export function removeStalePipes(dir?: string): Promise<string[]> {
+  return removeStaleTempFolders(PIPES_PREFIX, dir)
+}
 
 /** Rows the native readers handed out since start-up (tests see which reader read a file). */
 export const nativeRows = { csv: 0, parquet: 0 }
@@ -27,6 +35,7 @@ export function loadPolars(): Polars | null {
   // The batches come through a named pipe (mkfifo), which Windows does not have.
   if (process.env.LCB_IMPORT_NATIVE === '0' || process.platform === 'win32') return null
   if (loaded !== undefined) return loaded
+  boundPolarsMemory()
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     loaded = require('nodejs-polars') as Polars
@@ -34,6 +43,24 @@ export function loadPolars(): Polars | null {
     loaded = null
   }
   return loaded
+}
+
+/**
+ * polars' streaming engine keeps morsels of ~100k rows in flight in every stage (sources prefetching row groups, each
+ * thread's morsel, the sink's queue) however slowly the pipe is read: a 3M-row Parquet file read into a pipe that is
+ * only drained held ~250 MiB in polars. Morsels of 10k rows, one in flight at the sink and one row group prefetched
+ * bound that to ~100 MiB (measured in the same minutes) without slowing the import (Lance is the slower side). Set
+ * before polars first runs (it reads them once); a value set in the environment is kept.
+ */
+const POLARS_MEMORY_BOUNDS: Record<string, string> = {
+  POLARS_IDEAL_MORSEL_SIZE: '10000',
+  POLARS_IDEAL_SINK_MORSEL_SIZE_ROWS: '10000',
+  POLARS_INFLIGHT_SINK_MORSEL_LIMIT: '1',
+  POLARS_ROW_GROUP_PREFETCH_SIZE: '1',
+}
+
+function boundPolarsMemory(): void {
+  for (const [name, value] of Object.entries(POLARS_MEMORY_BOUNDS)) process.env[name] ??= value
 }
 
 /**
@@ -60,7 +87,7 @@ process.once('exit', () => {
  * (as a plain Error) after the batches it did deliver. Breaking off the iteration stops polars.
  */
 export async function* sinkBatches(query: LazyFrame): AsyncGenerator<RecordBatch> {
-  const dir = await mkdtemp(join(tmpdir(), 'lcb-native-'))
+  const dir = await makeTempFolder(PIPES_PREFIX)
   const fifo = join(dir, 'batches.arrow')
   let handle: FileHandle | null = null
   let polarsDone = false
