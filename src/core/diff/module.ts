@@ -1,6 +1,5 @@
 import type { DiffJobInfo, Input, TableRef } from '../../contract'
-import { toAppError } from '../errors'
-import { JobRegistry, JobsOfKind, type Job } from '../jobs'
+import { copyScanInfo, JobRegistry, JobsOfKind, runScan, type Job } from '../jobs'
 import type { NamespaceClient } from '../namespace/client'
 import { diffVersions } from './run'
 
@@ -29,37 +28,21 @@ export class DiffModule extends JobsOfKind<'diff'> {
     const job = this.jobs.create(
       'diff',
       (id, now) => ({ id, kind: 'diff', state: 'running', table, from: input.from, to: input.to, key: input.key, createdAt: now, finishedAt: null, progress: { rows: 0, totalRows: null }, error: null, result: null }),
-      { copy },
+      { copy: copyScanInfo },
     )
     void this.run(job, client)
     job.publish()
     return job.snapshot()
   }
 
-  private async run(job: Job<DiffJobInfo>, client: NamespaceClient): Promise<void> {
-    // Let `start` return (and publish "running") before the scan begins.
-    await Promise.resolve()
-    const { info, signal } = job
-    try {
-      signal.throwIfAborted()
-      const result = await diffVersions(client, info.table, info.from, info.to, info.key, {
-        signal,
-        progressIntervalMs: this.deps.progressIntervalMs,
-        onProgress: (progress) => {
-          if (info.state !== 'running') return
-          info.progress = progress
-          job.publish()
-        },
-      })
+  private run(job: Job<DiffJobInfo>, client: NamespaceClient): Promise<void> {
+    return runScan(job, async ({ signal, progress }) => {
+      const { info } = job
+      const result = await diffVersions(client, info.table, info.from, info.to, info.key, { signal, progressIntervalMs: this.deps.progressIntervalMs, onProgress: progress })
       signal.throwIfAborted()
       info.result = result
       info.progress = { rows: result.rows.from + result.rows.to, totalRows: result.rows.from + result.rows.to }
-      job.finish('done')
-    } catch (error) {
-      const e = toAppError(error)
-      if (signal.aborted || e.code === 'cancelled') job.finish('cancelled')
-      else job.finish('failed', e)
-    }
+    })
   }
 
   readonly handlers = {
@@ -68,7 +51,3 @@ export class DiffModule extends JobsOfKind<'diff'> {
   }
 }
 
-/** The result is shared (never changed once made); the job's own fields are copied. */
-function copy(info: DiffJobInfo): DiffJobInfo {
-  return { ...info, table: { ...info.table, namespace: [...info.table.namespace] }, progress: { ...info.progress } }
-}

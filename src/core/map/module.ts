@@ -1,7 +1,6 @@
 import type { Input, MapJobInfo, TableRef } from '../../contract'
 import { AppError } from '../../contract'
-import { toAppError } from '../errors'
-import { JobRegistry, JobsOfKind, type Job } from '../jobs'
+import { copyScanInfo, JobRegistry, JobsOfKind, runScan, type Job } from '../jobs'
 import type { NamespaceClient } from '../namespace/client'
 import { MemorySideCache, type SideCache } from '../sideCache'
 import { decodeSummary, encodeMap, mapColumn } from './run'
@@ -55,7 +54,7 @@ export class MapModule extends JobsOfKind<'map'> {
     const job = this.jobs.create(
       'map',
       (jobId, now) => ({ id: jobId, kind: 'map', state: 'running', table, version, column: input.column, cached: false, createdAt: now, finishedAt: null, progress: { rows: 0, totalRows: null }, error: null, result: null }),
-      { copy },
+      { copy: copyScanInfo },
     )
     const { info } = job
     this.keys.set(info.id, key)
@@ -83,31 +82,16 @@ export class MapModule extends JobsOfKind<'map'> {
     return bytes
   }
 
-  private async run(job: MapJob, key: unknown[], client: NamespaceClient): Promise<void> {
-    await Promise.resolve()
-    const { info, signal } = job
-    try {
+  private run(job: MapJob, key: unknown[], client: NamespaceClient): Promise<void> {
+    return runScan(job, async ({ signal, progress }) => {
+      const { info } = job
+      const result = await mapColumn(client, info.table, info.version, info.column, { signal, sampleRows: this.deps.sampleRows, progressIntervalMs: this.deps.progressIntervalMs, onProgress: progress })
       signal.throwIfAborted()
-      const result = await mapColumn(client, info.table, info.version, info.column, {
-        signal,
-        sampleRows: this.deps.sampleRows,
-        progressIntervalMs: this.deps.progressIntervalMs,
-        onProgress: (progress) => {
-          if (info.state !== 'running') return
-          info.progress = progress
-          job.publish()
-        },
-      })
-      signal.throwIfAborted()
+      // The coordinates are answered from the cache (`map/coords`): a map that cannot be kept fails in words.
       await this.cache.write(KIND, key, encodeMap(result))
       info.result = result.summary
       info.progress = { rows: result.summary.rows, totalRows: result.summary.rows }
-      job.finish('done')
-    } catch (error) {
-      const e = toAppError(error)
-      if (signal.aborted || e.code === 'cancelled') job.finish('cancelled')
-      else job.finish('failed', e)
-    }
+    })
   }
 
   readonly handlers = {
@@ -117,6 +101,3 @@ export class MapModule extends JobsOfKind<'map'> {
   }
 }
 
-function copy(info: MapJobInfo): MapJobInfo {
-  return { ...info, table: { ...info.table, namespace: [...info.table.namespace] }, progress: { ...info.progress } }
-}

@@ -1,6 +1,5 @@
 import { type Input, type ProfileJobInfo, type TableProfile, type TableRef } from '../../contract'
-import { toAppError } from '../errors'
-import { JobRegistry, JobsOfKind, type Job } from '../jobs'
+import { copyScanInfo, JobRegistry, JobsOfKind, runScan, type Job } from '../jobs'
 import type { NamespaceClient } from '../namespace/client'
 import type { SideCache } from '../sideCache'
 import { profileView } from './run'
@@ -60,7 +59,7 @@ export class ProfileModule extends JobsOfKind<'profile'> {
     const job = this.jobs.create(
       'profile',
       (jobId, now) => ({ id: jobId, kind: 'profile', state: 'running', table, version, filter, cached: false, createdAt: now, finishedAt: null, progress: { rows: 0, totalRows: null }, error: null, result: null }),
-      { copy },
+      { copy: copyScanInfo },
     )
     const { info } = job
     this.keys.set(info.id, key)
@@ -93,12 +92,9 @@ export class ProfileModule extends JobsOfKind<'profile'> {
     while (this.cache.size > CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!)
   }
 
-  private async run(job: ProfileJob, client: NamespaceClient): Promise<void> {
-    // Let `start` return (and publish "running") before the scan begins.
-    await Promise.resolve()
-    const { info, signal } = job
-    try {
-      signal.throwIfAborted()
+  private run(job: ProfileJob, client: NamespaceClient): Promise<void> {
+    return runScan(job, async ({ signal, progress }) => {
+      const { info } = job
       const { memory, stored } = await this.keysOf(client, info, signal)
       let kept = this.cache.get(memory) ?? null
       if (!kept && stored) {
@@ -112,18 +108,9 @@ export class ProfileModule extends JobsOfKind<'profile'> {
         info.cached = true
         info.result = kept
         info.progress = { rows: kept.rows, totalRows: kept.rows }
-        job.finish('done')
         return
       }
-      const result = await profileView(client, info.table, info.version, info.filter, {
-        signal,
-        progressIntervalMs: this.deps.progressIntervalMs,
-        onProgress: (progress) => {
-          if (info.state !== 'running') return
-          info.progress = progress
-          job.publish()
-        },
-      })
+      const result = await profileView(client, info.table, info.version, info.filter, { signal, progressIntervalMs: this.deps.progressIntervalMs, onProgress: progress })
       // Only a finished scan reaches here: a cancelled or failed one threw above and writes nothing.
       signal.throwIfAborted()
       // A cache that cannot be written (disk full, read-only folder) costs a rescan next time, not this answer.
@@ -131,12 +118,7 @@ export class ProfileModule extends JobsOfKind<'profile'> {
       this.remember(memory, result)
       info.result = result
       info.progress = { rows: result.rows, totalRows: result.rows }
-      job.finish('done')
-    } catch (error) {
-      const e = toAppError(error)
-      if (signal.aborted || e.code === 'cancelled') job.finish('cancelled')
-      else job.finish('failed', e)
-    }
+    })
   }
 
   readonly handlers = {
@@ -145,7 +127,3 @@ export class ProfileModule extends JobsOfKind<'profile'> {
   }
 }
 
-/** The profile itself is shared (never changed once made); the job's own fields are copied. */
-function copy(info: ProfileJobInfo): ProfileJobInfo {
-  return { ...info, table: { ...info.table, namespace: [...info.table.namespace] }, progress: { ...info.progress } }
-}

@@ -2,3 +2,4 @@
 export { JobsProvider, JobsDock, JobsStatus } from './Jobs'
 export { addJob, useJobList, jobsQueryKey } from './useJobList'
 export { useJobsDone } from './useJobsDone'
+export { useStartedJob, type StartedJob } from './useStartedJob'
