@@ -127,16 +127,7 @@ export class DirQueries {
       : !view.search && !viewNarrowsRows(view) && options.offset === undefined && options.limit === undefined
         ? scanWindows(table, view, options.signal)
         : buildQuery(table, view, options)[Symbol.asyncIterator]()
-    try {
-      for (;;) {
-        options.signal?.throwIfAborted()
-        const next = await this.run(id, () => iterator.next())
-        if (next.done) return
-        yield next.value
-      }
-    } finally {
-      await iterator.return?.()
-    }
+    yield* this.batchesOf(id, iterator, options.signal)
   }
 
   /**
@@ -146,10 +137,14 @@ export class DirQueries {
    */
   async *scanRowAddresses(id: TableId, version: number, column: string, options: CallOptions = {}): AsyncGenerator<RecordBatch> {
     const { table } = await this.run(id, () => this.checked(id, { version, columns: [column] }))
-    const iterator = table.query().select([column, '_rowaddr'])[Symbol.asyncIterator]()
+    yield* this.batchesOf(id, table.query().select([column, '_rowaddr'])[Symbol.asyncIterator](), options.signal)
+  }
+
+  /** A scan's batches, each read under the table's handle (`run`), stopped between batches when `signal` aborts. */
+  private async *batchesOf(id: TableId, iterator: AsyncIterator<RecordBatch>, signal?: AbortSignal): AsyncGenerator<RecordBatch> {
     try {
       for (;;) {
-        options.signal?.throwIfAborted()
+        signal?.throwIfAborted()
         const next = await this.run(id, () => iterator.next())
         if (next.done) return
         yield next.value

@@ -4,6 +4,7 @@ import type { FieldInfo, MapSummary, TableRef } from '../../../contract'
 import { readPage } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
+import { ScanProgress } from '../jobs'
 import { formatCount, formatPercent } from '../../lib/format'
 import { colourBy, plainColours, type Legend } from './colours'
 import { lassoPredicate } from './lasso'
@@ -59,23 +60,7 @@ export function MapPanel({ tableRef, version, fields, gridNarrowed, onSelectRow,
           ×
         </button>
       </div>
-      {(!job || job.state === 'running') && !error && (
-        <div className="map-progress" role="status" aria-label="Map progress">
-          <Spinner label="Placing rows" />
-          <span>Placing {job ? `${formatCount(job.progress.rows)}${job.progress.totalRows !== null ? ` of ${formatCount(job.progress.totalRows)}` : ''} rows` : 'rows'}…</span>
-          <button type="button" className="button small" onClick={cancel} disabled={!job}>
-            Cancel
-          </button>
-        </div>
-      )}
-      {job?.state === 'cancelled' && (
-        <div className="map-progress" role="status" aria-label="Map progress">
-          <span>Cancelled — nothing was kept.</span>
-          <button type="button" className="button small" onClick={retry}>
-            Run again
-          </button>
-        </div>
-      )}
+      {!error && <ScanProgress job={job} label="Map progress" verb="Placing" className="map-progress" onCancel={cancel} onRetry={retry} />}
       {error && <ErrorPanel error={error} title="Could not make the map" actions={[{ label: 'Try again', run: retry }]} />}
       {job?.state === 'failed' && job.error && <ErrorPanel error={job.error} title="Could not make the map" actions={[{ label: 'Try again', run: retry }]} />}
       {summary && <SkippedNote summary={summary} />}

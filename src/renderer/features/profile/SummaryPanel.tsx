@@ -1,6 +1,6 @@
 import type { ColumnProfile, HistogramBin, NumberStats, TableProfile, TableRef } from '../../../contract'
 import { ErrorPanel } from '../../components/ErrorPanel'
-import { Spinner } from '../../components/Spinner'
+import { ScanProgress } from '../jobs'
 import { binPredicate, formatEdge } from './binFilter'
 import { useProfile } from './useProfile'
 import './profile.css'
@@ -162,25 +162,7 @@ export function SummaryPanel({ tableRef, version, filter, searching = false, onF
           </div>
         )}
         {searching && <div className="summary-note">A search narrows the grid; the Summary describes the rows before it (the filter only).</div>}
-        {(state.state === 'starting' || job?.state === 'running') && (
-          <div className="summary-progress" role="status" aria-label="Summary progress">
-            <Spinner label="Reading rows" />
-            <span>
-              Reading {job ? `${formatCount(job.progress.rows)}${job.progress.totalRows !== null ? ` of ${formatCount(job.progress.totalRows)}` : ''} rows` : 'rows'}…
-            </span>
-            <button type="button" className="button small" onClick={cancel} disabled={!job}>
-              Cancel
-            </button>
-          </div>
-        )}
-        {job?.state === 'cancelled' && (
-          <div className="summary-progress" role="status" aria-label="Summary progress">
-            <span>Cancelled — nothing was kept.</span>
-            <button type="button" className="button small" onClick={retry}>
-              Run again
-            </button>
-          </div>
-        )}
+        {state.state !== 'error' && <ScanProgress job={job ?? null} label="Summary progress" verb="Reading" className="summary-progress" onCancel={cancel} onRetry={retry} />}
         {state.state === 'error' && <ErrorPanel error={state.error} title="Could not summarise this table" actions={[{ label: 'Try again', run: retry }]} />}
         {job?.state === 'failed' && job.error && <ErrorPanel error={job.error} title="Could not summarise this table" actions={[{ label: 'Try again', run: retry }]} />}
         {profile && <ProfileTable profile={profile} onFilter={onFilter} />}

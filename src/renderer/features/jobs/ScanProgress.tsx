@@ -1,0 +1,44 @@
+import type { JobState } from '../../../contract'
+import { Spinner } from '../../components/Spinner'
+import { formatCount } from '../../lib/format'
+
+interface Props {
+  /** The scan job as it is now; null while it is being started. */
+  job: { state: JobState; progress: { rows: number; totalRows: number | null } } | null
+  /** The status line's name ("Summary progress"). */
+  label: string
+  /** What the scan does with rows, as a verb ("Reading", "Placing"). */
+  verb: string
+  className: string
+  onCancel: () => void
+  onRetry: () => void
+}
+
+/** A panel's scan while it runs (rows so far, of how many, with Cancel) and after a cancel (with Run again). */
+export function ScanProgress({ job, label, verb, className, onCancel, onRetry }: Props) {
+  if (!job || job.state === 'running') {
+    const { rows, totalRows } = job?.progress ?? { rows: 0, totalRows: null }
+    return (
+      <div className={className} role="status" aria-label={label}>
+        <Spinner label={`${verb} rows`} />
+        <span>
+          {verb} {job ? `${formatCount(rows)}${totalRows !== null ? ` of ${formatCount(totalRows)}` : ''} rows` : 'rows'}…
+        </span>
+        <button type="button" className="button small" onClick={onCancel} disabled={!job}>
+          Cancel
+        </button>
+      </div>
+    )
+  }
+  if (job.state === 'cancelled') {
+    return (
+      <div className={className} role="status" aria-label={label}>
+        <span>Cancelled — nothing was kept.</span>
+        <button type="button" className="button small" onClick={onRetry}>
+          Run again
+        </button>
+      </div>
+    )
+  }
+  return null
+}
