@@ -106,10 +106,9 @@ const registerKind: Kind = {
 async function race(servers: StoreServer[], kinds: Kind[]): Promise<string[]> {
   const problems: string[] = []
   // A long run says each problem when it happens (a later failure must not hide it).
-  const push = problems.push.bind(problems)
-  problems.push = (...items: string[]) => {
-    if (ROUNDS > 1) for (const item of items) process.stderr.write(`create-race problem: ${item}\n`)
-    return push(...items)
+  const problem = (text: string) => {
+    if (ROUNDS > 1) process.stderr.write(`create-race problem: ${text}\n`)
+    problems.push(text)
   }
   for (let r = 0; r < ROUNDS; r++) {
     for (const kind of kinds) {
@@ -119,18 +118,18 @@ async function race(servers: StoreServer[], kinds: Kind[]): Promise<string[]> {
       }))
       const winners = answers.flatMap((a, i) => (a.status === 200 ? [i] : []))
       const where = `${kind.name} round ${r}`
-      if (winners.length !== 1) problems.push(`${where}: ${winners.length} winners (${answers.map((a) => `${a.status} ${a.body.error ?? ''}`).join(' | ')})`)
+      if (winners.length !== 1) problem(`${where}: ${winners.length} winners (${answers.map((a) => `${a.status} ${a.body.error ?? ''}`).join(' | ')})`)
       for (const a of answers.filter((x) => x.status !== 200)) {
-        if (a.status !== 409 || a.body.code !== kind.loserCode || !/already exists|is taken by a table/.test(a.body.error ?? '')) problems.push(`${where}: a loser answered ${a.status} ${JSON.stringify(a.body)}`)
+        if (a.status !== 409 || a.body.code !== kind.loserCode || !/already exists|is taken by a table/.test(a.body.error ?? '')) problem(`${where}: a loser answered ${a.status} ${JSON.stringify(a.body)}`)
       }
       if (winners.length !== 1) continue
       const winner = winners[0]!
       // Read back through another process than the winner's.
       const reader = servers[(winner + 1) % servers.length]!.url
       const holder = await kind.holder(reader, r)
-      if (kind === declareKind ? holder !== -1 : holder !== winner) problems.push(`${where}: ${winner} won, the catalog holds ${holder}'s create`)
+      if (kind === declareKind ? holder !== -1 : holder !== winner) problem(`${where}: ${winner} won, the catalog holds ${holder}'s create`)
       const listed = (await kind.listed(reader, r)).filter((n) => n === kind.name_(r))
-      if (listed.length !== 1) problems.push(`${where}: listed ${listed.length} times`)
+      if (listed.length !== 1) problem(`${where}: listed ${listed.length} times`)
     }
     // A long run says how far it got (vitest prints a test's verdict only at its end).
     if (ROUNDS > 1 && ((r + 1) % 10 === 0 || r + 1 === ROUNDS)) process.stderr.write(`create-race: ${r + 1}/${ROUNDS} rounds, ${problems.length} problems\n`)
