@@ -264,8 +264,10 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       const sheet = page.getByRole('dialog', { name: 'Export rows' })
       await sheet.getByRole('radio', { name: /^CSV/ }).check()
       await sheet.getByRole('button', { name: 'Export', exact: true }).click()
+      // Both jobs over (the comparison had ended before the export began, so "ended" alone would not wait for the
+      // export; a panel open only while the export runs folds away when it ends): then open the panel.
       const indicator = page.getByRole('button', { name: /^Jobs: / })
-      await expect(indicator).toContainText('ended')
+      await expect(indicator).toHaveAccessibleName('Jobs: 2 other jobs ended')
       if ((await indicator.getAttribute('aria-expanded')) !== 'true') await indicator.click()
       await expect(page.getByRole('listitem', { name: 'Export of rows' }).first()).toContainText('Done')
       await expect(page.getByRole('listitem', { name: 'Comparison of rows v1 → v3' })).toContainText('0 added, 3 deleted, 20 changed')

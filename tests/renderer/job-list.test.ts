@@ -28,6 +28,14 @@ describe('the jobs list in the renderer', () => {
     expect(upsertJob(done, job('x2', 'running'), false).map((j) => j.id)).toEqual(['x1', 'x2'])
   })
 
+  it('a late event of a job still running never takes an ended job back (the job ends once)', () => {
+    const done = upsertJob([job('x1', 'running', 5)], job('x1', 'done', 20), true)
+    expect(upsertJob(done, job('x1', 'running', 20), true)).toBe(done)
+    const queued = [job('x2', 'queued')]
+    expect(upsertJob(queued, job('x2', 'running', 3), true)[0]!.state).toBe('running')
+    expect(upsertJob(upsertJob(queued, job('x2', 'cancelled'), true), job('x2', 'queued'), true)[0]!.state).toBe('cancelled')
+  })
+
   it('the answer of jobs/list keeps what events brought first, and the jobs only events know', () => {
     const listed = [job('x1', 'running', 10), job('x2', 'done')]
     const fromEvents = [job('x1', 'done', 50), job('x3', 'running')]

@@ -40,6 +40,8 @@ interface RigWindow {
   mainLoad: string | null
   closed: Promise<void>
   preloadPath: string
+  /** Events main sent to this window, delivered one after another (Electron keeps their order; `evaluate`s may not). */
+  delivery: Promise<unknown>
 }
 
 export async function launchRig(options: LaunchOptions): Promise<DesktopApp> {
@@ -141,9 +143,12 @@ class Rig implements DesktopApp {
         const win = this.windows.get(message.win as number)
         if (!win) return
         const args = codec.encode(message.args)
-        await win.page
-          .evaluate(([channel, encoded]) => (window as unknown as Record<symbol, { deliver(c: unknown, a: unknown): void }>)[Symbol.for('lcb-rig')]?.deliver(channel, encoded), [message.channel, args] as const)
-          .catch(() => undefined)
+        const deliver = () =>
+          win.page
+            .evaluate(([channel, encoded]) => (window as unknown as Record<symbol, { deliver(c: unknown, a: unknown): void }>)[Symbol.for('lcb-rig')]?.deliver(channel, encoded), [message.channel, args] as const)
+            .catch(() => undefined)
+        win.delivery = win.delivery.then(deliver)
+        await win.delivery
         return
       }
       case 'menu':
@@ -199,7 +204,7 @@ class Rig implements DesktopApp {
       args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--allow-file-access-from-files'],
     })
     const page = context.pages()[0] ?? (await context.newPage())
-    const win: RigWindow = { id, context, page, mainLoad: null, preloadPath: preloadPath ?? '', closed: new Promise((resolve) => context.once('close', () => resolve())) }
+    const win: RigWindow = { id, context, page, mainLoad: null, delivery: Promise.resolve(), preloadPath: preloadPath ?? '', closed: new Promise((resolve) => context.once('close', () => resolve())) }
     this.windows.set(id, win)
 
     await context.exposeBinding(BINDING, (source, json: string) => this.fromPage(win, source.frame, json))
