@@ -8,7 +8,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { Table, tableFromIPC, tableToIPC } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openSource, writeSource } from '../../../src/core/import'
-import { nativeRows } from '../../../src/core/import/native/polars'
+import { nativeDeclined, nativeRows } from '../../../src/core/import/native/polars'
 import { duckdbCopy } from '../../fixtures/import/duckdb'
 import { pl } from '../../fixtures/import/polars'
 import { exactAt, readExact, typesOf } from './exact'
@@ -223,7 +223,7 @@ describe('Parquet: polars decodes it as the JS readers do', () => {
     await duckdbCopy(FLAT_CSV.replace('AS "at",', 'AS "at", (i % 100)::INTEGER AS small, (i * 1000)::UINTEGER AS u,'), path, 'parquet', `, COMPRESSION ${compression}, ROW_GROUP_SIZE 3000`)
     const before = nativeRows.parquet
     const native = await read(path, true)
-    expect(nativeRows.parquet - before).toBe(ROWS)
+    expect(nativeRows.parquet - before, `polars declined: ${nativeDeclined.join(' | ')}`).toBe(ROWS)
     const js = await read(path, false)
     expect(native.types).toEqual(js.types)
     expect(native.types).toMatchObject({ id: 'Int64', small: 'Int32', u: 'Uint32', day: 'Date32<DAY>', at: 'Timestamp<MICROSECOND>', zip: 'Utf8' })
@@ -241,7 +241,7 @@ describe('Parquet: polars decodes it as the JS readers do', () => {
     }).writeParquet(path, { compression: 'zstd' })
     const before = nativeRows.parquet
     const native = await read(path, true)
-    expect(nativeRows.parquet - before).toBe(n)
+    expect(nativeRows.parquet - before, `polars declined: ${nativeDeclined.join(' | ')}`).toBe(n)
     const js = await read(path, false)
     expect(native.types).toEqual(js.types)
     expect(native.rows).toEqual(js.rows)

@@ -26,6 +26,13 @@ export function removeStalePipes(dir?: string): Promise<string[]> {
 
 /** Rows the native readers handed out since start-up (tests see which reader read a file). */
 export const nativeRows = { csv: 0, parquet: 0 }
+/** Why polars did not read a file the native path was asked to (the JS readers read it instead), newest last. */
+export const nativeDeclined: string[] = []
+
+export function noteNativeDeclined(reason: string): void {
+  nativeDeclined.push(reason)
+  if (nativeDeclined.length > 20) nativeDeclined.shift()
+}
 
 /**
  * nodejs-polars (a native addon) when it loads on this platform, else null: the JS readers read instead.

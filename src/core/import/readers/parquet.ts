@@ -36,6 +36,7 @@ import { initZstd } from '../../arrow/ipc/codecs'
 import { parquetCompressors } from './compressors'
 import { corrupt, throwIfAborted } from './errors'
 import { NativeTypeMismatch, nativeParquetBatches } from '../native/parquet'
+import { noteNativeDeclined } from '../native/polars'
 
 // hyparquet is ESM-only; load it lazily so this CommonJS project can use it (dynamic import works from CJS).
 type Hyparquet = typeof import('hyparquet')
@@ -125,12 +126,14 @@ export async function openParquet(path: string, options: OpenOptions): Promise<B
         } catch (error) {
           if (error instanceof AppError) throw error
           if (rows > 0) throw corrupt(fileName, 'Parquet file', error)
+          noteNativeDeclined(`${fileName}: ${error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error)}`)
           // polars refused the file at once: it is most likely damaged, and hyparquet names the damage best.
           if (!(error instanceof NativeTypeMismatch)) {
             yield* readWithHyparquet()
             return
           }
         }
+        if (rows === 0) noteNativeDeclined(`${fileName}: polars gave no rows where the metadata says ${rowCount}`)
         if (rows > 0) {
           if (rows !== rowCount) throw corrupt(fileName, 'Parquet file', new Error(`it holds ${rows} rows where its metadata says ${rowCount}`))
           read = size
