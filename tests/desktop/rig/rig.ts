@@ -62,6 +62,8 @@ class Rig implements DesktopApp {
   private readonly calls: { method: string; input: unknown }[] = []
   private menu: { path: string[]; accelerator: string | null }[] = []
   private readonly windows = new Map<number, RigWindow>()
+  /** Browsers of windows main closed, still shutting down: dispose waits for them (they write their profile until gone). */
+  private readonly closing = new Set<Promise<unknown>>()
   private windowWaiters: Array<(w: RigWindow) => void> = []
   private readonly waiting = new Map<number, (message: Message) => void>()
   private nextId = 1
@@ -157,7 +159,11 @@ class Rig implements DesktopApp {
       case 'window-closed': {
         const win = this.windows.get(message.win as number)
         this.windows.delete(message.win as number)
-        if (win) await win.context.close().catch(() => undefined)
+        if (!win) return
+        const closed = win.context.close().catch(() => undefined)
+        this.closing.add(closed)
+        await closed
+        this.closing.delete(closed)
         return
       }
     }
@@ -362,6 +368,7 @@ class Rig implements DesktopApp {
     this.send({ t: 'quit' })
     await this.exit
     await Promise.all(closing)
+    await Promise.all(this.closing)
   }
 
   exited(): Promise<void> {
@@ -375,5 +382,7 @@ class Rig implements DesktopApp {
     }
     await Promise.all([...this.windows.values()].map((w) => w.context.close().catch(() => undefined)))
     this.windows.clear()
+    // A window main closed a moment ago may still have its browser writing into userData, which the test removes next.
+    await Promise.all(this.closing)
   }
 }
