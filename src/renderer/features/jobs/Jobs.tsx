@@ -26,8 +26,6 @@ function useJobsView(): JobsView {
   return view
 }
 
-const isImport = (j: JobInfo) => j.kind === 'import' || j.kind === 'recovery'
-
 /**
  * The jobs as the window sees them: the one `jobs/progress` subscription, the list, and the state the panel and
  * its status-bar indicator share (shown or hidden, what was cleared). Finished download exports are handed to the
@@ -38,11 +36,8 @@ export function JobsProvider({ children }: { children: ReactNode }) {
   useJobsFeed()
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set())
   const shown = useMemo(() => (list ?? []).filter((j) => j.kind !== 'profile' && j.kind !== 'map' && !hidden.has(j.id)), [list, hidden])
-  // The panel opens when an import starts and folds away when the run ends; memoized: it follows this list by identity.
-  const imports = useMemo(() => shown.filter(isImport), [shown])
-  const [panelOpen, setOpen] = useJobsPanelOpen(imports)
-  // A running export or index build keeps it open.
-  const open = panelOpen || shown.some((j) => !isImport(j) && isLiveJob(j))
+  // The panel opens when a job starts and folds away when the run ends (unless the user chose meanwhile).
+  const [open, setOpen] = useJobsPanelOpen(shown)
   const panelId = useId()
   useJobsDone('export', (job) => {
     if (job.download) downloadExport(job.id, job.fileName)

@@ -37,7 +37,7 @@ export function JobsPanel({ id, jobs, onHide, onCancel, onOpen, onClear }: JobsP
             Clear finished
           </button>
         )}
-        <button type="button" className="icon-button" aria-label="Hide the imports" title="Hide (the status bar keeps the count)" onClick={onHide}>
+        <button type="button" className="icon-button" aria-label={imports ? 'Hide the imports' : 'Hide the jobs'} title="Hide (the status bar keeps the count)" onClick={onHide}>
           <CloseIcon />
         </button>
       </header>
