@@ -8,8 +8,7 @@ import { CSV_CHOICES, CsvColumnInference, choiceOfCsvKind, csvArrowType, isTempo
 import { typeName } from '../schema'
 import { COMPRESSION_LABELS, decodeSample, openTextStream } from './text'
 import { DEFAULT_BATCH_ROWS, DEFAULT_INFER_ROWS, type BatchSource, type OpenOptions } from '../source'
-import { throwIfAborted } from './errors'
-import { rowBatches } from './rowBatches'
+import { readSample, rowBatches } from './rowBatches'
 import { nativeCsvBatches, nativeCsvReader, type CsvPlan } from '../native/csv'
 
 interface Row {
@@ -18,7 +17,6 @@ interface Row {
 }
 
 /** Sample bytes never held for inference, whatever `inferRows` says (wide rows). */
-const MAX_SAMPLE_BYTES = 32 * 1024 * 1024
 
 /**
  * CSV, streamed through csv-parse. The first record is the header; column types (Int64, Float64,
@@ -60,19 +58,7 @@ export async function openCsv(path: string, head: Buffer, options: OpenOptions, 
     if (!header) throw new AppError('invalid_input', `${fileName} has no header row`, { hint: 'The first line must name the columns' })
     const names = uniqueNames(header.cells)
     // Read the inference sample; it is replayed as the first batches.
-    const sample: Row[] = []
-    let sampleBytes = 0
-    let ended = false
-    while (sample.length < inferRows && sampleBytes < MAX_SAMPLE_BYTES) {
-      throwIfAborted(options.signal)
-      const row = await next()
-      if (!row) {
-        ended = true
-        break
-      }
-      sample.push(row)
-      for (const c of row.cells) sampleBytes += c.length + 1
-    }
+    const { sample, ended } = await readSample(next, inferRows, rowBytes, options.signal)
     const inference = names.map(() => new CsvColumnInference())
     for (const row of sample) row.cells.forEach((cell, i) => inference[i]!.add(cell))
     const chosen = options.columnTypes ?? {}
@@ -140,7 +126,7 @@ export async function openCsv(path: string, head: Buffer, options: OpenOptions, 
     const pl = native && !ended ? nativeCsvReader(plan, encoding, options.compression != null) : null
     let fallback: BatchSource | null = null
     let nativeRows = 0
-    const bytesPerRow = sample.length > 0 ? sampleBytes / sample.length : 0
+    const bytesPerRow = sample.length > 0 ? sample.reduce((n, row) => n + rowBytes(row), 0) / sample.length : 0
     async function* nativeThenJs(): AsyncGenerator<RecordBatch> {
       await close()
       let from: number | null

@@ -5,10 +5,8 @@ import { MISMATCH, batchFromColumns, coerce } from '../build'
 import { JsonColumnInference, toArrowType, type Inferred } from '../infer'
 import { typeName } from '../schema'
 import { DEFAULT_BATCH_ROWS, DEFAULT_INFER_ROWS, type BatchSource, type OpenOptions } from '../source'
-import { throwIfAborted } from './errors'
-import { rowBatches } from './rowBatches'
+import { readSample, rowBatches } from './rowBatches'
 
-const MAX_SAMPLE_BYTES = 32 * 1024 * 1024
 
 const JSON_CHOICES: ImportColumnType[] = ['text', 'integer', 'float', 'boolean']
 /** A date column can stay a timestamp or become its ISO text. */
@@ -77,19 +75,7 @@ export async function recordSource(reading: RecordReading): Promise<BatchSource>
   const batchRows = options.batchRows ?? DEFAULT_BATCH_ROWS
   try {
     const size = (await stat(path)).size
-    const sample: RecordRow[] = []
-    let sampleBytes = 0
-    let ended = false
-    while (sample.length < inferRows && sampleBytes < MAX_SAMPLE_BYTES) {
-      throwIfAborted(options.signal)
-      const row = await next()
-      if (!row) {
-        ended = true
-        break
-      }
-      sample.push(row)
-      sampleBytes += row.bytes
-    }
+    const { sample, ended } = await readSample(next, inferRows, (row) => row.bytes, options.signal)
     const columns = new Map<string, JsonColumnInference>()
     sample.forEach((row, r) => {
       for (const [k, v] of Object.entries(row.value)) {

@@ -3,6 +3,25 @@ import { throwIfAborted } from './errors'
 
 /** Text formats bound a batch by bytes too: a few thousand very wide rows are already a big batch. */
 export const MAX_BATCH_BYTES = 32 * 1024 * 1024
+/** The inference sample is bounded by bytes as well as rows: a few very wide rows must not hold the file in memory. */
+const MAX_SAMPLE_BYTES = 32 * 1024 * 1024
+
+/**
+ * The first rows of a row-by-row reader, read to infer the schema (then replayed as the first batches): up to
+ * `limit` rows or 32 MiB; `ended` when they are the whole file.
+ */
+export async function readSample<Row>(next: () => Promise<Row | null>, limit: number, rowBytes: (row: Row) => number, signal?: AbortSignal): Promise<{ sample: Row[]; ended: boolean }> {
+  const sample: Row[] = []
+  let bytes = 0
+  while (sample.length < limit && bytes < MAX_SAMPLE_BYTES) {
+    throwIfAborted(signal)
+    const row = await next()
+    if (!row) return { sample, ended: true }
+    sample.push(row)
+    bytes += rowBytes(row)
+  }
+  return { sample, ended: false }
+}
 
 export interface RowBatching<Row> {
   /** Rows already read to infer the schema; emptied once batched. */
