@@ -187,20 +187,8 @@ export class ColumnAccumulator {
       } else {
         for (let k = start; k < start + d; k++) squares += items[k]! * items[k]!
       }
-      if (Number.isNaN(squares)) {
-        this.nanVectors++
-        continue
-      }
-      if (squares === 0) this.zeroVectors++
-      if (this.seenVectors) {
-        const key = floats32 ? keyOf(hash, squares) : words ? keyOf(fnv(words, r * perRow, perRow), squares) : vectorKey(items.subarray(start, start + d))
-        if (this.seenVectors.has(key)) this.duplicateVectors++
-        else if (this.seenVectors.size >= DUPLICATE_LIMIT) this.seenVectors = null
-        else this.seenVectors.add(key)
-      }
-      const norm = Math.sqrt(squares)
-      this.norms.add(norm)
-      this.normHistogram!.add(norm)
+      if (!this.countVector(squares, squares === 0)) continue
+      if (this.seenVectors) this.countDuplicate(floats32 ? keyOf(hash, squares) : words ? keyOf(fnv(words, r * perRow, perRow), squares) : vectorKey(items.subarray(start, start + d)))
     }
   }
 
@@ -288,20 +276,28 @@ export class ColumnAccumulator {
       squares += x * x
       if (x !== 0) zero = false
     }
+    if (this.countVector(squares, zero) && this.seenVectors) this.countDuplicate(vectorKey(items))
+  }
+
+  /** One vector's norm (or its NaN, and then nothing else is counted for it): false for a NaN vector. */
+  private countVector(squares: number, zero: boolean): boolean {
     if (Number.isNaN(squares)) {
       this.nanVectors++
-      return
+      return false
     }
     if (zero) this.zeroVectors++
-    if (this.seenVectors) {
-      const key = vectorKey(items)
-      if (this.seenVectors.has(key)) this.duplicateVectors++
-      else if (this.seenVectors.size >= DUPLICATE_LIMIT) this.seenVectors = null
-      else this.seenVectors.add(key)
-    }
     const norm = Math.sqrt(squares)
     this.norms.add(norm)
     this.normHistogram!.add(norm)
+    return true
+  }
+
+  /** Exact duplicates, told apart by a key of the vector's values, until there are too many to keep. */
+  private countDuplicate(key: number): void {
+    if (!this.seenVectors) return
+    if (this.seenVectors.has(key)) this.duplicateVectors++
+    else if (this.seenVectors.size >= DUPLICATE_LIMIT) this.seenVectors = null
+    else this.seenVectors.add(key)
   }
 
   result(): ColumnProfile {
