@@ -39,7 +39,9 @@ export const NO_CLOUD_ENV: Record<string, string> = {
 
 export async function startAzurite(): Promise<Azurite> {
   const main = require.resolve('azurite/dist/src/blob/main.js')
-  const child = spawn(process.execPath, [main, '--blobHost', '127.0.0.1', '--blobPort', '0', '--inMemoryPersistence', '--disableTelemetry'], {
+  // AZURITE_DEBUG_LOG=<file> keeps Azurite's own debug log (every request, and its garbage collector's passes).
+  const debug = process.env.AZURITE_DEBUG_LOG ? ['--debug', process.env.AZURITE_DEBUG_LOG] : []
+  const child = spawn(process.execPath, [main, '--blobHost', '127.0.0.1', '--blobPort', '0', '--inMemoryPersistence', '--disableTelemetry', ...debug], {
     stdio: ['ignore', 'pipe', 'pipe'],
     // AZURITE_DB would switch it to SQL metadata storage, which refuses --inMemoryPersistence.
     env: withoutKey(process.env, 'AZURITE_DB'),
