@@ -220,15 +220,8 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       await filter.press('Enter')
       await expect(page.getByTestId('row-count')).toHaveText('20')
       const target = join(work, 'filtered.csv')
-      await app.answerNextDialog('save', target)
-      await page.getByRole('button', { name: 'Export…' }).click()
-      const sheet = page.getByRole('dialog', { name: 'Export rows' })
-      await sheet.getByRole('radio', { name: /^CSV/ }).check()
-      await sheet.getByRole('button', { name: 'Export', exact: true }).click()
-      // Once the run is over the jobs panel collapses to the status bar's indicator: open it to see the job.
-      const indicator = page.getByRole('button', { name: /^Jobs: / })
-      await expect(indicator).toContainText('ended')
-      if ((await indicator.getAttribute('aria-expanded')) !== 'true') await indicator.click()
+      await exportCsv(app, page, target)
+      await showEndedJobs(page, /ended/)
       await expect(page.getByRole('listitem', { name: 'Export of rows' }).first()).toContainText('Done')
       const records = parse(await readFile(target), { columns: true }) as Record<string, string>[]
       const expected = Array.from({ length: 20 }, (_, k) => 200 + k)
@@ -259,16 +252,9 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       await expect(page.getByRole('region', { name: 'Changes from version 1 to version 3: 0 added, 3 deleted, 20 changed' })).toBeVisible()
       await expect(page.getByTestId('row-count')).toHaveText('20')
       const target = join(work, 'changed.csv')
-      await app.answerNextDialog('save', target)
-      await page.getByRole('button', { name: 'Export…' }).click()
-      const sheet = page.getByRole('dialog', { name: 'Export rows' })
-      await sheet.getByRole('radio', { name: /^CSV/ }).check()
-      await sheet.getByRole('button', { name: 'Export', exact: true }).click()
-      // Both jobs over (the comparison had ended before the export began, so "ended" alone would not wait for the
-      // export; a panel open only while the export runs folds away when it ends): then open the panel.
-      const indicator = page.getByRole('button', { name: /^Jobs: / })
-      await expect(indicator).toHaveAccessibleName('Jobs: 2 other jobs ended')
-      if ((await indicator.getAttribute('aria-expanded')) !== 'true') await indicator.click()
+      await exportCsv(app, page, target)
+      // Both jobs over (the comparison had ended before the export began, so "ended" alone would not wait for the export).
+      await showEndedJobs(page, 'Jobs: 2 other jobs ended')
       await expect(page.getByRole('listitem', { name: 'Export of rows' }).first()).toContainText('Done')
       await expect(page.getByRole('listitem', { name: 'Comparison of rows v1 → v3' })).toContainText('0 added, 3 deleted, 20 changed')
       const records = parse(await readFile(target), { columns: true }) as Record<string, string>[]
@@ -464,6 +450,26 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
 }
 
 // ---- helpers ----
+
+/** The open view exported as CSV through Export… and the save dialog (answered with `target`). */
+async function exportCsv(app: DesktopApp, page: Page, target: string): Promise<void> {
+  await app.answerNextDialog('save', target)
+  await page.getByRole('button', { name: 'Export…' }).click()
+  const sheet = page.getByRole('dialog', { name: 'Export rows' })
+  await sheet.getByRole('radio', { name: /^CSV/ }).check()
+  await sheet.getByRole('button', { name: 'Export', exact: true }).click()
+}
+
+/**
+ * Once the run is over the jobs panel folds away to the status bar's indicator: wait until the indicator says
+ * `ended` (its whole name, or a pattern in its text), then open the panel to see the jobs.
+ */
+async function showEndedJobs(page: Page, ended: string | RegExp): Promise<void> {
+  const indicator = page.getByRole('button', { name: /^Jobs: / })
+  if (typeof ended === 'string') await expect(indicator).toHaveAccessibleName(ended)
+  else await expect(indicator).toContainText(ended)
+  if ((await indicator.getAttribute('aria-expanded')) !== 'true') await indicator.click()
+}
 
 function treeItem(page: Page, name: string): Locator {
   return page.getByRole('treeitem', { name, exact: true })

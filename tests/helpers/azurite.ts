@@ -38,7 +38,8 @@ export const NO_CLOUD_ENV: Record<string, string> = {
 }
 
 export async function startAzurite(): Promise<Azurite> {
-  const main = require.resolve('azurite/dist/src/blob/main.js')
+  // Azurite's own entry point, its garbage collector's passes a day apart (see azurite-main.cjs).
+  const main = require.resolve('./azurite-main.cjs')
   // AZURITE_DEBUG_LOG=<file> keeps Azurite's own debug log (every request, and its garbage collector's passes).
   const debug = process.env.AZURITE_DEBUG_LOG ? ['--debug', process.env.AZURITE_DEBUG_LOG] : []
   const child = spawn(process.execPath, [main, '--blobHost', '127.0.0.1', '--blobPort', '0', '--inMemoryPersistence', '--disableTelemetry', ...debug], {
