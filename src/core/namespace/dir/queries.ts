@@ -140,6 +140,16 @@ export class DirQueries {
     yield* this.batchesOf(id, table.query().select([column, '_rowaddr'])[Symbol.asyncIterator](), options.signal)
   }
 
+  /**
+   * The `columns` of the rows at `offsets` of `version` (the n-th row of a plain scan, deleted rows not counted):
+   * Lance's take reads those rows' pages alone, where a filter would scan the whole table.
+   */
+  async *takeRows(id: TableId, version: number, offsets: number[], columns: string[], options: CallOptions = {}): AsyncGenerator<RecordBatch> {
+    const { table } = await this.run(id, () => this.checked(id, { version, columns }))
+    if (offsets.length === 0) return
+    yield* this.batchesOf(id, table.takeOffsets(offsets).select(columns)[Symbol.asyncIterator](), options.signal)
+  }
+
   /** A scan's batches, each read under the table's handle (`run`), stopped between batches when `signal` aborts. */
   private async *batchesOf(id: TableId, iterator: AsyncIterator<RecordBatch>, signal?: AbortSignal): AsyncGenerator<RecordBatch> {
     try {
