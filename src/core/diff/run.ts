@@ -219,12 +219,7 @@ async function matchByAddress(
       if (keys.nullCount > 0) throw nullKeys(key, version)
       const column = batch.getChild('_rowaddr')
       if (!column) throw new AppError('internal', 'Lance returned no row addresses')
-      // uint64 addresses as exact numbers (fragment < 2^21), read as 32-bit halves: no BigInt per row.
-      const raw = column.toArray() as BigUint64Array
-      const halves = new Uint32Array(raw.buffer, raw.byteOffset, raw.length * 2)
-      const addresses = new Float64Array(raw.length)
-      for (let i = 0; i < raw.length; i++) addresses[i] = halves[2 * i + 1]! * 2 ** 32 + halves[2 * i]!
-      yield { keys, addresses }
+      yield { keys, addresses: addressesOf(column.toArray() as BigUint64Array) }
       progress(batch.numRows)
     }
   }
@@ -233,43 +228,21 @@ async function matchByAddress(
   let olderAddresses = new Float64Array(1 << 16)
   const olderKeys: { keys: Vector; start: number }[] = []
   let olderRows = 0
-  let ordered = true
   for await (const { keys, addresses } of rows(from)) {
     if (olderRows + addresses.length > olderAddresses.length) {
       const grown = new Float64Array(Math.max(olderAddresses.length * 2, olderRows + addresses.length))
       grown.set(olderAddresses.subarray(0, olderRows))
       olderAddresses = grown
     }
-    for (let i = 0; i < addresses.length && ordered; i++) if (olderRows + i > 0 && !(addresses[i]! > (i > 0 ? addresses[i - 1]! : olderAddresses[olderRows - 1]!))) ordered = false
-    if (!ordered) return null
+    // Rows out of address order: the merge cannot say; every row is read instead.
+    if (!ascending(addresses, olderRows > 0 ? olderAddresses[olderRows - 1]! : -1)) return null
     olderAddresses.set(addresses, olderRows)
     olderKeys.push({ keys, start: olderRows })
     olderRows += addresses.length
   }
-  // Walk the newer version against it by address (a merge): a row at an address both versions have is the same
-  // stored row (Lance never rewrites a data file, and a fragment's id is never reused), so it is unchanged, key
-  // and values alike; only the rows on one side alone are looked up by key. No map of a million keys.
-  const olderOnly: number[] = []
-  const newerOnly: { key: DiffKey; offset: number }[] = []
-  let unchanged = 0
-  let j = 0
-  let previous = -1
-  let position = 0
-  for await (const { keys, addresses } of rows(to)) {
-    for (let i = 0; i < addresses.length; i++) {
-      const address = addresses[i]!
-      // Rows out of address order: the merge cannot say; every row is read instead.
-      if (address <= previous) return null
-      previous = address
-      while (j < olderRows && olderAddresses[j]! < address) olderOnly.push(j++)
-      if (j < olderRows && olderAddresses[j] === address) {
-        unchanged++
-        j++
-      } else newerOnly.push({ key: keyOf(keys.get(i)), offset: position + i })
-    }
-    position += addresses.length
-  }
-  while (j < olderRows) olderOnly.push(j++)
+  const merge = new AddressMerge(olderAddresses.subarray(0, olderRows))
+  for await (const { keys, addresses } of rows(to)) if (!merge.add(keys, addresses)) return null
+  const { olderOnly, newerOnly, unchanged } = merge.end()
   // Older-only rows' keys, from the vector each offset falls in (offsets ascend, so one forward walk).
   const gone = new Map<DiffKey, number>()
   let part = 0
@@ -310,6 +283,68 @@ async function matchByAddress(
     }
   }
   return { added, deleted, moved, unchanged }
+}
+
+/**
+ * The newer version's rows walked against the older version's addresses (a merge): a row at an address both
+ * versions have is the same stored row (Lance never rewrites a data file, and a fragment's id is never reused),
+ * so it is unchanged, key and values alike; only the rows on one side alone are looked up by key. No map of a
+ * million keys. Plain loops over typed arrays, outside any async function (the hot loop of a million-row diff).
+ */
+class AddressMerge {
+  /** Positions in the older version of its rows at no address of the newer. */
+  readonly olderOnly: number[] = []
+  /** The newer version's rows at no address of the older: key and position. */
+  readonly newerOnly: { key: DiffKey; offset: number }[] = []
+  unchanged = 0
+  private j = 0
+  private previous = -1
+  private position = 0
+
+  constructor(private readonly older: Float64Array) {}
+
+  /** One batch of the newer version, in scan order; false when its rows are out of address order. */
+  add(keys: Vector, addresses: Float64Array): boolean {
+    const { older, olderOnly } = this
+    let { j, previous, unchanged } = this
+    for (let i = 0; i < addresses.length; i++) {
+      const address = addresses[i]!
+      if (address <= previous) return false
+      previous = address
+      while (j < older.length && older[j]! < address) olderOnly.push(j++)
+      if (j < older.length && older[j] === address) {
+        unchanged++
+        j++
+      } else this.newerOnly.push({ key: keyOf(keys.get(i)), offset: this.position + i })
+    }
+    this.j = j
+    this.previous = previous
+    this.unchanged = unchanged
+    this.position += addresses.length
+    return true
+  }
+
+  end(): { olderOnly: number[]; newerOnly: { key: DiffKey; offset: number }[]; unchanged: number } {
+    while (this.j < this.older.length) this.olderOnly.push(this.j++)
+    return this
+  }
+}
+
+/** uint64 row addresses as exact numbers (fragment < 2^21), read as 32-bit halves: no BigInt per row. */
+function addressesOf(raw: BigUint64Array): Float64Array {
+  const halves = new Uint32Array(raw.buffer, raw.byteOffset, raw.length * 2)
+  const addresses = new Float64Array(raw.length)
+  for (let i = 0; i < raw.length; i++) addresses[i] = halves[2 * i + 1]! * 2 ** 32 + halves[2 * i]!
+  return addresses
+}
+
+/** Whether `addresses` strictly ascend, the first above `previous`. */
+function ascending(addresses: Float64Array, previous: number): boolean {
+  for (let i = 0; i < addresses.length; i++) {
+    if (!(addresses[i]! > previous)) return false
+    previous = addresses[i]!
+  }
+  return true
 }
 
 /** One key value as the diff holds it: 64-bit integers as numbers while exact, else as their digits. */
