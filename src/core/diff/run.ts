@@ -80,18 +80,28 @@ export async function diffVersions(client: NamespaceClient, table: TableRef, fro
     tally.deletedKeys(byAddress.deleted)
     tally.unchanged += byAddress.unchanged
     if (byAddress.moved.keys.length > 0) {
+      const moved = byAddress.moved
       const olderRows = new Map<DiffKey, number>()
-      for await (const batch of movedRows(client, id, from, byAddress.moved.fromOffsets, byAddress.moved.keys, key, columns, keyType === 'integer', options.signal)) {
+      for await (const batch of movedRows(client, id, from, moved.fromOffsets, moved.keys, key, columns, keyType === 'integer', options.signal)) {
         const { keys: ks, hashes } = rowsOf(batch, key, compared, from)
         for (let i = 0; i < ks.length; i++) olderRows.set(ks[i]!, hashes.get(i))
       }
-      for await (const batch of movedRows(client, id, to, byAddress.moved.toOffsets, byAddress.moved.keys, key, columns, keyType === 'integer', options.signal)) {
+      // Every moved key read once from each version, or the rows read were not the ones meant: say so, count nothing.
+      const misread = () => new AppError('internal', `Reading the ${moved.keys.length} moved rows of v${from} and v${to} by position returned other rows`)
+      if (olderRows.size !== moved.keys.length) throw misread()
+      let matched = 0
+      for await (const batch of movedRows(client, id, to, moved.toOffsets, moved.keys, key, columns, keyType === 'integer', options.signal)) {
         const { keys: ks, hashes } = rowsOf(batch, key, compared, to)
         for (let i = 0; i < ks.length; i++) {
-          if (olderRows.get(ks[i]!) === hashes.get(i)) tally.unchanged++
+          const old = olderRows.get(ks[i]!)
+          if (old === undefined || old === MATCHED) throw misread()
+          olderRows.set(ks[i]!, MATCHED)
+          matched++
+          if (old === hashes.get(i)) tally.unchanged++
           else tally.change(ks[i]!)
         }
       }
+      if (matched !== moved.keys.length) throw misread()
       options.signal?.throwIfAborted()
     }
   } else {
