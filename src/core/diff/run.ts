@@ -235,64 +235,73 @@ async function matchByAddress(
   }
   // The older version whole: its addresses in one flat array (a plain scan yields rows in address order; checked),
   // its keys as the scan's vectors, read only at the rows that are not in the newer version.
-  let olderAddresses = new Float64Array(1 << 16)
-  const olderKeys: { keys: Vector; start: number }[] = []
-  let olderRows = 0
-  for await (const { keys, addresses } of rows(from)) {
-    if (olderRows + addresses.length > olderAddresses.length) {
-      const grown = new Float64Array(Math.max(olderAddresses.length * 2, olderRows + addresses.length))
-      grown.set(olderAddresses.subarray(0, olderRows))
-      olderAddresses = grown
+  // The newer version's read starts now, Lance reading it while the older one's batches are taken in here.
+  const newer = rows(to)
+  const firstNewer = newer.next()
+  firstNewer.catch(() => undefined)
+  try {
+    let olderAddresses = new Float64Array(1 << 16)
+    const olderKeys: { keys: Vector; start: number }[] = []
+    let olderRows = 0
+    for await (const { keys, addresses } of rows(from)) {
+      if (olderRows + addresses.length > olderAddresses.length) {
+        const grown = new Float64Array(Math.max(olderAddresses.length * 2, olderRows + addresses.length))
+        grown.set(olderAddresses.subarray(0, olderRows))
+        olderAddresses = grown
+      }
+      // Rows out of address order: the merge cannot say; every row is read instead.
+      if (!ascending(addresses, olderRows > 0 ? olderAddresses[olderRows - 1]! : -1)) return null
+      olderAddresses.set(addresses, olderRows)
+      olderKeys.push({ keys, start: olderRows })
+      olderRows += addresses.length
     }
-    // Rows out of address order: the merge cannot say; every row is read instead.
-    if (!ascending(addresses, olderRows > 0 ? olderAddresses[olderRows - 1]! : -1)) return null
-    olderAddresses.set(addresses, olderRows)
-    olderKeys.push({ keys, start: olderRows })
-    olderRows += addresses.length
-  }
-  const merge = new AddressMerge(olderAddresses.subarray(0, olderRows))
-  for await (const { keys, addresses } of rows(to)) if (!merge.add(keys, addresses)) return null
-  const { olderOnly, newerOnly, unchanged } = merge.end()
-  // Older-only rows' keys, from the vector each offset falls in (offsets ascend, so one forward walk).
-  const gone = new Map<DiffKey, number>()
-  let part = 0
-  for (const offset of olderOnly) {
-    while (part + 1 < olderKeys.length && olderKeys[part + 1]!.start <= offset) part++
-    const { keys, start } = olderKeys[part]!
-    const k = keyOf(keys.get(offset - start))
-    if (gone.has(k)) throw duplicate(key, from, k)
-    gone.set(k, offset)
-  }
-  const added: DiffKey[] = []
-  const addedSeen = new Set<DiffKey>()
-  const moved: Moved = { keys: [], fromOffsets: [], toOffsets: [] }
-  for (const { key: k, offset } of newerOnly) {
-    const older = gone.get(k)
-    if (older === undefined) {
-      if (addedSeen.has(k)) throw duplicate(key, to, k)
-      addedSeen.add(k)
-      added.push(k)
-    } else if (older === MATCHED) throw duplicate(key, to, k)
-    else {
-      gone.set(k, MATCHED)
-      moved.keys.push(k)
-      moved.fromOffsets.push(older)
-      moved.toOffsets.push(offset)
+    const merge = new AddressMerge(olderAddresses.subarray(0, olderRows))
+    for (let next = await firstNewer; !next.done; next = await newer.next()) if (!merge.add(next.value.keys, next.value.addresses)) return null
+    const { olderOnly, newerOnly, unchanged } = merge.end()
+    // Older-only rows' keys, from the vector each offset falls in (offsets ascend, so one forward walk).
+    const gone = new Map<DiffKey, number>()
+    let part = 0
+    for (const offset of olderOnly) {
+      while (part + 1 < olderKeys.length && olderKeys[part + 1]!.start <= offset) part++
+      const { keys, start } = olderKeys[part]!
+      const k = keyOf(keys.get(offset - start))
+      if (gone.has(k)) throw duplicate(key, from, k)
+      gone.set(k, offset)
     }
-  }
-  const deleted: DiffKey[] = []
-  for (const [k, older] of gone) if (older !== MATCHED) deleted.push(k)
-  // An added key may repeat a key of an unchanged row: count the added keys' rows in the newer version.
-  if (added.length > 0 && added.length <= DIFF_LISTED_KEYS) {
-    const seen = new Set<DiffKey>()
-    for await (const batch of client.scan(id, { version: to, columns: [key], keys: { column: key, values: added, integers } }, { signal })) {
-      for (const k of rowsOf(batch, key, [], to).keys) {
-        if (seen.has(k)) throw duplicate(key, to, k)
-        seen.add(k)
+    const added: DiffKey[] = []
+    const addedSeen = new Set<DiffKey>()
+    const moved: Moved = { keys: [], fromOffsets: [], toOffsets: [] }
+    for (const { key: k, offset } of newerOnly) {
+      const older = gone.get(k)
+      if (older === undefined) {
+        if (addedSeen.has(k)) throw duplicate(key, to, k)
+        addedSeen.add(k)
+        added.push(k)
+      } else if (older === MATCHED) throw duplicate(key, to, k)
+      else {
+        gone.set(k, MATCHED)
+        moved.keys.push(k)
+        moved.fromOffsets.push(older)
+        moved.toOffsets.push(offset)
       }
     }
+    const deleted: DiffKey[] = []
+    for (const [k, older] of gone) if (older !== MATCHED) deleted.push(k)
+    // An added key may repeat a key of an unchanged row: count the added keys' rows in the newer version.
+    if (added.length > 0 && added.length <= DIFF_LISTED_KEYS) {
+      const seen = new Set<DiffKey>()
+      for await (const batch of client.scan(id, { version: to, columns: [key], keys: { column: key, values: added, integers } }, { signal })) {
+        for (const k of rowsOf(batch, key, [], to).keys) {
+          if (seen.has(k)) throw duplicate(key, to, k)
+          seen.add(k)
+        }
+      }
+    }
+    return { added, deleted, moved, unchanged }
+  } finally {
+    // Stops the newer version's read when the merge ends early (rows out of order, a refusal, a cancel).
+    await newer.return(undefined)
   }
-  return { added, deleted, moved, unchanged }
 }
 
 /**
