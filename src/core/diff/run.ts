@@ -1,4 +1,4 @@
-import { DataType, type Field, type RecordBatch } from 'apache-arrow'
+import { DataType, type Field, type RecordBatch, type Vector } from 'apache-arrow'
 import { AppError, DIFF_LISTED_KEYS, DIFF_MAX_KEYS, type DiffKey, type DiffResult, type TableRef } from '../../contract'
 import { fieldInfo } from '../arrow/format'
 import type { NamespaceClient } from '../namespace/client'
@@ -74,25 +74,34 @@ export async function diffVersions(client: NamespaceClient, table: TableRef, fro
   // only the rows that moved are read whole. Too many moved rows (a compaction) and every row is read instead.
   const byAddress = client.scanRowAddresses ? await matchByAddress(client, id, from, to, key, keyType === 'integer', options.signal, progress) : null
   let readAllColumns = true
-  if (byAddress && byAddress.moved.length <= DIFF_LISTED_KEYS) {
+  if (byAddress && byAddress.moved.keys.length <= DIFF_LISTED_KEYS) {
     readAllColumns = false
     tally.addedKeys(byAddress.added)
     tally.deletedKeys(byAddress.deleted)
     tally.unchanged += byAddress.unchanged
-    if (byAddress.moved.length > 0) {
-      const keys = { column: key, values: byAddress.moved, integers: keyType === 'integer' }
+    if (byAddress.moved.keys.length > 0) {
+      const moved = byAddress.moved
       const olderRows = new Map<DiffKey, number>()
-      for await (const batch of client.scan(id, { version: from, columns, keys }, { signal: options.signal })) {
+      for await (const batch of movedRows(client, id, from, moved.fromOffsets, moved.keys, key, columns, keyType === 'integer', options.signal)) {
         const { keys: ks, hashes } = rowsOf(batch, key, compared, from)
         for (let i = 0; i < ks.length; i++) olderRows.set(ks[i]!, hashes.get(i))
       }
-      for await (const batch of client.scan(id, { version: to, columns, keys }, { signal: options.signal })) {
+      // Every moved key read once from each version, or the rows read were not the ones meant: say so, count nothing.
+      const misread = () => new AppError('internal', `Reading the ${moved.keys.length} moved rows of v${from} and v${to} by position returned other rows`)
+      if (olderRows.size !== moved.keys.length) throw misread()
+      let matched = 0
+      for await (const batch of movedRows(client, id, to, moved.toOffsets, moved.keys, key, columns, keyType === 'integer', options.signal)) {
         const { keys: ks, hashes } = rowsOf(batch, key, compared, to)
         for (let i = 0; i < ks.length; i++) {
-          if (olderRows.get(ks[i]!) === hashes.get(i)) tally.unchanged++
+          const old = olderRows.get(ks[i]!)
+          if (old === undefined || old === MATCHED) throw misread()
+          olderRows.set(ks[i]!, MATCHED)
+          matched++
+          if (old === hashes.get(i)) tally.unchanged++
           else tally.change(ks[i]!)
         }
       }
+      if (matched !== moved.keys.length) throw misread()
       options.signal?.throwIfAborted()
     }
   } else {
@@ -147,6 +156,15 @@ class Tally {
   }
 }
 
+/**
+ * The moved rows of one version: taken by their offsets where the engine can (Lance reads those rows' pages
+ * alone), else found by their keys (a filter over the whole table).
+ */
+function movedRows(client: NamespaceClient, id: TableId, version: number, offsets: number[], keys: DiffKey[], key: string, columns: string[], integers: boolean, signal: AbortSignal | undefined): AsyncIterable<RecordBatch> {
+  if (client.takeRows) return client.takeRows(id, version, [...offsets].sort((a, b) => a - b), columns, { signal })
+  return client.scan(id, { version, columns, keys: { column: key, values: keys, integers } }, { signal })
+}
+
 /** Every row of both versions reduced to key → hash of the compared columns (no shortcut). */
 async function matchByHash(tally: Tally, older: AsyncIterable<{ keys: DiffKey[]; hashes: RowHashes }>, newer: AsyncIterable<{ keys: DiffKey[]; hashes: RowHashes }>, key: string, from: number, to: number): Promise<void> {
   // key → hash of the older version's row (MATCHED once the newer version has a row with that key).
@@ -178,9 +196,20 @@ async function matchByHash(tally: Tally, older: AsyncIterable<{ keys: DiffKey[];
   for (const [k, hash] of before) if (hash !== MATCHED) tally.deleted.add(k)
 }
 
+/** Rows present in both versions under one key but at different addresses: their values must be read. */
+interface Moved {
+  keys: DiffKey[]
+  /** Each moved row's position in the older version's scan (its offset for a take)… */
+  fromOffsets: number[]
+  /** …and in the newer version's. */
+  toOffsets: number[]
+}
+
 /**
- * Both versions' keys with their row addresses: keys only in `to` are added, only in `from` deleted; a key at the
- * same address in both is unchanged; one that moved (updated, or rewritten by a compaction) needs its values read.
+ * Both versions' keys with their row addresses: keys only in `to` are added, only in `from` deleted; a row at the
+ * same address in both is unchanged; a key that moved (updated, or rewritten by a compaction) needs its values read.
+ * The million rows of each version stay in typed arrays (addresses) and Arrow vectors (keys): only the rows on
+ * one side alone are turned into keys.
  */
 async function matchByAddress(
   client: NamespaceClient,
@@ -191,88 +220,156 @@ async function matchByAddress(
   integers: boolean,
   signal: AbortSignal | undefined,
   progress: (rows: number) => void,
-): Promise<{ added: DiffKey[]; deleted: DiffKey[]; moved: DiffKey[]; unchanged: number } | null> {
-  const rows = async function* (version: number): AsyncGenerator<{ keys: DiffKey[]; addresses: Float64Array }> {
+): Promise<{ added: DiffKey[]; deleted: DiffKey[]; moved: Moved; unchanged: number } | null> {
+  const rows = async function* (version: number): AsyncGenerator<{ keys: Vector; addresses: Float64Array }> {
     for await (const batch of client.scanRowAddresses!(id, version, key, { signal })) {
       signal?.throwIfAborted()
-      const { keys } = rowsOf(batch, key, [], version)
+      const keys = batch.getChild(key)
+      if (!keys) throw new AppError('internal', `The scan of version ${version} lacks the key column “${key}”`)
+      if (keys.nullCount > 0) throw nullKeys(key, version)
       const column = batch.getChild('_rowaddr')
       if (!column) throw new AppError('internal', 'Lance returned no row addresses')
-      // uint64 addresses as exact numbers (fragment < 2^21), read as 32-bit halves: no BigInt per row.
-      const raw = column.toArray() as BigUint64Array
-      const halves = new Uint32Array(raw.buffer, raw.byteOffset, raw.length * 2)
-      const addresses = new Float64Array(raw.length)
-      for (let i = 0; i < raw.length; i++) addresses[i] = halves[2 * i + 1]! * 2 ** 32 + halves[2 * i]!
-      yield { keys, addresses }
+      yield { keys, addresses: addressesOf(column.toArray() as BigUint64Array) }
       progress(batch.numRows)
     }
   }
-  // The older version whole, as two flat lists (key, address); a plain scan yields rows in address order.
-  const olderKeys: DiffKey[] = []
-  const olderAddresses: number[] = []
-  for await (const { keys, addresses } of rows(from)) {
-    for (let i = 0; i < keys.length; i++) {
-      olderKeys.push(keys[i]!)
-      olderAddresses.push(addresses[i]!)
+  // The older version whole: its addresses in one flat array (a plain scan yields rows in address order; checked),
+  // its keys as the scan's vectors, read only at the rows that are not in the newer version.
+  // The newer version's read starts now, Lance reading it while the older one's batches are taken in here.
+  const newer = rows(to)
+  const firstNewer = newer.next()
+  firstNewer.catch(() => undefined)
+  try {
+    let olderAddresses = new Float64Array(1 << 16)
+    const olderKeys: { keys: Vector; start: number }[] = []
+    let olderRows = 0
+    for await (const { keys, addresses } of rows(from)) {
+      if (olderRows + addresses.length > olderAddresses.length) {
+        const grown = new Float64Array(Math.max(olderAddresses.length * 2, olderRows + addresses.length))
+        grown.set(olderAddresses.subarray(0, olderRows))
+        olderAddresses = grown
+      }
+      // Rows out of address order: the merge cannot say; every row is read instead.
+      if (!ascending(addresses, olderRows > 0 ? olderAddresses[olderRows - 1]! : -1)) return null
+      olderAddresses.set(addresses, olderRows)
+      olderKeys.push({ keys, start: olderRows })
+      olderRows += addresses.length
     }
-  }
-  // Walk the newer version against it by address (a merge): a row at an address both versions have is the same
-  // stored row; only the rows on one side alone are looked up by key. No map of a million keys.
-  const olderOnly: number[] = []
-  const newerOnly: DiffKey[] = []
-  let unchanged = 0
-  let j = 0
-  let previous = -1
-  let ordered = olderAddresses.every((a, i) => i === 0 || a > olderAddresses[i - 1]!)
-  for await (const { keys, addresses } of rows(to)) {
-    for (let i = 0; i < keys.length && ordered; i++) {
-      const address = addresses[i]!
-      if (address <= previous) ordered = false
-      previous = address
-      while (j < olderAddresses.length && olderAddresses[j]! < address) olderOnly.push(j++)
-      if (j < olderAddresses.length && olderAddresses[j] === address && olderKeys[j] === keys[i]) {
-        unchanged++
-        j++
-      } else newerOnly.push(keys[i]!)
+    const merge = new AddressMerge(olderAddresses.subarray(0, olderRows))
+    for (let next = await firstNewer; !next.done; next = await newer.next()) if (!merge.add(next.value.keys, next.value.addresses)) return null
+    const { olderOnly, newerOnly, unchanged } = merge.end()
+    // Older-only rows' keys, from the vector each offset falls in (offsets ascend, so one forward walk).
+    const gone = new Map<DiffKey, number>()
+    let part = 0
+    for (const offset of olderOnly) {
+      while (part + 1 < olderKeys.length && olderKeys[part + 1]!.start <= offset) part++
+      const { keys, start } = olderKeys[part]!
+      const k = keyOf(keys.get(offset - start))
+      if (gone.has(k)) throw duplicate(key, from, k)
+      gone.set(k, offset)
     }
-  }
-  // Rows out of address order: the merge cannot say; read every row instead.
-  if (!ordered) return null
-  while (j < olderAddresses.length) olderOnly.push(j++)
-  const gone = new Map<DiffKey, boolean>()
-  for (const index of olderOnly) {
-    const k = olderKeys[index]!
-    if (gone.has(k)) throw duplicate(key, from, k)
-    gone.set(k, false)
-  }
-  const added: DiffKey[] = []
-  const addedSeen = new Set<DiffKey>()
-  const moved: DiffKey[] = []
-  for (const k of newerOnly) {
-    const seen = gone.get(k)
-    if (seen === undefined) {
-      if (addedSeen.has(k)) throw duplicate(key, to, k)
-      addedSeen.add(k)
-      added.push(k)
-    } else if (seen) throw duplicate(key, to, k)
-    else {
-      gone.set(k, true)
-      moved.push(k)
-    }
-  }
-  const deleted: DiffKey[] = []
-  for (const [k, matched] of gone) if (!matched) deleted.push(k)
-  // An added key may repeat a key of an unchanged row: count the added keys' rows in the newer version.
-  if (added.length > 0 && added.length <= DIFF_LISTED_KEYS) {
-    const seen = new Set<DiffKey>()
-    for await (const batch of client.scan(id, { version: to, columns: [key], keys: { column: key, values: added, integers } }, { signal })) {
-      for (const k of rowsOf(batch, key, [], to).keys) {
-        if (seen.has(k)) throw duplicate(key, to, k)
-        seen.add(k)
+    const added: DiffKey[] = []
+    const addedSeen = new Set<DiffKey>()
+    const moved: Moved = { keys: [], fromOffsets: [], toOffsets: [] }
+    for (const { key: k, offset } of newerOnly) {
+      const older = gone.get(k)
+      if (older === undefined) {
+        if (addedSeen.has(k)) throw duplicate(key, to, k)
+        addedSeen.add(k)
+        added.push(k)
+      } else if (older === MATCHED) throw duplicate(key, to, k)
+      else {
+        gone.set(k, MATCHED)
+        moved.keys.push(k)
+        moved.fromOffsets.push(older)
+        moved.toOffsets.push(offset)
       }
     }
+    const deleted: DiffKey[] = []
+    for (const [k, older] of gone) if (older !== MATCHED) deleted.push(k)
+    // An added key may repeat a key of an unchanged row: count the added keys' rows in the newer version.
+    if (added.length > 0 && added.length <= DIFF_LISTED_KEYS) {
+      const seen = new Set<DiffKey>()
+      for await (const batch of client.scan(id, { version: to, columns: [key], keys: { column: key, values: added, integers } }, { signal })) {
+        for (const k of rowsOf(batch, key, [], to).keys) {
+          if (seen.has(k)) throw duplicate(key, to, k)
+          seen.add(k)
+        }
+      }
+    }
+    return { added, deleted, moved, unchanged }
+  } finally {
+    // Stops the newer version's read when the merge ends early (rows out of order, a refusal, a cancel).
+    await newer.return(undefined)
   }
-  return { added, deleted, moved, unchanged }
+}
+
+/**
+ * The newer version's rows walked against the older version's addresses (a merge): a row at an address both
+ * versions have is the same stored row (Lance never rewrites a data file, and a fragment's id is never reused),
+ * so it is unchanged, key and values alike; only the rows on one side alone are looked up by key. No map of a
+ * million keys. Plain loops over typed arrays, outside any async function (the hot loop of a million-row diff).
+ */
+class AddressMerge {
+  /** Positions in the older version of its rows at no address of the newer. */
+  readonly olderOnly: number[] = []
+  /** The newer version's rows at no address of the older: key and position. */
+  readonly newerOnly: { key: DiffKey; offset: number }[] = []
+  unchanged = 0
+  private j = 0
+  private previous = -1
+  private position = 0
+
+  constructor(private readonly older: Float64Array) {}
+
+  /** One batch of the newer version, in scan order; false when its rows are out of address order. */
+  add(keys: Vector, addresses: Float64Array): boolean {
+    const { older, olderOnly } = this
+    let { j, previous, unchanged } = this
+    for (let i = 0; i < addresses.length; i++) {
+      const address = addresses[i]!
+      if (address <= previous) return false
+      previous = address
+      while (j < older.length && older[j]! < address) olderOnly.push(j++)
+      if (j < older.length && older[j] === address) {
+        unchanged++
+        j++
+      } else this.newerOnly.push({ key: keyOf(keys.get(i)), offset: this.position + i })
+    }
+    this.j = j
+    this.previous = previous
+    this.unchanged = unchanged
+    this.position += addresses.length
+    return true
+  }
+
+  end(): { olderOnly: number[]; newerOnly: { key: DiffKey; offset: number }[]; unchanged: number } {
+    while (this.j < this.older.length) this.olderOnly.push(this.j++)
+    return this
+  }
+}
+
+/** uint64 row addresses as exact numbers (fragment < 2^21), read as 32-bit halves: no BigInt per row. */
+function addressesOf(raw: BigUint64Array): Float64Array {
+  const halves = new Uint32Array(raw.buffer, raw.byteOffset, raw.length * 2)
+  const addresses = new Float64Array(raw.length)
+  for (let i = 0; i < raw.length; i++) addresses[i] = halves[2 * i + 1]! * 2 ** 32 + halves[2 * i]!
+  return addresses
+}
+
+/** Whether `addresses` strictly ascend, the first above `previous`. */
+function ascending(addresses: Float64Array, previous: number): boolean {
+  for (let i = 0; i < addresses.length; i++) {
+    if (!(addresses[i]! > previous)) return false
+    previous = addresses[i]!
+  }
+  return true
+}
+
+/** One key value as the diff holds it: 64-bit integers as numbers while exact, else as their digits. */
+function keyOf(value: unknown): DiffKey {
+  if (typeof value === 'bigint') return value <= MAX_EXACT && value >= MIN_EXACT ? Number(value) : value.toString()
+  return value as DiffKey
 }
 
 function rowsOf(batch: RecordBatch, key: string, compared: string[], version: number): { keys: DiffKey[]; hashes: RowHashes } {

@@ -102,6 +102,11 @@ export interface NamespaceClient {
    * (dir: Lance; absent over REST). Same address in two versions = the same stored row, unchanged.
    */
   scanRowAddresses?(id: TableId, version: number, column: string, options?: { signal?: AbortSignal }): AsyncIterable<RecordBatch>
+  /**
+   * The `columns` of the rows at `offsets` (positions in the order of {@link scanRowAddresses}' rows: the n-th row
+   * of the version, deleted rows not counted), read by position without scanning the table (dir: Lance's take).
+   */
+  takeRows?(id: TableId, version: number, offsets: number[], columns: string[], options?: { signal?: AbortSignal }): AsyncIterable<RecordBatch>
   /** Lance's plan for the view's query (`explainPlan`; `analyze`: run it and add metrics). */
   explainQuery(id: TableId, view: TableViewSpec, options?: ExplainOptions): Promise<string>
   /** The table's latest version (cheap: for "a newer version is available"). */

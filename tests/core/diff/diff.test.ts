@@ -125,6 +125,72 @@ describe('version diff (core, real Lance tables)', () => {
     }
   })
 
+  it('takes moved rows by their offsets across several fragments, with deletions, a key deleted and re-added, and agrees with the other two paths', async () => {
+    // Five fragments of 200 rows; deletions in the first shift every later row's offset away from its address.
+    const t = await db.createTable('fragments', rows(Array.from({ length: 200 }, (_, i) => i)))
+    for (let f = 1; f < 5; f++) await t.add(rows(Array.from({ length: 200 }, (_, i) => f * 200 + i)))
+    await t.delete('id < 30')
+    const from = await t.version()
+    // Changed in four fragments; 650 and 910 deleted then re-added (650 as it was, 910 with a new label); 990 deleted.
+    await t.update({ where: 'id IN (40, 41, 250, 399, 555, 777)', values: { label: "'new'" } })
+    await t.delete('id IN (650, 910, 990)')
+    await t.add(rows([650, 910, 1000, 1001], (i) => (i === 910 ? 'again' : `r${i}`)))
+    const to = await t.version()
+    t.close()
+    const client = await DirNamespaceClient.open(root)
+    try {
+      const taken: number[][] = []
+      const scannedKeys: unknown[] = []
+      // The real client, its calls counted: the moved rows must come through the take, not through a key filter.
+      const counted = Object.assign(Object.create(client) as DirNamespaceClient, {
+        takeRows: (...args: Parameters<DirNamespaceClient['takeRows']>) => {
+          taken.push(args[2])
+          return client.takeRows(...args)
+        },
+        scan: (...args: Parameters<DirNamespaceClient['scan']>) => {
+          if (args[1].keys) scannedKeys.push(args[1].keys)
+          return client.scan(...args)
+        },
+      })
+      const r = await diffVersions(counted, ref('fragments'), from, to, 'id')
+      expect([r.added, r.deleted, r.changed, r.unchanged, r.readAllColumns]).toEqual([2, 1, 7, 1000 - 30 - 1 - 7, false])
+      expect([...r.keys.changed].sort((a, b) => Number(a) - Number(b))).toEqual([40, 41, 250, 399, 555, 777, 910])
+      expect(r.keys.deleted).toEqual([990])
+      expect([...r.keys.added].sort()).toEqual([1000, 1001])
+      // Both versions' eight moved rows (650 among them, unchanged), each by its offset; only the added keys' check filters.
+      expect(taken.map((offsets) => offsets.length)).toEqual([8, 8])
+      expect(taken[0]).toContain(650 - 30)
+      expect(scannedKeys).toEqual([{ column: 'id', values: r.keys.added, integers: true }])
+      // The same answer by key filter (no take) and by reading every row (no addresses).
+      const byFilter = await diffVersions(Object.assign(Object.create(client) as DirNamespaceClient, { takeRows: undefined }), ref('fragments'), from, to, 'id')
+      const byHash = await diffVersions(Object.assign(Object.create(client) as DirNamespaceClient, { scanRowAddresses: undefined }), ref('fragments'), from, to, 'id')
+      const sorted = (x: typeof r) => ({ counts: [x.added, x.deleted, x.changed, x.unchanged], keys: Object.values(x.keys).map((k) => [...k].sort()) })
+      expect(sorted(byFilter)).toEqual(sorted(r))
+      expect(sorted(byHash)).toEqual(sorted(r))
+      expect(byHash.readAllColumns).toBe(true)
+    } finally {
+      await client.close()
+    }
+  })
+
+  it('a compaction after deletions and updates: the rewritten rows are taken at their new offsets and compared, only real changes counted', async () => {
+    const t = await db.createTable('compactedLater', rows(Array.from({ length: 300 }, (_, i) => i)))
+    for (let k = 0; k < 3; k++) await t.add(rows(Array.from({ length: 100 }, (_, i) => 300 + k * 100 + i)))
+    await t.delete('id % 50 = 3')
+    const from = await t.version()
+    await t.update({ where: 'id IN (10, 420)', values: { score: -1 } })
+    await t.optimize()
+    const to = await t.version()
+    t.close()
+    const r = (await diff('compactedLater', from, to, 'id')).result!
+    expect([r.added, r.deleted, r.changed, r.unchanged]).toEqual([0, 0, 2, 600 - 12 - 2])
+    expect([...r.keys.changed].sort((a, b) => Number(a) - Number(b))).toEqual([10, 420])
+    // Back to v1 (ids 0..299): the six deleted below 300 come back, 300..599 (less six) go, 10 changed.
+    const back = (await diff('compactedLater', to, 1, 'id')).result!
+    expect([back.added, back.deleted, back.changed]).toEqual([6, 294, 1])
+    expect(back.keys.changed).toEqual([10])
+  })
+
   it('a compaction moves every row but changes none: moved rows are read and compared, none counted changed', async () => {
     const t = await db.createTable('compacted', rows(Array.from({ length: 300 }, (_, i) => i)))
     for (let k = 0; k < 3; k++) await t.add(rows(Array.from({ length: 100 }, (_, i) => 300 + k * 100 + i)))

@@ -132,6 +132,11 @@ export abstract class LanceDirClient {
     return this.queries.scanRowAddresses(id, version, column, options)
   }
 
+  takeRows(id: TableId, version: number, offsets: number[], columns: string[], options: { signal?: AbortSignal } = {}): AsyncIterable<RecordBatch> {
+    assertTableId(id)
+    return this.queries.takeRows(id, version, offsets, columns, options)
+  }
+
   async explainQuery(id: TableId, view: TableViewSpec, options: ExplainOptions = {}): Promise<string> {
     assertTableId(id)
     return this.queries.explain(id, view, options)
