@@ -44,7 +44,9 @@ parentPort.on('message', ({ id, buffer, byteOffset, rows, valid }) => {
     xy[r * 2] = x - shiftA
     xy[r * 2 + 1] = y - shiftB
   }
-  parentPort.postMessage({ id, xy, kind }, [xy.buffer, kind.buffer])
+  // The batch's buffer goes back with the answer: freed by the main process's collector, which allocated it and
+  // runs often, not kept until this thread's (which allocates little) next runs.
+  parentPort.postMessage({ id, xy, kind, buffer }, [xy.buffer, kind.buffer, buffer])
 })
 `
 
