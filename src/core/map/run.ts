@@ -1,7 +1,8 @@
-import { Float32, makeData, Schema, Field, Struct, Table, RecordBatch, Uint32, tableFromIPC, tableToIPC, type Vector } from 'apache-arrow'
+import { DataType, Float32, makeData, makeVector, type Data, Schema, Field, Struct, Table, RecordBatch, Uint32, tableFromIPC, tableToIPC, type Vector } from 'apache-arrow'
 import { AppError, MAP_SAMPLE_ROWS, type MapSummary, type TableRef } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import { fitComponents } from './pca'
+import { NAN, PLACED, Projector, type Projected } from './projector'
 import { commonLength, eachVector, isVectorType, type Skip } from './vectors'
 
 export interface MapOptions {
@@ -19,6 +20,9 @@ export interface MapResult {
   /** Each placed row's offset in the table at that version (scan order). */
   rows: Uint32Array
 }
+
+/** Batches handed to the projection worker before the scan waits for the oldest: enough to keep both busy, few enough to bound memory. */
+const IN_FLIGHT = 4
 
 /** Stretches of rows read for the sample: enough to spread it over the table, few enough to stay cheap. */
 const SAMPLE_STRETCHES = 32
@@ -77,7 +81,8 @@ export async function mapColumn(client: NamespaceClient, table: TableRef, versio
     shiftB += components.mean[k]! * b[k]!
   }
 
-  // The scan: every row placed as it streams.
+  // The scan: every row placed as it streams. Fixed-size Float32 vectors go to the projection worker (a few
+  // batches in flight, results taken in scan order); other lists are placed here, after the worker's batches.
   let xy: Float32Array = new Float32Array(Math.max(2, totalRows * 2))
   let rows: Uint32Array = new Uint32Array(Math.max(1, totalRows))
   let placed = 0
@@ -85,40 +90,73 @@ export async function mapColumn(client: NamespaceClient, table: TableRef, versio
   const skipped: Record<Skip, number> = { nan: 0, nulls: 0, wrongDimension: 0 }
   const interval = options.progressIntervalMs ?? 100
   let lastEmit = 0
-  for await (const batch of client.scan(id, { version, columns: [column] }, { signal })) {
-    signal?.throwIfAborted()
-    const vectors = batch.getChild(column)
-    if (!vectors) continue
-    if (placed + batch.numRows > rows.length) {
-      rows = growU32(rows, placed + batch.numRows)
-      xy = growF32(xy, (placed + batch.numRows) * 2)
+  const room = (more: number) => {
+    if (placed + more <= rows.length) return
+    rows = growU32(rows, placed + more)
+    xy = growF32(xy, (placed + more) * 2)
+  }
+  const take = ({ xy: part, kind }: Projected) => {
+    room(kind.length)
+    for (let i = 0; i < kind.length; i++) {
+      const k = kind[i]!
+      if (k === PLACED) {
+        xy[placed * 2] = part[i * 2]!
+        xy[placed * 2 + 1] = part[i * 2 + 1]!
+        rows[placed++] = offset
+      } else skipped[k === NAN ? 'nan' : 'nulls']++
+      offset++
     }
-    eachVector(
-      vectors,
-      dimension,
-      (values, start) => {
-        let x = 0
-        let y = 0
-        for (let k = 0; k < dimension; k++) {
-          const v = values[start + k]!
-          x += v * a32[k]!
-          y += v * b32[k]!
+  }
+  const projector = new Projector({ a: a32, b: b32, shiftA, shiftB, dimension })
+  const pending: Promise<Projected>[] = []
+  try {
+    for await (const batch of client.scan(id, { version, columns: [column] }, { signal })) {
+      signal?.throwIfAborted()
+      const vectors = batch.getChild(column)
+      if (!vectors) continue
+      for (const data of vectors.data as Data[]) {
+        const values = projectable(data, dimension)
+        if (values) {
+          const valid = data.nullCount > 0 && data.nullBitmap ? data.nullBitmap.slice(0, Math.ceil(data.length / 8)) : null
+          pending.push(projector.project(values, data.length, valid))
+          while (pending.length > IN_FLIGHT) take(await pending.shift()!)
+          continue
         }
-        xy[placed * 2] = x - shiftA
-        xy[placed * 2 + 1] = y - shiftB
-        rows[placed] = offset++
-        placed++
-      },
-      (why) => {
-        skipped[why]++
-        offset++
-      },
-    )
-    const now = Date.now()
-    if (options.onProgress && now - lastEmit >= interval) {
-      lastEmit = now
-      options.onProgress({ rows: offset, totalRows })
+        while (pending.length > 0) take(await pending.shift()!)
+        room(data.length)
+        eachVector(
+          makeVector(data),
+          dimension,
+          (values, start) => {
+            let x = 0
+            let y = 0
+            for (let k = 0; k < dimension; k++) {
+              const v = values[start + k]!
+              x += v * a32[k]!
+              y += v * b32[k]!
+            }
+            xy[placed * 2] = x - shiftA
+            xy[placed * 2 + 1] = y - shiftB
+            rows[placed] = offset++
+            placed++
+          },
+          (why) => {
+            skipped[why]++
+            offset++
+          },
+        )
+      }
+      const now = Date.now()
+      if (options.onProgress && now - lastEmit >= interval) {
+        lastEmit = now
+        options.onProgress({ rows: offset, totalRows })
+      }
     }
+    while (pending.length > 0) take(await pending.shift()!)
+  } finally {
+    // A failed or cancelled scan leaves batches in the worker: their answers are dropped with it.
+    for (const p of pending) p.catch(() => undefined)
+    await projector.close()
   }
   signal?.throwIfAborted()
   const summary: MapSummary = {
@@ -134,6 +172,22 @@ export async function mapColumn(client: NamespaceClient, table: TableRef, versio
     elapsedMs: Date.now() - started,
   }
   return { summary, xy: xy.slice(0, placed * 2), rows: rows.slice(0, placed) }
+}
+
+/**
+ * The Float32 values of a fixed-size list chunk of `dimension`-long vectors, ready to hand to the worker, or null
+ * when the chunk must be read here (another type or length, or offsets into its buffers). The values' buffer is
+ * handed over as it is when nothing of another batch can lie after them in it (less than one vector's bytes
+ * follow: the lancedb scan gives each batch its own buffer); else they are copied, so a later batch sharing the
+ * buffer (one IPC stream decoded whole) stays readable.
+ */
+function projectable(data: Data, dimension: number): Float32Array | null {
+  const child = data.children[0]
+  if (!DataType.isFixedSizeList(data.type) || (data.type as { listSize: number }).listSize !== dimension) return null
+  if (!child || !(child.values instanceof Float32Array) || data.offset !== 0 || child.offset !== 0 || child.nullCount > 0) return null
+  const values = child.values.subarray(0, data.length * dimension)
+  const after = values.buffer.byteLength - values.byteOffset - values.byteLength
+  return after < dimension * 4 && !(values.buffer instanceof SharedArrayBuffer) ? values : values.slice()
 }
 
 function DimensionOf(columns: Vector[], type: { listSize?: number }): number | null {

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest'
+import { seededRandom } from '../../../src/core/arrow'
+import { fitComponents, jacobi } from '../../../src/core/map/pca'
+
+const D = 64
+const ROWS = 2048
+
+/** Gaussian rows whose variance along D random orthogonal directions falls as `scale(k)²`: a known spectrum, a known top-2 plane. */
+function spectrumSample(scale: (k: number) => number): Float32Array {
+  const random = seededRandom(3)
+  const gauss = () => {
+    let s = 0
+    for (let i = 0; i < 12; i++) s += random()
+    return s - 6
+  }
+  const directions: Float64Array[] = []
+  for (let i = 0; i < D; i++) {
+    const v = Float64Array.from({ length: D }, gauss)
+    for (const u of directions) {
+      const p = dotOf(v, u)
+      for (let k = 0; k < D; k++) v[k]! -= p * u[k]!
+    }
+    const n = Math.sqrt(dotOf(v, v))
+    for (let k = 0; k < D; k++) v[k]! /= n
+    directions.push(v)
+  }
+  const x = new Float32Array(ROWS * D)
+  for (let r = 0; r < ROWS; r++)
+    for (let i = 0; i < D; i++) {
+      const c = gauss() * scale(i)
+      for (let k = 0; k < D; k++) x[r * D + k]! += c * directions[i]![k]!
+    }
+  return x
+}
+
+function dotOf(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let s = 0
+  for (let k = 0; k < a.length; k++) s += a[k]! * b[k]!
+  return s
+}
+
+/** The top two eigenvectors of the sample's full covariance (Jacobi on D × D): the exact PCA. */
+function exactTop2(x: Float32Array): number[][] {
+  const mean = new Float64Array(D)
+  for (let r = 0; r < ROWS; r++) for (let k = 0; k < D; k++) mean[k]! += x[r * D + k]! / ROWS
+  const cov = Array.from({ length: D }, () => new Array<number>(D).fill(0))
+  for (let r = 0; r < ROWS; r++)
+    for (let i = 0; i < D; i++) {
+      const xi = x[r * D + i]! - mean[i]!
+      for (let j = 0; j < D; j++) cov[i]![j]! += xi * (x[r * D + j]! - mean[j]!)
+    }
+  const { values, vectors } = jacobi(cov)
+  const order = values.map((v, i) => [v, i] as const).sort((a, b) => b[0] - a[0])
+  return [0, 1].map((n) => vectors.map((row) => row[order[n]![1]]!))
+}
+
+/** The largest principal angle (degrees) between two planes, each given by two orthonormal vectors. */
+function planeAngle(a: ArrayLike<number>[], b: ArrayLike<number>[]): number {
+  const [[p, q], [r, s]] = [0, 1].map((i) => [0, 1].map((j) => dotOf(a[i]!, b[j]!))) as [[number, number], [number, number]]
+  const frob = p * p + q * q + r * r + s * s
+  const det = Math.abs(p * s - q * r)
+  const smallest = Math.sqrt(Math.max(0, (frob - Math.sqrt(Math.max(0, frob * frob - 4 * det * det))) / 2))
+  return (Math.acos(Math.min(1, smallest)) * 180) / Math.PI
+}
+
+describe('PCA fit (subspace iteration on the sample)', () => {
+  it.each([
+    ['variance falling as 1/k²', (k: number) => 1 / (k + 1), 0.05],
+    ['variance falling as 1/k', (k: number) => 1 / Math.sqrt(k + 1), 1],
+  ])('finds the exact top-2 plane when %s', (_, scale, bound) => {
+    const x = spectrumSample(scale)
+    const fitted = fitComponents(x, ROWS, D)
+    expect(planeAngle(fitted.axes, exactTop2(x))).toBeLessThan(bound)
+    expect(Math.abs(dotOf(fitted.axes[0], fitted.axes[1]))).toBeLessThan(1e-9)
+    expect(fitted.explained[0]).toBeGreaterThan(fitted.explained[1])
+  })
+
+  it('a random plane is far from the exact one (the angle measure can fail)', () => {
+    const x = spectrumSample((k) => 1 / (k + 1))
+    const random = seededRandom(11)
+    const a = Float64Array.from({ length: D }, () => random() - 0.5)
+    const b = Float64Array.from({ length: D }, () => random() - 0.5)
+    const na = Math.sqrt(dotOf(a, a))
+    for (let k = 0; k < D; k++) a[k]! /= na
+    const p = dotOf(a, b)
+    for (let k = 0; k < D; k++) b[k]! -= p * a[k]!
+    const nb = Math.sqrt(dotOf(b, b))
+    for (let k = 0; k < D; k++) b[k]! /= nb
+    expect(planeAngle([a, b], exactTop2(x))).toBeGreaterThan(30)
+  })
+})
