@@ -1,10 +1,9 @@
-import { open, rm, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { rm, stat } from 'node:fs/promises'
 import type { RecordBatch, Schema } from 'apache-arrow'
 import { batchFromData } from '../build'
 import type { CsvKind } from '../infer'
 import { throwIfAborted } from '../readers/errors'
-import { csvWindowBytes, csvWindows } from './csvWindows'
+import { csvWindowBytes, csvWindowFiles } from './csvWindows'
 import { loadPolars, makeNativeFolder, nativeRows, sinkBatches, type LazyFrame, type Polars } from './polars'
 
 /** What the JS reader decided about a CSV file (from its header and inference sample), for polars to follow. */
@@ -121,20 +120,10 @@ export async function* nativeCsvBatches(pl: Polars, plan: CsvPlan, signal?: Abor
   }
   // Larger files in windows of whole rows, each its own file polars maps (and unmaps when done with it).
   const folder = await makeNativeFolder()
-  const windows = csvWindows(plan.path, windowBytes)
-  let written = 0
+  const windows = csvWindowFiles(plan.path, windowBytes, folder)
   const writeNext = async (): Promise<string | null> => {
     const step = await windows.next()
-    if (step.done) return null
-    const file = join(folder, `window-${++written}.csv`)
-    const handle = await open(file, 'w')
-    try {
-      if (step.value.header.length > 0) await handle.write(step.value.header)
-      await handle.write(step.value.rows)
-    } finally {
-      await handle.close()
-    }
-    return file
+    return step.done ? null : step.value
   }
   let next: Promise<string | null> | null = null
   try {

@@ -1,4 +1,5 @@
 import { open, type FileHandle } from 'node:fs/promises'
+import { join } from 'node:path'
 
 /**
  * How many bytes of a CSV file polars parses at a time. polars maps the file it scans whole, and every page it has
@@ -6,17 +7,17 @@ import { open, type FileHandle } from 'node:fs/promises'
  * was the file. Windows of this size cut at row boundaries bound that to one window. `LCB_CSV_WINDOW_BYTES` sets it
  * (tests use tiny windows so that rows fall on the boundaries).
  */
-export const DEFAULT_WINDOW_BYTES = 96 * 1024 * 1024
+export const DEFAULT_WINDOW_BYTES = 32 * 1024 * 1024
 
 export function csvWindowBytes(): number {
   const env = Number(process.env.LCB_CSV_WINDOW_BYTES)
   return Number.isInteger(env) && env > 0 ? env : DEFAULT_WINDOW_BYTES
 }
 
-/** A window larger than this many times the window size (a row without an end, e.g. an unclosed quote) stops the native read. */
+/** A window that grows past this many times the window size (a row without an end, e.g. an unclosed quote) stops the native read. */
 const MAX_GROWTH = 4
-/** Grown windows read at least this much at a time. */
-const MIN_READ = 64 * 1024
+/** The file is copied through a buffer of this size (the only memory a window costs this process besides polars' map of it). */
+const CHUNK = 1024 * 1024
 
 const QUOTE = 0x22
 const NEWLINE = 0x0a
@@ -57,76 +58,70 @@ export function lastBoundary(buf: Buffer, from: number, to: number, odd: boolean
   return { at, odd: inQuotes }
 }
 
-/** One window: the bytes of whole rows, to be parsed after the header line. */
-export interface CsvWindow {
-  /** The header line (with a BOM if the file has one) for windows after the first; empty for the first. */
-  header: Uint8Array
-  /** Whole rows (the last one may lack its newline at the end of the file). Valid until the next window is asked for. */
-  rows: Uint8Array
-}
-
 /**
- * The file in windows of about `size` bytes, each cut after a newline outside quotes (the last row boundary within
- * `size` bytes, or the first one after when a row is longer). The first window starts with the header; the header
- * is handed with every later one so each parses alone as the same CSV. One buffer is reused: a window's bytes are
- * valid until the next one is asked for. Throws when a row does not end within MAX_GROWTH windows.
+ * Copies the file into window files in `folder` and yields each one's path once it is written: a window holds
+ * whole rows, cut at the first row boundary (a newline outside quotes) from `size` bytes on, and windows after the
+ * first start with a copy of the header line (with the BOM if there is one), so each parses alone as the same CSV.
+ * The copy goes through a small buffer, cut and written while polars parses the previous window. Throws when a row
+ * does not end within MAX_GROWTH windows.
  */
-export async function* csvWindows(path: string, size: number): AsyncGenerator<CsvWindow> {
-  const handle: FileHandle = await open(path, 'r')
+export async function* csvWindowFiles(path: string, size: number, folder: string): AsyncGenerator<string> {
+  const input = await open(path, 'r')
+  const buf = Buffer.allocUnsafe(CHUNK)
+  const limit = MAX_GROWTH * Math.max(size, CHUNK)
+  let out: FileHandle | null = null
+  let outPath = ''
+  let count = 0
+  let written = 0
+  /** Whether the copy is inside quotes where it has got to. */
+  let odd = false
+  const headerParts: Buffer[] = []
+  let header: Buffer | null = null
+  let headerOdd = false
   try {
-    let buf = Buffer.allocUnsafe(Math.max(size, 1))
-    let filled = 0
-    let eof = false
-    let header: Uint8Array | null = null
-    const fill = async (): Promise<void> => {
-      while (filled < buf.length && !eof) {
-        const { bytesRead } = await handle.read(buf, filled, buf.length - filled, null)
-        if (bytesRead === 0) eof = true
-        filled += bytesRead
-      }
-    }
     for (;;) {
-      await fill()
-      if (filled === 0) return
-      // Every window starts at a row boundary, outside quotes.
-      let cut = lastBoundary(buf, 0, Math.min(size, filled), false).at
-      if (cut === -1) {
-        // A row longer than the window: up to its end.
-        let scanned = Math.min(size, filled)
-        let odd = lastBoundary(buf, 0, scanned, false).odd
-        for (;;) {
-          const found = lastBoundary(buf, scanned, filled, odd, true)
-          if (found.at !== -1) {
-            cut = found.at
-            break
-          }
-          odd = found.odd
-          scanned = filled
-          if (eof) break
-          if (filled === buf.length) {
-            const grown = Math.max(buf.length * 2, buf.length + MIN_READ)
-            if (grown > MAX_GROWTH * Math.max(size, MIN_READ)) throw new Error(`a row of this file does not end within ${MAX_GROWTH * Math.max(size, MIN_READ)} bytes`)
-            const next = Buffer.allocUnsafe(grown)
-            buf.copy(next, 0, 0, filled)
-            buf = next
-          }
-          await fill()
+      const { bytesRead: n } = await input.read(buf, 0, buf.length, null)
+      if (n === 0) break
+      if (header === null) {
+        const found = lastBoundary(buf, 0, n, headerOdd, true)
+        headerOdd = found.odd
+        headerParts.push(Buffer.from(buf.subarray(0, found.at === -1 ? n : found.at + 1)))
+        if (found.at !== -1) header = Buffer.concat(headerParts)
+      }
+      let pos = 0
+      while (pos < n) {
+        if (!out) {
+          outPath = join(folder, `window-${++count}.csv`)
+          out = await open(outPath, 'w')
+          written = 0
+          if (count > 1 && header) await out.write(header)
+        }
+        // Bytes still to copy before a cut may come.
+        const from = Math.min(n, pos + Math.max(0, size - written))
+        odd = lastBoundary(buf, pos, from, odd).odd
+        const cut = from < n ? lastBoundary(buf, from, n, odd, true).at : -1
+        const end = cut === -1 ? n : cut + 1
+        if (cut === -1 && from < n) odd = lastBoundary(buf, from, n, odd).odd
+        else if (cut !== -1) odd = false
+        await out.write(buf, pos, end - pos)
+        written += end - pos
+        pos = end
+        if (cut !== -1) {
+          await out.close()
+          out = null
+          yield outPath
+        } else if (written > limit) {
+          throw new Error(`a row of this file does not end within ${limit} bytes`)
         }
       }
-      const end = cut === -1 ? filled : cut + 1
-      if (header === null) {
-        // The first row is the header (kept as a copy: the buffer is reused).
-        const headerEnd = lastBoundary(buf, 0, end, false, true).at
-        header = Uint8Array.prototype.slice.call(buf, 0, headerEnd === -1 ? end : headerEnd + 1)
-        yield { header: new Uint8Array(0), rows: buf.subarray(0, end) }
-      } else {
-        yield { header, rows: buf.subarray(0, end) }
-      }
-      buf.copy(buf, 0, end, filled)
-      filled -= end
-      if (filled === 0 && eof) return
+    }
+    if (out) {
+      await out.close()
+      out = null
+      yield outPath
     }
   } finally {
-    await handle.close()
+    await out?.close().catch(() => undefined)
+    await input.close()
   }
 }
