@@ -1,8 +1,10 @@
+import { rm, stat } from 'node:fs/promises'
 import type { RecordBatch, Schema } from 'apache-arrow'
 import { batchFromData } from '../build'
 import type { CsvKind } from '../infer'
 import { throwIfAborted } from '../readers/errors'
-import { loadPolars, nativeRows, sinkBatches, type Polars } from './polars'
+import { csvWindowBytes, csvWindowFiles } from './csvWindows'
+import { loadPolars, makeNativeFolder, nativeRows, sinkBatches, type LazyFrame, type Polars } from './polars'
 
 /** What the JS reader decided about a CSV file (from its header and inference sample), for polars to follow. */
 export interface CsvPlan {
@@ -62,7 +64,6 @@ export async function* nativeCsvBatches(pl: Polars, plan: CsvPlan, signal?: Abor
   const { names, kinds, guardZeros, schema } = plan
   const text: Record<string, unknown> = {}
   for (const name of names) text[name] = pl.Utf8
-  const scan = pl.scanCSV(plan.path, { hasHeader: true, sep: plan.delimiter, quoteChar: '"', schema: text, missingUtf8IsEmptyString: false, rechunk: false })
   const values: unknown[] = []
   const unsure: unknown[] = []
   names.forEach((name, i) => {
@@ -106,27 +107,64 @@ export async function* nativeCsvBatches(pl: Polars, plan: CsvPlan, signal?: Abor
     }
   })
   unsure.push(pl.col(names[names.length - 1]!).isNull())
-  const query = scan.select(...values, pl.anyHorizontal(unsure).alias(FLAG))
+  // Every window is scanned with the plan's column names and types: none is inferred again.
+  const query = (path: string) =>
+    pl
+      .scanCSV(path, { hasHeader: true, sep: plan.delimiter, quoteChar: '"', schema: text, missingUtf8IsEmptyString: false, rechunk: false })
+      .select(...values, pl.anyHorizontal(unsure).alias(FLAG))
   const types = schema.fields.map((f) => String(f.type))
   let rows = 0
-  for await (const batch of sinkBatches(query)) {
-    throwIfAborted(signal)
-    const got = batch.schema.fields.map((f) => String(f.type))
-    if (got.length !== types.length + 1 || types.some((t, i) => t !== got[i])) {
-      throw new Error(`polars made the columns ${got.join(', ')}`)
-    }
-    const flags = batch.data.children[types.length]!
-    const first = firstTrue(flags.values as Uint8Array, flags.nullCount > 0 ? (flags.nullBitmap ?? null) : null, batch.numRows)
-    const keep = first ?? batch.numRows
-    nativeRows.csv += keep
-    if (keep > 0) {
-      const out = batchFromData(schema, batch.data.children.slice(0, types.length), batch.numRows)
-      yield keep === batch.numRows ? out : out.slice(0, keep)
-    }
-    rows += keep
-    if (first !== null) return rows
+  const windowBytes = csvWindowBytes()
+  if ((await stat(plan.path)).size <= windowBytes) {
+    return yield* keptRows(query(plan.path))
   }
-  return null
+  // Larger files in windows of whole rows, each its own file polars maps (and unmaps when done with it).
+  const folder = await makeNativeFolder()
+  const windows = csvWindowFiles(plan.path, windowBytes, folder)
+  const writeNext = async (): Promise<string | null> => {
+    const step = await windows.next()
+    return step.done ? null : step.value
+  }
+  let next: Promise<string | null> | null = null
+  try {
+    next = writeNext()
+    for (;;) {
+      const file = await next
+      if (file === null) return null
+      // The next window is cut and written while polars parses this one.
+      next = writeNext()
+      next.catch(() => undefined)
+      const flagged = yield* keptRows(query(file), folder)
+      await rm(file, { force: true })
+      if (flagged !== null) return flagged
+    }
+  } finally {
+    await next?.catch(() => undefined)
+    await windows.return(undefined)
+    await rm(folder, { recursive: true, force: true }).catch(() => undefined)
+  }
+
+  /** The query's rows up to the first flagged one; that row's index in the file, or null when none was flagged. */
+  async function* keptRows(query: LazyFrame, folder?: string): AsyncGenerator<RecordBatch, number | null> {
+    for await (const batch of sinkBatches(query, folder)) {
+      throwIfAborted(signal)
+      const got = batch.schema.fields.map((f) => String(f.type))
+      if (got.length !== types.length + 1 || types.some((t, i) => t !== got[i])) {
+        throw new Error(`polars made the columns ${got.join(', ')}`)
+      }
+      const flags = batch.data.children[types.length]!
+      const first = firstTrue(flags.values as Uint8Array, flags.nullCount > 0 ? (flags.nullBitmap ?? null) : null, batch.numRows)
+      const keep = first ?? batch.numRows
+      nativeRows.csv += keep
+      if (keep > 0) {
+        const out = batchFromData(schema, batch.data.children.slice(0, types.length), batch.numRows)
+        yield keep === batch.numRows ? out : out.slice(0, keep)
+      }
+      rows += keep
+      if (first !== null) return rows
+    }
+    return null
+  }
 }
 
 /** The index of the first true (non-null) value of a boolean column's buffers, or null. */

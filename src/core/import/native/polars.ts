@@ -93,9 +93,10 @@ process.once('exit', () => {
  * on as Utf8 (what the JS readers make). `batches` yields until polars has finished; a failure of polars is thrown
  * (as a plain Error) after the batches it did deliver. Breaking off the iteration stops polars.
  */
-export async function* sinkBatches(query: LazyFrame): AsyncGenerator<RecordBatch> {
-  const dir = await makeTempFolder(PIPES_PREFIX)
-  const fifo = join(dir, 'batches.arrow')
+export async function* sinkBatches(query: LazyFrame, folder?: string): AsyncGenerator<RecordBatch> {
+  // A caller's folder (one read of many queries) is the caller's to remove; only this query's pipe is.
+  const dir = folder ?? (await makeTempFolder(PIPES_PREFIX))
+  const fifo = join(dir, `batches-${++pipeCount}.arrow`)
   let handle: FileHandle | null = null
   let polarsDone = false
   let collecting: Promise<unknown> | null = null
@@ -136,8 +137,15 @@ export async function* sinkBatches(query: LazyFrame): AsyncGenerator<RecordBatch
     if (handle) openPipes.delete(handle)
     await handle?.close().catch(() => undefined)
     if (collecting && !polarsDone) await collecting.catch(() => undefined)
-    await rm(dir, { recursive: true, force: true }).catch(() => undefined)
+    await rm(folder ? fifo : dir, { recursive: true, force: true }).catch(() => undefined)
   }
+}
+
+let pipeCount = 0
+
+/** A temp folder for the files of one native read (removed by removeStalePipes if the process is killed). */
+export function makeNativeFolder(): Promise<string> {
+  return makeTempFolder(PIPES_PREFIX)
 }
 
 /**
