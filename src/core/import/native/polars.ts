@@ -150,28 +150,36 @@ export function makeNativeFolder(): Promise<string> {
 
 /**
  * The reading end of the pipe once polars writes into it, past the IPC file's 8-byte magic; null when polars
- * finished without writing. polars may open the file and close it again before it writes (a reader of the pipe
- * then sees end-of-file at once): the pipe is opened again until bytes come or polars is done.
+ * finished without writing. polars may open the file and close it again before it writes: a reader then sees
+ * end-of-file until polars opens it again. The reading end stays open meanwhile (read again after a moment): were
+ * it closed and opened again, polars could open, write a small file whole into the pipe's buffer and finish in
+ * between, and those bytes would be lost with the closed end — the rows then read by the JS readers instead, or
+ * polars failing on a closed pipe (both seen, now and then, under load).
  */
 async function openPipe(fifo: string, done: () => boolean): Promise<FileHandle | null> {
-  for (;;) {
-    const handle = await open(fifo, 'r')
+  const handle = await open(fifo, 'r')
+  try {
     const magic = new Uint8Array(8)
     let got = 0
-    try {
-      while (got < magic.length) {
-        const { bytesRead } = await handle.read(magic, got, magic.length - got, null)
-        if (bytesRead === 0) break
+    while (got < magic.length) {
+      // Whether polars had finished before this read: if so and it finds nothing, nothing more will come.
+      const finished = done()
+      const { bytesRead } = await handle.read(magic, got, magic.length - got, null)
+      if (bytesRead > 0) {
         got += bytesRead
+        continue
       }
-    } catch (error) {
-      await handle.close().catch(() => undefined)
-      throw error
+      if (got > 0) throw new Error('polars stopped in the middle of the file magic')
+      if (finished) {
+        await handle.close()
+        return null
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2))
     }
-    if (got === magic.length) return handle
+    return handle
+  } catch (error) {
     await handle.close().catch(() => undefined)
-    if (got > 0) throw new Error('polars stopped in the middle of the file magic')
-    if (done()) return null
+    throw error
   }
 }
 
