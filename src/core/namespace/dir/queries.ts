@@ -13,11 +13,11 @@ import { assertViewMatchesSchema } from '../../query/validate'
 import { scanWindows } from '../../query/windowedScan'
 import type { TableHandles } from './handles'
 
-/** Lance's columns naming a row's position, which its count pushdown cannot filter on. */
 /** Rows per batch of {@link DirQueries.scanRowAddresses}' one read (see there). */
 const ADDRESS_BATCH_ROWS = 65_536
 /** Offsets per take of {@link DirQueries.takeRows}. */
 const TAKE_SLICE_ROWS = 8192
+/** Lance's columns naming a row's position, which its count pushdown cannot filter on. */
 const ROW_POSITION = /\b_row(offset|id|addr)\b/
 
 interface Pinned {
