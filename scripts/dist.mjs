@@ -17,11 +17,21 @@ const electronVersion = JSON.parse(readFileSync(join(dirname(require.resolve('el
 const builderCli = join(dirname(require.resolve('electron-builder/package.json')), 'cli.js')
 const viteCli = join(dirname(require.resolve('electron-vite/package.json')), 'bin', 'electron-vite.js')
 
+/**
+ * electron-builder's last word when a build fails: "⨯ <message>  failedTask=build", or its plain logger's
+ * `<message> {⏎ failedTask: …` (see reasonFrom). It has cleaned up by then, but its process lives on for 30 s:
+ * @electron/get arms a progress-bar timer before a download and clears it only when the download succeeds. So once
+ * that line is out, the wrapper gives it a moment and then ends it.
+ */
+const FAILED_TASK = /⨯ .*failedTask=|^\S.* \{\s*\n\s*failedTask:/m
+const FAILED_GRACE_MS = 1_000
+
 /** Run a node script, showing its output as it comes and keeping it. */
 function run(script, args) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [script, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
+    let failed = false
     for (const [stream, sink] of [
       [child.stdout, process.stdout],
       [child.stderr, process.stderr],
@@ -30,10 +40,15 @@ function run(script, args) {
       stream.on('data', (chunk) => {
         output += chunk
         sink.write(chunk)
+        if (!failed && FAILED_TASK.test(output)) {
+          failed = true
+          setTimeout(() => child.kill(), FAILED_GRACE_MS).unref()
+        }
       })
     }
     child.on('error', (error) => resolve({ code: 1, output: `${output}\n${error.message}` }))
-    child.on('close', (code, signal) => resolve({ code: code ?? 1, output: signal ? `${output}\nstopped by ${signal}` : output }))
+    // Ended by us after its failure line: it failed (exit 1), it was not stopped from outside.
+    child.on('close', (code, signal) => resolve({ code: code ?? 1, output: signal && !failed ? `${output}\nstopped by ${signal}` : output }))
   })
 }
 
