@@ -3,6 +3,7 @@ import { PROFILE_EXACT_DISTINCT_LIMIT, PROFILE_HISTOGRAM_BINS, PROFILE_TOP_VALUE
 import { formatType, vectorDimension } from '../arrow'
 import { DistinctCounter } from './distinct'
 import { StreamingHistogram } from './histogram'
+import { NumberSet } from './numberSet'
 
 const DAY_MS = 86_400_000
 /** Vectors remembered to find exact duplicates (about 40 bytes each); past this, duplicates are not counted. */
@@ -146,7 +147,7 @@ export class ColumnAccumulator {
   private readonly dimension: number | undefined
   private nanVectors = 0
   private zeroVectors = 0
-  private seenVectors: Set<number> | null = new Set()
+  private seenVectors: NumberSet | null = new NumberSet()
   private duplicateVectors = 0
   private readonly norms = new Moments()
   private readonly normHistogram: StreamingHistogram | null
@@ -334,9 +335,10 @@ export class ColumnAccumulator {
   /** Exact duplicates, told apart by a key of the vector's values, until there are too many to keep. */
   private countDuplicate(key: number): void {
     if (!this.seenVectors) return
-    if (this.seenVectors.has(key)) this.duplicateVectors++
-    else if (this.seenVectors.size >= DUPLICATE_LIMIT) this.seenVectors = null
-    else this.seenVectors.add(key)
+    if (this.seenVectors.size < DUPLICATE_LIMIT) {
+      if (!this.seenVectors.add(key)) this.duplicateVectors++
+    } else if (this.seenVectors.has(key)) this.duplicateVectors++
+    else this.seenVectors = null
   }
 
   result(): ColumnProfile {
