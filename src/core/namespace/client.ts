@@ -109,6 +109,13 @@ export interface NamespaceClient {
   takeRows?(id: TableId, version: number, offsets: number[], columns: string[], options?: { signal?: AbortSignal }): AsyncIterable<RecordBatch>
   /** Lance's plan for the view's query (`explainPlan`; `analyze`: run it and add metrics). */
   explainQuery(id: TableId, view: TableViewSpec, options?: ExplainOptions): Promise<string>
+  /**
+   * A cheap identity of `version`'s commit, different for another commit with the same version number (a table
+   * dropped and created again), for keeping answers per version (dir on a local directory: a hash of the
+   * version's manifest); null or absent where it cannot be had cheaply (then the commit time from
+   * {@link listVersions} serves).
+   */
+  versionStamp?(id: TableId, version: number, options?: CallOptions): Promise<string | null>
   /** The table's latest version (cheap: for "a newer version is available"). */
   latestVersion(id: TableId, options?: CallOptions): Promise<number>
   createTable(id: TableId, data: ArrowTable, options?: { mode?: CreateMode } & CallOptions): Promise<TableDescription>

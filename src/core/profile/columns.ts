@@ -3,6 +3,7 @@ import { PROFILE_EXACT_DISTINCT_LIMIT, PROFILE_HISTOGRAM_BINS, PROFILE_TOP_VALUE
 import { formatType, vectorDimension } from '../arrow'
 import { DistinctCounter } from './distinct'
 import { StreamingHistogram } from './histogram'
+import { NumberSet } from './numberSet'
 
 const DAY_MS = 86_400_000
 /** Vectors remembered to find exact duplicates (about 40 bytes each); past this, duplicates are not counted. */
@@ -41,6 +42,48 @@ function keyOf(hash: number, squares: number): number {
   squaresBits[0] = squares
   const b = Math.imul(squaresWords[0]! ^ squaresWords[1]!, 0x5bd1e995) ^ (squaresWords[1]! >>> 11)
   return (hash >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff)
+}
+
+/** The bit hash of the vector {@link squaresAndHash} read last (a second return value without an object per row). */
+let scannedHash = 0
+
+/**
+ * The sum of squares of the `d` float32 items from `start`, and (in {@link scannedHash}) a hash of their bits.
+ * The hot loop of a vector column (768 items a row): four running sums and two hash lanes, so no step waits
+ * for the one before it (one chain of float adds and multiplies ran at about a third of this speed). The sum's
+ * order differs from a plain loop's only in the last bits of the norm.
+ */
+function squaresAndHash(items: Float32Array, words: Int32Array, start: number, d: number): number {
+  const end = start + d
+  let s0 = 0
+  let s1 = 0
+  let s2 = 0
+  let s3 = 0
+  // `| 0` keeps the seeds 32-bit integers from the start (a seed above 2^31 is a double and slows the loop).
+  let h0 = 0x811c9dc5 | 0
+  let h1 = 0x050c5d1f | 0
+  let k = start
+  for (; k + 3 < end; k += 4) {
+    const a = items[k]!
+    const b = items[k + 1]!
+    const c = items[k + 2]!
+    const e = items[k + 3]!
+    s0 += a * a
+    s1 += b * b
+    s2 += c * c
+    s3 += e * e
+    h0 = Math.imul(h0 ^ words[k]!, 0x01000193)
+    h1 = Math.imul(h1 ^ words[k + 1]!, 0x01000193)
+    h0 = Math.imul(h0 ^ words[k + 2]!, 0x01000193)
+    h1 = Math.imul(h1 ^ words[k + 3]!, 0x01000193)
+  }
+  for (; k < end; k++) {
+    const x = items[k]!
+    s0 += x * x
+    h0 = Math.imul(h0 ^ words[k]!, 0x01000193)
+  }
+  scannedHash = Math.imul(h0 ^ (h1 >>> 7), 0x5bd1e995) ^ h1
+  return s0 + s1 + s2 + s3
 }
 
 /** What a profile says about a column of this type (binary and nested columns: nulls only, and they are not read). */
@@ -104,7 +147,7 @@ export class ColumnAccumulator {
   private readonly dimension: number | undefined
   private nanVectors = 0
   private zeroVectors = 0
-  private seenVectors: Set<number> | null = new Set()
+  private seenVectors: NumberSet | null = new NumberSet()
   private duplicateVectors = 0
   private readonly norms = new Moments()
   private readonly normHistogram: StreamingHistogram | null
@@ -172,23 +215,20 @@ export class ColumnAccumulator {
     const aligned = items.byteOffset % 4 === 0
     const words = aligned ? new Int32Array(items.buffer, items.byteOffset, items.byteLength / 4) : null
     const perRow = items.BYTES_PER_ELEMENT === 8 ? 2 * d : d
-    const floats32 = items instanceof Float32Array && words !== null
+    if (items instanceof Float32Array && words !== null) {
+      // Float32 items (nearly every embedding): squares and the bit hash in one pass, in a loop of its own.
+      for (let r = 0; r < rows; r++) {
+        const squares = squaresAndHash(items, words, r * d, d)
+        if (this.countVector(squares, squares === 0) && this.seenVectors) this.countDuplicate(keyOf(scannedHash, squares))
+      }
+      return
+    }
     for (let r = 0; r < rows; r++) {
       const start = r * d
       let squares = 0
-      // Float32 items (nearly every embedding): squares and the bit hash in the same pass.
-      let hash = 0x811c9dc5
-      if (floats32) {
-        for (let k = start; k < start + d; k++) {
-          const x = items[k]!
-          squares += x * x
-          hash = Math.imul(hash ^ words[k]!, 0x01000193)
-        }
-      } else {
-        for (let k = start; k < start + d; k++) squares += items[k]! * items[k]!
-      }
+      for (let k = start; k < start + d; k++) squares += items[k]! * items[k]!
       if (!this.countVector(squares, squares === 0)) continue
-      if (this.seenVectors) this.countDuplicate(floats32 ? keyOf(hash, squares) : words ? keyOf(fnv(words, r * perRow, perRow), squares) : vectorKey(items.subarray(start, start + d)))
+      if (this.seenVectors) this.countDuplicate(words ? keyOf(fnv(words, r * perRow, perRow), squares) : vectorKey(items.subarray(start, start + d)))
     }
   }
 
@@ -295,9 +335,10 @@ export class ColumnAccumulator {
   /** Exact duplicates, told apart by a key of the vector's values, until there are too many to keep. */
   private countDuplicate(key: number): void {
     if (!this.seenVectors) return
-    if (this.seenVectors.has(key)) this.duplicateVectors++
-    else if (this.seenVectors.size >= DUPLICATE_LIMIT) this.seenVectors = null
-    else this.seenVectors.add(key)
+    if (this.seenVectors.size < DUPLICATE_LIMIT) {
+      if (!this.seenVectors.add(key)) this.duplicateVectors++
+    } else if (this.seenVectors.has(key)) this.duplicateVectors++
+    else this.seenVectors = null
   }
 
   result(): ColumnProfile {

@@ -100,11 +100,41 @@ export class DistinctCounter {
     }
   }
 
+  /**
+   * Keep the most frequent half of the limit. What a stable sort by count would keep, found without sorting:
+   * a unique column prunes every ~15,000 values, and sorting 20,000 entries each time was a third of its cost.
+   * The kept count is the `keep`-th largest (counts are few distinct numbers: counted per count); entries above
+   * it are kept, and entries at it in the order they came, until `keep` are.
+   */
   private prune(): void {
-    if (!this.top) return
+    const top = this.top
+    if (!top) return
     this.topExact = false
-    const kept = [...this.top].sort((a, b) => b[1] - a[1]).slice(0, Math.floor(this.limit / 2))
-    this.top = new Map(kept)
+    const keep = Math.floor(this.limit / 2)
+    if (top.size <= keep) return
+    const perCount = new Map<number, number>()
+    for (const c of top.values()) perCount.set(c, (perCount.get(c) ?? 0) + 1)
+    const counts = [...perCount.keys()].sort((a, b) => b - a)
+    let threshold = 0
+    let above = 0
+    for (const c of counts) {
+      const n = perCount.get(c)!
+      if (above + n >= keep) {
+        threshold = c
+        break
+      }
+      above += n
+    }
+    let atThreshold = keep - above
+    const kept = new Map<string, number>()
+    for (const [value, c] of top) {
+      if (c > threshold) kept.set(value, c)
+      else if (c === threshold && atThreshold > 0) {
+        kept.set(value, c)
+        atThreshold--
+      }
+    }
+    this.top = kept
   }
 
   distinct(): { count: number; exact: boolean } {

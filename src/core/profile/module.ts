@@ -30,7 +30,7 @@ function keyOf(table: TableRef, version: number, filter: string | null): string 
 /**
  * Column profiles as the service exposes them (CatalogService spreads {@link handlers}). A profile is
  * computed once per table version and filter and kept — in memory for this session, and in the side cache
- * (src/core/sideCache.ts) across sessions, keyed by the catalog's location and the version's commit time (a
+ * (src/core/sideCache.ts) across sessions, keyed by the catalog's location and the version's commit (a
  * version's rows never change, so the kept answer stays right; a newer version is a new key). Only a finished
  * scan is kept: a cancelled or failed one leaves nothing behind. The jobs live in the session's job registry.
  */
@@ -71,19 +71,27 @@ export class ProfileModule extends JobsOfKind<'profile'> {
   }
 
   /**
-   * Where a view's profile is kept. Both keys name the version's commit time: a table dropped and made again
-   * restarts at version 1, and its version 1 holds other rows. The side-cache key names the catalog by its
-   * location (the connection id is this session's); it is null where the location or the commit time cannot
-   * be had, and the profile is then kept for this session only.
+   * Where a view's profile is kept. Both keys name the version's commit, not only its number: a table dropped
+   * and made again restarts at version 1, and its version 1 holds other rows. The commit is named by the
+   * client's cheap stamp where it has one (dir: a hash of the version's manifest, one small file), else by the
+   * version's commit time from `listVersions` (which reads every version: ~15–40 ms at 100 versions). The
+   * side-cache key names the catalog by its location (the connection id is this session's); it is null where
+   * the location or the commit cannot be had, and the profile is then kept for this session only.
    */
-  private async keysOf(client: NamespaceClient, info: ProfileJobInfo, signal: AbortSignal): Promise<{ memory: string; stored: unknown[] | null }> {
+  private async keysOf(client: NamespaceClient, info: ProfileJobInfo, signal: AbortSignal): Promise<{ memory: string; stored: unknown[] | null; stamp: string | null }> {
     const { table, version, filter } = info
-    const versions = await client.listVersions({ namespace: table.namespace, name: table.name }, { signal }).catch(() => null)
+    const id = { namespace: table.namespace, name: table.name }
+    const stamp = (await client.versionStamp?.(id, version, { signal }).catch(() => null)) ?? null
     signal.throwIfAborted()
-    const committedAt = versions?.find((v) => v.version === version)?.timestamp ?? null
+    let commit: string | number | null = stamp
+    if (commit === null) {
+      const versions = await client.listVersions(id, { signal }).catch(() => null)
+      signal.throwIfAborted()
+      commit = versions?.find((v) => v.version === version)?.timestamp ?? null
+    }
     const location = this.deps.location?.(table.connectionId)
-    const stored = this.deps.sideCache && location && committedAt !== null ? storedProfileKey(location, table, version, committedAt, filter) : null
-    return { memory: JSON.stringify([table.connectionId, table.namespace, table.name, version, committedAt, filter]), stored }
+    const stored = this.deps.sideCache && location && commit !== null ? storedProfileKey(location, table, version, commit, filter) : null
+    return { memory: JSON.stringify([table.connectionId, table.namespace, table.name, version, commit, filter]), stored, stamp }
   }
 
   private remember(key: string, profile: TableProfile): void {
@@ -95,7 +103,7 @@ export class ProfileModule extends JobsOfKind<'profile'> {
   private run(job: ProfileJob, client: NamespaceClient): Promise<void> {
     return runScan(job, async ({ signal, progress }) => {
       const { info } = job
-      const { memory, stored } = await this.keysOf(client, info, signal)
+      const { memory, stored, stamp } = await this.keysOf(client, info, signal)
       let kept = this.cache.get(memory) ?? null
       if (!kept && stored) {
         const bytes = await this.deps.sideCache!.read(PROFILE_CACHE_KIND, stored).catch(() => null)
@@ -114,8 +122,12 @@ export class ProfileModule extends JobsOfKind<'profile'> {
       // Only a finished scan reaches here: a cancelled or failed one threw above and writes nothing.
       signal.throwIfAborted()
       // A cache that cannot be written (disk full, read-only folder) costs a rescan next time, not this answer.
-      if (stored) await this.deps.sideCache!.write(PROFILE_CACHE_KIND, stored, encodeProfile(result)).catch(() => undefined)
-      this.remember(memory, result)
+      // The stamp read again (one small file): a table dropped and made again during the scan is not kept
+      // under the commit read before it.
+      const id = { namespace: info.table.namespace, name: info.table.name }
+      const unchanged = stamp === null || (await client.versionStamp?.(id, info.version).catch(() => null)) === stamp
+      if (stored && unchanged) await this.deps.sideCache!.write(PROFILE_CACHE_KIND, stored, encodeProfile(result)).catch(() => undefined)
+      if (unchanged) this.remember(memory, result)
       info.result = result
       info.progress = { rows: result.rows, totalRows: result.rows }
     })

@@ -7,11 +7,12 @@ const FORMAT = 1
 
 /**
  * The side-cache key of a profile: where the catalog is (its location, not this session's connection id), the
- * table, the version and that version's commit time — a table dropped and made again restarts at version 1, so
- * the version number alone would name another table's rows — and the filter.
+ * table, the version and what names that version's commit (the client's stamp, or the commit time) — a table
+ * dropped and made again restarts at version 1, so the version number alone would name another table's rows —
+ * and the filter.
  */
-export function storedProfileKey(location: string, table: TableRef, version: number, committedAt: number, filter: string | null): unknown[] {
-  return [FORMAT, location, table.namespace, table.name, version, committedAt, filter]
+export function storedProfileKey(location: string, table: TableRef, version: number, commit: string | number, filter: string | null): unknown[] {
+  return [FORMAT, location, table.namespace, table.name, version, commit, filter]
 }
 
 /** A profile as kept: JSON without the session's table reference (it is filled in from the asking view). */

@@ -106,6 +106,28 @@ describe('column profiles kept per table version in the side cache', () => {
     expect(after.result!.columns.map((c) => c.name)).toEqual(['id', 'label', 'score', 'note', 'vector'])
   })
 
+  it("a version's stamp (its manifest's hash) stays put, differs per version, and differs for a table made again", async () => {
+    const { root } = await setUp(sampleTable(50))
+    const { DirNamespaceClient } = await import('../../../src/core/namespace/dir/client')
+    const id = { namespace: [], name: 't' }
+    const client = await DirNamespaceClient.open(root)
+    try {
+      const one = await client.versionStamp(id, 1)
+      expect(one).toMatch(/^[\w-]{20,}$/)
+      expect(await client.versionStamp(id, 1)).toBe(one)
+      const two = await client.appendRows(id, sampleTable(10))
+      expect(await client.versionStamp(id, two)).not.toBe(one)
+      expect(await client.versionStamp(id, 1)).toBe(one)
+      // A version that does not exist has no stamp (the caller falls back to the version list, which says so).
+      expect(await client.versionStamp(id, 99)).toBeNull()
+      await client.dropTable(id)
+      await client.createTable(id, sampleTable(50))
+      expect(await client.versionStamp(id, 1)).not.toBe(one)
+    } finally {
+      await client.close()
+    }
+  })
+
   it('a cancelled scan writes nothing to the cache', async () => {
     const { root, cacheDir } = await setUp(sampleTable(60_000))
     const { service, connection, profile } = await open(root, cacheDir)

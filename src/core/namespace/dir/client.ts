@@ -19,6 +19,7 @@ import { moveTable, serialized, swapTables, type MoveContext } from './moves'
 import { pendingRecovery, recoverCatalog } from './recover'
 import { deregisterTable, registerTable } from './register'
 import { inspectRoot, type RootLayout } from './root'
+import { manifestStamp } from './versionStamp'
 import type { StorageOptions } from '../../../contract/objectStore'
 import type { CapabilitySnapshot } from '../../../contract/connections'
 import { fromStoreMessage, inspectStoreRoot, objectStoreCapabilities, objectStoreUnsupported, parseRoot, redactSecrets, storageProperties, type ObjectStoreLocation } from '../objectStore'
@@ -240,6 +241,17 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
   async locationOf(id: TableId): Promise<string> {
     assertTableId(id)
     return tableUri(await this.latestTable(id))
+  }
+
+  /**
+   * A cheap identity of `version`'s commit (see {@link manifestStamp}), read where the handle pinned at that
+   * version says the table is; null on object storage (a manifest read there is a round trip like the version list).
+   */
+  async versionStamp(id: TableId, version: number): Promise<string | null> {
+    assertTableId(id)
+    if (this.store) return null
+    const table = await (this.handles.get(id, version) ?? this.latestTable(id))
+    return manifestStamp(tableUri(table), version)
   }
 
   async readPage(id: TableId, options: ReadPageOptions): Promise<Uint8Array> {
