@@ -4,6 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_ROW_SET_ROWS, type ConnectionInfo, type Result, type RowSetInfo } from '../../../src/contract'
 import { batchOf, float32Vectors, tableOf } from '../../../src/core/arrow'
 import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
+import { connectNamespace } from '../../../src/core/namespace/connect'
+import '../../../src/core/namespace/rest'
+import { RowSetModule } from '../../../src/core/rowset'
+import { KEY, serveTemp } from '../../server/support'
 import { buildCatalog, makeTempDir, removeDir } from '../../helpers/catalog'
 
 /** `rows`: 20,000 rows, `id` = the row's offset, `mod` = id % 10, a 4-d vector (id, 0, 0, 0). */
@@ -99,5 +103,23 @@ describe('row sets (the lasso of any size: core, a real Lance table)', () => {
     expect(await refused('tables/count', { ...ref('other'), view: { version: 1, rowSet: set.id } })).toMatch(/belong to table rows, not other/)
     expect(await refused('tables/count', { ...ref(), view: { version: 2, rowSet: set.id } })).toMatch(/of version 1, not 2/)
     expect(await refused('tables/count', { ...ref(), view: { version: 1, rowSet: 'r_gone' } })).toMatch(/no longer kept/)
+  })
+
+  it('over REST a row set is an IN filter: a small one reads its rows, one longer than a filter is refused in words', async () => {
+    const server = await serveTemp()
+    const client = await connectNamespace('rest', { uri: server.url, 'headers.x-api-key': KEY })
+    try {
+      const id = { namespace: [] as string[], name: 'rows' }
+      await client.createTable(id, rowsTable())
+      const rowSets = new RowSetModule({ client: () => client })
+      const input = { connectionId: 'rest', namespace: [], name: 'rows', version: 1 }
+      const small = await rowSets.create({ ...input, offsets: [5, 9, 2] })
+      const reader = rowSets.readerOf('rest', client)
+      expect(await reader.countRows(id, { view: { version: 1, rowSet: small.id } })).toBe(3)
+      expect(ids(await reader.readPage(id, { offset: 0, limit: 10, view: { version: 1, rowSet: small.id } }))).toEqual([2, 5, 9])
+      await expect(rowSets.create({ ...input, offsets: chosen })).rejects.toThrow(/A REST catalog can filter to at most about [\d,]+ rows chosen by position; these are 6,667/)
+    } finally {
+      await server.close()
+    }
   })
 })
