@@ -11,6 +11,7 @@ import { jobIdSchema, type JobInfo } from './jobs'
 import { mapJobIdSchema, type MapJobInfo } from './map'
 import { profileJobIdSchema, type ProfileJobInfo } from './profile'
 import { diffJobIdSchema, type DiffJobInfo } from './diff'
+import { MAX_ROW_SET_ROWS, type RowSetInfo } from './rowSet'
 
 /**
  * The one API between the renderer and the core, keyed by `'domain/verb'`.
@@ -218,6 +219,17 @@ export const api = {
   'map/get': method<MapJobInfo>()(z.object({ jobId: mapJobIdSchema })),
   /** A finished map's coordinates as Arrow IPC bytes: columns `x`, `y` (Float32) and `row` (the row's offset in the table, Uint32). */
   'map/coords': method<Uint8Array>()(z.object({ jobId: mapJobIdSchema })),
+  /**
+   * Keep rows of a table version, chosen by offset (the map's lasso), as a row set a view names (`view.rowSet`).
+   * Offsets are checked against the version's row count; duplicates count once. Over REST a set becomes an
+   * `IN` filter, so it may name only as many rows as a filter can hold (else a clear `unsupported`).
+   */
+  'rowsets/create': method<RowSetInfo>()(
+    tableRefSchema.extend({
+      version: versionSchema,
+      offsets: z.array(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)).min(1, 'must name at least one row').max(MAX_ROW_SET_ROWS, `must name at most ${MAX_ROW_SET_ROWS.toLocaleString('en-US')} rows`),
+    }),
+  ),
 } as const
 
 export type Api = typeof api

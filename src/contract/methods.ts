@@ -77,6 +77,7 @@ export const METHOD_NAMES = [
   'map/start',
   'map/get',
   'map/coords',
+  'rowsets/create',
 ] as const satisfies readonly Method[]
 
 type Missing = Exclude<Method, (typeof METHOD_NAMES)[number]>

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { rowSetIdSchema } from './rowSet'
 
 /**
  * A table view is one value: which version, which rows (filter, search), in which order (sort), and
@@ -79,6 +80,12 @@ export const tableViewSchema = z.object({
       integers: z.boolean().optional(),
     })
     .optional(),
+  /**
+   * Only the rows of this row set (`rowsets/create`: the map's lasso), ANDed with the filter. Core resolves it to a
+   * key list on `_rowoffset` ({@link ROW_OFFSET_COLUMN}); the set names its table and version, so it is refused on
+   * another one. Never together with `keys`.
+   */
+  rowSet: rowSetIdSchema.optional(),
 })
 export type TableViewSpec = z.infer<typeof tableViewSchema>
 

@@ -8,6 +8,7 @@ import { ExportModule } from './export'
 import { MAP_HISTORY, MapModule } from './map'
 import { PROFILE_HISTORY, ProfileModule } from './profile'
 import { DIFF_HISTORY, DiffModule } from './diff'
+import { RowSetModule } from './rowset'
 import { JobRegistry } from './jobs'
 import { ConnectionStore, MemoryConnectionRecords } from './connections/store'
 import { MemorySecretStore } from './connections/model'
@@ -67,6 +68,8 @@ export class CatalogService {
   readonly diffs: DiffModule
   /** Embedding maps of vector columns, kept per table version in the side cache. */
   readonly maps: MapModule
+  /** Rows chosen by offset (the map's lasso), named by views (`view.rowSet`). */
+  readonly rowSets: RowSetModule
   /** Versions, tags, indexes, stats and maintenance, schema changes. */
   readonly lifecycle: LifecycleModule
   /** Saved REST connections, opening them, testing them, their capability maps. */
@@ -88,10 +91,13 @@ export class CatalogService {
       this.open.add(kind, label, location, built, savedId)
     const openConnections = () => this.open.infos()
 
+    this.rowSets = new RowSetModule({ client })
+    // The parts that read views get a client that resolves a view's row set first.
+    const viewClient = (connectionId: string) => this.rowSets.readerOf(connectionId, client(connectionId))
     this.imports = new ImportModule({ client, jobs: this.jobs })
-    this.catalog = new CatalogModule({ client, cancellable })
-    this.queries = new QueryModule({ client, cancellable })
-    this.exports = new ExportModule({ client, jobs: this.jobs })
+    this.catalog = new CatalogModule({ client: viewClient, cancellable })
+    this.queries = new QueryModule({ client: viewClient, cancellable })
+    this.exports = new ExportModule({ client: viewClient, jobs: this.jobs })
     // Where a connection's catalog lives: results kept beside the settings are keyed by it (not by the session's id).
     const location = (connectionId: string) => this.open.infos().find((c) => c.id === connectionId)?.location
     this.profiles = new ProfileModule({ client, jobs: this.jobs, sideCache: this.sideCache, location })
@@ -122,6 +128,7 @@ export class CatalogService {
       this.profiles.handlers,
       this.diffs.handlers,
       this.maps.handlers,
+      this.rowSets.handlers,
       this.jobs.handlers,
       this.requests.handlers,
     )

@@ -273,6 +273,17 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
         const map = page.getByRole('region', { name: 'Embedding map' })
         await expect(map.getByTestId('map-points')).toHaveAttribute('data-points', '500')
         await expect(map.getByTestId('map-meta')).toHaveText(`vector · version 1 · 500 points${kept ? ' · kept' : ''}`)
+        if (kept) {
+          // The lasso's rows cross the preload as a row set (rowsets/create) the grid's view then names.
+          await map.getByRole('button', { name: 'Lasso' }).click()
+          const box = (await map.getByTestId('map-overlay').boundingBox())!
+          await page.mouse.move(box.x + 1, box.y + 1)
+          await page.mouse.down()
+          for (const [x, y] of [[box.width - 1, 1], [box.width - 1, box.height - 1], [1, box.height - 1], [1, 1]] as const) await page.mouse.move(box.x + x, box.y + y, { steps: 2 })
+          await page.mouse.up()
+          await expect(page.getByRole('status', { name: 'Row set' })).toContainText('lasso: 500 rows of version 1')
+          await expect(page.getByTestId('row-count')).toHaveText('500')
+        }
         await app.dispose()
       }
       // One entry of kind `map` beside the settings, nothing in the catalog.

@@ -8,10 +8,11 @@ import { expect, makeTempDir, openApp, openTable, removeDir, screenshot, startHa
 import type { Harness } from '../../src/harness/server'
 
 /**
- * The embedding map: `points` has 2,000 rows of 16-d vectors in two tight clusters (even rows one, odd rows the
- * other), an `id` equal to the row's offset and a `side` label naming the cluster.
+ * The embedding map: `points` has 5,000 rows of 16-d vectors in two tight clusters (even rows one, odd rows the
+ * other), an `id` equal to the row's offset and a `side` label naming the cluster. A lasso around one cluster holds
+ * 2,500 rows: more than a `_rowoffset IN (…)` filter could name (~2,000), so it goes through a row set.
  */
-const ROWS = 2000
+const ROWS = 5000
 const DIM = 16
 const SCREENSHOTS = join(__dirname, '..', '..', 'resources', 'screenshots')
 let dir: string
@@ -137,9 +138,24 @@ test('Map draws every row; hover shows it, a click selects it, Find similar rows
   ] as const)
     await page.mouse.move(now.x + x, now.y + y, { steps: 4 })
   await page.mouse.up()
+  // The grid shows exactly the cluster's rows: the count, and every row read through the view is of one side.
+  const chip = page.getByRole('status', { name: 'Row set' })
+  await expect(chip).toContainText(`lasso: ${(ROWS / 2).toLocaleString('en-US')} rows of version 1`)
+  await expect(page.getByTestId('row-count')).toHaveText((ROWS / 2).toLocaleString('en-US'))
+  const sideCells = grid.getByRole('gridcell').filter({ hasText: /^(left|right)$/ })
+  const sidesShown = async () => [...new Set(await sideCells.allTextContents())]
+  await expect.poll(async () => (await sidesShown()).length).toBe(1)
+  const side = (await sidesShown())[0]!
+  // The filter box's predicate ANDs with the lasso's rows: ids below 100 of that cluster are 50.
   const filterBox = page.getByRole('textbox', { name: 'Filter rows' })
-  await expect(filterBox).toHaveValue(/^_rowoffset IN \(/)
-  const chosen = (await filterBox.inputValue()).replace(/^_rowoffset IN \(|\)$/g, '').split(',').length
-  expect(chosen).toBe(ROWS / 2)
-  await expect(page.getByTestId('row-count')).toHaveText(chosen.toLocaleString('en-US'))
+  await filterBox.fill('id < 100')
+  await filterBox.press('Enter')
+  await expect(page.getByTestId('row-count')).toHaveText('50')
+  await expect.poll(sidesShown).toEqual([side])
+  // Clearing the lasso returns to the table (the filter stays), clearing the filter to every row.
+  await chip.getByRole('button', { name: 'Clear the lasso' }).click()
+  await expect(chip).toBeHidden()
+  await expect(page.getByTestId('row-count')).toHaveText('100')
+  await filterBox.fill('')
+  await expect(page.getByTestId('row-count')).toHaveText(ROWS.toLocaleString('en-US'))
 })

@@ -29,7 +29,7 @@ export async function exportView(
   const schema = projectSchema(description.schema, view.columns)
   // Two batches requested ahead: the catalog reads the next while the writer encodes this one.
   const batches = readAhead(scanView(client, id, view, { signal: options.signal }), 2)
-  return exportBatches(batches, format, path, { ...options, schema, totalRows: viewPredicate(view) !== undefined || view.search ? null : description.rowCount })
+  return exportBatches(batches, format, path, { ...options, schema, totalRows: viewPredicate(view) !== undefined || view.search || view.rowSet ? null : description.rowCount })
 }
 
 /** The writing half of {@link exportView}, for any stream of batches (the benchmark feeds bare lancedb's). */

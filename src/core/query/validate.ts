@@ -1,5 +1,5 @@
 import { DataType, type Field, type Schema } from 'apache-arrow'
-import { AppError, type TableViewSpec } from '../../contract'
+import { AppError, ROW_OFFSET_COLUMN, type TableViewSpec } from '../../contract'
 
 /**
  * Check every column a view names against the table's schema before any query runs, so a typo is a clear
@@ -14,7 +14,8 @@ export function assertViewMatchesSchema(view: TableViewSpec, schema: Schema): vo
   }
   for (const key of view.sort ?? []) known(key.column, 'sort')
   for (const column of view.columns ?? []) known(column, 'column list')
-  if (view.keys) known(view.keys.column, 'key list')
+  // A row set's key list is on Lance's row-position column, in no schema.
+  if (view.keys && view.keys.column !== ROW_OFFSET_COLUMN) known(view.keys.column, 'key list')
   const search = view.search
   if (search?.kind === 'vector') {
     const field = known(search.column, 'vector search')

@@ -1,6 +1,6 @@
 import type { Table as LanceTable } from '@lancedb/lancedb'
 import type { RecordBatch, Schema } from 'apache-arrow'
-import { AppError, viewPredicate, type TableViewSpec } from '../../../contract'
+import { AppError, ROW_OFFSET_COLUMN, viewPredicate, type TableViewSpec } from '../../../contract'
 import { schemaFields } from '../../arrow'
 import type { CallOptions, IndexSummary, TableDescription } from '../client'
 import { formatTableId, type TableId } from '../path'
@@ -17,6 +17,8 @@ import type { TableHandles } from './handles'
 const ADDRESS_BATCH_ROWS = 65_536
 /** Offsets per take of {@link DirQueries.takeRows}. */
 const TAKE_SLICE_ROWS = 8192
+/** Row-position views whose rows' ids are kept per version handle (see DirQueries.positionIds). */
+const POSITION_VIEWS_KEPT = 4
 /** Lance's columns naming a row's position, which its count pushdown cannot filter on. */
 const ROW_POSITION = /\b_row(offset|id|addr)\b/
 
@@ -42,6 +44,10 @@ export interface DirQueryHooks {
 export class DirQueries {
   /** The schema of each version-pinned handle (a version's schema never changes). */
   private readonly schemas = new WeakMap<LanceTable, Promise<Schema>>()
+  /** The row ids of each row set's offsets (keyed by the set's own offset list), for searches ({@link searchable}). */
+  private readonly rowIds = new WeakMap<number[], Promise<string[]>>()
+  /** The rows' ids of row-position views, per version handle ({@link positionIds}). */
+  private readonly idsByView = new WeakMap<LanceTable, Map<string, Promise<bigint[]>>>()
 
   constructor(private readonly hooks: DirQueryHooks) {}
 
@@ -70,24 +76,44 @@ export class DirQueries {
   }
 
   /** Rows `[offset, offset + limit)` of the view as Arrow IPC stream bytes. */
-  async page(id: TableId, view: TableViewSpec, window: QueryWindow & CallOptions): Promise<Uint8Array> {
+  async page(id: TableId, asked: TableViewSpec, window: QueryWindow & CallOptions): Promise<Uint8Array> {
     return this.run(id, async () => {
-      const { table, schema } = await this.checked(id, view)
+      const { table, schema } = await this.checked(id, asked)
+      const view = await this.searchable(table, asked)
       window.signal?.throwIfAborted()
+      const offsets = rowOffsetsOf(view)
+      if (offsets && !view.search && !viewPredicate({ filter: view.filter }) && !isSorted(view)) {
+        // A row set alone (the map's lasso): its page is a slice of its offsets, taken by position.
+        const start = window.offset ?? 0
+        const slice = offsets.slice(start, window.limit !== undefined ? start + window.limit : undefined)
+        if (slice.length === 0) return emptyIpcStream(viewSchema(schema, view))
+        let take = table.takeOffsets(slice)
+        if (view.columns) take = take.select(view.columns)
+        if (window.withRowId) take = take.withRowId()
+        return toIpcStream(await take.toArrow())
+      }
+      const rowPosition = !view.search && ROW_POSITION.test(viewPredicate(view) ?? '')
       if (isSorted(view) && !window.withRowId && !window.fastSearch) {
-        const ids = await sortedRowIds(table, view, window)
+        // Lance applies a limit before a row-position filter: sort the whole row set's keys, then cut the page.
+        const all = await sortedRowIds(table, view, rowPosition ? {} : window)
+        const start = rowPosition ? (window.offset ?? 0) : 0
+        const ids = rowPosition ? all.slice(start, window.limit !== undefined ? start + window.limit : undefined) : all
         window.signal?.throwIfAborted()
         if (ids.length === 0) return emptyIpcStream(viewSchema(schema, view))
         return toIpcStream(await takeInOrder(table, ids, view.columns))
       }
-      if (!view.search && view.filter && ROW_POSITION.test(view.filter) && (window.offset || window.limit !== undefined)) {
-        // Lance applies a limit before a row-position filter (`_rowoffset IN (…)`, the map's lasso), so a page would
-        // miss rows: read the filter's rows whole (it names at most a few thousand, which Lance takes directly) and
-        // cut the page here.
-        const rows = await buildQuery(table, view, { withRowId: window.withRowId }).toArrow()
+      if (rowPosition && (window.offset || window.limit !== undefined)) {
+        // Lance applies a limit before a row-position filter (`_rowoffset IN (…)`, a lasso's row set), so a page
+        // would miss rows: find the matching rows' ids whole (no columns: a row set of 50,000 rows of wide vectors
+        // stays small), cut the page here and take its rows (in scan order, as the ids came).
+        const all = await this.positionIds(table, view)
         const start = window.offset ?? 0
-        const page = rows.slice(start, window.limit !== undefined ? start + window.limit : undefined)
-        return page.numRows > 0 ? toIpcStream(page) : emptyIpcStream(viewSchema(schema, view))
+        const ids = all.slice(start, window.limit !== undefined ? start + window.limit : undefined)
+        if (ids.length === 0) return emptyIpcStream(viewSchema(schema, view))
+        if (!window.withRowId) return toIpcStream(await takeInOrder(table, ids, view.columns))
+        let take = table.takeRowIds(ids).withRowId()
+        if (view.columns) take = take.select(view.columns)
+        return toIpcStream(await take.toArrow())
       }
       const query = buildQuery(table, view, window)
       return queryToIpcStream(query, () => viewSchema(schema, view))
@@ -95,18 +121,20 @@ export class DirQueries {
   }
 
   /** How many rows the view has: the filter's count, or the number of search results. */
-  async count(id: TableId, view: TableViewSpec, options: CallOptions = {}): Promise<number> {
+  async count(id: TableId, asked: TableViewSpec, options: CallOptions = {}): Promise<number> {
     return this.run(id, async () => {
-      const { table } = await this.checked(id, view)
+      const { table } = await this.checked(id, asked)
+      const view = await this.searchable(table, asked)
       options.signal?.throwIfAborted()
+      const offsets = rowOffsetsOf(view)
+      // A row set alone: its offsets were checked against this version's row count when it was made.
+      if (offsets && !view.search && !viewPredicate({ filter: view.filter })) return offsets.length
       const filter = viewNarrowsRows(view) ? viewPredicate(view) : undefined
       if (!view.search && !(filter && ROW_POSITION.test(filter))) return table.countRows(filter)
       if (!view.search) {
         // Lance's count pushdown refuses a filter on a row's position (`_rowoffset IN (…)`, the map's lasso); its
-        // scan takes it, so count the matching rows' ids.
-        let rows = 0
-        for await (const batch of buildQuery(table, { ...view, columns: [] }, { withRowId: true })) rows += batch.numRows
-        return rows
+        // scan takes it, so count the matching rows' ids (kept for the view's pages).
+        return (await this.positionIds(table, view)).length
       }
       // A search has at most k results; count them without reading their columns.
       const result = await buildQuery(table, { ...view, columns: [] }, { withRowId: true }).toArrow()
@@ -115,17 +143,19 @@ export class DirQueries {
   }
 
   /** Lance's plan for the view's query (`explainPlan`), or the executed plan with metrics (`analyzePlan`). */
-  async explain(id: TableId, view: TableViewSpec, options: CallOptions & { analyze?: boolean; verbose?: boolean } & QueryWindow = {}): Promise<string> {
+  async explain(id: TableId, asked: TableViewSpec, options: CallOptions & { analyze?: boolean; verbose?: boolean } & QueryWindow = {}): Promise<string> {
     return this.run(id, async () => {
-      const { table } = await this.checked(id, view)
+      const { table } = await this.checked(id, asked)
+      const view = await this.searchable(table, asked)
       const query = buildQuery(table, view, options)
       return options.analyze ? query.analyzePlan() : query.explainPlan(options.verbose ?? false)
     })
   }
 
   /** Every row of the view, batch by batch, from one streaming Lance query (no offset paging). */
-  async *scan(id: TableId, view: TableViewSpec, options: CallOptions & QueryWindow = {}): AsyncGenerator<RecordBatch> {
-    const { table } = await this.run(id, () => this.checked(id, view))
+  async *scan(id: TableId, asked: TableViewSpec, options: CallOptions & QueryWindow = {}): AsyncGenerator<RecordBatch> {
+    const { table } = await this.run(id, () => this.checked(id, asked))
+    const view = await this.run(id, () => this.searchable(table, asked))
     const iterator = isSorted(view)
       ? scanSorted(table, view, options.signal)
       : !view.search && !viewNarrowsRows(view) && options.offset === undefined && options.limit === undefined
@@ -183,6 +213,54 @@ export class DirQueries {
 
   // ---- helpers ----------------------------------------------------------------------------
 
+  /**
+   * The ids of a row-position view's rows (a filter naming `_rowoffset`, a lasso's row set with a filter), in scan
+   * order, found by one scan of no columns and kept for the view's count and every page: without them each page
+   * would scan again (~1 s for 50,000 offsets of 200,000 rows). The latest few views per version handle.
+   */
+  private positionIds(table: LanceTable, view: TableViewSpec): Promise<bigint[]> {
+    const key = viewPredicate(view) ?? ''
+    let kept = this.idsByView.get(table)
+    if (!kept) this.idsByView.set(table, (kept = new Map()))
+    let ids = kept.get(key)
+    if (!ids) {
+      const byKey = kept
+      ids = (async () => {
+        const found = await buildQuery(table, { ...view, columns: [], sort: undefined }, { withRowId: true }).toArrow()
+        const column = found.getChild('_rowid')
+        return column ? Array.from(column as Iterable<bigint>, (v) => BigInt(v)) : []
+      })()
+      byKey.set(key, ids)
+      ids.catch(() => byKey.delete(key))
+      for (const old of byKey.keys()) if (byKey.size > POSITION_VIEWS_KEPT) byKey.delete(old)
+    }
+    return ids
+  }
+
+  /**
+   * A search over a row set: Lance's vector and text searches know no `_rowoffset` (the scan's row position), but
+   * prefilter on `_rowid`, so the set's offsets are turned into its rows' ids once (a take of no columns) and kept
+   * with the set (a set belongs to one version, so its ids never change).
+   */
+  private async searchable(table: LanceTable, view: TableViewSpec): Promise<TableViewSpec> {
+    const offsets = rowOffsetsOf(view)
+    if (!offsets || !view.search) return view
+    let ids = this.rowIds.get(offsets)
+    if (!ids) {
+      ids = (async () => {
+        const found: string[] = []
+        for (let first = 0; first < offsets.length; first += TAKE_SLICE_ROWS) {
+          const taken = await table.takeOffsets(offsets.slice(first, first + TAKE_SLICE_ROWS)).select([]).withRowId().toArrow()
+          for (const id of taken.getChild('_rowid')!) found.push(String(id))
+        }
+        return found
+      })()
+      this.rowIds.set(offsets, ids)
+      ids.catch(() => this.rowIds.delete(offsets))
+    }
+    return { ...view, keys: { column: '_rowid', values: await ids, integers: true } }
+  }
+
   /** The handle for the view's version, with the view's columns checked against that version's schema. */
   private async checked(id: TableId, view: TableViewSpec): Promise<Pinned> {
     const pinned = view.version === undefined ? await this.latestPinned(id) : await this.at(id, view.version)
@@ -227,6 +305,11 @@ export class DirQueries {
       throw queryInputError(error) ?? this.hooks.mapError(error, id)
     }
   }
+}
+
+/** The offsets of a view's row set (core resolved it to a key list on `_rowoffset`: src/core/rowset), else null. */
+function rowOffsetsOf(view: TableViewSpec): number[] | null {
+  return view.keys?.column === ROW_OFFSET_COLUMN ? (view.keys.values as number[]) : null
 }
 
 /** A plain view with a sort (a search is ordered by its score instead). */

@@ -7,7 +7,6 @@ import { Spinner } from '../../components/Spinner'
 import { ScanProgress } from '../jobs'
 import { formatCount, formatPercent } from '../../lib/format'
 import { colourBy, plainColours, type Legend } from './colours'
-import { lassoPredicate } from './lasso'
 import type { Points } from './points'
 import { Scatter, type View } from './scatter'
 import { useMap } from './useMap'
@@ -28,7 +27,8 @@ interface Props {
   /** The grid shows a filter, sort or search: a row's place there is not its offset, so a click cannot select it. */
   gridNarrowed: boolean
   onSelectRow(row: number): void
-  onFilter(predicate: string): void
+  /** Narrow the grid to these rows (offsets in the table), a row set kept by core; rejects with the reason. */
+  onLasso(rows: number[]): Promise<void>
   onClose(): void
 }
 
@@ -37,7 +37,7 @@ interface Props {
  * hover shows the row, a click selects it in the grid and offers **Find similar rows** (lines to its nearest
  * neighbours by Lance's vector search), the **Lasso** filters the grid to the rows it encloses.
  */
-export function MapPanel({ tableRef, version, fields, gridNarrowed, onSelectRow, onFilter, onClose }: Props) {
+export function MapPanel({ tableRef, version, fields, gridNarrowed, onSelectRow, onLasso, onClose }: Props) {
   const vectors = fields.filter((f) => f.vectorDimension !== undefined)
   const [column, setColumn] = useState(vectors[0]?.name ?? '')
   const { job, error, points, cancel, retry } = useMap(tableRef, version, column)
@@ -64,7 +64,7 @@ export function MapPanel({ tableRef, version, fields, gridNarrowed, onSelectRow,
       {error && <ErrorPanel error={error} title="Could not make the map" actions={[{ label: 'Try again', run: retry }]} />}
       {job?.state === 'failed' && job.error && <ErrorPanel error={job.error} title="Could not make the map" actions={[{ label: 'Try again', run: retry }]} />}
       {summary && <SkippedNote summary={summary} />}
-      {summary && points && <MapCanvas key={job!.id} tableRef={tableRef} summary={summary} points={points} fields={fields} gridNarrowed={gridNarrowed} onSelectRow={onSelectRow} onFilter={onFilter} />}
+      {summary && points && <MapCanvas key={job!.id} tableRef={tableRef} summary={summary} points={points} fields={fields} gridNarrowed={gridNarrowed} onSelectRow={onSelectRow} onLasso={onLasso} />}
     </section>
   )
 }
@@ -87,10 +87,10 @@ interface CanvasProps {
   fields: FieldInfo[]
   gridNarrowed: boolean
   onSelectRow(row: number): void
-  onFilter(predicate: string): void
+  onLasso(rows: number[]): Promise<void>
 }
 
-function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRow, onFilter }: CanvasProps) {
+function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRow, onLasso }: CanvasProps) {
   const host = useRef<HTMLDivElement>(null)
   const gl = useRef<HTMLCanvasElement>(null)
   const overlay = useRef<HTMLCanvasElement>(null)
@@ -294,9 +294,9 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
       drawOverlay()
       const chosen = points.inside(polygon)
       if (chosen.length === 0) return
-      const predicate = lassoPredicate(chosen.map((i) => points.rows[i]!))
-      setLassoError(predicate ? null : `The lasso holds ${formatCount(chosen.length)} rows: more than one filter can name. Draw a smaller lasso.`)
-      if (predicate) onFilter(predicate)
+      // Any number of rows: core keeps them as a row set the grid's view names (no filter to outgrow).
+      setLassoError(null)
+      onLasso(chosen.map((i) => points.rows[i]!)).catch((error: unknown) => setLassoError(`The lasso could not filter the grid: ${errorData(error).message}`))
       return
     }
     if (d.moved) return

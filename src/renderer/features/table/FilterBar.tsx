@@ -31,8 +31,12 @@ export const FilterBar = forwardRef<
     disabledReason?: string
     /** What the last predicate tried may mean instead (shown while the box still holds that predicate). */
     hints?: { filter: string; items: readonly PredicateHint[] } | null
+    /** The view is narrowed to a row set (the map's lasso): what it is, shown in the box ("lasso: 5,000 rows of version 3"). */
+    rowSet?: string
+    /** Back to the whole table (the filter, if any, stays). Escape in an empty box does it too. */
+    onClearRowSet?: () => void
   }
->(function FilterBar({ filter, onApply, error, onEdit, applying, recent, ftsColumns, textQuery, onTextSearch, disabledReason, hints }, ref) {
+>(function FilterBar({ filter, onApply, error, onEdit, applying, recent, ftsColumns, textQuery, onTextSearch, disabledReason, hints, rowSet, onClearRowSet }, ref) {
   const [draft, setDraft] = useState(filter)
   const [search, setSearch] = useState(textQuery)
   const [recentOpen, setRecentOpen] = useState(false)
@@ -56,6 +60,7 @@ export const FilterBar = forwardRef<
       setRecentOpen(false)
       setDraft('')
       if (filter !== '') onApply('')
+      else if (rowSet) onClearRowSet?.()
       else onEdit()
     } else if (event.key === 'ArrowDown' && recent.length > 0) {
       event.preventDefault()
@@ -70,6 +75,16 @@ export const FilterBar = forwardRef<
         <label className="filter-label" htmlFor={`${listId}-input`}>
           WHERE
         </label>
+        {rowSet && (
+          <span className="row-set-chip" role="status" aria-label="Row set">
+            <span>{rowSet}</span>
+            <button type="button" className="icon-button" aria-label="Clear the lasso" title="Show the whole table again" onClick={onClearRowSet}>
+              ×
+            </button>
+            {/* The box's filter, if any, applies to these rows. */}
+            <span aria-hidden="true">AND</span>
+          </span>
+        )}
         <input
           ref={input}
           id={`${listId}-input`}

@@ -171,7 +171,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
             fields={info.schema}
             gridNarrowed={q.narrowed || (q.gridProps.sort?.length ?? 0) > 0}
             onSelectRow={q.goToRow}
-            onFilter={q.setFilter}
+            onLasso={q.lasso}
             onClose={() => setMapOpen(false)}
           />
         )}

@@ -10,7 +10,7 @@ import { SimilarPanel, VectorPasteDialog } from './SimilarPanel'
 import { andFilter, quickFilterPredicate, type QuickFilter } from '../../lib/sql'
 import { useTableView } from './useTableView'
 import { formatCount } from '../../lib/format'
-import {  } from '../../lib/format'
+import { call } from '../../api'
 
 /** Neighbours asked for by **Find similar rows** unless the user changes k. */
 const DEFAULT_K = 20
@@ -18,10 +18,10 @@ const DEFAULT_K = 20
 const TEXT_SEARCH_K = 1000
 
 /** What the header calls the view's count: a search's count is its results, never "matching rows" of the table. */
-export function countLabelOf(choice: { filter?: string; search?: { kind: 'vector' | 'fts' } }): string {
+export function countLabelOf(choice: { filter?: string; search?: { kind: 'vector' | 'fts' }; rowSet?: unknown }): string {
   if (choice.search?.kind === 'fts') return 'Search results'
   if (choice.search?.kind === 'vector') return 'Nearest rows'
-  return choice.filter?.trim() ? 'Matching rows' : 'Rows'
+  return choice.filter?.trim() || choice.rowSet ? 'Matching rows' : 'Rows'
 }
 
 const QUICK_TYPES = /^(u?int\d*|float\d*|double|utf8|largeutf8|bool(ean)?)$/i
@@ -182,6 +182,8 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
       <FilterBar
         ref={filterBar}
         filter={choice.filter ?? ''}
+        rowSet={choice.rowSet ? `lasso: ${formatCount(choice.rowSet.rows)} ${choice.rowSet.rows === 1 ? 'row' : 'rows'} of version ${choice.rowSet.version}` : undefined}
+        onClearRowSet={() => void apply((latest) => ({ ...latest, rowSet: undefined }))}
         onApply={(f) => void applyFilter(f)}
         error={tv.error}
         onEdit={tv.clearError}
@@ -263,7 +265,7 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
 
   return {
     count: tv.count,
-    narrowed: !!search || !!choice.filter || !!keys,
+    narrowed: !!search || !!choice.filter || !!keys || !!choice.rowSet,
     /** What the count counts ("Rows", "Matching rows", "Search results", "Nearest rows"). */
     countLabel: countLabelOf(choice),
     fields,
@@ -271,8 +273,16 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
     filter: choice.filter,
     /** Narrow the view by one more predicate (AND), as a quick filter does; the Filter rows box shows the result. */
     addFilter: (predicate: string) => void applyFilter(andFilter(choice.filter, predicate)),
-    /** Replace the filter (the map's lasso); the Filter rows box shows it. */
-    setFilter: (predicate: string) => void applyFilter(predicate),
+    /**
+     * The map's lasso: these rows (offsets in the view's version) become a row set core keeps, and the view shows
+     * only them (the filter, sort and search still apply; the Filter rows box names the set). Rejects in words.
+     */
+    lasso: async (rows: number[]) => {
+      const version = tv.view.version
+      if (version === undefined) return
+      const rowSet = await call('rowsets/create', { ...tableRef, namespace: [...tableRef.namespace], version, offsets: rows })
+      if (!(await apply((latest) => ({ ...latest, rowSet })))) throw new Error('the grid kept its rows (see the message under the filter box)')
+    },
     /** Select a row of the view in the grid, as Go to row does. */
     goToRow: (row: number) => setSelectRow({ row, nonce: Date.now() }),
     gridProps: {

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import type { AppErrorData, Search, SortKey, TableInfo, TableRef, TableViewSpec } from '../../../contract'
+import type { AppErrorData, RowSetInfo, Search, SortKey, TableInfo, TableRef, TableViewSpec } from '../../../contract'
 import { call } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
 import { countQuery, firstPageQuery, tableKeys } from './queries'
@@ -15,6 +15,8 @@ export interface ViewChoice {
   filter?: string
   sort?: SortKey[]
   search?: Search
+  /** Rows chosen on the map (a lasso), kept by core as a row set of this version; the filter ANDs with it. */
+  rowSet?: RowSetInfo
 }
 
 export interface TableViewState {
@@ -36,7 +38,7 @@ export interface TableViewState {
 }
 
 function narrows(choice: ViewChoice): boolean {
-  return !!choice.search || !!choice.filter?.trim()
+  return !!choice.search || !!choice.filter?.trim() || !!choice.rowSet
 }
 
 /**
@@ -46,10 +48,12 @@ function narrows(choice: ViewChoice): boolean {
  */
 export function useTableView(ref: TableRef, info: TableInfo | null, keys?: TableViewSpec['keys']): TableViewState {
   const client = useQueryClient()
-  const [choice, setChoice] = useState<ViewChoice>({})
+  const [chosen, setChoice] = useState<ViewChoice>({})
+  const version = info?.version
+  // A row set names one version's rows: after a reload to another version the whole table shows again.
+  const choice = useMemo(() => (chosen.rowSet && version !== undefined && chosen.rowSet.version !== version ? { ...chosen, rowSet: undefined } : chosen), [chosen, version])
   const [error, setError] = useState<AppErrorData | null>(null)
   const [applying, setApplying] = useState(false)
-  const version = info?.version
 
   const view = useMemo<TableViewSpec>(
     () => ({
@@ -58,6 +62,7 @@ export function useTableView(ref: TableRef, info: TableInfo | null, keys?: Table
       ...(choice.filter?.trim() ? { filter: choice.filter } : {}),
       ...(choice.sort?.length ? { sort: choice.sort } : {}),
       ...(choice.search ? { search: choice.search } : {}),
+      ...(choice.rowSet ? { rowSet: choice.rowSet.id } : {}),
     }),
     [version, choice, keys],
   )
@@ -103,6 +108,7 @@ export function useTableView(ref: TableRef, info: TableInfo | null, keys?: Table
         ...(next.filter?.trim() ? { filter: next.filter } : {}),
         ...(next.sort?.length ? { sort: next.sort } : {}),
         ...(next.search ? { search: next.search } : {}),
+        ...(next.rowSet && next.rowSet.version === version ? { rowSet: next.rowSet.id } : {}),
       }
       // Not at once: that render would compete for the CPU with the host's work on the two requests.
       const spinner = setTimeout(() => setApplying(true), SPINNER_DELAY_MS)
