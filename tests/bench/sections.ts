@@ -18,4 +18,5 @@ export const sections: Record<string, () => Promise<Section>> = {
   profile: async () => (await import('./profile')).section,
   'objstore-server': async () => (await import('./objstore-server')).section,
   map: async () => (await import('./map')).section,
+  umap: async () => (await import('./umap')).section,
 }
