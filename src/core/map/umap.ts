@@ -73,11 +73,20 @@ export async function umapColumn(client: NamespaceClient, table: TableRef, versi
   const some = new Float32Array(m * d)
   for (let i = 0; i < m; i++) some.set(sample.subarray(Math.floor((i * n) / m) * d, Math.floor((i * n) / m) * d + d), i * d)
   const basis = fitBasis(some, m, d, k)
+  // The same arithmetic, in the same order, as the worker's placing (umapWorker.ts): a sample row met again in the
+  // scan reduces to the very same point, and so lands exactly on its own UMAP point.
+  const shift = new Float64Array(k)
+  for (let j = 0; j < k; j++) {
+    let s = 0
+    for (let q = 0; q < d; q++) s += basis.mean[q]! * basis.axes[j * d + q]!
+    shift[j] = s
+  }
   const reduced = new Float32Array(n * k)
   for (let i = 0; i < n; i++)
     for (let j = 0; j < k; j++) {
       let s = 0
-      for (let q = 0; q < d; q++) s += (sample[i * d + q]! - basis.mean[q]!) * basis.axes[j * d + q]!
+      for (let q = 0; q < d; q++) s += sample[i * d + q]! * basis.axes[j * d + q]!
+      s -= shift[j]!
       reduced[i * k + j] = s
     }
   signal?.throwIfAborted()
