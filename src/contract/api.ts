@@ -8,7 +8,7 @@ import { importPreviewInput, importStartInput, uploadIdSchema, type ImportJobInf
 import { exportStartInput, type ExportJobInfo } from './export'
 import type { IndexJobInfo } from './indexJobs'
 import { jobIdSchema, type JobInfo } from './jobs'
-import { mapJobIdSchema, type MapJobInfo } from './map'
+import { mapJobIdSchema, mapMethodSchema, umapSampleSchema, type MapJobInfo } from './map'
 import { profileJobIdSchema, type ProfileJobInfo } from './profile'
 import { diffJobIdSchema, type DiffJobInfo } from './diff'
 import { MAX_ROW_SET_ROWS, type RowSetInfo } from './rowSet'
@@ -214,7 +214,7 @@ export const api = {
   /** A diff job as it is now (with its result once done). */
   'diff/get': method<DiffJobInfo>()(z.object({ jobId: diffJobIdSchema })),
   /** The embedding map of a vector column at a version (src/core/map): answered at once when kept, else a job followed by `jobs/progress` events. */
-  'map/start': method<MapJobInfo>()(tableRefSchema.extend({ column: z.string().min(1).max(1024), version: versionSchema.optional() })),
+  'map/start': method<MapJobInfo>()(tableRefSchema.extend({ column: z.string().min(1).max(1024), version: versionSchema.optional(), method: mapMethodSchema.optional(), sample: umapSampleSchema.optional() })),
   /** A map job as it is now (its summary once done). */
   'map/get': method<MapJobInfo>()(z.object({ jobId: mapJobIdSchema })),
   /** A finished map's coordinates as Arrow IPC bytes: columns `x`, `y` (Float32) and `row` (the row's offset in the table, Uint32). */

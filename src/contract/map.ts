@@ -13,19 +13,39 @@ export const mapJobIdSchema = z.string().regex(/^m[A-Za-z0-9_-]{1,64}$/, 'must b
 /** Rows the components are fitted on (spread evenly over the table). */
 export const MAP_SAMPLE_ROWS = 2048
 
+/**
+ * How the points are laid out: `pca` projects every row on the two principal components; `umap` lays out a
+ * sample the user sizes with UMAP and places every other row at the weighted mean of its nearest sample rows
+ * (found in a 16-d PCA of the column), so a million rows cost one scan plus a bounded search each.
+ */
+export const mapMethodSchema = z.enum(['pca', 'umap'], { message: 'The map method must be "pca" or "umap"' })
+export type MapMethod = z.infer<typeof mapMethodSchema>
+
+/** Rows a UMAP layout may be fitted on: fewer says little, more takes minutes (UMAP is quadratic-ish in JS). */
+export const UMAP_SAMPLE = { min: 1000, max: 20_000, default: 5000 } as const
+const sampleMessage = `A UMAP sample is a whole number of rows from ${UMAP_SAMPLE.min.toLocaleString('en')} to ${UMAP_SAMPLE.max.toLocaleString('en')}`
+export const umapSampleSchema = z.number({ message: sampleMessage }).int({ message: sampleMessage }).min(UMAP_SAMPLE.min, { message: sampleMessage }).max(UMAP_SAMPLE.max, { message: sampleMessage })
+
 export interface MapSummary {
   table: TableRef
   version: number
   column: string
   dimension: number
+  /** How the points were laid out (maps kept before methods existed are `pca`). */
+  method: MapMethod
+  /** Rows the layout was fitted on: the PCA's components, or the UMAP layout (the rest placed by their nearest sample rows). */
+  sample: number
   /** Rows placed on the map. */
   rows: number
   /** Rows left off: a NaN (or infinite) item, a null vector, or a length other than `dimension`. */
   skipped: { nan: number; nulls: number; wrongDimension: number }
-  /** Share of the variance each of the two axes explains (of the sample). */
+  /** Share of the variance each of the two axes explains (of the sample); for UMAP, of the PCA the neighbours are found in. */
   explained: [number, number]
-  /** How a vector becomes a point: x = v·axes[0] − shift[0], y = v·axes[1] − shift[1] (places search results on the map). */
-  projection: { axes: [number[], number[]]; shift: [number, number] }
+  /**
+   * How a vector becomes a point: x = v·axes[0] − shift[0], y = v·axes[1] − shift[1] (places search results on the
+   * map). Null for UMAP, whose layout is no linear map of the vector.
+   */
+  projection: { axes: [number[], number[]]; shift: [number, number] } | null
   computedAt: number
   elapsedMs: number
 }
@@ -37,6 +57,9 @@ export interface MapJobInfo {
   table: TableRef
   version: number
   column: string
+  method: MapMethod
+  /** Rows the UMAP layout is fitted on (null for PCA). */
+  sample: number | null
   /** True when the coordinates came from the side cache (no scan ran). */
   cached: boolean
   createdAt: number

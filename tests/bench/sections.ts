@@ -19,4 +19,5 @@ export const sections: Record<string, () => Promise<Section>> = {
   'objstore-server': async () => (await import('./objstore-server')).section,
   map: async () => (await import('./map')).section,
   lasso: async () => (await import('./lasso')).section,
+  umap: async () => (await import('./umap')).section,
 }

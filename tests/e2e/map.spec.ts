@@ -158,4 +158,18 @@ test('Map draws every row; hover shows it, a click selects it, Find similar rows
   await expect(page.getByTestId('row-count')).toHaveText('100')
   await filterBox.fill('')
   await expect(page.getByTestId('row-count')).toHaveText(ROWS.toLocaleString('en-US'))
+
+  // UMAP on a sample the user sizes: an out-of-bounds size is refused in words, 1,000 is taken on Enter; every row
+  // is drawn (the rest placed by their nearest sample rows) and the map says which method and sample made it.
+  await expect(map.getByTestId('map-meta')).toContainText('· PCA')
+  await map.getByRole('combobox', { name: 'Map method' }).selectOption('umap')
+  const sampleField = map.getByRole('textbox', { name: 'UMAP sample rows' })
+  await sampleField.fill('50')
+  await expect(map.getByRole('alert').filter({ hasText: '1,000 to 20,000 rows' })).toBeVisible()
+  await sampleField.fill('1000')
+  await sampleField.press('Enter')
+  await expect(map.getByTestId('map-meta')).toContainText(`${ROWS.toLocaleString('en-US')} points · UMAP of a 1,000-row sample`)
+  await expect(map.getByTestId('map-note')).toContainText('UMAP of 1,000 sample rows')
+  await expect(map.getByTestId('map-points')).toHaveAttribute('data-points', String(ROWS))
+  await expect.poll(async () => (await drawnPixels(page)).count).toBeGreaterThan(20)
 })

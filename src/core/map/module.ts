@@ -1,9 +1,10 @@
 import type { Input, MapJobInfo, TableRef } from '../../contract'
-import { AppError } from '../../contract'
+import { AppError, UMAP_SAMPLE } from '../../contract'
 import { copyScanInfo, JobRegistry, JobsOfKind, runScan, type Job } from '../jobs'
 import type { NamespaceClient } from '../namespace/client'
 import { MemorySideCache, type SideCache } from '../sideCache'
 import { decodeSummary, encodeMap, mapColumn } from './run'
+import { umapColumn } from './umap'
 
 export interface MapModuleDeps {
   client: (connectionId: string) => NamespaceClient
@@ -14,6 +15,8 @@ export interface MapModuleDeps {
   progressIntervalMs?: number
   /** Rows the components are fitted on (tests make it small). */
   sampleRows?: number
+  /** UMAP optimisation epochs (tests make it small). */
+  umapEpochs?: number
 }
 
 type MapJob = Job<MapJobInfo>
@@ -44,7 +47,10 @@ export class MapModule extends JobsOfKind<'map'> {
     const versions = await client.listVersions(id)
     const committed = versions.find((v) => v.version === version)
     if (!committed) throw new AppError('not_found', `${table.name} has no version ${version} (it may have been cleaned up)`, { hint: 'Open the latest version and make the map again' })
-    const key = [this.deps.location(input.connectionId) ?? `session:${input.connectionId}`, table.namespace, table.name, version, committed.timestamp, input.column]
+    const key: unknown[] = [this.deps.location(input.connectionId) ?? `session:${input.connectionId}`, table.namespace, table.name, version, committed.timestamp, input.column]
+    // A UMAP map is kept beside the PCA one (whose key is as it was before there was a choice), one per sample size.
+    const umapSample = input.method === 'umap' ? (input.sample ?? UMAP_SAMPLE.default) : null
+    if (umapSample !== null) key.push('umap', umapSample)
     const same = JSON.stringify(key)
     for (const [jobId, k] of this.keys) {
       if (JSON.stringify(k) !== same || !this.jobs.has(jobId)) continue
@@ -53,7 +59,7 @@ export class MapModule extends JobsOfKind<'map'> {
     }
     const job = this.jobs.create(
       'map',
-      (jobId, now) => ({ id: jobId, kind: 'map', state: 'running', table, version, column: input.column, cached: false, createdAt: now, finishedAt: null, progress: { rows: 0, totalRows: null }, error: null, result: null }),
+      (jobId, now) => ({ id: jobId, kind: 'map', state: 'running', table, version, column: input.column, method: umapSample === null ? 'pca' : 'umap', sample: umapSample, cached: false, createdAt: now, finishedAt: null, progress: { rows: 0, totalRows: null }, error: null, result: null }),
       { copy: copyScanInfo },
     )
     const { info } = job
@@ -67,7 +73,7 @@ export class MapModule extends JobsOfKind<'map'> {
       job.finish('done')
       return job.snapshot()
     }
-    void this.run(job, key, client)
+    void this.run(job, key, client, umapSample)
     job.publish()
     return job.snapshot()
   }
@@ -82,10 +88,14 @@ export class MapModule extends JobsOfKind<'map'> {
     return bytes
   }
 
-  private run(job: MapJob, key: unknown[], client: NamespaceClient): Promise<void> {
+  private run(job: MapJob, key: unknown[], client: NamespaceClient, umapSample: number | null): Promise<void> {
     return runScan(job, async ({ signal, progress }) => {
       const { info } = job
-      const result = await mapColumn(client, info.table, info.version, info.column, { signal, sampleRows: this.deps.sampleRows, progressIntervalMs: this.deps.progressIntervalMs, onProgress: progress })
+      const common = { signal, progressIntervalMs: this.deps.progressIntervalMs, onProgress: progress }
+      const result =
+        umapSample === null
+          ? await mapColumn(client, info.table, info.version, info.column, { ...common, sampleRows: this.deps.sampleRows })
+          : await umapColumn(client, info.table, info.version, info.column, { ...common, sample: umapSample, epochs: this.deps.umapEpochs })
       signal.throwIfAborted()
       // The coordinates are answered from the cache (`map/coords`): a map that cannot be kept fails in words.
       await this.cache.write(KIND, key, encodeMap(result))

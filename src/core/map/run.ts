@@ -164,6 +164,8 @@ export async function mapColumn(client: NamespaceClient, table: TableRef, versio
     version,
     column,
     dimension,
+    method: 'pca',
+    sample: picked.length,
     rows: placed,
     skipped,
     explained: components.explained,
@@ -238,5 +240,6 @@ export function encodeMap(result: MapResult): Uint8Array {
 export function decodeSummary(bytes: Uint8Array): MapSummary {
   const text = tableFromIPC(bytes).schema.metadata.get('map')
   if (!text) throw new AppError('internal', 'A kept map has no summary')
-  return JSON.parse(text) as MapSummary
+  // Maps kept before the method was a choice are PCA maps (their sample size was not recorded).
+  return { method: 'pca', sample: MAP_SAMPLE_ROWS, ...(JSON.parse(text) as Partial<MapSummary>) } as MapSummary
 }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react'
 import type { Table, Vector } from 'apache-arrow'
-import type { FieldInfo, MapSummary, TableRef } from '../../../contract'
+import { UMAP_SAMPLE, type FieldInfo, type MapMethod, type MapSummary, type TableRef } from '../../../contract'
 import { readPage } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
@@ -40,7 +40,9 @@ interface Props {
 export function MapPanel({ tableRef, version, fields, gridNarrowed, onSelectRow, onLasso, onClose }: Props) {
   const vectors = fields.filter((f) => f.vectorDimension !== undefined)
   const [column, setColumn] = useState(vectors[0]?.name ?? '')
-  const { job, error, points, cancel, retry } = useMap(tableRef, version, column)
+  const [method, setMethod] = useState<MapMethod>('pca')
+  const [sample, setSample] = useState<number>(UMAP_SAMPLE.default)
+  const { job, error, points, cancel, retry } = useMap(tableRef, version, column, method, sample)
   const summary = job?.state === 'done' ? job.result : null
   return (
     <section className="map-panel" aria-label="Embedding map">
@@ -53,8 +55,13 @@ export function MapPanel({ tableRef, version, fields, gridNarrowed, onSelectRow,
             ))}
           </select>
         )}
+        <select aria-label="Map method" value={method} onChange={(e) => setMethod(e.target.value as MapMethod)}>
+          <option value="pca">PCA</option>
+          <option value="umap">UMAP</option>
+        </select>
+        {method === 'umap' && <SampleField value={sample} onChange={setSample} />}
         <span className="panel-meta" data-testid="map-meta">
-          {summary && `${column} · version ${summary.version} · ${formatCount(summary.rows)} points${job?.cached ? ' · kept' : ''}`}
+          {summary && `${column} · version ${summary.version} · ${formatCount(summary.rows)} points · ${methodLabel(summary)}${job?.cached ? ' · kept' : ''}`}
         </span>
         <button type="button" className="icon-button" aria-label="Close map" title="Close map" onClick={onClose}>
           ×
@@ -69,12 +76,53 @@ export function MapPanel({ tableRef, version, fields, gridNarrowed, onSelectRow,
   )
 }
 
+/** Which method made the map, and on how many rows (PCA: the components' sample; UMAP: the laid-out sample). */
+function methodLabel(summary: MapSummary): string {
+  return summary.method === 'umap' ? `UMAP of a ${formatCount(summary.sample)}-row sample` : 'PCA'
+}
+
+/**
+ * The UMAP sample size: typed freely, used once the user leaves the field or presses Enter, and only when it is
+ * within bounds (a size passed through while typing would start a job for nothing); else it says what it takes.
+ */
+function SampleField({ value, onChange }: { value: number; onChange(n: number): void }) {
+  const [text, setText] = useState(String(value))
+  const parsed = Number(text.replace(/[,\s_]/g, ''))
+  const valid = Number.isInteger(parsed) && parsed >= UMAP_SAMPLE.min && parsed <= UMAP_SAMPLE.max
+  const commit = () => {
+    if (valid && parsed !== value) onChange(parsed)
+  }
+  return (
+    <label className="map-sample">
+      Sample{' '}
+      <input
+        aria-label="UMAP sample rows"
+        inputMode="numeric"
+        size={7}
+        value={text}
+        aria-invalid={!valid}
+        title={`Rows UMAP lays out (${formatCount(UMAP_SAMPLE.min)} to ${formatCount(UMAP_SAMPLE.max)}); the rest are placed by their nearest sample rows`}
+        onChange={(e) => setText(e.target.value)}
+        onBlur={commit}
+        onKeyDown={(e) => e.key === 'Enter' && commit()}
+      />
+      {!valid && (
+        <span role="alert" className="map-sample-error">
+          {formatCount(UMAP_SAMPLE.min)} to {formatCount(UMAP_SAMPLE.max)} rows
+        </span>
+      )}
+    </label>
+  )
+}
+
 function SkippedNote({ summary }: { summary: MapSummary }) {
   const { nan, nulls, wrongDimension } = summary.skipped
   const parts = [nan && `${formatCount(nan)} with NaN`, nulls && `${formatCount(nulls)} null`, wrongDimension && `${formatCount(wrongDimension)} not ${summary.dimension} long`].filter(Boolean)
   return (
     <div className="map-note" data-testid="map-note">
-      PCA of {summary.dimension}-d vectors: axes explain {formatPercent(summary.explained[0])} and {formatPercent(summary.explained[1])}.
+      {summary.method === 'umap'
+        ? `UMAP of ${formatCount(summary.sample)} sample rows of ${summary.dimension}-d vectors; every other row placed at the weighted mean of its nearest sample rows (found in a 16-d PCA).`
+        : `PCA of ${summary.dimension}-d vectors: axes explain ${formatPercent(summary.explained[0])} and ${formatPercent(summary.explained[1])}.`}
       {parts.length > 0 && ` Left off: ${parts.join(', ')}.`}
     </div>
   )
@@ -328,7 +376,9 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
       const vector = Array.from((own.getChild(vectorColumn)!.get(0) as Vector).toArray() as ArrayLike<number>, Number)
       const found = await readPage(tableRef, 0, NEIGHBOURS + 1, undefined, { version, columns: [vectorColumn], search: { kind: 'vector', column: vectorColumn, vector, metric: 'l2', prefilter: true, k: NEIGHBOURS + 1 } })
       const column = found.getChild(vectorColumn)!
-      const [a, b] = summary.projection.axes
+      const projection = summary.projection
+      if (!projection) return
+      const [a, b] = projection.axes
       const at: [number, number][] = []
       for (let i = 0; i < column.length; i++) {
         const v = (column.get(i) as Vector | null)?.toArray() as ArrayLike<number> | undefined
@@ -339,7 +389,7 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
           x += v[k]! * a[k]!
           y += v[k]! * b[k]!
         }
-        at.push([x - summary.projection.shift[0], y - summary.projection.shift[1]])
+        at.push([x - projection.shift[0], y - projection.shift[1]])
       }
       // The row itself comes back first (distance 0); lines go to the others.
       setNeighbours({ point: selected, at: at.slice(1) })
@@ -372,7 +422,13 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
           </select>
         </label>
         {colouring && <Spinner label="Reading colours" />}
-        <button type="button" className="button small" disabled={selected === null} onClick={() => void findSimilar()}>
+        <button
+          type="button"
+          className="button small"
+          disabled={selected === null || !summary.projection}
+          title={summary.projection ? undefined : 'A UMAP map is no linear map of the vectors: lines to similar rows are drawn on a PCA map'}
+          onClick={() => void findSimilar()}
+        >
           Find similar rows
         </button>
         <button type="button" className="button small" onClick={() => {

@@ -1,6 +1,6 @@
 import { tableFromIPC } from 'apache-arrow'
 import { useEffect, useState } from 'react'
-import type { AppErrorData, MapJobInfo, TableRef } from '../../../contract'
+import type { AppErrorData, MapJobInfo, MapMethod, TableRef } from '../../../contract'
 import { call } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
 import { useStartedJob } from '../jobs'
@@ -11,9 +11,13 @@ import { Points } from './points'
  * when it opens, followed through the session's job list, and its coordinates fetched once the job is done.
  * Closing the panel cancels a running job (a cancelled job keeps nothing).
  */
-export function useMap(tableRef: TableRef, version: number, column: string) {
-  const key = JSON.stringify([tableRef.connectionId, tableRef.namespace, tableRef.name, version, column])
-  const started = useStartedJob<MapJobInfo>(key, () => call('map/start', { connectionId: tableRef.connectionId, namespace: [...tableRef.namespace], name: tableRef.name, version, column }))
+export function useMap(tableRef: TableRef, version: number, column: string, method: MapMethod = 'pca', sample?: number) {
+  // The sample size matters only to UMAP: a PCA map is the same job whatever the UMAP field says.
+  const umapSample = method === 'umap' ? sample : undefined
+  const key = JSON.stringify([tableRef.connectionId, tableRef.namespace, tableRef.name, version, column, method, umapSample])
+  const started = useStartedJob<MapJobInfo>(key, () =>
+    call('map/start', { connectionId: tableRef.connectionId, namespace: [...tableRef.namespace], name: tableRef.name, version, column, ...(method === 'umap' ? { method, sample: umapSample } : {}) }),
+  )
   const { job, cancel, retry } = started
   const [points, setPoints] = useState<{ jobId: string; points: Points } | { jobId: string; error: AppErrorData } | null>(null)
   const done = job?.state === 'done' ? job.id : null

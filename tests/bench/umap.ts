@@ -1,0 +1,63 @@
+/**
+ * UMAP map benchmark (a section of `npm run bench`): BENCH_MAP_ROWS rows (1,000,000) × BENCH_MAP_DIM-d vectors
+ * (768), the same generated table as the `map` section. `umapColumn` with a BENCH_UMAP_SAMPLE-row sample (5,000,
+ * the panel's default) — the even sample, a 16-d PCA, UMAP fitted in a worker thread, one streaming scan placing
+ * every row by its nearest sample rows — timed beside a bare @lancedb/lancedb scan of the vector column (ABBA
+ * reps, no warm-up: the fit dominates and does not warm). No target is set for UMAP; the ratio says what it costs
+ * over the scan, the fit is the same whatever the table's size.
+ */
+import { loadavg } from 'node:os'
+import * as lancedb from '@lancedb/lancedb'
+import { umapColumn } from '../../src/core/map'
+import { DirNamespaceClient } from '../../src/core/namespace/dir'
+import { BENCH_TABLE, ensureRowsCatalog } from './data'
+import { compare, count, envInt, ms, ratio, type BenchContext, type Report, type Section } from './lib'
+
+const loads = () => loadavg().map((l) => l.toFixed(1)).join(' / ')
+
+async function run(context: BenchContext): Promise<Report> {
+  const rows = envInt('BENCH_MAP_ROWS', 1_000_000)
+  const dim = envInt('BENCH_MAP_DIM', 768)
+  const reps = envInt('BENCH_MAP_REPS', 3)
+  const sample = envInt('BENCH_UMAP_SAMPLE', 5000)
+  const root = await ensureRowsCatalog(context, { rows, dim })
+  const client = await DirNamespaceClient.open(root)
+  const db = await lancedb.connectNamespace('dir', { root })
+  const table = await db.openTable(BENCH_TABLE.name, [...BENCH_TABLE.namespace])
+  const version = await table.version()
+  const ref = { connectionId: 'bench', namespace: [...BENCH_TABLE.namespace], name: BENCH_TABLE.name }
+  const loadBefore = loads()
+  context.log(`umap: UMAP map (${count(sample)}-row sample) vs a bare scan of the vector column`)
+  let placed = 0
+  const result = await compare(
+    async () => {
+      placed = (await umapColumn(client, ref, version, 'vector', { sample })).summary.rows
+    },
+    async () => {
+      let n = 0
+      for await (const batch of table.query().select(['vector'])) n += batch.numRows
+      if (n !== rows) throw new Error(`bare scan read ${n} rows`)
+    },
+    { reps, warmup: 0 },
+  )
+  const rssMb = process.resourceUsage().maxRSS / 1024
+  table.close()
+  db.close()
+  await client.close()
+  return {
+    notes: [
+      `${count(rows)} rows × ${dim}-d vectors (${count(placed)} placed), UMAP sample ${count(sample)}; ${reps} reps (ABBA), medians; load average ${loadBefore} before, ${loads()} after, on this machine's shared cores.`,
+      `Reps (ours / bare): ${result.reps.map((r) => `${ms(r.ours)} / ${ms(r.bare)} ms = ${ratio(r.ratio)}`).join('; ')}.`,
+      `Peak RSS of the bench process (the job, the bare scans' read-ahead): ${rssMb.toFixed(0)} MiB.`,
+    ],
+    tables: [
+      {
+        title: 'UMAP map',
+        columns: ['measure', 'ours', 'bare', 'ratio / value', 'verdict'],
+        rows: [[`UMAP map (${count(sample)}-row sample, every row placed) vs a bare scan of the vector column (ms)`, ms(result.ours), ms(result.bare), ratio(result.ratio), '— (no target)']],
+      },
+    ],
+  }
+}
+
+export const section: Section = { title: 'UMAP map', run }
