@@ -6,7 +6,7 @@ import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
 import { ScanProgress } from '../jobs'
 import { formatCount, formatPercent } from '../../lib/format'
-import { colourBy, plainColours, type Legend } from './colours'
+import { colourBy, PLAIN, type Legend } from './colours'
 import { lassoPredicate } from './lasso'
 import type { Points } from './points'
 import { Scatter, type View } from './scatter'
@@ -134,7 +134,7 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
     ctx.clearRect(0, 0, canvas.width, canvas.height)
     const toScreen = (x: number, y: number): [number, number] => [canvas.width / ratio / 2 + (x - v.cx) * v.scale, canvas.height / ratio / 2 - (y - v.cy) * v.scale]
     if (neighbours) {
-      const [sx, sy] = toScreen(points.xy[neighbours.point * 2]!, points.xy[neighbours.point * 2 + 1]!)
+      const [sx, sy] = toScreen(points.x[neighbours.point]!, points.y[neighbours.point]!)
       ctx.strokeStyle = 'rgba(220, 38, 38, 0.8)'
       ctx.lineWidth = 1.5
       for (const [x, y] of neighbours.at) {
@@ -150,7 +150,7 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
       [hover?.point ?? null, 'rgb(17, 24, 39)'],
     ] as const) {
       if (point === null) continue
-      const [x, y] = toScreen(points.xy[point * 2]!, points.xy[point * 2 + 1]!)
+      const [x, y] = toScreen(points.x[point]!, points.y[point]!)
       ctx.strokeStyle = colour
       ctx.lineWidth = 2
       ctx.beginPath()
@@ -184,7 +184,7 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
     if (!scatter.current) {
       try {
         scatter.current = new Scatter(gl.current)
-        scatter.current.setPoints(points.xy, plainColours(points.count))
+        scatter.current.setPoints(points.x, points.y, PLAIN)
       } catch (e) {
         // Whether WebGL works is known only once the canvas exists.
         // eslint-disable-next-line react-hooks/set-state-in-effect
@@ -194,6 +194,9 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
     }
     if (!view.current) view.current = points.fit(size.width, size.height)
     draw()
+    // The hover grid is built once the first frame is out, when the window is idle.
+    const idle = requestIdleCallback(() => points.index())
+    return () => cancelIdleCallback(idle)
   }, [size, points, draw])
 
   useEffect(() => () => scatter.current?.dispose(), [])
@@ -203,7 +206,7 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
   useEffect(() => {
     if (!scatter.current) return
     if (!colourColumn) {
-      scatter.current.setColours(plainColours(points.count))
+      scatter.current.setPlain(PLAIN)
       draw()
       return
     }
