@@ -118,9 +118,17 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
   useEffect(() => {
     const element = host.current
     if (!element) return
-    const observer = new ResizeObserver(() => setSize({ width: element.clientWidth, height: element.clientHeight }))
+    // Only a real change of size sets state: the observer's first call repeats the size set here, and a new
+    // object would resize the canvases (clearing them) and draw every point a second time before the first
+    // frame is shown (at 1M points in software GL that draw is most of the first paint).
+    const measure = () => {
+      const width = element.clientWidth
+      const height = element.clientHeight
+      setSize((old) => (old.width === width && old.height === height ? old : { width, height }))
+    }
+    const observer = new ResizeObserver(measure)
     observer.observe(element)
-    setSize({ width: element.clientWidth, height: element.clientHeight })
+    measure()
     return () => observer.disconnect()
   }, [])
 
