@@ -59,8 +59,44 @@ export function fitComponents(sample: Float32Array, rows: number, dimension: num
   return { dimension: d, mean, axes, explained: [share(0), share(1)] }
 }
 
-/** Xᵀ X V for the centred sample X, one row at a time (the row's dots with the block, then the row added back weighted by them): one sweep over the sample per pass. */
+/**
+ * Xᵀ X V for the centred sample X, one row at a time (the row's dots with the block, then the row added back
+ * weighted by them): one sweep over the sample per pass. A block of 4 is read in one loop per row (four
+ * accumulators, each item loaded once), not four: the fit runs before the scan can place anything.
+ */
 function covarianceTimes(x: Float64Array, rows: number, d: number, basis: Float64Array[]): Float64Array[] {
+  if (basis.length !== 4) return covarianceTimesAny(x, rows, d, basis)
+  const [v0, v1, v2, v3] = basis as [Float64Array, Float64Array, Float64Array, Float64Array]
+  const w0 = new Float64Array(d)
+  const w1 = new Float64Array(d)
+  const w2 = new Float64Array(d)
+  const w3 = new Float64Array(d)
+  for (let r = 0; r < rows; r++) {
+    const o = r * d
+    let z0 = 0
+    let z1 = 0
+    let z2 = 0
+    let z3 = 0
+    for (let k = 0; k < d; k++) {
+      const v = x[o + k]!
+      z0 += v * v0[k]!
+      z1 += v * v1[k]!
+      z2 += v * v2[k]!
+      z3 += v * v3[k]!
+    }
+    for (let k = 0; k < d; k++) {
+      const v = x[o + k]!
+      w0[k]! += v * z0
+      w1[k]! += v * z1
+      w2[k]! += v * z2
+      w3[k]! += v * z3
+    }
+  }
+  return [w0, w1, w2, w3]
+}
+
+/** {@link covarianceTimes} for a block of another size (a dimension under 4). */
+function covarianceTimesAny(x: Float64Array, rows: number, d: number, basis: Float64Array[]): Float64Array[] {
   const b = basis.length
   const out = basis.map(() => new Float64Array(d))
   const z = new Float64Array(b)

@@ -177,19 +177,15 @@ export async function mapColumn(client: NamespaceClient, table: TableRef, versio
 }
 
 /**
- * The Float32 values of a fixed-size list chunk of `dimension`-long vectors, ready to hand to the worker, or null
- * when the chunk must be read here (another type or length, or offsets into its buffers). The values' buffer is
- * handed over as it is when nothing of another batch can lie after them in it (less than one vector's bytes
- * follow: the lancedb scan gives each batch its own buffer); else they are copied, so a later batch sharing the
- * buffer (one IPC stream decoded whole) stays readable.
+ * The Float32 values of a fixed-size list chunk of `dimension`-long vectors, ready to hand to the worker (which
+ * copies them into a shared slot), or null when the chunk must be read here (another type or length, or offsets
+ * into its buffers).
  */
 function projectable(data: Data, dimension: number): Float32Array | null {
   const child = data.children[0]
   if (!DataType.isFixedSizeList(data.type) || (data.type as { listSize: number }).listSize !== dimension) return null
   if (!child || !(child.values instanceof Float32Array) || data.offset !== 0 || child.offset !== 0 || child.nullCount > 0) return null
-  const values = child.values.subarray(0, data.length * dimension)
-  const after = values.buffer.byteLength - values.byteOffset - values.byteLength
-  return after < dimension * 4 && !(values.buffer instanceof SharedArrayBuffer) ? values : values.slice()
+  return child.values.subarray(0, data.length * dimension)
 }
 
 function DimensionOf(columns: Vector[], type: { listSize?: number }): number | null {

@@ -6,7 +6,7 @@ import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
 import { ScanProgress } from '../jobs'
 import { formatCount, formatPercent } from '../../lib/format'
-import { colourBy, plainColours, type Legend } from './colours'
+import { colourBy, PLAIN, type Legend } from './colours'
 import type { Points } from './points'
 import { Scatter, type View } from './scatter'
 import { useMap } from './useMap'
@@ -166,9 +166,17 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
   useEffect(() => {
     const element = host.current
     if (!element) return
-    const observer = new ResizeObserver(() => setSize({ width: element.clientWidth, height: element.clientHeight }))
+    // Only a real change of size sets state: the observer's first call repeats the size set here, and a new
+    // object would resize the canvases (clearing them) and draw every point a second time before the first
+    // frame is shown (at 1M points in software GL that draw is most of the first paint).
+    const measure = () => {
+      const width = element.clientWidth
+      const height = element.clientHeight
+      setSize((old) => (old.width === width && old.height === height ? old : { width, height }))
+    }
+    const observer = new ResizeObserver(measure)
     observer.observe(element)
-    setSize({ width: element.clientWidth, height: element.clientHeight })
+    measure()
     return () => observer.disconnect()
   }, [])
 
@@ -182,7 +190,7 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
     ctx.clearRect(0, 0, canvas.width, canvas.height)
     const toScreen = (x: number, y: number): [number, number] => [canvas.width / ratio / 2 + (x - v.cx) * v.scale, canvas.height / ratio / 2 - (y - v.cy) * v.scale]
     if (neighbours) {
-      const [sx, sy] = toScreen(points.xy[neighbours.point * 2]!, points.xy[neighbours.point * 2 + 1]!)
+      const [sx, sy] = toScreen(points.x[neighbours.point]!, points.y[neighbours.point]!)
       ctx.strokeStyle = 'rgba(220, 38, 38, 0.8)'
       ctx.lineWidth = 1.5
       for (const [x, y] of neighbours.at) {
@@ -198,7 +206,7 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
       [hover?.point ?? null, 'rgb(17, 24, 39)'],
     ] as const) {
       if (point === null) continue
-      const [x, y] = toScreen(points.xy[point * 2]!, points.xy[point * 2 + 1]!)
+      const [x, y] = toScreen(points.x[point]!, points.y[point]!)
       ctx.strokeStyle = colour
       ctx.lineWidth = 2
       ctx.beginPath()
@@ -232,7 +240,7 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
     if (!scatter.current) {
       try {
         scatter.current = new Scatter(gl.current)
-        scatter.current.setPoints(points.xy, plainColours(points.count))
+        scatter.current.setPoints(points.x, points.y, PLAIN)
       } catch (e) {
         // Whether WebGL works is known only once the canvas exists.
         // eslint-disable-next-line react-hooks/set-state-in-effect
@@ -242,6 +250,9 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
     }
     if (!view.current) view.current = points.fit(size.width, size.height)
     draw()
+    // The hover grid is built once the first frame is out, when the window is idle.
+    const idle = requestIdleCallback(() => points.index())
+    return () => cancelIdleCallback(idle)
   }, [size, points, draw])
 
   useEffect(() => () => scatter.current?.dispose(), [])
@@ -251,7 +262,7 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
   useEffect(() => {
     if (!scatter.current) return
     if (!colourColumn) {
-      scatter.current.setColours(plainColours(points.count))
+      scatter.current.setPlain(PLAIN)
       draw()
       return
     }

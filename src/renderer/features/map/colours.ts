@@ -14,12 +14,6 @@ const CATEGORY: [number, number, number][] = [
 ]
 const OTHER: [number, number, number] = [160, 160, 160]
 
-export function plainColours(count: number): Uint8Array {
-  const out = new Uint8Array(count * 4)
-  for (let i = 0; i < count; i++) out.set(PLAIN, i * 4)
-  return out
-}
-
 export interface Legend {
   kind: 'ramp' | 'categories'
   /** Ramp: the low and high ends; categories: each top value with its colour (the rest grey). */

@@ -1,19 +1,22 @@
 import type { View } from './scatter'
 
-/** The map's points in data space, with a bucket grid for "which point is under the pointer" and the lasso. */
+/**
+ * The map's points in data space, with a bucket grid for "which point is under the pointer". The x and y arrays
+ * are the kept coordinates' own columns (views into the bytes that arrived, not copies), and the grid is built on
+ * first use: the first paint needs only the bounds, one pass over the points.
+ */
 export class Points {
   readonly count: number
   readonly minX: number
   readonly maxX: number
   readonly minY: number
   readonly maxY: number
-  private readonly cells: Uint32Array
-  private readonly starts: Uint32Array
+  private grid: { cells: Uint32Array; starts: Uint32Array } | null = null
   private static readonly GRID = 256
 
   constructor(
-    /** Interleaved x, y. */
-    readonly xy: Float32Array,
+    readonly x: Float32Array,
+    readonly y: Float32Array,
     /** Each point's row offset in the table. */
     readonly rows: Uint32Array,
   ) {
@@ -23,31 +26,36 @@ export class Points {
     let minY = Infinity
     let maxY = -Infinity
     for (let i = 0; i < this.count; i++) {
-      const x = xy[i * 2]!
-      const y = xy[i * 2 + 1]!
-      if (x < minX) minX = x
-      if (x > maxX) maxX = x
-      if (y < minY) minY = y
-      if (y > maxY) maxY = y
+      const px = x[i]!
+      const py = y[i]!
+      if (px < minX) minX = px
+      if (px > maxX) maxX = px
+      if (py < minY) minY = py
+      if (py > maxY) maxY = py
     }
     this.minX = this.count ? minX : 0
     this.maxX = this.count ? maxX : 1
     this.minY = this.count ? minY : 0
     this.maxY = this.count ? maxY : 1
+  }
+
+  /** Builds the bucket grid now (the map calls this when idle after its first frame, so the first hover is quick). */
+  index(): void {
+    if (this.grid) return
     // Counting sort of the points into grid cells: `starts[c]…starts[c+1]` index `cells`.
     const g = Points.GRID
     const cellOf = new Uint32Array(this.count)
     const counts = new Uint32Array(g * g + 1)
     for (let i = 0; i < this.count; i++) {
-      const c = this.cell(xy[i * 2]!, xy[i * 2 + 1]!)
+      const c = this.cell(this.x[i]!, this.y[i]!)
       cellOf[i] = c
       counts[c + 1]!++
     }
     for (let c = 0; c < g * g; c++) counts[c + 1]! += counts[c]!
-    this.starts = counts.slice()
-    this.cells = new Uint32Array(this.count)
-    const fill = counts.slice()
-    for (let i = 0; i < this.count; i++) this.cells[fill[cellOf[i]!]!++] = i
+    const starts = counts.slice()
+    const cells = new Uint32Array(this.count)
+    for (let i = 0; i < this.count; i++) cells[counts[cellOf[i]!]!++] = i
+    this.grid = { cells, starts }
   }
 
   private cellXY(x: number, y: number): [number, number] {
@@ -71,6 +79,8 @@ export class Points {
 
   /** The point nearest (x, y) within `radius` data units, or -1. */
   nearest(x: number, y: number, radius: number): number {
+    this.index()
+    const { cells, starts } = this.grid!
     const [x0, y0] = this.cellXY(x - radius, y - radius)
     const [x1, y1] = this.cellXY(x + radius, y + radius)
     let best = -1
@@ -78,9 +88,9 @@ export class Points {
     for (let cy = y0; cy <= y1; cy++)
       for (let cx = x0; cx <= x1; cx++) {
         const c = cy * Points.GRID + cx
-        for (let k = this.starts[c]!; k < this.starts[c + 1]!; k++) {
-          const i = this.cells[k]!
-          const d = (this.xy[i * 2]! - x) ** 2 + (this.xy[i * 2 + 1]! - y) ** 2
+        for (let k = starts[c]!; k < starts[c + 1]!; k++) {
+          const i = cells[k]!
+          const d = (this.x[i]! - x) ** 2 + (this.y[i]! - y) ** 2
           if (d <= bestD) {
             bestD = d
             best = i
@@ -105,8 +115,8 @@ export class Points {
     }
     const out: number[] = []
     for (let i = 0; i < this.count; i++) {
-      const x = this.xy[i * 2]!
-      const y = this.xy[i * 2 + 1]!
+      const x = this.x[i]!
+      const y = this.y[i]!
       if (x < minX || x > maxX || y < minY || y > maxY) continue
       let hit = false
       for (let a = 0, b = polygon.length - 1; a < polygon.length; b = a++) {

@@ -1,7 +1,9 @@
 /**
- * The map's points on WebGL: one buffer of positions and one of colours, drawn as GL points with the view (centre
+ * The map's points on WebGL: a buffer of x, one of y (the kept coordinates' own columns, uploaded as they arrive,
+ * not interleaved first) and, when coloured by a column, one of colours; drawn as GL points with the view (centre
  * and scale) as uniforms, so a pan or zoom is one draw call whatever the number of points — no per-point work on
- * the main thread. WebGL 1, which every Chromium has (headless runs use SwiftShader).
+ * the main thread. Without a colour column every point takes one constant colour (no per-point buffer to fill
+ * before the first frame). WebGL 1, which every Chromium has (headless runs use SwiftShader).
  */
 export interface View {
   /** The data point at the canvas's centre. */
@@ -12,7 +14,8 @@ export interface View {
 }
 
 const VERTEX = `
-attribute vec2 position;
+attribute float px;
+attribute float py;
 attribute vec4 colour;
 uniform vec2 centre;
 uniform vec2 pixelsToClip;
@@ -20,7 +23,7 @@ uniform float scale;
 uniform float size;
 varying vec4 vColour;
 void main() {
-  gl_Position = vec4((position - centre) * scale * pixelsToClip, 0.0, 1.0);
+  gl_Position = vec4((vec2(px, py) - centre) * scale * pixelsToClip, 0.0, 1.0);
   gl_PointSize = size;
   vColour = colour;
 }`
@@ -33,8 +36,11 @@ void main() { gl_FragColor = vColour; }`
 export class Scatter {
   private readonly gl: WebGLRenderingContext
   private readonly program: WebGLProgram
-  private readonly positions: WebGLBuffer
+  private readonly xs: WebGLBuffer
+  private readonly ys: WebGLBuffer
   private readonly colours: WebGLBuffer
+  /** RGBA (0–1) of every point while no colour buffer is set. */
+  private plain: [number, number, number, number] | null = null
   private count = 0
 
   constructor(private readonly canvas: HTMLCanvasElement) {
@@ -42,23 +48,33 @@ export class Scatter {
     if (!gl) throw new Error('This window cannot draw with WebGL, which the map needs')
     this.gl = gl
     this.program = link(gl, VERTEX, FRAGMENT)
-    this.positions = gl.createBuffer()!
+    this.xs = gl.createBuffer()!
+    this.ys = gl.createBuffer()!
     this.colours = gl.createBuffer()!
   }
 
-  /** Interleaved x, y per point, and RGBA bytes per point. */
-  setPoints(xy: Float32Array, colours: Uint8Array): void {
+  /** x and y per point; every point drawn in `colour` (RGBA bytes) until {@link setColours}. */
+  setPoints(x: Float32Array, y: Float32Array, colour: readonly [number, number, number, number]): void {
     const { gl } = this
-    this.count = xy.length / 2
-    gl.bindBuffer(gl.ARRAY_BUFFER, this.positions)
-    gl.bufferData(gl.ARRAY_BUFFER, xy, gl.STATIC_DRAW)
-    this.setColours(colours)
+    this.count = x.length
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.xs)
+    gl.bufferData(gl.ARRAY_BUFFER, x, gl.STATIC_DRAW)
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.ys)
+    gl.bufferData(gl.ARRAY_BUFFER, y, gl.STATIC_DRAW)
+    this.setPlain(colour)
   }
 
+  /** RGBA bytes per point. */
   setColours(colours: Uint8Array): void {
     const { gl } = this
+    this.plain = null
     gl.bindBuffer(gl.ARRAY_BUFFER, this.colours)
     gl.bufferData(gl.ARRAY_BUFFER, colours, gl.STATIC_DRAW)
+  }
+
+  /** One colour (RGBA bytes) for every point. */
+  setPlain(colour: readonly [number, number, number, number]): void {
+    this.plain = [colour[0] / 255, colour[1] / 255, colour[2] / 255, colour[3] / 255]
   }
 
   draw(view: View, size: number): void {
@@ -70,14 +86,25 @@ export class Scatter {
     gl.useProgram(program)
     gl.enable(gl.BLEND)
     gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA)
-    const position = gl.getAttribLocation(program, 'position')
-    gl.bindBuffer(gl.ARRAY_BUFFER, this.positions)
-    gl.enableVertexAttribArray(position)
-    gl.vertexAttribPointer(position, 2, gl.FLOAT, false, 0, 0)
+    for (const [name, buffer] of [
+      ['px', this.xs],
+      ['py', this.ys],
+    ] as const) {
+      const at = gl.getAttribLocation(program, name)
+      gl.bindBuffer(gl.ARRAY_BUFFER, buffer)
+      gl.enableVertexAttribArray(at)
+      gl.vertexAttribPointer(at, 1, gl.FLOAT, false, 0, 0)
+    }
     const colour = gl.getAttribLocation(program, 'colour')
-    gl.bindBuffer(gl.ARRAY_BUFFER, this.colours)
-    gl.enableVertexAttribArray(colour)
-    gl.vertexAttribPointer(colour, 4, gl.UNSIGNED_BYTE, true, 0, 0)
+    if (this.plain) {
+      // A disabled attribute array reads its constant value for every vertex.
+      gl.disableVertexAttribArray(colour)
+      gl.vertexAttrib4f(colour, ...this.plain)
+    } else {
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.colours)
+      gl.enableVertexAttribArray(colour)
+      gl.vertexAttribPointer(colour, 4, gl.UNSIGNED_BYTE, true, 0, 0)
+    }
     gl.uniform2f(gl.getUniformLocation(program, 'centre'), view.cx, view.cy)
     // Data y grows upwards on screen, as on any chart.
     gl.uniform2f(gl.getUniformLocation(program, 'pixelsToClip'), 2 / canvas.width, 2 / canvas.height)
@@ -88,7 +115,8 @@ export class Scatter {
 
   dispose(): void {
     const { gl } = this
-    gl.deleteBuffer(this.positions)
+    gl.deleteBuffer(this.xs)
+    gl.deleteBuffer(this.ys)
     gl.deleteBuffer(this.colours)
     gl.deleteProgram(this.program)
   }

@@ -27,15 +27,11 @@ export function useMap(tableRef: TableRef, version: number, column: string, meth
     let live = true
     call('map/coords', { jobId: done })
       .then((bytes) => {
+        // The columns are used where they lie in the bytes (x and y go to the GPU as two buffers): no copy before
+        // the first frame. Arrow needs 8-byte-aligned bytes to view them in place.
         const table = tableFromIPC(bytes.byteOffset % 8 === 0 ? bytes : bytes.slice())
-        const x = table.getChild('x')!.toArray() as Float32Array
-        const y = table.getChild('y')!.toArray() as Float32Array
-        const xy = new Float32Array(x.length * 2)
-        for (let i = 0; i < x.length; i++) {
-          xy[i * 2] = x[i]!
-          xy[i * 2 + 1] = y[i]!
-        }
-        if (live) setPoints({ jobId: done, points: new Points(xy, Uint32Array.from(table.getChild('row')!.toArray() as Uint32Array)) })
+        const column = <T>(name: string) => table.getChild(name)!.toArray() as T
+        if (live) setPoints({ jobId: done, points: new Points(column<Float32Array>('x'), column<Float32Array>('y'), column<Uint32Array>('row')) })
       })
       .catch((error: unknown) => {
         if (live) setPoints({ jobId: done, error: errorData(error) })
