@@ -272,7 +272,7 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
         await page.getByRole('button', { name: 'Map', exact: true }).click()
         const map = page.getByRole('region', { name: 'Embedding map' })
         await expect(map.getByTestId('map-points')).toHaveAttribute('data-points', '500')
-        await expect(map.getByTestId('map-meta')).toHaveText(`vector · version 1 · 500 points${kept ? ' · kept' : ''}`)
+        await expect(map.getByTestId('map-meta')).toHaveText(`vector · version 1 · 500 points · PCA${kept ? ' · kept' : ''}`)
         if (kept) {
           // The lasso's rows cross the preload as a row set (rowsets/create) the grid's view then names.
           await map.getByRole('button', { name: 'Lasso' }).click()
