@@ -11,7 +11,9 @@ export default defineConfig({
     { name: 'e2e', testMatch: ['e2e/**/*.spec.ts'] },
     { name: 'desktop', testMatch: ['desktop/**/*.spec.ts', 'electron/**/*.spec.ts'] },
   ],
-  workers: 1,
+  // Two at a time: a test's harness, core and Chromium together use about one core (measured: 1 worker left one of
+  // 2 cores mostly idle). Tests share nothing: each starts its own harness or app on its own folders and ports.
+  workers: 2,
   timeout: 60_000,
   expect: { timeout: 15_000 },
   reporter: [['list']],
