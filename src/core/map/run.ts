@@ -1,9 +1,10 @@
-import { DataType, Float32, makeData, makeVector, type Data, Schema, Field, Struct, Table, RecordBatch, Uint32, tableFromIPC, tableToIPC, type Vector } from 'apache-arrow'
+import { DataType, Float32, makeData, makeVector, type Data, Schema, Field, Struct, Table, RecordBatch, Uint32, tableFromIPC, tableToIPC } from 'apache-arrow'
 import { AppError, MAP_SAMPLE_ROWS, type MapSummary, type TableRef } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import { fitComponents } from './pca'
+import { readColumnSample } from './sample'
 import { NAN, PLACED, Projector, type Projected } from './projector'
-import { commonLength, eachVector, isVectorType, type Skip } from './vectors'
+import { eachVector, type Skip } from './vectors'
 
 export interface MapOptions {
   signal?: AbortSignal
@@ -24,9 +25,6 @@ export interface MapResult {
 /** Batches handed to the projection worker before the scan waits for the oldest: enough to keep both busy, few enough to bound memory. */
 const IN_FLIGHT = 4
 
-/** Stretches of rows read for the sample: enough to spread it over the table, few enough to stay cheap. */
-const SAMPLE_STRETCHES = 32
-
 /**
  * The embedding map of `column` at `version`: the two principal components fitted on an even sample (stretches
  * of rows spread over the table), then one streaming scan of the column placing every row. Rows with a NaN, a
@@ -36,41 +34,9 @@ export async function mapColumn(client: NamespaceClient, table: TableRef, versio
   const started = Date.now()
   const { signal } = options
   const id = { namespace: table.namespace, name: table.name }
-  const description = await client.describeTable(id, { version, signal })
-  const field = description.schema.fields.find((f) => f.name === column)
-  if (!field) throw new AppError('invalid_input', `Version ${version} of ${table.name} has no column "${column}"`)
-  if (!isVectorType(field.type)) throw new AppError('invalid_input', `"${column}" is not a vector column (a list of floats); a map needs one`)
-  const totalRows = description.rowCount
-
-  // The sample: stretches spread evenly over the table.
-  const wanted = Math.min(options.sampleRows ?? MAP_SAMPLE_ROWS, totalRows)
-  const stretches = Math.max(1, Math.min(SAMPLE_STRETCHES, wanted))
-  const per = Math.ceil(wanted / stretches)
-  const columns: Vector[] = []
-  for (let s = 0; s < stretches && totalRows > 0; s++) {
-    signal?.throwIfAborted()
-    const offset = Math.floor((s * totalRows) / stretches)
-    const bytes = await client.readPage(id, { version, offset, limit: Math.min(per, totalRows - offset), columns: [column], signal })
-    const child = tableFromIPC(bytes).getChild(column)
-    if (child) columns.push(child)
-  }
-  const dimension = DimensionOf(columns, field.type)
-  if (dimension === null || dimension === 0) throw new AppError('invalid_input', `"${column}" has no vectors to place at version ${version}`)
-  const picked: number[] = []
-  let sample: Float32Array = new Float32Array(wanted * dimension)
-  for (const part of columns)
-    eachVector(
-      part,
-      dimension,
-      (values, start) => {
-        if (picked.length * dimension >= sample.length) sample = grow(sample)
-        for (let k = 0; k < dimension; k++) sample[picked.length * dimension + k] = values[start + k]!
-        picked.push(0)
-      },
-      () => undefined,
-    )
-  if (picked.length === 0) throw new AppError('invalid_input', `No vector of "${column}" can be placed: every one sampled has a NaN, a null or another length than ${dimension}`)
-  const components = fitComponents(sample.subarray(0, picked.length * dimension), picked.length, dimension)
+  const { totalRows, dimension, values: sample, rows: sampled } = await readColumnSample(client, table, version, column, options.sampleRows ?? MAP_SAMPLE_ROWS, signal)
+  if (sampled === 0) throw new AppError('invalid_input', `No vector of "${column}" can be placed: every one sampled has a NaN, a null or another length than ${dimension}`)
+  const components = fitComponents(sample, sampled, dimension)
   const [a, b] = components.axes
   const a32 = Float32Array.from(a)
   const b32 = Float32Array.from(b)
@@ -165,7 +131,7 @@ export async function mapColumn(client: NamespaceClient, table: TableRef, versio
     column,
     dimension,
     method: 'pca',
-    sample: picked.length,
+    sample: sampled,
     rows: placed,
     skipped,
     explained: components.explained,
@@ -188,23 +154,6 @@ function projectable(data: Data, dimension: number): Float32Array | null {
   return child.values.subarray(0, data.length * dimension)
 }
 
-function DimensionOf(columns: Vector[], type: { listSize?: number }): number | null {
-  if (typeof type.listSize === 'number') return type.listSize
-  const counts = new Map<number, number>()
-  for (const c of columns) {
-    const n = commonLength(c)
-    if (n !== null) counts.set(n, (counts.get(n) ?? 0) + c.length)
-  }
-  let best: number | null = null
-  for (const [n, count] of counts) if (best === null || count > counts.get(best)!) best = n
-  return best
-}
-
-function grow(a: Float32Array): Float32Array {
-  const out = new Float32Array(Math.max(a.length * 2, 16))
-  out.set(a)
-  return out
-}
 function growF32(a: Float32Array, min: number): Float32Array {
   const out = new Float32Array(Math.max(min, a.length * 2))
   out.set(a)

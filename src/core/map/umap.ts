@@ -1,10 +1,11 @@
-import { makeVector, tableFromIPC, type Data, type Vector } from 'apache-arrow'
+import { makeVector, type Data } from 'apache-arrow'
 import { AppError, UMAP_SAMPLE, type MapSummary, type TableRef } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import { jacobi } from './pca'
+import { readColumnSample } from './sample'
 import type { MapOptions, MapResult } from './run'
 import { UmapWorker, type Placed } from './umapWorker'
-import { commonLength, eachVector, isVectorType, type Skip } from './vectors'
+import { eachVector, type Skip } from './vectors'
 
 /**
  * The UMAP map of a column: UMAP fitted on an even sample of `sample` rows (off the main thread), then one
@@ -25,8 +26,6 @@ const BASIS_ROWS = 1024
 const NEIGHBOURS = 15
 const EPOCHS = 200
 const SEED = 42
-/** Stretches of rows read for the sample (as the PCA map does). */
-const STRETCHES = 32
 /** Batches handed to the worker before the scan waits for the oldest. */
 const IN_FLIGHT = 4
 const PRE: Record<Skip, number> = { nan: 1, nulls: 2, wrongDimension: 3 }
@@ -37,34 +36,8 @@ export async function umapColumn(client: NamespaceClient, table: TableRef, versi
   const size = options.sample ?? UMAP_SAMPLE.default
   if (!Number.isInteger(size) || size < UMAP_SAMPLE.min || size > UMAP_SAMPLE.max) throw new AppError('invalid_input', `A UMAP sample is a whole number of rows from ${UMAP_SAMPLE.min} to ${UMAP_SAMPLE.max}; got ${size}`)
   const id = { namespace: table.namespace, name: table.name }
-  const description = await client.describeTable(id, { version, signal })
-  const field = description.schema.fields.find((f) => f.name === column)
-  if (!field) throw new AppError('invalid_input', `Version ${version} of ${table.name} has no column "${column}"`)
-  if (!isVectorType(field.type)) throw new AppError('invalid_input', `"${column}" is not a vector column (a list of floats); a map needs one`)
-  const totalRows = description.rowCount
-
-  // The sample: stretches spread evenly over the table.
-  const wanted = Math.min(size, totalRows)
-  const stretches = Math.max(1, Math.min(STRETCHES, wanted))
-  const parts: Vector[] = []
-  for (let s = 0; s < stretches && totalRows > 0; s++) {
-    signal?.throwIfAborted()
-    const offset = Math.floor((s * totalRows) / stretches)
-    // Stretch s reads its share of `wanted` exactly, so the sample is the size asked for (the summary says it).
-    const limit = Math.floor(((s + 1) * wanted) / stretches) - Math.floor((s * wanted) / stretches)
-    const bytes = await client.readPage(id, { version, offset, limit, columns: [column], signal })
-    const child = tableFromIPC(bytes).getChild(column)
-    if (child) parts.push(child)
-  }
-  const listSize = (field.type as { listSize?: number }).listSize
-  const d = typeof listSize === 'number' ? listSize : mostCommonLength(parts)
-  if (!d) throw new AppError('invalid_input', `"${column}" has no vectors to place at version ${version}`)
-  const rowsOf: number[][] = []
-  for (const part of parts) eachVector(part, d, (values, start) => void rowsOf.push(Array.from({ length: d }, (_, q) => values[start + q]!)), () => undefined)
-  const n = rowsOf.length
+  const { totalRows, dimension: d, values: sample, rows: n } = await readColumnSample(client, table, version, column, size, signal)
   if (n < 3) throw new AppError('invalid_input', `Too few vectors of "${column}" can be placed for UMAP (${n}); the PCA map needs none`)
-  const sample = new Float32Array(n * d)
-  rowsOf.forEach((row, i) => sample.set(row, i * d))
 
   // The k-d PCA the neighbours are found in, fitted on every few rows of the sample (still spread over the table):
   // it runs on this thread, and any subspace that keeps most of the variance finds the right neighbours.
@@ -171,17 +144,6 @@ export async function umapColumn(client: NamespaceClient, table: TableRef, versi
     elapsedMs: Date.now() - started,
   }
   return { summary, xy: xy.slice(0, placed * 2), rows: rows.slice(0, placed) }
-}
-
-function mostCommonLength(parts: Vector[]): number | null {
-  const counts = new Map<number, number>()
-  for (const c of parts) {
-    const n = commonLength(c)
-    if (n !== null) counts.set(n, (counts.get(n) ?? 0) + c.length)
-  }
-  let best: number | null = null
-  for (const [n, count] of counts) if (best === null || count > counts.get(best)!) best = n
-  return best
 }
 
 /**
