@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import * as lancedb from '@lancedb/lancedb'
 import { Utf8, makeVector, vectorFromArray, type Table } from 'apache-arrow'
 import { batchOf, float32Vectors, seededRandom, tableOf } from '../../src/core/arrow'
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
@@ -60,3 +61,17 @@ export async function ensureRowsCatalog(
   return root
 }
 
+/** {@link BENCH_TABLE} in the catalog at `root`, opened both ways the benches compare: our client and bare lancedb. */
+export async function openRowsTable(root: string) {
+  const client = await DirNamespaceClient.open(root)
+  const db = await lancedb.connectNamespace('dir', { root })
+  const table = await db.openTable(BENCH_TABLE.name, [...BENCH_TABLE.namespace])
+  const version = await table.version()
+  const ref = { connectionId: 'bench', namespace: [...BENCH_TABLE.namespace], name: BENCH_TABLE.name }
+  const close = async () => {
+    table.close()
+    db.close()
+    await client.close()
+  }
+  return { client, table, version, ref, close }
+}

@@ -13,10 +13,10 @@
  */
 import { execFileSync } from 'node:child_process'
 import { readFileSync, rmSync, statSync } from 'node:fs'
-import { cpus, loadavg } from 'node:os'
+import { cpus } from 'node:os'
 import { join } from 'node:path'
 import { ensureRowsCatalog, BENCH_TABLE } from './data'
-import { count, envInt, printResult, runMeasuredChild, type Section } from './lib'
+import { count, envInt, printResult, runMeasuredChild, loadAverages, type Section } from './lib'
 
 const FORMATS = ['arrow', 'parquet'] as const
 type Format = (typeof FORMATS)[number]
@@ -88,8 +88,7 @@ export const section: Section = {
     const unknown = formats.filter((f) => !(FORMATS as readonly string[]).includes(f))
     if (unknown.length > 0) throw new Error(`BENCH_EXPORT_FORMATS: unknown format(s) ${unknown.join(', ')} (known: ${FORMATS.join(', ')})`)
     const root = await ensureRowsCatalog(ctx, { rows, dim })
-    const load = () => loadavg().map((l) => l.toFixed(1)).join(' / ')
-    const loadBefore = load()
+    const loadBefore = loadAverages()
     const out = join(ctx.dir, 'export-out')
     const table: (string | number)[][] = []
     for (const format of FORMATS.filter((f) => formats.includes(f))) {
@@ -131,7 +130,7 @@ export const section: Section = {
         `${count(rows)} rows × ${dim}-d vectors (BENCH_ROWS, BENCH_DIM); ${reps} rep(s) per variant (BENCH_REPS), alternating order; each export in its own child process (peak RSS = VmHWM).`,
         'ours = `export/start` through CatalogService (scan of the view → writer → temporary file → rename); bare = lancedb `table.query().execute()` batches into the same writer.',
         'Targets: throughput ours/bare ≥ 0.9; our peak RSS < 700 MB.',
-        `load average (1 / 5 / 15 min) on ${cpus().length} cores before: ${loadBefore}; after: ${load()}`,
+        `load average (1 / 5 / 15 min) on ${cpus().length} cores before: ${loadBefore}; after: ${loadAverages()}`,
       ],
       tables: [
         {

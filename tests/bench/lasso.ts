@@ -5,27 +5,19 @@
  * src/core/namespace/dir/queries.ts); bare: @lancedb/lancedb reading the same rows the most direct way, in the same
  * run (ABBA reps).
  */
-import { loadavg } from 'node:os'
-import * as lancedb from '@lancedb/lancedb'
 import { seededRandom } from '../../src/core/arrow'
-import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import { RowSetModule } from '../../src/core/rowset'
-import { BENCH_TABLE, ensureRowsCatalog } from './data'
-import { compare, count, envInt, median, ms, ratio, time, type BenchContext, type Report, type Section } from './lib'
+import { BENCH_TABLE, ensureRowsCatalog, openRowsTable } from './data'
+import { compare, loadAverages, count, envInt, median, ms, ratio, time, type BenchContext, type Report, type Section } from './lib'
 
 const PAGE = 100
-const loads = () => loadavg().map((l) => l.toFixed(1)).join(' / ')
-
 async function run(context: BenchContext): Promise<Report> {
   const rows = envInt('BENCH_LASSO_ROWS', 1_000_000)
   const dim = envInt('BENCH_LASSO_DIM', 768)
   const size = Math.min(rows, envInt('BENCH_LASSO_SET', 50_000))
   const reps = envInt('BENCH_LASSO_REPS', 5)
   const root = await ensureRowsCatalog(context, { rows, dim })
-  const client = await DirNamespaceClient.open(root)
-  const db = await lancedb.connectNamespace('dir', { root })
-  const table = await db.openTable(BENCH_TABLE.name, [...BENCH_TABLE.namespace])
-  const version = await table.version()
+  const { client, table, version, close } = await openRowsTable(root)
   const random = seededRandom(5)
   const picked = new Set<number>()
   while (picked.size < size) picked.add(Math.floor(random() * rows))
@@ -34,7 +26,7 @@ async function run(context: BenchContext): Promise<Report> {
   const rowSets = new RowSetModule({ client: () => client })
   const reader = rowSets.readerOf('bench', client)
   const input = { connectionId: 'bench', namespace: [...BENCH_TABLE.namespace], name: BENCH_TABLE.name, version, offsets }
-  const loadBefore = loads()
+  const loadBefore = loadAverages()
 
   context.log('lasso: making the row set')
   const makes: number[] = []
@@ -90,13 +82,11 @@ async function run(context: BenchContext): Promise<Report> {
     },
     { reps, warmup: 1 },
   )
-  table.close()
-  db.close()
-  await client.close()
+  await close()
   const make = median(makes)
   return {
     notes: [
-      `${count(rows)} rows × ${dim}-d vectors; a lasso of ${count(size)} rows spread over the table; pages of ${PAGE} rows, every column; ${reps} reps (ABBA), medians; load average ${loadBefore} before, ${loads()} after, on this machine's shared cores.`,
+      `${count(rows)} rows × ${dim}-d vectors; a lasso of ${count(size)} rows spread over the table; pages of ${PAGE} rows, every column; ${reps} reps (ABBA), medians; load average ${loadBefore} before, ${loadAverages()} after, on this machine's shared cores.`,
       'Bare: lancedb `takeOffsets` of the same rows; with a filter, a `_rowoffset IN (…) AND filter` query for the ids, then `takeRowIds` (Lance applies a limit before a row-position filter, so a limited query would miss rows).',
     ],
     tables: [

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 
@@ -141,3 +142,6 @@ export function runMeasuredChild<T>(script: string, args: string[], label: strin
     })
   })
 }
+
+/** The 1-, 5- and 15-minute load averages, as the bench notes quote them ("12.3 / 11.0 / 9.8"). */
+export const loadAverages = (): string => loadavg().map((l) => l.toFixed(1)).join(' / ')

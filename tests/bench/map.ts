@@ -14,16 +14,13 @@
  *   and canvas size), so the frame time can be read as a ratio.
  */
 import { execFile } from 'node:child_process'
-import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import * as lancedb from '@lancedb/lancedb'
 import { chromium } from '@playwright/test'
 import { mapColumn } from '../../src/core/map'
-import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import { startHarness } from '../../src/harness/server'
-import { BENCH_TABLE, ensureRowsCatalog } from './data'
-import { compare, count, envInt, median, ms, ratio, verdict, type BenchContext, type Report, type Section } from './lib'
+import { BENCH_TABLE, ensureRowsCatalog, openRowsTable } from './data'
+import { compare, loadAverages, count, envInt, median, ms, ratio, verdict, type BenchContext, type Report, type Section } from './lib'
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run']
 
@@ -110,20 +107,14 @@ async function jobInOwnProcess(root: string): Promise<{ rows: number; ms: number
   return JSON.parse(stdout.trim().split('\n').pop()!) as { rows: number; ms: number; maxRssMiB: number }
 }
 
-const loads = () => loadavg().map((l) => l.toFixed(1)).join(' / ')
-
 async function run(context: BenchContext): Promise<Report> {
   const rows = envInt('BENCH_MAP_ROWS', 1_000_000)
   const dim = envInt('BENCH_MAP_DIM', 768)
   const reps = envInt('BENCH_MAP_REPS', 3)
   const root = await ensureRowsCatalog(context, { rows, dim })
-  const client = await DirNamespaceClient.open(root)
-  const db = await lancedb.connectNamespace('dir', { root })
-  const table = await db.openTable(BENCH_TABLE.name, [...BENCH_TABLE.namespace])
-  const version = await table.version()
-  const ref = { connectionId: 'bench', namespace: [...BENCH_TABLE.namespace], name: BENCH_TABLE.name }
+  const { client, table, version, ref, close } = await openRowsTable(root)
 
-  const loadBefore = loads()
+  const loadBefore = loadAverages()
   context.log('map: PCA coordinates vs a bare scan of the vector column')
   let placed = 0
   const pca = await compare(
@@ -138,10 +129,8 @@ async function run(context: BenchContext): Promise<Report> {
     { reps, warmup: 1 },
   )
   const rssMb = process.resourceUsage().maxRSS / 1024
-  const loadAfter = loads()
-  table.close()
-  db.close()
-  await client.close()
+  const loadAfter = loadAverages()
+  await close()
   context.log('map: the job alone in its own process (peak RSS)')
   const job = await jobInOwnProcess(root)
   if (job.rows !== placed) throw new Error(`the job in its own process placed ${job.rows} rows, not ${placed}`)
@@ -187,7 +176,7 @@ async function run(context: BenchContext): Promise<Report> {
   const bare = median(bareDraw)
   return {
     notes: [
-      `${count(rows)} rows × ${dim}-d vectors (${count(placed)} placed); ${reps} reps (ABBA), medians; load average ${loadBefore} before the reps, ${loadAfter} after, ${loads()} at the end, on this machine's shared cores.`,
+      `${count(rows)} rows × ${dim}-d vectors (${count(placed)} placed); ${reps} reps (ABBA), medians; load average ${loadBefore} before the reps, ${loadAfter} after, ${loadAverages()} at the end, on this machine's shared cores.`,
       `Reps (ours / bare): ${pca.reps.map((r) => `${ms(r.ours)} / ${ms(r.bare)} ms = ${ratio(r.ratio)}`).join('; ')}.`,
       `The job alone in its own process: ${ms(job.ms)} ms, peak RSS ${job.maxRssMiB.toFixed(0)} MiB; the bench process (the job, the bare scans' read-ahead and the bench's state): ${rssMb.toFixed(0)} MiB.`,
       `Zoom frames (ms, in order): ${frames.map((t) => t.toFixed(0)).join(', ')}; our JS per frame (no wait for the draw): median ${ms(frameJs)}; bare draw of ${count(placed)} points on a ${canvasSize[0]}×${canvasSize[1]} canvas: ${bareDraw.map((t) => t.toFixed(0)).join(', ')}.`,

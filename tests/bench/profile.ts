@@ -11,7 +11,6 @@
 import { existsSync } from 'node:fs'
 import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { loadavg } from 'node:os'
 import * as lancedb from '@lancedb/lancedb'
 import { Utf8, makeVector, vectorFromArray, type Table } from 'apache-arrow'
 import type { ConnectionInfo, ProfileJobInfo, Result } from '../../src/contract'
@@ -21,7 +20,7 @@ import { profileView } from '../../src/core/profile'
 import { SCAN_WINDOW_ROWS } from '../../src/core/query/windowedScan'
 import { CatalogService, MemoryRecentsStore } from '../../src/core/service'
 import { FileSideCache } from '../../src/core/sideCache'
-import { compare, count, envInt, median, ms, ratio, runMeasuredChild, time, verdict, type BenchContext, type Report, type Section } from './lib'
+import { compare, count, envInt, median, ms, ratio, runMeasuredChild, time, verdict, type BenchContext, type Report, loadAverages, type Section } from './lib'
 
 const CHUNK = 10_000
 const NAME = 'profiled'
@@ -84,7 +83,6 @@ async function profileOnce(service: CatalogService, connection: ConnectionInfo):
   return done
 }
 
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' / ')
 
 async function run(context: BenchContext): Promise<Report> {
   const rows = envInt('BENCH_PROFILE_ROWS', 1_000_000)
@@ -96,7 +94,7 @@ async function run(context: BenchContext): Promise<Report> {
   const lance = await db.openTable(NAME)
   const version = await lance.version()
   const ref = { connectionId: 'bench', namespace: [], name: NAME }
-  const loadBefore = load()
+  const loadBefore = loadAverages()
 
   context.log(`profile: ${reps} reps of our profile scan vs a bare scan of the same columns (load ${loadBefore})`)
   let profiledRows = 0
@@ -127,7 +125,7 @@ async function run(context: BenchContext): Promise<Report> {
   const cpuBare = cpu.bare.slice(1)
   const cpuRatio = median(cpuOurs.map((o, i) => o / cpuBare[i]!))
   if (profiledRows !== rows) throw new Error(`profile read ${profiledRows} rows`)
-  const loadAfter = load()
+  const loadAfter = loadAverages()
 
   // Reopening: each rep is a fresh service on the same cache folder (an app restart), asked for the kept version.
   const cacheDir = join(context.dir, 'profile-side-cache')

@@ -13,7 +13,7 @@
  * (768), BENCH_PAGE_ROWS (100), BENCH_QUERY_REPS (31), BENCH_INDEX_TIMEOUT_S (1800). Quick run: `BENCH_ROWS=20000 npm run bench -- query`.
  */
 import { spawn } from 'node:child_process'
-import { cpus, loadavg } from 'node:os'
+import { cpus } from 'node:os'
 import { join, resolve } from 'node:path'
 import * as v8 from 'node:v8'
 import * as lancedb from '@lancedb/lancedb'
@@ -24,7 +24,7 @@ import { RestNamespaceClient } from '../../src/core/namespace/rest'
 import { startServer } from '../../src/server'
 import { planUsesVectorIndex } from '../../src/core/query/module'
 import { BENCH_TABLE, ensureRowsCatalog } from './data'
-import { compare, count, envInt, ms, ratio, time, verdict, type BenchContext, type Section } from './lib'
+import { compare, count, envInt, ms, ratio, time, verdict, type BenchContext, loadAverages, type Section } from './lib'
 
 const TARGET = 1.2
 const ROOT = resolve(__dirname, '..', '..')
@@ -123,7 +123,6 @@ export const section: Section = {
   async run(ctx) {
     const s = settings()
     const root = await ensureRowsCatalog(ctx, s)
-    const load = () => loadavg().map((l) => l.toFixed(1)).join(' / ')
     const db = await lancedb.connectNamespace('dir', { root })
     const bare = await db.openTable(BENCH_TABLE.name, [...BENCH_TABLE.namespace])
     await ensureIndexes(ctx, root, bare, s.rows)
@@ -168,7 +167,7 @@ export const section: Section = {
     const plan = await client.explainQuery(BENCH_TABLE, { version, ...vectorSearch(false) })
     notes.push(`the indexed vector search's plan ${planUsesVectorIndex(plan) ? 'uses' : 'does NOT use'} the IVF index (explainPlan)`)
 
-    const loadBefore = load()
+    const loadBefore = loadAverages()
     const local: (string | number)[][] = []
     for (const [label, ours, bareCall] of cases) {
       ctx.log(label)
@@ -205,7 +204,7 @@ export const section: Section = {
     }
     db.close()
     await client.close()
-    notes.push(`load average (1 / 5 / 15 min) on ${cpus().length} cores, before the measured reps: ${loadBefore}; after: ${load()}`)
+    notes.push(`load average (1 / 5 / 15 min) on ${cpus().length} cores, before the measured reps: ${loadBefore}; after: ${loadAverages()}`)
     return {
       notes,
       tables: [

@@ -6,14 +6,9 @@
  * reps, no warm-up: the fit dominates and does not warm). No target is set for UMAP; the ratio says what it costs
  * over the scan, the fit is the same whatever the table's size.
  */
-import { loadavg } from 'node:os'
-import * as lancedb from '@lancedb/lancedb'
 import { umapColumn } from '../../src/core/map'
-import { DirNamespaceClient } from '../../src/core/namespace/dir'
-import { BENCH_TABLE, ensureRowsCatalog } from './data'
-import { compare, count, envInt, ms, ratio, type BenchContext, type Report, type Section } from './lib'
-
-const loads = () => loadavg().map((l) => l.toFixed(1)).join(' / ')
+import { ensureRowsCatalog, openRowsTable } from './data'
+import { compare, loadAverages, count, envInt, ms, ratio, type BenchContext, type Report, type Section } from './lib'
 
 async function run(context: BenchContext): Promise<Report> {
   const rows = envInt('BENCH_MAP_ROWS', 1_000_000)
@@ -21,12 +16,8 @@ async function run(context: BenchContext): Promise<Report> {
   const reps = envInt('BENCH_MAP_REPS', 3)
   const sample = envInt('BENCH_UMAP_SAMPLE', 5000)
   const root = await ensureRowsCatalog(context, { rows, dim })
-  const client = await DirNamespaceClient.open(root)
-  const db = await lancedb.connectNamespace('dir', { root })
-  const table = await db.openTable(BENCH_TABLE.name, [...BENCH_TABLE.namespace])
-  const version = await table.version()
-  const ref = { connectionId: 'bench', namespace: [...BENCH_TABLE.namespace], name: BENCH_TABLE.name }
-  const loadBefore = loads()
+  const { client, table, version, ref, close } = await openRowsTable(root)
+  const loadBefore = loadAverages()
   context.log(`umap: UMAP map (${count(sample)}-row sample) vs a bare scan of the vector column`)
   let placed = 0
   const result = await compare(
@@ -41,12 +32,10 @@ async function run(context: BenchContext): Promise<Report> {
     { reps, warmup: 0 },
   )
   const rssMb = process.resourceUsage().maxRSS / 1024
-  table.close()
-  db.close()
-  await client.close()
+  await close()
   return {
     notes: [
-      `${count(rows)} rows × ${dim}-d vectors (${count(placed)} placed), UMAP sample ${count(sample)}; ${reps} reps (ABBA), medians; load average ${loadBefore} before, ${loads()} after, on this machine's shared cores.`,
+      `${count(rows)} rows × ${dim}-d vectors (${count(placed)} placed), UMAP sample ${count(sample)}; ${reps} reps (ABBA), medians; load average ${loadBefore} before, ${loadAverages()} after, on this machine's shared cores.`,
       `Reps (ours / bare): ${result.reps.map((r) => `${ms(r.ours)} / ${ms(r.bare)} ms = ${ratio(r.ratio)}`).join('; ')}.`,
       `Peak RSS of the bench process (the job, the bare scans' read-ahead): ${rssMb.toFixed(0)} MiB.`,
     ],
