@@ -6,6 +6,7 @@ import type { ConnectionInfo, MapJobInfo, Result } from '../../../src/contract'
 import { batchOf, float32Vectors, seededRandom, tableOf, withNulls } from '../../../src/core/arrow'
 import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
 import { buildCatalog, makeTempDir, removeDir } from '../../helpers/catalog'
+import { clusterCentres } from './clusters'
 
 const N = 6000
 const DIM = 32
@@ -84,17 +85,7 @@ describe('embedding map (core, real Lance tables)', () => {
     // Each row keeps its own offset: the skipped ones are missing, the rest in order.
     expect(row[0]).toBe(0)
     expect(Array.from(row).some((r) => r % 100 === 3 || r % 250 === 7)).toBe(false)
-    const centre = Array.from({ length: CLUSTERS }, () => ({ x: 0, y: 0, n: 0 }))
-    for (let i = 0; i < row.length; i++) {
-      const c = centre[row[i]! % CLUSTERS]!
-      c.x += x[i]!
-      c.y += y[i]!
-      c.n++
-    }
-    for (const c of centre) {
-      c.x /= c.n
-      c.y /= c.n
-    }
+    const centre = clusterCentres(x, y, row, CLUSTERS)
     let spread = 0
     for (let i = 0; i < row.length; i++) {
       const c = centre[row[i]! % CLUSTERS]!

@@ -6,6 +6,7 @@ import { batchOf, float32Vectors, seededRandom, tableOf } from '../../../src/cor
 import { MapModule } from '../../../src/core/map'
 import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
 import { buildCatalog, makeTempDir, removeDir } from '../../helpers/catalog'
+import { clusterCentres } from './clusters'
 
 const N = 3000
 const DIM = 16
@@ -59,17 +60,7 @@ describe('UMAP map (core, real Lance table)', () => {
     const x = coords.getChild('x')!.toArray() as Float32Array
     const y = coords.getChild('y')!.toArray() as Float32Array
     const row = coords.getChild('row')!.toArray() as Uint32Array
-    const centre = Array.from({ length: CLUSTERS }, () => ({ x: 0, y: 0, n: 0 }))
-    for (let i = 0; i < N; i++) {
-      const c = centre[row[i]! % CLUSTERS]!
-      c.x += x[i]!
-      c.y += y[i]!
-      c.n++
-    }
-    for (const c of centre) {
-      c.x /= c.n
-      c.y /= c.n
-    }
+    const centre = clusterCentres(x, y, row, CLUSTERS)
     // Every row, sampled or placed by its neighbours, is nearer its own cluster's centre than any other's.
     let strays = 0
     for (let i = 0; i < N; i++) {
