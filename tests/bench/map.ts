@@ -172,7 +172,7 @@ async function run(context: BenchContext): Promise<Report> {
         const split = paint.split
         appFrame = median(paint.frames)
         notes.push(
-          `First paints (ms): ${paint.paints.map((t) => t.toFixed(0)).join(', ')}. One more opening split by performance marks (ms): ${split.map(([step, t]) => `${step} ${t.toFixed(0)}`).join('; ')}.`,
+          `First paints (ms) of ${count(placed)} points on the map's ${canvasSize[0]}×${canvasSize[1]} canvas: ${paint.paints.map((t) => t.toFixed(0)).join(', ')}. One more opening split by performance marks (ms): ${split.map(([step, t]) => `${step} ${t.toFixed(0)}`).join('; ')}.`,
           `Zoom frames (ms, in order): ${paint.frames.map((t) => t.toFixed(0)).join(', ')}; our JS per frame (no wait for the draw): median ${ms(median(paint.framesJs))}.`,
         )
         paintRows = [
