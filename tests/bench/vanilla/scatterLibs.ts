@@ -4,7 +4,9 @@
  * canvas size, point size 3 px and one translucent colour, drawn by
  *
  * - `bare`: a minimal WebGL 1 program (one interleaved buffer, GL points) — SwiftShader's own floor;
- * - `ours`: the app's scatter (src/renderer/features/map/scatter.ts), as MapPanel uses it;
+ * - `ours`: our GL-points scatter (src/renderer/features/map/scatter.ts), which the app drew with before the density image;
+ * - `density2d`: the app's density image (features/map/density.ts) put on a 2D canvas (densityCanvas.ts), as MapPanel draws;
+ * - `density`: the same image as a WebGL texture on a quad (densityTexture.ts), the other way to show it;
  * - `regl`: regl-scatterplot (its own camera; draws through a shared WebGL renderer into the canvas's 2D context);
  * - `deck`: deck.gl's ScatterplotLayer in an OrthographicView (WebGL 2, binary attributes: no per-point accessor).
  *
@@ -15,6 +17,8 @@
 import { Deck, OrthographicView } from '@deck.gl/core'
 import { ScatterplotLayer } from '@deck.gl/layers'
 import createScatterplot from 'regl-scatterplot'
+import { DensityCanvas } from '../../../src/renderer/features/map/densityCanvas'
+import { DensityScatter } from './densityTexture'
 import { Scatter } from '../../../src/renderer/features/map/scatter'
 
 export interface LibResult {
@@ -256,9 +260,64 @@ const deck: Drawer = async (n, width, height, frames) => {
   return { first, frames: times, drawn }
 }
 
+/** The app's density image (features/map/density.ts) shown as a WebGL texture on a quad (densityTexture.ts). */
+const density: Drawer = async (n, width, height, frames) => {
+  const { x, y } = points(n)
+  const canvas = canvasOf(width, height)
+  const one = new Uint8Array(4)
+  const started = performance.now()
+  const scatter = new DensityScatter(canvas)
+  scatter.setPoints(x, y, COLOUR)
+  const view = { cx: 0, cy: 0, scale: (Math.min(width, height) / 2) * 0.9 }
+  const gl = canvas.getContext('webgl')!
+  const draw = () => {
+    scatter.draw(view, SIZE)
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, one)
+  }
+  draw()
+  const first = performance.now() - started
+  const times: number[] = []
+  for (let i = 0; i < frames; i++) {
+    await nextFrame()
+    const t = performance.now()
+    view.scale *= zoomOf(i)
+    draw()
+    times.push(performance.now() - t)
+  }
+  const drawn = drawnPixels(canvas)
+  scatter.dispose()
+  return { first, frames: times, drawn }
+}
+
+/** The same density image put on a 2D canvas (putImageData), as the app draws it (features/map/densityCanvas.ts). */
+const density2d: Drawer = async (n, width, height, frames) => {
+  const { x, y } = points(n)
+  const canvas = canvasOf(width, height)
+  const started = performance.now()
+  const drawer = new DensityCanvas(canvas)
+  drawer.setPoints(x, y, COLOUR)
+  const ctx = canvas.getContext('2d')!
+  const view = { cx: 0, cy: 0, scale: (Math.min(width, height) / 2) * 0.9 }
+  const draw = () => {
+    drawer.draw(view, SIZE)
+    ctx.getImageData(0, 0, 1, 1)
+  }
+  draw()
+  const first = performance.now() - started
+  const times: number[] = []
+  for (let i = 0; i < frames; i++) {
+    await nextFrame()
+    const t = performance.now()
+    view.scale *= zoomOf(i)
+    draw()
+    times.push(performance.now() - t)
+  }
+  return { first, frames: times, drawn: drawnPixels(canvas) }
+}
+
 declare global {
   interface Window {
-    scatterLibs: Record<'bare' | 'ours' | 'regl' | 'deck', Drawer>
+    scatterLibs: Record<'bare' | 'ours' | 'density' | 'density2d' | 'regl' | 'deck', Drawer>
   }
 }
-window.scatterLibs = { bare, ours, regl, deck }
+window.scatterLibs = { bare, ours, density, density2d, regl, deck }

@@ -157,7 +157,8 @@ export class Scatter {
   }
 }
 
-function link(gl: WebGLRenderingContext, vertex: string, fragment: string): WebGLProgram {
+/** A program of these two shaders, or an error saying which failed (the density image's quad uses it too). */
+export function link(gl: WebGLRenderingContext, vertex: string, fragment: string): WebGLProgram {
   const program = gl.createProgram()!
   for (const [type, source] of [
     [gl.VERTEX_SHADER, vertex],
