@@ -59,4 +59,17 @@ describe('the map density image', () => {
     expect(panned.map((p) => p.slice(0, 3))).toEqual([[18, 5, 0]])
     expect(panned[0]!.slice(2)).toEqual([0, 0, 255, 255])
   })
+
+  it('colours a pixel two coloured footprints share by the fuller cell, its alpha by every point over it', () => {
+    const raster = new DensityRaster()
+    // Two red points at pixel (9, 4), one blue at (11, 4): pixel (10, 4) is covered by all three, centred on none.
+    const x = Float32Array.of(-0.5, -0.5, 1.5)
+    const y = Float32Array.of(0.5, 0.5, 0.5)
+    const colours = Uint8Array.of(255, 0, 0, 200, 255, 0, 0, 200, 0, 0, 255, 200)
+    const pixels = drawn(raster.render(x, y, colours, BLUE, VIEW, W, H, 3), W)
+    const at = (px: number, py: number) => pixels.find(([x, y]) => x === px && y === py)!.slice(2)
+    expect(at(9, 4)).toEqual([255, 0, 0, Math.round(255 * (1 - (1 - 200 / 255) ** 2))])
+    expect(at(10, 4)).toEqual([255, 0, 0, Math.round(255 * (1 - (1 - 200 / 255) ** 3))])
+    expect(at(11, 4)).toEqual([0, 0, 255, 200])
+  })
 })

@@ -1,5 +1,6 @@
 import { DensityRaster } from '../../../src/renderer/features/map/density'
-import { link, type View } from '../../../src/renderer/features/map/scatter'
+import type { View } from '../../../src/renderer/features/map/view'
+import { link } from './glPoints'
 
 const VERTEX = `
 attribute vec2 corner;

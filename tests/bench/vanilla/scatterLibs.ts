@@ -4,7 +4,7 @@
  * canvas size, point size 3 px and one translucent colour, drawn by
  *
  * - `bare`: a minimal WebGL 1 program (one interleaved buffer, GL points) — SwiftShader's own floor;
- * - `ours`: our GL-points scatter (src/renderer/features/map/scatter.ts), which the app drew with before the density image;
+ * - `ours`: our GL-points scatter (glPoints.ts), which the app drew with before the density image;
  * - `density2d`: the app's density image (features/map/density.ts) put on a 2D canvas (densityCanvas.ts), as MapPanel draws;
  * - `density`: the same image as a WebGL texture on a quad (densityTexture.ts), the other way to show it;
  * - `regl`: regl-scatterplot (its own camera; draws through a shared WebGL renderer into the canvas's 2D context);
@@ -19,7 +19,7 @@ import { ScatterplotLayer } from '@deck.gl/layers'
 import createScatterplot from 'regl-scatterplot'
 import { DensityCanvas } from '../../../src/renderer/features/map/densityCanvas'
 import { DensityScatter } from './densityTexture'
-import { Scatter } from '../../../src/renderer/features/map/scatter'
+import { Scatter } from './glPoints'
 
 export interface LibResult {
   first: number

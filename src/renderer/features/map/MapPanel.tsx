@@ -9,7 +9,7 @@ import { formatCount, formatPercent } from '../../lib/format'
 import { colourBy, PLAIN, type Legend } from './colours'
 import type { Points } from './points'
 import { DensityCanvas } from './densityCanvas'
-import type { View } from './scatter'
+import type { View } from './view'
 import { useMap } from './useMap'
 import './map.css'
 

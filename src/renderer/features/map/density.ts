@@ -1,15 +1,16 @@
-import type { View } from './scatter'
+import type { View } from './view'
 
 /**
  * The map's points as a density image made on the CPU (as datashader and embedding-atlas draw big scatters):
- * each point is binned to its canvas pixel by the view, a count per pixel (and, when coloured, sums of each
- * channel) is kept, every point is widened to a `size`×`size` footprint by a box sum of the counts (not by
- * writing each point's pixels), and each pixel's count becomes its alpha as if that many translucent points had
- * been blended there: 1 − (1 − a)ⁿ. So the picture matches the GL points it replaces (dense areas darker, a lone
- * point still `size` pixels), but a frame costs one pass over the points plus a few over the pixels — in headless
- * Chromium, whose WebGL is software (SwiftShader), drawing 1M GL points took over a second.
+ * each point is binned to its canvas pixel by the view and a count per pixel is kept (when coloured, also the
+ * colour of the pixel's last point: blending near-opaque points, as the GL points did, shows the last drawn);
+ * every point is widened to a `size`×`size` footprint by a box sum of the counts (not by writing each point's
+ * pixels), and each pixel's count becomes its alpha as if that many translucent points had been blended there:
+ * 1 − (1 − a)ⁿ. So the picture matches the GL points it replaces (dense areas darker, a lone point still `size`
+ * pixels), but a frame costs one pass over the points plus a few over the pixels — in headless Chromium, whose
+ * WebGL is software (SwiftShader), drawing 1M GL points took over a second.
  *
- * No DOM here: the RGBA it returns is shown by {@link ./imageScatter.ts} (a texture on a quad) and tested in Node.
+ * No DOM here: the RGBA it returns is put on the map's canvas by densityCanvas.ts, and tested in Node.
  */
 export class DensityRaster {
   private width = 0
@@ -18,19 +19,18 @@ export class DensityRaster {
   private size = 0
   /** Counts per cell of the padded grid (the canvas plus `size` cells each side: points just off the edge show). */
   private counts = new Uint32Array(0)
-  /** Coloured only: per cell its count and last point's packed colour; then r, g, b, a × count per cell. */
+  /** Coloured only: per cell, side by side, its count and its last point's packed colour. */
   private cells = new Uint32Array(0)
-  private sums = new Uint32Array(0)
-  /** Box sums along x (a row of the canvas's width per grid row), reused by each filtered grid. */
+  /** Box sums along x (a row of the canvas's width per grid row). */
   private across = new Uint32Array(0)
-  /** Box-summed counts and channel sums per canvas pixel. */
+  /** Box-summed counts per canvas pixel: how many points' footprints cover it. */
   private near = new Uint32Array(0)
-  private nearSums = new Uint32Array(0)
   private rgba: Uint8Array<ArrayBuffer> = new Uint8Array(0)
 
   /**
-   * The image (RGBA, unpremultiplied, `width`×`height`, rows top to bottom as in an ImageData) of points `x`, `y` seen through `view` (`scale` in device pixels per data unit), each `size` device
-   * pixels wide; coloured by `colours` (RGBA bytes per point) or all `plain`. The array is reused by the next call.
+   * The image (RGBA, unpremultiplied, `width`×`height`, rows top to bottom as in an ImageData) of points `x`, `y`
+   * seen through `view` (`scale` in device pixels per data unit), each `size` device pixels wide; coloured by
+   * `colours` (RGBA bytes per point) or all `plain`. The array is reused by the next call.
    */
   render(
     x: Float32Array,
@@ -54,24 +54,21 @@ export class DensityRaster {
     const n = Math.min(x.length, y.length)
     const left = view.cx * s - width / 2 - pad
     const top = view.cy * s + height / 2 + pad
-    if (colours) {
-      // Per cell its count and the colour of its LAST point (as GL blending of near-opaque points shows the last
-      // drawn), side by side: one cache line touched per point. Summing each channel per cell instead (four more
-      // random writes per point into 4× the memory) took 3–5× as long at 1M points.
-      const packed = colours.byteOffset % 4 === 0 ? new Uint32Array(colours.buffer, colours.byteOffset, n) : new Uint32Array(colours.slice(0, n * 4).buffer)
-      binColoured(x, y, packed, n, s, left, top, gw, gh, this.cells)
-      weigh(this.cells, counts, this.sums)
-    } else {
-      binPlain(x, y, n, s, left, top, gw, gh, counts)
-    }
-    this.boxSum(counts, this.near, f, 1)
     const out32 = new Uint32Array(this.rgba.buffer)
     if (!colours) {
+      binPlain(x, y, n, s, left, top, gw, gh, counts)
+      this.boxSum(counts, this.near, f)
       paintPlain(this.near, coverageTable(plain), out32)
       return this.rgba
     }
-    this.boxSum(this.sums, this.nearSums, f, 4)
-    paintColoured(this.near, this.nearSums, out32)
+    // Count and last colour side by side: one cache line touched per point. Summing each channel per cell
+    // instead (a mean colour; four more random writes per point into 4× the memory, then four more box sums)
+    // made a coloured frame 2–3× as long as a plain one at 1M points.
+    const packed = colours.byteOffset % 4 === 0 ? new Uint32Array(colours.buffer, colours.byteOffset, n) : new Uint32Array(colours.slice(0, n * 4).buffer)
+    binColoured(x, y, packed, n, s, left, top, gw, gh, this.cells)
+    unzipCounts(this.cells, counts)
+    this.boxSum(counts, this.near, f)
+    paintColoured(this.near, this.cells, out32, width, height, f)
     return this.rgba
   }
 
@@ -82,50 +79,35 @@ export class DensityRaster {
       this.height = height
       this.size = f
       this.counts = new Uint32Array(grid)
-      this.across = new Uint32Array(0)
+      this.cells = new Uint32Array(0)
+      this.across = new Uint32Array(width * (height + 2 * f))
       this.near = new Uint32Array(width * height)
       this.rgba = new Uint8Array(width * height * 4)
-      this.cells = new Uint32Array(0)
-      this.sums = new Uint32Array(0)
-      this.nearSums = new Uint32Array(0)
     }
-    if (coloured && this.sums.length === 0) {
-      this.cells = new Uint32Array(grid * 2)
-      this.sums = new Uint32Array(grid * 4)
-      this.nearSums = new Uint32Array(width * height * 4)
-    }
-    const across = width * (height + 2 * f) * (coloured ? 4 : 1)
-    if (this.across.length < across) this.across = new Uint32Array(across)
+    if (coloured && this.cells.length === 0) this.cells = new Uint32Array(grid * 2)
   }
 
   /**
    * `out[x, y]` = the sum of `grid` over the f×f cells whose points' footprints cover canvas pixel (x, y): a
    * point in cell (gx, gy) covers pixels gx − pad − lo … gx − pad − lo + f − 1 (lo = ⌊(f − 1) / 2⌋: a 3-pixel
    * point is centred on its pixel), and likewise in y. Two sliding-window passes, along rows then down the
-   * columns a whole row at a time (memory in order); `stride` values per cell (1, or 4 for r, g, b, a).
+   * columns a whole row at a time (memory in order).
    */
-  private boxSum(grid: Uint32Array, out: Uint32Array, f: number, stride: number): void {
-    const { width, height, across } = this
-    const pad = f
-    const gw = (width + 2 * pad) * stride
-    const gh = height + 2 * pad
-    const w = width * stride
-    const lo = (f - 1) >> 1
-    // Pixel x takes cells x + pad + lo − (f − 1) … x + pad + lo.
-    const first = pad + lo - (f - 1)
-    const from = first * stride
-    const span = (f - 1) * stride
+  private boxSum(grid: Uint32Array, out: Uint32Array, f: number): void {
+    const { width: w, height, across } = this
+    const gw = w + 2 * f
+    const gh = height + 2 * f
+    // Pixel x takes cells x + first … x + first + f − 1.
+    const first = firstCell(f)
     for (let gy = 0; gy < gh; gy++) {
-      const row = gy * gw + from
+      const row = gy * gw + first
       const to = gy * w
-      for (let ch = 0; ch < stride; ch++) {
-        let sum = 0
-        for (let k = 0; k < span; k += stride) sum += grid[row + ch + k]!
-        for (let x = ch; x < w; x += stride) {
-          sum += grid[row + x + span]!
-          across[to + x] = sum
-          sum -= grid[row + x]!
-        }
+      let sum = 0
+      for (let k = 0; k < f - 1; k++) sum += grid[row + k]!
+      for (let x = 0; x < w; x++) {
+        sum += grid[row + x + f - 1]!
+        across[to + x] = sum
+        sum -= grid[row + x]!
       }
     }
     // Output row 0 is the sum of across rows first … first + f − 1; each next row adds one and drops one.
@@ -144,9 +126,14 @@ export class DensityRaster {
   }
 }
 
+/** The first grid cell (per axis, padding included) whose point's `f`-pixel footprint covers pixel 0. */
+function firstCell(f: number): number {
+  const lo = (f - 1) >> 1
+  return f + lo - (f - 1)
+}
+
 /*
- * The per-point loops, each a small function of its own: V8 optimises a small hot loop fully within a few frames
- * (3 ms for 1M points in Node once optimised, against 10–17 ms while the loop sat inside render()).
+ * The per-point loops, each a small function of its own: V8 optimises a small hot loop fully within a few frames.
  */
 
 /** Counts per cell of the padded grid (`gw`×`gh`); points off it, and NaN (false in every comparison), skipped. */
@@ -172,18 +159,8 @@ function binColoured(x: Float32Array, y: Float32Array, packed: Uint32Array, n: n
   }
 }
 
-/** Each cell's count, and its colour's channels times its count (so box sums give count-weighted mean colours). */
-function weigh(cells: Uint32Array, counts: Uint32Array, sums: Uint32Array): void {
-  for (let k = 0; k < counts.length; k++) {
-    const c = cells[k << 1]!
-    counts[k] = c
-    const colour = cells[(k << 1) + 1]!
-    const at = k << 2
-    sums[at] = (colour & 255) * c
-    sums[at + 1] = ((colour >>> 8) & 255) * c
-    sums[at + 2] = ((colour >>> 16) & 255) * c
-    sums[at + 3] = (colour >>> 24) * c
-  }
+function unzipCounts(cells: Uint32Array, counts: Uint32Array): void {
+  for (let k = 0; k < counts.length; k++) counts[k] = cells[k << 1]!
 }
 
 /**
@@ -198,26 +175,41 @@ function paintPlain(near: Uint32Array, table: Uint32Array, out32: Uint32Array): 
   }
 }
 
-/** The count-weighted mean colour of the cells over each pixel, with the coverage of c points of its alpha. */
-function paintColoured(near: Uint32Array, sums: Uint32Array, out32: Uint32Array): void {
-  for (let p = 0; p < near.length; p++) {
-    const c = near[p]!
-    if (c === 0) {
-      out32[p] = 0
-      continue
+/**
+ * Each covered pixel in the colour of the cell its footprint is centred on, or where that cell is empty (a pixel
+ * at a footprint's edge) of the fullest cell covering it; its alpha the coverage of all the points over it.
+ */
+function paintColoured(near: Uint32Array, cells: Uint32Array, out32: Uint32Array, width: number, height: number, f: number): void {
+  const gw = width + 2 * f
+  const first = firstCell(f)
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const p = y * width + x
+      const c = near[p]!
+      if (c === 0) {
+        out32[p] = 0
+        continue
+      }
+      let k = ((y + f) * gw + x + f) << 1
+      if (cells[k] === 0) {
+        let most = 0
+        for (let gy = y + first; gy < y + first + f; gy++)
+          for (let gx = x + first; gx < x + first + f; gx++) {
+            const at = (gy * gw + gx) << 1
+            if (cells[at]! > most) {
+              most = cells[at]!
+              k = at
+            }
+          }
+      }
+      const colour = cells[k + 1]!
+      out32[p] = ((colour & 0xffffff) | (COVERAGE[((colour >>> 24) << 6) | (c > 63 ? 63 : c)]! << 24)) >>> 0
     }
-    const q = p << 2
-    const r = (sums[q]! / c + 0.5) | 0
-    const g = (sums[q + 1]! / c + 0.5) | 0
-    const b = (sums[q + 2]! / c + 0.5) | 0
-    const mean = (sums[q + 3]! / c + 0.5) | 0
-    const a = (255 * (1 - Math.exp(c * LOG_CLEAR[mean]!)) + 0.5) | 0
-    out32[p] = ((a << 24) | (b << 16) | (g << 8) | r) >>> 0
   }
 }
 
-/** ln(1 − a/255) for each alpha byte: a pixel's coverage by c points of mean alpha a is 1 − exp(c · this). */
-const LOG_CLEAR = Float64Array.from({ length: 256 }, (_, a) => Math.log(Math.max(1e-9, 1 - a / 255)))
+/** Alpha (a byte) of n points of alpha a blended, 1 − (1 − a)ⁿ, at [a · 64 + min(n, 63)]: 63 points of any visible alpha are near opaque. */
+const COVERAGE = Uint8Array.from({ length: 256 * 64 }, (_, i) => Math.round(255 * (1 - Math.pow(1 - (i >> 6) / 255, i & 63))))
 
 const tables = new Map<string, Uint32Array>()
 

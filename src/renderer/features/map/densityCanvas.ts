@@ -1,5 +1,5 @@
 import { DensityRaster } from './density'
-import type { View } from './scatter'
+import type { View } from './view'
 
 /**
  * The map's points drawn as a density image (density.ts, binned on the CPU each frame) put on a 2D canvas. Why

@@ -1,19 +1,12 @@
-/**
- * The map's points on WebGL: a buffer of x, one of y (the kept coordinates' own columns, uploaded as they arrive,
- * not interleaved first) and, when coloured by a column, one of colours; drawn as GL points with the view (centre
- * and scale) as uniforms, so a pan or zoom is one draw call whatever the number of points — no per-point work on
- * the main thread. Without a colour column every point takes one colour, a uniform of its own program (no
- * per-point buffer to fill before the first frame, no varying to interpolate per pixel). WebGL 1, which every
- * Chromium has (headless runs use SwiftShader).
- */
-export interface View {
-  /** The data point at the canvas's centre. */
-  cx: number
-  cy: number
-  /** Canvas pixels per data unit. */
-  scale: number
-}
+import type { View } from '../../../src/renderer/features/map/view'
 
+/**
+ * The GL-points scatter the map drew with until the density image (src/renderer/features/map/density.ts), kept
+ * for the map bench's drawer comparison (scatterLibs.ts, `ours`): a buffer of x, one of y and, when coloured by
+ * a column, one of colours; drawn as GL points with the view (centre and scale) as uniforms, so a pan or zoom is
+ * one draw call — but in headless Chromium's software WebGL (SwiftShader) that draw took 0.5–1.6 s at 1M points.
+ * Without a colour column every point takes one colour, a uniform of its own program. WebGL 1.
+ */
 const POSITION = `
 attribute float px;
 attribute float py;
