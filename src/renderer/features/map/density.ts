@@ -133,13 +133,30 @@ function firstCell(f: number): number {
 }
 
 /*
- * The per-point loops, each a small function of its own: V8 optimises a small hot loop fully within a few frames.
+ * The per-point loops, each a small function of its own (V8 optimises a small hot loop fully within a few frames)
+ * and four points a step: four independent increments in flight instead of one waiting on the last (1M points in
+ * Node: 9.8 ms one a step, 6.2 two, 5.7 four). Points are handled in order, so a cell's last colour is its last point's.
  */
 
 /** Counts per cell of the padded grid (`gw`×`gh`); points off it, and NaN (false in every comparison), skipped. */
 function binPlain(x: Float32Array, y: Float32Array, n: number, s: number, left: number, top: number, gw: number, gh: number, counts: Uint32Array): void {
   counts.fill(0)
-  for (let i = 0; i < n; i++) {
+  const m = n & ~3
+  for (let i = 0; i < m; i += 4) {
+    const ax = x[i]! * s - left
+    const ay = top - y[i]! * s
+    const bx = x[i + 1]! * s - left
+    const by = top - y[i + 1]! * s
+    const cx = x[i + 2]! * s - left
+    const cy = top - y[i + 2]! * s
+    const dx = x[i + 3]! * s - left
+    const dy = top - y[i + 3]! * s
+    if (ax >= 0 && ax < gw && ay >= 0 && ay < gh) counts[(ay | 0) * gw + (ax | 0)]!++
+    if (bx >= 0 && bx < gw && by >= 0 && by < gh) counts[(by | 0) * gw + (bx | 0)]!++
+    if (cx >= 0 && cx < gw && cy >= 0 && cy < gh) counts[(cy | 0) * gw + (cx | 0)]!++
+    if (dx >= 0 && dx < gw && dy >= 0 && dy < gh) counts[(dy | 0) * gw + (dx | 0)]!++
+  }
+  for (let i = m; i < n; i++) {
     const gx = x[i]! * s - left
     const gy = top - y[i]! * s
     if (gx >= 0 && gx < gw && gy >= 0 && gy < gh) counts[(gy | 0) * gw + (gx | 0)]!++
@@ -149,7 +166,38 @@ function binPlain(x: Float32Array, y: Float32Array, n: number, s: number, left: 
 /** Per cell, side by side: its count and its last point's packed colour. */
 function binColoured(x: Float32Array, y: Float32Array, packed: Uint32Array, n: number, s: number, left: number, top: number, gw: number, gh: number, cells: Uint32Array): void {
   cells.fill(0)
-  for (let i = 0; i < n; i++) {
+  const m = n & ~3
+  for (let i = 0; i < m; i += 4) {
+    const ax = x[i]! * s - left
+    const ay = top - y[i]! * s
+    const bx = x[i + 1]! * s - left
+    const by = top - y[i + 1]! * s
+    const cx = x[i + 2]! * s - left
+    const cy = top - y[i + 2]! * s
+    const dx = x[i + 3]! * s - left
+    const dy = top - y[i + 3]! * s
+    if (ax >= 0 && ax < gw && ay >= 0 && ay < gh) {
+      const k = ((ay | 0) * gw + (ax | 0)) << 1
+      cells[k]!++
+      cells[k + 1] = packed[i]!
+    }
+    if (bx >= 0 && bx < gw && by >= 0 && by < gh) {
+      const k = ((by | 0) * gw + (bx | 0)) << 1
+      cells[k]!++
+      cells[k + 1] = packed[i + 1]!
+    }
+    if (cx >= 0 && cx < gw && cy >= 0 && cy < gh) {
+      const k = ((cy | 0) * gw + (cx | 0)) << 1
+      cells[k]!++
+      cells[k + 1] = packed[i + 2]!
+    }
+    if (dx >= 0 && dx < gw && dy >= 0 && dy < gh) {
+      const k = ((dy | 0) * gw + (dx | 0)) << 1
+      cells[k]!++
+      cells[k + 1] = packed[i + 3]!
+    }
+  }
+  for (let i = m; i < n; i++) {
     const gx = x[i]! * s - left
     const gy = top - y[i]! * s
     if (!(gx >= 0 && gx < gw && gy >= 0 && gy < gh)) continue
