@@ -101,6 +101,8 @@ test('Map draws every row; hover shows it, a click selects it, Find similar rows
   await expect(map).toBeVisible()
   await expect(map.getByTestId('map-meta')).toContainText(`vec · version 1 · ${ROWS.toLocaleString('en-US')} points`)
   await expect(map.getByTestId('map-points')).toHaveAttribute('data-points', String(ROWS))
+  // The drawer chosen automatically: headless Chromium's WebGL is software, so the density image (drawer.ts).
+  await expect(map.getByTestId('map-points')).toHaveAttribute('data-drawer', 'image')
   await expect.poll(async () => (await drawnPixels(page)).count).toBeGreaterThan(20)
   const { box: drawn, left, halves } = await drawnPixels(page)
   // Two clusters far apart along the first axis: the picture spans most of the canvas's width, with an empty middle.
@@ -189,4 +191,20 @@ test('Map draws every row; hover shows it, a click selects it, Find similar rows
   await expect(map.getByTestId('map-note')).toContainText('UMAP of 1,000 sample rows')
   await expect(map.getByTestId('map-points')).toHaveAttribute('data-points', String(ROWS))
   await expect.poll(async () => (await drawnPixels(page)).count).toBeGreaterThan(20)
+})
+
+test('Map with the GL-points drawer forced (localStorage lcb.map.drawer = points) draws both clusters', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 860 })
+  await openApp(page, harness)
+  // Read when the map's canvas is made, so setting it before opening the map is enough.
+  await page.evaluate(() => localStorage.setItem('lcb.map.drawer', 'points'))
+  await openTable(page, [], 'points')
+  await page.getByRole('button', { name: 'Map', exact: true }).click()
+  const canvas = page.getByRole('region', { name: 'Embedding map' }).getByTestId('map-points')
+  await expect(canvas).toHaveAttribute('data-drawer', 'points')
+  await expect.poll(async () => (await drawnPixels(page)).count).toBeGreaterThan(20)
+  const { box: drawn, halves } = await drawnPixels(page)
+  const size = (await canvas.boundingBox())!
+  expect(drawn.maxX - drawn.minX).toBeGreaterThan(size.width * 0.5)
+  for (const half of halves) expect(half.count).toBeGreaterThan(50)
 })

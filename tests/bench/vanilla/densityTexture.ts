@@ -1,6 +1,6 @@
 import { DensityRaster } from '../../../src/renderer/features/map/density'
 import type { View } from '../../../src/renderer/features/map/view'
-import { link } from './glPoints'
+import { link } from '../../../src/renderer/features/map/glPoints'
 
 const VERTEX = `
 attribute vec2 corner;

@@ -19,7 +19,7 @@ import { ScatterplotLayer } from '@deck.gl/layers'
 import createScatterplot from 'regl-scatterplot'
 import { DensityCanvas } from '../../../src/renderer/features/map/densityCanvas'
 import { DensityScatter } from './densityTexture'
-import { Scatter } from './glPoints'
+import { Scatter } from '../../../src/renderer/features/map/glPoints'
 
 export interface LibResult {
   first: number

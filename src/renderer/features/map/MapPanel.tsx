@@ -8,7 +8,7 @@ import { ScanProgress } from '../jobs'
 import { formatCount, formatPercent } from '../../lib/format'
 import { colourBy, PLAIN, type Legend } from './colours'
 import type { Points } from './points'
-import { DensityCanvas } from './densityCanvas'
+import { makeDrawer, type Drawer, type DrawerKind } from './drawer'
 import type { View } from './view'
 import { useMap } from './useMap'
 import './map.css'
@@ -34,8 +34,8 @@ interface Props {
 }
 
 /**
- * The embedding map of a vector column: every placed row as a point (a density image made per frame, so 1M points
- * pan and zoom in milliseconds even where WebGL is software: densityCanvas.ts), pan by dragging, zoom with the wheel;
+ * The embedding map of a vector column: every placed row as a point (GL points where WebGL runs on a GPU, else a
+ * density image made per frame, so 1M points pan and zoom in milliseconds either way: drawer.ts), pan by dragging, zoom with the wheel;
  * hover shows the row, a click selects it in the grid and offers **Find similar rows** (lines to its nearest
  * neighbours by Lance's vector search), the **Lasso** filters the grid to the rows it encloses.
  */
@@ -144,10 +144,12 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
   const host = useRef<HTMLDivElement>(null)
   const pointsCanvas = useRef<HTMLCanvasElement>(null)
   const overlay = useRef<HTMLCanvasElement>(null)
-  const scatter = useRef<DensityCanvas | null>(null)
+  const scatter = useRef<Drawer | null>(null)
   const view = useRef<View | null>(null)
   const [size, setSize] = useState({ width: 0, height: 0 })
   const [drawError, setDrawError] = useState<string | null>(null)
+  // Which drawer the canvas got (drawer.ts): shown as its data-drawer attribute, for tests and the curious.
+  const [drawer, setDrawer] = useState<DrawerKind | null>(null)
   const [lasso, setLasso] = useState(false)
   const [hover, setHover] = useState<{ point: number; x: number; y: number; text: string[] } | null>(null)
   const [selected, setSelected] = useState<number | null>(null)
@@ -243,13 +245,14 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
     if (!scatter.current) {
       try {
         performance.mark('map:canvas')
-        scatter.current = new DensityCanvas(pointsCanvas.current)
+        const made = makeDrawer(pointsCanvas.current)
+        scatter.current = made.drawer
+        // Whether the canvas can be drawn on, and how, is known only once it exists.
+        setDrawer(made.kind)
         performance.mark('map:program')
         scatter.current.setPoints(points.x, points.y, PLAIN)
         performance.mark('map:uploaded')
       } catch (e) {
-        // Whether the canvas can be drawn on is known only once it exists.
-        // eslint-disable-next-line react-hooks/set-state-in-effect
         setDrawError(e instanceof Error ? e.message : String(e))
         return
       }
@@ -481,7 +484,7 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
       )}
       {drawError && <div role="alert">{drawError}</div>}
       <div className="map-canvas" ref={host}>
-        <canvas ref={pointsCanvas} aria-hidden="true" data-testid="map-points" data-points={points.count} />
+        <canvas ref={pointsCanvas} aria-hidden="true" data-testid="map-points" data-points={points.count} data-drawer={drawer ?? undefined} />
         <canvas
           ref={overlay}
           className={lasso ? 'map-overlay lasso' : 'map-overlay'}

@@ -1,11 +1,12 @@
-import type { View } from '../../../src/renderer/features/map/view'
+import type { View } from './view'
 
 /**
- * The GL-points scatter the map drew with until the density image (src/renderer/features/map/density.ts), kept
- * for the map bench's drawer comparison (scatterLibs.ts, `ours`): a buffer of x, one of y and, when coloured by
- * a column, one of colours; drawn as GL points with the view (centre and scale) as uniforms, so a pan or zoom is
- * one draw call — but in headless Chromium's software WebGL (SwiftShader) that draw took 0.5–1.6 s at 1M points.
- * Without a colour column every point takes one colour, a uniform of its own program. WebGL 1.
+ * The map's points drawn as GL points, the drawer where WebGL runs on a GPU (drawer.ts chooses): a buffer of x, one
+ * of y and, when coloured by a column, one of colours; the view (centre and scale) as uniforms, so a pan or zoom is
+ * one draw call (~1–2 ms for 1M points on a GPU). In software GL (SwiftShader, headless Chromium) that draw takes
+ * 0.5–1.6 s at 1M points, so there the map draws a density image instead (densityCanvas.ts). The map bench compares
+ * both (tests/bench/vanilla/scatterLibs.ts, `ours`). Without a colour column every point takes one colour, a
+ * uniform of its own program. WebGL 1.
  */
 const POSITION = `
 attribute float px;
@@ -47,6 +48,12 @@ precision mediump float;
 uniform vec4 plain;
 void main() { gl_FragColor = plain; }`
 
+/**
+ * The context's attributes: no antialiasing (square points, as the density image draws them), the picture kept
+ * after a frame (tests and the bench read it back), colours not premultiplied (the blend below expects straight).
+ */
+export const GL_ATTRIBUTES: WebGLContextAttributes = { antialias: false, preserveDrawingBuffer: true, premultipliedAlpha: false }
+
 export class Scatter {
   private readonly gl: WebGLRenderingContext
   /** Each program is linked on first use: a plain map never compiles the coloured one, nor the reverse. */
@@ -61,8 +68,11 @@ export class Scatter {
   private plain: [number, number, number, number] | null = null
   private count = 0
 
-  constructor(private readonly canvas: HTMLCanvasElement) {
-    const gl = canvas.getContext('webgl', { antialias: false, preserveDrawingBuffer: true, premultipliedAlpha: false })
+  /** `gl`: the canvas's context when the caller already asked for it (drawer.ts, with its own attributes). */
+  constructor(
+    private readonly canvas: HTMLCanvasElement,
+    gl: WebGLRenderingContext | null = canvas.getContext('webgl', GL_ATTRIBUTES),
+  ) {
     if (!gl) throw new Error('This window cannot draw with WebGL, which the map needs')
     this.gl = gl
     this.xs = gl.createBuffer()!
