@@ -15,7 +15,7 @@ export type Lib = (typeof LIBS)[number]
 
 export const LIB_NAMES: Record<Lib, string> = {
   bare: 'bare WebGL 1 draw (one buffer, GL points)',
-  ours: 'our GL-points scatter (the app\'s until the density image; bench/vanilla/glPoints.ts)',
+  ours: 'our GL-points scatter (the app\'s drawer where WebGL runs on a GPU; src/renderer/features/map/glPoints.ts)',
   density: 'our density image as a WebGL texture on a quad (bench/vanilla/densityTexture.ts)',
   density2d: 'our density image by 2D putImageData (features/map/densityCanvas.ts, the app\'s)',
   regl: 'regl-scatterplot',

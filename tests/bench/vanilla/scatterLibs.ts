@@ -4,8 +4,8 @@
  * canvas size, point size 3 px and one translucent colour, drawn by
  *
  * - `bare`: a minimal WebGL 1 program (one interleaved buffer, GL points) — SwiftShader's own floor;
- * - `ours`: our GL-points scatter (glPoints.ts), which the app drew with before the density image;
- * - `density2d`: the app's density image (features/map/density.ts) put on a 2D canvas (densityCanvas.ts), as MapPanel draws;
+ * - `ours`: our GL-points scatter (src/renderer/features/map/glPoints.ts), the app's drawer where WebGL runs on a GPU;
+ * - `density2d`: the app's density image (features/map/density.ts) put on a 2D canvas (densityCanvas.ts), its drawer where WebGL is software;
  * - `density`: the same image as a WebGL texture on a quad (densityTexture.ts), the other way to show it;
  * - `regl`: regl-scatterplot (its own camera; draws through a shared WebGL renderer into the canvas's 2D context);
  * - `deck`: deck.gl's ScatterplotLayer in an OrthographicView (WebGL 2, binary attributes: no per-point accessor).
