@@ -34,9 +34,10 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-
 /**
  * In the page: a function reading one pixel of the points canvas back, which waits for its drawing to finish —
  * from whichever context the map's drawer took (drawer.ts: a 2D one for the density image, WebGL for GL points; a
- * canvas gives null for the other kind).
+ * canvas gives null for the other kind). Its leading `;` ends the statement before it (no automatic semicolon
+ * before a line starting with `(`).
  */
-const READ_PIXEL = `((canvas) => {
+const READ_PIXEL = `;((canvas) => {
   const ctx = canvas.getContext('2d')
   if (ctx) return ctx.getImageData(0, 0, 1, 1)
   const gl = canvas.getContext('webgl')
