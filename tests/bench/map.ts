@@ -25,7 +25,7 @@ import { promisify } from 'node:util'
 import { chromium, type Browser } from '@playwright/test'
 import { mapColumn } from '../../src/core/map'
 import { startHarness } from '../../src/harness/server'
-import { BENCH_TABLE, ensureRowsCatalog, openRowsTable } from './data'
+import { BENCH_TABLE, bareVectorScan, ensureRowsCatalog, openRowsTable } from './data'
 import { chosenLibs, compareLibraries, LIB_NAMES, LIBS, libraryRows, type LibComparison } from './mapLibs'
 import { compare, loadAverages, count, envInt, median, ms, ratio, verdict, type BenchContext, type Report, type ResultTable, type Section } from './lib'
 
@@ -145,11 +145,7 @@ async function run(context: BenchContext): Promise<Report> {
       async () => {
         placed = (await mapColumn(client, ref, version, 'vector')).summary.rows
       },
-      async () => {
-        let n = 0
-        for await (const batch of table.query().select(['vector'])) n += batch.numRows
-        if (n !== rows) throw new Error(`bare scan read ${n} rows`)
-      },
+      () => bareVectorScan(table, rows),
       { reps, warmup: 1 },
     )
     const rssMb = process.resourceUsage().maxRSS / 1024

@@ -7,7 +7,7 @@ import type { View } from './view'
  * while binning them in JS and putting one image takes ~15 ms; and why not that image as a WebGL texture on a
  * quad: measured side by side on a blank page (tests/bench/vanilla/scatterLibs.ts, `density` vs `density2d`),
  * the texture path was slower in its first draw (a WebGL context and a shader compile) and in each frame (the
- * upload and a software-drawn quad). Same interface as the GL-points {@link Scatter} it replaced.
+ * upload and a software-drawn quad). drawer.ts chooses between it and the GL points (glPoints.ts), which a GPU draws faster.
  */
 export class DensityCanvas {
   private readonly ctx: CanvasRenderingContext2D

@@ -3,6 +3,6 @@ export interface View {
   /** The data point at the canvas's centre. */
   cx: number
   cy: number
-  /** Canvas pixels per data unit. */
+  /** CSS pixels per data unit (each drawer scales it by the device pixel ratio). */
   scale: number
 }
