@@ -95,6 +95,9 @@ export async function* sinkBatches(query: LazyFrame, folder?: string): AsyncGene
       // Nothing more will be written: the pipe ends once what polars wrote has been read.
       reader.writersDone()
     })
+    // Its failure is thrown where it is awaited below; until then it must not count as unhandled (polars can fail
+    // while the magic is being read, before anything awaits it).
+    collecting.catch(() => undefined)
     const magic = new Uint8Array(8)
     const got = await reader.fill(magic, 0, magic.length)
     if (got === 0) {
