@@ -9,18 +9,24 @@
  * - In headless Chromium through the harness (needs `npm run build`): first paint once the coordinates exist (the
  *   map opened a second time, answered from the side cache: Map clicked → points drawn, read back), and the frame
  *   time of a zoom (one wheel event → the draw finished, `readPixels` forcing the GPU work). Targets ≤ 1 s, ≤ 16 ms.
- *   Beside it, what is ours in a frame (the wheel handler's JS, the GL calls queued, no wait for the draw) and what
- *   SwiftShader costs for a bare draw of as many points (a minimal page: one buffer, the same point size, blending
- *   and canvas size), so the frame time can be read as a ratio.
+ *   Beside it, what is ours in a frame (the wheel handler's JS, the GL calls queued, no wait for the draw), and one
+ *   more opening split into its steps by the app's performance marks (`map:*`, MapPanel.tsx and useMap.ts).
+ * - On a blank page of the same Chromium (mapLibs.ts): a bare WebGL draw, our scatter, regl-scatterplot and
+ *   deck.gl's ScatterplotLayer drawing as many points on a canvas of the map's size — first draw and zoom frame —
+ *   so the drawing library is chosen by measurement (issue #22) and the app's frame read as a ratio to the bare draw.
+ *
+ * BENCH_MAP_PARTS (default `pca,paint,libs`) picks the parts; `libs` alone needs no table (BENCH_MAP_ROWS points).
+ * BENCH_MAP_LIB_ROUNDS (2) × BENCH_MAP_LIB_FRAMES (10) size the library comparison.
  */
 import { execFile } from 'node:child_process'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { chromium } from '@playwright/test'
+import { chromium, type Browser } from '@playwright/test'
 import { mapColumn } from '../../src/core/map'
 import { startHarness } from '../../src/harness/server'
 import { BENCH_TABLE, ensureRowsCatalog, openRowsTable } from './data'
-import { compare, loadAverages, count, envInt, median, ms, ratio, verdict, type BenchContext, type Report, type Section } from './lib'
+import { compareLibraries, LIB_NAMES, LIBS, libraryRows, type LibComparison } from './mapLibs'
+import { compare, loadAverages, count, envInt, median, ms, ratio, verdict, type BenchContext, type Report, type ResultTable, type Section } from './lib'
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run']
 
@@ -62,44 +68,38 @@ const FRAMES = zoomFrames(true)
 const FRAMES_JS = zoomFrames(false)
 
 /**
- * In a blank page: a bare WebGL 1 draw of N points (random positions, one colour, size 3, alpha blending, a canvas
- * of the map's size), 30 draws each timed to the end of its readPixels: SwiftShader's own cost for that many points.
+ * In the page, installed before Map is clicked: when the map marks its first draw queued (`map:drawn`, see
+ * MapPanel.tsx), one pixel is read back (waiting for the GPU work) and marked; `window.mapSplit` resolves to every
+ * mark since the click, so the first paint can be split into its steps.
  */
-const BARE_DRAW = `(async ([n, width, height]) => {
-  const canvas = document.createElement('canvas')
-  canvas.width = width
-  canvas.height = height
-  document.body.appendChild(canvas)
-  const gl = canvas.getContext('webgl', { antialias: false, preserveDrawingBuffer: true, premultipliedAlpha: false })
-  const shader = (type, source) => { const s = gl.createShader(type); gl.shaderSource(s, source); gl.compileShader(s); return s }
-  const program = gl.createProgram()
-  gl.attachShader(program, shader(gl.VERTEX_SHADER, 'attribute vec2 p; uniform float k; void main() { gl_Position = vec4(p * k, 0.0, 1.0); gl_PointSize = 3.0; }'))
-  gl.attachShader(program, shader(gl.FRAGMENT_SHADER, 'precision mediump float; void main() { gl_FragColor = vec4(0.2, 0.4, 0.9, 0.7); }'))
-  gl.linkProgram(program)
-  gl.useProgram(program)
-  const xy = new Float32Array(n * 2)
-  for (let i = 0; i < xy.length; i++) xy[i] = Math.random() * 2 - 1
-  gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer())
-  gl.bufferData(gl.ARRAY_BUFFER, xy, gl.STATIC_DRAW)
-  const p = gl.getAttribLocation(program, 'p')
-  gl.enableVertexAttribArray(p)
-  gl.vertexAttribPointer(p, 2, gl.FLOAT, false, 0, 0)
-  gl.enable(gl.BLEND)
-  gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA)
-  const one = new Uint8Array(4)
-  const times = []
-  for (let i = 0; i < 30; i++) {
-    const started = performance.now()
-    gl.viewport(0, 0, width, height)
-    gl.clear(gl.COLOR_BUFFER_BIT)
-    gl.uniform1f(gl.getUniformLocation(program, 'k'), i % 2 ? 0.8 : 1)
-    gl.drawArrays(gl.POINTS, 0, n)
-    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, one)
-    times.push(performance.now() - started)
-    await new Promise((resolve) => requestAnimationFrame(resolve))
-  }
-  return times
-})`
+const SPLIT_WATCH = `(() => {
+  performance.clearMarks()
+  document.addEventListener('click', () => performance.mark('bench:click'), { capture: true, once: true })
+  window.mapSplit = new Promise((resolve) => {
+    const observer = new PerformanceObserver((list) => {
+      if (!list.getEntries().some((e) => e.name === 'map:drawn')) return
+      observer.disconnect()
+      const gl = document.querySelector('[data-testid="map-points"]').getContext('webgl')
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4))
+      performance.mark('bench:pixels')
+      resolve(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime]))
+    })
+    observer.observe({ type: 'mark' })
+  })
+})()`
+
+/** The steps of the first paint, named by the marks that end them (tests/bench/map.ts's SPLIT_WATCH). */
+const SPLIT_STEPS: [string, string][] = [
+  ['bench:click', 'click → map/start sent (React: the panel mounts, the job hook starts)'],
+  ['map:start', 'map/start answered from the side cache (summary read) → job done seen'],
+  ['map:done', 'map/coords: the kept coordinates read and carried (Arrow IPC bytes)'],
+  ['map:coords', 'decode (tableFromIPC) and bounds pass (Points)'],
+  ['map:points', 'React renders the canvas; its size effect runs'],
+  ['map:canvas', 'WebGL context'],
+  ['map:program', 'program linked (shader compile), x and y uploaded (bufferData ×2)'],
+  ['map:uploaded', 'draw queued (fit, GL calls)'],
+  ['map:drawn', 'the draw itself, until one pixel is read back (SwiftShader)'],
+]
 
 /** The map job once in its own process: its peak RSS and time. */
 async function jobInOwnProcess(root: string): Promise<{ rows: number; ms: number; maxRssMiB: number }> {
@@ -107,46 +107,118 @@ async function jobInOwnProcess(root: string): Promise<{ rows: number; ms: number
   return JSON.parse(stdout.trim().split('\n').pop()!) as { rows: number; ms: number; maxRssMiB: number }
 }
 
+/** The map's canvas size in the 1400×900 window (measured by the paint part), for the library comparison run alone. */
+const CANVAS_FALLBACK: [number, number] = [546, 648]
+
 async function run(context: BenchContext): Promise<Report> {
   const rows = envInt('BENCH_MAP_ROWS', 1_000_000)
   const dim = envInt('BENCH_MAP_DIM', 768)
   const reps = envInt('BENCH_MAP_REPS', 3)
-  const root = await ensureRowsCatalog(context, { rows, dim })
-  const { client, table, version, ref, close } = await openRowsTable(root)
+  const libFrames = envInt('BENCH_MAP_LIB_FRAMES', 10)
+  const libRounds = envInt('BENCH_MAP_LIB_ROUNDS', 2)
+  const parts = new Set((process.env.BENCH_MAP_PARTS ?? 'pca,paint,libs').split(',').map((p) => p.trim()))
+  const loadStart = loadAverages()
+  const notes: string[] = []
+  const tableRows: (string | number)[][] = []
+  let placed = rows
 
-  const loadBefore = loadAverages()
-  context.log('map: PCA coordinates vs a bare scan of the vector column')
-  let placed = 0
-  const pca = await compare(
-    async () => {
-      placed = (await mapColumn(client, ref, version, 'vector')).summary.rows
-    },
-    async () => {
-      let n = 0
-      for await (const batch of table.query().select(['vector'])) n += batch.numRows
-      if (n !== rows) throw new Error(`bare scan read ${n} rows`)
-    },
-    { reps, warmup: 1 },
-  )
-  const rssMb = process.resourceUsage().maxRSS / 1024
-  const loadAfter = loadAverages()
-  await close()
-  context.log('map: the job alone in its own process (peak RSS)')
-  const job = await jobInOwnProcess(root)
-  if (job.rows !== placed) throw new Error(`the job in its own process placed ${job.rows} rows, not ${placed}`)
+  let root: string | null = null
+  if (parts.has('pca') || parts.has('paint')) root = await ensureRowsCatalog(context, { rows, dim })
+  if (parts.has('pca') && root) {
+    const { client, table, version, ref, close } = await openRowsTable(root)
+    const loadBefore = loadAverages()
+    context.log('map: PCA coordinates vs a bare scan of the vector column')
+    const pca = await compare(
+      async () => {
+        placed = (await mapColumn(client, ref, version, 'vector')).summary.rows
+      },
+      async () => {
+        let n = 0
+        for await (const batch of table.query().select(['vector'])) n += batch.numRows
+        if (n !== rows) throw new Error(`bare scan read ${n} rows`)
+      },
+      { reps, warmup: 1 },
+    )
+    const rssMb = process.resourceUsage().maxRSS / 1024
+    const loadAfter = loadAverages()
+    await close()
+    context.log('map: the job alone in its own process (peak RSS)')
+    const job = await jobInOwnProcess(root)
+    if (job.rows !== placed) throw new Error(`the job in its own process placed ${job.rows} rows, not ${placed}`)
+    notes.push(
+      `PCA: ${reps} reps (ABBA), medians; load average ${loadBefore} before the reps, ${loadAfter} after.`,
+      `Reps (ours / bare): ${pca.reps.map((r) => `${ms(r.ours)} / ${ms(r.bare)} ms = ${ratio(r.ratio)}`).join('; ')}.`,
+      `The job alone in its own process: ${ms(job.ms)} ms, peak RSS ${job.maxRssMiB.toFixed(0)} MiB; the bench process (the job, the bare scans' read-ahead and the bench's state): ${rssMb.toFixed(0)} MiB.`,
+    )
+    tableRows.push(
+      ['PCA coordinates vs a bare scan of the vector column (ms)', ms(pca.ours), ms(pca.bare), ratio(pca.ratio), verdict(pca.ratio, 1.5)],
+      ['peak RSS of the map job in its own process (MiB)', job.maxRssMiB.toFixed(0), '—', `${job.maxRssMiB.toFixed(0)} MiB`, job.maxRssMiB < 1000 ? 'ok (< 1 GB)' : '**over** (target < 1 GB)'],
+    )
+  }
 
-  context.log('map: first paint and frame time in Chromium')
-  const harness = await startHarness({ root })
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
-  const paints: number[] = []
-  let frames: number[]
-  let framesJs: number[]
-  let bareDraw: number[]
-  let canvasSize: [number, number]
+  let canvasSize = CANVAS_FALLBACK
+  let paintRows: (string | number)[][] = []
+  let libs: LibComparison | null = null
+  let appFrame: number | null = null
   try {
-    // The app's CSP forbids eval; the probes below are strings (this file has no DOM types).
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, bypassCSP: true })
-    await page.goto(harness.url)
+    if (parts.has('paint') && root) {
+      context.log('map: first paint and frame time in Chromium')
+      const harness = await startHarness({ root })
+      try {
+        const paint = await paintInApp(browser, harness.url, reps)
+        canvasSize = paint.canvasSize
+        placed = paint.points
+        const split = paint.split
+        appFrame = median(paint.frames)
+        notes.push(
+          `First paints (ms) of ${count(placed)} points on the map's ${canvasSize[0]}×${canvasSize[1]} canvas: ${paint.paints.map((t) => t.toFixed(0)).join(', ')}. One more opening split by performance marks (ms): ${split.map(([step, t]) => `${step} ${t.toFixed(0)}`).join('; ')}.`,
+          `Zoom frames (ms, in order): ${paint.frames.map((t) => t.toFixed(0)).join(', ')}; our JS per frame (no wait for the draw): median ${ms(median(paint.framesJs))}.`,
+        )
+        paintRows = [
+          ['first paint, coordinates kept: Map clicked → points drawn (ms)', ms(median(paint.paints)), '—', ms(median(paint.paints)), median(paint.paints) <= 1000 ? 'ok (≤ 1 s)' : '**over** (target ≤ 1 s)'],
+          ['zoom frame: wheel → draw finished, median of 30 (ms)', ms(median(paint.frames)), '—', ms(median(paint.frames)), median(paint.frames) <= 16 ? 'ok (≤ 16 ms)' : '**over** (target ≤ 16 ms)'],
+          ['our JS per zoom frame (wheel handler, GL calls queued), median of 30 (ms)', ms(median(paint.framesJs)), '—', ms(median(paint.framesJs)), '—'],
+        ]
+        for (const [step, t] of split) paintRows.push([`first paint step: ${step} (ms)`, t.toFixed(0), '—', '—', '—'])
+      } finally {
+        await harness.close()
+      }
+    }
+    if (parts.has('libs')) {
+      context.log('map: drawing libraries on a blank page')
+      libs = await compareLibraries(browser, { points: placed, width: canvasSize[0], height: canvasSize[1], frames: libFrames, rounds: libRounds, log: context.log })
+    }
+  } finally {
+    await browser.close()
+  }
+  if (libs && appFrame !== null) {
+    // The app's frame beside the bare draw measured on the blank page in the same run.
+    const bare = median(libs.results.bare.frames)
+    paintRows[1]![2] = ms(bare)
+    paintRows[1]![3] = `${ms(appFrame)} (${ratio(appFrame / bare)} the bare draw)`
+  }
+  tableRows.push(...paintRows)
+  notes.unshift(`${count(rows)} rows × ${dim}-d vectors (${count(placed)} placed); parts ${[...parts].join(', ')}; load average ${loadStart} at the start, ${loadAverages()} at the end, on this machine's shared cores.`)
+  notes.push('The app draws with our own WebGL 1 scatter (src/renderer/features/map/scatter.ts); headless Chromium renders WebGL with SwiftShader (software).')
+  const tables: ResultTable[] = []
+  if (tableRows.length > 0) tables.push({ title: 'Embedding map', columns: ['measure', 'ours', 'bare', 'ratio / value', 'verdict'], rows: tableRows })
+  if (libs) {
+    notes.push(
+      `Drawing libraries: ${count(placed)} points on a ${canvasSize[0]}×${canvasSize[1]} canvas, each in a fresh blank page, ${libRounds} rounds in rotated order × ${libFrames} zoom frames; medians. Page bundle (esbuild, minified, all four drawers): ${(libs.bytes / 1024).toFixed(0)} KiB.`,
+      ...LIBS.map((lib) => `${LIB_NAMES[lib]}: first draws ${libs!.results[lib].firsts.map((t) => t.toFixed(0)).join(', ')} ms; frames ${libs!.results[lib].frames.map((t) => t.toFixed(0)).join(', ')} ms.`),
+    )
+    tables.push({ title: 'Embedding map: drawing libraries on a blank page (same points, canvas, point size)', columns: ['drawer', 'first draw (ms)', 'vs bare', 'zoom frame (ms)', 'vs bare', 'pixels drawn'], rows: libraryRows(libs) })
+  }
+  return { notes, tables }
+}
+
+/** In the app through the harness: first paints (coordinates kept), their split, zoom frames. */
+async function paintInApp(browser: Browser, url: string, reps: number) {
+  // The app's CSP forbids eval; the probes below are strings (this file has no DOM types).
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, bypassCSP: true })
+  try {
+    await page.goto(url)
     await page.getByRole('treeitem', { name: 'bench' }).click()
     await page.getByRole('treeitem', { name: BENCH_TABLE.name, exact: true }).click()
     const mapButton = page.getByRole('button', { name: 'Map', exact: true })
@@ -154,47 +226,35 @@ async function run(context: BenchContext): Promise<Report> {
     await mapButton.click()
     await page.getByTestId('map-points').waitFor({ timeout: 600_000 })
     await mapButton.click()
+    const paints: number[] = []
     for (let i = 0; i < reps; i++) {
       const started = Date.now()
       await mapButton.click()
       for (let tries = 0; !(await page.evaluate(DRAWN)); tries++) if (tries > 2000) throw new Error('the map never drew its points')
       paints.push(Date.now() - started)
-      if (i < reps - 1) await mapButton.click()
+      await mapButton.click()
     }
-    frames = (await page.evaluate(FRAMES)) as number[]
-    framesJs = (await page.evaluate(FRAMES_JS)) as number[]
-    canvasSize = (await page.evaluate(`(() => { const c = document.querySelector('[data-testid="map-points"]'); return [c.width, c.height] })()`)) as [number, number]
-    const blank = await browser.newPage({ viewport: { width: 1400, height: 900 } })
-    bareDraw = (await blank.evaluate(`${BARE_DRAW}([${placed}, ${canvasSize[0]}, ${canvasSize[1]}])`)) as number[]
+    // One more opening, split by the app's performance marks.
+    await page.evaluate(SPLIT_WATCH)
+    await mapButton.click()
+    const marks = new Map((await page.evaluate('window.mapSplit')) as [string, number][])
+    const split: [string, number][] = []
+    for (let k = 0; k < SPLIT_STEPS.length; k++) {
+      const [from, step] = SPLIT_STEPS[k]!
+      const to = SPLIT_STEPS[k + 1]?.[0] ?? 'bench:pixels'
+      const a = marks.get(from)
+      const b = marks.get(to)
+      if (a !== undefined && b !== undefined) split.push([step, b - a])
+    }
+    const total = (marks.get('bench:pixels') ?? NaN) - (marks.get('bench:click') ?? NaN)
+    split.push(['total, click → pixels read back', total])
+    const frames = (await page.evaluate(FRAMES)) as number[]
+    const framesJs = (await page.evaluate(FRAMES_JS)) as number[]
+    const canvasSize = (await page.evaluate(`(() => { const c = document.querySelector('[data-testid="map-points"]'); return [c.width, c.height] })()`)) as [number, number]
+    const points = Number(await page.getByTestId('map-points').getAttribute('data-points'))
+    return { paints, split, frames, framesJs, canvasSize, points }
   } finally {
-    await browser.close()
-    await harness.close()
-  }
-  const paint = median(paints)
-  const frame = median(frames)
-  const frameJs = median(framesJs)
-  const bare = median(bareDraw)
-  return {
-    notes: [
-      `${count(rows)} rows × ${dim}-d vectors (${count(placed)} placed); ${reps} reps (ABBA), medians; load average ${loadBefore} before the reps, ${loadAfter} after, ${loadAverages()} at the end, on this machine's shared cores.`,
-      `Reps (ours / bare): ${pca.reps.map((r) => `${ms(r.ours)} / ${ms(r.bare)} ms = ${ratio(r.ratio)}`).join('; ')}.`,
-      `The job alone in its own process: ${ms(job.ms)} ms, peak RSS ${job.maxRssMiB.toFixed(0)} MiB; the bench process (the job, the bare scans' read-ahead and the bench's state): ${rssMb.toFixed(0)} MiB.`,
-      `Zoom frames (ms, in order): ${frames.map((t) => t.toFixed(0)).join(', ')}; our JS per frame (no wait for the draw): median ${ms(frameJs)}; bare draw of ${count(placed)} points on a ${canvasSize[0]}×${canvasSize[1]} canvas: ${bareDraw.map((t) => t.toFixed(0)).join(', ')}.`,
-      'Points drawn with our own WebGL 1 scatter (src/renderer/features/map/scatter.ts); headless Chromium renders WebGL with SwiftShader (software).',
-    ],
-    tables: [
-      {
-        title: 'Embedding map',
-        columns: ['measure', 'ours', 'bare', 'ratio / value', 'verdict'],
-        rows: [
-          ['PCA coordinates vs a bare scan of the vector column (ms)', ms(pca.ours), ms(pca.bare), ratio(pca.ratio), verdict(pca.ratio, 1.5)],
-          ['peak RSS of the map job in its own process (MiB)', job.maxRssMiB.toFixed(0), '—', `${job.maxRssMiB.toFixed(0)} MiB`, job.maxRssMiB < 1000 ? 'ok (< 1 GB)' : '**over** (target < 1 GB)'],
-          ['first paint, coordinates kept: Map clicked → points drawn (ms)', ms(paint), '—', ms(paint), paint <= 1000 ? 'ok (≤ 1 s)' : '**over** (target ≤ 1 s)'],
-          ['zoom frame: wheel → draw finished, median of 30 (ms), vs a bare draw of the same points', ms(frame), ms(bare), `${ms(frame)} (${ratio(frame / bare)} the bare draw)`, frame <= 16 ? 'ok (≤ 16 ms)' : '**over** (target ≤ 16 ms)'],
-          ['our JS per zoom frame (wheel handler, GL calls queued), median of 30 (ms)', ms(frameJs), '—', ms(frameJs), '—'],
-        ],
-      },
-    ],
+    await page.close()
   }
 }
 

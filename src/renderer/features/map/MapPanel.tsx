@@ -237,10 +237,14 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
       canvas.width = Math.round(size.width * ratio)
       canvas.height = Math.round(size.height * ratio)
     }
+    const first = !scatter.current
     if (!scatter.current) {
       try {
+        performance.mark('map:canvas')
         scatter.current = new Scatter(gl.current)
+        performance.mark('map:program')
         scatter.current.setPoints(points.x, points.y, PLAIN)
+        performance.mark('map:uploaded')
       } catch (e) {
         // Whether WebGL works is known only once the canvas exists.
         // eslint-disable-next-line react-hooks/set-state-in-effect
@@ -250,6 +254,8 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
     }
     if (!view.current) view.current = points.fit(size.width, size.height)
     draw()
+    // The map bench splits the first paint by these marks (tests/bench/map.ts); a mark costs next to nothing.
+    if (first) performance.mark('map:drawn')
     // The hover grid is built once the first frame is out, when the window is idle.
     const idle = requestIdleCallback(() => points.index())
     return () => cancelIdleCallback(idle)

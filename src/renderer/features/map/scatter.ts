@@ -2,8 +2,9 @@
  * The map's points on WebGL: a buffer of x, one of y (the kept coordinates' own columns, uploaded as they arrive,
  * not interleaved first) and, when coloured by a column, one of colours; drawn as GL points with the view (centre
  * and scale) as uniforms, so a pan or zoom is one draw call whatever the number of points — no per-point work on
- * the main thread. Without a colour column every point takes one constant colour (no per-point buffer to fill
- * before the first frame). WebGL 1, which every Chromium has (headless runs use SwiftShader).
+ * the main thread. Without a colour column every point takes one colour, a uniform of its own program (no
+ * per-point buffer to fill before the first frame, no varying to interpolate per pixel). WebGL 1, which every
+ * Chromium has (headless runs use SwiftShader).
  */
 export interface View {
   /** The data point at the canvas's centre. */
@@ -13,17 +14,22 @@ export interface View {
   scale: number
 }
 
-const VERTEX = `
+const POSITION = `
 attribute float px;
 attribute float py;
-attribute vec4 colour;
 uniform vec2 centre;
 uniform vec2 pixelsToClip;
 uniform float scale;
 uniform float size;
+vec4 position() { return vec4((vec2(px, py) - centre) * scale * pixelsToClip, 0.0, 1.0); }
+`
+
+/** Coloured by a column: a colour per point, carried to the fragment as a varying. */
+const VERTEX = `${POSITION}
+attribute vec4 colour;
 varying vec4 vColour;
 void main() {
-  gl_Position = vec4((vec2(px, py) - centre) * scale * pixelsToClip, 0.0, 1.0);
+  gl_Position = position();
   gl_PointSize = size;
   vColour = colour;
 }`
@@ -33,9 +39,28 @@ precision mediump float;
 varying vec4 vColour;
 void main() { gl_FragColor = vColour; }`
 
+/**
+ * One colour for every point: a uniform, no varying. In software GL (SwiftShader, headless Chromium) each varying
+ * is interpolated for every pixel of every point; the constant attribute this replaced cost ~1.5× a bare draw.
+ */
+const VERTEX_PLAIN = `${POSITION}
+void main() {
+  gl_Position = position();
+  gl_PointSize = size;
+}`
+
+const FRAGMENT_PLAIN = `
+precision mediump float;
+uniform vec4 plain;
+void main() { gl_FragColor = plain; }`
+
 export class Scatter {
   private readonly gl: WebGLRenderingContext
-  private readonly program: WebGLProgram
+  /** Each program is linked on first use: a plain map never compiles the coloured one, nor the reverse. */
+  private colouredProgram: WebGLProgram | null = null
+  private plainProgram: WebGLProgram | null = null
+  /** The coloured program's colour attribute (-1 until that program exists). */
+  private colourAt = -1
   private readonly xs: WebGLBuffer
   private readonly ys: WebGLBuffer
   private readonly colours: WebGLBuffer
@@ -47,7 +72,6 @@ export class Scatter {
     const gl = canvas.getContext('webgl', { antialias: false, preserveDrawingBuffer: true, premultipliedAlpha: false })
     if (!gl) throw new Error('This window cannot draw with WebGL, which the map needs')
     this.gl = gl
-    this.program = link(gl, VERTEX, FRAGMENT)
     this.xs = gl.createBuffer()!
     this.ys = gl.createBuffer()!
     this.colours = gl.createBuffer()!
@@ -56,6 +80,8 @@ export class Scatter {
   /** x and y per point; every point drawn in `colour` (RGBA bytes) until {@link setColours}. */
   setPoints(x: Float32Array, y: Float32Array, colour: readonly [number, number, number, number]): void {
     const { gl } = this
+    // Linked here, where the caller handles a failure, rather than inside the first draw.
+    this.plainProgram ??= link(gl, VERTEX_PLAIN, FRAGMENT_PLAIN)
     this.count = x.length
     gl.bindBuffer(gl.ARRAY_BUFFER, this.xs)
     gl.bufferData(gl.ARRAY_BUFFER, x, gl.STATIC_DRAW)
@@ -78,14 +104,17 @@ export class Scatter {
   }
 
   draw(view: View, size: number): void {
-    const { gl, canvas, program } = this
+    const { gl, canvas } = this
     gl.viewport(0, 0, canvas.width, canvas.height)
     gl.clearColor(0, 0, 0, 0)
     gl.clear(gl.COLOR_BUFFER_BIT)
     if (this.count === 0) return
+    const program = this.plain ? (this.plainProgram ??= link(gl, VERTEX_PLAIN, FRAGMENT_PLAIN)) : this.coloured()
     gl.useProgram(program)
     gl.enable(gl.BLEND)
     gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA)
+    // The colour array left enabled by a coloured draw is switched off first (its slot may be px or py now).
+    if (this.colourAt >= 0) gl.disableVertexAttribArray(this.colourAt)
     for (const [name, buffer] of [
       ['px', this.xs],
       ['py', this.ys],
@@ -95,15 +124,12 @@ export class Scatter {
       gl.enableVertexAttribArray(at)
       gl.vertexAttribPointer(at, 1, gl.FLOAT, false, 0, 0)
     }
-    const colour = gl.getAttribLocation(program, 'colour')
     if (this.plain) {
-      // A disabled attribute array reads its constant value for every vertex.
-      gl.disableVertexAttribArray(colour)
-      gl.vertexAttrib4f(colour, ...this.plain)
+      gl.uniform4f(gl.getUniformLocation(program, 'plain'), ...this.plain)
     } else {
       gl.bindBuffer(gl.ARRAY_BUFFER, this.colours)
-      gl.enableVertexAttribArray(colour)
-      gl.vertexAttribPointer(colour, 4, gl.UNSIGNED_BYTE, true, 0, 0)
+      gl.enableVertexAttribArray(this.colourAt)
+      gl.vertexAttribPointer(this.colourAt, 4, gl.UNSIGNED_BYTE, true, 0, 0)
     }
     gl.uniform2f(gl.getUniformLocation(program, 'centre'), view.cx, view.cy)
     // Data y grows upwards on screen, as on any chart.
@@ -113,12 +139,21 @@ export class Scatter {
     gl.drawArrays(gl.POINTS, 0, this.count)
   }
 
+  private coloured(): WebGLProgram {
+    if (!this.colouredProgram) {
+      this.colouredProgram = link(this.gl, VERTEX, FRAGMENT)
+      this.colourAt = this.gl.getAttribLocation(this.colouredProgram, 'colour')
+    }
+    return this.colouredProgram
+  }
+
   dispose(): void {
     const { gl } = this
     gl.deleteBuffer(this.xs)
     gl.deleteBuffer(this.ys)
     gl.deleteBuffer(this.colours)
-    gl.deleteProgram(this.program)
+    if (this.colouredProgram) gl.deleteProgram(this.colouredProgram)
+    if (this.plainProgram) gl.deleteProgram(this.plainProgram)
   }
 }
 
