@@ -11,10 +11,11 @@ export default defineConfig({
     { name: 'e2e', testMatch: ['e2e/**/*.spec.ts'] },
     { name: 'desktop', testMatch: ['desktop/**/*.spec.ts', 'electron/**/*.spec.ts'] },
   ],
-  // One at a time: with two workers a quiet fresh-clone run saw a desktop flow's seed catalog written to while it was
-  // copied (ENOTEMPTY in the flow's setup; see the session 20 closing note), and the gain was small (62 against 53
-  // tests in the first 3 minutes). Back to two once each worker's seed is proven its own.
-  workers: 1,
+  // Two at a time: one worker left a core a third idle (tests wait on servers, processes and the page). Each worker
+  // builds its own demo and seed catalogs. (A desktop flow failed once with two: a window closed during an import
+  // left the app running — polars' pipe, fixed in src/core/import/native/polars.ts — and the test's teardown then
+  // raced its next step, which looked like two writers on one seed.)
+  workers: 2,
   timeout: 60_000,
   expect: { timeout: 15_000 },
   reporter: [['list']],

@@ -88,6 +88,8 @@ export interface ProfileJobInfo {
   table: TableRef
   version: number
   filter: string | null
+  /** The view's row set (the map's lasso, `rowsets/create`), when it had one: the profile is of those rows only. */
+  rowSet: string | null
   /** True when the answer came from the profile kept for this version and filter (no scan ran). */
   cached: boolean
   createdAt: number

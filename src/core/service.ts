@@ -100,7 +100,7 @@ export class CatalogService {
     this.exports = new ExportModule({ client: viewClient, jobs: this.jobs })
     // Where a connection's catalog lives: results kept beside the settings are keyed by it (not by the session's id).
     const location = (connectionId: string) => this.open.infos().find((c) => c.id === connectionId)?.location
-    this.profiles = new ProfileModule({ client, jobs: this.jobs, sideCache: this.sideCache, location })
+    this.profiles = new ProfileModule({ client: viewClient, jobs: this.jobs, sideCache: this.sideCache, location })
     this.diffs = new DiffModule({ client, jobs: this.jobs })
     this.maps = new MapModule({ client, location, jobs: this.jobs, sideCache: this.sideCache })
     this.lifecycle = new LifecycleModule({ client, cancellable, jobs: this.jobs })

@@ -171,6 +171,16 @@ test('Map draws every row; hover shows it, a click selects it, Find similar rows
   await filterBox.press('Enter')
   await expect(page.getByTestId('row-count')).toHaveText('50')
   await expect.poll(sidesShown).toEqual([side])
+  // The Summary describes the same rows: the lasso's that match the filter (one side only).
+  await page.getByRole('button', { name: 'Summary', exact: true }).click()
+  const summary = page.getByRole('region', { name: 'Summary' })
+  await expect(summary.getByTestId('summary-meta')).toHaveText('Version 1 · filtered · lasso · 50 rows')
+  await expect(summary.getByText('Rows in the map’s lasso that match')).toBeVisible()
+  const sideRow = summary.getByRole('row', { name: 'side' })
+  await expect(sideRow).toContainText(side)
+  await expect(sideRow).not.toContainText(side === 'left' ? 'right' : 'left')
+  await screenshot(page, 'summary-of-lasso')
+  await summary.getByRole('button', { name: 'Close summary' }).click()
   // Clearing the lasso returns to the table (the filter stays), clearing the filter to every row.
   await chip.getByRole('button', { name: 'Clear the lasso' }).click()
   await expect(chip).toBeHidden()

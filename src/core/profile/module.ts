@@ -6,6 +6,7 @@ import { profileView } from './run'
 import { PROFILE_CACHE_KIND, decodeProfile, encodeProfile, storedProfileKey } from './stored'
 
 export interface ProfileModuleDeps {
+  /** A client that resolves a view's row set (RowSetModule.readerOf), so a lasso's Summary is of its rows. */
   client: (connectionId: string) => NamespaceClient
   /** The session's jobs, where profiles are listed, cancelled and published; a private one when absent. */
   jobs?: JobRegistry
@@ -23,8 +24,8 @@ export const PROFILE_HISTORY = 100
 /** Finished profiles kept (a version's profile never changes, so a kept one is always right). */
 const CACHE_LIMIT = 50
 
-function keyOf(table: TableRef, version: number, filter: string | null): string {
-  return JSON.stringify([table.connectionId, table.namespace, table.name, version, filter])
+function keyOf(table: TableRef, version: number, filter: string | null, rowSet: string | null): string {
+  return JSON.stringify([table.connectionId, table.namespace, table.name, version, filter, rowSet])
 }
 
 /**
@@ -49,7 +50,8 @@ export class ProfileModule extends JobsOfKind<'profile'> {
     // A view without a version reads the latest; the profile names the version it read.
     const version = input.view.version ?? (await client.latestVersion(id))
     const filter = input.view.filter?.trim() || null
-    const key = keyOf(table, version, filter)
+    const rowSet = input.view.rowSet ?? null
+    const key = keyOf(table, version, filter, rowSet)
     // One scan per view at a time (a second Summary of the same view follows the first), unless that one is being cancelled.
     for (const [jobId, k] of this.keys) {
       if (k !== key || !this.jobs.has(jobId)) continue
@@ -58,7 +60,7 @@ export class ProfileModule extends JobsOfKind<'profile'> {
     }
     const job = this.jobs.create(
       'profile',
-      (jobId, now) => ({ id: jobId, kind: 'profile', state: 'running', table, version, filter, cached: false, createdAt: now, finishedAt: null, progress: { rows: 0, totalRows: null }, error: null, result: null }),
+      (jobId, now) => ({ id: jobId, kind: 'profile', state: 'running', table, version, filter, rowSet, cached: false, createdAt: now, finishedAt: null, progress: { rows: 0, totalRows: null }, error: null, result: null }),
       { copy: copyScanInfo },
     )
     const { info } = job
@@ -79,7 +81,7 @@ export class ProfileModule extends JobsOfKind<'profile'> {
    * the location or the commit cannot be had, and the profile is then kept for this session only.
    */
   private async keysOf(client: NamespaceClient, info: ProfileJobInfo, signal: AbortSignal): Promise<{ memory: string; stored: unknown[] | null; stamp: string | null }> {
-    const { table, version, filter } = info
+    const { table, version, filter, rowSet } = info
     const id = { namespace: table.namespace, name: table.name }
     const stamp = (await client.versionStamp?.(id, version, { signal }).catch(() => null)) ?? null
     signal.throwIfAborted()
@@ -90,8 +92,9 @@ export class ProfileModule extends JobsOfKind<'profile'> {
       commit = versions?.find((v) => v.version === version)?.timestamp ?? null
     }
     const location = this.deps.location?.(table.connectionId)
-    const stored = this.deps.sideCache && location && commit !== null ? storedProfileKey(location, table, version, commit, filter) : null
-    return { memory: JSON.stringify([table.connectionId, table.namespace, table.name, version, commit, filter]), stored, stamp }
+    // A row set lives for this session only (its id names nothing in the next): a lasso's profile is kept in memory.
+    const stored = this.deps.sideCache && location && commit !== null && rowSet === null ? storedProfileKey(location, table, version, commit, filter) : null
+    return { memory: JSON.stringify([table.connectionId, table.namespace, table.name, version, commit, filter, rowSet]), stored, stamp }
   }
 
   private remember(key: string, profile: TableProfile): void {
@@ -118,7 +121,7 @@ export class ProfileModule extends JobsOfKind<'profile'> {
         info.progress = { rows: kept.rows, totalRows: kept.rows }
         return
       }
-      const result = await profileView(client, info.table, info.version, info.filter, { signal, progressIntervalMs: this.deps.progressIntervalMs, onProgress: progress })
+      const result = await profileView(client, info.table, info.version, info.filter, { signal, rowSet: info.rowSet, progressIntervalMs: this.deps.progressIntervalMs, onProgress: progress })
       // Only a finished scan reaches here: a cancelled or failed one threw above and writes nothing.
       signal.throwIfAborted()
       // A cache that cannot be written (disk full, read-only folder) costs a rescan next time, not this answer.

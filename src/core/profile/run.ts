@@ -4,6 +4,8 @@ import { ColumnAccumulator, isScanned } from './columns'
 
 export interface ProfileOptions {
   signal?: AbortSignal
+  /** Only the rows of this row set (the map's lasso); the client given must resolve it (RowSetModule.readerOf). */
+  rowSet?: string | null
   onProgress?: (progress: { rows: number; totalRows: number | null }) => void
   progressIntervalMs?: number
 }
@@ -19,8 +21,8 @@ export async function profileView(client: NamespaceClient, table: TableRef, vers
   const description = await client.describeTable(id, { version, signal: options.signal })
   const accumulators = description.schema.fields.map((field) => new ColumnAccumulator(field))
   const scanned = accumulators.filter((a) => isScanned(a.kind))
-  const base: TableViewSpec = { version, ...(filter ? { filter } : {}) }
-  const totalRows = filter ? null : description.rowCount
+  const base: TableViewSpec = { version, ...(filter ? { filter } : {}), ...(options.rowSet ? { rowSet: options.rowSet } : {}) }
+  const totalRows = filter || options.rowSet ? null : description.rowCount
   let rows = 0
   if (scanned.length === 0) {
     rows = await client.countRows(id, { view: base, signal: options.signal })

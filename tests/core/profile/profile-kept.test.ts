@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DateDay, Utf8, makeData, makeVector, vectorFromArray } from 'apache-arrow'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ConnectionInfo, ProfileJobInfo, Result } from '../../../src/contract'
+import type { ConnectionInfo, ProfileJobInfo, Result, RowSetInfo } from '../../../src/contract'
 import { batchOf, float32Vectors, tableOf } from '../../../src/core/arrow'
 import { encodeProfile } from '../../../src/core/profile/stored'
 import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
@@ -50,7 +50,7 @@ describe('column profiles kept per table version in the side cache', () => {
     const service = new CatalogService({ host: 'harness', version: '0', recents: new MemoryRecentsStore(), sideCache: new FileSideCache(cacheDir) })
     services.push(service)
     const connection = value<ConnectionInfo>(await service.dispatch('connections/openDirectory', { path: root }))
-    const profile = async (view: { version?: number; filter?: string } = {}): Promise<ProfileJobInfo> => {
+    const profile = async (view: { version?: number; filter?: string; rowSet?: string } = {}): Promise<ProfileJobInfo> => {
       const started = value<ProfileJobInfo>(await service.dispatch('profile/start', { connectionId: connection.id, namespace: [], name: 't', view }))
       return service.profiles.wait(started.id)
     }
@@ -126,6 +126,32 @@ describe('column profiles kept per table version in the side cache', () => {
     } finally {
       await client.close()
     }
+  })
+
+  it("the map's lasso: the profile is of the row set's rows (and the filter's), kept for the session only", async () => {
+    const { root, cacheDir } = await setUp()
+    const { service, connection, profile } = await open(root, cacheDir)
+    // Every 7th row from 3: ids 3, 10, …, 4,995 (714 rows).
+    const offsets = Array.from({ length: 714 }, (_, i) => 3 + i * 7)
+    const set = value<RowSetInfo>(await service.dispatch('rowsets/create', { connectionId: connection.id, namespace: [], name: 't', version: 1, offsets }))
+    const lasso = await profile({ version: 1, rowSet: set.id })
+    expect(lasso.state).toBe('done')
+    expect(lasso.rowSet).toBe(set.id)
+    expect(lasso.result!.rows).toBe(714)
+    const id = (p: ProfileJobInfo) => p.result!.columns.find((c) => c.name === 'id')!
+    expect(id(lasso).stats).toMatchObject({ min: 3, max: 4_994 })
+    expect(id(lasso).distinct).toEqual({ count: 714, exact: true })
+    // With a filter too: the set's rows that match it.
+    const both = await profile({ version: 1, rowSet: set.id, filter: 'id < 100' })
+    expect(both.result!.rows).toBe(offsets.filter((o) => o < 100).length)
+    expect(id(both).stats).toMatchObject({ min: 3, max: 94 })
+    // Asked again: answered from memory. Nothing went to the side cache (a row set's id means nothing next session).
+    expect((await profile({ version: 1, rowSet: set.id })).cached).toBe(true)
+    expect(await readdir(join(cacheDir, 'profile')).catch(() => [])).toEqual([])
+    // A set no longer kept fails in words.
+    const gone = await profile({ version: 1, rowSet: 'r_gone' })
+    expect(gone.state).toBe('failed')
+    expect(gone.error!.message).toMatch(/no longer kept/)
   })
 
   it('a cancelled scan writes nothing to the cache', async () => {

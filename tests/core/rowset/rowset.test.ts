@@ -76,6 +76,9 @@ describe('row sets (the lasso of any size: core, a real Lance table)', () => {
     const sorted = { ...view, sort: [{ column: 'id', direction: 'desc' }] }
     expect(ids(value(await page(0, 2, sorted)))).toEqual([19999, 19996])
     expect(ids(value(await page(6000, 2, sorted)))).toEqual([chosen[chosen.length - 6001], chosen[chosen.length - 6002]])
+    // The sorted ids are kept per sort: another order is sorted afresh, with a filter too.
+    expect(ids(value(await page(0, 2, { ...view, sort: [{ column: 'id', direction: 'asc' }] })))).toEqual([1, 4])
+    expect(ids(value(await page(1, 2, { ...filtered, sort: [{ column: 'id', direction: 'desc' }] })))).toEqual([19951, 19921])
 
     // A vector search looks among the set's rows only (vector (5,0,0,0): row 5 is not in the set, 4 and 7 are).
     const search = { ...view, search: { kind: 'vector', column: 'vec', vector: [5, 0, 0, 0], metric: 'l2', k: 2 } }

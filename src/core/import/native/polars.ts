@@ -1,5 +1,6 @@
-import { closeSync, constants as fsConstants } from 'node:fs'
-import { open, rm, type FileHandle } from 'node:fs/promises'
+import { closeSync, constants as fsConstants, openSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
+import { Socket } from 'node:net'
 import { join } from 'node:path'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
@@ -71,22 +72,6 @@ function boundPolarsMemory(): void {
 }
 
 /**
- * The reading ends of the pipes polars is writing into. At exit they are closed first: a polars thread blocked on
- * a full pipe then fails its write (EPIPE) instead of holding the process, whose exit waits for the native
- * runtimes' threads (a window closed during an import never quit otherwise).
- */
-const openPipes = new Set<FileHandle>()
-process.once('exit', () => {
-  for (const handle of openPipes) {
-    try {
-      closeSync(handle.fd)
-    } catch {
-      // already closed
-    }
-  }
-})
-
-/**
  * Runs a polars lazy query in its streaming engine, sunk as Arrow IPC into a named pipe that is read here batch by
  * batch: polars parses on its own threads while Lance writes, and memory stays bounded by the pipe (the writer
  * blocks when it is full) instead of the whole result being collected. Strings arrive as LargeUtf8 and are handed
@@ -97,35 +82,37 @@ export async function* sinkBatches(query: LazyFrame, folder?: string): AsyncGene
   // A caller's folder (one read of many queries) is the caller's to remove; only this query's pipe is.
   const dir = folder ?? (await makeTempFolder(PIPES_PREFIX))
   const fifo = join(dir, `batches-${++pipeCount}.arrow`)
-  let handle: FileHandle | null = null
+  let pipe: PipeReader | null = null
   let polarsDone = false
   let collecting: Promise<unknown> | null = null
   try {
     await promisify(execFile)('mkfifo', ['-m', '600', fifo])
+    pipe = new PipeReader(fifo)
+    const reader = pipe
     // A file, not a stream, is what polars sinks; its bytes are the stream format after an 8-byte magic.
     collecting = Promise.resolve(query.sinkIpc(fifo, { compatLevel: 'oldest', compression: 'uncompressed', syncOnClose: 'none', mkdir: false }).collect()).finally(() => {
       polarsDone = true
+      // Nothing more will be written: the pipe ends once what polars wrote has been read.
+      reader.writersDone()
     })
-    // Once polars has finished or failed, nobody opens the writing end any more: an open of the reading end
-    // waiting for it would wait forever. Opening the writing end ourselves (and closing it) lets it return.
-    void collecting.then(
-      () => unblockReader(fifo),
-      () => unblockReader(fifo),
-    )
-    handle = await openPipe(fifo, () => polarsDone)
-    if (handle) openPipes.add(handle)
-    if (!handle) {
+    // Its failure is thrown where it is awaited below; until then it must not count as unhandled (polars can fail
+    // while the magic is being read, before anything awaits it).
+    collecting.catch(() => undefined)
+    const magic = new Uint8Array(8)
+    const got = await reader.fill(magic, 0, magic.length)
+    if (got === 0) {
       await collecting
       throw new Error('polars wrote nothing')
     }
+    if (got < magic.length) throw new Error('polars stopped in the middle of the file magic')
     try {
-      for await (const batch of pipeBatches(handle)) {
+      for await (const batch of pipeBatches(reader)) {
         if (batch.numRows === 0) continue
         yield withPlainStrings(batch)
       }
     } catch (error) {
       // The pipe ended early because polars failed: its error says why.
-      await handle.close().catch(() => undefined)
+      reader.close()
       if (error instanceof NativeTypeMismatch) await collecting.catch(() => undefined)
       else await collecting
       throw error
@@ -134,8 +121,7 @@ export async function* sinkBatches(query: LazyFrame, folder?: string): AsyncGene
   } finally {
     // Stopped early (an error downstream, a cancel): closing the read end makes polars' next write fail,
     // which ends its query; its error is expected then and not reported.
-    if (handle) openPipes.delete(handle)
-    await handle?.close().catch(() => undefined)
+    pipe?.close()
     if (collecting && !polarsDone) await collecting.catch(() => undefined)
     await rm(folder ? fifo : dir, { recursive: true, force: true }).catch(() => undefined)
   }
@@ -148,75 +134,104 @@ export function makeNativeFolder(): Promise<string> {
   return makeTempFolder(PIPES_PREFIX)
 }
 
+/** The pipes open in this process: closed at exit (see PipeReader). */
+const openPipes = new Set<PipeReader>()
+process.once('exit', () => {
+  for (const pipe of openPipes) pipe.close()
+})
+
 /**
- * The reading end of the pipe once polars writes into it, past the IPC file's 8-byte magic; null when polars
- * finished without writing. polars may open the file and close it again before it writes: a reader then sees
- * end-of-file until polars opens it again. The reading end stays open meanwhile (read again after a moment): were
- * it closed and opened again, polars could open, write a small file whole into the pipe's buffer and finish in
- * between, and those bytes would be lost with the closed end — the rows then read by the JS readers instead, or
- * polars failing on a closed pipe (both seen, now and then, under load).
+ * The reading end of the named pipe polars writes into, read without any thread ever blocking on it. Both ends are
+ * opened at once, non-blocking, on this thread: the reading end becomes a socket (read by the event loop when the
+ * pipe has bytes), and a writing end of our own keeps the pipe from reporting its end while polars has not opened
+ * it yet, or has closed it to open it again (it may) — until `writersDone`, once polars has finished.
+ *
+ * Why not a file handle: its `open` and `read` wait in the thread pool, and a process exiting (the window closed during
+ * an import) waits for polars' threads. A polars thread blocked on a full pipe, whose reading end this process held
+ * open unknowingly (opened by the thread pool, not yet handed to JS), then held the exit for ever (seen in a desktop
+ * flow, and in 1 of 15 exits in the middle of a CSV import). Here every descriptor is known from the first moment,
+ * and closed at exit: polars' write then fails (EPIPE) and its thread ends.
  */
-async function openPipe(fifo: string, done: () => boolean): Promise<FileHandle | null> {
-  const handle = await open(fifo, 'r')
-  try {
-    const magic = new Uint8Array(8)
-    let got = 0
-    while (got < magic.length) {
-      // Whether polars had finished before this read: if so and it finds nothing, nothing more will come.
-      const finished = done()
-      const { bytesRead } = await handle.read(magic, got, magic.length - got, null)
-      if (bytesRead > 0) {
-        got += bytesRead
-        continue
-      }
-      if (got > 0) throw new Error('polars stopped in the middle of the file magic')
-      if (finished) {
-        await handle.close()
-        return null
-      }
-      await new Promise((resolve) => setTimeout(resolve, 2))
+class PipeReader {
+  private readonly socket: Socket
+  private readonly chunks: AsyncIterator<Buffer>
+  private keepAlive: number | null
+  private rest: Buffer | null = null
+  private closed = false
+
+  constructor(fifo: string) {
+    const fd = openSync(fifo, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK)
+    try {
+      this.keepAlive = openSync(fifo, fsConstants.O_WRONLY | fsConstants.O_NONBLOCK)
+    } catch (error) {
+      closeSync(fd)
+      throw error
     }
-    return handle
-  } catch (error) {
-    await handle.close().catch(() => undefined)
-    throw error
+    this.socket = new Socket({ fd, readable: true, writable: false })
+    // A failure shows in the reads (the iterator throws it); without a listener it would also be thrown here.
+    this.socket.on('error', () => undefined)
+    this.chunks = this.socket[Symbol.asyncIterator]()
+    openPipes.add(this)
+  }
+
+  /**
+   * Fill `buf[at, at + length)`; the number of bytes filled, less than `length` only at the pipe's end (after
+   * `writersDone`, once polars closed its end).
+   */
+  async fill(buf: Uint8Array, at: number, length: number): Promise<number> {
+    let done = 0
+    while (done < length) {
+      if (!this.rest || this.rest.length === 0) {
+        const next = await this.chunks.next()
+        if (next.done) break
+        this.rest = next.value
+      }
+      const take = Math.min(this.rest!.length, length - done)
+      buf.set(this.rest!.subarray(0, take), at + done)
+      this.rest = this.rest!.subarray(take)
+      done += take
+    }
+    return done
+  }
+
+  /** polars has finished: drop our writing end, so the pipe ends once polars' own end is closed and read to the end. */
+  writersDone(): void {
+    if (this.keepAlive === null) return
+    const fd = this.keepAlive
+    this.keepAlive = null
+    try {
+      closeSync(fd)
+    } catch {
+      // already closed
+    }
+  }
+
+  /** Close both ends (synchronously: also run at exit). */
+  close(): void {
+    if (this.closed) return
+    this.closed = true
+    openPipes.delete(this)
+    this.writersDone()
+    this.socket.destroy()
   }
 }
-
-async function unblockReader(fifo: string): Promise<void> {
-  try {
-    const w = await open(fifo, fsConstants.O_WRONLY | fsConstants.O_NONBLOCK)
-    await w.close()
-  } catch {
-    // Nobody is waiting to read (ENXIO) or the pipe is gone: nothing to unblock.
-  }
-}
-
-/** polars read the file, but into other column types than the JS readers make (e.g. Float16 as Float32). */
-export class NativeTypeMismatch extends Error {}
 
 const EOS = new Uint8Array([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0])
 const MAX_METADATA = 64 * 1024 * 1024
 
 /**
- * The record batches of the IPC file being written into the pipe (past its magic), read message by message: each batch's body is
- * read straight into a buffer that already holds the schema message (and gets the end-of-stream marker), so
- * apache-arrow decodes it without copying the values. (apache-arrow's own async stream reader gathers the pipe's
- * 64 KiB reads into messages several times slower than polars writes them.) The footer after the end-of-stream
- * marker is read and dropped, which lets polars close its file.
+ * The record batches of the IPC file being written into the pipe (past its magic), read message by message: each
+ * batch's body is copied straight from the pipe into a buffer that already holds the schema message (and gets the
+ * end-of-stream marker), so apache-arrow decodes it without copying the values again. (apache-arrow's own async
+ * stream reader gathers the pipe's reads into messages several times slower than polars writes them.) The footer
+ * after the end-of-stream marker is read and dropped, which lets polars close its file.
  */
-async function* pipeBatches(handle: FileHandle): AsyncGenerator<RecordBatch> {
+async function* pipeBatches(pipe: PipeReader): AsyncGenerator<RecordBatch> {
   const readExact = async (buf: Uint8Array, at: number, length: number): Promise<boolean> => {
-    let done = 0
-    while (done < length) {
-      const { bytesRead } = await handle.read(buf, at + done, length - done, null)
-      if (bytesRead === 0) {
-        if (done === 0) return false
-        throw new Error('polars stopped in the middle of a message')
-      }
-      done += bytesRead
-    }
-    return true
+    const got = await pipe.fill(buf, at, length)
+    if (got === length) return true
+    if (got === 0) return false
+    throw new Error('polars stopped in the middle of a message')
   }
   const word = new Uint8Array(8)
   const int32 = (at: number) => new DataView(word.buffer).getInt32(at, true)
@@ -253,10 +268,14 @@ async function* pipeBatches(handle: FileHandle): AsyncGenerator<RecordBatch> {
     yield* tableFromIPC(bytes).batches
   }
   const rest = new Uint8Array(1 << 16)
-  while ((await handle.read(rest, 0, rest.length, null)).bytesRead > 0) {
+  while ((await pipe.fill(rest, 0, rest.length)) > 0) {
     // the file footer: draining it is the point
   }
 }
+
+/** polars read the file, but into other column types than the JS readers make (e.g. Float16 as Float32). */
+export class NativeTypeMismatch extends Error {}
+
 
 /** The batch with its LargeUtf8 columns as Utf8 (32-bit offsets); other columns as they are. */
 export function withPlainStrings(batch: RecordBatch): RecordBatch {

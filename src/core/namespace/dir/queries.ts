@@ -95,7 +95,8 @@ export class DirQueries {
       const rowPosition = !view.search && ROW_POSITION.test(viewPredicate(view) ?? '')
       if (isSorted(view) && !window.withRowId && !window.fastSearch) {
         // Lance applies a limit before a row-position filter: sort the whole row set's keys, then cut the page.
-        const all = await sortedRowIds(table, view, rowPosition ? {} : window)
+        // A row-position view's sorted ids are kept (every page of a sorted lasso would sort the whole set again).
+        const all = rowPosition ? await this.positionIds(table, view, true) : await sortedRowIds(table, view, window)
         const start = rowPosition ? (window.offset ?? 0) : 0
         const ids = rowPosition ? all.slice(start, window.limit !== undefined ? start + window.limit : undefined) : all
         window.signal?.throwIfAborted()
@@ -215,21 +216,24 @@ export class DirQueries {
 
   /**
    * The ids of a row-position view's rows (a filter naming `_rowoffset`, a lasso's row set with a filter), in scan
-   * order, found by one scan of no columns and kept for the view's count and every page: without them each page
-   * would scan again (~1 s for 50,000 offsets of 200,000 rows). The latest few views per version handle.
+   * order — or in the view's sort order when `sorted` — found once (a scan of no columns, or the sort's key scan)
+   * and kept for the view's count and every page: without them each page would scan again (~1 s for 50,000
+   * offsets of 200,000 rows). The latest few views per version handle.
    */
-  private positionIds(table: LanceTable, view: TableViewSpec): Promise<bigint[]> {
-    const key = viewPredicate(view) ?? ''
+  private positionIds(table: LanceTable, view: TableViewSpec, sorted = false): Promise<bigint[]> {
+    const key = JSON.stringify([viewPredicate(view) ?? '', sorted ? (view.sort ?? null) : null])
     let kept = this.idsByView.get(table)
     if (!kept) this.idsByView.set(table, (kept = new Map()))
     let ids = kept.get(key)
     if (!ids) {
       const byKey = kept
-      ids = (async () => {
-        const found = await buildQuery(table, { ...view, columns: [], sort: undefined }, { withRowId: true }).toArrow()
-        const column = found.getChild('_rowid')
-        return column ? Array.from(column as Iterable<bigint>, (v) => BigInt(v)) : []
-      })()
+      ids = sorted
+        ? sortedRowIds(table, view, {})
+        : (async () => {
+            const found = await buildQuery(table, { ...view, columns: [], sort: undefined }, { withRowId: true }).toArrow()
+            const column = found.getChild('_rowid')
+            return column ? Array.from(column as Iterable<bigint>, (v) => BigInt(v)) : []
+          })()
       byKey.set(key, ids)
       ids.catch(() => byKey.delete(key))
       for (const old of byKey.keys()) if (byKey.size > POSITION_VIEWS_KEPT) byKey.delete(old)

@@ -81,7 +81,7 @@ function ColumnStrip({ column, onFilter }: { column: ColumnProfile; onFilter: (p
  * a click on a bar filters like the Summary's bars. The strip is drawn in the header only (the grid passes the
  * column name; rows never read it). The toggle is remembered for the session.
  */
-export function useHeaderHistograms(tableRef: TableRef, version: number | undefined, filter: string | undefined, onFilter: (predicate: string) => void) {
+export function useHeaderHistograms(tableRef: TableRef, version: number | undefined, filter: string | undefined, rowSet: string | undefined, onFilter: (predicate: string) => void) {
   const [on, setOn] = useState(readRemembered)
   const toggle = useCallback(() => {
     setOn((was) => {
@@ -94,7 +94,7 @@ export function useHeaderHistograms(tableRef: TableRef, version: number | undefi
     })
   }, [])
   // Not before the table is described: its version is the one the grid reads.
-  const { state, retry } = useProfile(tableRef, version, filter, on && version !== undefined)
+  const { state, retry } = useProfile(tableRef, version, filter, rowSet, on && version !== undefined)
   const job = state.state === 'job' ? state.job : null
   // The same scan may be the Summary's: closing the Summary cancels it, so the headers ask again.
   const cancelled = on && job?.state === 'cancelled'

@@ -138,10 +138,27 @@ function ProfileTable({ profile, onFilter }: { profile: TableProfile; onFilter: 
 
 /**
  * The Summary of the open view: one row per column (nulls, distinct, range, a histogram or the top
- * values, vector norms). It describes the version and filter it was computed for, and says so.
+ * values, vector norms). It describes the version, filter and lasso it was computed for, and says so.
  */
-export function SummaryPanel({ tableRef, version, filter, searching = false, onFilter, onClose }: { tableRef: TableRef; version: number | undefined; filter: string | undefined; searching?: boolean; onFilter: (predicate: string) => void; onClose(): void }) {
-  const { state, cancel, retry } = useProfile(tableRef, version, filter)
+export function SummaryPanel({
+  tableRef,
+  version,
+  filter,
+  rowSet,
+  searching = false,
+  onFilter,
+  onClose,
+}: {
+  tableRef: TableRef
+  version: number | undefined
+  filter: string | undefined
+  /** The map's lasso (a row set id): the Summary is of its rows. */
+  rowSet?: string
+  searching?: boolean
+  onFilter: (predicate: string) => void
+  onClose(): void
+}) {
+  const { state, cancel, retry } = useProfile(tableRef, version, filter, rowSet)
   const job = state.state === 'job' ? state.job : null
   const profile = job?.result ?? null
   return (
@@ -149,16 +166,22 @@ export function SummaryPanel({ tableRef, version, filter, searching = false, onF
       <div className="panel-header">
         <span className="panel-title">Summary</span>
         <span className="panel-meta" data-testid="summary-meta">
-          {job && `Version ${job.version}${job.filter ? ' · filtered' : ''}${profile ? ` · ${rowsWord(profile.rows)}` : ''}${job.cached ? ' · kept' : ''}`}
+          {job && `Version ${job.version}${job.filter ? ' · filtered' : ''}${job.rowSet ? ' · lasso' : ''}${profile ? ` · ${rowsWord(profile.rows)}` : ''}${job.cached ? ' · kept' : ''}`}
         </span>
         <button type="button" className="icon-button" aria-label="Close summary" title="Close summary" onClick={onClose}>
           ×
         </button>
       </div>
       <div className="summary-scroll">
-        {job?.filter && (
+        {(job?.filter || job?.rowSet) && (
           <div className="summary-note">
-            Rows matching <code>{job.filter}</code>
+            {job.rowSet ? 'Rows in the map’s lasso' : 'Rows'}
+            {job.filter && (
+              <>
+                {job.rowSet ? ' that match ' : ' matching '}
+                <code>{job.filter}</code>
+              </>
+            )}
           </div>
         )}
         {searching && <div className="summary-note">A search narrows the grid; the Summary describes the rows before it (the filter only).</div>}

@@ -62,7 +62,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
   // Image columns shown as thumbnails over the same view (table/gallery/); the grid stays mounted behind it.
   const gallery = useGallery(tableRef, info, q.gridProps.view?.version)
   // A histogram in each column header from the view's profile (profile feature); the grid only draws the strip.
-  const histograms = useHeaderHistograms(tableRef, info ? (q.gridProps.view?.version ?? info.version) : undefined, q.filter, q.addFilter)
+  const histograms = useHeaderHistograms(tableRef, info ? (q.gridProps.view?.version ?? info.version) : undefined, q.filter, q.gridProps.view?.rowSet, q.addFilter)
 
   return (
     <section className="table-view" aria-label={`Table ${tableRef.name}`}>
@@ -163,7 +163,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
             />
           </div>
         )}
-        {info && summaryOpen && <SummaryPanel tableRef={tableRef} version={q.gridProps.view?.version ?? info.version} filter={q.filter} searching={!!q.gridProps.view?.search} onFilter={q.addFilter} onClose={() => setSummaryOpen(false)} />}
+        {info && summaryOpen && <SummaryPanel tableRef={tableRef} version={q.gridProps.view?.version ?? info.version} filter={q.filter} rowSet={q.gridProps.view?.rowSet} searching={!!q.gridProps.view?.search} onFilter={q.addFilter} onClose={() => setSummaryOpen(false)} />}
         {info && mapOpen && (
           <MapPanel
             tableRef={tableRef}
