@@ -55,8 +55,8 @@ export function softwareGL(): boolean {
 
 /**
  * The drawer for this canvas, chosen once (a canvas keeps the first kind of context it gives). Why two: on a GPU,
- * GL points draw 1M points in ~1–2 ms a frame, while the density image costs 9–20 ms of CPU (more on high-DPI
- * screens); in software GL (SwiftShader, llvmpipe, VMs, remote desktops) the same GL draw takes 0.5–1.6 s and the
+ * GL points are the GPU's work (not measured here: our machines have none), while the density image costs 9–20 ms
+ * of CPU a frame at 1M points (more on high-DPI screens); in software GL (SwiftShader, llvmpipe, VMs, remote desktops) the same GL draw takes 0.5–1.6 s and the
  * image wins by far. So: GL points where WebGL is hardware ({@link softwareGL} says no, and the canvas gives a
  * context with `failIfMajorPerformanceCaveat`), else the density image on a 2D context of the same canvas (a
  * canvas whose WebGL request returned null still gives one). Forced `points` skips the probe and asks without that
