@@ -75,3 +75,10 @@ export async function openRowsTable(root: string) {
   }
   return { client, table, version, ref, close }
 }
+
+/** The bare side of the map benches: lancedb streams `table`'s vector column to the end; throws unless `rows` came. */
+export async function bareVectorScan(table: lancedb.Table, rows: number): Promise<void> {
+  let n = 0
+  for await (const batch of table.query().select(['vector'])) n += batch.numRows
+  if (n !== rows) throw new Error(`bare scan read ${n} rows`)
+}

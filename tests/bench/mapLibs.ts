@@ -10,12 +10,14 @@ import { join } from 'node:path'
 import type { Browser } from '@playwright/test'
 import { median } from './lib'
 
-export const LIBS = ['bare', 'ours', 'regl', 'deck'] as const
+export const LIBS = ['bare', 'ours', 'density', 'density2d', 'regl', 'deck'] as const
 export type Lib = (typeof LIBS)[number]
 
 export const LIB_NAMES: Record<Lib, string> = {
   bare: 'bare WebGL 1 draw (one buffer, GL points)',
-  ours: 'our scatter (features/map/scatter.ts)',
+  ours: 'our GL-points scatter (the app\'s drawer where WebGL runs on a GPU; src/renderer/features/map/glPoints.ts)',
+  density: 'our density image as a WebGL texture on a quad (bench/vanilla/densityTexture.ts)',
+  density2d: 'our density image by 2D putImageData (features/map/densityCanvas.ts, the app\'s)',
   regl: 'regl-scatterplot',
   deck: 'deck.gl ScatterplotLayer',
 }
@@ -45,11 +47,20 @@ function versionOf(pkg: string): string {
   return (JSON.parse(readFileSync(join(__dirname, '..', '..', 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version
 }
 
-export async function compareLibraries(browser: Browser, o: { points: number; width: number; height: number; frames: number; rounds: number; log(message: string): void }): Promise<LibComparison> {
+/** The drawers BENCH_MAP_LIBS names (comma-separated; default all), the bare draw always among them (the ratios' base). */
+export function chosenLibs(): Lib[] {
+  const named = process.env.BENCH_MAP_LIBS?.split(',').map((l) => l.trim())
+  if (!named) return [...LIBS]
+  const unknown = named.filter((l) => !(LIBS as readonly string[]).includes(l))
+  if (unknown.length) throw new Error(`BENCH_MAP_LIBS: unknown drawer ${unknown.join(', ')} (known: ${LIBS.join(', ')})`)
+  return LIBS.filter((l) => l === 'bare' || named.includes(l))
+}
+
+export async function compareLibraries(browser: Browser, o: { points: number; width: number; height: number; frames: number; rounds: number; libs: Lib[]; log(message: string): void }): Promise<LibComparison> {
   const script = await pageScript()
   const results = Object.fromEntries(LIBS.map((lib): [Lib, LibMeasure] => [lib, { firsts: [], frames: [], drawn: 0 }])) as Record<Lib, LibMeasure>
   for (let round = 0; round < o.rounds; round++) {
-    const order = LIBS.map((_, i) => LIBS[(i + round) % LIBS.length]!)
+    const order = o.libs.map((_, i) => o.libs[(i + round) % o.libs.length]!)
     for (const lib of order) {
       o.log(`map libraries: round ${round + 1}/${o.rounds}, ${lib}`)
       const page = await browser.newPage({ viewport: { width: o.width + 40, height: o.height + 40 } })
@@ -71,7 +82,7 @@ export async function compareLibraries(browser: Browser, o: { points: number; wi
 /** Table rows: per library the first draw and zoom frame medians and their ratios to the bare draw. */
 export function libraryRows(c: LibComparison): (string | number)[][] {
   const bare = c.results.bare
-  return LIBS.map((lib) => {
+  return LIBS.filter((lib) => c.results[lib].firsts.length > 0).map((lib) => {
     const r = c.results[lib]
     const first = median(r.firsts)
     const frame = median(r.frames)

@@ -7,7 +7,7 @@
  * over the scan, the fit is the same whatever the table's size.
  */
 import { umapColumn } from '../../src/core/map'
-import { ensureRowsCatalog, openRowsTable } from './data'
+import { bareVectorScan, ensureRowsCatalog, openRowsTable } from './data'
 import { compare, loadAverages, count, envInt, ms, ratio, type BenchContext, type Report, type Section } from './lib'
 
 async function run(context: BenchContext): Promise<Report> {
@@ -24,11 +24,7 @@ async function run(context: BenchContext): Promise<Report> {
     async () => {
       placed = (await umapColumn(client, ref, version, 'vector', { sample })).summary.rows
     },
-    async () => {
-      let n = 0
-      for await (const batch of table.query().select(['vector'])) n += batch.numRows
-      if (n !== rows) throw new Error(`bare scan read ${n} rows`)
-    },
+    () => bareVectorScan(table, rows),
     { reps, warmup: 0 },
   )
   const rssMb = process.resourceUsage().maxRSS / 1024

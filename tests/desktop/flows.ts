@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -283,6 +284,18 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
           await page.mouse.up()
           await expect(page.getByRole('status', { name: 'Row set' })).toContainText('lasso: 500 rows of version 1')
           await expect(page.getByTestId('row-count')).toHaveText('500')
+          // The Summary describes the same rows as the grid (the lasso's, ANDed with the filter), through IPC too.
+          const filterBox = page.getByRole('textbox', { name: 'Filter rows' })
+          await filterBox.fill('score < 50')
+          await filterBox.press('Enter')
+          await expect(page.getByTestId('row-count')).toHaveText('100')
+          await page.getByRole('button', { name: 'Summary', exact: true }).click()
+          const summary = page.getByRole('region', { name: 'Summary' })
+          await expect(summary.getByTestId('summary-meta')).toHaveText('Version 1 · filtered · lasso · 100 rows')
+          await expect(summary.getByRole('row', { name: 'score' })).toContainText('0 – 49.5')
+          // A row set's id means nothing in the next session, so its profile is never written beside the settings.
+          const profiles = join(userData, 'cache', 'profile')
+          expect(existsSync(profiles) ? await readdir(profiles) : []).toEqual([])
         }
         await app.dispose()
       }

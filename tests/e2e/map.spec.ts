@@ -50,8 +50,11 @@ test.afterEach(async () => {
   await harness.close()
 })
 
-/** The drawn pixels of the points canvas (read back from WebGL): how many, their box, and one at the far left (CSS pixels). */
-async function drawnPixels(page: Page): Promise<{ count: number; box: { minX: number; maxX: number; minY: number; maxY: number }; left: [number, number] }> {
+/**
+ * The drawn pixels of the points canvas (read back): how many, their box, one at the far left (CSS pixels), and per
+ * half of the picture (left and right of its middle) how many and whether they are more red than blue.
+ */
+async function drawnPixels(page: Page): Promise<{ count: number; box: { minX: number; maxX: number; minY: number; maxY: number }; left: [number, number]; halves: { count: number; redder: boolean }[] }> {
   return page.getByTestId('map-points').evaluate((canvas: HTMLCanvasElement) => {
     const copy = document.createElement('canvas')
     copy.width = canvas.width
@@ -75,7 +78,17 @@ async function drawnPixels(page: Page): Promise<{ count: number; box: { minX: nu
       box.maxY = Math.max(box.maxY, y)
       count++
     }
-    return { count, box, left }
+    // A second pass, now that the picture's middle is known.
+    const middle = (box.minX + box.maxX) / 2
+    const halves = [0, 1].map(() => ({ count: 0, red: 0, blue: 0 }))
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3]! === 0) continue
+      const half = halves[(i / 4) % copy.width / ratio < middle ? 0 : 1]!
+      half.count++
+      half.red += data[i]!
+      half.blue += data[i + 2]!
+    }
+    return { count, box, left, halves: halves.map((h) => ({ count: h.count, redder: h.red > h.blue })) }
   })
 }
 
@@ -88,11 +101,15 @@ test('Map draws every row; hover shows it, a click selects it, Find similar rows
   await expect(map).toBeVisible()
   await expect(map.getByTestId('map-meta')).toContainText(`vec · version 1 · ${ROWS.toLocaleString('en-US')} points`)
   await expect(map.getByTestId('map-points')).toHaveAttribute('data-points', String(ROWS))
+  // The drawer chosen automatically: headless Chromium's WebGL is software, so the density image (drawer.ts).
+  await expect(map.getByTestId('map-points')).toHaveAttribute('data-drawer', 'image')
   await expect.poll(async () => (await drawnPixels(page)).count).toBeGreaterThan(20)
-  const { box: drawn, left } = await drawnPixels(page)
+  const { box: drawn, left, halves } = await drawnPixels(page)
   // Two clusters far apart along the first axis: the picture spans most of the canvas's width, with an empty middle.
   const size = (await map.getByTestId('map-points').boundingBox())!
   expect(drawn.maxX - drawn.minX).toBeGreaterThan(size.width * 0.5)
+  // Both clusters drawn (the density image covers every point, not a sample), each as a blob of pixels.
+  for (const half of halves) expect(half.count).toBeGreaterThan(50)
   const first = left
 
   // Hover: the row's values.
@@ -117,6 +134,8 @@ test('Map draws every row; hover shows it, a click selects it, Find similar rows
   // Colour by a text column: two categories.
   await map.getByRole('combobox', { name: 'Colour by' }).selectOption('side')
   await expect(map.getByRole('list', { name: 'Legend' }).getByRole('listitem')).toHaveText(['left', 'right'])
+  // Each cluster drawn in its own colour (blue and orange): one half of the picture redder than blue, the other not.
+  await expect.poll(async () => (await drawnPixels(page)).halves.map((h) => h.redder).sort()).toEqual([false, true])
   await expect(page.getByTestId('row-count')).toHaveText(ROWS.toLocaleString('en-US'))
   const screenshotPath = await screenshot(page, 'embedding-map')
   if (process.env.UPDATE_SCREENSHOTS === '1') await copyFile(screenshotPath, join(SCREENSHOTS, 'embedding-map.png'))
@@ -182,4 +201,18 @@ test('Map draws every row; hover shows it, a click selects it, Find similar rows
   await expect(map.getByTestId('map-note')).toContainText('UMAP of 1,000 sample rows')
   await expect(map.getByTestId('map-points')).toHaveAttribute('data-points', String(ROWS))
   await expect.poll(async () => (await drawnPixels(page)).count).toBeGreaterThan(20)
+
+  // The GL-points drawer forced (localStorage lcb.map.drawer, read when a map's canvas is made; asked without
+  // failIfMajorPerformanceCaveat, so headless Chromium's software GL gives it): the kept PCA map, reopened, draws
+  // both clusters as GL points.
+  await page.evaluate(() => localStorage.setItem('lcb.map.drawer', 'points'))
+  await map.getByRole('button', { name: 'Close map' }).click()
+  await page.getByRole('button', { name: 'Map', exact: true }).click()
+  const canvas = map.getByTestId('map-points')
+  await expect(canvas).toHaveAttribute('data-drawer', 'points')
+  await expect(map.getByTestId('map-meta')).toContainText('· PCA')
+  await expect.poll(async () => (await drawnPixels(page)).count).toBeGreaterThan(20)
+  const gl = await drawnPixels(page)
+  expect(gl.box.maxX - gl.box.minX).toBeGreaterThan(size.width * 0.5)
+  for (const half of gl.halves) expect(half.count).toBeGreaterThan(50)
 })

@@ -4,7 +4,9 @@
  * canvas size, point size 3 px and one translucent colour, drawn by
  *
  * - `bare`: a minimal WebGL 1 program (one interleaved buffer, GL points) — SwiftShader's own floor;
- * - `ours`: the app's scatter (src/renderer/features/map/scatter.ts), as MapPanel uses it;
+ * - `ours`: our GL-points scatter (src/renderer/features/map/glPoints.ts), the app's drawer where WebGL runs on a GPU;
+ * - `density2d`: the app's density image (features/map/density.ts) put on a 2D canvas (densityCanvas.ts), its drawer where WebGL is software;
+ * - `density`: the same image as a WebGL texture on a quad (densityTexture.ts), the other way to show it;
  * - `regl`: regl-scatterplot (its own camera; draws through a shared WebGL renderer into the canvas's 2D context);
  * - `deck`: deck.gl's ScatterplotLayer in an OrthographicView (WebGL 2, binary attributes: no per-point accessor).
  *
@@ -15,7 +17,9 @@
 import { Deck, OrthographicView } from '@deck.gl/core'
 import { ScatterplotLayer } from '@deck.gl/layers'
 import createScatterplot from 'regl-scatterplot'
-import { Scatter } from '../../../src/renderer/features/map/scatter'
+import { DensityCanvas } from '../../../src/renderer/features/map/densityCanvas'
+import { DensityScatter } from './densityTexture'
+import { Scatter } from '../../../src/renderer/features/map/glPoints'
 
 export interface LibResult {
   first: number
@@ -58,6 +62,23 @@ function canvasOf(width: number, height: number): HTMLCanvasElement {
 }
 
 const nextFrame = () => new Promise((resolve) => requestAnimationFrame(resolve))
+
+/**
+ * The zoom frames of one drawer: each after the browser's next frame, `zoomOnce(i)` zooms and draws (resolving once
+ * the frame is on the canvas, for a drawer that draws on its own loop); returns each frame's time.
+ */
+async function timeFrames(frames: number, zoomOnce: (i: number) => void | Promise<void>): Promise<number[]> {
+  const times: number[] = []
+  for (let i = 0; i < frames; i++) {
+    await nextFrame()
+    const t = performance.now()
+    const drawing = zoomOnce(i)
+    // Only an asynchronous drawer is awaited: an await of a plain value would add a microtask to every sync frame.
+    if (drawing) await drawing
+    times.push(performance.now() - t)
+  }
+  return times
+}
 
 /** Pixels with any alpha on a canvas of any kind (copied through a 2D canvas). */
 function drawnPixels(canvas: HTMLCanvasElement): number {
@@ -117,14 +138,10 @@ const bare: Drawer = async (n, width, height, frames) => {
   }
   draw()
   const first = performance.now() - started
-  const times: number[] = []
-  for (let i = 0; i < frames; i++) {
-    await nextFrame()
-    const t = performance.now()
+  const times = await timeFrames(frames, (i) => {
     k *= zoomOf(i)
     draw()
-    times.push(performance.now() - t)
-  }
+  })
   return { first, frames: times, drawn: drawnPixels(canvas) }
 }
 
@@ -143,14 +160,10 @@ const ours: Drawer = async (n, width, height, frames) => {
   }
   draw()
   const first = performance.now() - started
-  const times: number[] = []
-  for (let i = 0; i < frames; i++) {
-    await nextFrame()
-    const t = performance.now()
+  const times = await timeFrames(frames, (i) => {
     view.scale *= zoomOf(i)
     draw()
-    times.push(performance.now() - t)
-  }
+  })
   const drawn = drawnPixels(canvas)
   scatter.dispose()
   return { first, frames: times, drawn }
@@ -176,17 +189,13 @@ const regl: Drawer = async (n, width, height, frames) => {
   await scatterplot.draw({ x, y })
   ctx.getImageData(0, 0, 1, 1)
   const first = performance.now() - started
-  const times: number[] = []
   let distance = 1 / 0.9
-  for (let i = 0; i < frames; i++) {
-    await nextFrame()
-    const t = performance.now()
+  const times = await timeFrames(frames, async (i) => {
     distance /= zoomOf(i)
     // Draws on its render loop's next animation frame (so a frame here includes up to one frame's wait).
     await scatterplot.zoomToLocation([0, 0], distance, { transition: false })
     ctx.getImageData(0, 0, 1, 1)
-    times.push(performance.now() - t)
-  }
+  })
   const drawn = drawnPixels(canvas)
   scatterplot.destroy()
   return { first, frames: times, drawn }
@@ -233,16 +242,12 @@ const deck: Drawer = async (n, width, height, frames) => {
   rendered = null
   gl!.readPixels(0, 0, 1, 1, gl!.RGBA, gl!.UNSIGNED_BYTE, one)
   const first = performance.now() - started
-  const times: number[] = []
-  for (let i = 0; i < frames; i++) {
-    await nextFrame()
-    const t = performance.now()
+  const times = await timeFrames(frames, (i) => {
     zoom += Math.log2(zoomOf(i))
     instance.setProps({ viewState: { target: [0, 0, 0], zoom } })
     instance.redraw('bench')
     gl!.readPixels(0, 0, 1, 1, gl!.RGBA, gl!.UNSIGNED_BYTE, one)
-    times.push(performance.now() - t)
-  }
+  })
   // Read back a frame drawn now (deck's drawing buffer is not preserved between tasks).
   let drawn = 0
   await new Promise<void>((resolve) => {
@@ -256,9 +261,56 @@ const deck: Drawer = async (n, width, height, frames) => {
   return { first, frames: times, drawn }
 }
 
+/** The app's density image (features/map/density.ts) shown as a WebGL texture on a quad (densityTexture.ts). */
+const density: Drawer = async (n, width, height, frames) => {
+  const { x, y } = points(n)
+  const canvas = canvasOf(width, height)
+  const one = new Uint8Array(4)
+  const started = performance.now()
+  const scatter = new DensityScatter(canvas)
+  scatter.setPoints(x, y, COLOUR)
+  const view = { cx: 0, cy: 0, scale: (Math.min(width, height) / 2) * 0.9 }
+  const gl = canvas.getContext('webgl')!
+  const draw = () => {
+    scatter.draw(view, SIZE)
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, one)
+  }
+  draw()
+  const first = performance.now() - started
+  const times = await timeFrames(frames, (i) => {
+    view.scale *= zoomOf(i)
+    draw()
+  })
+  const drawn = drawnPixels(canvas)
+  scatter.dispose()
+  return { first, frames: times, drawn }
+}
+
+/** The same density image put on a 2D canvas (putImageData), as the app draws it (features/map/densityCanvas.ts). */
+const density2d: Drawer = async (n, width, height, frames) => {
+  const { x, y } = points(n)
+  const canvas = canvasOf(width, height)
+  const started = performance.now()
+  const drawer = new DensityCanvas(canvas)
+  drawer.setPoints(x, y, COLOUR)
+  const ctx = canvas.getContext('2d')!
+  const view = { cx: 0, cy: 0, scale: (Math.min(width, height) / 2) * 0.9 }
+  const draw = () => {
+    drawer.draw(view, SIZE)
+    ctx.getImageData(0, 0, 1, 1)
+  }
+  draw()
+  const first = performance.now() - started
+  const times = await timeFrames(frames, (i) => {
+    view.scale *= zoomOf(i)
+    draw()
+  })
+  return { first, frames: times, drawn: drawnPixels(canvas) }
+}
+
 declare global {
   interface Window {
-    scatterLibs: Record<'bare' | 'ours' | 'regl' | 'deck', Drawer>
+    scatterLibs: Record<'bare' | 'ours' | 'density' | 'density2d' | 'regl' | 'deck', Drawer>
   }
 }
-window.scatterLibs = { bare, ours, regl, deck }
+window.scatterLibs = { bare, ours, density, density2d, regl, deck }

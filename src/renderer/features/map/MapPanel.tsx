@@ -8,7 +8,8 @@ import { ScanProgress } from '../jobs'
 import { formatCount, formatPercent } from '../../lib/format'
 import { colourBy, PLAIN, type Legend } from './colours'
 import type { Points } from './points'
-import { Scatter, type View } from './scatter'
+import { makeDrawer, type Drawer, type DrawerKind } from './drawer'
+import type { View } from './view'
 import { useMap } from './useMap'
 import './map.css'
 
@@ -33,7 +34,8 @@ interface Props {
 }
 
 /**
- * The embedding map of a vector column: every placed row as a point (WebGL), pan by dragging, zoom with the wheel;
+ * The embedding map of a vector column: every placed row as a point (GL points where WebGL runs on a GPU, else a
+ * density image made per frame, so 1M points pan and zoom in milliseconds either way: drawer.ts), pan by dragging, zoom with the wheel;
  * hover shows the row, a click selects it in the grid and offers **Find similar rows** (lines to its nearest
  * neighbours by Lance's vector search), the **Lasso** filters the grid to the rows it encloses.
  */
@@ -140,12 +142,14 @@ interface CanvasProps {
 
 function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRow, onLasso }: CanvasProps) {
   const host = useRef<HTMLDivElement>(null)
-  const gl = useRef<HTMLCanvasElement>(null)
+  const pointsCanvas = useRef<HTMLCanvasElement>(null)
   const overlay = useRef<HTMLCanvasElement>(null)
-  const scatter = useRef<Scatter | null>(null)
+  const scatter = useRef<Drawer | null>(null)
   const view = useRef<View | null>(null)
   const [size, setSize] = useState({ width: 0, height: 0 })
   const [drawError, setDrawError] = useState<string | null>(null)
+  // Which drawer the canvas got (drawer.ts): shown as its data-drawer attribute, for tests and the curious.
+  const [drawer, setDrawer] = useState<DrawerKind | null>(null)
   const [lasso, setLasso] = useState(false)
   const [hover, setHover] = useState<{ point: number; x: number; y: number; text: string[] } | null>(null)
   const [selected, setSelected] = useState<number | null>(null)
@@ -168,7 +172,7 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
     if (!element) return
     // Only a real change of size sets state: the observer's first call repeats the size set here, and a new
     // object would resize the canvases (clearing them) and draw every point a second time before the first
-    // frame is shown (at 1M points in software GL that draw is most of the first paint).
+    // frame is shown.
     const measure = () => {
       const width = element.clientWidth
       const height = element.clientHeight
@@ -232,8 +236,8 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
   // Size the canvases, make the scatter once, fit the view once.
   useEffect(() => {
     const ratio = window.devicePixelRatio || 1
-    if (!gl.current || !overlay.current || size.width === 0) return
-    for (const canvas of [gl.current, overlay.current]) {
+    if (!pointsCanvas.current || !overlay.current || size.width === 0) return
+    for (const canvas of [pointsCanvas.current, overlay.current]) {
       canvas.width = Math.round(size.width * ratio)
       canvas.height = Math.round(size.height * ratio)
     }
@@ -241,13 +245,14 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
     if (!scatter.current) {
       try {
         performance.mark('map:canvas')
-        scatter.current = new Scatter(gl.current)
+        const made = makeDrawer(pointsCanvas.current)
+        scatter.current = made.drawer
+        // Whether the canvas can be drawn on, and how, is known only once it exists.
+        setDrawer(made.kind)
         performance.mark('map:program')
         scatter.current.setPoints(points.x, points.y, PLAIN)
         performance.mark('map:uploaded')
       } catch (e) {
-        // Whether WebGL works is known only once the canvas exists.
-        // eslint-disable-next-line react-hooks/set-state-in-effect
         setDrawError(e instanceof Error ? e.message : String(e))
         return
       }
@@ -479,7 +484,7 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
       )}
       {drawError && <div role="alert">{drawError}</div>}
       <div className="map-canvas" ref={host}>
-        <canvas ref={gl} aria-hidden="true" data-testid="map-points" data-points={points.count} />
+        <canvas ref={pointsCanvas} aria-hidden="true" data-testid="map-points" data-points={points.count} data-drawer={drawer ?? undefined} />
         <canvas
           ref={overlay}
           className={lasso ? 'map-overlay lasso' : 'map-overlay'}

@@ -1,4 +1,4 @@
-import type { View } from './scatter'
+import type { View } from './view'
 
 /**
  * The map's points in data space, with a bucket grid for "which point is under the pointer". The x and y arrays

@@ -1,19 +1,13 @@
-/**
- * The map's points on WebGL: a buffer of x, one of y (the kept coordinates' own columns, uploaded as they arrive,
- * not interleaved first) and, when coloured by a column, one of colours; drawn as GL points with the view (centre
- * and scale) as uniforms, so a pan or zoom is one draw call whatever the number of points — no per-point work on
- * the main thread. Without a colour column every point takes one colour, a uniform of its own program (no
- * per-point buffer to fill before the first frame, no varying to interpolate per pixel). WebGL 1, which every
- * Chromium has (headless runs use SwiftShader).
- */
-export interface View {
-  /** The data point at the canvas's centre. */
-  cx: number
-  cy: number
-  /** Canvas pixels per data unit. */
-  scale: number
-}
+import type { View } from './view'
 
+/**
+ * The map's points drawn as GL points, the drawer where WebGL runs on a GPU (drawer.ts chooses): a buffer of x, one
+ * of y and, when coloured by a column, one of colours; the view (centre and scale) as uniforms, so a pan or zoom is
+ * one draw call (~1–2 ms for 1M points on a GPU). In software GL (SwiftShader, headless Chromium) that draw takes
+ * 0.5–1.6 s at 1M points, so there the map draws a density image instead (densityCanvas.ts). The map bench compares
+ * both (tests/bench/vanilla/scatterLibs.ts, `ours`). Without a colour column every point takes one colour, a
+ * uniform of its own program. WebGL 1.
+ */
 const POSITION = `
 attribute float px;
 attribute float py;
@@ -54,6 +48,12 @@ precision mediump float;
 uniform vec4 plain;
 void main() { gl_FragColor = plain; }`
 
+/**
+ * The context's attributes: no antialiasing (square points, as the density image draws them), the picture kept
+ * after a frame (tests and the bench read it back), colours not premultiplied (the blend below expects straight).
+ */
+export const GL_ATTRIBUTES: WebGLContextAttributes = { antialias: false, preserveDrawingBuffer: true, premultipliedAlpha: false }
+
 export class Scatter {
   private readonly gl: WebGLRenderingContext
   /** Each program is linked on first use: a plain map never compiles the coloured one, nor the reverse. */
@@ -68,8 +68,11 @@ export class Scatter {
   private plain: [number, number, number, number] | null = null
   private count = 0
 
-  constructor(private readonly canvas: HTMLCanvasElement) {
-    const gl = canvas.getContext('webgl', { antialias: false, preserveDrawingBuffer: true, premultipliedAlpha: false })
+  /** `gl`: the canvas's context when the caller already asked for it (drawer.ts, with its own attributes). */
+  constructor(
+    private readonly canvas: HTMLCanvasElement,
+    gl: WebGLRenderingContext | null = canvas.getContext('webgl', GL_ATTRIBUTES),
+  ) {
     if (!gl) throw new Error('This window cannot draw with WebGL, which the map needs')
     this.gl = gl
     this.xs = gl.createBuffer()!
@@ -157,7 +160,8 @@ export class Scatter {
   }
 }
 
-function link(gl: WebGLRenderingContext, vertex: string, fragment: string): WebGLProgram {
+/** A program of these two shaders, or an error saying which failed (the density image's quad uses it too). */
+export function link(gl: WebGLRenderingContext, vertex: string, fragment: string): WebGLProgram {
   const program = gl.createProgram()!
   for (const [type, source] of [
     [gl.VERTEX_SHADER, vertex],
