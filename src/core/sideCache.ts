@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 
 /**
@@ -13,8 +13,13 @@ import { join } from 'node:path'
  * least recently used entries go first.
  */
 export interface SideCache {
-  read(kind: string, key: readonly unknown[]): Promise<Uint8Array | null>
+  /** The entry, or with `head` only its first `head` bytes (all of it when shorter): a header read without the rest. */
+  read(kind: string, key: readonly unknown[], options?: ReadOptions): Promise<Uint8Array | null>
   write(kind: string, key: readonly unknown[], data: Uint8Array): Promise<void>
+}
+
+export interface ReadOptions {
+  head?: number
 }
 
 /** Per kind, what the cache may hold before it forgets the least recently used entries. */
@@ -35,11 +40,11 @@ export class FileSideCache implements SideCache {
     private readonly budgetBytes = DEFAULT_BUDGET_BYTES,
   ) {}
 
-  async read(kind: string, key: readonly unknown[]): Promise<Uint8Array | null> {
+  async read(kind: string, key: readonly unknown[], options: ReadOptions = {}): Promise<Uint8Array | null> {
     checkKind(kind)
     const path = join(this.dir, kind, entryName(key))
     try {
-      const data = await readFile(path)
+      const data = options.head === undefined ? await readFile(path) : await readHead(path, options.head)
       // The modification time records the last use (atime is often not kept), so trimming drops the least used.
       const now = new Date()
       await utimes(path, now, now).catch(() => undefined)
@@ -90,13 +95,26 @@ export class FileSideCache implements SideCache {
   }
 }
 
+/** The first `bytes` bytes of a file (fewer when it is shorter). */
+async function readHead(path: string, bytes: number): Promise<Buffer> {
+  const file = await open(path, 'r')
+  try {
+    const buffer = Buffer.alloc(bytes)
+    const { bytesRead } = await file.read(buffer, 0, bytes, 0)
+    return buffer.subarray(0, bytesRead)
+  } finally {
+    await file.close()
+  }
+}
+
 /** The same cache for this process only (the harness without a cache folder, tests). */
 export class MemorySideCache implements SideCache {
   private readonly entries = new Map<string, Uint8Array>()
 
-  async read(kind: string, key: readonly unknown[]): Promise<Uint8Array | null> {
+  async read(kind: string, key: readonly unknown[], options: ReadOptions = {}): Promise<Uint8Array | null> {
     checkKind(kind)
-    return this.entries.get(`${kind}/${entryName(key)}`) ?? null
+    const entry = this.entries.get(`${kind}/${entryName(key)}`) ?? null
+    return entry && options.head !== undefined ? entry.subarray(0, options.head) : entry
   }
 
   async write(kind: string, key: readonly unknown[], data: Uint8Array): Promise<void> {

@@ -44,6 +44,16 @@ describe('side cache', () => {
     expect((await readdir(join(dir, 'profile'))).some((n) => n.endsWith('.tmp'))).toBe(false)
   })
 
+  it('reads only the head of an entry when asked (all of a shorter one), on disk and in memory', async () => {
+    const bytes = Uint8Array.from({ length: 1000 }, (_, i) => i % 251)
+    for (const cache of [new FileSideCache(await tempDir()), new MemorySideCache()]) {
+      await cache.write('map', ['a'], bytes)
+      expect(Array.from((await cache.read('map', ['a'], { head: 10 }))!)).toEqual(Array.from(bytes.subarray(0, 10)))
+      expect((await cache.read('map', ['a'], { head: 4096 }))!.length).toBe(1000)
+      expect(await cache.read('map', ['b'], { head: 10 })).toBeNull()
+    }
+  })
+
   it('refuses a kind that could name a path', async () => {
     const cache = new FileSideCache(await tempDir())
     await expect(cache.write('../x', ['a'], new Uint8Array(1))).rejects.toThrow(/bad kind/)

@@ -1,4 +1,4 @@
-import type { Input, MapJobInfo, TableRef } from '../../contract'
+import type { Input, MapJobInfo, MapSummary, TableRef } from '../../contract'
 import { AppError, UMAP_SAMPLE } from '../../contract'
 import { copyScanInfo, JobRegistry, JobsOfKind, runScan, type Job } from '../jobs'
 import type { NamespaceClient } from '../namespace/client'
@@ -23,6 +23,8 @@ type MapJob = Job<MapJobInfo>
 
 export const MAP_HISTORY = 50
 const KIND = 'map'
+/** Bytes read from a kept map to find its summary: the stream's schema message, a few hundred bytes. */
+const SUMMARY_HEAD_BYTES = 64 * 1024
 
 /**
  * Embedding maps as the service exposes them: one job per column and version, the finished coordinates kept in
@@ -65,10 +67,10 @@ export class MapModule extends JobsOfKind<'map'> {
     const { info } = job
     this.keys.set(info.id, key)
     for (const jobId of this.keys.keys()) if (!this.jobs.has(jobId)) this.keys.delete(jobId)
-    const kept = await this.cache.read(KIND, key)
+    const kept = await this.keptSummary(key)
     if (kept) {
       info.cached = true
-      info.result = decodeSummary(kept)
+      info.result = kept
       info.progress = { rows: info.result.rows, totalRows: info.result.rows }
       job.finish('done')
       return job.snapshot()
@@ -76,6 +78,20 @@ export class MapModule extends JobsOfKind<'map'> {
     void this.run(job, key, client, umapSample)
     job.publish()
     return job.snapshot()
+  }
+
+  /**
+   * The summary of a kept map, from the head of its entry: the coordinates after it (12 MB at 1M rows) are read by
+   * `map/coords`, so reading them here too made every reopen read them twice.
+   */
+  private async keptSummary(key: unknown[]): Promise<MapSummary | null> {
+    const head = await this.cache.read(KIND, key, { head: SUMMARY_HEAD_BYTES })
+    if (!head) return null
+    const summary = decodeSummary(head)
+    if (summary) return summary
+    // A summary longer than the head (never at our sizes): the whole entry.
+    const whole = await this.cache.read(KIND, key)
+    return whole && decodeSummary(whole)
   }
 
   /** A finished map's coordinates (Arrow IPC: x, y, row). */

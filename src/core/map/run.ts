@@ -1,4 +1,4 @@
-import { DataType, Float32, makeData, makeVector, type Data, Schema, Field, Struct, Table, RecordBatch, Uint32, tableFromIPC, tableToIPC } from 'apache-arrow'
+import { DataType, Float32, makeData, makeVector, type Data, Schema, Field, Struct, Table, RecordBatch, RecordBatchReader, Uint32, tableToIPC } from 'apache-arrow'
 import { AppError, MAP_SAMPLE_ROWS, type MapSummary, type TableRef } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import { fitComponents } from './pca'
@@ -181,9 +181,19 @@ export function encodeMap(result: MapResult): Uint8Array {
   return tableToIPC(new Table(schema, [new RecordBatch(schema, data)]), 'stream')
 }
 
-/** The summary kept with encoded coordinates. */
-export function decodeSummary(bytes: Uint8Array): MapSummary {
-  const text = tableFromIPC(bytes).schema.metadata.get('map')
+/**
+ * The summary kept with encoded coordinates, read from the stream's schema message alone: `bytes` may be only the
+ * entry's head (the coordinates that follow are not read). Null when the head ends inside the schema.
+ */
+export function decodeSummary(bytes: Uint8Array): MapSummary | null {
+  const reader = RecordBatchReader.from(bytes)
+  try {
+    reader.open()
+  } catch (error) {
+    if (error instanceof Error && /Expected to read/.test(error.message)) return null
+    throw error
+  }
+  const text = reader.schema.metadata.get('map')
   if (!text) throw new AppError('internal', 'A kept map has no summary')
   // Maps kept before the method was a choice are PCA maps (their sample size was not recorded).
   return { method: 'pca', sample: MAP_SAMPLE_ROWS, ...(JSON.parse(text) as Partial<MapSummary>) } as MapSummary

@@ -4,6 +4,7 @@ import { Field, Float32, List, makeVector, tableFromIPC, vectorFromArray } from 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ConnectionInfo, MapJobInfo, Result } from '../../../src/contract'
 import { batchOf, float32Vectors, seededRandom, tableOf, withNulls } from '../../../src/core/arrow'
+import { decodeSummary } from '../../../src/core/map'
 import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
 import { buildCatalog, makeTempDir, removeDir } from '../../helpers/catalog'
 import { clusterCentres } from './clusters'
@@ -100,10 +101,15 @@ describe('embedding map (core, real Lance tables)', () => {
     const again = value<MapJobInfo>(await service.dispatch('map/start', { ...ref(), column: 'vec' }))
     expect(again.state).toBe('done')
     expect(again.cached).toBe(true)
-    expect(again.result!.rows).toBe(first.result!.rows)
+    // The summary comes from the head of the kept entry alone (map/start reads no coordinates): all of it.
+    expect(again.result).toEqual(first.result)
     const a = value<Uint8Array>(await service.dispatch('map/coords', { jobId: first.id }))
     const b = value<Uint8Array>(await service.dispatch('map/coords', { jobId: again.id }))
     expect(Buffer.from(b).equals(Buffer.from(a))).toBe(true)
+    // The kept entry is what map/coords answers: its first 4 KiB hold the summary, its first 64 bytes do not.
+    expect(a.length).toBeGreaterThan(4096)
+    expect(decodeSummary(a.subarray(0, 4096))).toEqual(first.result)
+    expect(decodeSummary(a.subarray(0, 64))).toBeNull()
   })
 
   it('a cancelled map keeps nothing: the next start scans afresh', async () => {
