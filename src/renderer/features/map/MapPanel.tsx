@@ -8,6 +8,7 @@ import { ScanProgress } from '../jobs'
 import { formatCount, formatPercent } from '../../lib/format'
 import { colourBy, PLAIN, type Legend } from './colours'
 import type { Points } from './points'
+import { mapPhaseText } from './phase'
 import { Scatter, type View } from './scatter'
 import { useMap } from './useMap'
 import './map.css'
@@ -67,7 +68,7 @@ export function MapPanel({ tableRef, version, fields, gridNarrowed, onSelectRow,
           ×
         </button>
       </div>
-      {!error && <ScanProgress job={job} label="Map progress" verb="Placing" className="map-progress" onCancel={cancel} onRetry={retry} />}
+      {!error && <ScanProgress job={job} label="Map progress" verb="Placing" text={mapPhaseText(job?.progress.phase)} className="map-progress" onCancel={cancel} onRetry={retry} />}
       {error && <ErrorPanel error={error} title="Could not make the map" actions={[{ label: 'Try again', run: retry }]} />}
       {job?.state === 'failed' && job.error && <ErrorPanel error={job.error} title="Could not make the map" actions={[{ label: 'Try again', run: retry }]} />}
       {summary && <SkippedNote summary={summary} />}
