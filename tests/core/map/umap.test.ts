@@ -1,9 +1,11 @@
 import { join } from 'node:path'
 import { Float32, tableFromIPC, vectorFromArray } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ConnectionInfo, Result } from '../../../src/contract'
+import { mapProgressSchema, type ConnectionInfo, type JobInfo, type MapJobInfo, type MapPhase, type Result } from '../../../src/contract'
 import { batchOf, float32Vectors, seededRandom, tableOf } from '../../../src/core/arrow'
+import { JobRegistry } from '../../../src/core/jobs'
 import { MapModule } from '../../../src/core/map'
+import { MemorySideCache } from '../../../src/core/sideCache'
 import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
 import { buildCatalog, makeTempDir, removeDir } from '../../helpers/catalog'
 import { clusterCentres } from './clusters'
@@ -28,11 +30,35 @@ function clustersTable(rows: number) {
   return tableOf([batchOf({ id: vectorFromArray(Array.from({ length: rows }, (_, i) => i), new Float32()), vec: float32Vectors(values, DIM) })])
 }
 
+/** The real memory cache, counting what is written to it. */
+class CountingCache extends MemorySideCache {
+  writes = 0
+  override async write(kind: string, key: readonly unknown[], data: Uint8Array) {
+    this.writes++
+    await super.write(kind, key, data)
+  }
+}
+
+/** A map module whose every progress event is heard (no throttle) and passed to `onEvent`. */
+function heardModule(deps: Omit<ConstructorParameters<typeof MapModule>[0], 'jobs' | 'progressIntervalMs'>, onEvent?: (job: MapJobInfo, module: MapModule) => void) {
+  const events: MapJobInfo[] = []
+  const jobs = new JobRegistry({
+    emit: (job: JobInfo) => {
+      if (job.kind !== 'map') return
+      events.push(job)
+      onEvent?.(job, module)
+    },
+  })
+  const module: MapModule = new MapModule({ ...deps, jobs, progressIntervalMs: 0 })
+  return { module, events }
+}
+
 describe('UMAP map (core, real Lance table)', () => {
   let base: string
   let service: CatalogService
   let connection: ConnectionInfo
   let maps: MapModule
+  let events: MapJobInfo[]
   const ref = () => ({ connectionId: connection.id, namespace: [] as string[], name: 'clusters' })
 
   beforeAll(async () => {
@@ -41,7 +67,7 @@ describe('UMAP map (core, real Lance table)', () => {
     service = new CatalogService({ host: 'harness', version: '0', recents: new MemoryRecentsStore() })
     connection = value<ConnectionInfo>(await service.dispatch('connections/openDirectory', { path: root }))
     // The service's own module with fewer epochs: the layout settles enough for three clusters, the test stays short.
-    maps = new MapModule({ client: (id) => service.client(id), location: () => root, umapEpochs: 80 })
+    ;({ module: maps, events } = heardModule({ client: (id) => service.client(id), location: () => root, umapEpochs: 80 }))
   })
   afterAll(async () => {
     await maps.close()
@@ -70,6 +96,20 @@ describe('UMAP map (core, real Lance table)', () => {
     }
     expect(strays).toBe(0)
 
+    // On the way it said each step in order as it went: the sample read, the PCA, the neighbours, UMAP's graph,
+    // every epoch of 80, then the rows placed; every event is what the contract says one is.
+    const running = events.filter((e) => e.id === job.id && e.state === 'running')
+    for (const e of running) expect(mapProgressSchema.safeParse(e.progress).success).toBe(true)
+    const phases = running.map((e) => e.progress.phase).filter((p): p is MapPhase => p !== undefined)
+    expect(phases.map((p) => p.name).filter((name, i, all) => name !== all[i - 1])).toEqual(['sample', 'basis', 'neighbours', 'graph', 'epochs', 'place'])
+    const epochs = phases.filter((p) => p.name === 'epochs')
+    expect(epochs.map((p) => p.done)).toEqual(Array.from({ length: 81 }, (_, i) => i))
+    expect(new Set(epochs.map((p) => p.total))).toEqual(new Set([80]))
+    expect(phases.filter((p) => p.name === 'sample').at(-1)).toEqual({ name: 'sample', done: SAMPLE, total: SAMPLE })
+    const place = phases.filter((p) => p.name === 'place')
+    expect(place.every((p, i) => p.total === N && p.done >= (place[i - 1]?.done ?? 0))).toBe(true)
+    expect(running.at(-1)!.progress.totalRows).toBe(N)
+
     // The PCA map of the same version is kept apart, and each answers again from the side cache.
     const pca = await maps.wait((await start({})).id)
     expect(pca.result).toMatchObject({ method: 'pca' })
@@ -88,6 +128,29 @@ describe('UMAP map (core, real Lance table)', () => {
     expect(again.cached).toBe(false)
     maps.cancel(again.id)
     await maps.wait(again.id)
+  })
+
+  it('a cancel during the UMAP fit stops the worker and keeps nothing', async () => {
+    // A fit of a million epochs ends only if the cancel terminates the worker in the middle of it.
+    const cache = new CountingCache()
+    let cancelledAt: MapPhase | null = null
+    const heard = heardModule({ client: (id) => service.client(id), location: () => 'cancel', sideCache: cache, umapEpochs: 1_000_000 }, (job, module) => {
+      const phase = job.progress.phase
+      if (job.state !== 'running' || phase?.name !== 'epochs' || phase.done < 2 || cancelledAt) return
+      cancelledAt = phase
+      queueMicrotask(() => module.cancel(job.id))
+    })
+    try {
+      const started = await heard.module.start({ ...ref(), column: 'vec', method: 'umap', sample: SAMPLE })
+      const ended = await heard.module.wait(started.id)
+      expect(ended).toMatchObject({ state: 'cancelled', error: null, result: null })
+      expect(cancelledAt).toMatchObject({ name: 'epochs', total: 1_000_000 })
+      expect(heard.events.some((e) => e.progress.phase?.name === 'place')).toBe(false)
+      expect(cache.writes).toBe(0)
+      await expect(heard.module.coords(started.id)).rejects.toThrow(/did not finish/)
+    } finally {
+      await heard.module.close()
+    }
   })
 
   // Through the service: the bound is checked where requests come in.
