@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads'
 import type { MapPhase } from '../../contract'
 import { BASIS_SOURCE, BASIS_STEPS } from './basisSource'
+import { GRAPH_SOURCE } from './graphSource'
 
 /**
  * The UMAP side of the map in a worker thread, so the process keeps answering while the layout is fitted and the
@@ -47,6 +48,7 @@ const sample = new Float32Array(workerData.setup.sample.buffer, workerData.setup
 const PLACE = 5
 const PROBE = 3
 ${BASIS_SOURCE}
+${GRAPH_SOURCE}
 
 const phase = (name, done, total) => parentPort.postMessage({ type: 'phase', name, done, total })
 
@@ -174,6 +176,8 @@ function fit() {
   umap.setPrecomputedKNN(indices, distances)
   // The search graph serves umap-js's transform(), which the map does not use (rows are placed here): skip its cost.
   umap.makeSearchGraph = () => null
+  // The same graph as umap-js's, made without its string-keyed matrices (graphSource.ts).
+  umap.fuzzySimplicialSet = () => fuzzyGraph(umap, n)
   const X = new Array(n)
   for (let i = 0; i < n; i++) X[i] = Array.from(reduced.subarray(i * k, i * k + k))
   const total = umap.initializeFit(X)

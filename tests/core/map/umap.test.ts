@@ -1,10 +1,12 @@
 import { join } from 'node:path'
 import { Float32, tableFromIPC, vectorFromArray } from 'apache-arrow'
+import { UMAP } from 'umap-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mapProgressSchema, type ConnectionInfo, type JobInfo, type MapJobInfo, type MapPhase, type Result } from '../../../src/contract'
 import { batchOf, float32Vectors, seededRandom, tableOf } from '../../../src/core/arrow'
 import { JobRegistry } from '../../../src/core/jobs'
 import { MapModule } from '../../../src/core/map'
+import { GRAPH_SOURCE } from '../../../src/core/map/graphSource'
 import { MemorySideCache } from '../../../src/core/sideCache'
 import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
 import { buildCatalog, makeTempDir, removeDir } from '../../helpers/catalog'
@@ -160,5 +162,39 @@ describe('UMAP map (core, real Lance table)', () => {
       expect(result.ok).toBe(false)
       if (!result.ok) expect(result.error).toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/UMAP sample is a whole number of rows from 1,000 to 20,000/) })
     }
+  })
+})
+
+describe("the UMAP worker's fuzzy graph", () => {
+  // The worker's source, run here as the worker runs it (a string; see graphSource.ts).
+  const fuzzyGraph = new Function(`${GRAPH_SOURCE}\nreturn fuzzyGraph`)() as (umap: UMAP, n: number) => { getAll(): unknown[] }
+
+  it('is umap-js\'s own graph, and lays out the very same points', () => {
+    const n = 250
+    const dim = 8
+    const random = seededRandom(5)
+    const points = Array.from({ length: n }, () => Array.from({ length: dim }, () => random()))
+    const m = 15
+    const indices: number[][] = []
+    const distances: number[][] = []
+    for (let i = 0; i < n; i++) {
+      const near = points.map((p, j) => ({ j, d: Math.hypot(...p.map((v, q) => v - points[i]![q]!)) })).sort((a, b) => a.d - b.d || a.j - b.j)
+      indices.push(near.slice(0, m).map((x) => x.j))
+      distances.push(near.slice(0, m).map((x) => x.d))
+    }
+    const fitted = (ours: boolean) => {
+      const umap = new UMAP({ nComponents: 2, nNeighbors: m, nEpochs: 20, random: seededRandom(9) })
+      umap.setPrecomputedKNN(indices, distances)
+      if (ours) (umap as unknown as { fuzzySimplicialSet: () => unknown }).fuzzySimplicialSet = () => fuzzyGraph(umap, n)
+      const epochs = umap.initializeFit(points)
+      const graph = (umap as unknown as { graph: { getAll(): unknown[] } }).graph.getAll()
+      for (let e = 0; e < epochs; e++) umap.step()
+      return { graph, embedding: umap.getEmbedding() }
+    }
+    const theirs = fitted(false)
+    const ours = fitted(true)
+    expect(ours.graph.length).toBeGreaterThan(n * m)
+    expect(ours.graph).toEqual(theirs.graph)
+    expect(ours.embedding).toEqual(theirs.embedding)
   })
 })
