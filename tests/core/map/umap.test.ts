@@ -170,7 +170,7 @@ describe("the UMAP worker's fuzzy graph", () => {
   const fuzzyGraph = new Function(`${GRAPH_SOURCE}\nreturn fuzzyGraph`)() as (umap: UMAP, n: number) => { getAll(): unknown[] }
 
   it('is umap-js\'s own graph, and lays out the very same points', () => {
-    const n = 250
+    const n = 150
     const dim = 8
     const random = seededRandom(5)
     const points = Array.from({ length: n }, () => Array.from({ length: dim }, () => random()))
