@@ -62,7 +62,6 @@ export const mapPhaseSchema = z.object({
   total: z.number().int().nonnegative().nullable(),
 })
 export type MapPhase = z.infer<typeof mapPhaseSchema>
-export const MAP_PHASES: readonly MapPhase['name'][] = mapPhaseSchema.shape.name.options
 
 /** A map job's progress: rows placed so far (of the table's rows once known), and for UMAP the step it is at. */
 export const mapProgressSchema = z.object({
