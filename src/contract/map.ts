@@ -50,6 +50,27 @@ export interface MapSummary {
   elapsedMs: number
 }
 
+/**
+ * The step a UMAP map is at, for words in the panel ("Fitting UMAP: epoch 120 of 200"): `done` of `total` units
+ * (null when the step cannot count), each step in this order: `sample` rows read, `basis` passes of the k-d PCA
+ * the neighbours are found in, `neighbours` sample rows whose nearest ones are found, `graph` UMAP's fuzzy graph
+ * (one step), `epochs` of the layout, `place` rows of the table placed. A PCA map, and a kept one, has none.
+ */
+export const mapPhaseSchema = z.object({
+  name: z.enum(['sample', 'basis', 'neighbours', 'graph', 'epochs', 'place']),
+  done: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative().nullable(),
+})
+export type MapPhase = z.infer<typeof mapPhaseSchema>
+
+/** A map job's progress: rows placed so far (of the table's rows once known), and for UMAP the step it is at. */
+export const mapProgressSchema = z.object({
+  rows: z.number().int().nonnegative(),
+  totalRows: z.number().int().nonnegative().nullable(),
+  phase: mapPhaseSchema.optional(),
+})
+export type MapProgress = z.infer<typeof mapProgressSchema>
+
 export interface MapJobInfo {
   id: string
   kind: 'map'
@@ -64,7 +85,7 @@ export interface MapJobInfo {
   cached: boolean
   createdAt: number
   finishedAt: number | null
-  progress: { rows: number; totalRows: number | null }
+  progress: MapProgress
   error: AppErrorData | null
   /** Once done (a cancelled or failed job has none, and keeps nothing). */
   result: MapSummary | null

@@ -6,6 +6,7 @@
  * reps, no warm-up: the fit dominates and does not warm). No target is set for UMAP; the ratio says what it costs
  * over the scan, the fit is the same whatever the table's size.
  */
+import type { MapProgress } from '../../src/contract'
 import { umapColumn } from '../../src/core/map'
 import { bareVectorScan, ensureRowsCatalog, openRowsTable } from './data'
 import { compare, loadAverages, count, envInt, ms, ratio, type BenchContext, type Report, type Section } from './lib'
@@ -20,9 +21,17 @@ async function run(context: BenchContext): Promise<Report> {
   const loadBefore = loadAverages()
   context.log(`umap: UMAP map (${count(sample)}-row sample) vs a bare scan of the vector column`)
   let placed = 0
+  // When each step first showed in the job's progress: the split of the last rep's time.
+  let steps: { name: string; at: number }[] = []
   const result = await compare(
     async () => {
-      placed = (await umapColumn(client, ref, version, 'vector', { sample })).summary.rows
+      const t0 = performance.now()
+      steps = []
+      const onProgress = ({ phase }: MapProgress) => {
+        if (phase && steps.at(-1)?.name !== phase.name) steps.push({ name: phase.name, at: performance.now() - t0 })
+      }
+      placed = (await umapColumn(client, ref, version, 'vector', { sample, onProgress })).summary.rows
+      steps.push({ name: 'end', at: performance.now() - t0 })
     },
     () => bareVectorScan(table, rows),
     { reps, warmup: 0 },
@@ -33,6 +42,10 @@ async function run(context: BenchContext): Promise<Report> {
     notes: [
       `${count(rows)} rows × ${dim}-d vectors (${count(placed)} placed), UMAP sample ${count(sample)}; ${reps} reps (ABBA), medians; load average ${loadBefore} before, ${loadAverages()} after, on this machine's shared cores.`,
       `Reps (ours / bare): ${result.reps.map((r) => `${ms(r.ours)} / ${ms(r.bare)} ms = ${ratio(r.ratio)}`).join('; ')}.`,
+      `Split of the last rep (each step's time, s; the steps as the job reports them): ${steps
+        .slice(0, -1)
+        .map((step, i) => `${step.name} ${((steps[i + 1]!.at - step.at) / 1000).toFixed(1)}`)
+        .join(', ')}.`,
       `Peak RSS of the bench process (the job, the bare scans' read-ahead): ${rssMb.toFixed(0)} MiB.`,
     ],
     tables: [

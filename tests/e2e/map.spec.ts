@@ -196,7 +196,13 @@ test('Map draws every row; hover shows it, a click selects it, Find similar rows
   await sampleField.fill('50')
   await expect(map.getByRole('alert').filter({ hasText: '1,000 to 20,000 rows' })).toBeVisible()
   await sampleField.fill('1000')
+  // The progress line says the step in words while the layout is fitted. Looked at on every animation frame (the
+  // step lasts many), not at growing intervals, so a fast fit cannot slip between two looks.
+  const saidEpoch = page.waitForFunction(() => /Fitting UMAP: epoch \d+ of 200/.test(document.querySelector('[aria-label="Map progress"]')?.textContent ?? ''), undefined, {
+    polling: 'raf',
+  })
   await sampleField.press('Enter')
+  await saidEpoch
   await expect(map.getByTestId('map-meta')).toContainText(`${ROWS.toLocaleString('en-US')} points · UMAP of a 1,000-row sample`)
   await expect(map.getByTestId('map-note')).toContainText('UMAP of 1,000 sample rows')
   await expect(map.getByTestId('map-points')).toHaveAttribute('data-points', String(ROWS))

@@ -1,4 +1,4 @@
 export { MapModule, MAP_HISTORY } from './module'
 export { mapColumn, encodeMap, decodeSummary } from './run'
 export { fitComponents } from './pca'
-export { umapColumn, fitBasis } from './umap'
+export { umapColumn } from './umap'

@@ -1,5 +1,5 @@
 import { DataType, Float32, makeData, makeVector, type Data, Schema, Field, Struct, Table, RecordBatch, RecordBatchReader, Uint32, tableToIPC } from 'apache-arrow'
-import { AppError, MAP_SAMPLE_ROWS, type MapSummary, type TableRef } from '../../contract'
+import { AppError, MAP_SAMPLE_ROWS, type MapProgress, type MapSummary, type TableRef } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import { fitComponents } from './pca'
 import { readColumnSample } from './sample'
@@ -8,7 +8,8 @@ import { eachVector, type Skip } from './vectors'
 
 export interface MapOptions {
   signal?: AbortSignal
-  onProgress?: (progress: { rows: number; totalRows: number | null }) => void
+  /** Rows placed so far (throttled to one call per `progressIntervalMs`); a UMAP map also says its step. */
+  onProgress?: (progress: MapProgress) => void
   progressIntervalMs?: number
   /** Rows the components are fitted on (default {@link MAP_SAMPLE_ROWS}). */
   sampleRows?: number
@@ -147,7 +148,7 @@ export async function mapColumn(client: NamespaceClient, table: TableRef, versio
  * copies them into a shared slot), or null when the chunk must be read here (another type or length, or offsets
  * into its buffers).
  */
-function projectable(data: Data, dimension: number): Float32Array | null {
+export function projectable(data: Data, dimension: number): Float32Array | null {
   const child = data.children[0]
   if (!DataType.isFixedSizeList(data.type) || (data.type as { listSize: number }).listSize !== dimension) return null
   if (!child || !(child.values instanceof Float32Array) || data.offset !== 0 || child.offset !== 0 || child.nullCount > 0) return null

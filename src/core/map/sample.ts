@@ -19,9 +19,17 @@ export interface ColumnSample {
 /**
  * Checks that `column` is a vector column at `version`, then reads `size` rows of it (or every row of a smaller
  * table) in stretches spread evenly over the table. Each stretch reads its exact share, so the sample is the size
- * asked for and no row is read twice.
+ * asked for and no row is read twice. `onRead(rows, of)` hears the rows read so far after each stretch.
  */
-export async function readColumnSample(client: NamespaceClient, table: TableRef, version: number, column: string, size: number, signal?: AbortSignal): Promise<ColumnSample> {
+export async function readColumnSample(
+  client: NamespaceClient,
+  table: TableRef,
+  version: number,
+  column: string,
+  size: number,
+  signal?: AbortSignal,
+  onRead?: (rows: number, of: number) => void,
+): Promise<ColumnSample> {
   const id = { namespace: table.namespace, name: table.name }
   const description = await client.describeTable(id, { version, signal })
   const field = description.schema.fields.find((f) => f.name === column)
@@ -32,6 +40,8 @@ export async function readColumnSample(client: NamespaceClient, table: TableRef,
   const wanted = Math.min(size, totalRows)
   const stretches = Math.max(1, Math.min(STRETCHES, wanted))
   const parts: Vector[] = []
+  let read = 0
+  onRead?.(0, wanted)
   for (let s = 0; s < stretches && totalRows > 0; s++) {
     signal?.throwIfAborted()
     const offset = Math.floor((s * totalRows) / stretches)
@@ -39,6 +49,8 @@ export async function readColumnSample(client: NamespaceClient, table: TableRef,
     const bytes = await client.readPage(id, { version, offset, limit, columns: [column], signal })
     const child = tableFromIPC(bytes).getChild(column)
     if (child) parts.push(child)
+    read += limit
+    onRead?.(read, wanted)
   }
   const dimension = dimensionOf(parts, field.type)
   if (!dimension) throw new AppError('invalid_input', `"${column}" has no vectors to place at version ${version}`)

@@ -1,16 +1,17 @@
 import { makeVector, type Data } from 'apache-arrow'
-import { AppError, UMAP_SAMPLE, type MapSummary, type TableRef } from '../../contract'
+import { AppError, UMAP_SAMPLE, type MapPhase, type MapSummary, type TableRef } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
-import { jacobi } from './pca'
+import { projectable, type MapOptions, type MapResult } from './run'
 import { readColumnSample } from './sample'
-import type { MapOptions, MapResult } from './run'
 import { UmapWorker, type Placed } from './umapWorker'
 import { eachVector, type Skip } from './vectors'
 
 /**
- * The UMAP map of a column: UMAP fitted on an even sample of `sample` rows (off the main thread), then one
- * streaming scan placing every row by its nearest sample rows in a k-d PCA of the column (see umapWorker.ts).
- * Seeded, so the same version, column and sample size give the same map. Nothing is kept here.
+ * The UMAP map of a column: an even sample of `sample` rows read here, then everything else in a worker thread —
+ * a k-d PCA of the sample, UMAP fitted on it, and every row of one streaming scan placed by its nearest sample
+ * rows in that PCA (see umapWorker.ts) — so the process stays free to answer. Each step is reported as it goes
+ * (`progress.phase`), and cancelling stops whichever step is running (the worker is terminated). Seeded, so the
+ * same version, column and sample size give the same map. Nothing is kept here.
  */
 export interface UmapOptions extends MapOptions {
   /** Rows UMAP is fitted on (default {@link UMAP_SAMPLE}.default). */
@@ -36,41 +37,40 @@ export async function umapColumn(client: NamespaceClient, table: TableRef, versi
   const size = options.sample ?? UMAP_SAMPLE.default
   if (!Number.isInteger(size) || size < UMAP_SAMPLE.min || size > UMAP_SAMPLE.max) throw new AppError('invalid_input', `A UMAP sample is a whole number of rows from ${UMAP_SAMPLE.min} to ${UMAP_SAMPLE.max}; got ${size}`)
   const id = { namespace: table.namespace, name: table.name }
-  const { totalRows, dimension: d, values: sample, rows: n } = await readColumnSample(client, table, version, column, size, signal)
-  if (n < 3) throw new AppError('invalid_input', `Too few vectors of "${column}" can be placed for UMAP (${n}); the PCA map needs none`)
 
-  // The k-d PCA the neighbours are found in, fitted on every few rows of the sample (still spread over the table):
-  // it runs on this thread, and any subspace that keeps most of the variance finds the right neighbours.
-  const k = Math.min(REDUCED, d)
-  const m = Math.min(n, BASIS_ROWS)
-  const some = new Float32Array(m * d)
-  for (let i = 0; i < m; i++) some.set(sample.subarray(Math.floor((i * n) / m) * d, Math.floor((i * n) / m) * d + d), i * d)
-  const basis = fitBasis(some, m, d, k)
-  // The same arithmetic, in the same order, as the worker's placing (umapWorker.ts): a sample row met again in the
-  // scan reduces to the very same point, and so lands exactly on its own UMAP point.
-  const shift = new Float64Array(k)
-  for (let j = 0; j < k; j++) {
-    let s = 0
-    for (let q = 0; q < d; q++) s += basis.mean[q]! * basis.axes[j * d + q]!
-    shift[j] = s
+  // Progress: rows placed (of the table's rows once known) and the step. A step is reported at once when it
+  // starts and when it ends, in between at most once per interval (epochs come from the worker one by one).
+  const interval = options.progressIntervalMs ?? 100
+  let totalRows: number | null = null
+  let offset = 0
+  let shown: MapPhase | null = null
+  let lastEmit = 0
+  const report = (phase: MapPhase) => {
+    if (!options.onProgress || signal?.aborted) return
+    const now = Date.now()
+    const turning = shown?.name !== phase.name || phase.done === phase.total
+    shown = phase
+    if (!turning && now - lastEmit < interval) return
+    lastEmit = now
+    options.onProgress({ rows: offset, totalRows, phase })
   }
-  const reduced = new Float32Array(n * k)
-  for (let i = 0; i < n; i++)
-    for (let j = 0; j < k; j++) {
-      let s = 0
-      for (let q = 0; q < d; q++) s += sample[i * d + q]! * basis.axes[j * d + q]!
-      s -= shift[j]!
-      reduced[i * k + j] = s
-    }
+
+  const sampled = await readColumnSample(client, table, version, column, size, signal, (done, of) => report({ name: 'sample', done, total: of }))
+  const { dimension: d, rows: n } = sampled
+  totalRows = sampled.totalRows
+  if (n < 3) throw new AppError('invalid_input', `Too few vectors of "${column}" can be placed for UMAP (${n}); the PCA map needs none`)
   signal?.throwIfAborted()
 
-  const worker = new UmapWorker({ dimension: d, k, mean: basis.mean, basis: basis.axes, reduced, rows: n, epochs: options.epochs ?? EPOCHS, neighbours: NEIGHBOURS, seed: SEED })
+  // The sample's buffer goes to the worker (not copied): the PCA, the neighbours and UMAP all run there.
+  const worker = new UmapWorker(
+    { dimension: d, k: Math.min(REDUCED, d), sample: sampled.values, rows: n, basisRows: BASIS_ROWS, epochs: options.epochs ?? EPOCHS, neighbours: NEIGHBOURS, seed: SEED },
+    report,
+  )
   const stop = () => void worker.close()
   signal?.addEventListener('abort', stop)
   let xy: Float32Array = new Float32Array(Math.max(2, totalRows * 2))
   let rows: Uint32Array = new Uint32Array(Math.max(1, totalRows))
   let placed = 0
-  let offset = 0
   const skipped: Record<Skip, number> = { nan: 0, nulls: 0, wrongDimension: 0 }
   const take = ({ xy: part, kind }: Placed) => {
     if (placed + kind.length > rows.length) {
@@ -90,39 +90,27 @@ export async function umapColumn(client: NamespaceClient, table: TableRef, versi
     }
   }
   const pending: Promise<Placed>[] = []
+  let explained: [number, number]
   try {
-    await worker.fit()
+    ;({ explained } = await worker.fit())
     signal?.throwIfAborted()
-    const interval = options.progressIntervalMs ?? 100
-    let lastEmit = 0
+    report({ name: 'place', done: 0, total: totalRows })
     for await (const batch of client.scan(id, { version, columns: [column] }, { signal })) {
       signal?.throwIfAborted()
       const vectors = batch.getChild(column)
       if (!vectors) continue
       for (const data of vectors.data as Data[]) {
-        // Every chunk is copied into a fresh buffer handed to the worker: one path for fixed and variable lists.
-        const values = new Float32Array(data.length * d)
-        const pre = new Uint8Array(data.length)
-        let r = 0
-        eachVector(
-          makeVector(data),
-          d,
-          (v, start) => {
-            for (let q = 0; q < d; q++) values[r * d + q] = v[start + q]!
-            r++
-          },
-          (why) => void (pre[r++] = PRE[why]),
-        )
+        const { values, pre } = chunkForWorker(data, d)
         pending.push(worker.place(values, data.length, pre))
         while (pending.length > IN_FLIGHT) take(await pending.shift()!)
       }
-      const now = Date.now()
-      if (options.onProgress && now - lastEmit >= interval) {
-        lastEmit = now
-        options.onProgress({ rows: offset, totalRows })
-      }
+      report({ name: 'place', done: offset, total: totalRows })
     }
     while (pending.length > 0) take(await pending.shift()!)
+  } catch (error) {
+    // A cancel terminates the worker, which rejects what it was doing: the cancel is the reason, not the exit.
+    signal?.throwIfAborted()
+    throw error
   } finally {
     for (const p of pending) p.catch(() => undefined)
     signal?.removeEventListener('abort', stop)
@@ -138,7 +126,7 @@ export async function umapColumn(client: NamespaceClient, table: TableRef, versi
     sample: n,
     rows: placed,
     skipped,
-    explained: basis.explained,
+    explained,
     projection: null,
     computedAt: Date.now(),
     elapsedMs: Date.now() - started,
@@ -147,82 +135,27 @@ export async function umapColumn(client: NamespaceClient, table: TableRef, versi
 }
 
 /**
- * The top `k` principal axes of the first `rows` sample rows, by subspace iteration (as pca.ts does for two):
- * a block of k + 4, 6 passes, then Rayleigh–Ritz. Axes row-major (k × d); `explained` is the share of the first two.
+ * A scanned chunk as the worker takes it: its values in a fresh buffer (handed over, not copied again; Lance's own
+ * buffers cannot be) and, per row, why it is left off before any arithmetic (2 null, 1 NaN, 3 another length).
+ * Fixed-size Float32 lists are copied in one go (the worker finds NaNs on its pass); other lists item by item.
  */
-export function fitBasis(sample: Float32Array, rows: number, d: number, k: number): { mean: Float32Array; axes: Float32Array; explained: [number, number] } {
-  const mean = new Float64Array(d)
-  for (let r = 0; r < rows; r++) for (let q = 0; q < d; q++) mean[q]! += sample[r * d + q]!
-  for (let q = 0; q < d; q++) mean[q]! /= Math.max(rows, 1)
-  const x = new Float64Array(rows * d)
-  let total = 0
-  for (let i = 0; i < rows * d; i++) {
-    const v = sample[i]! - mean[i % d]!
-    x[i] = v
-    total += v * v
+function chunkForWorker(data: Data, d: number): { values: Float32Array; pre: Uint8Array } {
+  const pre = new Uint8Array(data.length)
+  const straight = projectable(data, d)
+  if (straight) {
+    if (data.nullCount > 0) for (let i = 0; i < data.length; i++) if (!data.getValid(i)) pre[i] = PRE.nulls
+    return { values: straight.slice(), pre }
   }
-  const b = Math.min(k + 4, d)
-  let seed = 0x2545f491
-  const random = () => {
-    seed = (seed * 1664525 + 1013904223) >>> 0
-    return seed / 2 ** 32 - 0.5
-  }
-  let basis = orthonormalise(Array.from({ length: b }, () => Float64Array.from({ length: d }, random)))
-  const z = new Float64Array(b)
-  for (let pass = 0; pass < 6; pass++) {
-    const out = basis.map(() => new Float64Array(d))
-    for (let r = 0; r < rows; r++) {
-      const o = r * d
-      for (let j = 0; j < b; j++) {
-        let s = 0
-        const v = basis[j]!
-        for (let q = 0; q < d; q++) s += x[o + q]! * v[q]!
-        z[j] = s
-      }
-      for (let j = 0; j < b; j++) {
-        const w = out[j]!
-        const zj = z[j]!
-        for (let q = 0; q < d; q++) w[q]! += x[o + q]! * zj
-      }
-    }
-    basis = orthonormalise(out)
-  }
-  // Rayleigh–Ritz inside the block: the rotation that orders the axes by variance.
-  const proj = basis.map((v) => {
-    const p = new Float64Array(rows)
-    for (let r = 0; r < rows; r++) {
-      let s = 0
-      for (let q = 0; q < d; q++) s += x[r * d + q]! * v[q]!
-      p[r] = s
-    }
-    return p
-  })
-  const t = proj.map((a) => proj.map((c) => a.reduce((s, v, i) => s + v * c[i]!, 0)))
-  const { values, vectors } = jacobi(t)
-  const order = values.map((v, i) => [v, i] as const).sort((a, c) => c[0] - a[0])
-  const axes = new Float32Array(k * d)
-  for (let n = 0; n < k; n++) {
-    const i = order[n]![1]
-    for (let j = 0; j < b; j++) for (let q = 0; q < d; q++) axes[n * d + q]! += basis[j]![q]! * vectors[j]![i]!
-  }
-  const share = (n: number) => (total > 0 ? Math.max(0, order[n]?.[0] ?? 0) / total : 0)
-  return { mean: Float32Array.from(mean), axes, explained: [share(0), share(1)] }
-}
-
-function orthonormalise(basis: Float64Array[]): Float64Array[] {
-  for (let j = 0; j < basis.length; j++) {
-    const v = basis[j]!
-    for (let i = 0; i < j; i++) {
-      const u = basis[i]!
-      let p = 0
-      for (let q = 0; q < v.length; q++) p += v[q]! * u[q]!
-      for (let q = 0; q < v.length; q++) v[q]! -= p * u[q]!
-    }
-    let norm = 0
-    for (let q = 0; q < v.length; q++) norm += v[q]! * v[q]!
-    norm = Math.sqrt(norm)
-    if (norm > 1e-12) for (let q = 0; q < v.length; q++) v[q]! /= norm
-    else v.fill(0)
-  }
-  return basis
+  const values = new Float32Array(data.length * d)
+  let r = 0
+  eachVector(
+    makeVector(data),
+    d,
+    (v, start) => {
+      for (let q = 0; q < d; q++) values[r * d + q] = v[start + q]!
+      r++
+    },
+    (why) => void (pre[r++] = PRE[why]),
+  )
+  return { values, pre }
 }

@@ -1,12 +1,17 @@
 import { Worker } from 'node:worker_threads'
+import type { MapPhase } from '../../contract'
+import { BASIS_SOURCE, BASIS_STEPS } from './basisSource'
+import { GRAPH_SOURCE } from './graphSource'
 
 /**
  * The UMAP side of the map in a worker thread, so the process keeps answering while the layout is fitted and the
- * rows are placed. The worker holds the sample (reduced to a k-d PCA), fits UMAP on it (umap-js, seeded, with
- * exact nearest neighbours computed here: faster than umap-js's own search at these sizes), then places each
- * batch of full vectors: reduced to k-d, then put at the inverse-distance weighted mean of the UMAP points of its
- * nearest sample rows. The search is bounded: the sample is split into ~√n cells and only the few nearest cells
- * are searched, so a row costs about d·k + 4·√n·k multiply-adds whatever the table's size.
+ * rows are placed. The worker is handed the even sample (full vectors) and does all the fitting: the k-d PCA the
+ * neighbours are found in (basisSource.ts), the sample reduced to it, exact nearest neighbours (faster than
+ * umap-js's own search at these sizes), UMAP (umap-js, seeded, stepped one epoch at a time so each is reported),
+ * then places each batch of full vectors: reduced to k-d, then put at the inverse-distance weighted mean of the UMAP
+ * points of its nearest sample rows. The search is bounded: the sample is split into ~√n cells and only the few
+ * nearest cells are searched, so a row costs about d·k + 4·√n·k multiply-adds whatever the table's size.
+ * Every step reports where it is (a {@link MapPhase}); cancelling terminates the worker, whatever step it is in.
  */
 
 /** What comes back per batch: x, y per row (interleaved) and why a row is left off (0 placed, 1 NaN, 2 null, 3 wrong length). */
@@ -19,24 +24,33 @@ export interface UmapSetup {
   dimension: number
   /** Reduced dimensions (k). */
   k: number
-  /** The column's mean (d) and the k unit axes, row-major (k × d). */
-  mean: Float32Array
-  basis: Float32Array
-  /** The sample, already reduced (rows × k). */
-  reduced: Float32Array
+  /** The sample's vectors (rows × dimension; its buffer is handed over to the worker, not copied). */
+  sample: Float32Array
   rows: number
+  /** Sample rows the k-d PCA is fitted on (every few rows of the sample, still spread over the table). */
+  basisRows: number
   epochs: number
   neighbours: number
   seed: number
 }
 
+/** What the fit found beside the layout: the share of the sample's variance along the PCA's first two axes. */
+export interface Fitted {
+  explained: [number, number]
+}
+
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads')
 const { UMAP } = require(workerData.umapPath)
-const { dimension: d, k, mean, basis, reduced, rows: n, epochs, neighbours, seed } = workerData.setup
+const { dimension: d, k, rows: n, basisRows, epochs, neighbours, seed } = workerData.setup
+const sample = new Float32Array(workerData.setup.sample.buffer, workerData.setup.sample.byteOffset, n * d)
 // Neighbours a placed row is averaged over, and cells searched per row.
 const PLACE = 5
 const PROBE = 3
+${BASIS_SOURCE}
+${GRAPH_SOURCE}
+
+const phase = (name, done, total) => parentPort.postMessage({ type: 'phase', name, done, total })
 
 let state = seed >>> 0
 const random = () => {
@@ -50,23 +64,89 @@ function dist2(a, ao, b, bo) {
   return s
 }
 
-// Exact k nearest neighbours of every sample row (itself first, as UMAP expects).
+// The PCA's axes and shift, set by the fit. (v − mean)·axis = v·axis − mean·axis: the second term once, so a row
+// costs d·k multiply-adds, no subtractions. A sample row and the same vector met again in the scan go through this
+// one function, so the row lands exactly on its own UMAP point.
+let basis = null
+const shift = new Float64Array(k)
+function reduceInto(values, o, out, oo) {
+  let check = 0
+  let j = 0
+  // Four axes per sweep of the row (each item loaded once for four sums); each sum still adds its items in order,
+  // so a value is the same to the bit as one axis at a time.
+  for (; j + 3 < k; j += 4) {
+    let s0 = 0, s1 = 0, s2 = 0, s3 = 0
+    const b0 = j * d, b1 = b0 + d, b2 = b1 + d, b3 = b2 + d
+    for (let q = 0; q < d; q++) {
+      const v = values[o + q]
+      s0 += v * basis[b0 + q]
+      s1 += v * basis[b1 + q]
+      s2 += v * basis[b2 + q]
+      s3 += v * basis[b3 + q]
+    }
+    s0 -= shift[j]; s1 -= shift[j + 1]; s2 -= shift[j + 2]; s3 -= shift[j + 3]
+    out[oo + j] = s0; out[oo + j + 1] = s1; out[oo + j + 2] = s2; out[oo + j + 3] = s3
+    check += s0 * 0 + s1 * 0 + s2 * 0 + s3 * 0
+  }
+  for (; j < k; j++) {
+    let s = 0
+    for (let q = 0, b = j * d; q < d; q++) s += values[o + q] * basis[b + q]
+    s -= shift[j]
+    out[oo + j] = s
+    check += s * 0
+  }
+  // s * 0 is 0 for a finite s and NaN for NaN or ±Infinity in the vector.
+  return check === 0
+}
+
+let reduced = null
+function fitBasisAndReduce() {
+  // The PCA is fitted on every few rows of the sample (still spread over the table): any subspace that keeps most
+  // of the variance finds the right neighbours.
+  const m = Math.min(n, basisRows)
+  const some = new Float32Array(m * d)
+  for (let i = 0; i < m; i++) { const r = Math.floor((i * n) / m) * d; some.set(sample.subarray(r, r + d), i * d) }
+  const steps = ${BASIS_STEPS} + 1
+  phase('basis', 0, steps)
+  const fitted = fitBasis(some, m, d, k, (step) => phase('basis', step, steps))
+  basis = fitted.axes
+  for (let j = 0; j < k; j++) { let s = 0; for (let q = 0; q < d; q++) s += fitted.mean[q] * basis[j * d + q]; shift[j] = s }
+  reduced = new Float32Array(n * k)
+  for (let i = 0; i < n; i++) reduceInto(sample, i * d, reduced, i * k)
+  phase('basis', steps, steps)
+  return fitted.explained
+}
+
+// Exact m nearest neighbours of every sample row (itself first, as UMAP expects). Each pair's distance is found
+// once and offered to both rows; each row still meets its candidates in row order, so ties fall as a row-by-row
+// search would break them.
 function knn(m) {
+  const bi = new Int32Array(n * m)
+  const bd = new Float64Array(n * m)
+  const have = new Int32Array(n)
+  const offer = (i, j, dd) => {
+    const o = i * m
+    const h = have[i]
+    if (h === m && dd >= bd[o + m - 1]) return
+    let p = h < m ? (have[i] = h + 1, h) : m - 1
+    while (p > 0 && bd[o + p - 1] > dd) { bd[o + p] = bd[o + p - 1]; bi[o + p] = bi[o + p - 1]; p-- }
+    bd[o + p] = dd; bi[o + p] = j
+  }
+  const every = Math.max(1, Math.floor(n / 100))
+  for (let i = 0; i < n; i++) {
+    offer(i, i, -1)
+    for (let j = i + 1; j < n; j++) {
+      const dd = dist2(reduced, i * k, reduced, j * k)
+      offer(i, j, dd)
+      offer(j, i, dd)
+    }
+    if (i % every === every - 1) phase('neighbours', i + 1, n)
+  }
   const indices = new Array(n)
   const distances = new Array(n)
-  const bi = new Int32Array(m)
-  const bd = new Float64Array(m)
   for (let i = 0; i < n; i++) {
-    let have = 0
-    for (let j = 0; j < n; j++) {
-      const dd = j === i ? -1 : dist2(reduced, i * k, reduced, j * k)
-      if (have === m && dd >= bd[m - 1]) continue
-      let p = have < m ? have++ : m - 1
-      while (p > 0 && bd[p - 1] > dd) { bd[p] = bd[p - 1]; bi[p] = bi[p - 1]; p-- }
-      bd[p] = dd; bi[p] = j
-    }
-    indices[i] = Array.from(bi.subarray(0, have))
-    distances[i] = Array.from(bd.subarray(0, have), (x) => Math.sqrt(Math.max(0, x)))
+    indices[i] = Array.from(bi.subarray(i * m, i * m + have[i]))
+    distances[i] = Array.from(bd.subarray(i * m, i * m + have[i]), (x) => Math.sqrt(Math.max(0, x)))
   }
   return { indices, distances }
 }
@@ -103,30 +183,34 @@ function buildCells() {
 }
 
 function fit() {
+  const explained = fitBasisAndReduce()
   const m = Math.min(neighbours, n - 1)
+  phase('neighbours', 0, n)
   const { indices, distances } = knn(m)
+  phase('neighbours', n, n)
+  phase('graph', 0, null)
   const umap = new UMAP({ nComponents: 2, nNeighbors: m, nEpochs: epochs, random })
   umap.setPrecomputedKNN(indices, distances)
   // The search graph serves umap-js's transform(), which the map does not use (rows are placed here): skip its cost.
   umap.makeSearchGraph = () => null
+  // The same graph as umap-js's, made without its string-keyed matrices (graphSource.ts).
+  umap.fuzzySimplicialSet = () => fuzzyGraph(umap, n)
   const X = new Array(n)
   for (let i = 0; i < n; i++) X[i] = Array.from(reduced.subarray(i * k, i * k + k))
   const total = umap.initializeFit(X)
+  phase('epochs', 0, total)
   for (let e = 0; e < total; e++) {
     umap.step()
-    if (e % 20 === 19) parentPort.postMessage({ type: 'epoch', epoch: e + 1, epochs: total })
+    phase('epochs', e + 1, total)
   }
   const embedding = umap.getEmbedding()
   coords = new Float32Array(n * 2)
   for (let i = 0; i < n; i++) { coords[i * 2] = embedding[i][0]; coords[i * 2 + 1] = embedding[i][1] }
   buildCells()
+  return explained
 }
 
-// (v − mean)·axis = v·axis − mean·axis: the second term once here, so a row costs d·k multiply-adds, no subtractions.
-const shift = new Float64Array(k)
-for (let j = 0; j < k; j++) { let s = 0; for (let q = 0; q < d; q++) s += mean[q] * basis[j * d + q]; shift[j] = s }
 const z = new Float32Array(k)
-const cellD = new Float64Array(1)
 const probeC = new Int32Array(PROBE)
 const probeD = new Float64Array(PROBE)
 const nearI = new Int32Array(PLACE)
@@ -138,17 +222,7 @@ function place(values, rows, pre) {
   const probes = Math.min(PROBE, cells)
   for (let r = 0; r < rows; r++) {
     if (pre[r] !== 0) { kind[r] = pre[r]; continue }
-    const o = r * d
-    let check = 0
-    for (let j = 0; j < k; j++) {
-      let s = 0
-      for (let q = 0, b = j * d; q < d; q++) s += values[o + q] * basis[b + q]
-      s -= shift[j]
-      z[j] = s
-      check += s * 0
-    }
-    // s * 0 is 0 for a finite s and NaN for NaN or ±Infinity in the vector.
-    if (check !== 0) { kind[r] = 1; continue }
+    if (!reduceInto(values, r * d, z, 0)) { kind[r] = 1; continue }
     let pc = 0
     for (let c = 0; c < cells; c++) {
       const dd = dist2(z, 0, centroids, c * k)
@@ -184,8 +258,8 @@ function place(values, rows, pre) {
 
 parentPort.on('message', (m) => {
   if (m.type === 'fit') {
-    fit()
-    parentPort.postMessage({ type: 'fitted' })
+    const explained = fit()
+    parentPort.postMessage({ type: 'fitted', explained })
     return
   }
   const { xy, kind } = place(new Float32Array(m.buffer, 0, m.rows * d), m.rows, m.pre)
@@ -193,20 +267,30 @@ parentPort.on('message', (m) => {
 })
 `
 
+type FromWorker = ({ type: 'phase' } & MapPhase) | ({ type: 'fitted' } & Fitted) | ({ type: 'placed'; id: number } & Placed)
+
 export class UmapWorker {
   private readonly worker: Worker
   private readonly waiting = new Map<number, { resolve: (p: Placed) => void; reject: (e: unknown) => void }>()
-  private fitting: { resolve: () => void; reject: (e: unknown) => void } | null = null
+  private fitting: { resolve: (f: Fitted) => void; reject: (e: unknown) => void } | null = null
   private next = 0
   private failure: unknown = null
 
-  constructor(setup: UmapSetup, onEpoch?: (epoch: number, epochs: number) => void) {
+  /** Takes over `setup.sample`'s buffer (handed to the worker). `onPhase` hears each step of the fit as it goes. */
+  constructor(setup: UmapSetup, onPhase?: (phase: MapPhase) => void) {
     // The worker runs from a string (`eval`), so it is told where umap-js is rather than resolving it from the cwd.
-    this.worker = new Worker(WORKER, { eval: true, workerData: { umapPath: require.resolve('umap-js'), setup } })
-    this.worker.on('message', (m: { type: 'epoch'; epoch: number; epochs: number } | { type: 'fitted' } | ({ type: 'placed'; id: number } & Placed)) => {
-      if (m.type === 'epoch') onEpoch?.(m.epoch, m.epochs)
+    // No execArgv: the worker's code needs no loader or flag of the parent (a tsx-run parent would load its module
+    // hooks into the worker too).
+    this.worker = new Worker(WORKER, {
+      eval: true,
+      execArgv: [],
+      workerData: { umapPath: require.resolve('umap-js'), setup },
+      transferList: [setup.sample.buffer as ArrayBuffer],
+    })
+    this.worker.on('message', (m: FromWorker) => {
+      if (m.type === 'phase') onPhase?.({ name: m.name, done: m.done, total: m.total })
       else if (m.type === 'fitted') {
-        this.fitting?.resolve()
+        this.fitting?.resolve({ explained: m.explained })
         this.fitting = null
       } else {
         const w = this.waiting.get(m.id)
@@ -227,10 +311,10 @@ export class UmapWorker {
     })
   }
 
-  /** Fits the layout on the sample (the longest step: seconds for a few thousand rows). */
-  fit(): Promise<void> {
+  /** Fits the PCA and the layout on the sample (the longest step: seconds for a few thousand rows). */
+  fit(): Promise<Fitted> {
     if (this.failure) return Promise.reject(this.failure)
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<Fitted>((resolve, reject) => {
       this.fitting = { resolve, reject }
       this.worker.postMessage({ type: 'fit' })
     })

@@ -4,7 +4,7 @@ import { Field, Float32, List, makeVector, tableFromIPC, vectorFromArray } from 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ConnectionInfo, MapJobInfo, Result } from '../../../src/contract'
 import { batchOf, float32Vectors, seededRandom, tableOf, withNulls } from '../../../src/core/arrow'
-import { decodeSummary } from '../../../src/core/map'
+import { decodeSummary, umapColumn } from '../../../src/core/map'
 import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
 import { buildCatalog, makeTempDir, removeDir } from '../../helpers/catalog'
 import { clusterCentres } from './clusters'
@@ -94,6 +94,18 @@ describe('embedding map (core, real Lance tables)', () => {
     }
     for (let a = 0; a < CLUSTERS; a++)
       for (let b = a + 1; b < CLUSTERS; b++) expect(Math.hypot(centre[a]!.x - centre[b]!.x, centre[a]!.y - centre[b]!.y)).toBeGreaterThan(4 * spread)
+  })
+
+  it('a UMAP map leaves off and counts the same NaN and null vectors', async () => {
+    // Its scan hands whole chunks to the worker, which finds the NaNs on its own pass (few epochs: only the counts matter).
+    const client = service.client(connection.id)
+    const version = await client.latestVersion({ namespace: [], name: 'clusters' })
+    const { summary, rows } = await umapColumn(client, ref(), version, 'vec', { sample: 1000, epochs: 5 })
+    const nan = Array.from({ length: N }, (_, i) => i).filter((i) => i % 100 === 3).length
+    const nulls = Array.from({ length: N }, (_, i) => i).filter((i) => i % 250 === 7 && i % 100 !== 3).length
+    expect(summary.skipped).toEqual({ nan, nulls, wrongDimension: 0 })
+    expect(rows.length).toBe(N - nan - nulls)
+    expect(Array.from(rows).some((r) => r % 100 === 3 || r % 250 === 7)).toBe(false)
   })
 
   it('answers a second time from the side cache, with the same coordinates', async () => {

@@ -9,21 +9,21 @@ interface Props {
   label: string
   /** What the scan does with rows, as a verb ("Reading", "Placing"). */
   verb: string
+  /** Words for the running job's step instead of "{verb} n of m rows" (a UMAP map's "Fitting UMAP: epoch 3 of 200"). */
+  text?: string | null
   className: string
   onCancel: () => void
   onRetry: () => void
 }
 
 /** A panel's scan while it runs (rows so far, of how many, with Cancel) and after a cancel (with Run again). */
-export function ScanProgress({ job, label, verb, className, onCancel, onRetry }: Props) {
+export function ScanProgress({ job, label, verb, text, className, onCancel, onRetry }: Props) {
   if (!job || job.state === 'running') {
     const { rows, totalRows } = job?.progress ?? { rows: 0, totalRows: null }
     return (
       <div className={className} role="status" aria-label={label}>
         <Spinner label={`${verb} rows`} />
-        <span>
-          {verb} {job ? `${formatCount(rows)}${totalRows !== null ? ` of ${formatCount(totalRows)}` : ''} rows` : 'rows'}…
-        </span>
+        <span>{text ? `${text}…` : `${verb} ${job ? `${formatCount(rows)}${totalRows !== null ? ` of ${formatCount(totalRows)}` : ''} rows` : 'rows'}…`}</span>
         <button type="button" className="button small" onClick={onCancel} disabled={!job}>
           Cancel
         </button>

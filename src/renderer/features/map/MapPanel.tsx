@@ -9,6 +9,7 @@ import { formatCount, formatPercent } from '../../lib/format'
 import { colourBy, PLAIN, type Legend } from './colours'
 import type { Points } from './points'
 import { makeDrawer, type Drawer, type DrawerKind } from './drawer'
+import { mapPhaseText } from './phase'
 import type { View } from './view'
 import { useMap } from './useMap'
 import './map.css'
@@ -69,7 +70,7 @@ export function MapPanel({ tableRef, version, fields, gridNarrowed, onSelectRow,
           ×
         </button>
       </div>
-      {!error && <ScanProgress job={job} label="Map progress" verb="Placing" className="map-progress" onCancel={cancel} onRetry={retry} />}
+      {!error && <ScanProgress job={job} label="Map progress" verb="Placing" text={mapPhaseText(job?.progress.phase)} className="map-progress" onCancel={cancel} onRetry={retry} />}
       {error && <ErrorPanel error={error} title="Could not make the map" actions={[{ label: 'Try again', run: retry }]} />}
       {job?.state === 'failed' && job.error && <ErrorPanel error={job.error} title="Could not make the map" actions={[{ label: 'Try again', run: retry }]} />}
       {summary && <SkippedNote summary={summary} />}
