@@ -24,13 +24,13 @@ function bin(pkg, name = pkg) {
 const tsc = bin('typescript', 'tsc')
 const eslint = bin('eslint')
 
-// Longest first (measured: eslint and the node program take the longest), so the tail is the short ones.
+// Longest first, so the tail is a short one (measured at load 2-4: lint 58 s, node 36, web 23, e2e 23, renderer-tests 17).
 const steps = [
   { name: 'lint', args: [eslint, '.', '--max-warnings', '0'] },
   { name: 'typecheck node', args: [tsc, '-p', 'tsconfig.node.json'] },
   { name: 'typecheck web', args: [tsc, '-p', 'tsconfig.web.json'] },
-  { name: 'typecheck renderer-tests', args: [tsc, '-p', 'tsconfig.renderer-tests.json'] },
   { name: 'typecheck e2e', args: [tsc, '-p', 'tsconfig.e2e.json'] },
+  { name: 'typecheck renderer-tests', args: [tsc, '-p', 'tsconfig.renderer-tests.json'] },
 ]
 const only = process.argv.slice(2)
 const chosen = only.length ? steps.filter((step) => only.some((name) => step.name.includes(name))) : steps
