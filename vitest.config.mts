@@ -1,7 +1,38 @@
 import { createRequire } from 'node:module'
+import { BaseSequencer, type TestSpecification } from 'vitest/node'
 import { defineConfig } from 'vitest/config'
 
 const require = createRequire(import.meta.url)
+
+/**
+ * Long poles first. Without a results cache (a fresh clone, CI) vitest starts the largest files first, and a file
+ * that runs for a minute but is short on disk (objstore-contract, contract-suite-az: ~13 s each, both among the last
+ * five by size) starts last and decides the tail while the other lane idles. These files, slowest first (one quiet
+ * run), go ahead of vitest's own order; everything else keeps it.
+ */
+const SLOW_FIRST = [
+  'tests/core/recovery/crash.test.ts',
+  'tests/server/objstore-scaleout.test.ts',
+  'tests/core/import/robustness.test.ts',
+  'tests/core/name-claims.test.ts',
+  'tests/core/import/native.test.ts',
+  'tests/core/import/csvWindows.test.ts',
+  'tests/core/recovery/server-crash.test.ts',
+  'tests/server/create-race.test.ts',
+  'tests/core/import/producers.test.ts',
+  'tests/server/objstore-routes.test.ts',
+  'tests/server/server-http.test.ts',
+  'tests/server/objstore-contract.test.ts',
+  'tests/core/contract-suite-az.test.ts',
+]
+class SlowFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (spec: TestSpecification) => SLOW_FIRST.findIndex((path) => spec.moduleId.endsWith(path))
+    const sorted = await super.sort(files)
+    const slow = sorted.filter((spec) => rank(spec) >= 0).sort((a, b) => rank(a) - rank(b))
+    return [...slow, ...sorted.filter((spec) => rank(spec) < 0)]
+  }
+}
 
 export default defineConfig({
   // Use the same CJS copy of apache-arrow that @lancedb/lancedb requires, so instanceof holds.
@@ -13,6 +44,7 @@ export default defineConfig({
     // here wait on child processes, servers on loopback and lease timers more than they compute, so a second lane
     // uses the idle core. The files share nothing: each makes its own temp folders, ports and processes.
     maxWorkers: 2,
+    sequence: { sequencer: SlowFirstSequencer },
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

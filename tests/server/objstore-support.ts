@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { NO_CLOUD_ENV } from '../helpers/azurite'
 import { sharedKeyRequest } from '../helpers/azurite-blobs'
 import { KEY } from './support'
+import { serverCli } from '../helpers/bundle'
 
 export const REPO = join(__dirname, '../..')
 
@@ -39,12 +40,12 @@ export interface StoreServer {
 }
 
 /**
- * `npm run serve` (tsx src/server/cli.ts) in its own process on an object-store root; the credentials arrive only
+ * `npm run serve` (src/server/cli.ts, bundled once: tests/helpers/bundle.ts) in its own process on an object-store root; the credentials arrive only
  * as `--storage-option` flags, its environment has none. Resolves at the "listening on" line.
  */
 export async function spawnStoreServer(root: string, storageOptions: Record<string, string>, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<StoreServer> {
   const flags = Object.entries(storageOptions).flatMap(([k, v]) => ['--storage-option', `${k}=${v}`])
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', '--root', root, '--port', '0', '--api-key', KEY, ...flags, ...extra], {
+  const child = spawn(process.execPath, [await serverCli(), '--root', root, '--port', '0', '--api-key', KEY, ...flags, ...extra], {
     cwd: REPO,
     env: { ...credentialFreeEnv(), ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -12,6 +12,7 @@ import type { TableId } from '../../../src/core/namespace/path'
 import { numbersTable } from './data'
 import { lanceView, stagedIn, unlistedData } from './lanceView'
 import { makeTempDir, removeDir, sampleTable, seededRandom } from '../../helpers/catalog'
+import { bundleScript } from '../../helpers/bundle'
 
 /**
  * kill -9 at random points of imports (create, append, overwrite — at the root and in a child namespace, in turn)
@@ -27,6 +28,8 @@ const random = seededRandom(11)
 let dir: string
 let file: string
 let tmp: string
+/** The writer, bundled once: ~45 writers start here, and tsx's loader was most of this file's time. */
+let writer: string
 
 interface Run {
   killed: boolean
@@ -37,7 +40,7 @@ interface Run {
 /** Run the writer; SIGKILL it once it has printed `killAfter` step lines (or let it finish). */
 function runWriter(args: string[], killAfter: number): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, ...args], {
+    const child = spawn(process.execPath, [writer, ...args], {
       cwd: join(__dirname, '../../..'),
       env: { ...process.env, TMPDIR: tmp },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -67,7 +70,7 @@ function runWriter(args: string[], killAfter: number): Promise<Run> {
  */
 function runOrphanWriter(args: string[], killAfter: number): Promise<{ pid: number; release(): void }> {
   return new Promise((resolve, reject) => {
-    const command = [process.execPath, '--import', 'tsx', FIXTURE, ...args]
+    const command = [process.execPath, writer, ...args]
     const parent: ChildProcess = spawn('sh', ['-c', '"$@" & echo "pid $!"; read line; wait', 'sh', ...command], {
       cwd: join(__dirname, '../../..'),
       env: { ...process.env, TMPDIR: tmp },
@@ -128,6 +131,7 @@ async function seed(root: string, id: TableId, rows: number): Promise<void> {
 }
 
 beforeAll(async () => {
+  writer = await bundleScript(FIXTURE)
   dir = await makeTempDir('lcb-crash-')
   tmp = join(dir, 'tmp')
   await mkdir(tmp)

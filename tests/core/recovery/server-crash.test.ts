@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { tableToIPC } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeTempDir, removeDir } from '../../helpers/catalog'
+import { serverCli } from '../../helpers/bundle'
 import { numbersTable } from './data'
 import { lanceView, stagedIn, unlistedData } from './lanceView'
 
@@ -31,8 +32,8 @@ interface Running {
 /** Servers started and not yet killed: a failed assertion must not leave one running after the test. */
 const running = new Set<ChildProcess>()
 
-function start(): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', '--root', root, '--port', '0', '--api-key', KEY], {
+async function start(): Promise<Running> {
+  const child = spawn(process.execPath, [await serverCli(), '--root', root, '--port', '0', '--api-key', KEY], {
     cwd: join(__dirname, '../../..'),
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { join } from 'node:path'
 import { KEY } from '../support'
+import { serverCli } from '../../helpers/bundle'
 
 export interface ServerProcess {
   url: string
@@ -9,9 +10,9 @@ export interface ServerProcess {
   stop(): Promise<number | null>
 }
 
-/** `npm run serve` as its own process (`tsx src/server/cli.ts`) on `root`; resolves at its "listening on" line. */
+/** `npm run serve` as its own process (src/server/cli.ts, bundled once: tests/helpers/bundle.ts) on `root`; resolves at its "listening on" line. */
 export async function spawnServer(root: string): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', '--root', root, '--port', '0', '--api-key', KEY], {
+  const child = spawn(process.execPath, [await serverCli(), '--root', root, '--port', '0', '--api-key', KEY], {
     cwd: join(__dirname, '../../..'),
     stdio: ['pipe', 'pipe', 'pipe'],
   })
