@@ -510,13 +510,13 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
     return serialized(this.root, async () => deregisterTable(this.moves, id, await this.tableDir(id)))
   }
 
+  /** Let go of every lancedb handle without closing one that a running call may still use (LanceDirClient.released says why). */
   async close(): Promise<void> {
+    this.released = true
     this.handles.clear()
     this.writers.clear()
-    if (this.db.isOpen()) this.db.close()
     await this.manifest?.close()
-    const listing = await this.listingDb?.catch(() => undefined)
-    if (listing?.isOpen()) listing.close()
+    this.listingDb = undefined
   }
 
   // ---- helpers ----------------------------------------------------------------------------

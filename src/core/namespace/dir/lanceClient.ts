@@ -32,6 +32,15 @@ export abstract class LanceDirClient {
   /** Reads through a view, each at exactly its version. */
   protected abstract readonly queries: DirQueries
 
+  /**
+   * Set by `close()`, which lets go of lancedb's connection and tables instead of closing them. lancedb's `close()`
+   * frees the native object at once, while its async methods borrow that object across an await: a call still
+   * running (a listing, a schema read of a page the window asked for) then reads freed memory. That crashed test
+   * workers with "malloc(): unsorted double linked list corrupted" (tests/core/close-under-calls.test.ts). Let go,
+   * they are freed by the garbage collector once no call holds them; a call made after `close()` is refused.
+   */
+  protected released = false
+
   constructor(protected readonly db: Connection) {}
 
   /** Open `id` afresh at its latest version ("not found" when it is missing). */
@@ -263,6 +272,7 @@ export abstract class LanceDirClient {
   }
 
   protected async call<T>(work: () => Promise<T>, context: ErrorContext): Promise<T> {
+    if (this.released) throw new AppError('cancelled', 'This connection is closed')
     try {
       return await work()
     } catch (error) {

@@ -128,10 +128,9 @@ export class CatalogManifest {
     await retried(() => table.delete(`object_id = ${sql(objectId)} AND object_type = ${sql(type)}`))
   }
 
+  /** Let go of the manifest table (not `close()`d: a listing may still be reading it, see LanceDirClient.released). */
   async close(): Promise<void> {
-    const opened = this.opened
     this.opened = undefined
-    if (opened) (await opened.catch(() => undefined))?.close()
     if (this.side) await rm(this.side, { recursive: true, force: true })
     this.side = undefined
   }
