@@ -38,7 +38,6 @@ export default defineConfig({
   // Use the same CJS copy of apache-arrow that @lancedb/lancedb requires, so instanceof holds.
   resolve: { alias: [{ find: /^apache-arrow$/, replacement: require.resolve('apache-arrow') }] },
   test: {
-    include: ['tests/{core,server,main,scripts}/**/*.test.ts', 'tests/renderer/**/*.test.ts'],
     environment: 'node',
     // Two files at a time. Vitest's default is one fewer than the cores (one on a 2-core machine), but most files
     // here wait on child processes, servers on loopback and lease timers more than they compute, so a second lane
@@ -47,5 +46,16 @@ export default defineConfig({
     sequence: { sequencer: SlowFirstSequencer },
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    projects: [
+      // Most files share a worker's module cache (isolate: false): importing lancedb, arrow and core again for each
+      // of 110 files cost 88 s of a quiet run. They can: each file makes its own temp folders, ports and processes,
+      // and the two that set environment variables put them back after each test.
+      {
+        extends: true,
+        test: { name: 'shared', include: ['tests/{core,server,scripts}/**/*.test.ts', 'tests/renderer/**/*.test.ts'], isolate: false },
+      },
+      // Main's tests replace the electron module (vi.mock), which must not leak into another file.
+      { extends: true, test: { name: 'main', include: ['tests/main/**/*.test.ts'], isolate: true } },
+    ],
   },
 })
