@@ -31,8 +31,11 @@ describe('isAlive', () => {
   })
 
   it.runIf(linux)('a zombie (killed, never waited for by its parent) is not alive', async () => {
-    // `sh`, blocked reading its stdin, is the parent of the killed process and does not wait for it until released.
-    const parent = spawn('sh', ['-c', 'sleep 600 & echo $!; read line; wait'], { stdio: ['pipe', 'pipe', 'ignore'] })
+    // The killed process's parent must never reap it. `sh` itself is not that parent: between commands it reaps
+    // finished children, so a kill that landed before it reached its next command left no zombie (run 36:
+    // ENOENT on /proc/<pid>/stat). It `exec`s `sleep` instead, which never waits; killing that parent at the end
+    // hands the zombie to init.
+    const parent = spawn('sh', ['-c', 'sleep 600 & echo $!; exec sleep 600'], { stdio: ['ignore', 'pipe', 'ignore'] })
     try {
       const pid = await new Promise<number>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))))
       expect(isAlive(pid, Date.now())).toBe(true)
@@ -42,7 +45,7 @@ describe('isAlive', () => {
       expect(() => process.kill(pid, 0)).not.toThrow() // what made recovery leave a dead writer's staging table
       expect(isAlive(pid, Date.now())).toBe(false)
     } finally {
-      parent.stdin.end('\n') // its `wait` reaps the zombie
+      parent.kill('SIGKILL')
     }
   })
 
