@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readFileSync, readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { isAlive } from '../../../src/core/namespace/dir/journal'
 
@@ -31,13 +31,19 @@ describe('isAlive', () => {
   })
 
   it.runIf(linux)('a zombie (killed, never waited for by its parent) is not alive', async () => {
-    // The killed process's parent must never reap it. `sh` itself is not that parent: between commands it reaps
-    // finished children, so a kill that landed before it reached its next command left no zombie (run 36:
-    // ENOENT on /proc/<pid>/stat). It `exec`s `sleep` instead, which never waits; killing that parent at the end
-    // hands the zombie to init.
-    const parent = spawn('sh', ['-c', 'sleep 600 & echo $!; exec sleep 600'], { stdio: ['ignore', 'pipe', 'ignore'] })
+    // The killed process's parent must never reap it. `sh` reaps finished children between its commands, so the
+    // kill waits until it has `exec`ed `sleep 601`, which never waits (runs 36-37: a kill that landed earlier left no
+    // zombie, ENOENT on /proc/<pid>/stat). Killing that parent at the end hands the zombie to init.
+    const parent = spawn('sh', ['-c', 'sleep 600 & exec sleep 601'], { stdio: 'ignore' })
     try {
-      const pid = await new Promise<number>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))))
+      const execed = () => readFileSync(`/proc/${parent.pid}/cmdline`, 'utf8') === 'sleep\x00601\x00'
+      while (!execed()) await new Promise((r) => setTimeout(r, 5))
+      const ppid = (p: string) => readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]
+      let pid = 0
+      while (!pid) {
+        pid = Number(readdirSync('/proc').find((p) => /^\d+$/.test(p) && (() => { try { return ppid(p) === String(parent.pid) } catch { return false } })()) ?? 0)
+        if (!pid) await new Promise((r) => setTimeout(r, 5))
+      }
       expect(isAlive(pid, Date.now())).toBe(true)
       process.kill(pid, 'SIGKILL')
       const state = () => readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0]
