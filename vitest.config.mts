@@ -48,7 +48,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     projects: [
       // Most files share a worker's module cache (isolate: false): importing lancedb, arrow and core again for each
-      // of 110 files cost 88 s of a quiet run. They can: each file makes its own temp folders, ports and processes,
+      // of 115 files cost 88 s of a quiet run. They can: each file makes its own temp folders, ports and processes,
       // and the two that set environment variables put them back after each test.
       {
         extends: true,

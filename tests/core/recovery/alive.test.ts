@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process'
-import { readFileSync, readdirSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { isAlive } from '../../../src/core/namespace/dir/journal'
+import { until, untilZombie } from '../../helpers/processes'
 
 /**
  * Whether a crashed writer's process runs, as recovery decides it: a zombie is dead, and a process that started
@@ -34,20 +35,13 @@ describe('isAlive', () => {
     // The killed process's parent must never reap it. `sh` reaps finished children between its commands, so the
     // kill waits until it has `exec`ed `sleep 601`, which never waits (runs 36-37: a kill that landed earlier left no
     // zombie, ENOENT on /proc/<pid>/stat). Killing that parent at the end hands the zombie to init.
-    const parent = spawn('sh', ['-c', 'sleep 600 & exec sleep 601'], { stdio: 'ignore' })
+    const parent = spawn('sh', ['-c', 'sleep 600 & echo $!; exec sleep 601'], { stdio: ['ignore', 'pipe', 'ignore'] })
     try {
-      const execed = () => readFileSync(`/proc/${parent.pid}/cmdline`, 'utf8') === 'sleep\x00601\x00'
-      while (!execed()) await new Promise((r) => setTimeout(r, 5))
-      const ppid = (p: string) => readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]
-      let pid = 0
-      while (!pid) {
-        pid = Number(readdirSync('/proc').find((p) => /^\d+$/.test(p) && (() => { try { return ppid(p) === String(parent.pid) } catch { return false } })()) ?? 0)
-        if (!pid) await new Promise((r) => setTimeout(r, 5))
-      }
+      const pid = await new Promise<number>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))))
+      await until(() => readFileSync(`/proc/${parent.pid}/cmdline`, 'utf8') === 'sleep\x00601\x00')
       expect(isAlive(pid, Date.now())).toBe(true)
       process.kill(pid, 'SIGKILL')
-      const state = () => readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0]
-      while (state() !== 'Z') await new Promise((r) => setTimeout(r, 5))
+      await untilZombie(pid)
       expect(() => process.kill(pid, 0)).not.toThrow() // what made recovery leave a dead writer's staging table
       expect(isAlive(pid, Date.now())).toBe(false)
     } finally {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Table, tableToIPC } from 'apache-arrow'
@@ -13,6 +13,7 @@ import { numbersTable } from './data'
 import { lanceView, stagedIn, unlistedData } from './lanceView'
 import { makeTempDir, removeDir, sampleTable, seededRandom } from '../../helpers/catalog'
 import { bundleScript } from '../../helpers/bundle'
+import { untilZombie } from '../../helpers/processes'
 
 /**
  * kill -9 at random points of imports (create, append, overwrite — at the root and in a child namespace, in turn)
@@ -93,12 +94,6 @@ function runOrphanWriter(args: string[], killAfter: number): Promise<{ pid: numb
     parent.on('error', reject)
     parent.on('exit', () => reject(new Error(`the writer's parent ended early: ${output}`)))
   })
-}
-
-/** Wait for the real condition, a zombie: the kill is delivered asynchronously. */
-async function untilZombie(pid: number): Promise<void> {
-  const state = () => readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0]
-  while (state() !== 'Z') await new Promise((r) => setTimeout(r, 5))
 }
 
 /** Reopen (recovering), then check what every reader must see. Returns the row counts of the tables listed in `namespace`. */
