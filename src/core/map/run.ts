@@ -187,15 +187,24 @@ export function encodeMap(result: MapResult): Uint8Array {
  * entry's head (the coordinates that follow are not read). Null when the head ends inside the schema.
  */
 export function decodeSummary(bytes: Uint8Array): MapSummary | null {
-  const reader = RecordBatchReader.from(bytes)
-  try {
-    reader.open()
-  } catch (error) {
-    if (error instanceof Error && /Expected to read/.test(error.message)) return null
-    throw error
-  }
+  const end = schemaMessageEnd(bytes)
+  if (end === null || bytes.length < end) return null
+  const reader = RecordBatchReader.from(bytes.subarray(0, end))
+  reader.open()
   const text = reader.schema.metadata.get('map')
   if (!text) throw new AppError('internal', 'A kept map has no summary')
   // Maps kept before the method was a choice are PCA maps (their sample size was not recorded).
   return { method: 'pca', sample: MAP_SAMPLE_ROWS, ...(JSON.parse(text) as Partial<MapSummary>) } as MapSummary
+}
+
+/**
+ * Where an IPC stream's first message (the schema) ends, from its prefix: a continuation marker (0xFFFFFFFF) and the
+ * message's length, each 4 bytes little-endian (streams before Arrow 0.15 have the length alone); null when even the
+ * prefix is cut. Telling a cut head by this length, not by the words of arrow's error, keeps working when they change.
+ */
+function schemaMessageEnd(bytes: Uint8Array): number | null {
+  if (bytes.length < 8) return null
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const first = view.getInt32(0, true)
+  return first === -1 ? 8 + view.getInt32(4, true) : 4 + first
 }

@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { isDeepStrictEqual } from 'node:util'
 import * as lancedb from '@lancedb/lancedb'
 import { Field, Float32, List, makeVector, tableFromIPC, vectorFromArray } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -122,6 +123,12 @@ describe('embedding map (core, real Lance tables)', () => {
     expect(a.length).toBeGreaterThan(4096)
     expect(decodeSummary(a.subarray(0, 4096))).toEqual(first.result)
     expect(decodeSummary(a.subarray(0, 64))).toBeNull()
+    // A head cut at any byte is either short of the schema (null) or holds all of it (the summary), never an error.
+    const cuts = Array.from({ length: 4097 }, (_, n) => decodeSummary(a.subarray(0, n)))
+    const whole = cuts.findIndex((s) => s !== null)
+    expect(whole).toBeGreaterThan(64)
+    expect(cuts.slice(0, whole).every((s) => s === null)).toBe(true)
+    expect(cuts.slice(whole).every((s) => isDeepStrictEqual(s, first.result))).toBe(true)
   })
 
   it('a cancelled map keeps nothing: the next start scans afresh', async () => {
