@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 import { defineConfig } from 'vitest/config'
@@ -25,6 +26,9 @@ const SLOW_FIRST = [
   'tests/server/objstore-contract.test.ts',
   'tests/core/contract-suite-az.test.ts',
 ]
+// A renamed or removed file would silently drop out of the order (and its long pole back to the tail): say so.
+const gone = SLOW_FIRST.filter((path) => !existsSync(new URL(path, import.meta.url)))
+if (gone.length) throw new Error(`vitest.config.mts: SLOW_FIRST names files that do not exist: ${gone.join(', ')}`)
 class SlowFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (spec: TestSpecification) => SLOW_FIRST.findIndex((path) => spec.moduleId.endsWith(path))
