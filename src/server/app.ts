@@ -34,6 +34,9 @@ export interface AppOptions {
   log?: (line: string) => void
 }
 
+/** How long an idle connection is kept: longer than the clients' pools keep theirs (hyper's 90 s). */
+export const KEEP_ALIVE_MS = 120_000
+
 /**
  * The REST catalog server: the Lance REST namespace contract (rest-contract.md) over directory catalogs,
  * through our `dir` client. This file is the HTTP setup (limits, body parsers, auth, errors); the routes live in
@@ -52,8 +55,15 @@ export function buildApp(options: AppOptions): FastifyInstance {
     requestTimeout,
     // Node checks request timeouts only every `connectionsCheckingInterval` (30 s by default), which is
     // fixed when the server is made: make it fit the timeout.
-    serverFactory: (handler) =>
-      http.createServer({ requestTimeout, headersTimeout: Math.min(requestTimeout, 60_000), connectionsCheckingInterval: Math.max(50, Math.min(5_000, requestTimeout / 4)) }, handler),
+    serverFactory: (handler) => {
+      const server = http.createServer({ requestTimeout, headersTimeout: Math.min(requestTimeout, 60_000), connectionsCheckingInterval: Math.max(50, Math.min(5_000, requestTimeout / 4)) }, handler)
+      // With a serverFactory Fastify leaves keep-alive at Node's 5 s. lancedb's REST client (reqwest/hyper) keeps an
+      // idle connection for 90 s and ignores the Keep-Alive hint, so a request it sent as the server closed that
+      // connection failed with "IncompleteMessage" (fresh-clone run 40). Outlasting its pool, the client always
+      // closes first.
+      server.keepAliveTimeout = KEEP_ALIVE_MS
+      return server
+    },
     forceCloseConnections: 'idle',
     // We answer requests that arrive during shutdown ourselves, in the contract's error shape.
     return503OnClosing: false,

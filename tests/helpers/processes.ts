@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 
-/** Poll every 5 ms until `done()` holds (for what the kernel tells only through /proc). */
+/** Poll every 5 ms until `done()` holds (for what no event tells: /proc, bytes gathered so far). */
 export async function until(done: () => boolean): Promise<void> {
   while (!done()) await new Promise((r) => setTimeout(r, 5))
 }

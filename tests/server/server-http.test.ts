@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectNamespace } from '../../src/core/namespace/connect'
 import '../../src/core/namespace/dir'
 import { startServer } from '../../src/server'
+import { until } from '../helpers/processes'
 import { arrowStream, KEY, sampleTable, serveTemp, tempDir } from './support'
 
 const STREAM = 'application/vnd.apache.arrow.stream'
@@ -287,6 +288,36 @@ describe('server limits, databases and shutdown', () => {
       expect(closed === '' || /^HTTP\/1\.1 408/.test(closed)).toBe(true)
       expect((await (await call(server, 'GET', '/v1/tables')).json()).tables).toEqual([])
     } finally {
+      await server.close()
+    }
+  })
+
+  it("keeps an idle connection past Node's 5 s, and says how long: lancedb's client (hyper) keeps its own for 90 s", async () => {
+    // A server that closes first races a client sending on that connection (run 40: lancedb failed with
+    // "IncompleteMessage"); it must outlast the client's pool, so the client always closes first.
+    const server = await serveTemp()
+    const url = new URL(server.url)
+    const socket = net.connect(Number(url.port), url.hostname)
+    try {
+      let received = ''
+      socket.on('data', (d: Buffer) => (received += d.toString('latin1')))
+      let closed = false
+      socket.on('close', () => (closed = true))
+      const ask = async () => {
+        received = ''
+        socket.write(`GET /v1/tables HTTP/1.1\r\nhost: ${url.host}\r\nx-api-key: ${KEY}\r\n\r\n`)
+        await until(() => /\r\n\r\n\{"tables":\[\]\}$/.test(received) || closed)
+        return received
+      }
+      const first = await ask()
+      expect(first).toMatch(/^HTTP\/1\.1 200/)
+      const hint = Number(/^keep-alive: timeout=(\d+)/im.exec(first)?.[1])
+      expect(hint).toBeGreaterThan(90)
+      await new Promise((resolve) => setTimeout(resolve, 5_500))
+      expect(closed).toBe(false)
+      expect(await ask()).toMatch(/^HTTP\/1\.1 200/)
+    } finally {
+      socket.destroy()
       await server.close()
     }
   })
