@@ -53,6 +53,9 @@ export class MapModule extends JobsOfKind<'map'> {
     // A UMAP map is kept beside the PCA one (whose key is as it was before there was a choice), one per sample size.
     const umapSample = input.method === 'umap' ? (input.sample ?? UMAP_SAMPLE.default) : null
     if (umapSample !== null) key.push('umap', umapSample)
+    // Read before a job exists: a cache that cannot be read then fails this call in words, and never leaves a job
+    // 'running' that every later start of the same map would return.
+    const kept = await this.keptSummary(key)
     const same = JSON.stringify(key)
     for (const [jobId, k] of this.keys) {
       if (JSON.stringify(k) !== same || !this.jobs.has(jobId)) continue
@@ -67,7 +70,6 @@ export class MapModule extends JobsOfKind<'map'> {
     const { info } = job
     this.keys.set(info.id, key)
     for (const jobId of this.keys.keys()) if (!this.jobs.has(jobId)) this.keys.delete(jobId)
-    const kept = await this.keptSummary(key)
     if (kept) {
       info.cached = true
       info.result = kept
@@ -82,16 +84,18 @@ export class MapModule extends JobsOfKind<'map'> {
 
   /**
    * The summary of a kept map, from the head of its entry: the coordinates after it (12 MB at 1M rows) are read by
-   * `map/coords`, so reading them here too made every reopen read them twice.
+   * `map/coords`, so reading them here too made every reopen read them twice. An entry that does not decode (damaged
+   * outside the app: entries are written whole) counts as absent: the map is made again and overwrites it. An error
+   * reading the cache is thrown: the map could not be kept nor answered from it.
    */
   private async keptSummary(key: unknown[]): Promise<MapSummary | null> {
     const head = await this.cache.read(KIND, key, { head: SUMMARY_HEAD_BYTES })
     if (!head) return null
-    const summary = decodeSummary(head)
+    const summary = decodedOrNull(head)
     if (summary) return summary
     // A summary longer than the head (never at our sizes): the whole entry.
     const whole = await this.cache.read(KIND, key)
-    return whole && decodeSummary(whole)
+    return whole && decodedOrNull(whole)
   }
 
   /** A finished map's coordinates (Arrow IPC: x, y, row). */
@@ -127,3 +131,10 @@ export class MapModule extends JobsOfKind<'map'> {
   }
 }
 
+function decodedOrNull(bytes: Uint8Array): MapSummary | null {
+  try {
+    return decodeSummary(bytes)
+  } catch {
+    return null
+  }
+}

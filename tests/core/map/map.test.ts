@@ -1,12 +1,13 @@
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import * as lancedb from '@lancedb/lancedb'
-import { Field, Float32, List, makeVector, tableFromIPC, vectorFromArray } from 'apache-arrow'
+import { Field, Float32, List, makeVector, tableFromIPC, tableToIPC, vectorFromArray } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ConnectionInfo, MapJobInfo, Result } from '../../../src/contract'
+import type { ConnectionInfo, JobInfo, MapJobInfo, Result } from '../../../src/contract'
 import { batchOf, float32Vectors, seededRandom, tableOf, withNulls } from '../../../src/core/arrow'
 import { decodeSummary, umapColumn } from '../../../src/core/map'
-import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
+import { CatalogService, FileSideCache, MemoryRecentsStore } from '../../../src/core/service'
 import { buildCatalog, makeTempDir, removeDir } from '../../helpers/catalog'
 import { clusterCentres } from './clusters'
 
@@ -178,5 +179,67 @@ describe('embedding map (core, real Lance tables)', () => {
     // A later page too (Lance alone would apply the limit before this filter and miss rows).
     const later = tableFromIPC(value<Uint8Array>(await service.dispatch('tables/page', { ...ref(), offset: 1000, limit: 3, view })))
     expect(Array.from(later.getChild('id')!.toArray() as Float32Array)).toEqual([3000, 3003, 3006])
+  })
+
+  describe('a kept map damaged outside the app', () => {
+    let cacheDir: string
+    let kept: CatalogService
+    let keptConnection: ConnectionInfo
+    beforeAll(async () => {
+      cacheDir = join(base, 'side-cache')
+      kept = new CatalogService({ host: 'harness', version: '0', recents: new MemoryRecentsStore(), sideCache: new FileSideCache(cacheDir) })
+      keptConnection = value<ConnectionInfo>(await kept.dispatch('connections/openDirectory', { path: root }))
+    })
+    afterAll(() => kept.closeAll())
+
+    const start = (service: CatalogService) => service.dispatch('map/start', { connectionId: keptConnection.id, namespace: [], name: 'mixed', column: 'emb' })
+    async function keptMap(): Promise<MapJobInfo> {
+      return kept.maps.wait(value<MapJobInfo>(await start(kept)).id)
+    }
+    /** The one kept map's file (the cache names it by a hash of its key). */
+    async function entry(): Promise<string> {
+      const files = await readdir(join(cacheDir, 'map'))
+      expect(files).toHaveLength(1)
+      return join(cacheDir, 'map', files[0]!)
+    }
+    const runningMaps = async () => value<JobInfo[]>(await kept.dispatch('jobs/list', {})).filter((job) => job.kind === 'map' && job.state === 'running')
+
+    const random = seededRandom(11)
+    const prefix = (length: number) => Buffer.from(new Int32Array([-1, length]).buffer)
+    it.each([
+      ['random bytes', Buffer.from(Array.from({ length: 2000 }, () => Math.floor(random() * 256)))],
+      ['a schema message of 16 bytes that are not one', Buffer.concat([prefix(16), Buffer.alloc(16, 7)])],
+      ['a negative schema length', Buffer.concat([prefix(-100), Buffer.alloc(64, 1)])],
+      ['an Arrow stream with no summary', Buffer.from(tableToIPC(mixedTable(3)))],
+      ['nothing', Buffer.alloc(0)],
+    ])('%s: the map is made again and kept anew, and no job is left running', async (_what, damage) => {
+      const first = await keptMap()
+      expect(first.state).toBe('done')
+      await writeFile(await entry(), damage)
+      const again = await keptMap()
+      expect(again.state).toBe('done')
+      expect(again.cached).toBe(false)
+      const made = (job: MapJobInfo) => ({ ...job.result, elapsedMs: 0, computedAt: 0 })
+      expect(made(again)).toEqual(made(first))
+      const third = value<MapJobInfo>(await start(kept))
+      expect(third.state).toBe('done')
+      expect(third.cached).toBe(true)
+      expect(await runningMaps()).toEqual([])
+    })
+
+    it('a cache that cannot be read fails the start in words and leaves no job; once readable, the map opens', async () => {
+      const path = await entry()
+      // A folder where the entry should be: reading it fails (EISDIR), as an unreadable disk would.
+      await rm(path)
+      await mkdir(path)
+      const refused = await start(kept)
+      expect(refused.ok).toBe(false)
+      if (!refused.ok) expect(refused.error.message).toMatch(/EISDIR|directory/i)
+      expect(await runningMaps()).toEqual([])
+      await rm(path, { recursive: true })
+      const made = await keptMap()
+      expect(made.state).toBe('done')
+      expect(made.cached).toBe(false)
+    })
   })
 })
