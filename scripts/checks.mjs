@@ -23,7 +23,7 @@ function bin(pkg, name = pkg) {
   return join(dirname(manifest), typeof entries === 'string' ? entries : entries[name])
 }
 // TypeScript 7 (the native compiler, installed as `typescript-native`) checks the programs: the same errors as 5.9 on
-// this code, in ~20 s of CPU instead of ~110. The `typescript` package (5.9) stays for typescript-eslint, whose
+// this code, in ~30 s of CPU instead of ~113. The `typescript` package (5.9) stays for typescript-eslint, whose
 // parser needs the JavaScript API that 7.0 does not have.
 const tsc = bin('typescript-native', 'tsc')
 // 7.0 colours its report whenever FORCE_COLOR is set, even to 0: say it outright, colour only on a terminal.
