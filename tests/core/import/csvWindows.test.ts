@@ -66,7 +66,9 @@ describe('CSV windows', () => {
     expect(whole.rows).toHaveLength(60)
     expect(whole.types).toEqual({ id: 'Int64', note: 'Utf8', amount: 'Float64', day: 'Date32<DAY>' })
     expect(whole).toEqual(await read(path, null, false))
-    for (const size of [1, 7, 40, 97, 300]) {
+    // 1 byte cuts after every row (each window holds one: a window grows to the end of its row); 40, 97 and 300
+    // put cuts at different places inside the quoted newlines. (7 cut after every row too: a copy of 1.)
+    for (const size of [1, 40, 97, 300]) {
       const before = nativeRows.csv
       expect(await read(path, size), `window ${size}`).toEqual(whole)
       // polars read the rows before the first `""` (row 51), through many windows.
