@@ -14,7 +14,6 @@ const require = createRequire(import.meta.url)
 const SLOW_FIRST = [
   'tests/core/recovery/crash.test.ts',
   'tests/server/objstore-scaleout.test.ts',
-  'tests/core/import/robustness.test.ts',
   'tests/core/name-claims.test.ts',
   'tests/core/import/native.test.ts',
   'tests/core/import/csvWindows.test.ts',

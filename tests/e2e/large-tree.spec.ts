@@ -1,5 +1,5 @@
-import { cp, mkdir } from 'node:fs/promises'
-import { join } from 'node:path'
+import { copyFile, mkdir, readdir } from 'node:fs/promises'
+import { join, relative } from 'node:path'
 import { DEFAULT_LIST_LIMIT } from '../../src/core/namespace/dir'
 import { expect, makeTempDir, openApp, removeDir, screenshot, startHarness, test, treeItem } from '../helpers/e2e'
 
@@ -10,6 +10,26 @@ import { expect, makeTempDir, openApp, removeDir, screenshot, startHarness, test
  */
 const CHILDREN = Number(process.env.E2E_TREE_CHILDREN ?? 2 * DEFAULT_LIST_LIMIT + 1)
 
+/**
+ * Copies of one table folder under many names: its folders and files listed once, then mkdir and copyFile. fs.cp
+ * walks and stats the source again for every copy in JavaScript: 8.4 s of CPU for these 2,001 copies, against 1.8.
+ */
+async function copies(source: string, targets: string[]): Promise<void> {
+  const entries = await readdir(source, { recursive: true, withFileTypes: true })
+  const inside = (entry: (typeof entries)[number]) => relative(source, join(entry.parentPath, entry.name))
+  const dirs = entries.filter((entry) => entry.isDirectory()).map(inside)
+  const files = entries.filter((entry) => entry.isFile()).map(inside)
+  for (let i = 0; i < targets.length; i += 100) {
+    await Promise.all(
+      targets.slice(i, i + 100).map(async (target) => {
+        await mkdir(target)
+        for (const dir of dirs) await mkdir(join(target, dir)) // readdir lists a folder before what it holds
+        await Promise.all(files.map((file) => copyFile(join(source, file), join(target, file))))
+      }),
+    )
+  }
+}
+
 test('a namespace with thousands of children: every listing page is followed, the list is virtualized', async ({ page, demoRoot }) => {
   test.setTimeout(180_000)
   const dir = await makeTempDir('lcb-e2e-wide-')
@@ -17,9 +37,7 @@ test('a namespace with thousands of children: every listing page is followed, th
   await mkdir(root)
   // A directory catalog without __manifest: every `<name>.lance` folder is a table of the root namespace.
   const names = Array.from({ length: CHILDREN }, (_, i) => `t${String(i).padStart(5, '0')}`)
-  for (let i = 0; i < names.length; i += 100) {
-    await Promise.all(names.slice(i, i + 100).map((name) => cp(join(demoRoot, 'welcome.lance'), join(root, `${name}.lance`), { recursive: true })))
-  }
+  await copies(join(demoRoot, 'welcome.lance'), names.map((name) => join(root, `${name}.lance`)))
   const harness = await startHarness({ root })
   try {
     await openApp(page, harness)

@@ -12,6 +12,7 @@ import { startServer, type RunningServer } from '../../src/server'
 import { AZURITE_KEY, NO_CLOUD_ENV, startAzurite, type Azurite } from '../helpers/azurite'
 import { arrowStream, KEY, sampleTable, tempDir } from './support'
 import { credentialFreeEnv, deleteBlobs, REPO, spawnStoreServer } from './objstore-support'
+import { serverCli } from '../helpers/bundle'
 
 Object.assign(process.env, NO_CLOUD_ENV)
 
@@ -191,9 +192,10 @@ describe('npm run serve on an object-store root', () => {
   })
 })
 
-function runCli(args: string[]): Promise<{ code: number | null; output: string }> {
+async function runCli(args: string[]): Promise<{ code: number | null; output: string }> {
+  const cli = await serverCli()
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', ...args], { cwd: REPO, env: credentialFreeEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [cli, ...args], { cwd: REPO, env: credentialFreeEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
     child.stdout.on('data', (d: Buffer) => {
       output += d.toString()

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { NO_CLOUD_ENV } from '../helpers/azurite'
 import { sharedKeyRequest } from '../helpers/azurite-blobs'
 import { KEY } from './support'
-import { serverCli } from '../helpers/bundle'
+import { bundleScript, serverCli } from '../helpers/bundle'
 
 export const REPO = join(__dirname, '../..')
 
@@ -15,10 +15,11 @@ export function credentialFreeEnv(): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...NO_CLOUD_ENV }
 }
 
-/** Run a TypeScript script (tsx) in its own process; resolves with its stdout once it exits 0. */
-export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+/** Run a TypeScript script (bundled once, ../helpers/bundle.ts) in its own process; resolves with its stdout once it exits 0. */
+export async function runScript(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  const bundled = await bundleScript(join(REPO, script))
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [bundled, ...args], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     let err = ''
     child.stdout.on('data', (d: Buffer) => (out += d.toString()))

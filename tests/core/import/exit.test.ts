@@ -9,6 +9,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { makeTempDir, removeDir } from '../../helpers/catalog'
+import { bundleScript } from '../../helpers/bundle'
 
 const FIXTURE = join(__dirname, 'fixtures', 'exitDuringRead.ts')
 /** Far longer than an exit takes (well under a second): reaching it means the process would never have ended. */
@@ -26,9 +27,10 @@ afterAll(async () => {
 })
 
 /** Run the fixture; what it printed, and whether it ended by itself (else it is killed after HUNG_AFTER_MS). */
-function run(when: string): Promise<{ ended: boolean; output: string }> {
+async function run(when: string): Promise<{ ended: boolean; output: string }> {
+  const fixture = await bundleScript(FIXTURE)
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, file, when], { cwd: join(__dirname, '../../..'), stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [fixture, file, when], { cwd: join(__dirname, '../../..'), stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
