@@ -14,7 +14,7 @@ export default defineConfig({
   // The browser UI against the harness, and the desktop app: on the rig (the real main bundle with an electron
   // stand-in, tests/desktop) and on real Electron where a binary exists (tests/electron). The desktop flows go first:
   // they run one after another, and last they left a third of the machine idle for a minute; first, the other
-  // worker fills it with e2e files (Playwright 331 → 303 s quiet in the headless shell; docs/reliability.md).
+  // worker fills it with e2e files (docs/reliability.md, "Test time").
   projects: [
     { name: 'desktop', testMatch: ['desktop/**/*.spec.ts', 'electron/**/*.spec.ts'] },
     { name: 'e2e', testMatch: ['e2e/**/*.spec.ts'] },
