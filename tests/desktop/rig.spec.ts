@@ -30,3 +30,22 @@ test.describe('desktop app (rig) — a preload that fails', () => {
     }
   })
 })
+
+test.describe('desktop app (rig) — main ending under a message', () => {
+  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
+  test('a message to main in the moment it ends is dropped, as Electron drops it, not thrown into the test', async ({}, testInfo) => {
+    const app = await launchRig({ userData: testInfo.outputPath('userData') })
+    try {
+      await app.window()
+      // main ends, and this process does not see it yet: its event loop is held while the kernel closes main's pipe.
+      // (A fresh-clone run once failed this way: the page called main as it quit, and the write's EPIPE was thrown.)
+      process.kill(app.mainPid, 'SIGKILL')
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500)
+      await expect(app.clickMenu('File', 'Quit')).rejects.toThrow('no enabled menu item File › Quit')
+      await app.exited()
+      expect(app.output()).toMatch(/\[rig\] a message to main was lost \(.*EPIPE.*\): menu-click/)
+    } finally {
+      await app.dispose()
+    }
+  })
+})

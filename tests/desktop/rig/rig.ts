@@ -44,7 +44,10 @@ interface RigWindow {
   delivery: Promise<unknown>
 }
 
-export async function launchRig(options: LaunchOptions): Promise<DesktopApp> {
+/** The rig's app; `mainPid` lets a test end main from outside, as a crash would. */
+export type RigApp = DesktopApp & { readonly mainPid: number }
+
+export async function launchRig(options: LaunchOptions): Promise<RigApp> {
   const rig = new Rig(options)
   await rig.started
   return rig
@@ -103,6 +106,10 @@ class Rig implements DesktopApp {
     this.started = Promise.resolve()
   }
 
+  get mainPid(): number {
+    return this.child.pid!
+  }
+
   output(): string {
     return this.log.join('')
   }
@@ -110,7 +117,14 @@ class Rig implements DesktopApp {
   // ---- from main ----
 
   private send(message: Message): void {
-    if (!this.ended && this.child.connected) this.child.send(message)
+    if (this.ended || !this.child.connected) return
+    // main may have ended a moment before Node reports it (its 'exit' not yet delivered): the write then fails with
+    // EPIPE, which Node emits as an 'error' event on the child when send has no callback — nothing listens, so it
+    // was thrown into the test running then. Electron drops a message to a main process that has gone; the rig
+    // does too, and says so in the output. (An `ask` still waiting is answered null on 'exit'.)
+    this.child.send(message, (error) => {
+      if (error) this.log.push(`[rig] a message to main was lost (${error.message}): ${message.t}\n`)
+    })
   }
 
   /** Send to main and wait for its answer (will-navigate, window-open, menu clicks, invokes). */
