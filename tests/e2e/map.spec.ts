@@ -26,7 +26,7 @@ function pointsTable() {
     batchOf({
       id: vectorFromArray(Array.from({ length: ROWS }, (_, i) => i), new Int32()),
       side: vectorFromArray(Array.from({ length: ROWS }, (_, i) => (i % 2 === 0 ? 'left' : 'right')), new Utf8()),
-      score: vectorFromArray(Array.from({ length: ROWS }, (_, i) => i / 10), new Float64()),
+      score: vectorFromArray(Array.from({ length: ROWS }, (_, i) => i / 3), new Float64()),
       vec: { vector: float32Vectors(values, DIM), nullable: false },
     }),
   ])
@@ -131,6 +131,10 @@ test('Map draws every row; hover shows it, a click selects it, Find similar rows
   await map.getByRole('button', { name: 'Find similar rows' }).click()
   await expect(selectedNote).toContainText('lines to its 10 nearest rows')
 
+  // Colour by a number column: a ramp whose ends read as numbers (4999 / 3, to six digits), not a float's 17 digits.
+  await map.getByRole('combobox', { name: 'Colour by' }).selectOption('score')
+  await expect(map.getByRole('list', { name: 'Legend' }).getByRole('listitem')).toHaveText(['0', '1666.33'])
+  await screenshot(page, 'embedding-map-ramp')
   // Colour by a text column: two categories.
   await map.getByRole('combobox', { name: 'Colour by' }).selectOption('side')
   await expect(map.getByRole('list', { name: 'Legend' }).getByRole('listitem')).toHaveText(['left', 'right'])

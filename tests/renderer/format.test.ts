@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { formatBytes, formatCount, formatDate, formatDuration, formatPercent, formatTime } from '../../src/renderer/lib/format'
+import { Float64, vectorFromArray } from 'apache-arrow'
+import { colourBy } from '../../src/renderer/features/map/colours'
+import { formatBytes, formatCount, formatDate, formatDuration, formatMeasure, formatPercent, formatTime } from '../../src/renderer/lib/format'
 
 describe('the renderer formatters', () => {
   it('counts with thousands separators, bigints whole', () => {
@@ -8,6 +10,21 @@ describe('the renderer formatters', () => {
     expect(formatCount(1234567)).toBe('1,234,567')
     expect(formatCount(-1200)).toBe('-1,200')
     expect(formatCount(9_007_199_254_740_993n)).toBe('9,007,199,254,740,993')
+  })
+
+  it('measured numbers: whole with separators, others to six significant digits', () => {
+    expect(formatMeasure(1234)).toBe('1,234')
+    expect(formatMeasure(0)).toBe('0')
+    expect(formatMeasure(49.5)).toBe('49.5')
+    expect(formatMeasure(0.0001773238182067871)).toBe('0.000177324')
+    expect(formatMeasure(99.99991008080542)).toBe('99.9999')
+    expect(formatMeasure(-1 / 3)).toBe('-0.333333')
+  })
+
+  it("the map's colour ramp names its ends as measured numbers, not a float's 17 digits", () => {
+    const scores = vectorFromArray([0.0001773238182067871, 42.5, 99.99991008080542], new Float64())
+    const { legend } = colourBy(scores, Uint32Array.from([0, 1, 2]))
+    expect(legend.entries.map((e) => e.label)).toEqual(['0.000177324', '99.9999'])
   })
 
   it('percentages with at most one decimal', () => {

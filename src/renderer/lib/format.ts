@@ -13,6 +13,14 @@ export function formatCount(n: number | bigint): string {
   return count.format(n)
 }
 
+/**
+ * A measured number (a bar's edge, a mean, a colour ramp's end) as people read it: whole numbers with separators
+ * (`1,234`), others to six significant digits (`0.000177324`, `99.9999`) — a float's full 17 digits are noise.
+ */
+export function formatMeasure(value: number): string {
+  return Number.isInteger(value) ? formatCount(value) : String(Number(value.toPrecision(6)))
+}
+
 /** A fraction as a percentage with at most one decimal: `0.1234` → `12.3%`. */
 export function formatPercent(fraction: number): string {
   return percent.format(fraction)

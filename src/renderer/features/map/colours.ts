@@ -1,4 +1,5 @@
 import type { Vector } from 'apache-arrow'
+import { formatMeasure } from '../../lib/format'
 
 /** A point with no colour column: the app's accent blue. */
 export const PLAIN: [number, number, number, number] = [37, 99, 235, 200]
@@ -47,7 +48,7 @@ export function colourBy(values: Vector, rows: Uint32Array): { colours: Uint8Arr
       const t = Number.isFinite(v) ? (max > min ? (v - min) / (max - min) : 0.5) : -1
       out.set(t < 0 ? [...OTHER, 120] : [...ramp(t), 220], i * 4)
     }
-    return { colours: out, legend: { kind: 'ramp', entries: [{ label: String(min), colour: css(ramp(0)) }, { label: String(max), colour: css(ramp(1)) }] } }
+    return { colours: out, legend: { kind: 'ramp', entries: [{ label: formatMeasure(min), colour: css(ramp(0)) }, { label: formatMeasure(max), colour: css(ramp(1)) }] } }
   }
   const counts = new Map<string, number>()
   const text = (r: number) => {

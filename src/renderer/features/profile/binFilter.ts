@@ -1,6 +1,6 @@
 import type { ColumnKind, HistogramBin } from '../../../contract'
 import { quoteIdentifier } from '../../lib/sql'
-import { formatCount } from '../../lib/format'
+import { formatMeasure } from '../../lib/format'
 
 /** A bar edge as a SQL literal of the column's kind (dates and timestamps are epoch milliseconds, UTC). */
 function literal(kind: ColumnKind, value: number): string {
@@ -22,5 +22,5 @@ export function binPredicate(column: string, kind: ColumnKind, bin: HistogramBin
 export function formatEdge(kind: ColumnKind, value: number): string {
   if (kind === 'date') return new Date(value).toISOString().slice(0, 10)
   if (kind === 'timestamp') return new Date(value).toISOString().replace('T', ' ').replace(/\.000Z$|Z$/, '')
-  return Number.isInteger(value) ? formatCount(value) : String(Number(value.toPrecision(6)))
+  return formatMeasure(value)
 }
