@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
+import { untilEndedUnseen } from '../helpers/processes'
 import { desktopFlows } from './flows'
 import { launchRig } from './rig/rig'
 
@@ -32,21 +32,6 @@ test.describe('desktop app (rig) — a preload that fails', () => {
   })
 })
 
-/**
- * Block this thread (no event loop turn, so Node cannot see the child's exit) until process `pid` has ended: on
- * Linux until /proc shows it a zombie with no thread left but its first (the last thread to go closes its files,
- * the IPC socket among them; the first thread turns zombie before the others have gone), elsewhere for a second.
- */
-function untilDeadUnseen(pid: number): void {
-  const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
-  if (!existsSync(`/proc/${pid}/status`)) return void sleep(1000)
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline; sleep(10)) {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-    if (/^State:\s+Z/m.test(status) && /^Threads:\s+1$/m.test(status)) return
-  }
-  throw new Error(`process ${pid} did not end within 30 s of SIGKILL`)
-}
-
 test.describe('desktop app (rig) — main ending under a message', () => {
   // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
   test('a message to main in the moment it ends is dropped, as Electron drops it, not thrown into the test', async ({}, testInfo) => {
@@ -56,7 +41,7 @@ test.describe('desktop app (rig) — main ending under a message', () => {
       // main ends, and this process does not see it yet: its event loop is held while the kernel closes main's pipe.
       // (A fresh-clone run once failed this way: the page called main as it quit, and the write's EPIPE was thrown.)
       process.kill(app.mainPid, 'SIGKILL')
-      untilDeadUnseen(app.mainPid)
+      untilEndedUnseen(app.mainPid)
       await expect(app.clickMenu('File', 'Quit')).rejects.toThrow('no enabled menu item File › Quit')
       await app.exited()
       expect(app.output()).toMatch(/\[rig\] a message to main was lost \(.*EPIPE.*\): menu-click/)
