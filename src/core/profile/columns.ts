@@ -4,39 +4,15 @@ import { formatType, vectorDimension } from '../arrow'
 import { DistinctCounter } from './distinct'
 import { StreamingHistogram } from './histogram'
 import { NumberSet } from './numberSet'
+import { scanVectors } from './vectorScan'
 
 const DAY_MS = 86_400_000
 /** Vectors remembered to find exact duplicates (about 40 bytes each); past this, duplicates are not counted. */
 const DUPLICATE_LIMIT = 2_000_000
 
-/** A 53-bit hash of a vector's bit pattern (two 32-bit FNV-1a passes with different seeds). */
-function vectorKey(items: ArrayLike<number>): number {
-  // Vectors hold float32 or float64 items: read their bits (a copy when the view is not 4-byte aligned).
-  const typed = ArrayBuffer.isView(items) && items.byteOffset % 4 === 0 ? items : Float64Array.from(items)
-  const words = new Uint32Array(typed.buffer, typed.byteOffset, typed.byteLength / 4)
-  let a = 0x811c9dc5
-  let b = 0x01000193 ^ words.length
-  for (let i = 0; i < words.length; i++) {
-    a = Math.imul(a ^ words[i]!, 0x01000193)
-    b = Math.imul(b ^ words[i]!, 0x5bd1e995)
-    b ^= b >>> 15
-  }
-  return (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff)
-}
-
-const squaresBits = new Float64Array(1)
-const squaresWords = new Uint32Array(squaresBits.buffer)
-
-/** FNV-1a over `count` 32-bit words from `start`. */
-function fnv(words: Int32Array, start: number, count: number): number {
-  let a = 0x811c9dc5
-  for (let i = start; i < start + count; i++) a = Math.imul(a ^ words[i]!, 0x01000193)
-  return a
-}
-
 /**
- * The same kind of 53-bit key for a vector read in place: an FNV-1a pass over its item bits, and the bits of
- * its sum of squares (already computed for the norm, and changed by any item) for the other 21 bits.
+ * A vector's 53-bit key for exact duplicates: its 32-bit bit hash (vectorScan.ts) and 21 bits from the bits of
+ * its sum of squares (already computed for the norm).
  */
 function keyOf(hash: number, squares: number): number {
   squaresBits[0] = squares
@@ -44,46 +20,13 @@ function keyOf(hash: number, squares: number): number {
   return (hash >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff)
 }
 
-/** The bit hash of the vector {@link squaresAndHash} read last (a second return value without an object per row). */
-let scannedHash = 0
+const squaresBits = new Float64Array(1)
+const squaresWords = new Uint32Array(squaresBits.buffer)
 
-/**
- * The sum of squares of the `d` float32 items from `start`, and (in {@link scannedHash}) a hash of their bits.
- * The hot loop of a vector column (768 items a row): four running sums and two hash lanes, so no step waits
- * for the one before it (one chain of float adds and multiplies ran at about a third of this speed). The sum's
- * order differs from a plain loop's only in the last bits of the norm.
- */
-function squaresAndHash(items: Float32Array, words: Int32Array, start: number, d: number): number {
-  const end = start + d
-  let s0 = 0
-  let s1 = 0
-  let s2 = 0
-  let s3 = 0
-  // `| 0` keeps the seeds 32-bit integers from the start (a seed above 2^31 is a double and slows the loop).
-  let h0 = 0x811c9dc5 | 0
-  let h1 = 0x050c5d1f | 0
-  let k = start
-  for (; k + 3 < end; k += 4) {
-    const a = items[k]!
-    const b = items[k + 1]!
-    const c = items[k + 2]!
-    const e = items[k + 3]!
-    s0 += a * a
-    s1 += b * b
-    s2 += c * c
-    s3 += e * e
-    h0 = Math.imul(h0 ^ words[k]!, 0x01000193)
-    h1 = Math.imul(h1 ^ words[k + 1]!, 0x01000193)
-    h0 = Math.imul(h0 ^ words[k + 2]!, 0x01000193)
-    h1 = Math.imul(h1 ^ words[k + 3]!, 0x01000193)
-  }
-  for (; k < end; k++) {
-    const x = items[k]!
-    s0 += x * x
-    h0 = Math.imul(h0 ^ words[k]!, 0x01000193)
-  }
-  scannedHash = Math.imul(h0 ^ (h1 >>> 7), 0x5bd1e995) ^ h1
-  return s0 + s1 + s2 + s3
+/** Whether the `d` items from `start` are all zero. */
+function isZero(items: Float64Array, start: number, d: number): boolean {
+  for (let k = start; k < start + d; k++) if (items[k] !== 0) return false
+  return true
 }
 
 /** What a profile says about a column of this type (binary and nested columns: nulls only, and they are not read). */
@@ -206,30 +149,17 @@ export class ColumnAccumulator {
   }
 
   /**
-   * `rows` vectors laid end to end in `items`, without a view or an array per row. One pass per vector sums
-   * the squares (the norm; zero only for an all-zero vector, NaN for one with a NaN item) and hashes the
-   * item bits for duplicates.
+   * `rows` vectors laid end to end in `items`, without a view or an array per row: their norms (zero only for
+   * an all-zero vector, NaN for one with a NaN item) and their keys for duplicates, from one pass per vector
+   * (vectorScan.ts; float32 through WebAssembly SIMD).
    */
   private addVectors(items: Float32Array | Float64Array, rows: number): void {
     const d = this.dimension!
-    const aligned = items.byteOffset % 4 === 0
-    const words = aligned ? new Int32Array(items.buffer, items.byteOffset, items.byteLength / 4) : null
-    const perRow = items.BYTES_PER_ELEMENT === 8 ? 2 * d : d
-    if (items instanceof Float32Array && words !== null) {
-      // Float32 items (nearly every embedding): squares and the bit hash in one pass, in a loop of its own.
-      for (let r = 0; r < rows; r++) {
-        const squares = squaresAndHash(items, words, r * d, d)
-        if (this.countVector(squares, squares === 0) && this.seenVectors) this.countDuplicate(keyOf(scannedHash, squares))
-      }
-      return
-    }
-    for (let r = 0; r < rows; r++) {
-      const start = r * d
-      let squares = 0
-      for (let k = start; k < start + d; k++) squares += items[k]! * items[k]!
-      if (!this.countVector(squares, squares === 0)) continue
-      if (this.seenVectors) this.countDuplicate(words ? keyOf(fnv(words, r * perRow, perRow), squares) : vectorKey(items.subarray(start, start + d)))
-    }
+    scanVectors(items, rows, d, (squares, hash, row) => {
+      // A float64 vector of items below 1e-154 has squares that round to zero: only its items can say.
+      const zero = squares === 0 && (items instanceof Float32Array || isZero(items, row * d, d))
+      if (this.countVector(squares, zero) && this.seenVectors) this.countDuplicate(keyOf(hash, squares))
+    })
   }
 
   /**
@@ -308,15 +238,9 @@ export class ColumnAccumulator {
     this.histogram!.add(this.days ? Math.round(v / DAY_MS) : v)
   }
 
+  /** One vector read through Arrow (a chunk with nulls): the same sums and key as {@link addVectors} gives it. */
   private addVector(items: ArrayLike<number>): void {
-    let squares = 0
-    let zero = true
-    for (let k = 0; k < items.length; k++) {
-      const x = items[k]!
-      squares += x * x
-      if (x !== 0) zero = false
-    }
-    if (this.countVector(squares, zero) && this.seenVectors) this.countDuplicate(vectorKey(items))
+    this.addVectors(items instanceof Float32Array || items instanceof Float64Array ? items : Float64Array.from(items), 1)
   }
 
   /** One vector's norm (or its NaN, and then nothing else is counted for it): false for a NaN vector. */
