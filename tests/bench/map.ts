@@ -114,9 +114,10 @@ const SPLIT_STEPS: [string, string][] = [
   ['map:drawn', 'until one pixel is read back'],
 ]
 
-/** The map job once in its own process: its peak RSS and time. */
-async function jobInOwnProcess(root: string): Promise<{ rows: number; ms: number; maxRssMiB: number }> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(__dirname, 'mapJob.ts'), root], { maxBuffer: 1 << 20 })
+/** The map job (PCA, or UMAP with its sample size) once in its own process: its peak RSS and time. */
+export async function jobInOwnProcess(root: string, umapSample?: number): Promise<{ rows: number; ms: number; maxRssMiB: number }> {
+  const method = umapSample === undefined ? ['pca'] : ['umap', String(umapSample)]
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(__dirname, 'mapJob.ts'), root, ...method], { maxBuffer: 1 << 20 })
   return JSON.parse(stdout.trim().split('\n').pop()!) as { rows: number; ms: number; maxRssMiB: number }
 }
 

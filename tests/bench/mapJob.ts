@@ -1,19 +1,21 @@
 /**
  * The map job alone, in its own process, for its peak RSS (the bench process also holds the bare scans' state):
- * `node --import tsx tests/bench/mapJob.ts <catalog root>` prints `{ rows, ms, maxRssMiB }` as JSON. It makes the
- * coordinates as the app does (`mapColumn`) and encodes them as the app keeps them (`encodeMap`).
+ * `node --import tsx tests/bench/mapJob.ts <catalog root> [pca | umap <sample>]` prints `{ rows, ms, maxRssMiB }`
+ * as JSON. It makes the coordinates as the app does (`mapColumn`, or `umapColumn` with its worker thread, whose
+ * memory is this process's too) and encodes them as the app keeps them (`encodeMap`).
  */
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
-import { encodeMap, mapColumn } from '../../src/core/map'
+import { encodeMap, mapColumn, umapColumn } from '../../src/core/map'
 import { BENCH_TABLE } from './data'
 
 async function main(): Promise<void> {
-  const root = process.argv[2]
-  if (!root) throw new Error('usage: mapJob.ts <catalog root>')
+  const [root, method = 'pca', sample] = process.argv.slice(2)
+  if (!root || (method !== 'pca' && method !== 'umap')) throw new Error('usage: mapJob.ts <catalog root> [pca | umap <sample>]')
   const client = await DirNamespaceClient.open(root)
   const version = await client.latestVersion({ namespace: [...BENCH_TABLE.namespace], name: BENCH_TABLE.name })
   const started = Date.now()
-  const result = await mapColumn(client, { connectionId: 'bench', namespace: [...BENCH_TABLE.namespace], name: BENCH_TABLE.name }, version, 'vector')
+  const table = { connectionId: 'bench', namespace: [...BENCH_TABLE.namespace], name: BENCH_TABLE.name }
+  const result = method === 'umap' ? await umapColumn(client, table, version, 'vector', { sample: Number(sample) }) : await mapColumn(client, table, version, 'vector')
   const bytes = encodeMap(result)
   const ms = Date.now() - started
   await client.close()

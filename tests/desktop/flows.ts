@@ -274,6 +274,11 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
         const map = page.getByRole('region', { name: 'Embedding map' })
         await expect(map.getByTestId('map-points')).toHaveAttribute('data-points', '500')
         await expect(map.getByTestId('map-meta')).toHaveText(`vector · version 1 · 500 points · PCA${kept ? ' · kept' : ''}`)
+        if (!kept) {
+          // Colour by a number column: the ramp's ends are the column's range read through IPC (score = row / 2).
+          await map.getByRole('combobox', { name: 'Colour by' }).selectOption('score')
+          await expect(map.getByRole('list', { name: 'Legend' }).getByRole('listitem')).toHaveText(['0', '249.5'])
+        }
         if (kept) {
           // The lasso's rows cross the preload as a row set (rowsets/create) the grid's view then names.
           await map.getByRole('button', { name: 'Lasso' }).click()
