@@ -10,18 +10,10 @@ const DAY_MS = 86_400_000
 /** Vectors remembered to find exact duplicates (about 40 bytes each); past this, duplicates are not counted. */
 const DUPLICATE_LIMIT = 2_000_000
 
-/**
- * A vector's 53-bit key for exact duplicates: its 32-bit bit hash (vectorScan.ts) and 21 bits from the bits of
- * its sum of squares (already computed for the norm).
- */
-function keyOf(hash: number, squares: number): number {
-  squaresBits[0] = squares
-  const b = Math.imul(squaresWords[0]! ^ squaresWords[1]!, 0x5bd1e995) ^ (squaresWords[1]! >>> 11)
-  return (hash >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff)
+/** A vector's 53-bit key for exact duplicates: 32 bits of its hash's h word and 21 of its g word (vectorScan.ts). */
+function keyOf(hashH: number, hashG: number): number {
+  return (hashH >>> 0) * 0x200000 + ((hashG >>> 0) & 0x1fffff)
 }
-
-const squaresBits = new Float64Array(1)
-const squaresWords = new Uint32Array(squaresBits.buffer)
 
 /** Whether the `d` items from `start` are all zero. */
 function isZero(items: Float64Array, start: number, d: number): boolean {
@@ -155,10 +147,10 @@ export class ColumnAccumulator {
    */
   private addVectors(items: Float32Array | Float64Array, rows: number): void {
     const d = this.dimension!
-    scanVectors(items, rows, d, (squares, hash, row) => {
+    scanVectors(items, rows, d, (squares, hashH, hashG, row) => {
       // A float64 vector of items below 1e-154 has squares that round to zero: only its items can say.
       const zero = squares === 0 && (items instanceof Float32Array || isZero(items, row * d, d))
-      if (this.countVector(squares, zero) && this.seenVectors) this.countDuplicate(keyOf(hash, squares))
+      if (this.countVector(squares, zero) && this.seenVectors) this.countDuplicate(keyOf(hashH, hashG))
     })
   }
 

@@ -2,39 +2,66 @@ import { VECTOR_SCAN_WASM } from './vectorScan.wasm'
 
 /**
  * A vector column's hot loop in the Summary: per vector, the sum of the squares of its items (its norm; zero
- * only for an all-zero vector, NaN for one with a NaN item) and a 32-bit hash of its items' bits (for exact
- * duplicates). Float32 vectors go through WebAssembly SIMD (vectorScan.wat; ~2.5× the fastest JavaScript loop,
+ * only for an all-zero vector, NaN for one with a NaN item) and a 64-bit hash of its items' bits, as two 32-bit
+ * words (for exact duplicates). Float32 vectors go through WebAssembly SIMD (vectorScan.wat; ~2.5× the fastest JavaScript loop,
  * the copy into its memory included); this file holds the same computation in JavaScript, which the tests compare
  * it with bit for bit, and which runs where WebAssembly SIMD does not. Float64 vectors are hashed the same way
  * over their 32-bit words. vectorScan.wat says how the sums and the hash are laid out.
  */
 
-/** Receives each vector's sum of squares and hash, and its row in the scanned items, in row order. */
-export type VectorVisitor = (squares: number, hash: number, row: number) => void
+/** Receives each vector's sum of squares, the two words of its hash, and its row in the scanned items, in row order. */
+export type VectorVisitor = (squares: number, hashH: number, hashG: number, row: number) => void
 
-const PRIME = 0x01000193
+/** The seeds of the 16 h chains, then of the 16 g chains (as in vectorScan.wat). */
 const SEEDS = Int32Array.of(
   0x811c9dc5, 0x050c5d1f, 0x1b873593, 0x2d2816fe, 0x3c6ef372, 0x5be0cd19, 0x1f83d9ab, 0x7f4a7c15,
   0x61c88647, 0x27d4eb2f, 0x165667b1, 0x0c2b2ae3, 0x6a09e667, 0x3f84d5b5, 0x243f6a88, 0x13198a2e,
+  0x85ebca6b, 0xc2b2ae35, 0x27d4eb2d, 0x165667b1, 0xd3a2646c, 0xfd7046c5, 0xb55a4f09, 0x9e3779b9,
+  0x7feb352d, 0x846ca68b, 0x94d049bb, 0xbf58476d, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
 )
 
-/** One word into a running hash: FNV-1a's step, then a shift that carries high bits down (see vectorScan.wat). */
-function mix(h: number, w: number): number {
-  h = Math.imul(h ^ w, PRIME)
+/** One word into an h chain: FNV-1a's step, then a shift that carries high bits down (see vectorScan.wat). */
+function mixH(h: number, w: number): number {
+  h = Math.imul(h ^ w, 0x01000193)
   return h ^ (h >>> 15)
 }
 
-const lanes = new Int32Array(16)
+/** One word into a g chain: another multiplier and shift. */
+function mixG(g: number, w: number): number {
+  g = Math.imul(g ^ w, 0x5bd1e995)
+  return g ^ (g >>> 13)
+}
 
-/** The hash of `count` 32-bit words from `start`: sixteen lanes over the whole blocks, folded, then the rest. */
+const chains = new Int32Array(32)
+/** The g word of the hash {@link hashWords} computed last (a second return value without an object per row). */
+let lastG = 0
+
+/**
+ * The hash of `count` 32-bit words from `start`: word k into lane k mod 16's two chains over the whole blocks
+ * of 16, the 32 chains folded by each step, then the rest into both. Returns the h word; the g word is in
+ * {@link lastG}.
+ */
 export function hashWords(words: Int32Array, start: number, count: number): number {
-  lanes.set(SEEDS)
+  chains.set(SEEDS)
   const blocksEnd = start + (count & ~15)
   let k = start
-  for (; k < blocksEnd; k += 16) for (let j = 0; j < 16; j++) lanes[j] = mix(lanes[j]!, words[k + j]!)
+  for (; k < blocksEnd; k += 16) {
+    for (let j = 0; j < 16; j++) {
+      chains[j] = mixH(chains[j]!, words[k + j]!)
+      chains[16 + j] = mixG(chains[16 + j]!, words[k + j]!)
+    }
+  }
   let h = 0x811c9dc5 | 0
-  for (let j = 0; j < 16; j++) h = mix(h, lanes[j]!)
-  for (; k < start + count; k++) h = mix(h, words[k]!)
+  let g = 0x050c5d1f
+  for (let j = 0; j < 32; j++) {
+    h = mixH(h, chains[j]!)
+    g = mixG(g, chains[j]!)
+  }
+  for (; k < start + count; k++) {
+    h = mixH(h, words[k]!)
+    g = mixG(g, words[k]!)
+  }
+  lastG = g
   return h
 }
 
@@ -82,13 +109,16 @@ export function wordsOf(items: Float32Array | Float64Array): Int32Array {
 export function scanVectorsInJs(items: Float32Array | Float64Array, rows: number, d: number, visit: VectorVisitor): void {
   const words = wordsOf(items)
   const perRow = items.BYTES_PER_ELEMENT === 8 ? 2 * d : d
-  for (let r = 0; r < rows; r++) visit(sumOfSquares(items, r * d, d), hashWords(words, r * perRow, perRow), r)
+  for (let r = 0; r < rows; r++) {
+    const h = hashWords(words, r * perRow, perRow)
+    visit(sumOfSquares(items, r * d, d), h, lastG, r)
+  }
 }
 
 /** Bytes of items copied into the module's memory at a time: one chunk stays in the core's own cache. */
 const CHUNK_BYTES = 256 * 1024
-/** Where the items start in the module's memory (the first 64 bytes are its scratch). */
-const ITEMS_AT = 64
+/** Where the items start in the module's memory (the first 128 bytes are its scratch). */
+const ITEMS_AT = 128
 const PAGE = 65_536
 
 /** The parts of the WebAssembly API used here (core's TypeScript programs do not load the DOM's declarations). */
@@ -127,7 +157,7 @@ class WasmScanner {
       scan(ITEMS_AT, n, d, squaresAt, hashesAt)
       const squares = this.squaresView
       const hashes = this.hashesView
-      for (let i = 0; i < n; i++) visit(squares[i]!, hashes[i]!, first + i)
+      for (let i = 0; i < n; i++) visit(squares[i]!, hashes[2 * i]!, hashes[2 * i + 1]!, first + i)
     }
   }
 
@@ -136,13 +166,13 @@ class WasmScanner {
     const chunkRows = Math.max(1, Math.floor(CHUNK_BYTES / (4 * Math.max(d, 1))))
     const squaresAt = ITEMS_AT + Math.ceil((chunkRows * d * 4) / 8) * 8
     const hashesAt = squaresAt + chunkRows * 8
-    const needed = hashesAt + chunkRows * 4
+    const needed = hashesAt + chunkRows * 8
     const memory = this.exports.memory
     if (needed > memory.buffer.byteLength) memory.grow(Math.ceil((needed - memory.buffer.byteLength) / PAGE))
     // Views are made after growing: growing detaches the old buffer.
     this.itemsView = new Float32Array(memory.buffer, ITEMS_AT, chunkRows * d)
     this.squaresView = new Float64Array(memory.buffer, squaresAt, chunkRows)
-    this.hashesView = new Int32Array(memory.buffer, hashesAt, chunkRows)
+    this.hashesView = new Int32Array(memory.buffer, hashesAt, chunkRows * 2)
     this.d = d
     this.chunkRows = chunkRows
   }

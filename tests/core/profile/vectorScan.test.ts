@@ -11,17 +11,21 @@ import { moduleSourceOf } from '../../../scripts/wasm.mjs'
 
 const watPath = fileURLToPath(new URL('../../../src/core/profile/vectorScan.wat', import.meta.url))
 
-/** Every vector's [squares, hash] from one engine. */
-function scanAll(items: Float32Array | Float64Array, rows: number, d: number, engine: 'wasm' | 'js'): Array<[number, number]> {
-  const out: Array<[number, number]> = []
-  scanVectors(items, rows, d, (squares, hash, row) => {
+/** Every vector's [squares, hash's h word, hash's g word] from one engine. */
+function scanAll(items: Float32Array | Float64Array, rows: number, d: number, engine: 'wasm' | 'js'): Array<[number, number, number]> {
+  const out: Array<[number, number, number]> = []
+  scanVectors(items, rows, d, (squares, hashH, hashG, row) => {
     expect(row).toBe(out.length)
-    out.push([squares, hash])
+    out.push([squares, hashH, hashG])
   }, engine)
   return out
 }
 
-const hashOf = (items: Float32Array, engine: 'wasm' | 'js' = 'wasm') => scanAll(items, 1, items.length, engine)[0]![1]
+/** A vector's whole 64-bit hash, as a string of its two words. */
+const hashOf = (items: Float32Array, engine: 'wasm' | 'js' = 'wasm') => {
+  const [, h, g] = scanAll(items, 1, items.length, engine)[0]!
+  return `${h >>> 0}:${g >>> 0}`
+}
 
 /** Random items with the awkward values mixed in: NaN, ±Infinity, −0, subnormals, huge and tiny numbers. */
 function awkwardItems(count: number, seed: number): Float32Array {
@@ -60,7 +64,7 @@ describe('the vector scan (the Summary’s loop over a vector column)', () => {
       expect(wasm.length).toBe(rows)
       for (let r = 0; r < rows; r++) {
         expect(Object.is(wasm[r]![0], js[r]![0]) || (Number.isNaN(wasm[r]![0]) && Number.isNaN(js[r]![0])), `d ${d}, row ${r}: ${wasm[r]![0]} vs ${js[r]![0]}`).toBe(true)
-        expect(wasm[r]![1], `d ${d}, row ${r}`).toBe(js[r]![1])
+        expect(wasm[r]!.slice(1), `d ${d}, row ${r}`).toEqual(js[r]!.slice(1))
       }
     }
   })
@@ -85,16 +89,24 @@ describe('the vector scan (the Summary’s loop over a vector column)', () => {
     const d = 768
     const base = awkwardItems(d, 99).map((x) => (Number.isFinite(x) && x !== 0 ? x : 1))
     const baseHash = hashOf(base)
-    const seen = new Set<number>([baseHash])
+    const seen = new Set<string>([baseHash])
+    const seenH = new Set<number>()
+    const seenG = new Set<number>()
     // Every bit of items in every lane and in the tail (of a 768 + 5 vector below).
     for (const k of [0, 1, 15, 16, 17, 100, 383, 767]) {
       for (let bit = 0; bit < 32; bit++) {
         const changed = base.slice()
         wordsOf(changed)[k]! ^= 1 << bit
-        seen.add(hashOf(changed))
+        const hash = hashOf(changed)
+        seen.add(hash)
+        seenH.add(Number(hash.split(':')[0]))
+        seenG.add(Number(hash.split(':')[1]))
       }
     }
+    // Each word of the hash alone already tells all of them apart.
     expect(seen.size).toBe(1 + 8 * 32)
+    expect(seenH.size).toBe(8 * 32)
+    expect(seenG.size).toBe(8 * 32)
     // Two signs flipped in the same lane (items 16 apart) leave the squares equal: only the hash tells them apart.
     for (const [i, j] of [[0, 16], [3, 19], [100, 116], [0, 752]] as Array<[number, number]>) {
       const flipped = base.slice()
@@ -122,6 +134,28 @@ describe('exact duplicate vectors in a profile', () => {
       items[d + (d >= 32 ? 16 : 2)] = -items[d + (d >= 32 ? 16 : 2)]!
       expect(vectorProfile(float32Vectors(items, d)).duplicateVectors, `d ${d}`).toBe(0)
     }
+  })
+
+  it('are not 200,000 different 0/1 vectors of the same norm (with a key of 32 hash bits, some of them would match)', () => {
+    // Every vector has 32 ones among 64 items, so all share one sum of squares: only the hash tells them apart.
+    const d = 64
+    const rows = 200_000
+    const random = seededRandom(2026)
+    const items = new Float32Array(rows * d)
+    const patterns = new Set<string>()
+    const order = Array.from({ length: d }, (_, k) => k)
+    for (let r = 0; r < rows; r++) {
+      for (let k = d - 1; k > 0; k--) {
+        const j = Math.floor(random() * (k + 1))
+        ;[order[k], order[j]] = [order[j]!, order[k]!]
+      }
+      for (let k = 0; k < d / 2; k++) items[r * d + order[k]!] = 1
+      patterns.add(items.subarray(r * d, (r + 1) * d).join(''))
+    }
+    const profile = vectorProfile(float32Vectors(items, d))
+    expect(profile.norms!.min).toBe(Math.sqrt(32))
+    expect(profile.norms!.max).toBe(Math.sqrt(32))
+    expect(profile.duplicateVectors).toBe(rows - patterns.size)
   })
 
   it('are found across chunks read two ways (one with nulls, read through Arrow; one read from its buffers)', () => {
