@@ -153,7 +153,7 @@ async function run(context: BenchContext): Promise<Report> {
     notes: [
       `${count(rows)} rows × (int64, float64, int32, text with 200 values, unique text, ${dim}-d float32 vector), ${CHUNK}-row fragments`,
       `ours: \`profileView\` (the \`profile/start\` job's scan: nulls, distinct, histograms, top values, vector norms and duplicates); bare: \`table.query().select(cols)\` streamed to the end`,
-      `batch size: both read Lance's default batches (1,024 rows; ours in queries of ${SCAN_WINDOW_ROWS.toLocaleString('en-US')}-row windows); larger batches (\`maxBatchLength\` 8,192 or 65,536) made the bare scan slower, not faster, on this table (docs/benchmarks.md)`,
+      `batch size: both read Lance's default batches (1,024 rows; ours in queries of ${SCAN_WINDOW_ROWS.toLocaleString('en-US')}-row windows, the next opened halfway through each); larger batches (\`maxBatchLength\` 8,192 or 65,536) made the bare scan slower, not faster, on this table (docs/benchmarks.md)`,
       `load average (1 / 5 / 15 min) before: ${loadBefore}; after the scans: ${loadAfter}; ${reps} reps after 1 warm-up, ABBA order`,
     ],
     tables: [
