@@ -12,19 +12,15 @@
  * BENCH_EXPORT_FORMATS (`arrow,parquet`).
  */
 import { execFileSync } from 'node:child_process'
-import { readFileSync, rmSync, statSync } from 'node:fs'
+import { rmSync, statSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { join } from 'node:path'
 import { ensureRowsCatalog, BENCH_TABLE } from './data'
-import { count, envInt, printResult, runMeasuredChild, loadAverages, type Section } from './lib'
+import { count, envInt, peakRssMiB, printResult, runMeasuredChild, loadAverages, type Section } from './lib'
 
 const FORMATS = ['arrow', 'parquet'] as const
 type Format = (typeof FORMATS)[number]
 
-function peakRssMiB(): number {
-  const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0)
-  return Math.round(kb / 1024)
-}
 
 async function runOurs(root: string, format: Format, path: string): Promise<number> {
   const { CatalogService, MemoryRecentsStore } = await import('../../src/core/service')

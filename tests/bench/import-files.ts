@@ -16,7 +16,7 @@
 import { execFileSync } from 'node:child_process'
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
-import { envInt, printResult, runMeasuredChild, type ResultTable } from './lib'
+import { envInt, peakRssMiB, printResult, runMeasuredChild, type ResultTable } from './lib'
 
 type Kind = 'parquet' | 'csv'
 type Variant = 'ours' | 'native'
@@ -148,10 +148,6 @@ function sampleAnon(): { stop(): number } {
   }
 }
 
-function peakRssMiB(): number {
-  const status = readFileSync('/proc/self/status', 'utf8')
-  return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)
-}
 
 async function child(variant: string, file: string, root: string): Promise<void> {
   // Load every module first: the clock measures the import, not start-up.

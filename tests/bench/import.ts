@@ -22,7 +22,7 @@ import { execFileSync } from 'node:child_process'
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
-import { printResult, runMeasuredChild, type Report, type Section } from './lib'
+import { peakRssMiB, printResult, runMeasuredChild, type Report, type Section } from './lib'
 
 import {
   AsyncByteQueue,
@@ -278,11 +278,6 @@ async function versionCount(root: string): Promise<number> {
   return (await table.listVersions()).length
 }
 
-function peakRssMiB(): number {
-  const status = readFileSync('/proc/self/status', 'utf8')
-  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0)
-  return Math.round(kb / 1024)
-}
 
 async function child(variant: string, file: string, root: string): Promise<void> {
   // Load (and, under tsx, compile) every module first: the clock measures the import, not start-up.

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -118,6 +119,18 @@ export async function spawnServer(args: string[], env?: NodeJS.ProcessEnv): Prom
 }
 
 /** The line a measuring child process prints its result on (`RESULT <json>`), read by {@link runMeasuredChild}. */
+/**
+ * This process's own peak RSS (MiB): VmHWM, the high-water mark of its address space. Not
+ * `process.resourceUsage().maxRSS`: Linux carries a process's maxrss across exec, so a child started by a large
+ * process reports at least the RSS its parent had when it forked (a map job spawned by the 1 GB bench process read
+ * 797 MiB, run from a shell 510–624 MiB). Elsewhere (no /proc), maxRSS is what there is.
+ */
+export function peakRssMiB(): number {
+  if (!existsSync('/proc/self/status')) return Math.round(process.resourceUsage().maxRSS / 1024)
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0)
+  return Math.round(kb / 1024)
+}
+
 export function printResult(result: unknown): void {
   process.stdout.write(`RESULT ${JSON.stringify(result)}\n`)
 }

@@ -5,7 +5,7 @@
 import { ensureLanceThreads } from '../../src/core'
 import type { ConnectionInfo, ProfileJobInfo, Result } from '../../src/contract'
 import { CatalogService, MemoryRecentsStore } from '../../src/core/service'
-import { printResult } from './lib'
+import { peakRssMiB, printResult } from './lib'
 
 function value<T>(result: Result<unknown>): T {
   if (!result.ok) throw new Error(JSON.stringify(result.error))
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const done = await service.profiles.wait(started.id)
   if (done.state !== 'done') throw new Error(`profile ${done.state}`)
   await service.closeAll()
-  printResult({ maxRssMiB: process.resourceUsage().maxRSS / 1024, rows: done.result!.rows })
+  printResult({ maxRssMiB: peakRssMiB(), rows: done.result!.rows })
 }
 
 void main().catch((error: unknown) => {
