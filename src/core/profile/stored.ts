@@ -2,8 +2,12 @@ import type { TableProfile, TableRef } from '../../contract'
 
 /** The side cache's kind for column profiles. */
 export const PROFILE_CACHE_KIND = 'profile'
-/** Bumped when the stored shape or the statistics change, so older entries are never read as current. */
-const FORMAT = 1
+/**
+ * Bumped when the stored shape or the statistics change, so older entries are never read as current.
+ * 2: vector duplicates keyed by a 64-bit hash (1 counted vectors differing only in two items' signs, and some
+ * vectors of one norm, as duplicates).
+ */
+const FORMAT = 2
 
 /**
  * The side-cache key of a profile: where the catalog is (its location, not this session's connection id), the
