@@ -3,10 +3,11 @@ import { VECTOR_SCAN_WASM } from './vectorScan.wasm'
 /**
  * A vector column's hot loop in the Summary: per vector, the sum of the squares of its items (its norm; zero
  * only for an all-zero vector, NaN for one with a NaN item) and a 64-bit hash of its items' bits, as two 32-bit
- * words (for exact duplicates). Float32 vectors go through WebAssembly SIMD (vectorScan.wat; ~2.5× the fastest JavaScript loop,
- * the copy into its memory included); this file holds the same computation in JavaScript, which the tests compare
- * it with bit for bit, and which runs where WebAssembly SIMD does not. Float64 vectors are hashed the same way
- * over their 32-bit words. vectorScan.wat says how the sums and the hash are laid out.
+ * words (for exact duplicates). Float32 vectors go through WebAssembly SIMD (vectorScan.wat): over 1M 768-d rows
+ * ~0.3 s in the kernel and ~0.45 s for the copy into its memory and the statistics around it, where the fastest
+ * JavaScript loop took ~1.4 s. This file holds the same computation in JavaScript, which the tests compare it with
+ * bit for bit, and which runs where WebAssembly SIMD does not. Float64 vectors are hashed the same way over their
+ * 32-bit words. vectorScan.wat says how the sums and the hash are laid out.
  */
 
 /** Receives each vector's sum of squares, the two words of its hash, and its row in the scanned items, in row order. */

@@ -6,7 +6,7 @@ import type { ColumnProfile } from '../../../src/contract'
 import { float32Vectors, seededRandom, withNulls } from '../../../src/core/arrow'
 import { ColumnAccumulator } from '../../../src/core/profile/columns'
 import { scanVectors, vectorScanEngine, wordsOf } from '../../../src/core/profile/vectorScan'
-// @ts-expect-error -- a plain .mjs script without types; it exports the two functions used here.
+// @ts-expect-error -- a plain .mjs script without types (moduleSourceOf is what `npm run wasm` writes for a .wat).
 import { moduleSourceOf } from '../../../scripts/wasm.mjs'
 
 const watPath = fileURLToPath(new URL('../../../src/core/profile/vectorScan.wat', import.meta.url))
@@ -34,9 +34,10 @@ function awkwardItems(count: number, seed: number): Float32Array {
   return Float32Array.from({ length: count }, () => (random() < 0.002 ? special[Math.floor(random() * special.length)]! : (random() * 2 - 1) * 10 ** Math.floor(random() * 6 - 3)))
 }
 
-function vectorProfile(column: Vector): NonNullable<ColumnProfile['vector']> {
-  const accumulator = new ColumnAccumulator(new Field('vec', column.type, true))
-  accumulator.add(column)
+/** The vector profile of batches added one by one, as the scan adds each batch's column. */
+function vectorProfile(...batches: Vector[]): NonNullable<ColumnProfile['vector']> {
+  const accumulator = new ColumnAccumulator(new Field('vec', batches[0]!.type, true))
+  for (const column of batches) accumulator.add(column)
   return accumulator.result().vector!
 }
 
@@ -158,7 +159,7 @@ describe('exact duplicate vectors in a profile', () => {
     expect(profile.duplicateVectors).toBe(rows - patterns.size)
   })
 
-  it('are found across chunks read two ways (one with nulls, read through Arrow; one read from its buffers)', () => {
+  it('are found across batches read two ways (one with nulls, read through Arrow; one read from its buffers)', () => {
     const d = 20
     const row = Float32Array.from({ length: d }, (_, k) => k * 0.5 - 3)
     const first = new Float32Array(3 * d)
@@ -167,10 +168,8 @@ describe('exact duplicate vectors in a profile', () => {
     const second = new Float32Array(2 * d)
     second.set(row, 0)
     second.set(row.map((x) => x + 2), d)
-    // The first chunk has a null (its third row), so it is read row by row; the second from its buffers.
-    const withANull = withNulls(float32Vectors(first, d), (r) => r !== 2)
-    const column = withANull.concat(float32Vectors(second, d))
-    const profile = vectorProfile(column)
+    // The first batch has a null (its third row), so it is read row by row; the second from its buffers.
+    const profile = vectorProfile(withNulls(float32Vectors(first, d), (r) => r !== 2), float32Vectors(second, d))
     expect(profile.duplicateVectors).toBe(1)
     expect(profile.zeroVectors).toBe(0)
   })
