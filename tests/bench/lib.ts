@@ -118,12 +118,12 @@ export async function spawnServer(args: string[], env?: NodeJS.ProcessEnv): Prom
   return { url, child }
 }
 
-/** The line a measuring child process prints its result on (`RESULT <json>`), read by {@link runMeasuredChild}. */
 /**
  * This process's own peak RSS (MiB): VmHWM, the high-water mark of its address space. Not
  * `process.resourceUsage().maxRSS`: Linux carries a process's maxrss across exec, so a child started by a large
- * process reports at least the RSS its parent had when it forked (a map job spawned by the 1 GB bench process read
- * 797 MiB, run from a shell 510–624 MiB). Elsewhere (no /proc), maxRSS is what there is.
+ * process reports at least the RSS its parent had when it forked (a map job spawned twice by a process that had done
+ * the bench's work read 797.34 MiB both times; its own VmHWM was 595–607 MiB). Elsewhere (no /proc), maxRSS is
+ * what there is.
  */
 export function peakRssMiB(): number {
   if (!existsSync('/proc/self/status')) return Math.round(process.resourceUsage().maxRSS / 1024)
@@ -131,6 +131,7 @@ export function peakRssMiB(): number {
   return Math.round(kb / 1024)
 }
 
+/** The line a measuring child process prints its result on (`RESULT <json>`), read by {@link runMeasuredChild}. */
 export function printResult(result: unknown): void {
   process.stdout.write(`RESULT ${JSON.stringify(result)}\n`)
 }

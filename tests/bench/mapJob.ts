@@ -1,8 +1,9 @@
 /**
  * The map job alone, in its own process, for its peak RSS (the bench process also holds the bare scans' state):
  * `node --import tsx tests/bench/mapJob.ts <catalog root> [pca | umap <sample>]` prints `{ rows, ms, maxRssMiB }`
- * as JSON (the peak is this process's own: VmHWM, see `peakRssMiB`). It makes the coordinates as the app does (`mapColumn`, or `umapColumn` with its worker thread, whose
- * memory is this process's too) and encodes them as the app keeps them (`encodeMap`).
+ * as JSON (the peak is this process's own: VmHWM, see `peakRssMiB`). It makes the coordinates as the app does
+ * (`mapColumn`, or `umapColumn` with its worker thread, whose memory is this process's too) and encodes them as the
+ * app keeps them (`encodeMap`).
  */
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import { encodeMap, mapColumn, umapColumn } from '../../src/core/map'
