@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads'
 import type { MapPhase } from '../../contract'
 import { BASIS_SOURCE, BASIS_STEPS } from './basisSource'
 import { GRAPH_SOURCE } from './graphSource'
+import { REDUCE_WASM } from './reduce.wasm'
 
 /**
  * The UMAP side of the map in a worker thread, so the process keeps answering while the layout is fitted and the
@@ -37,6 +38,8 @@ export interface UmapSetup {
 /** What the fit found beside the layout: the share of the sample's variance along the PCA's first two axes. */
 export interface Fitted {
   explained: [number, number]
+  /** What reduced the rows to k-d: reduce.wat in WebAssembly SIMD, or JavaScript where that did not compile. */
+  engine: 'wasm' | 'js'
 }
 
 const WORKER = `
@@ -65,10 +68,41 @@ function dist2(a, ao, b, bo) {
 }
 
 // The PCA's axes and shift, set by the fit. (v − mean)·axis = v·axis − mean·axis: the second term once, so a row
-// costs d·k multiply-adds, no subtractions. A sample row and the same vector met again in the scan go through this
-// one function, so the row lands exactly on its own UMAP point.
+// costs d·k multiply-adds, no subtractions. A sample row and the same vector met again in the scan go through the
+// same code (reduceRows), so the row lands exactly on its own UMAP point.
 let basis = null
 const shift = new Float64Array(k)
+
+// reduce.wat in WebAssembly SIMD where it compiles (two f64 lanes an instruction: ~5× the JavaScript loop below at
+// 768 × 16), the JavaScript loop where it does not. Its memory: axes (k·d f64), shifts, one widened row, then a
+// chunk of rows in and their k results out.
+const REDUCE_CHUNK = Math.max(1, Math.floor(262144 / (4 * Math.max(d, 1))))
+let kernel = null
+function setUpKernel() {
+  try {
+    const bytes = Uint8Array.from(atob(workerData.reduceWasm), (c) => c.charCodeAt(0))
+    const { exports } = new WebAssembly.Instance(new WebAssembly.Module(bytes))
+    const axesAt = 0
+    const shiftsAt = axesAt + k * d * 8
+    const scratchAt = shiftsAt + k * 8
+    const itemsAt = scratchAt + d * 8
+    const outAt = itemsAt + Math.ceil((REDUCE_CHUNK * d * 4) / 8) * 8
+    const needed = outAt + REDUCE_CHUNK * k * 8
+    if (needed > exports.memory.buffer.byteLength) exports.memory.grow(Math.ceil((needed - exports.memory.buffer.byteLength) / 65536))
+    const buffer = exports.memory.buffer
+    const axes = new Float64Array(buffer, axesAt, k * d)
+    for (let i = 0; i < k * d; i++) axes[i] = basis[i]
+    new Float64Array(buffer, shiftsAt, k).set(shift)
+    kernel = {
+      items: new Float32Array(buffer, itemsAt, REDUCE_CHUNK * d),
+      out: new Float64Array(buffer, outAt, REDUCE_CHUNK * k),
+      run: (rows) => exports.reduce(itemsAt, rows, d, axesAt, k, shiftsAt, outAt, scratchAt),
+    }
+  } catch {
+    kernel = null
+  }
+}
+
 function reduceInto(values, o, out, oo) {
   let check = 0
   let j = 0
@@ -99,6 +133,26 @@ function reduceInto(values, o, out, oo) {
   return check === 0
 }
 
+// Rows [0, rows) of \`values\` (rows × d) reduced into \`out\` (rows × k, Float32); \`finite[r]\` says whether row r's values are all finite.
+function reduceRows(values, rows, out, finite) {
+  if (!kernel) {
+    for (let r = 0; r < rows; r++) finite[r] = reduceInto(values, r * d, out, r * k) ? 1 : 0
+    return
+  }
+  for (let first = 0; first < rows; first += REDUCE_CHUNK) {
+    const n = Math.min(REDUCE_CHUNK, rows - first)
+    kernel.items.set(values.subarray(first * d, (first + n) * d))
+    kernel.run(n)
+    const res = kernel.out
+    for (let i = 0; i < n * k; i++) out[first * k + i] = res[i]
+    for (let i = 0; i < n; i++) {
+      let check = 0
+      for (let j = 0; j < k; j++) check += res[i * k + j] * 0
+      finite[first + i] = check === 0 ? 1 : 0
+    }
+  }
+}
+
 let reduced = null
 function fitBasisAndReduce() {
   // The PCA is fitted on every few rows of the sample (still spread over the table): any subspace that keeps most
@@ -111,8 +165,9 @@ function fitBasisAndReduce() {
   const fitted = fitBasis(some, m, d, k, (step) => phase('basis', step, steps))
   basis = fitted.axes
   for (let j = 0; j < k; j++) { let s = 0; for (let q = 0; q < d; q++) s += fitted.mean[q] * basis[j * d + q]; shift[j] = s }
+  setUpKernel()
   reduced = new Float32Array(n * k)
-  for (let i = 0; i < n; i++) reduceInto(sample, i * d, reduced, i * k)
+  reduceRows(sample, n, reduced, new Uint8Array(n))
   phase('basis', steps, steps)
   return fitted.explained
 }
@@ -210,7 +265,6 @@ function fit() {
   return explained
 }
 
-const z = new Float32Array(k)
 const probeC = new Int32Array(PROBE)
 const probeD = new Float64Array(PROBE)
 const nearI = new Int32Array(PLACE)
@@ -220,12 +274,18 @@ function place(values, rows, pre) {
   const xy = new Float32Array(rows * 2)
   const kind = new Uint8Array(rows)
   const probes = Math.min(PROBE, cells)
+  // Every row of the batch reduced at once (rows left off by \`pre\` too: their values are zeros or a NaN row's, and
+  // their results are not read).
+  const z = new Float32Array(rows * k)
+  const finite = new Uint8Array(rows)
+  reduceRows(values, rows, z, finite)
   for (let r = 0; r < rows; r++) {
     if (pre[r] !== 0) { kind[r] = pre[r]; continue }
-    if (!reduceInto(values, r * d, z, 0)) { kind[r] = 1; continue }
+    if (!finite[r]) { kind[r] = 1; continue }
+    const zo = r * k
     let pc = 0
     for (let c = 0; c < cells; c++) {
-      const dd = dist2(z, 0, centroids, c * k)
+      const dd = dist2(z, zo, centroids, c * k)
       if (pc === probes && dd >= probeD[probes - 1]) continue
       let p = pc < probes ? pc++ : probes - 1
       while (p > 0 && probeD[p - 1] > dd) { probeD[p] = probeD[p - 1]; probeC[p] = probeC[p - 1]; p-- }
@@ -236,7 +296,7 @@ function place(values, rows, pre) {
       const c = probeC[t]
       for (let u = starts[c]; u < starts[c + 1]; u++) {
         const i = order[u]
-        const dd = dist2(z, 0, reduced, i * k)
+        const dd = dist2(z, zo, reduced, i * k)
         if (have === PLACE && dd >= nearD[PLACE - 1]) continue
         let p = have < PLACE ? have++ : PLACE - 1
         while (p > 0 && nearD[p - 1] > dd) { nearD[p] = nearD[p - 1]; nearI[p] = nearI[p - 1]; p-- }
@@ -259,7 +319,7 @@ function place(values, rows, pre) {
 parentPort.on('message', (m) => {
   if (m.type === 'fit') {
     const explained = fit()
-    parentPort.postMessage({ type: 'fitted', explained })
+    parentPort.postMessage({ type: 'fitted', explained, engine: kernel ? 'wasm' : 'js' })
     return
   }
   const { xy, kind } = place(new Float32Array(m.buffer, 0, m.rows * d), m.rows, m.pre)
@@ -284,13 +344,13 @@ export class UmapWorker {
     this.worker = new Worker(WORKER, {
       eval: true,
       execArgv: [],
-      workerData: { umapPath: require.resolve('umap-js'), setup },
+      workerData: { umapPath: require.resolve('umap-js'), setup, reduceWasm: REDUCE_WASM },
       transferList: [setup.sample.buffer as ArrayBuffer],
     })
     this.worker.on('message', (m: FromWorker) => {
       if (m.type === 'phase') onPhase?.({ name: m.name, done: m.done, total: m.total })
       else if (m.type === 'fitted') {
-        this.fitting?.resolve({ explained: m.explained })
+        this.fitting?.resolve({ explained: m.explained, engine: m.engine })
         this.fitting = null
       } else {
         const w = this.waiting.get(m.id)

@@ -1,16 +1,9 @@
-import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { Field, FixedSizeList, Float64, makeData, makeVector, type Vector } from 'apache-arrow'
 import { describe, expect, it } from 'vitest'
 import type { ColumnProfile } from '../../../src/contract'
 import { float32Vectors, seededRandom, withNulls } from '../../../src/core/arrow'
 import { ColumnAccumulator } from '../../../src/core/profile/columns'
 import { scanVectors, vectorScanEngine, wordsOf } from '../../../src/core/profile/vectorScan'
-// @ts-expect-error -- a plain .mjs script without types (moduleSourceOf is what `npm run wasm` writes for a .wat).
-import { moduleSourceOf } from '../../../scripts/wasm.mjs'
-
-const watPath = fileURLToPath(new URL('../../../src/core/profile/vectorScan.wat', import.meta.url))
-
 /** Every vector's [squares, hash's h word, hash's g word] from one engine. */
 function scanAll(items: Float32Array | Float64Array, rows: number, d: number, engine: 'wasm' | 'js'): Array<[number, number, number]> {
   const out: Array<[number, number, number]> = []
@@ -47,11 +40,6 @@ function float64Vectors(values: Float64Array, d: number): Vector {
 }
 
 describe('the vector scan (the Summary’s loop over a vector column)', () => {
-  it('is the compiled vectorScan.wat: `npm run wasm` would write the committed module unchanged', async () => {
-    const committed = readFileSync(watPath.replace(/\.wat$/, '.wasm.ts'), 'utf8')
-    expect(await moduleSourceOf(watPath)).toBe(committed)
-  })
-
   it('runs in WebAssembly SIMD here', () => {
     expect(vectorScanEngine()).toBe('wasm')
   })
