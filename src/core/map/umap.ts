@@ -100,7 +100,7 @@ export async function umapColumn(client: NamespaceClient, table: TableRef, versi
       const vectors = batch.getChild(column)
       if (!vectors) continue
       for (const data of vectors.data as Data[]) {
-        const { values, pre } = chunkForWorker(data, d)
+        const { values, pre } = chunkForWorker(data, d, (length) => worker.values(length))
         pending.push(worker.place(values, data.length, pre))
         while (pending.length > IN_FLIGHT) take(await pending.shift()!)
       }
@@ -135,18 +135,21 @@ export async function umapColumn(client: NamespaceClient, table: TableRef, versi
 }
 
 /**
- * A scanned chunk as the worker takes it: its values in a fresh buffer (handed over, not copied again; Lance's own
- * buffers cannot be) and, per row, why it is left off before any arithmetic (2 null, 1 NaN, 3 another length).
+ * A scanned chunk as the worker takes it: its values in a buffer of their own from `room` (one the worker handed
+ * back, or a new one; handed over, not copied again — Lance's own buffers cannot be) and, per row, why it is left
+ * off before any arithmetic (2 null, 1 NaN, 3 another length; such rows' values are not read).
  * Fixed-size Float32 lists are copied in one go (the worker finds NaNs on its pass); other lists item by item.
  */
-function chunkForWorker(data: Data, d: number): { values: Float32Array; pre: Uint8Array } {
+function chunkForWorker(data: Data, d: number, room: (length: number) => Float32Array): { values: Float32Array; pre: Uint8Array } {
   const pre = new Uint8Array(data.length)
   const straight = projectable(data, d)
   if (straight) {
     if (data.nullCount > 0) for (let i = 0; i < data.length; i++) if (!data.getValid(i)) pre[i] = PRE.nulls
-    return { values: straight.slice(), pre }
+    const values = room(straight.length)
+    values.set(straight)
+    return { values, pre }
   }
-  const values = new Float32Array(data.length * d)
+  const values = room(data.length * d)
   let r = 0
   eachVector(
     makeVector(data),

@@ -323,11 +323,12 @@ parentPort.on('message', (m) => {
     return
   }
   const { xy, kind } = place(new Float32Array(m.buffer, 0, m.rows * d), m.rows, m.pre)
-  parentPort.postMessage({ type: 'placed', id: m.id, xy, kind }, [xy.buffer, kind.buffer])
+  // The values' buffer goes back too, to hold a later batch (a new 3 MB buffer per batch kept the main thread's collector busy).
+  parentPort.postMessage({ type: 'placed', id: m.id, xy, kind, buffer: m.buffer }, [xy.buffer, kind.buffer, m.buffer])
 })
 `
 
-type FromWorker = ({ type: 'phase' } & MapPhase) | ({ type: 'fitted' } & Fitted) | ({ type: 'placed'; id: number } & Placed)
+type FromWorker = ({ type: 'phase' } & MapPhase) | ({ type: 'fitted' } & Fitted) | ({ type: 'placed'; id: number; buffer: ArrayBuffer } & Placed)
 
 export class UmapWorker {
   private readonly worker: Worker
@@ -335,6 +336,8 @@ export class UmapWorker {
   private fitting: { resolve: (f: Fitted) => void; reject: (e: unknown) => void } | null = null
   private next = 0
   private failure: unknown = null
+  /** Buffers the worker has handed back with its answers, for the next batches' values. */
+  private readonly free: ArrayBuffer[] = []
 
   /** Takes over `setup.sample`'s buffer (handed to the worker). `onPhase` hears each step of the fit as it goes. */
   constructor(setup: UmapSetup, onPhase?: (phase: MapPhase) => void) {
@@ -355,6 +358,7 @@ export class UmapWorker {
       } else {
         const w = this.waiting.get(m.id)
         this.waiting.delete(m.id)
+        this.free.push(m.buffer)
         w?.resolve({ xy: m.xy, kind: m.kind })
       }
     })
@@ -380,7 +384,17 @@ export class UmapWorker {
     })
   }
 
-  /** Places `rows` vectors (`values`, rows × d, taken over); `pre` marks rows already left off (1 NaN, 2 null, 3 wrong length). */
+  /** Room for `length` float32 values: a buffer the worker gave back when one is large enough, else a new one. */
+  values(length: number): Float32Array {
+    const i = this.free.findIndex((buffer) => buffer.byteLength >= length * 4)
+    const buffer = i >= 0 ? this.free.splice(i, 1)[0]! : new ArrayBuffer(length * 4)
+    return new Float32Array(buffer, 0, length)
+  }
+
+  /**
+   * Places `rows` vectors (`values`, rows × d, taken over: its buffer comes back through {@link values}); `pre` marks
+   * rows already left off (1 NaN, 2 null, 3 wrong length).
+   */
   place(values: Float32Array, rows: number, pre: Uint8Array): Promise<Placed> {
     if (this.failure) return Promise.reject(this.failure)
     const id = this.next++
