@@ -73,7 +73,7 @@ function dist2(a, ao, b, bo) {
 let basis = null
 const shift = new Float64Array(k)
 
-// reduce.wat in WebAssembly SIMD where it compiles (two f64 lanes an instruction: ~5× the JavaScript loop below at
+// reduce.wat in WebAssembly SIMD where it compiles (two f64 lanes an instruction: ~3× the JavaScript loop below at
 // 768 × 16), the JavaScript loop where it does not. Its memory: axes (k·d f64), shifts, one widened row, then a
 // chunk of rows in and their k results out.
 const REDUCE_CHUNK = Math.max(1, Math.floor(262144 / (4 * Math.max(d, 1))))
@@ -274,8 +274,8 @@ function place(values, rows, pre) {
   const xy = new Float32Array(rows * 2)
   const kind = new Uint8Array(rows)
   const probes = Math.min(PROBE, cells)
-  // Every row of the batch reduced at once (rows left off by \`pre\` too: their values are zeros or a NaN row's, and
-  // their results are not read).
+  // Every row of the batch reduced at once (rows left off by \`pre\` too: their values may be anything, and their
+  // results are not read).
   const z = new Float32Array(rows * k)
   const finite = new Uint8Array(rows)
   reduceRows(values, rows, z, finite)
