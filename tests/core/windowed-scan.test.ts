@@ -28,17 +28,19 @@ describe('scanWindows (a plain view read as bounded queries, the next opened hal
     await removeDir(base)
   })
 
-  it('hands on every row once, in table order, whatever the window (the next query opened early)', async () => {
-    for (const window of [250, 300, 600, 64, 1000]) {
-      const ids: number[] = []
-      const sizes: number[] = []
-      for await (const batch of scanWindows(table, {}, undefined, window)) {
-        sizes.push(batch.numRows)
-        for (const v of batch.getChild('id')!) ids.push(v as number)
+  it('hands on every row once, in table order, whatever the window (the next query opened early, or when asked)', async () => {
+    for (const nextEarly of [true, false]) {
+      for (const window of [250, 300, 600, 64, 1000]) {
+        const ids: number[] = []
+        const sizes: number[] = []
+        for await (const batch of scanWindows(table, {}, undefined, window, nextEarly)) {
+          sizes.push(batch.numRows)
+          for (const v of batch.getChild('id')!) ids.push(v as number)
+        }
+        expect(ids, `window ${window}, next early ${nextEarly}`).toEqual(Array.from({ length: FRAGMENTS * PER_FRAGMENT }, (_, i) => i))
+        // Windows of 250 span three batches (100, 100, 50 ...): the next window is opened at 200 rows, before the last.
+        if (window === 250) expect(sizes.slice(0, 6)).toEqual([100, 100, 50, 50, 100, 100])
       }
-      expect(ids, `window ${window}`).toEqual(Array.from({ length: FRAGMENTS * PER_FRAGMENT }, (_, i) => i))
-      // Windows of 250 span three batches (100, 100, 50 ...): the next window is opened at 200 rows, before the last.
-      if (window === 250) expect(sizes.slice(0, 6)).toEqual([100, 100, 50, 50, 100, 100])
     }
   })
 

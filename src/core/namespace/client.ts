@@ -74,6 +74,16 @@ export interface ReadPageOptions extends CallOptions {
 /** `create` fails if the table exists, `overwrite` replaces it, `exist_ok` opens the existing one. */
 export type CreateMode = 'create' | 'overwrite' | 'exist_ok'
 
+export interface ScanOptions {
+  signal?: AbortSignal
+  /**
+   * Dir, plain views (read in windows of 8,192 rows): open the next window's query halfway through this one, so
+   * Lance reads it while the rest is used (default true). A consumer slower than Lance gains nothing from it and
+   * holds a window more (export: ~50 MiB), so it passes false.
+   */
+  nextWindowEarly?: boolean
+}
+
 /**
  * The one namespace API the app uses (the catalog specification's namespace client).
  * Implementations: `dir` (local directory through @lancedb/lancedb) and `rest` (a REST catalog server).
@@ -96,7 +106,7 @@ export interface NamespaceClient {
   /** Rows of the view (the table's row count for a view without filter or search), at the view's version. */
   countRows(id: TableId, options?: ViewOptions): Promise<number>
   /** Every row of the view, batch by batch (dir: one streaming Lance query; rest: paged server queries). */
-  scan(id: TableId, view: TableViewSpec, options?: { signal?: AbortSignal }): AsyncIterable<RecordBatch>
+  scan(id: TableId, view: TableViewSpec, options?: ScanOptions): AsyncIterable<RecordBatch>
   /**
    * `column` and `_rowaddr` (uint64: fragment << 32 | offset) of every row at `version`, where the engine can say
    * (dir: Lance; absent over REST). Same address in two versions = the same stored row, unchanged.

@@ -22,9 +22,10 @@ interface OpenWindow {
  * The next window's query is opened once half of this one has been handed on: Lance starts reading it while
  * the consumer works through the rest, instead of after it has asked for more. Waiting for each new query's
  * first batch cost ~0.5 s of a profile's 4.3 s over 1M 768-d rows; opening it early costs ~45 MiB more peak RSS
- * (measured with the profile's scan, 2026-11-30).
+ * (measured with the profile's scan, 2026-11-30). `nextEarly` false opens each only when asked (export: its writer
+ * is slower than Lance, so an early window only held ~50 MiB more).
  */
-export async function* scanWindows(table: LanceTable, view: TableViewSpec, signal?: AbortSignal, window = SCAN_WINDOW_ROWS): AsyncGenerator<RecordBatch> {
+export async function* scanWindows(table: LanceTable, view: TableViewSpec, signal?: AbortSignal, window = SCAN_WINDOW_ROWS, nextEarly = true): AsyncGenerator<RecordBatch> {
   const open = (offset: number): OpenWindow => {
     const batches = (buildQuery(table, view, { offset, limit: window }) as AsyncIterable<RecordBatch>)[Symbol.asyncIterator]()
     const first = batches.next()
@@ -40,7 +41,7 @@ export async function* scanWindows(table: LanceTable, view: TableViewSpec, signa
       let rows = 0
       for (let step = await current.first; !step.done; step = await current.batches.next()) {
         rows += step.value.numRows
-        if (following === null && rows * 2 >= window && rows < window) following = open(offset + window)
+        if (nextEarly && following === null && rows * 2 >= window && rows < window) following = open(offset + window)
         yield step.value
       }
       if (rows < window) return

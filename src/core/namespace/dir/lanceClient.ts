@@ -7,7 +7,7 @@ import { schemaFields } from '../../arrow'
 import * as lifecycle from './lifecycle'
 import { indexNotFound, tagExists, tagNotFound, versionNotFound } from '../errors'
 import type { DirQueries } from './queries'
-import { listAll, type CallOptions, type CreateMode, type DescribeOptions, type ExplainOptions, type ListOptions, type ReadPageOptions, type TableDescription, type ViewOptions } from '../client'
+import { listAll, type CallOptions, type CreateMode, type DescribeOptions, type ExplainOptions, type ListOptions, type ReadPageOptions, type ScanOptions, type TableDescription, type ViewOptions } from '../client'
 import { assertComponent, assertNamespacePath, assertTableId, type NamespacePath, type TableId } from '../path'
 
 /** Listing page size when the caller gives none. Always explicit: lancedb's own default was 10 (lancedb#3914). */
@@ -131,7 +131,7 @@ export abstract class LanceDirClient {
     return this.queries.count(id, options.view ?? {}, options)
   }
 
-  scan(id: TableId, view: TableViewSpec, options: { signal?: AbortSignal } = {}): AsyncIterable<RecordBatch> {
+  scan(id: TableId, view: TableViewSpec, options: ScanOptions = {}): AsyncIterable<RecordBatch> {
     assertTableId(id)
     return this.queries.scan(id, view, options)
   }

@@ -10,7 +10,7 @@ import { emptyIpcStream, toIpcStream } from '../../arrow'
 import { queryToIpcStream, viewSchema } from '../../query/pageBytes'
 import { scanSorted, sortedRowIds, takeInOrder } from '../../query/sortedReads'
 import { assertViewMatchesSchema } from '../../query/validate'
-import { scanWindows } from '../../query/windowedScan'
+import { SCAN_WINDOW_ROWS, scanWindows } from '../../query/windowedScan'
 import type { TableHandles } from './handles'
 
 /** Rows per batch of {@link DirQueries.scanRowAddresses}' one read (see there). */
@@ -154,13 +154,13 @@ export class DirQueries {
   }
 
   /** Every row of the view, batch by batch, from one streaming Lance query (no offset paging). */
-  async *scan(id: TableId, asked: TableViewSpec, options: CallOptions & QueryWindow = {}): AsyncGenerator<RecordBatch> {
+  async *scan(id: TableId, asked: TableViewSpec, options: CallOptions & QueryWindow & { nextWindowEarly?: boolean } = {}): AsyncGenerator<RecordBatch> {
     const { table } = await this.run(id, () => this.checked(id, asked))
     const view = await this.run(id, () => this.searchable(table, asked))
     const iterator = isSorted(view)
       ? scanSorted(table, view, options.signal)
       : !view.search && !viewNarrowsRows(view) && options.offset === undefined && options.limit === undefined
-        ? scanWindows(table, view, options.signal)
+        ? scanWindows(table, view, options.signal, SCAN_WINDOW_ROWS, options.nextWindowEarly !== false)
         : buildQuery(table, view, options)[Symbol.asyncIterator]()
     yield* this.batchesOf(id, iterator, options.signal)
   }

@@ -3,7 +3,7 @@ import { AppError, type Page } from '../../../contract'
 import { viewPredicate, type TableViewSpec } from '../../../contract'
 import { operationOf, ORDER_APPLIED_HEADER, queryTableRequest } from './queryRequest'
 import { restScan, countFromReply, indexesFromReply } from './queries'
-import type { CallOptions, CreateMode, DescribeOptions, ExplainOptions, IndexSummary, ListOptions, NamespaceClient, ReadPageOptions, TableDescription, ViewOptions } from '../client'
+import type { CallOptions, CreateMode, DescribeOptions, ExplainOptions, IndexSummary, ListOptions, NamespaceClient, ReadPageOptions, ScanOptions, TableDescription, ViewOptions } from '../client'
 import { assertComponent, assertNamespacePath, assertTableId, formatNamespace, formatTableId, type NamespacePath, type TableId } from '../path'
 import { CapabilityMap } from './capabilities'
 import { headerOf, RestTransport, type RequestSpec } from './http'
@@ -343,7 +343,7 @@ export class RestNamespaceClient implements NamespaceClient {
     return r.version
   }
 
-  scan(id: TableId, view: TableViewSpec, options: { signal?: AbortSignal } = {}): AsyncIterable<arrow.RecordBatch> {
+  scan(id: TableId, view: TableViewSpec, options: ScanOptions = {}): AsyncIterable<arrow.RecordBatch> {
     assertTableId(id)
     return restScan((offset, limit) => this.readPage(id, { offset, limit, view, signal: options.signal }), view, options.signal)
   }
