@@ -23,7 +23,8 @@ function devServerCsp(): Plugin {
 // Main and preload are built as CommonJS (package.json has no "type": "module") so that main and
 // @lancedb/lancedb share apache-arrow's CJS copy (instanceof works; see the README's notes).
 export default defineConfig({
-  main: { build: { rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } } } },
+  // Main (the window, menus, dialogs, keychain) and the catalog host it starts as a utility process (src/host).
+  main: { build: { rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts'), host: resolve(__dirname, 'src/host/index.ts') } } } },
   preload: { build: { rollupOptions: { input: { index: resolve(__dirname, 'src/preload/index.ts') } } } },
   renderer: {
     root: resolve(__dirname, 'src/renderer'),

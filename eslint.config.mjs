@@ -79,8 +79,28 @@ export default tseslint.config(
     },
   },
   {
+    // Main only orchestrates (window, menus, dialogs, keychain): the core runs in the catalog host process, so main
+    // takes only types from core, and from the host only what they say to each other (src/host/protocol.ts).
     files: ['src/main/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [...noAppLayers('preload', 'renderer', 'harness', 'server')] }] },
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...noAppLayers('preload', 'renderer', 'harness', 'server'),
+            { regex: '^\\.\\./core(/|$)', allowTypeImports: true, message: 'main runs no core: it lives in the catalog host process (src/host); import types only' },
+            { regex: '^\\.\\./host/(?!protocol$)', message: 'main talks to the catalog host through src/host/protocol.ts only' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The catalog host process (src/host): Node only, no Electron (a utility process has none of main's API), and core
+    // through its entry points, as the harness and the server use it.
+    files: ['src/host/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...noElectronReactDom, ...noAppLayers('main', 'preload', 'renderer', 'harness', 'server'), onlyCoreEntryPoints] }] },
   },
   {
     // A sandboxed preload's `require` loads only `electron` (and events, timers, url): any other run-time import,

@@ -44,6 +44,12 @@ const columnNames = z.array(z.string().min(1).max(1024)).min(1).max(1000)
 
 export const api = {
   'app/info': method<AppInfo>()(z.object({})),
+  /**
+   * Start the catalog host again after it stopped or stopped answering (the desktop app runs the core in its own
+   * process; main answers this, ending a host that does not answer first). The new host reopens the catalogs that
+   * were open, under the same connection ids. Refused elsewhere.
+   */
+  'app/restartHost': method<null>()(z.object({})),
   'connections/list': method<ConnectionInfo[]>()(z.object({})),
   'connections/openDirectory': method<ConnectionInfo>()(
     z.object({ path: z.string().min(1, 'must not be empty').max(4096) }),
@@ -250,5 +256,16 @@ export interface Events {
   'jobs/progress': JobInfo
   /** A menu command or accelerator handled by the renderer. */
   'app/command': { command: 'open-directory' | 'refresh' | 'import' | 'connect-server' }
+  /**
+   * The desktop app's catalog host process stopped unexpectedly (`stopped`: why, in words), has not answered for a
+   * while (`unresponsive`: it may still come back), or runs (again) (`running`; after `app/restartHost` every read
+   * may be stale). Main sends it; the harness never does.
+   */
+  'host/status': HostStatus
 }
+
+export type HostStatus =
+  | { state: 'stopped'; message: string; detail?: string }
+  | { state: 'unresponsive'; message: string; silentSeconds: number }
+  | { state: 'running'; restarts: number }
 export type EventName = keyof Events

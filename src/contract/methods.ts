@@ -7,6 +7,7 @@ import type { Method } from './api'
  */
 export const METHOD_NAMES = [
   'app/info',
+  'app/restartHost',
   'connections/list',
   'connections/openDirectory',
   'connections/close',

@@ -29,6 +29,11 @@ export function hostHandlers(options: HostOptions, initial: () => Promise<Initia
         canPickDirectory: options.pickDirectory !== undefined,
       }
     },
+    // Main answers it in the desktop app (the catalog host is its child process); anywhere else the core runs in the
+    // process that serves the window, and restarting it is restarting that program.
+    'app/restartHost': async () => {
+      throw new AppError('unsupported', 'Only the desktop app restarts its catalog host', { hint: 'Restart the harness or the server instead' })
+    },
     'dialogs/pickDirectory': async () => {
       if (!options.pickDirectory) throw new AppError('unsupported', 'No folder dialog here; type or paste the path instead')
       return { path: await options.pickDirectory() }

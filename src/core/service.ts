@@ -1,4 +1,4 @@
-import { api, fail, isMethod, ok, parseInput, type ConnectionInfo, type EventName, type Events, type Result, type StorageOptions } from '../contract'
+import { api, fail, isMethod, ok, parseInput, type ConnectionInfo, type EventName, type Events, type JobInfo, type Method, type Result, type StorageOptions } from '../contract'
 import type { NamespaceClient } from './namespace/client'
 import { toAppError } from './errors'
 import './namespace/dir'
@@ -15,7 +15,7 @@ import { MemorySecretStore } from './connections/model'
 import { RemoteConnectionsModule } from './connections/module'
 import { ObjectStoreConnectionsModule } from './connections/objectStoreModule'
 import { ObjectStoreConnectionStore, type SavedObjectStore } from './connections/objectStoreStore'
-import { OpenConnections, type RecentsStore } from './connections/openConnections'
+import { OpenConnections, type OpenedCatalog, type RecentsStore } from './connections/openConnections'
 import { isReadOnlyStore, MemoryReadOnlyStore, type ReadOnlyStore } from './connections/readOnly'
 import { CatalogModule } from './catalog/module'
 import { QueryModule } from './query/module'
@@ -25,7 +25,7 @@ import { hostHandlers, type HostOptions } from './host'
 import { joinHandlers, type Handlers } from './handlers'
 import { MemorySideCache, type SideCache } from './sideCache'
 
-export { MemoryRecentsStore, type RecentsStore } from './connections/openConnections'
+export { MemoryRecentsStore, type OpenedCatalog, type RecentsStore } from './connections/openConnections'
 export type { Handlers } from './handlers'
 
 export interface ServiceOptions extends HostOptions {
@@ -40,6 +40,8 @@ export interface ServiceOptions extends HostOptions {
   sideCache?: SideCache
   /** Push an event to the renderer (job changes: `jobs/progress`). */
   emit?: <E extends EventName>(name: E, payload: Events[E]) => void
+  /** The open catalogs changed (the desktop's host process tells main, which reopens them after a restart). */
+  onCatalogsChanged?: (open: OpenedCatalog[]) => void
 }
 
 /**
@@ -84,7 +86,12 @@ export class CatalogService {
   constructor(private readonly options: ServiceOptions) {
     this.sideCache = options.sideCache ?? new MemorySideCache()
     const readOnly = options.readOnly ?? (isReadOnlyStore(options.recents) ? options.recents : new MemoryReadOnlyStore())
-    this.open = new OpenConnections({ recents: options.recents, readOnly, noteRecovery: (id, label, lines) => this.imports.noteRecovery(id, label, lines) })
+    this.open = new OpenConnections({
+      recents: options.recents,
+      readOnly,
+      noteRecovery: (id, label, lines) => this.imports.noteRecovery(id, label, lines),
+      onChange: options.onCatalogsChanged,
+    })
     const client = (connectionId: string) => this.open.client(connectionId)
     const cancellable = <T>(requestId: string | undefined, work: (signal: AbortSignal) => Promise<T>) => this.requests.run(requestId, work)
     const addConnection = (kind: ConnectionInfo['kind'], label: string, location: string, built: NamespaceClient, savedId?: string) =>
@@ -155,6 +162,21 @@ export class CatalogService {
     return this.open.openInitial(path, prepare, storageOptions)
   }
 
+  /**
+   * After the host restarted (desktop): open again the catalogs that were open, under their old ids, in the order
+   * they were opened — the one opened at start through `openInitial`'s path — and keep the records of the jobs the
+   * stopped host was running. A catalog that no longer opens is left closed, and the jobs history says why.
+   */
+  async reopen(catalogs: readonly OpenedCatalog[], lostJobs: readonly JobInfo[] = []): Promise<void> {
+    this.jobs.adopt(lostJobs)
+    this.open.keepIds(catalogs)
+    for (const catalog of catalogs) {
+      const [method, input] = reopening(catalog)
+      const result = await (catalog.initial ? this.openInitial(catalog.location).then(ok, (error: unknown) => fail(toAppError(error).toData())) : this.dispatch(method, input))
+      if (!result.ok) this.imports.jobs.note(catalog.id, catalog.location, `Not opened again after the catalog host restarted: ${result.error.message}`)
+    }
+  }
+
   client(connectionId: string): NamespaceClient {
     return this.open.client(connectionId)
   }
@@ -171,3 +193,9 @@ export class CatalogService {
   }
 }
 export { FileSideCache, MemorySideCache, type SideCache } from './sideCache'
+
+/** The method that opens `catalog` again: a saved REST server or bucket by its saved id, a directory by its path. */
+function reopening(catalog: OpenedCatalog): [Method, unknown] {
+  if (catalog.savedId) return [catalog.kind === 'rest' ? 'connections/saved/open' : 'connections/objectStore/open', { id: catalog.savedId }]
+  return ['connections/openDirectory', { path: catalog.location }]
+}

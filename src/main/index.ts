@@ -1,25 +1,21 @@
-import { app, BrowserWindow, dialog, ipcMain, Menu, session } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, Menu, session, utilityProcess } from 'electron'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { ConnectionStore, JsonFileConnectionRecords } from '../core/connections/store'
-import { ObjectStoreConnectionStore, type SavedObjectStore } from '../core/connections/objectStoreStore'
-import { ensureDemoCatalog } from '../core/demo'
-import { CatalogService } from '../core/service'
-import { SettingsFile } from '../core/settings'
-import { FileSideCache } from '../core/sideCache'
+import type { EventName, Events } from '../contract'
+import { HOST_ENTRY, type HostAsk } from '../host/protocol'
+import { CatalogHost, type HostProcess } from './catalogHost'
 import { createSenderCheck, registerIpc, sendEvent } from './ipc'
 import { buildMenu } from './menu'
 import { createSaveFile } from './saveDialog'
 import { SafeStorageSecretStore } from './secrets'
 import { createAppUrlCheck } from './security'
 import { createMainWindow } from './window'
-import { ensureLanceThreads } from '../core/lanceThreads'
-
-// Before any table operation: Lance sizes its CPU pool once (see lanceThreads.ts).
-ensureLanceThreads()
+import { WindowState } from './windowState'
 
 /**
- * Boot sequence. Order matters where commented; everything else is a list of registerX() calls.
+ * Boot sequence. Main only orchestrates — the window, the menu, native dialogs, the keychain — and every catalog
+ * call goes on to the catalog host, a utility process (src/host), so nothing a catalog or a file does can freeze
+ * or end the window. Order matters where commented; everything else is a list of registerX() calls.
  */
 let mainWindow: BrowserWindow | null = null
 
@@ -40,31 +36,45 @@ const IMPORT_FILTERS = [
 ]
 const isAppUrl = createAppUrlCheck(urls.indexUrl, urls.devServerUrl)
 const userData = app.getPath('userData')
-const settings = new SettingsFile(join(userData, 'settings.json'))
-// One secret store for REST keys and object-store secrets: both write the same encrypted file.
+const windowState = new WindowState(userData)
+// One secret store for REST keys and object-store secrets: both write the same encrypted file. Only main can use
+// safeStorage; the host asks for a secret when it opens a saved connection.
 const secrets = new SafeStorageSecretStore(join(userData, 'secrets.json'))
-const service = new CatalogService({
-  host: 'electron',
+const saveFile = createSaveFile(() => mainWindow)
+const emit = <E extends EventName>(name: E, payload: Events[E]) => sendEvent(mainWindow?.webContents ?? null, name, payload)
+
+const host = new CatalogHost({
+  // Electron's utility process: a Node process of its own; its stderr is kept to say why it stopped.
+  fork: () => utilityProcess.fork(join(__dirname, HOST_ENTRY), [], { serviceName: 'Lance catalog host', stdio: ['ignore', 'inherit', 'pipe'] }) as unknown as HostProcess,
+  userData,
   version: app.getVersion(),
-  recents: settings,
-  // Connection records hold no secrets; secrets are encrypted with safeStorage in their own file.
-  connections: new ConnectionStore(new JsonFileConnectionRecords(join(userData, 'connections.json')), secrets),
-  objectStoreConnections: new ObjectStoreConnectionStore(new JsonFileConnectionRecords<SavedObjectStore>(join(userData, 'object-store-connections.json')), secrets),
-  // Profiles and map coordinates per table version: beside the settings, never inside the user's catalog.
-  sideCache: new FileSideCache(join(userData, 'cache')),
-  emit: (name, payload) => sendEvent(mainWindow?.webContents ?? null, name, payload),
-  pickDirectory: async () => {
-    const options = { title: 'Open a Lance catalog directory', properties: ['openDirectory' as const] }
-    const picked = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options)
-    return picked.canceled ? null : (picked.filePaths[0] ?? null)
-  },
-  pickFiles: async (filters) => {
-    const options = { title: 'Import files', properties: ['openFile' as const, 'multiSelections' as const], filters: filters ?? IMPORT_FILTERS }
-    const picked = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options)
-    return picked.canceled ? [] : picked.filePaths
-  },
-  saveFile: createSaveFile(() => mainWindow),
+  answer: answerHost,
+  emit,
 })
+
+/** What the host asks of main: native dialogs (attached to the window) and the keychain. */
+async function answerHost(ask: HostAsk): Promise<unknown> {
+  switch (ask.op) {
+    case 'pickDirectory': {
+      const options = { title: 'Open a Lance catalog directory', properties: ['openDirectory' as const] }
+      const picked = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options)
+      return picked.canceled ? null : (picked.filePaths[0] ?? null)
+    }
+    case 'pickFiles': {
+      const options = { title: 'Import files', properties: ['openFile' as const, 'multiSelections' as const], filters: ask.filters ?? IMPORT_FILTERS }
+      const picked = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options)
+      return picked.canceled ? [] : picked.filePaths
+    }
+    case 'saveFile':
+      return saveFile({ defaultName: ask.defaultName, filters: ask.filters })
+    case 'secret.get':
+      return secrets.get(ask.key)
+    case 'secret.set':
+      return secrets.set(ask.key, ask.value)
+    case 'secret.delete':
+      return secrets.delete(ask.key)
+  }
+}
 
 // One instance: a second launch focuses the first window.
 if (!app.requestSingleInstanceLock()) app.quit()
@@ -80,18 +90,15 @@ app.whenReady().then(onReady, (error: unknown) => {
 
 async function onReady(): Promise<void> {
   denyAllPermissions()
+  // The host starts first (a utility process needs the app ready): it opens the demo catalog while the window loads.
+  host.start()
   // IPC before the window loads, so the renderer's first call finds its handler.
-  registerIpc(ipcMain, (method, input) => service.dispatch(method, input), createSenderCheck(() => mainWindow?.webContents ?? null, isAppUrl))
-  // The demo catalog is the embedded default; app/info waits for it while the window shows a loading state.
-  const demoRoot = join(userData, 'demo-catalog')
-  service.openInitial(demoRoot, () => ensureDemoCatalog(demoRoot)).catch(() => {
-    // kept by the service and reported through app/info
-  })
+  registerIpc(ipcMain, (method, input) => host.dispatch(method, input), createSenderCheck(() => mainWindow?.webContents ?? null, isAppUrl))
   // The window is known to the sender check before its page loads (the renderer calls while it loads).
-  mainWindow = await createMainWindow(settings, urls, isAppUrl, (created) => (mainWindow = created))
-  Menu.setApplicationMenu(buildMenu((command) => sendEvent(mainWindow?.webContents ?? null, 'app/command', { command }), process.platform === 'darwin'))
+  mainWindow = await createMainWindow(windowState, urls, isAppUrl, (created) => (mainWindow = created))
+  Menu.setApplicationMenu(buildMenu((command) => emit('app/command', { command }), process.platform === 'darwin'))
   app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) void createMainWindow(settings, urls, isAppUrl, (created) => (mainWindow = created))
+    if (BrowserWindow.getAllWindows().length === 0) void createMainWindow(windowState, urls, isAppUrl, (created) => (mainWindow = created))
   })
 }
 
@@ -104,6 +111,14 @@ app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit()
 })
 
-app.on('before-quit', () => {
-  void service.closeAll()
+// Quitting waits (a few seconds at most) for the host to cancel its jobs and close its catalogs: Electron ends a
+// utility process with the app, and an import cut off mid-write would only be undone at the next open.
+let hostStopped = false
+app.on('before-quit', (event) => {
+  if (hostStopped || !host.running) return
+  event.preventDefault()
+  void host.stop().then(() => {
+    hostStopped = true
+    app.quit()
+  })
 })

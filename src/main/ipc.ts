@@ -1,6 +1,5 @@
 import type { IpcMainInvokeEvent, WebContents } from 'electron'
-import { fail, type EventName, type Events, type Result } from '../contract'
-import { exactArrayBuffer } from '../core/arrow'
+import type { EventName, Events, Result } from '../contract'
 
 export const INVOKE_CHANNEL = 'catalog:invoke'
 export const EVENT_CHANNEL = 'catalog:event'
@@ -27,24 +26,18 @@ export function createSenderCheck(getWindowContents: () => WebContents | null, i
 
 /**
  * The IPC adapter: one invoke channel, the sender check in this one wrapper (never per handler),
- * and the service's Result envelope passed through unchanged. Unknown methods and bad input are
- * refused by `dispatch` with a readable error.
+ * and the host's Result envelope passed through unchanged. Unknown methods and bad input are
+ * refused by the catalog host's `dispatch` with a readable error.
  */
 export function registerIpc(ipcMain: IpcMainLike, dispatch: Dispatch, isTrustedSender: (event: IpcMainInvokeEvent) => boolean): void {
   ipcMain.handle(INVOKE_CHANNEL, async (event, method, input) => {
     if (!isTrustedSender(event)) {
-      return fail({ code: 'permission_denied', message: 'This caller is not allowed to use the catalog API' })
+      return { ok: false, error: { code: 'permission_denied', message: 'This caller is not allowed to use the catalog API' } } satisfies Result<unknown>
     }
-    return forTransfer(await dispatch(method, input))
+    // Binary values (Arrow IPC pages) arrive from the host as one exact ArrayBuffer (src/host/transfer.ts) and go on
+    // as they are: the clone copies only the page, and the renderer decodes it in place.
+    return dispatch(method, input)
   })
-}
-
-/**
- * Binary values (Arrow IPC pages) cross as one exact ArrayBuffer: the clone then copies only the page and
- * the renderer decodes it in place (src/renderer/api/transport.ts wraps it back into a Uint8Array).
- */
-export function forTransfer(result: Result<unknown>): Result<unknown> {
-  return result.ok && result.value instanceof Uint8Array ? { ok: true, value: exactArrayBuffer(result.value) } : result
 }
 
 /** Push an event to the renderer (progress of long work). */

@@ -1,6 +1,6 @@
 import { BrowserWindow, shell } from 'electron'
 import { join } from 'node:path'
-import type { SettingsFile } from '../core/settings'
+import type { WindowState } from './windowState'
 import { hardenWebContents, secureWebPreferences } from './security'
 
 export interface WindowUrls {
@@ -15,12 +15,12 @@ export interface WindowUrls {
  * the renderer calls main while the page is still loading, and the IPC sender check must already know the window.
  */
 export async function createMainWindow(
-  settings: SettingsFile,
+  state: WindowState,
   urls: WindowUrls,
   isAppUrl: (url: string) => boolean,
   onCreated: (window: BrowserWindow) => void = () => undefined,
 ): Promise<BrowserWindow> {
-  const saved = (await settings.read()).window
+  const saved = await state.read()
   const win = new BrowserWindow({
     width: saved?.width ?? 1280,
     height: saved?.height ?? 820,
@@ -40,7 +40,7 @@ export async function createMainWindow(
   const remember = () => {
     if (win.isDestroyed()) return
     const bounds = win.getNormalBounds()
-    void settings.update((s) => ({ ...s, window: { ...bounds, maximized: win.isMaximized() } }))
+    void state.write({ ...bounds, maximized: win.isMaximized() })
   }
   win.on('resized', remember)
   win.on('moved', remember)

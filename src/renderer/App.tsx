@@ -11,6 +11,7 @@ import { TreePane } from './features/tree'
 import { appInfoQuery, connectionsQuery, useConnections } from './queries/connections'
 import { invalidate } from './queries/invalidate'
 import { AppFrame } from './shell/AppFrame'
+import { HostStatusBanner, useHostRestarts } from './shell/HostStatus'
 import { MainContent } from './shell/MainContent'
 import { Providers } from './shell/Providers'
 import { useAppCommands } from './shell/useAppCommands'
@@ -58,6 +59,8 @@ function Workspace({ info }: { info: AppInfo }) {
   )
   const imports = useImports({ connections, defaultTarget: importTarget, onImported })
   useAppCommands({ canPickDirectory: info.canPickDirectory, importFiles: imports.pickFiles })
+  // A new catalog host (after the last one stopped) has none of the old one's state: the open table is read anew.
+  const hostRestarts = useHostRestarts()
 
   return (
     <AppFrame
@@ -74,8 +77,9 @@ function Workspace({ info }: { info: AppInfo }) {
       )}
     >
       <div className="app-main">
+        <HostStatusBanner />
         <RecoveryPrompts />
-        <MainContent info={info} />
+        <MainContent key={hostRestarts} info={info} />
         <JobsDock onOpenTable={onImported} />
       </div>
       <JobsStatus />

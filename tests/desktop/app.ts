@@ -33,6 +33,8 @@ export interface DesktopApp {
   quit(): Promise<void>
   /** Resolves when the app's process has ended. */
   exited(): Promise<void>
+  /** The catalog host's process id (main starts it as a utility process; a test ends it as a crash would). */
+  hostPid(): Promise<number>
   /** What main printed (stdout and stderr). */
   output(): string
   /** End the app whatever its state (test clean-up). */

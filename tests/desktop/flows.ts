@@ -448,6 +448,89 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       await expect(page.getByRole('grid', { name: 'pictures', exact: true })).toBeFocused()
     })
 
+    test('the catalog host killed (kill -9) mid-import: the window says so and stays usable; Restart reopens the open table; nothing is lost', async ({ launch, work }) => {
+      const root = await buildCatalog(join(work, 'catalog'), { namespaces: [['lab']], tables: [{ namespace: [], name: 'kept', rows: 250 }] })
+      const rows = 400_000
+      const file = join(work, 'big.csv')
+      await writeFile(file, ['id,label', ...Array.from({ length: rows }, (_, i) => `${i},label-${i}-${'x'.repeat(40)}`)].join('\n'))
+      const before = await entries(root)
+      const app = await launch()
+      const page = await openCatalog(app, root)
+      await treeItem(page, 'kept').click()
+      const grid = page.getByRole('grid', { name: 'kept' })
+      await expect(grid).toHaveAttribute('aria-rowcount', '251')
+      await app.dropPaths(treeItem(page, 'lab'), [file])
+      const sheet = page.getByRole('dialog', { name: 'Import big.csv' })
+      await expect(sheet.getByLabel('Table name')).toHaveValue('big')
+      await sheet.getByRole('button', { name: 'Import' }).click()
+      await expect(page.getByRole('button', { name: /^Imports: 1 running/ }).or(page.getByRole('region', { name: 'Import jobs' }))).toBeVisible()
+
+      const first = await app.hostPid()
+      process.kill(first, 'SIGKILL')
+      const banner = page.getByRole('alert', { name: 'The catalog host stopped' })
+      await expect(banner).toContainText('The catalog host stopped unexpectedly')
+      await expect(banner).toContainText(/exit code \d+/)
+      // The window and main still answer: the menu delivers its command, the renderer's own dialogs open.
+      await app.clickMenu('File', 'Connect to Server…')
+      const connect = page.getByRole('dialog', { name: 'Connect to server' })
+      await expect(connect).toBeVisible()
+      await page.keyboard.press('Escape')
+      await expect(connect).toBeHidden()
+      // A call while it is down is refused in words, not left hanging.
+      expect(await bridgeCall(page, 'connections/list')).toMatchObject({ ok: false, error: { code: 'unavailable', message: 'The catalog host is not running' } })
+      await page.screenshot({ path: `test-results/desktop-${app.kind}-host-stopped.png` })
+
+      await banner.getByRole('button', { name: 'Restart the catalog host' }).click()
+      await expect(banner).toBeHidden()
+      expect(await app.hostPid()).not.toBe(first)
+      // The same catalog under the same id, the open table read again, the import recorded as failed with why.
+      await expect(page.getByRole('grid', { name: 'kept' })).toHaveAttribute('aria-rowcount', '251')
+      await expect(treeItem(page, basename(root))).toBeVisible()
+      await expect(page.getByRole('button', { name: /^Imports: .*1 failed/ })).toBeVisible()
+      await expect(page.getByRole('listitem', { name: 'Import of big.csv' })).toContainText('FailedThe catalog host stopped while this job ran')
+      // Nothing half-made: the reopened catalog was recovered (the killed writer's staging undone); the table is
+      // whole or absent, and the catalog still takes the same import.
+      const names = await tableNames(root, ['lab'])
+      if (names.includes('big')) expect(await rowCount(root, ['lab'], 'big')).toBe(rows)
+      else expect(names).toEqual([])
+      const after = (await entries(root)).filter((name) => !before.includes(name))
+      expect(after.filter((name) => !name.endsWith('big.lance'))).toEqual([])
+      if (!names.includes('big')) {
+        await app.dropPaths(treeItem(page, 'lab'), [file])
+        const again = page.getByRole('dialog', { name: 'Import big.csv' })
+        await again.getByRole('button', { name: 'Import' }).click()
+        await expect(page.getByRole('grid', { name: 'big' })).toHaveAttribute('aria-rowcount', String(rows + 1), { timeout: 90_000 })
+      }
+    })
+
+    test('a catalog host that stops answering (paused) is reported; Restart ends it and reopens the catalog', async ({ launch, work }) => {
+      const root = await buildCatalog(join(work, 'catalog'), { tables: [{ namespace: [], name: 'kept', rows: 40 }] })
+      const app = await launch()
+      const page = await openCatalog(app, root)
+      await treeItem(page, 'kept').click()
+      await expect(page.getByRole('grid', { name: 'kept' })).toHaveAttribute('aria-rowcount', '41')
+      const first = await app.hostPid()
+      process.kill(first, 'SIGSTOP')
+      try {
+        const banner = page.getByRole('alert', { name: 'The catalog host is not answering' })
+        await expect(banner).toContainText('No answer for', { timeout: 30_000 })
+        // Main is not blocked with it: the menu still works.
+        await app.clickMenu('File', 'Connect to Server…')
+        await expect(page.getByRole('dialog', { name: 'Connect to server' })).toBeVisible()
+        await page.keyboard.press('Escape')
+        await banner.getByRole('button', { name: 'Restart the catalog host' }).click()
+        await expect(banner).toBeHidden()
+      } finally {
+        try {
+          process.kill(first, 'SIGCONT')
+        } catch {
+          // ended by the restart
+        }
+      }
+      expect(await app.hostPid()).not.toBe(first)
+      await expect(page.getByRole('grid', { name: 'kept' })).toHaveAttribute('aria-rowcount', '41')
+    })
+
     test('closing the window while an import runs leaves nothing half-made', async ({ launch, work }) => {
       const root = await buildCatalog(join(work, 'catalog'), { namespaces: [['lab']] })
       const rows = 400_000

@@ -161,6 +161,14 @@ class ElectronLauncherApp implements DesktopApp {
     await target.dispatchEvent('drop', { dataTransfer })
   }
 
+  async hostPid(): Promise<number> {
+    for (;;) {
+      const pid = await this.app.evaluate(({ app }) => app.getAppMetrics().find((m) => m.type === 'Utility' && m.serviceName === 'Lance catalog host')?.pid)
+      if (pid) return pid
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+
   async loadFromMain(url: string): Promise<void> {
     await this.app.evaluate(({ BrowserWindow }, target) => BrowserWindow.getAllWindows()[0]!.loadURL(target), url)
   }

@@ -1,10 +1,11 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it, vi } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
+import { bundleScript, REPO } from '../helpers/bundle'
 
 // The Electron binary cannot exist here, so `electron` is replaced by plain objects that record what
-// main asks of it. Everything behind it (service, demo catalog, Lance) is real.
+// main asks of it. Everything behind it (the catalog host process, service, demo catalog, Lance) is real.
 const recorded = vi.hoisted(() => ({
   userData: '',
   handlers: new Map<string, (event: unknown, ...args: unknown[]) => unknown>(),
@@ -13,9 +14,14 @@ const recorded = vi.hoisted(() => ({
   menuSet: false,
   openHandler: undefined as undefined | ((d: { url: string }) => { action: string }),
   duringLoad: undefined as unknown,
+  /** The catalog host, bundled from src/host (main forks out/main/host.js in the build). */
+  hostBundle: '',
+  hosts: [] as Array<{ kill(): boolean }>,
 }))
 
-vi.mock('electron', () => {
+vi.mock('electron', async () => {
+  // Electron's utility process as the desktop rig provides it: a Node child with process.parentPort.
+  const { fork } = (await import('../desktop/electron-stand-in/utility-process.cjs')) as unknown as { fork: (path: string, args: string[], options: object) => unknown }
   class BrowserWindow {
     static getAllWindows = () => recorded.windows
     webContents: Record<string, unknown>
@@ -62,6 +68,13 @@ vi.mock('electron', () => {
       quit: () => undefined,
     },
     ipcMain: { handle: (channel: string, fn: (event: unknown, ...args: unknown[]) => unknown) => recorded.handlers.set(channel, fn) },
+    utilityProcess: {
+      fork: (_path: string, args: string[], options: object) => {
+        const child = fork(recorded.hostBundle, args, options) as { kill(): boolean }
+        recorded.hosts.push(child)
+        return child
+      },
+    },
     BrowserWindow,
     dialog: { showOpenDialog: async () => ({ canceled: true, filePaths: [] }) },
     Menu: { buildFromTemplate: (t: unknown) => t, setApplicationMenu: () => (recorded.menuSet = true) },
@@ -72,8 +85,13 @@ vi.mock('electron', () => {
 })
 
 describe('main boot sequence', () => {
+  afterAll(() => {
+    for (const host of recorded.hosts) host.kill()
+  })
+
   it('creates a hardened window, answers IPC from it, and opens the demo catalog', { timeout: 120_000 }, async () => {
     recorded.userData = mkdtempSync(join(tmpdir(), 'lcb-main-'))
+    recorded.hostBundle = await bundleScript(join(REPO, 'src', 'host', 'index.ts'))
     await import('../../src/main/index')
     await vi.waitFor(() => expect(recorded.windows).toHaveLength(1), { timeout: 10_000 })
     const win = recorded.windows[0]!
@@ -82,7 +100,7 @@ describe('main boot sequence', () => {
     let granted: boolean | undefined
     recorded.permissionHandler?.(null, 'camera', (ok) => (granted = ok))
     expect(granted).toBe(false)
-    await vi.waitFor(() => expect(recorded.menuSet).toBe(true))
+    await vi.waitFor(() => expect(recorded.menuSet).toBe(true), { timeout: 30_000 })
     // A call made while the page loads is answered: the sender check knows the window before its page has loaded.
     expect(recorded.duringLoad).toMatchObject({ ok: true })
 

@@ -1,7 +1,7 @@
 import { deserialize, serialize } from 'node:v8'
 import { describe, expect, it } from 'vitest'
 import { tableFromIPC, tableFromArrays } from 'apache-arrow'
-import { forTransfer } from '../../src/main/ipc'
+import { forTransfer } from '../../src/host/transfer'
 import { toIpcStream } from '../../src/core/arrow'
 
 // Pages cross Electron IPC as one exact ArrayBuffer: only the page is cloned, and it decodes in place.

@@ -30,7 +30,24 @@ export interface OpenConnectionsDeps {
   readOnly: ReadOnlyStore
   /** What opening (or recovering) a catalog did after a crash, for the jobs history. */
   noteRecovery(connectionId: string, label: string, lines: string[]): void
+  /** The set of open catalogs changed (one opened or closed): the desktop host tells main, which keeps it for a restart. */
+  onChange?: (open: OpenedCatalog[]) => void
 }
+
+/**
+ * An open catalog as a restarted host needs it to open the same catalog again under the same id: a directory or
+ * bucket by its location, a saved connection by its saved id (its secrets stay in the saved connection's store).
+ */
+export interface OpenedCatalog {
+  id: string
+  kind: ConnectionInfo['kind']
+  location: string
+  savedId?: string
+  /** The catalog opened at start (the demo catalog in the app). */
+  initial?: boolean
+}
+
+const catalogKey = (c: Pick<OpenedCatalog, 'kind' | 'location' | 'savedId'>) => `${c.kind}\n${c.location}\n${c.savedId ?? ''}`
 
 interface OpenConnection {
   info: ConnectionInfo
@@ -56,8 +73,41 @@ export class OpenConnections {
   private initialError: AppErrorData | undefined
   /** The catalog opened at start and its storage options (an empty start root may become a catalog with them). */
   private initialTarget: { path: string; storageOptions?: StorageOptions } | undefined
+  /** Ids the catalogs open before a host restart had (see {@link keepIds}), by {@link catalogKey}. */
+  private readonly keptIds = new Map<string, string>()
 
   constructor(private readonly deps: OpenConnectionsDeps) {}
+
+  /**
+   * After a restart of the host, the catalogs that were open get their old ids back when they are opened again, so
+   * the window's selection, open views and jobs still name them; new catalogs get ids after the highest kept one.
+   */
+  keepIds(catalogs: readonly OpenedCatalog[]): void {
+    for (const c of catalogs) {
+      this.keptIds.set(catalogKey(c), c.id)
+      const n = /^c(\d+)$/.exec(c.id)?.[1]
+      if (n) this.nextId = Math.max(this.nextId, Number(n) + 1)
+    }
+  }
+
+  /** The open catalogs as a restarted host would open them again. */
+  opened(): OpenedCatalog[] {
+    return [...this.open.values()].map(({ info }) => ({
+      id: info.id,
+      kind: info.kind,
+      location: info.location,
+      ...(info.savedId ? { savedId: info.savedId } : {}),
+      ...(info.id === this.initialConnection?.id ? { initial: true } : {}),
+    }))
+  }
+
+  private changed(): void {
+    try {
+      this.deps.onChange?.(this.opened())
+    } catch {
+      // a listener's failure is not the catalog's
+    }
+  }
 
   /** The catalog the window starts on, once its opening has settled. */
   async initial(): Promise<InitialCatalog> {
@@ -74,6 +124,7 @@ export class OpenConnections {
     const opening = (async () => {
       await prepare?.()
       this.initialConnection = await this.withReadOnly(await this.openDirectory(path, { remember: false, storageOptions }))
+      this.changed() // now marked as the catalog opened at start
       return this.initialConnection
     })()
     this.initialPending = opening.catch((error: unknown) => {
@@ -84,11 +135,15 @@ export class OpenConnections {
 
   /** Register an already-built client (e.g. a REST connection) as a root of the tree. */
   add(kind: ConnectionInfo['kind'], label: string, location: string, client: NamespaceClient, savedId?: string): ConnectionInfo {
-    const info: ConnectionInfo = { id: `c${this.nextId++}`, kind, label, location, ...(savedId ? { savedId } : {}) }
+    const key = catalogKey({ kind, location, savedId })
+    const kept = this.keptIds.get(key)
+    this.keptIds.delete(key)
+    const info: ConnectionInfo = { id: kept && !this.open.has(kept) ? kept : `c${this.nextId++}`, kind, label, location, ...(savedId ? { savedId } : {}) }
     // Opened read-only over what a crashed writer left: reported until `connections/recover`.
     const pending = (client as { pendingRecovery?: string[] }).pendingRecovery
     if (pending?.length) info.pendingRecovery = pending
     this.open.set(info.id, { info, client })
+    this.changed()
     return info
   }
 
@@ -165,6 +220,7 @@ export class OpenConnections {
       const open = this.open.get(connectionId)
       this.open.delete(connectionId)
       if (this.initialConnection?.id === connectionId) this.initialConnection = null
+      if (open) this.changed()
       await open?.client.close()
       return null
     },

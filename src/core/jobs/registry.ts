@@ -101,6 +101,18 @@ export class JobRegistry {
     return job
   }
 
+  /**
+   * Keep records of jobs that ended elsewhere — in a catalog host that stopped while they ran (main hands them to the
+   * new host) — in this history, as they are: listed, never run. A live record is refused (it has nothing to run it).
+   */
+  adopt(records: readonly JobInfo[]): void {
+    for (const info of records) {
+      if (info.state === 'queued' || info.state === 'running' || this.jobs.has(info.id)) continue
+      this.jobs.set(info.id, new Job(structuredClone(info), {}, (job) => this.options.emit?.(job)))
+      this.trim(info.kind)
+    }
+  }
+
   /** Every job, oldest first, as copies. */
   list(kind?: JobKind): JobInfo[] {
     return [...this.jobs.values()].filter((j) => kind === undefined || j.info.kind === kind).map((j) => j.snapshot())

@@ -465,8 +465,20 @@ const webUtils = {
   },
 }
 
+// Electron's utility processes: Node children with process.parentPort (utility-process.cjs). Forked only once the
+// app is ready, as Electron requires.
+const utilityProcess = {
+  fork(modulePath, args, options) {
+    if (!app.isReady()) throw new Error('utilityProcess cannot be created before app is ready.')
+    const child = require('./utility-process.cjs').fork(modulePath, args, options)
+    child.once('spawn', () => post({ t: 'utility-spawned', pid: child.pid, serviceName: options?.serviceName ?? null }))
+    return child
+  },
+}
+
 module.exports = {
   app,
+  utilityProcess,
   BrowserWindow,
   ipcMain,
   dialog,

@@ -72,6 +72,9 @@ class Rig implements DesktopApp {
   private nextId = 1
   private readonly exit: Promise<void>
   private ended = false
+  /** Utility processes main started (the catalog host), newest last; waiters for the next one. */
+  private readonly utilities: { pid: number; serviceName: string | null }[] = []
+  private utilityWaiters: Array<() => void> = []
 
   constructor(private readonly options: LaunchOptions) {
     this.userData = options.userData
@@ -169,6 +172,10 @@ class Rig implements DesktopApp {
       }
       case 'menu':
         this.menu = message.items as typeof this.menu
+        return
+      case 'utility-spawned':
+        this.utilities.push({ pid: message.pid as number, serviceName: (message.serviceName as string | null) ?? null })
+        for (const wake of this.utilityWaiters.splice(0)) wake()
         return
       case 'window-closed': {
         const win = this.windows.get(message.win as number)
@@ -359,6 +366,19 @@ class Rig implements DesktopApp {
     await target.dispatchEvent('drop', { dataTransfer })
   }
 
+  /** The newest catalog host main started that is still alive (after a restart, the new one). */
+  async hostPid(): Promise<number> {
+    for (;;) {
+      const host = this.utilities.filter((u) => u.serviceName === 'Lance catalog host' && alive(u.pid)).at(-1)
+      if (host) return host.pid
+      if (this.ended) throw new Error('main has ended; no catalog host runs')
+      await new Promise<void>((resolve) => {
+        this.utilityWaiters.push(resolve)
+        setTimeout(resolve, 200)
+      })
+    }
+  }
+
   async loadFromMain(url: string): Promise<void> {
     const [win] = [...this.windows.values()]
     if (!win) throw new Error('no window')
@@ -394,9 +414,27 @@ class Rig implements DesktopApp {
       this.child.kill('SIGKILL')
       await this.exit
     }
+    // Main's end reaches its utility processes as a closed channel and they stop on their own; a test's clean-up
+    // does not wait for that (nor for one a test paused with SIGSTOP).
+    for (const { pid } of this.utilities) {
+      try {
+        process.kill(pid, 'SIGKILL')
+      } catch {
+        // already gone
+      }
+    }
     await Promise.all([...this.windows.values()].map((w) => w.context.close().catch(() => undefined)))
     this.windows.clear()
     // A window main closed a moment ago may still have its browser writing into userData, which the test removes next.
     await Promise.all(this.closing)
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
   }
 }
