@@ -60,6 +60,8 @@ export class CatalogHost {
   private replacing: HostProcess | null = null
   private stderrTail = ''
   private lastPong = Date.now()
+  /** When the host was reported not answering. */
+  private silentSince = 0
   private heartbeat: ReturnType<typeof setInterval> | null = null
 
   constructor(private readonly options: CatalogHostOptions) {}
@@ -185,6 +187,7 @@ export class CatalogHost {
     if (!child || !this.isReady || this.quitting) return
     const silent = Date.now() - this.lastPong
     if (silent > silentMs && this.status.state === 'running') {
+      this.silentSince = Date.now()
       this.setStatus({ state: 'unresponsive', message: 'The catalog host is not answering: it may be stuck on a catalog or a file.', silentSeconds: Math.round(silent / 1000) })
     }
     try {
@@ -204,7 +207,8 @@ export class CatalogHost {
         return
       case 'pong':
         this.lastPong = Date.now()
-        if (this.status.state === 'unresponsive') this.setStatus({ state: 'running', restarts: this.restarts })
+        // Only an answer to a question asked after it went silent says it answers again (an older one was late).
+        if (this.status.state === 'unresponsive' && message.at >= this.silentSince) this.setStatus({ state: 'running', restarts: this.restarts })
         return
       case 'result': {
         const resolve = this.pending.get(message.id)
