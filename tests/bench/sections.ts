@@ -20,4 +20,5 @@ export const sections: Record<string, () => Promise<Section>> = {
   map: async () => (await import('./map')).section,
   lasso: async () => (await import('./lasso')).section,
   umap: async () => (await import('./umap')).section,
+  host: async () => (await import('./host')).section,
 }

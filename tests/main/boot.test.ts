@@ -21,7 +21,7 @@ const recorded = vi.hoisted(() => ({
 
 vi.mock('electron', async () => {
   // Electron's utility process as the desktop rig provides it: a Node child with process.parentPort.
-  const { fork } = (await import('../desktop/electron-stand-in/utility-process.cjs')) as unknown as { fork: (path: string, args: string[], options: object) => unknown }
+  const { fork } = await import('../desktop/electron-stand-in/utility-process.cjs')
   class BrowserWindow {
     static getAllWindows = () => recorded.windows
     webContents: Record<string, unknown>
@@ -70,7 +70,7 @@ vi.mock('electron', async () => {
     ipcMain: { handle: (channel: string, fn: (event: unknown, ...args: unknown[]) => unknown) => recorded.handlers.set(channel, fn) },
     utilityProcess: {
       fork: (_path: string, args: string[], options: object) => {
-        const child = fork(recorded.hostBundle, args, options) as { kill(): boolean }
+        const child = fork(recorded.hostBundle, args, options)
         recorded.hosts.push(child)
         return child
       },

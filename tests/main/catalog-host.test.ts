@@ -1,17 +1,16 @@
 import { cp } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { tableFromIPC } from 'apache-arrow'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { EventName, HostStatus, JobInfo } from '../../src/contract'
 import type { HostAsk } from '../../src/host/protocol'
 import { CatalogHost, type HostProcess } from '../../src/main/catalogHost'
+import { fork } from '../desktop/electron-stand-in/utility-process.cjs'
 import { bundleScript, REPO } from '../helpers/bundle'
 import { buildCatalog, ensureDemoCatalog, makeTempDir, removeDir } from '../helpers/catalog'
 
 // Main's side of the catalog host, against the real host (src/host bundled) in a real child process, started the way
 // the desktop rig's stand-in starts Electron's utility processes (process.parentPort over a Node IPC channel).
-const { fork } = createRequire(__filename)('../desktop/electron-stand-in/utility-process.cjs') as { fork: (path: string, args: string[], options: object) => HostProcess }
 
 let hostBundle = ''
 /** A demo catalog built once and copied into each userData: the host then opens it instead of building it. */
@@ -38,7 +37,7 @@ async function startHost(options: { heartbeat?: { everyMs: number; silentMs: num
   const children: HostProcess[] = []
   const host = new CatalogHost({
     fork: () => {
-      const child = fork(hostBundle, [], { stdio: ['ignore', 'inherit', 'pipe'] })
+      const child = fork(hostBundle, [], { stdio: ['ignore', 'inherit', 'pipe'] }) as unknown as HostProcess
       children.push(child)
       return child
     },

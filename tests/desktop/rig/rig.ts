@@ -44,10 +44,16 @@ interface RigWindow {
   delivery: Promise<unknown>
 }
 
-/** The rig's app; `mainPid` lets a test end main from outside, as a crash would. */
-export type RigApp = DesktopApp & { readonly mainPid: number }
+/**
+ * The rig's app; `mainPid` lets a test end main from outside, as a crash would; `mainLoopDelay` reads main's event-loop
+ * delay (launched with `loopDelay: true`; benchmarks only) and starts a new sample when `reset`.
+ */
+export type RigApp = DesktopApp & {
+  readonly mainPid: number
+  mainLoopDelay(reset?: boolean): Promise<{ p50: number; p99: number; max: number; count: number } | null>
+}
 
-export async function launchRig(options: LaunchOptions): Promise<RigApp> {
+export async function launchRig(options: LaunchOptions & { loopDelay?: boolean }): Promise<RigApp> {
   const rig = new Rig(options)
   await rig.started
   return rig
@@ -76,7 +82,7 @@ class Rig implements DesktopApp {
   private readonly utilities: { pid: number; serviceName: string | null }[] = []
   private utilityWaiters: Array<() => void> = []
 
-  constructor(private readonly options: LaunchOptions) {
+  constructor(private readonly options: LaunchOptions & { loopDelay?: boolean }) {
     this.userData = options.userData
     this.child = fork(MAIN, [], {
       cwd: ROOT,
@@ -89,6 +95,7 @@ class Rig implements DesktopApp {
         LCB_RIG_USER_DATA: options.userData,
         LCB_RIG_SAFE_STORAGE: options.encryption === false ? '0' : '1',
         LCB_RIG_SAFE_STORAGE_KEY: `rig:${options.userData}`,
+        LCB_RIG_LOOP_DELAY: options.loopDelay ? '1' : '',
       },
     })
     for (const stream of [this.child.stdout, this.child.stderr]) stream?.on('data', (chunk: Buffer) => this.log.push(chunk.toString('utf8')))
@@ -111,6 +118,10 @@ class Rig implements DesktopApp {
 
   get mainPid(): number {
     return this.child.pid!
+  }
+
+  async mainLoopDelay(reset = false): Promise<{ p50: number; p99: number; max: number; count: number } | null> {
+    return (await this.ask({ t: 'loop-delay', reset })).value as { p50: number; p99: number; max: number; count: number } | null
   }
 
   output(): string {
