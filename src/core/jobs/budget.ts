@@ -213,8 +213,9 @@ export class JobBudget {
   /** Why a job of `kind` cannot start now, or null when it can. */
   private blocker(kind: BudgetedKind, memoryNow: () => { rss: number; over: boolean }): string | null {
     const limit = this.limits.perKind[kind]
-    if (this.total >= this.limits.total) return `Waiting for a free slot: at most ${this.limits.total} jobs run at once`
+    // Its own kind's limit first: that one still holds it when a job of another kind ends.
     if ((this.running.get(kind) ?? 0) >= limit) return `Waiting for a free slot: at most ${limit} ${limit === 1 ? singular(kind) : NOUNS[kind]} run at once`
+    if (this.total >= this.limits.total) return `Waiting for a free slot: at most ${this.limits.total} jobs run at once`
     if (this.total > 0) {
       const { rss, over } = memoryNow()
       if (over) return `Waiting for memory: the app is using ${size(rss)} of its ${size(this.limits.memoryBytes)} budget`
