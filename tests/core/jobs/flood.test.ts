@@ -27,6 +27,7 @@ interface FloodResult {
   cancelledAsked: number
   mostRunning: number
   mostOfKind: Record<string, number>
+  notes: string[]
   before: { rss: number; hwm: number }
   peakMiB: number
   seconds: number
