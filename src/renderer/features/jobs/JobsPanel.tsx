@@ -34,7 +34,7 @@ export function JobsPanel({ id, jobs, places, onHide, onCancel, onOpen, onClear 
     <section id={id} className="jobs-panel open" role="region" aria-label={imports ? 'Import jobs' : 'Jobs'}>
       <header className="jobs-header">
         <span className="jobs-title">{imports ? 'Imports' : 'Jobs'}</span>
-        <span className="muted small jobs-summary">{active > 0 ? `${active - queued} in progress${queued > 0 ? `, ${queued} queued` : ''}` : `${finished} finished`}</span>
+        <span className="muted small jobs-summary">{active > 0 ? [active > queued && `${active - queued} in progress`, queued > 0 && `${queued} queued`].filter(Boolean).join(', ') : `${finished} finished`}</span>
         {finished > 0 && (
           <button type="button" className="link-button small" onClick={onClear}>
             Clear finished
