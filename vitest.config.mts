@@ -12,6 +12,7 @@ const require = createRequire(import.meta.url)
  * run), go ahead of vitest's own order; everything else keeps it.
  */
 const SLOW_FIRST = [
+  'tests/core/jobs/flood.test.ts',
   'tests/core/recovery/crash.test.ts',
   'tests/server/objstore-scaleout.test.ts',
   'tests/core/name-claims.test.ts',

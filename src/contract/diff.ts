@@ -49,7 +49,10 @@ export interface DiffResult {
 export interface DiffJobInfo {
   id: string
   kind: 'diff'
-  state: 'running' | 'done' | 'failed' | 'cancelled'
+  /** `queued`: waiting for a free slot or for memory (see `queueReason`); Cancel ends it at once. */
+  state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled'
+  /** Why a queued job waits, in words (absent once it runs). */
+  queueReason?: string
   table: TableRef
   from: number
   to: number

@@ -46,7 +46,10 @@ export interface ExportProgress {
 export interface ExportJobInfo {
   id: string
   kind: 'export'
+  /** `queued`: waiting for a free slot or for memory (see `queueReason`); Cancel ends it at once. */
   state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled'
+  /** Why a queued job waits, in words (absent once it runs). */
+  queueReason?: string
   format: ExportFormat
   /** The file name shown (the chosen file's base name, or the download's name). */
   fileName: string

@@ -154,6 +154,8 @@ export interface ImportJobInfo {
   /** In words, what a `recovery` entry did. */
   note?: string
   state: JobState
+  /** Why a queued job waits, in words (absent once it runs). */
+  queueReason?: string
   fileName: string
   format: ImportFormat | null
   mode: ImportMode

@@ -11,7 +11,10 @@ import type { TableRef } from './types'
 export interface IndexJobInfo {
   id: string
   kind: 'index'
-  state: 'running' | 'done' | 'failed' | 'cancelled'
+  /** `queued`: waiting for a free slot or for memory (see `queueReason`); Cancel ends it at once. */
+  state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled'
+  /** Why a queued job waits, in words (absent once it runs). */
+  queueReason?: string
   table: TableRef
   index: { name: string; type: IndexType; column: string }
   /** Cancel was asked; the build step still runs (Lance cannot stop it) and its index is dropped when it ends. */

@@ -74,7 +74,10 @@ export type MapProgress = z.infer<typeof mapProgressSchema>
 export interface MapJobInfo {
   id: string
   kind: 'map'
-  state: 'running' | 'done' | 'failed' | 'cancelled'
+  /** `queued`: waiting for a free slot or for memory (see `queueReason`); Cancel ends it at once. */
+  state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled'
+  /** Why a queued job waits, in words (absent once it runs). */
+  queueReason?: string
   table: TableRef
   version: number
   column: string

@@ -84,7 +84,10 @@ export interface TableProfile {
 export interface ProfileJobInfo {
   id: string
   kind: 'profile'
-  state: 'running' | 'done' | 'failed' | 'cancelled'
+  /** `queued`: waiting for a free slot or for memory (see `queueReason`); Cancel ends it at once. */
+  state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled'
+  /** Why a queued job waits, in words (absent once it runs). */
+  queueReason?: string
   table: TableRef
   version: number
   filter: string | null

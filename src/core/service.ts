@@ -9,7 +9,7 @@ import { MAP_HISTORY, MapModule } from './map'
 import { PROFILE_HISTORY, ProfileModule } from './profile'
 import { DIFF_HISTORY, DiffModule } from './diff'
 import { RowSetModule } from './rowset'
-import { JobRegistry } from './jobs'
+import { JobRegistry, jobLimitsFromEnv, type JobBudgetOptions } from './jobs'
 import { ConnectionStore, MemoryConnectionRecords } from './connections/store'
 import { MemorySecretStore } from './connections/model'
 import { RemoteConnectionsModule } from './connections/module'
@@ -42,6 +42,8 @@ export interface ServiceOptions extends HostOptions {
   emit?: <E extends EventName>(name: E, payload: Events[E]) => void
   /** The open catalogs changed (the desktop's host process tells main, which reopens them after a restart). */
   onCatalogsChanged?: (open: OpenedCatalog[]) => void
+  /** Jobs at once and the memory budget (src/core/jobs/budget.ts); default: its defaults, then `LCB_JOB_MEMORY_MB` / `LCB_JOBS_AT_ONCE`. */
+  jobBudget?: JobBudgetOptions
 }
 
 /**
@@ -53,7 +55,7 @@ export class CatalogService {
   /** Requests `requests/cancel` can stop. */
   private readonly requests = new CancellableRequests()
   /** Every job of the session, of every kind (`jobs/list`, `jobs/cancel`, the `jobs/progress` event). */
-  readonly jobs = new JobRegistry({ emit: (job) => this.options.emit?.('jobs/progress', job), history: { profile: PROFILE_HISTORY, diff: DIFF_HISTORY, map: MAP_HISTORY } })
+  readonly jobs: JobRegistry
   /** The catalogs open in this window, with their Read-only switch. */
   private readonly open: OpenConnections
   /** Import jobs and staged uploads (the harness calls `imports.stageUpload` for HTTP bodies). */
@@ -84,6 +86,11 @@ export class CatalogService {
   readonly sideCache: SideCache
 
   constructor(private readonly options: ServiceOptions) {
+    this.jobs = new JobRegistry({
+      emit: (job) => this.options.emit?.('jobs/progress', job),
+      history: { profile: PROFILE_HISTORY, diff: DIFF_HISTORY, map: MAP_HISTORY },
+      budget: { ...jobLimitsFromEnv(), ...options.jobBudget },
+    })
     this.sideCache = options.sideCache ?? new MemorySideCache()
     const readOnly = options.readOnly ?? (isReadOnlyStore(options.recents) ? options.recents : new MemoryReadOnlyStore())
     this.open = new OpenConnections({

@@ -46,6 +46,8 @@ describe('restore keeps the indexes, writes are serialised, conflicts are retrie
       emit: (name, payload) => {
         if (name === 'jobs/progress' && (payload as JobInfo).kind === 'index') events.push(payload as IndexJobInfo)
       },
+      // Two builds at once (the budget's default is one), so the second meets the first at the table's write queue.
+      jobBudget: { perKind: { index: 2 } },
     })
     connectionId = value<ConnectionInfo>(await service.dispatch('connections/openDirectory', { path: root })).id
   })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { JobInfo } from '../../src/contract'
-import { mergeListed, upsertJob } from '../../src/renderer/features/jobs/jobList'
+import { mergeListed, queuePlaces, upsertJob } from '../../src/renderer/features/jobs/jobList'
+import { queuedText } from '../../src/renderer/features/jobs/rows'
 
 const job = (id: string, state: JobInfo['state'], rows = 0) =>
   ({
@@ -45,5 +46,17 @@ describe('the jobs list in the renderer', () => {
       ['x2', 'done'],
       ['x3', 'running'],
     ])
+  })
+
+  it('a queued job’s place counts the jobs queued before it (of every kind), in start order', () => {
+    const list = [job('x1', 'done'), job('x2', 'running'), job('x3', 'queued'), { ...job('p1', 'queued'), kind: 'profile' } as JobInfo, job('x4', 'queued'), job('x5', 'cancelled')]
+    expect([...queuePlaces(list)]).toEqual([
+      ['x3', 0],
+      ['p1', 1],
+      ['x4', 2],
+    ])
+    expect(queuedText({ queueReason: 'Waiting for memory: the app is using 1.6 GiB of its 1.5 GiB budget' }, 0)).toBe('Waiting for memory: the app is using 1.6 GiB of its 1.5 GiB budget · next in line')
+    expect(queuedText({ queueReason: 'Waiting for a free slot: at most 3 jobs run at once' }, 2)).toBe('Waiting for a free slot: at most 3 jobs run at once · 2 queued before it')
+    expect(queuedText({}, undefined)).toBe('Waiting for a free slot')
   })
 })

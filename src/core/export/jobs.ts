@@ -16,8 +16,8 @@ export interface ExportJobSpec {
 }
 
 /**
- * Export jobs: each runs as soon as it is started (exports read; they do not queue behind imports) and
- * lives in the session's job registry (src/core/jobs), which publishes its throttled progress and keeps it in the
+ * Export jobs: each runs as soon as the session's budget has a slot for it (queued until then; exports read, so
+ * they do not wait for imports as such) and lives in the session's job registry (src/core/jobs), which publishes its throttled progress and keeps it in the
  * history when it ends.
  */
 export class ExportJobs extends JobsOfKind<'export'> {
@@ -61,10 +61,13 @@ export class ExportJobs extends JobsOfKind<'export'> {
   }
 
   private async run(job: Job<ExportJobInfo>, spec: ExportJobSpec): Promise<void> {
-    // Let `start` return (and publish "running") before the first await of the export.
+    // Let `start` return (and publish its record) before the first await of the export.
     await Promise.resolve()
     const { info, signal } = job
     try {
+      // Queued until the session's budget has a slot (src/core/jobs/budget.ts).
+      await job.slot()
+      signal.throwIfAborted()
       const result = await exportView(spec.client, spec.source, spec.view, spec.format, spec.path, {
         signal,
         progressIntervalMs: this.options.progressIntervalMs,

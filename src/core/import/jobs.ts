@@ -27,15 +27,12 @@ export interface ImportJobSpec {
 type ImportJob = Job<ImportJobInfo>
 
 /**
- * The import queue: jobs run one at a time in the order they were queued (imports are
- * disk-write-bound; two at once would only share the disk). Jobs live in the session's job registry
- * (src/core/jobs), which publishes each change (throttled progress comes from the writer) and keeps
- * the history.
+ * The import queue: jobs run in the order they were queued, one at a time (the budget's limit for imports,
+ * src/core/jobs/budget.ts: imports are disk-write-bound; two at once would only share the disk), and within the
+ * session's limits on jobs of every kind. Jobs live in the session's job registry (src/core/jobs), which
+ * publishes each change (throttled progress comes from the writer) and keeps the history.
  */
 export class ImportJobs extends JobsOfKind<'import'> {
-  private readonly queue: { job: ImportJob; spec: ImportJobSpec }[] = []
-  private running: ImportJob | null = null
-
   constructor(private readonly options: { jobs?: JobRegistry; progressIntervalMs?: number } = {}) {
     super('import', options.jobs)
   }
@@ -64,9 +61,10 @@ export class ImportJobs extends JobsOfKind<'import'> {
     job.signal.addEventListener('abort', () => {
       if (job.info.state === 'queued') this.finish(job, 'cancelled')
     })
-    this.queue.push({ job, spec })
+    // Started at once (nothing before it): it reads from the first record on.
+    if (job.info.state === 'running') job.info.progress.phase = 'reading'
     job.publish()
-    void this.pump()
+    void this.run(job, spec)
     return job.snapshot()
   }
 
@@ -101,29 +99,14 @@ export class ImportJobs extends JobsOfKind<'import'> {
     return this.jobs.list().filter((j): j is ImportJobInfo => j.kind === 'import' || j.kind === 'recovery')
   }
 
-  private async pump(): Promise<void> {
-    if (this.running) return
-    const at = this.queue.findIndex((q) => q.job.info.state === 'queued')
-    // Jobs that ended while queued (cancelled) leave the queue too.
-    const next = at >= 0 ? this.queue[at] : undefined
-    this.queue.splice(0, at >= 0 ? at + 1 : this.queue.length)
-    if (!next) return
-    this.running = next.job
-    try {
-      await this.run(next.job, next.spec)
-    } finally {
-      this.running = null
-      void this.pump()
-    }
-  }
-
   private async run(job: ImportJob, spec: ImportJobSpec): Promise<void> {
     const { info, signal } = job
-    info.state = 'running'
-    info.startedAt = Date.now()
-    info.progress = { ...info.progress, phase: 'reading' }
-    job.publish()
     try {
+      // Queued until the import before it (and the session's budget) lets it run; the budget marks it running.
+      await job.slot()
+      signal.throwIfAborted()
+      info.progress = { ...info.progress, phase: 'reading' }
+      job.publish()
       const source = await openSource(spec.path, { fileName: spec.fileName, signal, datesAsText: spec.datesAsText, columnTypes: spec.columnTypes, sheet: spec.sheet })
       info.format = source.format as ImportFormat
       info.progress = { ...info.progress, totalBytes: source.size, totalRows: source.rowCount }

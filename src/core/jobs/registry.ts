@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { AppError, type Input, type JobInfo, type JobKind } from '../../contract'
+import { JobBudget, type JobBudgetOptions, type Ticket } from './budget'
 
 /** The record type of a kind (an import record's `kind` is `import` or `recovery`). */
 type KindInfo<K extends JobKind> = Distribute<JobInfo, K>
@@ -18,6 +19,8 @@ export interface JobRegistryOptions {
   emit?: (job: JobInfo) => void
   /** Finished jobs kept per kind (default 200). */
   history?: Partial<Record<JobKind, number>>
+  /** How many jobs run at once and the memory budget (src/core/jobs/budget.ts); its defaults when absent. */
+  budget?: JobBudget | JobBudgetOptions
 }
 
 export interface CreateOptions<I extends JobInfo> {
@@ -35,6 +38,8 @@ export class Job<I extends JobInfo = JobInfo> {
   readonly controller = new AbortController()
   readonly settled: Promise<I>
   private resolve!: (info: I) => void
+  /** Its place in the session's budget (none for a record made already ended). */
+  private ticket: Ticket | null = null
 
   constructor(
     readonly info: I,
@@ -49,6 +54,40 @@ export class Job<I extends JobInfo = JobInfo> {
   /** Aborted when the job is cancelled (or the host shuts down). */
   get signal(): AbortSignal {
     return this.controller.signal
+  }
+
+  /**
+   * Resolves once the job may do its heavy work: at once when the budget had room at its start, else when a slot
+   * frees (the record goes from `queued` to `running`). Rejects (`cancelled`) when the job ends first. A kind's code
+   * awaits it before its costly part; what costs nothing (answering from a kept result) needs no slot.
+   */
+  slot(): Promise<void> {
+    return this.ticket?.ready ?? Promise.resolve()
+  }
+
+  /** @internal Take a place in `budget` (the registry does, as it creates the job): its record says queued or running. */
+  enter(budget: JobBudget, kind: Exclude<JobKind, 'recovery'>): void {
+    const info = this.info as JobInfo & { startedAt?: number | null; queueReason?: string }
+    let creating = true
+    this.ticket = budget.enter(kind, {
+      start: () => {
+        delete info.queueReason
+        if (info.state !== 'queued') return
+        info.state = 'running'
+        if (info.startedAt !== undefined) info.startedAt = Date.now()
+        if (!creating) this.publish()
+      },
+      wait: (reason) => {
+        info.queueReason = reason
+        if (info.state === 'running') {
+          info.state = 'queued'
+          // An index build's record always has a start time: it is set again when the build starts.
+          if (info.startedAt !== undefined && info.kind !== 'index') info.startedAt = null
+        }
+        if (!creating) this.publish()
+      },
+    })
+    creating = false
   }
 
   get live(): boolean {
@@ -74,7 +113,10 @@ export class Job<I extends JobInfo = JobInfo> {
     info.state = state
     info.finishedAt = Date.now()
     info.error = error ? error.toData() : null
+    delete (info as { queueReason?: string }).queueReason
     this.publish()
+    // After the record saying it ended: a job started in its slot is never seen running beside it.
+    this.ticket?.leave()
     void Promise.resolve()
       .then(() => this.options.onSettled?.(this.snapshot()))
       .catch(() => undefined)
@@ -89,13 +131,22 @@ export class Job<I extends JobInfo = JobInfo> {
  */
 export class JobRegistry {
   private readonly jobs = new Map<string, Job>()
+  /** How many jobs run at once, and the memory budget: every live job takes its place here as it is created. */
+  readonly budget: JobBudget
 
-  constructor(private readonly options: JobRegistryOptions = {}) {}
+  constructor(private readonly options: JobRegistryOptions = {}) {
+    this.budget = options.budget instanceof JobBudget ? options.budget : new JobBudget(options.budget)
+  }
 
-  /** A new job of `kind`, registered but not yet published (`build` gets its id and the time). */
+  /**
+   * A new job of `kind`, registered but not yet published (`build` gets its id and the time). A live one takes its
+   * place in the budget: its record says `running` when there is room, else `queued` with the reason; its code
+   * awaits {@link Job.slot} before its heavy work. Refused (`throttled`) when too many jobs wait already.
+   */
   create<K extends JobKind>(kind: K, build: (id: string, now: number) => KindInfo<K>, options: CreateOptions<KindInfo<K>> = {}): Job<KindInfo<K>> {
     const id = `${ID_PREFIX[kind]}${randomBytes(6).toString('base64url')}`
     const job = new Job(build(id, Date.now()), options, (info) => this.options.emit?.(info))
+    if (job.live && kind !== 'recovery') job.enter(this.budget, kind as Exclude<JobKind, 'recovery'>)
     this.jobs.set(id, job as unknown as Job)
     this.trim(kind)
     return job
@@ -129,17 +180,20 @@ export class JobRegistry {
     return job as unknown as Job<KindInfo<K>>
   }
 
-  /** Cancel a queued or running job of any kind; a finished one is left as it is. */
+  /**
+   * Cancel a queued or running job of any kind; a finished one is left as it is. A queued job ends here and now
+   * (it holds nothing; its place in line goes); a running one stops through its signal, as its kind's code decides.
+   */
   cancel(jobId: string): void {
     const job = this.jobs.get(jobId)
     if (!job) throw notFound('job')
-    if (job.live) job.controller.abort()
+    stop(job)
   }
 
   /** Cancel every live job (of `kinds`, default all) and wait until each has ended and cleaned up (shutdown). */
   async close(...kinds: JobKind[]): Promise<void> {
     const mine = [...this.jobs.values()].filter((j) => kinds.length === 0 || kinds.includes(j.info.kind))
-    for (const job of mine) if (job.live) job.controller.abort()
+    for (const job of mine) stop(job)
     await Promise.allSettled(mine.map((j) => j.settled))
   }
 
@@ -163,6 +217,13 @@ export class JobRegistry {
       excess--
     }
   }
+}
+
+function stop(job: Job): void {
+  if (!job.live) return
+  // The kind's own listeners first (an import marks its phase), then a job still queued ends: nothing of it ran.
+  job.controller.abort()
+  if (job.info.state === 'queued') job.finish('cancelled')
 }
 
 function notFound(noun: string): AppError {

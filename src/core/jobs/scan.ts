@@ -11,16 +11,26 @@ export interface Scan<I extends ScanInfo> {
   progress: (progress: I['progress']) => void
 }
 
+export interface RunScanOptions {
+  /**
+   * `work` awaits `job.slot()` itself, after what costs nothing (answering from a kept result, which then never
+   * waits behind other jobs). By default the scan waits for its slot in the budget before `work` begins.
+   */
+  slotInWork?: boolean
+}
+
 /**
  * Run a scan job to its end: `work` reads (reporting progress) and, once it has everything, stores its result
  * on the job; the job then ends done — or cancelled when it was asked to stop, or failed with the error in
- * words. A scan stopped or failed before `work` returned has stored nothing.
+ * words. A scan stopped or failed before `work` returned has stored nothing. It first waits for its slot in the
+ * session's budget (src/core/jobs/budget.ts), queued meanwhile, unless `work` takes it itself.
  */
-export async function runScan<I extends ScanInfo>(job: Job<I>, work: (scan: Scan<I>) => Promise<void>): Promise<void> {
-  // Let `start` return (and publish "running") before the scan begins.
+export async function runScan<I extends ScanInfo>(job: Job<I>, work: (scan: Scan<I>) => Promise<void>, options: RunScanOptions = {}): Promise<void> {
+  // Let `start` return (and publish its record) before the scan begins.
   await Promise.resolve()
   const { info, signal } = job
   try {
+    if (!options.slotInWork) await job.slot()
     signal.throwIfAborted()
     await work({
       signal,
@@ -30,7 +40,8 @@ export async function runScan<I extends ScanInfo>(job: Job<I>, work: (scan: Scan
         job.publish()
       },
     })
-    if (info.state === 'running') job.finish('done')
+    // Still queued when `work` answered from a kept result without taking a slot.
+    if (job.live) job.finish('done')
   } catch (error) {
     const e = toAppError(error)
     if (signal.aborted || e.code === 'cancelled') job.finish('cancelled')

@@ -1,4 +1,4 @@
-import type { IndexJobInfo, IndexSpec, TableRef } from '../../contract'
+import { isLiveJob, type IndexJobInfo, type IndexSpec, type TableRef } from '../../contract'
 import { toAppError } from '../errors'
 import { JobsOfKind, type Job, type JobRegistry } from '../jobs'
 import type { NamespaceClient } from '../namespace/client'
@@ -30,7 +30,7 @@ export class IndexJobs extends JobsOfKind<'index'> {
   async start(spec: IndexJobSpec): Promise<IndexJobInfo> {
     const id = tableId(spec.table)
     if (!spec.index.replace && (await spec.client.listIndexes(id)).some((x) => x.name === spec.index.name)) throw indexExists(spec.index.name)
-    if (this.list().some((j) => j.state === 'running' && sameTable(j.table, spec.table) && j.index.name === spec.index.name)) throw indexExists(spec.index.name)
+    if (this.list().some((j) => isLiveJob(j) && sameTable(j.table, spec.table) && j.index.name === spec.index.name)) throw indexExists(spec.index.name)
     const job = this.jobs.create(
       'index',
       (jobId, now) => ({
@@ -58,11 +58,13 @@ export class IndexJobs extends JobsOfKind<'index'> {
   }
 
   private async run(job: Job<IndexJobInfo>, spec: IndexJobSpec): Promise<void> {
-    // Let `start` return (and publish "running") before the build begins.
+    // Let `start` return (and publish its record) before the build begins.
     await Promise.resolve()
     const id = tableId(spec.table)
     const { info } = job
     try {
+      // Queued until the session's budget has a slot (src/core/jobs/budget.ts); a cancel meanwhile ends it there.
+      await job.slot()
       // One write per table at a time (TableWrites): a build queued behind another says what it waits for.
       await this.writes.build(
         spec.table,

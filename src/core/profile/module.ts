@@ -121,6 +121,8 @@ export class ProfileModule extends JobsOfKind<'profile'> {
         info.progress = { rows: kept.rows, totalRows: kept.rows }
         return
       }
+      // A kept answer costs nothing and took no slot; a scan waits for one (queued meanwhile).
+      await job.slot()
       const result = await profileView(client, info.table, info.version, info.filter, { signal, rowSet: info.rowSet, progressIntervalMs: this.deps.progressIntervalMs, onProgress: progress })
       // Only a finished scan reaches here: a cancelled or failed one threw above and writes nothing.
       signal.throwIfAborted()
@@ -133,7 +135,7 @@ export class ProfileModule extends JobsOfKind<'profile'> {
       if (unchanged) this.remember(memory, result)
       info.result = result
       info.progress = { rows: result.rows, totalRows: result.rows }
-    })
+    }, { slotInWork: true })
   }
 
   readonly handlers = {

@@ -5,6 +5,7 @@ import { downloadExport } from './download'
 import { JobsIndicator } from './JobsIndicator'
 import { JobsPanel } from './JobsPanel'
 import { useJobsDone } from './useJobsDone'
+import { queuePlaces } from './jobList'
 import { useJobList, useJobsFeed } from './useJobList'
 import { useJobsPanelOpen } from './useJobsPanelOpen'
 import './jobs.css'
@@ -12,6 +13,8 @@ import './jobs.css'
 interface JobsView {
   /** The jobs the panel shows, oldest first (profiles have their own Summary panel; cleared ones are hidden). */
   shown: readonly JobInfo[]
+  /** Each queued job's place in line, counted over every job (the Summary's and the map's too). */
+  places: ReadonlyMap<string, number>
   open: boolean
   setOpen(open: boolean): void
   panelId: string
@@ -36,6 +39,7 @@ export function JobsProvider({ children }: { children: ReactNode }) {
   useJobsFeed()
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set())
   const shown = useMemo(() => (list ?? []).filter((j) => j.kind !== 'profile' && j.kind !== 'map' && !hidden.has(j.id)), [list, hidden])
+  const places = useMemo(() => queuePlaces(list ?? []), [list])
   // The panel opens when a job starts and folds away when the run ends (unless the user chose meanwhile).
   const [open, setOpen] = useJobsPanelOpen(shown)
   const panelId = useId()
@@ -43,15 +47,15 @@ export function JobsProvider({ children }: { children: ReactNode }) {
     if (job.download) downloadExport(job.id, job.fileName)
   })
   const clear = useCallback(() => setHidden(new Set((list ?? []).filter((j) => !isLiveJob(j)).map((j) => j.id))), [list])
-  const view = useMemo(() => ({ shown, open, setOpen, panelId, clear }), [shown, open, setOpen, panelId, clear])
+  const view = useMemo(() => ({ shown, places, open, setOpen, panelId, clear }), [shown, places, open, setOpen, panelId, clear])
   return <JobsContext.Provider value={view}>{children}</JobsContext.Provider>
 }
 
 /** The jobs panel, docked under the content while shown. */
 export function JobsDock({ onOpenTable }: { onOpenTable(ref: TableRef): void }) {
-  const { shown, open, setOpen, panelId, clear } = useJobsView()
+  const { shown, places, open, setOpen, panelId, clear } = useJobsView()
   if (shown.length === 0 || !open) return null
-  return <JobsPanel id={panelId} jobs={shown} onHide={() => setOpen(false)} onCancel={(job) => void call('jobs/cancel', { jobId: job.id }).catch(() => undefined)} onOpen={onOpenTable} onClear={clear} />
+  return <JobsPanel id={panelId} jobs={shown} places={places} onHide={() => setOpen(false)} onCancel={(job) => void call('jobs/cancel', { jobId: job.id }).catch(() => undefined)} onOpen={onOpenTable} onClear={clear} />
 }
 
 /** The status bar with the jobs' indicator (none until there is a job): a click shows or hides the panel. */

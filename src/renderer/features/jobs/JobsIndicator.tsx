@@ -19,12 +19,14 @@ export function JobsIndicator({ jobs, open, panelId, onToggle }: JobsIndicatorPr
   const others = jobs.filter((j) => j.kind !== 'import' && j.kind !== 'recovery')
   const count = (state: JobInfo['state']) => imports.filter((j) => j.state === state).length
   const importing = imports.filter(isLiveJob).length
-  const otherRunning = others.filter(isLiveJob).length
-  const otherEnded = others.length - otherRunning
-  const active = importing + otherRunning
+  const otherLive = others.filter(isLiveJob).length
+  const otherQueued = others.filter((j) => j.state === 'queued').length
+  const otherRunning = otherLive - otherQueued
+  const otherEnded = others.length - otherLive
+  const active = importing + otherLive
   const parts = (
     active > 0
-      ? [importing > 0 && `${importing} importing`, otherRunning > 0 && `${otherRunning} other ${plural(otherRunning)} running`]
+      ? [importing > 0 && `${importing} importing`, otherRunning > 0 && `${otherRunning} other ${plural(otherRunning)} running`, otherQueued > 0 && `${otherQueued} queued`]
       : [count('done') > 0 && `${count('done')} done`, count('failed') > 0 && `${count('failed')} failed`, count('cancelled') > 0 && `${count('cancelled')} cancelled`, otherEnded > 0 && `${otherEnded} other ${plural(otherEnded)} ended`]
   ).filter((part): part is string => typeof part === 'string')
   const failed = active === 0 && count('failed') > 0

@@ -4,7 +4,7 @@ import { formatCount } from '../../lib/format'
 
 interface Props {
   /** The scan job as it is now; null while it is being started. */
-  job: { state: JobState; progress: { rows: number; totalRows: number | null } } | null
+  job: { state: JobState; progress: { rows: number; totalRows: number | null }; queueReason?: string } | null
   /** The status line's name ("Summary progress"). */
   label: string
   /** What the scan does with rows, as a verb ("Reading", "Placing"). */
@@ -16,8 +16,19 @@ interface Props {
   onRetry: () => void
 }
 
-/** A panel's scan while it runs (rows so far, of how many, with Cancel) and after a cancel (with Run again). */
+/** A panel's scan while it waits (queued, and why), runs (rows so far, of how many, with Cancel) and after a cancel (with Run again). */
 export function ScanProgress({ job, label, verb, text, className, onCancel, onRetry }: Props) {
+  if (job?.state === 'queued') {
+    return (
+      <div className={className} role="status" aria-label={label}>
+        <Spinner label="Queued" />
+        <span>Queued: {job.queueReason ?? 'waiting for a free slot'}…</span>
+        <button type="button" className="button small" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    )
+  }
   if (!job || job.state === 'running') {
     const { rows, totalRows } = job?.progress ?? { rows: 0, totalRows: null }
     return (

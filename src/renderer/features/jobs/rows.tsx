@@ -7,10 +7,20 @@ import { JobError, JobProgress } from './JobParts'
 
 const IMPORT_STATE: Record<ImportJobInfo['state'], string> = { queued: 'Queued', running: 'Importing', done: 'Done', failed: 'Failed', cancelled: 'Cancelled' }
 const EXPORT_STATE: Record<ExportJobInfo['state'], string> = { queued: 'Queued', running: 'Exporting', done: 'Done', failed: 'Failed', cancelled: 'Cancelled' }
-const DIFF_STATE: Record<DiffJobInfo['state'], string> = { running: 'Comparing', done: 'Done', failed: 'Failed', cancelled: 'Cancelled' }
-const INDEX_STATE: Record<IndexJobInfo['state'], string> = { running: 'Building index', done: 'Done', failed: 'Failed', cancelled: 'Cancelled' }
+const DIFF_STATE: Record<DiffJobInfo['state'], string> = { queued: 'Queued', running: 'Comparing', done: 'Done', failed: 'Failed', cancelled: 'Cancelled' }
+const INDEX_STATE: Record<IndexJobInfo['state'], string> = { queued: 'Queued', running: 'Building index', done: 'Done', failed: 'Failed', cancelled: 'Cancelled' }
 
 const live = (job: { state: string }) => job.state === 'running' || job.state === 'queued'
+
+/**
+ * A queued job's line: why it waits (the host says: a free slot, or memory) and how many were queued before it
+ * (`place`, from the session's list: see `queuePlaces`).
+ */
+export function queuedText(job: { queueReason?: string }, place: number | undefined): string {
+  const reason = job.queueReason ?? 'Waiting for a free slot'
+  if (place === undefined) return reason
+  return `${reason} · ${place === 0 ? 'next in line' : `${place} queued before it`}`
+}
 const took = (job: { startedAt: number | null; finishedAt: number | null }) => (job.finishedAt && job.startedAt ? ` · ${formatDuration((job.finishedAt - job.startedAt) / 1000)}` : '')
 
 function importPercent(job: ImportJobInfo): number {
@@ -32,7 +42,7 @@ function importProgress(job: ImportJobInfo): string {
   return parts.join(' · ')
 }
 
-export function ImportJobRow({ job, onCancel, onOpen }: { job: ImportJobInfo; onCancel(): void; onOpen(ref: TableRef): void }) {
+export function ImportJobRow({ job, place, onCancel, onOpen }: { job: ImportJobInfo; place?: number; onCancel(): void; onOpen(ref: TableRef): void }) {
   const where = `${namespaceLabel(job.target.namespace)} / ${job.target.name}`
   return (
     <li className={`job job-${job.state}`} aria-label={`Import of ${job.fileName}`}>
@@ -57,7 +67,7 @@ export function ImportJobRow({ job, onCancel, onOpen }: { job: ImportJobInfo; on
           label={`Progress of ${job.fileName}`}
           percent={importPercent(job)}
           valueText={job.state === 'queued' ? 'Waiting' : importProgress(job)}
-          detail={job.state === 'queued' ? 'Waiting for the import before it' : importProgress(job)}
+          detail={job.state === 'queued' ? queuedText(job, place) : importProgress(job)}
         />
       )}
       {job.note && <div className="job-detail muted small">{job.note}</div>}
@@ -87,7 +97,7 @@ function exportPercent(job: ExportJobInfo): number {
   return p.totalRows ? Math.min(100, Math.floor((p.rows / p.totalRows) * 100)) : 0
 }
 
-export function ExportJobRow({ job, onCancel }: { job: ExportJobInfo; onCancel(): void }) {
+export function ExportJobRow({ job, place, onCancel }: { job: ExportJobInfo; place?: number; onCancel(): void }) {
   const format = EXPORT_FORMATS[job.format].label
   return (
     <li className={`job job-${job.state}`} aria-label={`Export of ${job.source.name}`}>
@@ -102,7 +112,14 @@ export function ExportJobRow({ job, onCancel }: { job: ExportJobInfo; onCancel()
           </button>
         )}
       </div>
-      {live(job) && <JobProgress label={`Progress of the export of ${job.source.name}`} percent={exportPercent(job)} valueText={exportProgress(job)} detail={exportProgress(job)} />}
+      {live(job) && (
+        <JobProgress
+          label={`Progress of the export of ${job.source.name}`}
+          percent={exportPercent(job)}
+          valueText={job.state === 'queued' ? 'Waiting' : exportProgress(job)}
+          detail={job.state === 'queued' ? queuedText(job, place) : exportProgress(job)}
+        />
+      )}
       {job.state === 'done' && job.result && (
         <div className="job-detail muted small">
           {formatCount(job.result.rows)} rows, {formatBytes(job.result.bytes)} as {format}
@@ -128,16 +145,19 @@ export function useNow(running: boolean): number {
 }
 
 /** An index build: an indeterminate bar, elapsed time, and Cancel (which takes effect when Lance's build step ends). */
-export function IndexJobRow({ job, now, onCancel }: { job: IndexJobInfo; now: number; onCancel(): void }) {
+export function IndexJobRow({ job, now, place, onCancel }: { job: IndexJobInfo; now: number; place?: number; onCancel(): void }) {
   const running = job.state === 'running'
+  const queued = job.state === 'queued'
   const label = `Index ${job.index.name} on ${job.table.name}`
   const elapsed = formatDuration(Math.max(0, ((job.finishedAt ?? now) - job.startedAt) / 1000))
   const retry = job.attempts && job.attempts > 1 ? ` · attempt ${job.attempts}: another writer committed first` : ''
-  const detail = job.cancelling
-    ? `Cancelling: stops after the current build step, then the index is removed · ${elapsed}`
-    : job.waiting
-      ? `${job.waiting} (writes to one table run one at a time)`
-      : `${job.index.type} on ${job.index.column} · ${elapsed} (Lance reports no progress for a build)${retry}`
+  const detail = queued
+    ? queuedText(job, place)
+    : job.cancelling
+      ? `Cancelling: stops after the current build step, then the index is removed · ${elapsed}`
+      : job.waiting
+        ? `${job.waiting} (writes to one table run one at a time)`
+        : `${job.index.type} on ${job.index.column} · ${elapsed} (Lance reports no progress for a build)${retry}`
   return (
     <li className={`job job-${job.state}`} aria-label={label}>
       <div className="job-line">
@@ -145,13 +165,13 @@ export function IndexJobRow({ job, now, onCancel }: { job: IndexJobInfo; now: nu
           {job.index.name} <span className="muted">→ {job.table.name}</span>
         </span>
         <span className={`job-state job-state-${job.state}`}>{job.cancelling && running ? 'Cancelling' : running && job.waiting ? 'Waiting' : INDEX_STATE[job.state]}</span>
-        {running && (
+        {(running || queued) && (
           <button type="button" className="button small" disabled={job.cancelling} onClick={onCancel} aria-label={`Cancel ${label}`}>
             Cancel
           </button>
         )}
       </div>
-      {running && <JobProgress label={`Progress of ${label}`} valueText={detail} detail={detail} />}
+      {(running || queued) && <JobProgress label={`Progress of ${label}`} valueText={queued ? 'Waiting' : detail} detail={detail} />}
       {job.state === 'done' && (
         <div className="job-detail muted small">
           {job.index.type} index on {job.index.column} built · {elapsed}
@@ -164,7 +184,7 @@ export function IndexJobRow({ job, now, onCancel }: { job: IndexJobInfo; now: nu
 }
 
 /** A version comparison (Compare… in the Versions panel): rows read of both versions, then the three counts. */
-export function DiffJobRow({ job, onCancel }: { job: DiffJobInfo; onCancel(): void }) {
+export function DiffJobRow({ job, place, onCancel }: { job: DiffJobInfo; place?: number; onCancel(): void }) {
   const name = `${job.table.name} v${job.from} → v${job.to}`
   const p = job.progress
   const read = `${formatCount(p.rows)}${p.totalRows != null ? ` of ${formatCount(p.totalRows)}` : ''} rows read`
@@ -175,13 +195,20 @@ export function DiffJobRow({ job, onCancel }: { job: DiffJobInfo; onCancel(): vo
           {job.table.name} <span className="muted">v{job.from} → v{job.to} by {job.key}</span>
         </span>
         <span className={`job-state job-state-${job.state}`}>{DIFF_STATE[job.state]}</span>
-        {job.state === 'running' && (
+        {live(job) && (
           <button type="button" className="button small" onClick={onCancel} aria-label={`Cancel comparison of ${name}`}>
             Cancel
           </button>
         )}
       </div>
-      {job.state === 'running' && <JobProgress label={`Progress of the comparison of ${name}`} percent={p.totalRows ? Math.min(100, Math.floor((p.rows / p.totalRows) * 100)) : 0} valueText={read} detail={read} />}
+      {live(job) && (
+        <JobProgress
+          label={`Progress of the comparison of ${name}`}
+          percent={p.totalRows ? Math.min(100, Math.floor((p.rows / p.totalRows) * 100)) : 0}
+          valueText={job.state === 'queued' ? 'Waiting' : read}
+          detail={job.state === 'queued' ? queuedText(job, place) : read}
+        />
+      )}
       {job.state === 'done' && job.result && (
         <div className="job-detail muted small">
           {formatCount(job.result.added)} added, {formatCount(job.result.deleted)} deleted, {formatCount(job.result.changed)} changed

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
-import type { AppErrorData, FieldInfo, IndexInfo, IndexJobInfo, IndexSpec, IndexType, TableRef } from '../../../contract'
+import { isLiveJob, type AppErrorData, type FieldInfo, type IndexInfo, type IndexJobInfo, type IndexSpec, type IndexType, type TableRef } from '../../../contract'
 import { call } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
@@ -52,14 +52,14 @@ export function IndexesPanel({ tableRef, fields, writeBlock, dropBlock = writeBl
     [tableRef],
   )
   const ofTable = useMemo(() => (jobs ?? []).filter((j): j is IndexJobInfo => j.kind === 'index' && mine(j)), [jobs, mine])
-  const building = useMemo(() => ofTable.filter((j) => j.state === 'running'), [ofTable])
+  const building = useMemo(() => ofTable.filter(isLiveJob), [ofTable])
   // A build that ends while the panel is open: its index is listed again, and a failure is said here too (the jobs
   // panel may have collapsed by then). Builds that had ended before the panel opened are not news.
   const [failed, setFailed] = useState<IndexJobInfo | null>(null)
   const ended = useRef<Set<string> | null>(null)
   useEffect(() => {
     if (!jobs) return
-    const finished = ofTable.filter((j) => j.state !== 'running')
+    const finished = ofTable.filter((j) => !isLiveJob(j))
     if (ended.current === null) {
       ended.current = new Set(finished.map((j) => j.id))
       return

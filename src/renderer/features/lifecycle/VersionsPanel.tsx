@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
-import type { AppErrorData, DiffJobInfo, DiffResult, FieldInfo, TableRef, VersionComparison, VersionInfo } from '../../../contract'
+import { isLiveJob, type AppErrorData, type DiffJobInfo, type DiffResult, type FieldInfo, type TableRef, type VersionComparison, type VersionInfo } from '../../../contract'
 import { call } from '../../api'
 import { addJob, useJobList } from '../jobs'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
@@ -247,7 +247,7 @@ function CompareForm({ tableRef, versions, fields, defaultFrom, defaultTo, onSho
       setDiffError(errorData(e))
     }
   }
-  const diffRunning = diffJob?.state === 'running'
+  const diffRunning = !!diffJob && isLiveJob(diffJob)
   const compare = async (event: FormEvent) => {
     event.preventDefault()
     setRunning(true)
@@ -299,8 +299,14 @@ function CompareForm({ tableRef, versions, fields, defaultFrom, defaultTo, onSho
           </button>
           {diffRunning && diffJob && (
             <span className="muted small" role="status">
-              Comparing… {formatCount(diffJob.progress.rows)}
-              {diffJob.progress.totalRows != null ? ` of ${formatCount(diffJob.progress.totalRows)}` : ''} rows
+              {diffJob.state === 'queued' ? (
+                `Queued: ${diffJob.queueReason ?? 'waiting for a free slot'}…`
+              ) : (
+                <>
+                  Comparing… {formatCount(diffJob.progress.rows)}
+                  {diffJob.progress.totalRows != null ? ` of ${formatCount(diffJob.progress.totalRows)}` : ''} rows
+                </>
+              )}
             </span>
           )}
         </div>

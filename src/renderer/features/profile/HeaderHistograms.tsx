@@ -125,6 +125,7 @@ export function useHeaderHistograms(tableRef: TableRef, version: number | undefi
   if (on) {
     if (state.state === 'error') status = `Histograms: ${state.error.message}`
     else if (job?.state === 'failed') status = `Histograms: ${job.error?.message ?? 'the scan failed'}`
+    else if (job?.state === 'queued') status = `Histograms: queued (${job.queueReason ?? 'waiting for a free slot'})…`
     else if (!job || job.state === 'running' || job.state === 'cancelled')
       status = `Histograms: reading ${job ? `${formatCount(job.progress.rows)}${job.progress.totalRows !== null ? ` of ${formatCount(job.progress.totalRows)}` : ''} rows` : 'rows'}…`
     else if (job.cached) status = `Histograms of version ${job.version} (kept)`
