@@ -36,13 +36,13 @@ const looksLikePath = (span: string): boolean => /\.(tsx?|css|md|json|html)$/.te
 
 /**
  * The paths one cell names, resolved against `rootOf(span, marker)`. A cell is split at `;`; a segment may start
- * with a marker word (`server`, `main`, `harness`) that moves its root. A folder followed by a list of bare names,
+ * with a marker word (`server`, `main`, `harness`, `host`) that moves its root. A folder followed by a list of bare names,
  * as in "`export/` (module, jobs, writers)", names those files (or folders, when written with a trailing `/`).
  */
 function cellPaths(cell: string, rootOf: (span: string, marker: string | undefined) => string): string[] {
   const paths: string[] = []
   for (const segment of cell.split(';')) {
-    const marker = /^\s*(server|main|harness)\s+`/.exec(segment)?.[1]
+    const marker = /^\s*(server|main|harness|host)\s+`/.exec(segment)?.[1]
     const spans = /`([^`]+)`(\s*\(([^()`]*)\))?/g
     for (const m of segment.matchAll(spans)) {
       const span = m[1]!
