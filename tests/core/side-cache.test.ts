@@ -131,7 +131,7 @@ describe('side cache: a spoiled kept file is a miss, and is replaced', () => {
     const file = await readFile(path)
     const headerEnd = 12 + file.readUInt32LE(8)
     const at = where === 'tail' ? file.length - 10 : where === 'head' ? headerEnd + 32 + 50 : headerEnd - 30
-    file[at] ^= 0x01
+    file[at]! ^= 0x01
     await writeFile(path, file)
     await missedThenReplaced(cache, path, head)
   })

@@ -260,7 +260,7 @@ describe('embedding map (core, real Lance tables)', () => {
       const before = await Promise.all(path.map((p) => stat(p).then((s) => s.size)))
       const file = path[before.indexOf(Math.max(...before))]!
       const bytes = await readFile(file)
-      bytes[bytes.length - 20] ^= 0x40
+      bytes[bytes.length - 20]! ^= 0x40
       await writeFile(file, bytes)
       // The summary's head proves itself (it is checked without the coordinates); the coordinates do not.
       const opened = value<MapJobInfo>(await clusters())
