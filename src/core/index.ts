@@ -4,3 +4,4 @@
  */
 export { toAppError } from './errors'
 export { ensureLanceThreads } from './lanceThreads'
+export { makeTempFolder, sweepTempFoldersAtStart, TEMP_PREFIXES } from './import/tempFolders'

@@ -24,6 +24,7 @@ import { CancellableRequests } from './requests'
 import { hostHandlers, type HostOptions } from './host'
 import { joinHandlers, type Handlers } from './handlers'
 import { MemorySideCache, type SideCache } from './sideCache'
+import { sweepTempFoldersAtStart } from './import/tempFolders'
 
 export { MemoryRecentsStore, type RecentsStore } from './connections/openConnections'
 export type { Handlers } from './handlers'
@@ -83,6 +84,8 @@ export class CatalogService {
 
   constructor(private readonly options: ServiceOptions) {
     this.sideCache = options.sideCache ?? new MemorySideCache()
+    // Manifest links and download folders left by a killed run (their names say whose they are).
+    void sweepTempFoldersAtStart()
     const readOnly = options.readOnly ?? (isReadOnlyStore(options.recents) ? options.recents : new MemoryReadOnlyStore())
     this.open = new OpenConnections({ recents: options.recents, readOnly, noteRecovery: (id, label, lines) => this.imports.noteRecovery(id, label, lines) })
     const client = (connectionId: string) => this.open.client(connectionId)

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { rm } from 'node:fs/promises'
 import { basename, isAbsolute, join } from 'node:path'
 import { AppError, EXPORT_FORMATS, type ExportJobInfo, type Input } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import { ExportJobs } from './jobs'
 import type { JobRegistry } from '../jobs'
+import { makeTempFolder, TEMP_PREFIXES } from '../import/tempFolders'
 
 export interface ExportModuleDeps {
   client: (connectionId: string) => NamespaceClient
@@ -36,7 +36,7 @@ export class ExportModule {
   }
 
   private downloadFolder(): Promise<string> {
-    this.downloads ??= mkdtemp(join(tmpdir(), 'lcb-exports-'))
+    this.downloads ??= makeTempFolder(TEMP_PREFIXES.exports)
     return this.downloads
   }
 
