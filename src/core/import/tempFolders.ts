@@ -128,7 +128,7 @@ export function ownerRuns(pid: number, start: string): boolean {
     return linux.startMs === null || Math.abs(linux.startMs - Number(start.slice(1))) <= START_SLACK_MS
   }
   if (!start.startsWith('m')) return true // a /proc stamp, and no /proc to compare it with
-  const elapsed = elapsedSeconds(pid)
+  const elapsed = processElapsedSeconds(pid)
   return elapsed === null || Math.abs(Date.now() - elapsed * 1000 - Number(start.slice(1))) <= START_SLACK_MS
 }
 
@@ -157,7 +157,7 @@ function linuxStart(pid: number): { state: string; stamp: string; startMs: numbe
 }
 
 /** Seconds since process `pid` started, from `ps -o etime=` (`[[dd-]hh:]mm:ss`); null when ps cannot say. */
-function elapsedSeconds(pid: number): number | null {
+export function processElapsedSeconds(pid: number): number | null {
   try {
     const text = execFileSync('ps', ['-o', 'etime=', '-p', String(pid)], { encoding: 'utf8', timeout: 2000, stdio: ['ignore', 'pipe', 'ignore'] }).trim()
     const match = /^(?:(?:(\d+)-)?(\d+):)?(\d+):(\d+)$/.exec(text)
