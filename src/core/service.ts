@@ -24,6 +24,7 @@ import { CancellableRequests } from './requests'
 import { hostHandlers, type HostOptions } from './host'
 import { joinHandlers, type Handlers } from './handlers'
 import { MemorySideCache, type SideCache } from './sideCache'
+import { sweepTempFoldersAtStart } from './import/tempFolders'
 
 export { MemoryRecentsStore, type OpenedCatalog, type RecentsStore } from './connections/openConnections'
 export type { Handlers } from './handlers'
@@ -92,6 +93,8 @@ export class CatalogService {
       budget: { ...jobLimitsFromEnv(), ...options.jobBudget },
     })
     this.sideCache = options.sideCache ?? new MemorySideCache()
+    // Manifest links and download folders left by a killed run (their names say whose they are).
+    void sweepTempFoldersAtStart()
     const readOnly = options.readOnly ?? (isReadOnlyStore(options.recents) ? options.recents : new MemoryReadOnlyStore())
     this.open = new OpenConnections({
       recents: options.recents,

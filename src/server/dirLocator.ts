@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { join, resolve, sep } from 'node:path'
 import * as lancedb from '@lancedb/lancedb'
 import { AppError } from '../contract'
+import { makeTempFolder, TEMP_PREFIXES } from '../core'
 import { formatTableId, type TableId } from '../core/namespace'
 import type { Locator } from './locator'
 
@@ -168,7 +168,8 @@ export class DirLocator implements Locator {
   private manifestTable(): Promise<lancedb.Table> {
     if (!this.manifest) {
       this.manifest = (async () => {
-        this.side = await mkdtemp(join(tmpdir(), 'lcb-manifest-'))
+        // Named after this process: a start after a kill -9 removes it (see sweepTempFoldersAtStart).
+        this.side = await makeTempFolder(TEMP_PREFIXES.manifest)
         await symlink(join(this.root, '__manifest'), join(this.side, 'm.lance'), process.platform === 'win32' ? 'junction' : 'dir')
         // readConsistencyInterval 0: every read sees the latest manifest version (others write it too).
         const db = await lancedb.connect(this.side, { readConsistencyInterval: 0 })

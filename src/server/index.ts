@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net'
 import { buildApp, type AppOptions } from './app'
 import type { StorageOptions } from '../contract/objectStore'
 import { Catalogs, openCatalog, type Catalog } from './catalogs'
+import { sweepTempFoldersAtStart } from '../core'
 
 export interface ServerOptions extends Omit<AppOptions, 'catalogs' | 'apiKeys'> {
   /** The default catalog (no `x-service-database` header). */
@@ -28,6 +29,8 @@ export interface RunningServer {
 
 /** Start our REST catalog server (tests, the CLI, the bench). */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  // The manifest links a killed server left in the temp folder (their names say whose they are).
+  void sweepTempFoldersAtStart()
   const named = new Map<string, Catalog>()
   const opened: Catalog[] = []
   try {

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { rm } from 'node:fs/promises'
 import { basename, isAbsolute, join } from 'node:path'
 import { AppError, EXPORT_FORMATS, type ExportJobInfo, type Input } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
+import { checkExportTarget } from './file'
 import { ExportJobs } from './jobs'
 import type { JobRegistry } from '../jobs'
+import { makeTempFolder, TEMP_PREFIXES } from '../import/tempFolders'
 
 export interface ExportModuleDeps {
   client: (connectionId: string) => NamespaceClient
@@ -36,12 +37,14 @@ export class ExportModule {
   }
 
   private downloadFolder(): Promise<string> {
-    this.downloads ??= mkdtemp(join(tmpdir(), 'lcb-exports-'))
+    this.downloads ??= makeTempFolder(TEMP_PREFIXES.exports)
     return this.downloads
   }
 
   async start(input: Input<'export/start'>): Promise<ExportJobInfo> {
     if (input.path !== undefined && !isAbsolute(input.path)) throw new AppError('invalid_input', 'The export path must be absolute', { hint: 'Choose the file with the save dialog' })
+    // A folder, the root, a device…: refused in words before a job exists (writeFileAtomically checks again).
+    if (input.path !== undefined) await checkExportTarget(input.path)
     const client = this.deps.client(input.connectionId)
     const extension = EXPORT_FORMATS[input.format].extension
     const download = input.path === undefined

@@ -210,12 +210,13 @@ describe('export a table view (core, real Lance tables)', () => {
     }
   })
 
-  it('refuses a folder under a regular file with a clear error and writes nothing', async () => {
+  it('refuses a folder under a regular file with a clear error, before a job exists, and writes nothing', async () => {
     const file = join(base, 'not-a-folder')
     await writeFile(file, 'x')
-    const job = await exportTo('rows', 'csv', join('..', 'not-a-folder', 'rows.csv'))
-    expect(job.state).toBe('failed')
-    expect(job.error?.message).toBe(`Cannot write into ${file}: it is not a folder`)
+    const refused = await service.dispatch('export/start', { connectionId: connection.id, namespace: ['ns'], name: 'rows', view: {}, format: 'csv', path: join(file, 'rows.csv') })
+    expect(refused.ok).toBe(false)
+    if (!refused.ok) expect(refused.error.message).toBe(`Cannot write into ${file}: it is not a folder`)
+    expect(await readFile(file, 'utf8')).toBe('x')
   })
 
   it('refuses a read-only folder (checked as "nobody": root writes anywhere)', async () => {

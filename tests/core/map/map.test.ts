@@ -1,4 +1,5 @@
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { appendFile, mkdir, readdir, readFile, rename, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import * as lancedb from '@lancedb/lancedb'
@@ -203,43 +204,103 @@ describe('embedding map (core, real Lance tables)', () => {
       return join(cacheDir, 'map', files[0]!)
     }
     const runningMaps = async () => value<JobInfo[]>(await kept.dispatch('jobs/list', {})).filter((job) => job.kind === 'map' && job.state === 'running')
+    /** The coordinates as plain arrays (x, y, row). */
+    const coordsOf = (bytes: Uint8Array) => {
+      const table = tableFromIPC(bytes)
+      return ['x', 'y', 'row'].map((name) => Array.from(table.getChild(name)!.toArray() as ArrayLike<number>))
+    }
+    /** Change the first digit of a number in the kept summary (`"rows":500` → `"rows":600`), as a hand edit would. */
+    async function editByte(path: string, field: string): Promise<void> {
+      const file = await readFile(path)
+      const at = file.indexOf(`"${field}":`) + field.length + 3
+      expect(at).toBeGreaterThan(field.length + 2)
+      file[at] = file[at] === 0x39 ? 0x31 : file[at]! + 1
+      await writeFile(path, file)
+    }
 
     const random = seededRandom(11)
     const prefix = (length: number) => Buffer.from(new Int32Array([-1, length]).buffer)
-    it.each([
-      ['random bytes', Buffer.from(Array.from({ length: 2000 }, () => Math.floor(random() * 256)))],
-      ['a schema message of 16 bytes that are not one', Buffer.concat([prefix(16), Buffer.alloc(16, 7)])],
-      ['a negative schema length', Buffer.concat([prefix(-100), Buffer.alloc(64, 1)])],
-      ['an Arrow stream with no summary', Buffer.from(tableToIPC(mixedTable(3)))],
-      ['nothing', Buffer.alloc(0)],
-    ])('%s: the map is made again and kept anew, and no job is left running', async (_what, damage) => {
+    const overwrite = (bytes: Buffer) => (path: string) => writeFile(path, bytes)
+    it.each<[string, (path: string) => Promise<unknown>]>([
+      ['random bytes', overwrite(Buffer.from(Array.from({ length: 2000 }, () => Math.floor(random() * 256))))],
+      ['a schema message of 16 bytes that are not one', overwrite(Buffer.concat([prefix(16), Buffer.alloc(16, 7)]))],
+      ['a negative schema length', overwrite(Buffer.concat([prefix(-100), Buffer.alloc(64, 1)]))],
+      ['an Arrow stream with no summary', overwrite(Buffer.from(tableToIPC(mixedTable(3))))],
+      ['nothing', overwrite(Buffer.alloc(0))],
+      // Served before kept files were checked: the summary at its head read well, the coordinates came short.
+      ['the entry cut short', async (path) => truncate(path, (await stat(path)).size - 100)],
+      ['bytes appended', (path) => appendFile(path, Buffer.alloc(64))],
+      ['a byte of the summary edited', (path) => editByte(path, 'rows')],
+      ['a FIFO in its place', async (path) => (await rm(path), execFileSync('mkfifo', [path]))],
+      ['a symlink to /dev/zero in its place', async (path) => (await rm(path), await symlink('/dev/zero', path))],
+      ['a folder in its place', async (path) => (await rm(path), await mkdir(path))],
+    ])('%s: the map is made again and kept anew, and no job is left running', { timeout: 60_000 }, async (_what, damage) => {
       const first = await keptMap()
       expect(first.state).toBe('done')
-      await writeFile(await entry(), damage)
+      await damage(await entry())
       const again = await keptMap()
       expect(again.state).toBe('done')
       expect(again.cached).toBe(false)
       const made = (job: MapJobInfo) => ({ ...job.result, elapsedMs: 0, computedAt: 0 })
       expect(made(again)).toEqual(made(first))
+      expect(coordsOf(value<Uint8Array>(await kept.dispatch('map/coords', { jobId: again.id })))).toEqual(coordsOf(value<Uint8Array>(await kept.dispatch('map/coords', { jobId: first.id }))))
       const third = value<MapJobInfo>(await start(kept))
       expect(third.state).toBe('done')
       expect(third.cached).toBe(true)
       expect(await runningMaps()).toEqual([])
     })
 
+    it('coordinates edited past the summary: never served; the map is made again on the next start', async () => {
+      // A map longer than the head the cache checks on its own (64 KiB): 5,916 rows of 12 bytes.
+      const clusters = () => kept.dispatch('map/start', { connectionId: keptConnection.id, namespace: [], name: 'clusters', column: 'vec' })
+      const first = await kept.maps.wait(value<MapJobInfo>(await clusters()).id)
+      const good = coordsOf(value<Uint8Array>(await kept.dispatch('map/coords', { jobId: first.id })))
+      expect(good[2]!.length * 12).toBeGreaterThan(64 * 1024)
+      const path = (await readdir(join(cacheDir, 'map'))).map((n) => join(cacheDir, 'map', n))
+      const before = await Promise.all(path.map((p) => stat(p).then((s) => s.size)))
+      const file = path[before.indexOf(Math.max(...before))]!
+      const bytes = await readFile(file)
+      bytes[bytes.length - 20]! ^= 0x40
+      await writeFile(file, bytes)
+      // The summary's head proves itself (it is checked without the coordinates); the coordinates do not.
+      const opened = value<MapJobInfo>(await clusters())
+      expect(opened.cached).toBe(true)
+      const coords = await kept.dispatch('map/coords', { jobId: opened.id })
+      expect(coords.ok).toBe(false)
+      if (!coords.ok) expect(coords.error).toMatchObject({ code: 'not_found', message: expect.stringMatching(/dropped from the cache/) })
+      const again = await kept.maps.wait(value<MapJobInfo>(await clusters()).id)
+      expect(again.cached).toBe(false)
+      expect(coordsOf(value<Uint8Array>(await kept.dispatch('map/coords', { jobId: again.id })))).toEqual(good)
+      await rm(file)
+    })
+
+    it('an entry of another map moved onto this one: made again, not shown', async () => {
+      const first = await keptMap()
+      const path = await entry()
+      const other = value<MapJobInfo>(await kept.dispatch('map/start', { connectionId: keptConnection.id, namespace: [], name: 'clusters', column: 'vec' }))
+      expect((await kept.maps.wait(other.id)).state).toBe('done')
+      const otherPath = (await readdir(join(cacheDir, 'map'))).map((n) => join(cacheDir, 'map', n)).find((p) => p !== path)!
+      await rename(otherPath, path)
+      const again = await keptMap()
+      expect(again.cached).toBe(false)
+      expect(again.result!.rows).toBe(first.result!.rows)
+      await rm(otherPath, { force: true })
+    })
+
     it('a cache that cannot be read fails the start in words and leaves no job; once readable, the map opens', async () => {
       const path = await entry()
-      // A folder where the entry should be: reading it fails (EISDIR), as an unreadable disk would.
-      await rm(path)
-      await mkdir(path)
+      // A file where the kind's folder should be: reading under it fails (ENOTDIR), as an unreadable disk would.
+      await rm(join(cacheDir, 'map'), { recursive: true })
+      await writeFile(join(cacheDir, 'map'), 'not a folder')
       const refused = await start(kept)
       expect(refused.ok).toBe(false)
-      if (!refused.ok) expect(refused.error.message).toMatch(/EISDIR|directory/i)
+      if (!refused.ok) expect(refused.error.message).toMatch(/ENOTDIR|not a directory/i)
       expect(await runningMaps()).toEqual([])
-      await rm(path, { recursive: true })
+      await rm(join(cacheDir, 'map'))
       const made = await keptMap()
       expect(made.state).toBe('done')
       expect(made.cached).toBe(false)
+      expect(await entry()).toBe(path)
     })
   })
 })

@@ -1,4 +1,5 @@
-import { readdir } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { appendFile, lstat, mkdir, readdir, readFile, rename, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DateDay, Utf8, makeData, makeVector, vectorFromArray } from 'apache-arrow'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -50,8 +51,8 @@ describe('column profiles kept per table version in the side cache', () => {
     const service = new CatalogService({ host: 'harness', version: '0', recents: new MemoryRecentsStore(), sideCache: new FileSideCache(cacheDir) })
     services.push(service)
     const connection = value<ConnectionInfo>(await service.dispatch('connections/openDirectory', { path: root }))
-    const profile = async (view: { version?: number; filter?: string; rowSet?: string } = {}): Promise<ProfileJobInfo> => {
-      const started = value<ProfileJobInfo>(await service.dispatch('profile/start', { connectionId: connection.id, namespace: [], name: 't', view }))
+    const profile = async (view: { version?: number; filter?: string; rowSet?: string } = {}, name = 't'): Promise<ProfileJobInfo> => {
+      const started = value<ProfileJobInfo>(await service.dispatch('profile/start', { connectionId: connection.id, namespace: [], name, view }))
       return service.profiles.wait(started.id)
     }
     return { service, connection, profile }
@@ -165,5 +166,61 @@ describe('column profiles kept per table version in the side cache', () => {
     const again = await profile()
     expect(again.cached).toBe(false)
     expect(await readdir(join(cacheDir, 'profile'))).toHaveLength(1)
+  })
+
+  describe('a kept profile spoiled outside the app is profiled afresh, never shown', () => {
+    /** Tables t (3,000 rows) and small (1,200 rows), each profiled once and kept; `t`'s kept file. */
+    async function keptTwo() {
+      const base = await makeTempDir('lcb-profile-spoiled-')
+      dirs.push(base)
+      const root = await buildCatalog(join(base, 'catalog'), {
+        tables: [
+          { namespace: [], name: 't', data: sampleTable(3_000) },
+          { namespace: [], name: 'small', data: sampleTable(1_200) },
+        ],
+      })
+      const cacheDir = join(base, 'cache')
+      const first = await open(root, cacheDir)
+      const small = await first.profile({}, 'small')
+      const files = await readdir(join(cacheDir, 'profile'))
+      const t = await first.profile()
+      expect([t.result!.rows, small.result!.rows, t.cached]).toEqual([3_000, 1_200, false])
+      const smallFile = join(cacheDir, 'profile', files[0]!)
+      const tFile = join(cacheDir, 'profile', (await readdir(join(cacheDir, 'profile'))).find((n) => n !== files[0])!)
+      await first.service.closeAll()
+      return { root, cacheDir, tFile, smallFile, computed: t.result! }
+    }
+
+    it.each<[string, (files: { tFile: string; smallFile: string }) => Promise<unknown>]>([
+      // The issue's case: shown as "rows 1200" for a 3,000-row table before kept files named their key.
+      ["another table's entry moved onto its name", ({ tFile, smallFile }) => rename(smallFile, tFile)],
+      ['its row count edited by hand', async ({ tFile }) => writeFile(tFile, (await readFile(tFile, 'latin1')).replace('"rows":3000', '"rows":3001'), 'latin1')],
+      ['cut short', async ({ tFile }) => truncate(tFile, (await stat(tFile)).size - 1)],
+      ['bytes appended', ({ tFile }) => appendFile(tFile, ' ')],
+      ['a FIFO in its place', async ({ tFile }) => (await rm(tFile), execFileSync('mkfifo', [tFile]))],
+      ['a symlink to /dev/zero in its place', async ({ tFile }) => (await rm(tFile), await symlink('/dev/zero', tFile))],
+      ["a symlink to another table's entry, outside the folder", async ({ tFile, smallFile }) => {
+        const outside = join(await makeTempDir('lcb-profile-outside-'), 'entry')
+        dirs.push(join(outside, '..'))
+        await rename(smallFile, outside)
+        await rm(tFile)
+        await symlink(outside, tFile)
+      }],
+      ['a folder in its place', async ({ tFile }) => (await rm(tFile), await mkdir(tFile))],
+    ])('%s', { timeout: 60_000 }, async (_what, spoil) => {
+      const { root, cacheDir, tFile, smallFile, computed } = await keptTwo()
+      await spoil({ tFile, smallFile })
+      const again = await open(root, cacheDir)
+      const reopened = await again.profile()
+      expect(reopened.state).toBe('done')
+      expect(reopened.cached).toBe(false)
+      expect(reopened.result!.rows).toBe(3_000)
+      expect(reopened.result!.columns).toEqual(computed.columns)
+      // Replaced by the recomputed one: a regular file, answered from next time.
+      expect((await lstat(tFile)).isFile()).toBe(true)
+      const fresh = await open(root, cacheDir)
+      const kept = await fresh.profile()
+      expect([kept.cached, kept.result!.rows]).toEqual([true, 3_000])
+    })
   })
 })

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm, symlink } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { rm, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import * as lancedb from '@lancedb/lancedb'
 import type { NamespacePath, TableId } from '../path'
+import { makeTempFolder, TEMP_PREFIXES } from '../../import/tempFolders'
 
 /** One row of a directory catalog's `__manifest` (lance-namespace-impls 8, lancedb 0.31.0). */
 export interface ManifestRow {
@@ -138,7 +138,8 @@ export class CatalogManifest {
   private table(): Promise<lancedb.Table> {
     if (!this.opened) {
       this.opened = (async () => {
-        this.side ??= await mkdtemp(join(tmpdir(), 'lcb-manifest-'))
+        // Named after this process, so a start after a kill -9 removes it (and only the link in it, not the catalog).
+        this.side ??= await makeTempFolder(TEMP_PREFIXES.manifest)
         const link = join(this.side, 'm.lance')
         if (!existsSync(link)) await symlink(join(this.root, '__manifest'), link, process.platform === 'win32' ? 'junction' : 'dir')
         const db = await lancedb.connect(this.side, { readConsistencyInterval: 0 })
