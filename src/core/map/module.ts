@@ -23,8 +23,8 @@ type MapJob = Job<MapJobInfo>
 
 export const MAP_HISTORY = 50
 const KIND = 'map'
-/** Bytes read from a kept map to find its summary: the stream's schema message, a few hundred bytes. */
-const SUMMARY_HEAD_BYTES = 64 * 1024
+/** How long the checked bytes of a kept map wait for the `map/coords` call that follows its `map/start`. */
+const HAND_OVER_MS = 60_000
 
 /**
  * Embedding maps as the service exposes them: one job per column and version, the finished coordinates kept in
@@ -55,7 +55,7 @@ export class MapModule extends JobsOfKind<'map'> {
     if (umapSample !== null) key.push('umap', umapSample)
     // Read before a job exists: a cache that cannot be read then fails this call in words, and never leaves a job
     // 'running' that every later start of the same map would return.
-    const kept = await this.keptSummary(key)
+    const kept = await this.kept(key)
     const same = JSON.stringify(key)
     for (const [jobId, k] of this.keys) {
       if (JSON.stringify(k) !== same || !this.jobs.has(jobId)) continue
@@ -72,8 +72,9 @@ export class MapModule extends JobsOfKind<'map'> {
     for (const jobId of this.keys.keys()) if (!this.jobs.has(jobId)) this.keys.delete(jobId)
     if (kept) {
       info.cached = true
-      info.result = kept
+      info.result = kept.summary
       info.progress = { rows: info.result.rows, totalRows: info.result.rows }
+      this.handOver(info.id, kept.bytes)
       job.finish('done')
       return job.snapshot()
     }
@@ -83,19 +84,24 @@ export class MapModule extends JobsOfKind<'map'> {
   }
 
   /**
-   * The summary of a kept map, from the head of its entry: the coordinates after it (12 MB at 1M rows) are read by
-   * `map/coords`, so reading them here too made every reopen read them twice. An entry that does not decode (damaged
-   * outside the app: entries are written whole) counts as absent: the map is made again and overwrites it. An error
-   * reading the cache is thrown: the map could not be kept nor answered from it.
+   * A kept map, read whole: the side cache checks the entry against its checksum only when it reads all of it, and a
+   * map answered "kept" from a checked head whose coordinates then failed their check could not be drawn. The bytes
+   * read are handed to the `map/coords` call that follows (see {@link handOver}), so a reopen still reads the 12 MB of
+   * a 1M-row map once. An entry that does not check or decode counts as absent: the map is made again and overwrites
+   * it. An error reading the cache is thrown: the map could not be kept nor answered from it.
    */
-  private async keptSummary(key: unknown[]): Promise<MapSummary | null> {
-    const head = await this.cache.read(KIND, key, { head: SUMMARY_HEAD_BYTES })
-    if (!head) return null
-    const summary = decodedOrNull(head)
-    if (summary) return summary
-    // A summary longer than the head (never at our sizes): the whole entry.
-    const whole = await this.cache.read(KIND, key)
-    return whole && decodedOrNull(whole)
+  private async kept(key: unknown[]): Promise<{ summary: MapSummary; bytes: Uint8Array } | null> {
+    const bytes = await this.cache.read(KIND, key)
+    const summary = bytes && decodedOrNull(bytes)
+    return summary && bytes ? { summary, bytes } : null
+  }
+
+  /** Checked bytes of kept maps just answered by `map/start`, for the `map/coords` call that follows; dropped after a minute. */
+  private readonly handedOver = new Map<string, Uint8Array>()
+
+  private handOver(jobId: string, bytes: Uint8Array): void {
+    this.handedOver.set(jobId, bytes)
+    setTimeout(() => this.handedOver.delete(jobId), HAND_OVER_MS).unref?.()
   }
 
   /** A finished map's coordinates (Arrow IPC: x, y, row). */
@@ -103,7 +109,9 @@ export class MapModule extends JobsOfKind<'map'> {
     const info = this.get(jobId)
     const key = this.keys.get(jobId)
     if (info.state !== 'done' || !key) throw new AppError('invalid_input', info.state === 'running' ? 'The map is still being made' : 'This map job has no coordinates (it did not finish)')
-    const bytes = await this.cache.read(KIND, key)
+    const handed = this.handedOver.get(jobId)
+    this.handedOver.delete(jobId)
+    const bytes = handed ?? (await this.cache.read(KIND, key))
     if (!bytes) throw new AppError('not_found', 'The kept map was dropped from the cache', { hint: 'Open the map again to make it afresh' })
     return bytes
   }
