@@ -1,0 +1,173 @@
+/**
+ * Limits that hold at the first byte (issue #43): each file that once froze or ballooned the host — a zstd bomb, a
+ * zstd frame declaring a 2 GB window, … — is refused in words (an AppError with a code, the limit and the way past it)
+ * after bounded work: the test finishes, and the process's peak memory grew by less than 500 MiB. Next to each, its
+ * near miss (a file just inside the limit) still imports.
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import { gzipSync } from 'node:zlib'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AppError } from '../../../src/contract'
+import { openSource, previewImport, writeSource } from '../../../src/core/import'
+import { openTextStream } from '../../../src/core/import/readers/text'
+import { gzipRun, raw, run, zstdFrame } from '../../fixtures/import/bombs'
+import { readExact } from './exact'
+import { workspace, type Workspace } from './helpers'
+
+let ws: Workspace
+beforeAll(async () => {
+  ws = await workspace()
+})
+afterAll(async () => {
+  await ws.cleanup()
+})
+
+const MiB = 1024 * 1024
+const GiB = 1024 * MiB
+/** What a refusal may cost at most: far above what the work should take, far below what the files once took. */
+const MEMORY_CEILING = 500 * MiB
+
+/** The process's resident memory now and its peak since the last reset (Linux: /proc; elsewhere sampled). */
+function memory(): { rss: number; peak: number } {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8')
+    const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)![1]) * 1024
+    return { rss: kb('VmRSS'), peak: kb('VmHWM') }
+  } catch {
+    const rss = process.memoryUsage().rss
+    return { rss, peak: rss }
+  }
+}
+
+/** Run `work` and return how far the process's peak memory rose above where it stood before. */
+async function peakGrowth<T>(work: () => Promise<T>): Promise<{ value: T | Error; grew: number }> {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5') // resets VmHWM to the current RSS
+  } catch {
+    // not Linux: the peak is sampled below
+  }
+  const before = memory().rss
+  let sampled = before
+  const timer = setInterval(() => (sampled = Math.max(sampled, memory().rss)), 20)
+  let value: T | Error
+  try {
+    value = await work()
+  } catch (error) {
+    value = error as Error
+  } finally {
+    clearInterval(timer)
+  }
+  const peak = Math.max(sampled, memory().peak)
+  return { value, grew: peak - before }
+}
+
+async function preview(path: string, fileName: string) {
+  return previewImport({ path, fileName, client: ws.client, namespace: [] })
+}
+
+/** Preview `bytes` as `fileName`: the refusal it ends in, with the memory it cost. */
+async function refusal(fileName: string, bytes: Buffer): Promise<{ error: AppError; grew: number }> {
+  const path = ws.file(fileName)
+  writeFileSync(path, bytes)
+  const { value, grew } = await peakGrowth(() => preview(path, fileName))
+  if (!(value instanceof AppError)) throw new Error(`expected a refusal, got ${value instanceof Error ? `${value.name}: ${value.message}` : 'a preview'}`)
+  return { error: value, grew }
+}
+
+async function importFile(fileName: string, bytes: Buffer, name: string) {
+  const path = ws.file(fileName)
+  writeFileSync(path, bytes)
+  const source = await openSource(path, { fileName })
+  await writeSource(ws.client, { namespace: [], name }, source, { mode: 'create' })
+  return readExact(ws.client, { namespace: [], name })
+}
+
+describe('compressed text', () => {
+  const CSV = 'a,b\n1,2\n'
+
+  it('a zstd file of a CSV header and 1 GiB of newlines (32 KB) is refused by its ratio after 64 MiB', async () => {
+    const bytes = zstdFrame([raw(CSV), ...run(0x0a, GiB)])
+    expect(bytes.length).toBeLessThan(40_000)
+    const { error, grew } = await refusal('newlines.csv.zst', bytes)
+    expect(error.code).toBe('unsupported')
+    expect(error.message).toMatch(/^newlines\.csv\.zst decompresses to more than 1,000 times its size \(its first [\d.]+ KiB made 64(\.\d)? MiB\), which no ordinary data does/)
+    expect(error.hint).toMatch(/decompress it first \(unzstd\)/)
+    expect(grew).toBeLessThan(MEMORY_CEILING)
+  })
+
+  it('a gzip file of 1 GiB of newlines (1 MB) is refused the same way', async () => {
+    const { error, grew } = await refusal('newlines.csv.gz', gzipRun(CSV, 0x0a, GiB))
+    expect(error.code).toBe('unsupported')
+    expect(error.message).toMatch(/^newlines\.csv\.gz decompresses to more than 1,000 times its size/)
+    expect(error.hint).toMatch(/gunzip -k/)
+    expect(grew).toBeLessThan(MEMORY_CEILING)
+  })
+
+  it.each([
+    ['a window descriptor of 1.9 GiB', { windowLog: 30, mantissa: 7 }, /needs a 1\.9 GiB zstd window/, /--long=31 or --memory=1920MB/],
+    ['a window descriptor of 2 GiB', { windowLog: 31 }, /needs a 2 GiB zstd window/, /--long=31 or --memory=2048MB/],
+    ['a single-segment frame of 1 GiB content', { singleSegment: GiB }, /needs a 1 GiB zstd window/, /--long=30 or --memory=1024MB/],
+  ])('a zstd frame declaring %s is refused at its header, as zstd -d does', async (_what, options, message, hint) => {
+    const { error, grew } = await refusal('window.csv.zst', zstdFrame([raw(CSV), ...run(0x0a, 64 * MiB)], options))
+    expect(error.code).toBe('unsupported')
+    expect(error.message).toMatch(message)
+    expect(error.message).toMatch(/import reads zstd windows up to 128 MiB/)
+    expect(error.hint).toMatch(hint)
+    expect(grew).toBeLessThan(MEMORY_CEILING)
+  })
+
+  it('a later frame of a multi-frame file is checked too', async () => {
+    const bytes = Buffer.concat([zstdFrame([raw(CSV)]), zstdFrame([raw('3,4\n')], { windowLog: 31 })])
+    const { error } = await refusal('frames.csv.zst', bytes)
+    expect(error.code).toBe('unsupported')
+    expect(error.message).toMatch(/needs a 2 GiB zstd window/)
+  })
+
+  it('near misses import: an 8 MiB and a 128 MiB window, and a skippable frame', async () => {
+    const rows = (from: number, count: number) => Array.from({ length: count }, (_, i) => `${from + i},${(from + i) * 2}\n`).join('')
+    const eight = zstdFrame([raw(`a,b\n${rows(0, 100)}`)], { windowLog: 23 })
+    const skippable = Buffer.alloc(12)
+    skippable.writeUInt32LE(0x184d2a50, 0)
+    skippable.writeUInt32LE(4, 4)
+    const most = zstdFrame([raw(rows(100, 100))], { windowLog: 27 })
+    const { rows: read } = await importFile('near.csv.zst', Buffer.concat([eight, skippable, most]), 'near')
+    expect(read).toHaveLength(200)
+    expect(read.at(-1)).toEqual({ a: 199n, b: 398n })
+  }, 120_000)
+
+  it('dense text under the limits reads whole: 60 MiB at ~700× (under 64 MiB), 256 MiB at ~130×', async () => {
+    const row = Buffer.from('7,14\n')
+    const dense = gzipSync(Buffer.alloc(60 * MiB, row), { level: 9 })
+    expect((60 * MiB) / dense.length).toBeGreaterThan(600)
+    expect(await drain('dense.csv.gz', dense, 'gzip')).toBe(60 * MiB)
+    // A 1 KiB block of random digits repeated: deflate codes each 258 bytes as one match (~130×).
+    const block = Buffer.from(Array.from({ length: 1024 }, () => String.fromCharCode(48 + Math.floor(Math.random() * 10))).join(''))
+    const repetitive = gzipSync(Buffer.alloc(256 * MiB, block), { level: 9 })
+    expect((256 * MiB) / repetitive.length).toBeGreaterThan(100)
+    const { value, grew } = await peakGrowth(() => drain('repetitive.csv.gz', repetitive, 'gzip'))
+    expect(value).toBe(256 * MiB)
+    expect(grew).toBeLessThan(MEMORY_CEILING)
+  }, 120_000)
+
+  it('damaged zstd framing is corrupt, in words', async () => {
+    const reserved = zstdFrame([raw(CSV)])
+    reserved[6] = (reserved[6]! & ~0b110) | 0b110 // the block type 3 (reserved)
+    const { error } = await refusal('reserved.csv.zst', reserved)
+    expect(error.code).toBe('corrupt')
+    expect(error.message).toMatch(/^reserved\.csv\.zst is not a valid zstd file: the block at byte 6 has the reserved type/)
+  })
+})
+
+/** Read a compressed text file through to its end: the characters it holds. */
+async function drain(fileName: string, bytes: Buffer, compression: 'gzip' | 'zstd'): Promise<number> {
+  const path = ws.file(fileName)
+  writeFileSync(path, bytes)
+  const stream = openTextStream(path, { fileName, compression, encoding: 'utf-8' })
+  let chars = 0
+  try {
+    for await (const chunk of stream.text as AsyncIterable<string>) chars += chunk.length
+  } finally {
+    stream.destroy()
+  }
+  return chars
+}
