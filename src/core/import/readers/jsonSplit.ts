@@ -1,4 +1,5 @@
 import { AppError } from '../../../contract'
+import { MAX_RECORD_CHARS } from './limits'
 
 /** One record's JSON text and the line it starts on. */
 export interface JsonRecordText {
@@ -6,8 +7,8 @@ export interface JsonRecordText {
   line: number
 }
 
-/** A record bigger than this is refused: the splitter holds one record at a time, never the file. */
-export const MAX_RECORD_CHARS = 64 * 1024 * 1024
+// A record bigger than MAX_RECORD_CHARS is refused: the splitter holds one record at a time, never the file.
+export { MAX_RECORD_CHARS } from './limits'
 
 const QUOTE_OR_BACKSLASH = /["\\]/g
 
