@@ -12,7 +12,7 @@ import { AppError } from '../../../src/contract'
 import { linearSchemaAssign } from '../../../src/core/arrow/linearSchema'
 import { openSource, previewImport, writeSource } from '../../../src/core/import'
 import { openTextStream } from '../../../src/core/import/readers/text'
-import { gzipRun, raw, run, zstdFrame } from '../../fixtures/import/bombs'
+import { gzipRun, raw, repeated, run, textCell, xlsx, zstdFrame } from '../../fixtures/import/bombs'
 import { readExact } from './exact'
 import { workspace, type Workspace } from './helpers'
 
@@ -238,4 +238,82 @@ describe('wide files', () => {
     // apache-arrow's own Schema.assign reads names n²/2 times (2·10^8 here); a lookup by Map a few times n.
     expect(reads).toBeLessThan(10 * n)
   })
+})
+
+describe('spreadsheets', () => {
+  const head = `<row r="1">${textCell('A1', 'id')}${textCell('B1', 'name')}</row>`
+
+  it("a 1.6 KB workbook whose header cell claims ZZZZZZ1 is refused at that cell, not counted up to (321 M columns)", async () => {
+    const bytes = await xlsx(`<row r="1">${textCell('A1', 'id')}${textCell('ZZZZZZ1', 'far')}</row><row r="2"><c r="A2"><v>1</v></c></row>`)
+    expect(bytes.length).toBeLessThan(2500)
+    const { error, grew } = await refusal('far.xlsx', bytes)
+    expect(error.code).toBe('unsupported')
+    expect(error.message).toBe('far.xlsx has cell ZZZZZZ1, past column XFD (16,384), the last an Excel sheet has')
+    expect(error.hint).toMatch(/save the sheet as CSV/)
+    expect(grew).toBeLessThan(MEMORY_CEILING)
+  })
+
+  it('a row past 1,048,576, and 10^6 header cells without references, are refused without overflowing the stack', async () => {
+    const far = await refusal('rows.xlsx', await xlsx(`${head}<row r="2000000"><c r="A2000000"><v>1</v></c></row>`))
+    expect(far.error.message).toBe('rows.xlsx has row 2000000, past row 1,048,576, the last an Excel sheet has')
+    const cells = await xlsx([Buffer.from('<row r="1">'), ...repeated('<c t="inlineStr"><is><t>h</t></is></c>', 1_000_000), Buffer.from('</row>')])
+    const wide = await refusal('cells.xlsx', cells)
+    expect(wide.error.code).toBe('unsupported')
+    expect(wide.error.message).toBe('cells.xlsx has cell XFE1, past column XFD (16,384), the last an Excel sheet has')
+    expect(wide.grew).toBeLessThan(MEMORY_CEILING)
+  })
+
+  it('near miss: a sheet using column XFD previews, its last column named and read', async () => {
+    const bytes = await xlsx(`<row r="1">${textCell('A1', 'id')}${textCell('XFD1', 'last')}</row><row r="2"><c r="A2"><v>1</v></c><c r="XFD2"><v>2.5</v></c></row>`)
+    const path = ws.file('xfd.xlsx')
+    writeFileSync(path, bytes)
+    const found = await preview(path, 'xfd.xlsx')
+    expect(found.schema).toHaveLength(16_384)
+    expect(found.schema.at(-1)).toMatchObject({ name: 'last', type: 'Float64' })
+    expect(found.schema[1]).toMatchObject({ name: 'column 2', type: 'Utf8' })
+    const source = await openSource(path, { fileName: 'xfd.xlsx' })
+    const batches = source.batches()
+    const first = (await batches.next()).value as RecordBatch
+    await batches.return(undefined)
+    await source.close()
+    expect(first.getChild('last')!.get(0)).toBe(2.5)
+    expect(first.getChild('id')!.get(0)).toBe(1n)
+  })
+
+  it('a cell of 400 M characters (a 390 KB file) is refused after 1 Mi characters of it', async () => {
+    const bytes = await xlsx([Buffer.from(`${head}<row r="2"><c r="A2" t="inlineStr"><is><t>`), ...repeated('x', 400_000_000), Buffer.from('</t></is></c></row>')])
+    expect(bytes.length).toBeLessThan(500_000)
+    const { error, grew } = await refusal('cell.xlsx', bytes)
+    expect(error.code).toBe('unsupported')
+    expect(error.message).toMatch(/^cell\.xlsx holds more than 1 Mi characters of XML without a tag \(a cell or string far past the 32,767 characters an Excel cell holds\)/)
+    expect(grew).toBeLessThan(MEMORY_CEILING)
+  }, 120_000)
+
+  it("cells and shared strings past Excel's 32,767 characters are refused; a cell of exactly 32,767 imports", async () => {
+    const long = (n: number) => `${head}<row r="2"><c r="A2"><v>1</v></c>${textCell('B2', 'y'.repeat(n))}</row>`
+    const over = await refusal('long.xlsx', await xlsx(long(32_768)))
+    expect(over.error.message).toBe('long.xlsx has a cell in row 2 (column B) of more than 32,767 characters, the most an Excel cell holds')
+    const shared = await refusal('shared.xlsx', await xlsx(`${head}<row r="2"><c r="A2"><v>1</v></c><c r="B2" t="s"><v>0</v></c></row>`, `<si><t>${'z'.repeat(40_000)}</t></si>`))
+    expect(shared.error.message).toBe('shared.xlsx holds a shared string (number 1) longer than 32,767 characters, the most an Excel cell holds')
+    const { rows } = await importFile('longest.xlsx', await xlsx(long(32_767)), 'longest')
+    expect((rows[0]!.name as string).length).toBe(32_767)
+  })
+
+  it('40 M empty shared strings (a 290 KB file) are refused by their count', async () => {
+    const bytes = await xlsx(`${head}<row r="2"><c r="A2"><v>1</v></c><c r="B2" t="s"><v>0</v></c></row>`, repeated('<si/>', 40_000_000))
+    expect(bytes.length).toBeLessThan(400_000)
+    const { error, grew } = await refusal('strings.xlsx', bytes)
+    expect(error.code).toBe('unsupported')
+    expect(error.message).toBe('strings.xlsx holds more than 8,388,608 shared strings, more than import holds in memory')
+    expect(error.hint).toMatch(/save the sheet as CSV/i)
+    expect(grew).toBeLessThan(MEMORY_CEILING)
+  }, 120_000)
+
+  it('a sheet part that inflates past 250× (512 MiB of empty tags in 500 KB) is refused as a bomb', async () => {
+    const bytes = await xlsx([Buffer.from(head), ...repeated('<x/>', 128 * 1024 * 1024)])
+    const { error, grew } = await refusal('tags.xlsx', bytes)
+    expect(error.code).toBe('unsupported')
+    expect(error.message).toMatch(/^tags\.xlsx: its part xl\/worksheets\/sheet1\.xml inflates to more than 250 times its size \([\d.]+ MiB from [\d.]+ KiB\)/)
+    expect(grew).toBeLessThan(MEMORY_CEILING)
+  }, 120_000)
 })

@@ -39,47 +39,49 @@ class FzstdTransform extends Transform {
   }
 }
 
+/** What an {@link InflateWatch} watches: whose bytes, how to say it, and what to do past a limit. */
+export interface WatchedOutput {
+  fileName: string
+  /** What decompresses, after the file's name: ` decompresses` or `: its part xl/worksheets/sheet1.xml inflates`. */
+  makes: string
+  /** Compressed bytes the decoder has taken so far (or the whole compressed size). */
+  bytesIn: () => number
+  /** The way past the limit. */
+  hint: string
+  /** The ratio past which output is refused ({@link MAX_RATIO} unless the format's own is lower). */
+  maxRatio?: number
+}
+
 /**
  * Counts what a decoder makes and stops the stream once it passes a limit: more than {@link MAX_DECOMPRESSED} in
  * all, or — past the first {@link RATIO_GRACE} — more than {@link MAX_RATIO} times the compressed bytes the decoder
  * has taken. The decoders themselves hold to backpressure (zlib's streams, and fzstd fed bounded pieces), so the
  * check runs as the output is made, before much more than the limit exists.
  */
-class InflateWatch extends Transform {
+export class InflateWatch extends Transform {
   private out = 0
 
-  constructor(
-    private readonly fileName: string,
-    private readonly compression: Compression,
-    private readonly bytesIn: () => number,
-  ) {
+  constructor(private readonly watched: WatchedOutput) {
     super()
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.out += chunk.length
-    if (this.out > MAX_DECOMPRESSED) return done(this.tooBig())
-    if (this.out > RATIO_GRACE && this.out > MAX_RATIO * Math.max(1, this.bytesIn())) return done(this.tooDense())
+    const { fileName, makes, bytesIn, hint, maxRatio = MAX_RATIO } = this.watched
+    if (this.out > MAX_DECOMPRESSED) {
+      return done(new AppError('unsupported', `${fileName}${makes} to more than ${bytesText(MAX_DECOMPRESSED)}, the most import reads from one compressed file or part`, { hint }))
+    }
+    if (this.out > RATIO_GRACE && this.out > maxRatio * Math.max(1, bytesIn())) {
+      const message = `${fileName}${makes} to more than ${maxRatio.toLocaleString('en')} times its size (${bytesText(this.out)} from ${bytesText(bytesIn())}), which no ordinary data does: import refuses such files (decompression bombs)`
+      return done(new AppError('unsupported', message, { hint }))
+    }
     done(null, chunk)
-  }
-
-  private tooBig(): AppError {
-    return new AppError('unsupported', `${this.fileName} decompresses to more than ${bytesText(MAX_DECOMPRESSED)}, the most import reads from one ${this.compression} file`, {
-      hint: `Decompress it first (${tool(this.compression)}) and import the decompressed file: plain files have no such limit`,
-    })
-  }
-
-  private tooDense(): AppError {
-    return new AppError(
-      'unsupported',
-      `${this.fileName} decompresses to more than ${MAX_RATIO.toLocaleString('en')} times its size (its first ${bytesText(this.bytesIn())} made ${bytesText(this.out)}), which no ordinary data does: import refuses such files (decompression bombs)`,
-      { hint: `If the file is genuine, decompress it first (${tool(this.compression)}) and import the decompressed file` },
-    )
   }
 }
 
-function tool(compression: Compression): string {
-  return compression === 'gzip' ? 'gunzip -k' : 'unzstd'
+function hint(compression: Compression): string {
+  const tool = compression === 'gzip' ? 'gunzip -k' : 'unzstd'
+  return `If the file is genuine, decompress it first (${tool}) and import the decompressed file: plain files have no such limit`
 }
 
 /**
@@ -90,9 +92,9 @@ function tool(compression: Compression): string {
 export function inflateStages(compression: Compression, fileName: string): Transform[] {
   if (compression === 'gzip') {
     const gunzip = zlib.createGunzip()
-    return [gunzip, new InflateWatch(fileName, compression, () => gunzip.bytesWritten)]
+    return [gunzip, new InflateWatch({ fileName, makes: ' decompresses', bytesIn: () => gunzip.bytesWritten, hint: hint(compression) })]
   }
   const guard = new ZstdFrameGuard(fileName)
   const decoder = nativeZstd ? nativeZstd() : new FzstdTransform()
-  return [guard, decoder, new InflateWatch(fileName, compression, () => guard.bytesIn)]
+  return [guard, decoder, new InflateWatch({ fileName, makes: ' decompresses', bytesIn: () => guard.bytesIn, hint: hint(compression) })]
 }
