@@ -317,3 +317,40 @@ describe('spreadsheets', () => {
     expect(grew).toBeLessThan(MEMORY_CEILING)
   }, 120_000)
 })
+
+describe('JSON nesting', () => {
+  const nested = (depth: number, leaf: string) => `${'['.repeat(depth)}${leaf}${']'.repeat(depth)}`
+
+  it('JSON lines and a JSON array nested 100,000 deep are refused in words, not by a stack overflow', async () => {
+    const lines = await refusal('deep.jsonl', Buffer.from(`{"id":1,"v":${nested(100_000, '1')}}\n`))
+    expect(lines.error.code).toBe('unsupported')
+    expect(lines.error.message).toBe('deep.jsonl line 1: a record nested 100,001 levels deep; import reads JSON nested at most 1,000 levels')
+    expect(lines.error.hint).toMatch(/Flatten the records/)
+    const array = await refusal('deep.json', Buffer.from(`[\n{"id":1,"v":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}]`))
+    expect(array.error.code).toBe('unsupported')
+    expect(array.error.message).toBe('deep.json line 2: a record nested more than 1,000 levels deep; import reads JSON nested at most 1,000 levels')
+  })
+
+  it('near misses import: records nested 1,000 deep; lists nested past 32 levels become their JSON text', async () => {
+    const deepest = `{"id":1,"v":${nested(999, '1')}}\n{"id":2,"v":${'{"a":'.repeat(999)}2${'}'.repeat(999)}}\n`
+    const { table, rows } = await importFile('deepest.jsonl', Buffer.from(deepest), 'deepest')
+    expect(String(table.schema.fields[1]!.type)).toBe('Utf8')
+    expect(rows[0]!.v).toBe(nested(999, '1'))
+    const path = ws.file('levels.jsonl')
+    writeFileSync(path, `{"kept":${nested(32, '1')},"text":${nested(33, '1')}}\n`)
+    const found = await preview(path, 'levels.jsonl')
+    expect(found.schema[0]!.type).toBe(`${'List<'.repeat(32)}Int64${'>'.repeat(32)}`)
+    expect(found.schema[1]!.type).toBe('Utf8')
+    expect(found.columns![1]!.reason).toBe('text: values nested 33 levels deep, more than the 32 kept as nested columns')
+    const { rows: read } = await importFile('levels.jsonl', readFileSync(path), 'levels')
+    expect(read[0]!.text).toBe(nested(33, '1'))
+  })
+
+  it('a JSON line longer than 64 Mi characters is refused as it streams in', async () => {
+    const bytes = Buffer.concat([Buffer.from('{"id":1}\n{"v":"'), Buffer.alloc(70 * MiB, 'x'), Buffer.from('"}\n')])
+    const { error, grew } = await refusal('long.jsonl', bytes)
+    expect(error.code).toBe('unsupported')
+    expect(error.message).toBe('long.jsonl line 2: a line longer than 64 Mi characters, the most import holds at once')
+    expect(grew).toBeLessThan(MEMORY_CEILING)
+  })
+})

@@ -1,5 +1,6 @@
 import { AppError } from '../../../contract'
-import { MAX_RECORD_CHARS } from './limits'
+import { tooDeep } from './jsonDepth'
+import { MAX_JSON_DEPTH, MAX_RECORD_CHARS } from './limits'
 
 /** One record's JSON text and the line it starts on. */
 export interface JsonRecordText {
@@ -143,6 +144,8 @@ export class JsonSplitter {
           this.peekArray = true
         }
         this.depth++
+        // Counted here, as the brackets pass: the record is refused before it is held or parsed.
+        if (this.depth - Math.max(this.recordDepth, 0) > MAX_JSON_DEPTH) throw tooDeep(this.fileName, `line ${this.line}`, null)
         continue
       }
       if (c === 0x7d || c === 0x5d /* } ] */) {

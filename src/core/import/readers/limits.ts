@@ -58,6 +58,19 @@ export function tooManyColumns(fileName: string, columns: number | string, what 
   })
 }
 
+/**
+ * How deep a JSON record may nest: 1,000 levels (Jackson's default; .NET allows 64, serde_json 128; V8's JSON.parse
+ * has no limit). Checked without recursion before a record is parsed; everything after (inference, conversion)
+ * recurses over values, so this bound is what keeps them on the stack (10^5 levels once overflowed it).
+ */
+export const MAX_JSON_DEPTH = 1000
+
+/**
+ * Nested columns (lists, structs) are kept as such to this depth; deeper ones become their JSON text. Lance reads Arrow
+ * schemas through flatbuffers checked to 64 levels: a list nested 61 deep failed ("DepthLimitReached"), 60 imported.
+ */
+export const MAX_NESTED_TYPE_DEPTH = 32
+
 /** An Excel sheet's last column (XFD) and last row: cell references past them are refused, not counted up to. */
 export const XLSX_MAX_COLUMN = 16_384
 export const XLSX_MAX_ROW = 1_048_576

@@ -5,7 +5,7 @@ import { MISMATCH, batchFromColumns, coerce } from '../build'
 import { JsonColumnInference, toArrowType, type Inferred } from '../infer'
 import { typeName } from '../schema'
 import { DEFAULT_BATCH_ROWS, DEFAULT_INFER_ROWS, type BatchSource, type OpenOptions } from '../source'
-import { MAX_COLUMNS, tooManyColumns } from './limits'
+import { MAX_COLUMNS, MAX_NESTED_TYPE_DEPTH, tooManyColumns } from './limits'
 import { readSample, rowBatches } from './rowBatches'
 
 
@@ -93,7 +93,10 @@ export async function recordSource(reading: RecordReading): Promise<BatchSource>
       }
     }
     // Rows that lacked a key (before it first appeared, or after) count as nulls: counted once, not per row and column.
-    for (const column of columns.values()) column.missing(sample.length - column.rows)
+    for (const column of columns.values()) {
+      column.missing(sample.length - column.rows)
+      column.flattenBeyond(MAX_NESTED_TYPE_DEPTH)
+    }
     if (reading.columns ? sample.length === 0 : columns.size === 0) {
       throw new AppError('invalid_input', format === 'xlsx' ? `${fileName} holds no rows under its header` : `${fileName} holds no JSON objects with fields`, {
         hint: format === 'xlsx' ? 'The first row names the columns; the rows below it are imported' : 'Import reads JSON objects: an array of them, one per line, or an array under a key',
