@@ -5,12 +5,15 @@
  * near miss (a file just inside the limit) still imports.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Field, Int32, makeData, RecordBatch, Schema, Struct } from 'apache-arrow'
 import { AppError } from '../../../src/contract'
+import { DecodeLimit } from '../../../src/core/arrow/ipc/codecs'
 import { linearSchemaAssign } from '../../../src/core/arrow/linearSchema'
 import { openSource, previewImport, writeSource } from '../../../src/core/import'
+import { parquetCompressors } from '../../../src/core/import/readers/compressors'
 import { openTextStream } from '../../../src/core/import/readers/text'
 import { gzipRun, raw, repeated, run, textCell, xlsx, zstdFrame } from '../../fixtures/import/bombs'
 import { readExact } from './exact'
@@ -352,5 +355,45 @@ describe('JSON nesting', () => {
     expect(error.code).toBe('unsupported')
     expect(error.message).toBe('long.jsonl line 2: a line longer than 64 Mi characters, the most import holds at once')
     expect(grew).toBeLessThan(MEMORY_CEILING)
+  })
+})
+
+describe('codecs that declare their output (Arrow IPC buffers, Parquet pages)', () => {
+  const pl = createRequire(__filename)('nodejs-polars') as { DataFrame(columns: unknown[]): { writeIPC(path: string, o: object): void }; Series(name: string, values: unknown): unknown }
+
+  it('a polars Arrow file whose one ZSTD batch declares 76 MiB in 2.4 KiB is refused before it is decoded', async () => {
+    const path = ws.file('zeros.arrow')
+    pl.DataFrame([pl.Series('z', new Float64Array(10_000_000))]).writeIPC(path, { compression: 'zstd' })
+    const { value, grew } = await peakGrowth(() => preview(path, 'zeros.arrow'))
+    expect(value).toBeInstanceOf(AppError)
+    const error = value as AppError
+    expect(error.code).toBe('unsupported')
+    expect(error.message).toMatch(/^zeros\.arrow has a record batch whose compressed [\d.]+ KiB declare 76\.3 MiB \(more than 1,000 times\)/)
+    expect(error.hint).toMatch(/without compression/)
+    expect(grew).toBeLessThan(MEMORY_CEILING)
+  })
+
+  it('near misses import: 1 M zeros in one ZSTD batch (under 64 MiB), and 5 M zeros beside 5 M random values', async () => {
+    const path = ws.file('some-zeros.arrow')
+    pl.DataFrame([pl.Series('z', new Float64Array(1_000_000))]).writeIPC(path, { compression: 'zstd' })
+    const source = await openSource(path, { fileName: 'some-zeros.arrow' })
+    let rows = 0
+    for await (const batch of source.batches()) rows += batch.numRows
+    expect(rows).toBe(1_000_000)
+    const mixed = ws.file('mixed.arrow')
+    const random = Float64Array.from({ length: 5_000_000 }, () => Math.random())
+    pl.DataFrame([pl.Series('z', new Float64Array(5_000_000)), pl.Series('r', random)]).writeIPC(mixed, { compression: 'zstd' })
+    const found = await preview(mixed, 'mixed.arrow')
+    expect(found.rowCount).toBe(5_000_000)
+  }, 120_000)
+
+  it('Parquet pages are held to the size they declare: a bomb refused before decoding, a gzip page that lies stopped at it', () => {
+    const compressors = parquetCompressors()
+    const bomb = zstdFrame(run(0, 2 * GiB - 1))
+    expect(() => compressors.ZSTD!(bomb, 2 * GiB - 1)).toThrow(DecodeLimit)
+    expect(() => compressors.ZSTD!(bomb, 2 * GiB - 1)).toThrow(/has a page whose compressed 64 KiB declare 2 GiB \(more than 1,000 times\)/)
+    const lying = gzipSync(Buffer.alloc(10 * MiB))
+    expect(() => compressors.GZIP!(lying, 1000)).toThrow(/Cannot create a Buffer larger than|buffer/i)
+    expect(compressors.GZIP!(lying, 10 * MiB)).toHaveLength(10 * MiB)
   })
 })
