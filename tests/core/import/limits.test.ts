@@ -205,6 +205,16 @@ describe('wide files', () => {
     expect(found.schema.at(-1)!.type).toBe('Int64')
   }, 120_000)
 
+  it('16,384 columns of one name get their suffixes (each found in one try: this took 10 s, the square of the count)', async () => {
+    const path = ws.file('alike.csv')
+    writeFileSync(path, `a_3,${Array(16_383).fill('a').join(',')}\n${Array(16_384).fill('1').join(',')}\n`)
+    const found = await preview(path, 'alike.csv')
+    const names = found.schema.map((f) => f.name)
+    expect(names.slice(0, 5)).toEqual(['a_3', 'a', 'a_2', 'a_4', 'a_5'])
+    expect(names.at(-1)).toBe('a_16384')
+    expect(new Set(names).size).toBe(16_384)
+  })
+
   it('JSON lines whose first record has 10^6 fields are refused', async () => {
     const record = `{${Array.from({ length: 1_000_000 }, (_, i) => `"k${i}":${i}`).join(',')}}\n`
     const { error, grew } = await refusal('wide.jsonl', Buffer.from(record))

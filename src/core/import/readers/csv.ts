@@ -223,12 +223,16 @@ function countFromMessage(message: string): string {
 /** Empty names get `column_N`, duplicates a `_2` suffix: Lance needs unique, non-empty column names. */
 function uniqueNames(cells: string[]): string[] {
   const seen = new Set<string>()
+  // Per name, the suffix to try next: 16,384 columns named alike cost one try each, not the square.
+  const next = new Map<string, number>()
   return cells.map((raw, i) => {
     let name = raw.trim() === '' ? `column_${i + 1}` : raw
     if (seen.has(name)) {
-      let n = 2
-      while (seen.has(`${name}_${n}`)) n++
-      name = `${name}_${n}`
+      const base = name
+      let n = next.get(base) ?? 2
+      while (seen.has(`${base}_${n}`)) n++
+      next.set(base, n + 1)
+      name = `${base}_${n}`
     }
     seen.add(name)
     return name

@@ -198,12 +198,19 @@ async function headerRow(pull: () => Promise<SheetRow | null>, fileName: string,
     const named = new Map([...row.cells].map(([col, v]) => [col, v instanceof Date ? v.toISOString() : String(v).trim()]))
     const columns = new Map<number, string>()
     const used = new Set<string>()
+    // Per name, the suffix to try next: a header of 16,384 like names costs one try each, not the square.
+    const nextSuffix = new Map<string, number>()
     let last = 0
     for (const col of named.keys()) last = Math.max(last, col)
     for (let col = 1; col <= last; col++) {
       const base = named.get(col) || `column ${col}`
       let name = base
-      for (let k = 2; used.has(name); k++) name = `${base} (${k})`
+      if (used.has(name)) {
+        let k = nextSuffix.get(base) ?? 2
+        while (used.has(`${base} (${k})`)) k++
+        nextSuffix.set(base, k + 1)
+        name = `${base} (${k})`
+      }
       used.add(name)
       columns.set(col, name)
     }
