@@ -6,6 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { Readable } from 'node:stream'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Field, Int32, makeData, RecordBatch, Schema, Struct } from 'apache-arrow'
@@ -14,6 +15,7 @@ import { DecodeLimit } from '../../../src/core/arrow/ipc/codecs'
 import { linearSchemaAssign } from '../../../src/core/arrow/linearSchema'
 import { openSource, previewImport, writeSource } from '../../../src/core/import'
 import { parquetCompressors } from '../../../src/core/import/readers/compressors'
+import { CsvFieldGuard } from '../../../src/core/import/readers/csvFields'
 import { openTextStream } from '../../../src/core/import/readers/text'
 import { gzipRun, raw, repeated, run, textCell, xlsx, zstdFrame } from '../../fixtures/import/bombs'
 import { readExact } from './exact'
@@ -180,14 +182,39 @@ async function drain(fileName: string, bytes: Buffer, compression: 'gzip' | 'zst
 describe('wide files', () => {
   const header = (n: number) => Array.from({ length: n }, (_, i) => `c${i}`).join(',')
 
-  it('a CSV of 10^6 columns (9.9 MB) is refused at its header, in words', async () => {
+  it('a CSV of 10^6 columns (9.9 MB) is refused at its 16,385th header field, in words', async () => {
     const n = 1_000_000
     const bytes = Buffer.from(`${header(n)}\n${'1,'.repeat(n - 1)}1\n`)
     const { error, grew } = await refusal('wide.csv', bytes)
     expect(error.code).toBe('unsupported')
-    expect(error.message).toBe('wide.csv has 1,000,000 columns; import takes at most 16,384 columns (as many as an Excel sheet has)')
+    expect(error.message).toBe('wide.csv has more than 16,384 columns; import takes at most 16,384 columns (as many as an Excel sheet has)')
     expect(error.hint).toMatch(/Keep the columns you need/)
     expect(grew).toBeLessThan(MEMORY_CEILING)
+  })
+
+  it('a row of 40 M commas (40 MB) is refused at its 16,385th field, before csv-parse holds them (1.8 GiB)', async () => {
+    const bytes = Buffer.concat([Buffer.from('a,b\n1,2\n'), Buffer.alloc(40 * MiB, ','), Buffer.from('\n')])
+    const { error, grew } = await refusal('commas.csv', bytes)
+    expect(error.code).toBe('unsupported')
+    expect(error.message).toBe('commas.csv line 3: a row of more than 16,384 fields; import takes at most 16,384 columns')
+    expect(grew).toBeLessThan(MEMORY_CEILING)
+  })
+
+  it('fields are counted as csv-parse reads quotes, across chunk boundaries: quoted delimiters and line breaks are text', async () => {
+    const cell = `"${'x,""\n'.repeat(20_000)}"`
+    const text = `a,b\n1,${cell}\n2,${'x,'.repeat(20_000)}x\n`
+    const guard = new CsvFieldGuard('quoted.csv', ',', '\n')
+    const chunks = Array.from({ length: Math.ceil(text.length / 7) }, (_, i) => text.slice(i * 7, i * 7 + 7))
+    const out: string[] = []
+    const error = await new Promise<Error | null>((resolve) => {
+      guard.on('data', (c: string) => out.push(c))
+      guard.on('error', resolve)
+      guard.on('end', () => resolve(null))
+      Readable.from(chunks).pipe(guard)
+    })
+    // Row 2 (20,000 commas and line breaks, quoted) passes whole; row 3, 20,000 commas unquoted, is refused.
+    expect(error?.message).toBe('quoted.csv line 20003: a row of more than 16,384 fields; import takes at most 16,384 columns')
+    expect(out.join('')).toContain(cell)
   })
 
   it('near misses import: a CSV of 5,000 columns; a header of 16,384 columns longer than the sniffed sample, ended by CRLF', async () => {

@@ -10,6 +10,7 @@ import { COMPRESSION_LABELS, decodeSample, openTextStream } from './text'
 import { DEFAULT_BATCH_ROWS, DEFAULT_INFER_ROWS, type BatchSource, type OpenOptions } from '../source'
 import { readSample, rowBatches } from './rowBatches'
 import { nativeCsvBatches, nativeCsvReader, type CsvPlan } from '../native/csv'
+import { CsvFieldGuard } from './csvFields'
 import { MAX_COLUMNS, MAX_RECORD_CHARS, tooManyColumns } from './limits'
 
 interface Row {
@@ -32,12 +33,23 @@ export async function openCsv(path: string, head: Buffer, options: OpenOptions, 
   const sample = decodeSample(head, encoding)
   const delimiter = sniffDelimiter(sample)
   const text = openTextStream(path, { fileName, compression: options.compression ?? null, encoding })
-  const stream = { get bytesRead() { return text.bytesRead() }, destroy: () => text.destroy() }
-  const parser = text.text.pipe(
+  const recordEnd = recordDelimiter(sample, delimiter)
+  const fields = text.text.pipe(new CsvFieldGuard(fileName, delimiter, recordEnd))
+  const parser = fields.pipe(
     // A quote inside an unquoted field (`5'11"`, `naïve "café"`) is kept as a character, as DuckDB does.
-    parse({ bom: true, delimiter, record_delimiter: recordDelimiter(sample, delimiter), info: true, skip_empty_lines: true, relax_column_count: false, relax_quotes: true, max_record_size: MAX_RECORD_CHARS }),
+    parse({ bom: true, delimiter, record_delimiter: recordEnd, info: true, skip_empty_lines: true, relax_column_count: false, relax_quotes: true, max_record_size: MAX_RECORD_CHARS }),
   )
-  text.text.on('error', (error) => parser.destroy(error))
+  text.text.on('error', (error) => fields.destroy(error))
+  fields.on('error', (error) => parser.destroy(error))
+  const stream = {
+    get bytesRead() {
+      return text.bytesRead()
+    },
+    destroy: () => {
+      text.destroy()
+      fields.destroy()
+    },
+  }
   // Errors reach us through the async iterator below; once it has stopped (after the first error, or
   // when the import stops early) a late 'error' event must not become an uncaught exception.
   parser.on('error', () => undefined)
