@@ -54,6 +54,17 @@ export function merge(a: Inferred, b: Inferred): Inferred {
   return { kind: 'string' }
 }
 
+/** How many lists and structs an inferred type nests (a scalar: 0). */
+export function nestingDepth(inferred: Inferred): number {
+  if (inferred.kind === 'list') return 1 + nestingDepth(inferred.item)
+  if (inferred.kind === 'struct') {
+    let deepest = 0
+    for (const field of inferred.fields.values()) deepest = Math.max(deepest, nestingDepth(field))
+    return 1 + deepest
+  }
+  return 0
+}
+
 export function toArrowType(inferred: Inferred): DataType {
   switch (inferred.kind) {
     case 'null':
@@ -324,6 +335,7 @@ export class JsonColumnInference {
   private readonly examples = new Map<string, unknown>()
   private tooBig: bigint | null = null
   private beyondDouble: bigint | null = null
+  private nested: { depth: number; max: number } | null = null
 
   add(value: unknown): void {
     this.rows++
@@ -340,6 +352,17 @@ export class JsonColumnInference {
     this.inferred = merge(this.inferred, inferValue(value))
   }
 
+  /**
+   * A nested column deeper than `max` lists and structs becomes text (each value its JSON): Lance cannot read
+   * schemas nested much deeper (see MAX_NESTED_TYPE_DEPTH).
+   */
+  flattenBeyond(max: number): void {
+    const depth = nestingDepth(this.inferred)
+    if (depth <= max) return
+    this.nested = { depth, max }
+    this.inferred = { kind: 'string' }
+  }
+
   /** Rows of the sample that lacked the field count as nulls too. */
   missing(count: number): void {
     this.rows += count
@@ -348,6 +371,7 @@ export class JsonColumnInference {
 
   reason(): string | null {
     const kind = this.inferred.kind
+    if (this.nested) return `text: values nested ${this.nested.depth} levels deep, more than the ${this.nested.max} kept as nested columns`
     if (kind === 'null') return 'text: every sampled value is null'
     if (kind === 'string') {
       if (this.tooBig !== null) return `text: whole numbers beyond Int64, e.g. ${jsonExample(this.tooBig)}`

@@ -1,5 +1,6 @@
 import { basename } from 'node:path'
 import { AppError } from '../../contract'
+import { linearSchemaAssign } from '../arrow/linearSchema'
 import { openArrowFile, openArrowStream } from './readers/arrow'
 import { openCsv } from './readers/csv'
 import { openJsonDocument, openJsonLines } from './readers/jsonl'
@@ -11,6 +12,7 @@ import type { BatchSource, OpenOptions } from './source'
 
 /** Sniff a file's format from its bytes and open the matching streaming reader. */
 export async function openSource(path: string, options: Partial<OpenOptions> = {}): Promise<BatchSource> {
+  linearSchemaAssign() // wide files: every record batch built would otherwise cost the square of the column count
   const fileName = options.fileName ?? basename(path)
   const { head, format, compression, encoding } = await sniffPath(path, fileName)
   const opts: OpenOptions = { ...options, fileName, compression, encoding: encoding ?? 'utf-8' }

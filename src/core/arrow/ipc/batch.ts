@@ -1,5 +1,5 @@
 import { makeData, makeVector, RecordBatch, Struct, type Data, type Field, type Schema, type Vector } from 'apache-arrow'
-import { decompressIpc, nativeZstd } from './codecs'
+import { checkDeclared, decompressIpc, nativeZstd } from './codecs'
 import { POOL_MIN_BYTES, zstdPool, type Part } from './zstdPool'
 import { variadicBufferCounts, VectorLoader, type FbRecordBatch } from './fb'
 import type { Layout } from './schema'
@@ -72,6 +72,12 @@ function poolPlan(header: FbRecordBatch, body: Uint8Array): { all: ([number, num
     all.push(parts.length)
     parts.push({ part: [offset + 8, length - 8, Number(decoded)], index: i })
   }
+  checkDeclared(
+    parts.reduce((n, p) => n + p.part[2], 0),
+    parts.reduce((n, p) => n + p.part[1], 0),
+    'a record batch',
+    BATCH_HINT,
+  )
   return { all, parts }
 }
 
@@ -100,6 +106,7 @@ function loadFields(fields: Field[], layouts: Layout[], header: FbRecordBatch, b
 function readBuffers(header: FbRecordBatch, body: Uint8Array): Uint8Array[] {
   const compression = header.compression()
   const codec = compression ? (compression.codec() as number) : null
+  if (codec !== null) checkBatch(header, body)
   const out: Uint8Array[] = []
   for (let i = 0; i < header.buffersLength(); i++) {
     const b = header.buffers(i)!
@@ -128,6 +135,25 @@ function readBuffers(header: FbRecordBatch, body: Uint8Array): Uint8Array[] {
     out.push(decompressIpc(codec, raw.subarray(8), Number(decoded)))
   }
   return out
+}
+
+const BATCH_HINT = 'If the file is genuine, write it without compression (e.g. pyarrow IpcWriteOptions(compression=None)) or as Parquet, and import that'
+
+/** What a compressed batch's buffers declare, against the bytes that hold them: checked before any is decoded. */
+function checkBatch(header: FbRecordBatch, body: Uint8Array): void {
+  let declared = 0
+  let compressed = 0
+  for (let i = 0; i < header.buffersLength(); i++) {
+    const b = header.buffers(i)!
+    const offset = Number(b.offset())
+    const length = Number(b.length())
+    if (!(offset >= 0 && length >= 8 && offset + length <= body.length)) continue // refused below, with its reason
+    const size = new DataView(body.buffer, body.byteOffset + offset, 8).getBigInt64(0, true)
+    if (size < 0n || size > BigInt(MAX_BUFFER)) continue
+    declared += Number(size)
+    compressed += length - 8
+  }
+  checkDeclared(declared, compressed, 'a record batch', BATCH_HINT)
 }
 
 /** Walks the columns' nodes and buffers in IPC order and emits the buffers apache-arrow expects. */

@@ -1,5 +1,33 @@
 import * as zlib from 'node:zlib'
+import { MAX_RATIO, RATIO_GRACE, bytesText } from '../../import/readers/limits'
 import { lz4Frame } from './lz4'
+
+/**
+ * A compressed part whose declared size is past the limits any compressed input is held to (the ratio past the
+ * grace, see limits.ts): refused before anything is allocated for it. Readers say it with the file's name.
+ */
+export class DecodeLimit extends Error {
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message)
+  }
+}
+
+/**
+ * Refuse `what` (e.g. "a record batch") when the sizes its compressed buffers or pages declare add up to more than
+ * {@link RATIO_GRACE} and more than {@link MAX_RATIO} times the compressed bytes that hold them. Declared sizes are
+ * what the decoders allocate, so this is checked before any of them runs.
+ */
+export function checkDeclared(declared: number, compressed: number, what: string, hint: string): void {
+  if (declared > RATIO_GRACE && declared > MAX_RATIO * Math.max(1, compressed)) {
+    throw new DecodeLimit(
+      `has ${what} whose compressed ${bytesText(compressed)} declare ${bytesText(declared)} (more than ${MAX_RATIO.toLocaleString('en')} times), which no ordinary data does: import refuses such files (decompression bombs)`,
+      hint,
+    )
+  }
+}
 
 type Zstd = (input: Uint8Array, outputLength: number) => Uint8Array
 

@@ -2,6 +2,7 @@ import { open, type FileHandle } from 'node:fs/promises'
 import { makeVector, type RecordBatch, type Schema, type Vector } from 'apache-arrow'
 import { loadBatchAsync, loadDictionary } from './batch'
 import { initZstd } from './codecs'
+import { MAX_RATIO, RATIO_GRACE } from '../../import/readers/limits'
 import { readAhead } from './zstdPool'
 import { fbFile, fbMessage, flatbuffers, type FbRecordBatch } from './fb'
 import { decodeSchema, type Conversion, type DecodedSchema, type Layout } from './schema'
@@ -457,5 +458,7 @@ function passBytes(header: FbRecordBatch, body: Uint8Array, maxBytes: number): n
     bound += most
   }
   // arrow-rs decodes a frame whole before it compares the result with the claimed size: bound what it may make.
+  // A batch past the ratio limit is decoded here, where it is refused before anything is allocated (checkDeclared).
+  if (total > RATIO_GRACE && total > MAX_RATIO * Math.max(1, body.length)) return null
   return bound > 2 * maxBytes ? null : total
 }

@@ -1,4 +1,6 @@
 import { AppError } from '../../../contract'
+import { tooDeep } from './jsonDepth'
+import { MAX_JSON_DEPTH, MAX_RECORD_CHARS } from './limits'
 
 /** One record's JSON text and the line it starts on. */
 export interface JsonRecordText {
@@ -6,8 +8,8 @@ export interface JsonRecordText {
   line: number
 }
 
-/** A record bigger than this is refused: the splitter holds one record at a time, never the file. */
-export const MAX_RECORD_CHARS = 64 * 1024 * 1024
+// A record bigger than MAX_RECORD_CHARS is refused: the splitter holds one record at a time, never the file.
+export { MAX_RECORD_CHARS } from './limits'
 
 const QUOTE_OR_BACKSLASH = /["\\]/g
 
@@ -142,6 +144,8 @@ export class JsonSplitter {
           this.peekArray = true
         }
         this.depth++
+        // Counted here, as the brackets pass: the record is refused before it is held or parsed.
+        if (this.depth - Math.max(this.recordDepth, 0) > MAX_JSON_DEPTH) throw tooDeep(this.fileName, `line ${this.line}`, null)
         continue
       }
       if (c === 0x7d || c === 0x5d /* } ] */) {

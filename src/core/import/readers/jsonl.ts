@@ -1,7 +1,10 @@
 import { createInterface } from 'node:readline'
+import { Transform, type TransformCallback } from 'node:stream'
 import { AppError } from '../../../contract'
 import type { BatchSource, OpenOptions } from '../source'
+import { depthOver, tooDeep } from './jsonDepth'
 import { JsonSplitter } from './jsonSplit'
+import { MAX_RECORD_CHARS } from './limits'
 import { parseJsonLine } from './jsonLine'
 import { recordSource, type RecordRow as Row } from './records'
 import { COMPRESSION_LABELS, openTextStream, type TextStream } from './text'
@@ -15,13 +18,16 @@ import { COMPRESSION_LABELS, openTextStream, type TextStream } from './text'
 export async function openJsonLines(path: string, options: OpenOptions): Promise<BatchSource> {
   const { fileName } = options
   const stream = textStream(path, options)
-  const rl = createInterface({ input: stream.text, crlfDelay: Infinity })
+  const input = stream.text.pipe(new LineLengthGuard(fileName))
+  const rl = createInterface({ input, crlfDelay: Infinity })
   // A read error must fail the import, not look like the end of the file: keep it and close the lines.
   let readError: Error | null = null
-  stream.text.on('error', (error) => {
+  const failed = (error: Error) => {
     readError = error
     rl.close()
-  })
+  }
+  stream.text.on('error', failed)
+  input.on('error', failed)
   const lines = rl[Symbol.asyncIterator]()
   let lineNo = 0
   const next = async (): Promise<Row | null> => {
@@ -39,6 +45,8 @@ export async function openJsonLines(path: string, options: OpenOptions): Promise
       lineNo++
       const text = step.value
       if (text.trim() === '') continue
+      const deep = depthOver(text)
+      if (deep !== null) throw tooDeep(fileName, `line ${lineNo}`, deep)
       let value: unknown
       try {
         value = parseJsonLine(text)
@@ -117,6 +125,37 @@ export async function openJsonDocument(path: string, options: OpenOptions): Prom
     return 'rows: the top-level objects'
   }
   return recordSource({ format: 'json', path, options, bytesRead: () => stream.bytesRead(), next, close, readAs: () => [...compressed(options), shape()], where: (line) => `line ${line}` })
+}
+
+/**
+ * readline holds a line until its end comes: a line longer than {@link MAX_RECORD_CHARS} (a file of one endless line)
+ * is refused as it streams in, before readline holds more than that and a chunk.
+ */
+class LineLengthGuard extends Transform {
+  private run = 0
+  private line = 1
+
+  constructor(private readonly fileName: string) {
+    super({ decodeStrings: false, encoding: 'utf8' })
+  }
+
+  override _transform(chunk: string, _enc: BufferEncoding, done: TransformCallback): void {
+    const last = chunk.lastIndexOf('\n')
+    if (last === -1) this.run += chunk.length
+    else {
+      for (let i = chunk.indexOf('\n'); i !== -1 && i < last; i = chunk.indexOf('\n', i + 1)) this.line++
+      this.line++
+      this.run = chunk.length - last - 1
+    }
+    if (this.run > MAX_RECORD_CHARS) {
+      return done(
+        new AppError('unsupported', `${this.fileName} line ${this.line}: a line longer than ${MAX_RECORD_CHARS / 1024 / 1024} Mi characters, the most import holds at once`, {
+          hint: 'Each line of JSON lines holds one record: split the long records, or import a JSON array instead',
+        }),
+      )
+    }
+    done(null, chunk)
+  }
 }
 
 function textStream(path: string, options: OpenOptions): TextStream {

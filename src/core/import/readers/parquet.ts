@@ -90,7 +90,7 @@ export async function openParquet(path: string, options: OpenOptions): Promise<B
     throw corrupt(fileName, 'Parquet file', error)
   }
   await initZstd()
-  const compressors = parquetCompressors()
+  const compressors = parquetCompressors(hp.snappyUncompress)
   let tree: SchemaTree
   try {
     tree = hp.parquetSchema(metadata)

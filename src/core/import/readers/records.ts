@@ -5,6 +5,7 @@ import { MISMATCH, batchFromColumns, coerce } from '../build'
 import { JsonColumnInference, toArrowType, type Inferred } from '../infer'
 import { typeName } from '../schema'
 import { DEFAULT_BATCH_ROWS, DEFAULT_INFER_ROWS, type BatchSource, type OpenOptions } from '../source'
+import { MAX_COLUMNS, MAX_NESTED_TYPE_DEPTH, tooManyColumns } from './limits'
 import { readSample, rowBatches } from './rowBatches'
 
 
@@ -59,6 +60,8 @@ export interface RecordReading {
   readAs: () => string[]
   /** Excel: the workbook's sheets and the one read. */
   sheets?: { names: string[]; chosen: string }
+  /** The columns known before any record (a sheet's header), in order; records need not hold every one. */
+  columns?: string[]
   /** A record's place in words: "line 12", "row 12". */
   where: (line: number) => string
 }
@@ -76,20 +79,25 @@ export async function recordSource(reading: RecordReading): Promise<BatchSource>
   try {
     const size = (await stat(path)).size
     const { sample, ended } = await readSample(next, inferRows, (row) => row.bytes, options.signal)
-    const columns = new Map<string, JsonColumnInference>()
-    sample.forEach((row, r) => {
-      for (const [k, v] of Object.entries(row.value)) {
+    // The declared columns (a sheet's header) first, in order; then keys as they are first seen.
+    const columns = new Map<string, JsonColumnInference>((reading.columns ?? []).map((name) => [name, new JsonColumnInference()]))
+    for (const row of sample) {
+      for (const k in row.value) {
         let column = columns.get(k)
         if (!column) {
+          if (columns.size >= MAX_COLUMNS) throw tooManyColumns(fileName, `more than ${MAX_COLUMNS.toLocaleString('en')}`, format === 'xlsx' ? 'columns' : 'different fields in its first records')
           column = new JsonColumnInference()
-          column.missing(r) // rows before this key appeared lacked it
           columns.set(k, column)
         }
-        column.add(v)
+        column.add(row.value[k])
       }
-      for (const [k, column] of columns) if (!(k in row.value)) column.missing(1)
-    })
-    if (columns.size === 0) {
+    }
+    // Rows that lacked a key (before it first appeared, or after) count as nulls: counted once, not per row and column.
+    for (const column of columns.values()) {
+      column.missing(sample.length - column.rows)
+      column.flattenBeyond(MAX_NESTED_TYPE_DEPTH)
+    }
+    if (reading.columns ? sample.length === 0 : columns.size === 0) {
       throw new AppError('invalid_input', format === 'xlsx' ? `${fileName} holds no rows under its header` : `${fileName} holds no JSON objects with fields`, {
         hint: format === 'xlsx' ? 'The first row names the columns; the rows below it are imported' : 'Import reads JSON objects: an array of them, one per line, or an array under a key',
       })

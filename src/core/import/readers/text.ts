@@ -1,9 +1,8 @@
 import { createReadStream } from 'node:fs'
 import { Readable, Transform, type TransformCallback } from 'node:stream'
-import * as zlib from 'node:zlib'
 import { TextDecoder } from 'node:util'
-import { Decompress } from 'fzstd'
 import { AppError } from '../../../contract'
+import { inflateStages } from './inflate'
 
 /** How a text file's bytes are packed: plain, or compressed as a whole with gzip or zstd. */
 export type Compression = 'gzip' | 'zstd'
@@ -18,52 +17,22 @@ export function compressionOf(head: Uint8Array): Compression | null {
   return null
 }
 
-type ZstdDecompressor = () => Transform
-/** Node's own zstd (22.15+, Electron) when there, else fzstd (pure JS, streaming) — Node 20 has none. */
-const nativeZstd = (zlib as unknown as { createZstdDecompress?: ZstdDecompressor }).createZstdDecompress
-
-/** A streaming zstd decoder on fzstd, as a Node Transform. */
-class FzstdTransform extends Transform {
-  private readonly inner = new Decompress((chunk) => {
-    this.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
-  })
-
-  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    try {
-      this.inner.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
-      done()
-    } catch (error) {
-      done(error as Error)
-    }
-  }
-
-  override _flush(done: TransformCallback): void {
-    try {
-      this.inner.push(new Uint8Array(0), true)
-      done()
-    } catch (error) {
-      done(error as Error)
-    }
-  }
-}
-
-function decompressor(compression: Compression): Transform {
-  if (compression === 'gzip') return zlib.createGunzip()
-  return nativeZstd ? nativeZstd() : new FzstdTransform()
-}
-
 /**
  * The first `bytes` bytes of a compressed file's content (fewer when it is shorter), for sniffing.
  * A damaged stream is a clear error naming the file.
  */
 export async function decompressedHead(path: string, compression: Compression, fileName: string, bytes: number): Promise<Buffer> {
   const file = createReadStream(path, { highWaterMark: 64 * 1024 })
-  const inflate = decompressor(compression)
+  const stages = inflateStages(compression, fileName)
   const parts: Buffer[] = []
   let have = 0
   try {
-    const out = file.pipe(inflate)
-    file.on('error', (error) => inflate.destroy(error))
+    let out: Readable = file
+    for (const stage of stages) {
+      const from = out
+      from.on('error', (error) => stage.destroy(error))
+      out = from.pipe(stage)
+    }
     for await (const chunk of out as AsyncIterable<Buffer>) {
       parts.push(chunk)
       have += chunk.length
@@ -73,7 +42,7 @@ export async function decompressedHead(path: string, compression: Compression, f
     throw damaged(fileName, compression, error)
   } finally {
     file.destroy()
-    inflate.destroy()
+    for (const stage of stages) stage.destroy()
   }
   return Buffer.concat(parts).subarray(0, bytes)
 }
@@ -147,15 +116,16 @@ export interface TextStream {
  */
 export function openTextStream(path: string, options: { fileName: string; compression: Compression | null; encoding: TextEncoding }): TextStream {
   const file = createReadStream(path, { highWaterMark: 1024 * 1024 })
-  const inflate = options.compression ? decompressor(options.compression) : null
-  const decode = new DecodeTransform(options.encoding, options.fileName)
-  const stages: (Readable | Transform)[] = inflate ? [file, inflate, decode] : [file, decode]
+  const { compression, fileName } = options
+  const inflate = compression ? inflateStages(compression, fileName) : []
+  const decode = new DecodeTransform(options.encoding, fileName)
+  const stages: (Readable | Transform)[] = [file, ...inflate, decode]
   for (let i = 0; i + 1 < stages.length; i++) {
     const from = stages[i]!
     const to = stages[i + 1] as Transform
     from.pipe(to)
-    const compressed = from === inflate
-    from.on('error', (error) => to.destroy(compressed && options.compression ? damaged(options.fileName, options.compression, error) : error))
+    const compressed = compression !== null && i > 0
+    from.on('error', (error) => to.destroy(compressed ? damaged(fileName, compression, error) : error))
   }
   return {
     text: decode,

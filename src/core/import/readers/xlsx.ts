@@ -3,7 +3,8 @@ import type { Readable } from 'node:stream'
 import { AppError } from '../../../contract'
 import type { BatchSource, OpenOptions } from '../source'
 import { recordSource, type RecordRow } from './records'
-import { local, openWorkbook, parseXmlRows, WorkbookError, type Workbook } from './xlsxBook'
+import { XLSX_MAX_CELL_CHARS, XLSX_MAX_COLUMN, XLSX_MAX_ROW } from './limits'
+import { local, openWorkbook, parseXmlRows, WorkbookError, WorkbookLimit, type Workbook } from './xlsxBook'
 
 type Cell = string | number | boolean | Date | null
 
@@ -23,7 +24,7 @@ export async function openXlsx(path: string, options: OpenOptions): Promise<Batc
   const { fileName } = options
   let book: Workbook
   try {
-    book = await openWorkbook(path)
+    book = await openWorkbook(path, fileName)
   } catch (error) {
     throw unreadable(fileName, error)
   }
@@ -67,7 +68,8 @@ export async function openXlsx(path: string, options: OpenOptions): Promise<Batc
       `column names: row ${header.row}`,
     ]
     const bytesRead = () => Math.min(size, Math.round((chars / sheetSize) * size))
-    return await recordSource({ format: 'xlsx', path, options, bytesRead, next, close, readAs: () => readAs, sheets: { names, chosen: sheet.name }, where: (row) => `row ${row}` })
+    const columns = [...header.columns.values()]
+    return await recordSource({ format: 'xlsx', path, options, bytesRead, next, close, readAs: () => readAs, sheets: { names, chosen: sheet.name }, columns, where: (row) => `row ${row}` })
   } catch (error) {
     await close()
     throw error
@@ -86,11 +88,13 @@ async function* sheetRows(stream: Readable, book: Workbook, onChunk: (chars: num
       const name = local(tag.name)
       if (name === 'row') {
         lastRow = tag.attributes.r ? Number(tag.attributes.r) : lastRow + 1
+        if (!(Number.isInteger(lastRow) && lastRow >= 1 && lastRow <= XLSX_MAX_ROW)) throw beyondSheet(`row ${String(tag.attributes.r ?? lastRow)}`, 'row 1,048,576')
         row = { number: lastRow, cells: new Map() }
         col = 0
       } else if (name === 'c') {
         const ref = String(tag.attributes.r ?? '')
         col = ref ? columnNumber(ref) : col + 1
+        if (col > XLSX_MAX_COLUMN) throw beyondSheet(`cell ${ref ? clipRef(ref) : `${columnName(col)}${lastRow}`}`, 'column XFD (16,384)')
         cell = { type: String(tag.attributes.t ?? 'n'), style: Number(tag.attributes.s ?? 0), text: '', inline: '' }
       } else if (name === 'v') into = 'v'
       else if (name === 't' && cell?.type === 'inlineStr') into = 'is'
@@ -99,6 +103,9 @@ async function* sheetRows(stream: Readable, book: Workbook, onChunk: (chars: num
       if (!cell || !into) return
       if (into === 'v') cell.text += text
       else cell.inline += text
+      if (cell.text.length > XLSX_MAX_CELL_CHARS || cell.inline.length > XLSX_MAX_CELL_CHARS) {
+        throw new WorkbookLimit(`has a cell in row ${lastRow} (column ${columnName(col)}) of more than ${XLSX_MAX_CELL_CHARS.toLocaleString('en')} characters, the most an Excel cell holds`, 'If the workbook is genuine, save the sheet as CSV and import that')
+      }
     },
     close: (tag) => {
       const name = local(tag.name)
@@ -115,15 +122,31 @@ async function* sheetRows(stream: Readable, book: Workbook, onChunk: (chars: num
   }), onChunk)
 }
 
-/** `B12` → 2, `AA3` → 27. */
+/** `B12` → 2, `AA3` → 27; past Excel's last column (XFD) it stops counting: any number past it is refused. */
 function columnNumber(ref: string): number {
   let n = 0
-  for (const ch of ref.toUpperCase()) {
-    const code = ch.charCodeAt(0)
+  for (let i = 0; i < ref.length && n <= XLSX_MAX_COLUMN; i++) {
+    const code = ref.charCodeAt(i) & ~0x20 // upper case
     if (code < 65 || code > 90) break
     n = n * 26 + (code - 64)
   }
   return n
+}
+
+/** 2 → `B`, 27 → `AA`. */
+function columnName(col: number): string {
+  let name = ''
+  for (let n = col; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(65 + ((n - 1) % 26)) + name
+  return name
+}
+
+function clipRef(ref: string): string {
+  return ref.length > 20 ? `${ref.slice(0, 20)}…` : ref
+}
+
+/** A cell or row past Excel's last one: no spreadsheet program wrote it, and counting up to it would be unbounded work. */
+function beyondSheet(what: string, last: string): WorkbookLimit {
+  return new WorkbookLimit(`has ${what}, past ${last}, the last an Excel sheet has`, 'Open it in a spreadsheet program and save it again, or save the sheet as CSV and import that')
 }
 
 const DAY_MS = 86_400_000
@@ -175,11 +198,19 @@ async function headerRow(pull: () => Promise<SheetRow | null>, fileName: string,
     const named = new Map([...row.cells].map(([col, v]) => [col, v instanceof Date ? v.toISOString() : String(v).trim()]))
     const columns = new Map<number, string>()
     const used = new Set<string>()
-    const last = Math.max(...named.keys())
+    // Per name, the suffix to try next: a header of 16,384 like names costs one try each, not the square.
+    const nextSuffix = new Map<string, number>()
+    let last = 0
+    for (const col of named.keys()) last = Math.max(last, col)
     for (let col = 1; col <= last; col++) {
       const base = named.get(col) || `column ${col}`
       let name = base
-      for (let k = 2; used.has(name); k++) name = `${base} (${k})`
+      if (used.has(name)) {
+        let k = nextSuffix.get(base) ?? 2
+        while (used.has(`${base} (${k})`)) k++
+        nextSuffix.set(base, k + 1)
+        name = `${base} (${k})`
+      }
       used.add(name)
       columns.set(col, name)
     }
@@ -189,8 +220,9 @@ async function headerRow(pull: () => Promise<SheetRow | null>, fileName: string,
 
 /** A row as a record over the header's columns (a cell right of them is a column the header did not name). */
 function recordOf(row: SheetRow, columns: Map<number, string>): { value: Record<string, unknown>; bytes: number } {
+  // Only the row's own cells: a column it lacks is null (records need not hold every column), so a sparse row of a
+  // wide sheet costs its cells, not the sheet's width.
   const value: Record<string, unknown> = {}
-  for (const name of columns.values()) value[name] = null
   let bytes = 0
   for (const [col, v] of row.cells) {
     value[columns.get(col) ?? `column ${col}`] = v
@@ -201,6 +233,7 @@ function recordOf(row: SheetRow, columns: Map<number, string>): { value: Record<
 
 function unreadable(fileName: string, error: unknown): AppError {
   if (error instanceof AppError) return error
+  if (error instanceof WorkbookLimit) return new AppError('unsupported', `${fileName} ${error.message}`, { hint: error.hint })
   const message = error instanceof Error ? error.message : String(error)
   return new AppError('corrupt', `${fileName} cannot be read as an Excel workbook: ${message}`, {
     detail: error instanceof WorkbookError ? undefined : message,

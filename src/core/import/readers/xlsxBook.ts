@@ -1,6 +1,9 @@
+import { basename } from 'node:path'
 import type { Readable } from 'node:stream'
 import { SaxesParser, type SaxesTagPlain } from 'saxes'
 import yauzl from 'yauzl'
+import { InflateWatch } from './inflate'
+import { XLSX_MAX_RATIO, XLSX_MAX_CELL_CHARS, XLSX_MAX_SHARED_CHARS, XLSX_MAX_SHARED_STRINGS, XLSX_MAX_XML_RUN } from './limits'
 
 /**
  * The parts of an Excel workbook (.xlsx: a zip of XML, Office Open XML / ECMA-376) that import needs, read with
@@ -23,12 +26,21 @@ export interface Workbook {
   close(): void
 }
 
-/** The shared strings a workbook may hold in memory, in UTF-16 code units (a zip can inflate far past its size). */
-const MAX_SHARED_CHARS = 256 * 1024 * 1024
-
 export class WorkbookError extends Error {}
 
-export async function openWorkbook(path: string): Promise<Workbook> {
+/** A workbook past one of import's limits (not damaged): `message` follows the file's name; `hint` says what to do. */
+export class WorkbookLimit extends WorkbookError {
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message)
+  }
+}
+
+const SHARED_HINT = 'Save the sheet as CSV and import that: a CSV is read row by row, with no table of strings held'
+
+export async function openWorkbook(path: string, fileName = basename(path)): Promise<Workbook> {
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
     yauzl.open(path, { lazyEntries: true, autoClose: false, strictFileNames: false, validateEntrySizes: true }, (error, file) => (error ? reject(error) : resolve(file))),
   )
@@ -37,7 +49,22 @@ export async function openWorkbook(path: string): Promise<Workbook> {
     const open = (name: string) => {
       const entry = entries.get(name)
       if (!entry) return Promise.reject(new WorkbookError(`the workbook has no ${name}`))
-      return new Promise<Readable>((resolve, reject) => zip.openReadStream(entry, (error, stream) => (error ? reject(error) : resolve(stream))))
+      return new Promise<Readable>((resolve, reject) =>
+        zip.openReadStream(entry, (error, stream) => {
+          if (error) return reject(error)
+          // An entry inflates by the ratio and size limits of any compressed file (a deflate bomb of `<row/>`s).
+          const watch = new InflateWatch({
+            fileName,
+            makes: `: its part ${name} inflates`,
+            bytesIn: () => entry.compressedSize,
+            maxRatio: XLSX_MAX_RATIO,
+            hint: 'If the workbook is genuine, save the sheet as CSV and import that',
+          })
+          stream.on('error', (e) => watch.destroy(e))
+          watch.on('close', () => stream.destroy())
+          resolve(stream.pipe(watch))
+        }),
+      )
     }
     const optional = (name: string) => (entries.has(name) ? open(name) : null)
     if (!entries.has('xl/workbook.xml')) throw new WorkbookError('it is a zip archive without xl/workbook.xml, so not an Excel workbook')
@@ -79,12 +106,55 @@ function partPath(target: string): string {
   return target.startsWith('/') ? target.slice(1) : `xl/${target}`
 }
 
-/** Feed a stream through a SAX parser; `onTag` sees each opening tag, `onText` text, `onClose` closing tags. */
-export async function parseXml(stream: Readable, on: { open?: (tag: SaxesTagPlain) => void; text?: (text: string) => void; close?: (tag: SaxesTagPlain) => void }): Promise<void> {
+type Handlers = { open?: (tag: SaxesTagPlain) => void; text?: (text: string) => void; close?: (tag: SaxesTagPlain) => void }
+
+/** Characters fed at once: the parser is checked between pieces. */
+const PIECE = 64 * 1024
+
+/**
+ * A SAX parser fed piece by piece, watched: saxes holds a text node, attribute or comment whole until it ends, so XML
+ * that runs on for more than {@link XLSX_MAX_XML_RUN} characters without a tag (a 400 M-character cell in a 1.6 KB
+ * file) is refused there, before the parser holds more.
+ */
+function watchedParser(on: Handlers): { write(chunk: string): void; close(): void } {
   const parser = new SaxesParser()
-  if (on.open) parser.on('opentag', on.open)
-  if (on.text) parser.on('text', on.text)
-  if (on.close) parser.on('closetag', on.close)
+  let run = 0
+  parser.on('opentag', (tag) => {
+    run = 0
+    on.open?.(tag)
+  })
+  parser.on('closetag', (tag) => {
+    run = 0
+    on.close?.(tag)
+  })
+  if (on.text) {
+    const text = on.text
+    parser.on('text', (t) => {
+      run = 0
+      text(t)
+    })
+  }
+  return {
+    write(chunk) {
+      for (let at = 0; at < chunk.length; at += PIECE) {
+        const piece = chunk.length <= PIECE ? chunk : chunk.slice(at, at + PIECE)
+        run += piece.length
+        parser.write(piece)
+        if (run > XLSX_MAX_XML_RUN) {
+          throw new WorkbookLimit(
+            `holds more than ${XLSX_MAX_XML_RUN / 1024 / 1024} Mi characters of XML without a tag (a cell or string far past the ${XLSX_MAX_CELL_CHARS.toLocaleString('en')} characters an Excel cell holds)`,
+            'If the workbook is genuine, save the sheet as CSV and import that',
+          )
+        }
+      }
+    },
+    close: () => parser.close(),
+  }
+}
+
+/** Feed a stream through a SAX parser; `onTag` sees each opening tag, `onText` text, `onClose` closing tags. */
+export async function parseXml(stream: Readable, on: Handlers): Promise<void> {
+  const parser = watchedParser(on)
   stream.setEncoding('utf8')
   for await (const chunk of stream as AsyncIterable<string>) parser.write(chunk)
   parser.close()
@@ -94,17 +164,9 @@ export async function parseXml(stream: Readable, on: { open?: (tag: SaxesTagPlai
  * Stream XML and yield what the handlers emit as it comes: one chunk is parsed, its items yielded, then the
  * next chunk is read — so a sheet of any size is held a chunk at a time.
  */
-export async function* parseXmlRows<T>(
-  stream: Readable,
-  handlers: (emit: (item: T) => void) => { open?: (tag: SaxesTagPlain) => void; text?: (text: string) => void; close?: (tag: SaxesTagPlain) => void },
-  onChunk?: (chars: number) => void,
-): AsyncGenerator<T> {
+export async function* parseXmlRows<T>(stream: Readable, handlers: (emit: (item: T) => void) => Handlers, onChunk?: (chars: number) => void): AsyncGenerator<T> {
   const ready: T[] = []
-  const on = handlers((item) => ready.push(item))
-  const parser = new SaxesParser()
-  if (on.open) parser.on('opentag', on.open)
-  if (on.text) parser.on('text', on.text)
-  if (on.close) parser.on('closetag', on.close)
+  const parser = watchedParser(handlers((item) => ready.push(item)))
   stream.setEncoding('utf8')
   for await (const chunk of stream as AsyncIterable<string>) {
     onChunk?.(chunk.length)
@@ -164,13 +226,21 @@ async function readSharedStrings(stream: Readable): Promise<string[]> {
       if (!inText || current === null) return
       current += text
       chars += text.length
-      if (chars > MAX_SHARED_CHARS) throw new WorkbookError(`its shared strings hold more than ${MAX_SHARED_CHARS / 1024 / 1024}M characters`)
+      if (current.length > XLSX_MAX_CELL_CHARS) {
+        throw new WorkbookLimit(`holds a shared string (number ${(strings.length + 1).toLocaleString('en')}) longer than ${XLSX_MAX_CELL_CHARS.toLocaleString('en')} characters, the most an Excel cell holds`, SHARED_HINT)
+      }
+      if (chars > XLSX_MAX_SHARED_CHARS) {
+        throw new WorkbookLimit(`holds shared strings of more than ${XLSX_MAX_SHARED_CHARS / 1024 / 1024} Mi characters in all, more than import holds in memory`, SHARED_HINT)
+      }
     },
     close: (tag) => {
       const name = local(tag.name)
       if (name === 't') inText = false
       else if (name === 'rPh') inPhonetic = false
       else if (name === 'si') {
+        if (strings.length >= XLSX_MAX_SHARED_STRINGS) {
+          throw new WorkbookLimit(`holds more than ${XLSX_MAX_SHARED_STRINGS.toLocaleString('en')} shared strings, more than import holds in memory`, SHARED_HINT)
+        }
         strings.push(current ?? '')
         current = null
       }
