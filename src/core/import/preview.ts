@@ -4,6 +4,7 @@ import { componentProblem, type ImportColumnType, type ImportMode, type ImportPr
 import type { NamespaceClient } from '../namespace/client'
 import type { TableId } from '../namespace/path'
 import { openSource } from './open'
+import type { BatchSource } from './source'
 import { describeDiff, isEmptyDiff, schemaDiff, schemaInfo } from './schema'
 import { FORMAT_LABELS } from './sniff'
 import { planSchema } from './readSide'
@@ -32,6 +33,8 @@ export interface InspectRequest {
   /** CSV and JSON: column → type to import it as. */
   columnTypes?: Record<string, ImportColumnType>
   signal?: AbortSignal
+  /** Called once the file is open, before its first batch is read (a reader process tells its host what it reads). */
+  onOpened?: (source: BatchSource) => void | Promise<void>
 }
 
 export interface PreviewRequest extends InspectRequest {
@@ -70,6 +73,7 @@ export async function inspectFile(req: InspectRequest): Promise<Inspection> {
   let first: RecordBatch | null
   const batches = source.batches()
   try {
+    await req.onOpened?.(source)
     const step = await batches.next()
     first = step.done ? null : step.value
   } finally {
