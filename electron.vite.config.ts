@@ -23,7 +23,7 @@ function devServerCsp(): Plugin {
 // Main and preload are built as CommonJS (package.json has no "type": "module") so that main and
 // @lancedb/lancedb share apache-arrow's CJS copy (instanceof works; see the README's notes).
 export default defineConfig({
-  main: { build: { rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } } } },
+  main: { build: { rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts'), importReader: resolve(__dirname, 'src/core/import/reader/child.ts') } } } },
   preload: { build: { rollupOptions: { input: { index: resolve(__dirname, 'src/preload/index.ts') } } } },
   renderer: {
     root: resolve(__dirname, 'src/renderer'),

@@ -18,13 +18,14 @@ let fromSources: Promise<string> | null = null
 export function defaultReaderEntry(): Promise<string> {
   const fromEnv = process.env.LCB_IMPORT_READER_ENTRY
   if (fromEnv) return Promise.resolve(fromEnv)
-  const built = join(__dirname, BUILT_READER)
-  if (existsSync(built)) return Promise.resolve(built)
+  // Beside this code, or one folder up if the bundler put this code in a shared chunk (`out/main/chunks/`).
+  const built = [join(__dirname, BUILT_READER), join(__dirname, '..', BUILT_READER)].find((path) => existsSync(path))
+  if (built) return Promise.resolve(built)
   const source = join(__dirname, 'child.ts')
   if (existsSync(source)) return (fromSources ??= bundleFromSources(source))
   return Promise.reject(
     new AppError('internal', 'The import reader is missing from this build', {
-      detail: `Neither ${built} nor ${source} exists`,
+      detail: `Neither ${join(__dirname, BUILT_READER)} nor ${source} exists`,
       hint: 'Build the app again (npm run build), or set LCB_IMPORT_READER_ENTRY',
     }),
   )
