@@ -48,6 +48,7 @@ async function run(task: ReaderTask): Promise<void> {
       return
     }
     case 'inspect': {
+      await tellFormat(task.file)
       const { file, sample } = await inspectFile({ ...openOptions(task.file), onOpened: (source) => tellSource(source, task.file.path) })
       await send({ type: 'inspected', file, sample })
       return
@@ -59,6 +60,12 @@ async function run(task: ReaderTask): Promise<void> {
 
 function openOptions(file: FileRequest) {
   return { path: file.path, fileName: file.fileName, datesAsText: file.datesAsText, sheet: file.sheet, columnTypes: file.columnTypes, vectorColumns: file.vectorColumns }
+}
+
+/** Sniffed again by the reader (64 KiB, cheap): a reader that dies while it opens the file is then named. */
+async function tellFormat(file: FileRequest): Promise<void> {
+  const { format } = await sniffPath(file.path, file.fileName)
+  await send({ type: 'format', format })
 }
 
 async function tellSource(source: BatchSource, path: string): Promise<void> {
@@ -74,6 +81,7 @@ async function runImport(task: Extract<ReaderTask, { type: 'import' }>): Promise
   const data = listenForData()
   const hostMessages = new HostInbox()
   const options = openOptions(task.file)
+  await tellFormat(task.file)
   const source = await openSource(options.path, options)
   await tellSource(source, options.path)
   const heartbeat = setInterval(() => void send({ type: 'progress', bytesRead: source.bytesRead() }), 1000)
@@ -163,12 +171,14 @@ function watchOwnMemory(): void {
   const source = `
     const { workerData } = require('node:worker_threads')
     const { writeSync } = require('node:fs')
-    setInterval(() => {
+    const check = () => {
       const rss = process.memoryUsage.rss()
       if (rss <= workerData.limit) return
       writeSync(2, workerData.mark + ' memory ' + rss + ' over ' + workerData.limit + '\\n')
       process.kill(process.pid, 'SIGKILL')
-    }, workerData.interval)
+    }
+    check()
+    setInterval(check, workerData.interval)
   `
   try {
     const worker = new Worker(source, { eval: true, workerData: { limit: Number(watch[1]), interval: Number(watch[2]), mark: STDERR_MARK } })

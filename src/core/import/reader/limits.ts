@@ -43,8 +43,8 @@ export function readerLimits(options: ReaderLimitOptions = {}, env: NodeJS.Proce
   return {
     heapMb: number(options.heapMb, 'LCB_IMPORT_READER_HEAP_MB', d.heapMb, 16),
     rssMb: number(options.rssMb, 'LCB_IMPORT_READER_RSS_MB', d.rssMb, 16),
-    previewSeconds: number(options.previewSeconds, 'LCB_IMPORT_READER_PREVIEW_S', d.previewSeconds, 0.1),
-    idleSeconds: number(options.idleSeconds, 'LCB_IMPORT_READER_IDLE_S', d.idleSeconds, 0.1),
+    previewSeconds: number(options.previewSeconds, 'LCB_IMPORT_READER_PREVIEW_S', d.previewSeconds, 0.01),
+    idleSeconds: number(options.idleSeconds, 'LCB_IMPORT_READER_IDLE_S', d.idleSeconds, 0.01),
     watchMs: number(options.watchMs, 'LCB_IMPORT_READER_WATCH_MS', d.watchMs, 10),
     watch: process.platform === 'linux' ? watch : 'self',
   }

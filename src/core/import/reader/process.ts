@@ -183,6 +183,10 @@ export class ReaderProcess {
           this.notify()
         })
         return
+      case 'format':
+        this.context.format = message.format
+        this.activity()
+        return
       case 'source':
         this.context.format = message.format
         this.context.columns = message.columns

@@ -48,6 +48,8 @@ export interface ColumnNote {
 }
 
 export type ReaderMessage =
+  /** The file's format, told by its first bytes, before a reader opens it (words can then name the reader). */
+  | { type: 'format'; format: ImportFormat }
   /** The file is open (before its first batch is read): what the host can tell if the reader dies next. */
   | { type: 'source'; format: ImportFormat; size: number; rowCount: number | null; columns: ColumnNote[] }
   | { type: 'inspected'; file: FileInspection; sample: Uint8Array }

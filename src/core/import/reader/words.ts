@@ -63,8 +63,8 @@ function exitError(reader: string, ending: Extract<ReaderEnding, { kind: 'exit' 
   }
   if (/JavaScript heap out of memory|Reached heap limit/.test(ending.stderr)) {
     return new AppError('unsupported', `${reader} needed more than its ${context.heapMb} MiB of JavaScript memory for ${fileName}, so it stopped`, {
-      detail: tail(ending.stderr),
-      hint: 'Split the file into smaller ones, or save it in a columnar format (Parquet, Arrow) and import that; LCB_IMPORT_READER_HEAP_MB raises the limit',
+      detail: `JavaScript heap out of memory; the limit is ${context.heapMb} MiB (LCB_IMPORT_READER_HEAP_MB)`,
+      hint: 'Split the file into smaller ones, or save it in a columnar format (Parquet, Arrow) and import that',
     })
   }
   const how = ending.signal ? `it was killed by ${ending.signal}` : `it exited with code ${ending.code}`
