@@ -184,10 +184,12 @@ describe('a reader killed mid-import', () => {
     await until(() => !readdirSync(tmpdir()).some((f) => f.startsWith(`lcb-native-${pid}-`)))
   })
 
-  it('cancelling an import ends its reader at once, and the table is absent', async () => {
+  it('cancelling an import ends its reader at once, even a reader that is stuck, and the table is absent', async () => {
     const { done, pid } = await withSmallCommits(async () => {
       const job = await start(service, connectionId, 'big.csv', 'cancelled')
       const pid = await midImport(service, job)
+      // Stuck: it answers nothing more (the import would wait out its idle budget, 2 minutes, for its next chunk).
+      process.kill(pid, 'SIGSTOP')
       value(await service.dispatch('jobs/cancel', { jobId: job.id }))
       return { done: await service.imports.jobs.wait(job.id), pid }
     })
