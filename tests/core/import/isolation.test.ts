@@ -37,7 +37,8 @@ beforeAll(async () => {
   catalog = join(dir, 'catalog')
   const created = await connectNamespace('dir', { root: catalog, create: 'true' })
   await created.close()
-  ;({ service, connectionId } = await open())
+  // No spare readers here: the tests below find the one reader of an import among this process's children.
+  ;({ service, connectionId } = await open({ spare: false }))
   await writeZonedParquet(join(dir, 'zoned.parquet'), '+05:30')
   await writeFile(join(dir, 'good.csv'), ['id,label', ...Array.from({ length: 50 }, (_, i) => `${i},row ${i}`)].join('\n'))
   // Big enough that an import with 1 MiB commits is still running when the test acts on it.
@@ -203,7 +204,7 @@ describe('a reader killed mid-import', () => {
 describe('ceilings and budgets', () => {
   it.each(['parent', 'self'] as const)('a reader over its memory ceiling is stopped, in words (watched by the %s)', async (watch) => {
     // Any reader needs more than 40 MiB (Node alone takes ~45): the first sample is over it.
-    const small = await open({ rssMb: 40, watch })
+    const small = await open({ rssMb: 40, watch, spare: false })
     const error = failure(await small.service.dispatch('import/preview', { connectionId: small.connectionId, namespace: [], source: source('big.csv') }))
     expect(error).toMatchObject({ code: 'unsupported', message: expect.stringMatching(/^The (CSV )?reader needed more than 40 MiB of memory for big\.csv, so it was stopped$/) })
     expect(error.detail).toMatch(/the ceiling is 40 MiB \(LCB_IMPORT_READER_RSS_MB\)/)
@@ -211,7 +212,7 @@ describe('ceilings and budgets', () => {
 
   it('a reader over its JavaScript heap is stopped, in words', async () => {
     await writeFile(join(dir, 'wide.csv'), ['a,b', ...Array.from({ length: 10 }, (_, i) => `${i},${'y'.repeat(5_000_000)}`)].join('\n'))
-    const small = await open({ heapMb: 16 })
+    const small = await open({ heapMb: 16, spare: false })
     const error = failure(await small.service.dispatch('import/preview', { connectionId: small.connectionId, namespace: [], source: source('wide.csv') }))
     expect(error).toMatchObject({ code: 'unsupported', message: 'The CSV reader needed more than its 16 MiB of JavaScript memory for wide.csv, so it stopped' })
   })
@@ -220,7 +221,7 @@ describe('ceilings and budgets', () => {
     const before = process.env.LCB_IMPORT_READER_PREVIEW_S
     process.env.LCB_IMPORT_READER_PREVIEW_S = '0.05'
     try {
-      const { service: s, connectionId: id } = await open()
+      const { service: s, connectionId: id } = await open({ spare: false })
       const error = failure(await s.dispatch('import/preview', { connectionId: id, namespace: [], source: source('big.csv') }))
       expect(error).toMatchObject({ code: 'timeout', message: expect.stringMatching(/^The (CSV )?reader took more than 0\.05 seconds to preview big\.csv, so it was stopped$/) })
     } finally {
@@ -230,10 +231,37 @@ describe('ceilings and budgets', () => {
   })
 
   it('an import without progress for its idle budget is stopped, and the catalog is as it was', async () => {
-    const { service: s, connectionId: id } = await open({ idleSeconds: 0.05 })
+    const { service: s, connectionId: id } = await open({ idleSeconds: 0.05, spare: false })
     const done = await s.imports.jobs.wait((await start(s, id, 'good.csv', 'idle')).id)
     expect(done.state).toBe('failed')
     expect(done.error).toMatchObject({ code: 'timeout', message: expect.stringMatching(/made no progress on good\.csv for 0\.05 seconds, so the import was stopped$/) })
     expect(await tables(s, id)).not.toContain('idle')
+  })
+})
+
+describe('a reader started ahead', () => {
+  it('answers the next preview, and one started with other ceilings is not used', async () => {
+    await writeFile(join(dir, 'other.csv'), 'a,b\n1,2\n')
+    await writeFile(join(dir, 'third.csv'), 'a,b\n3,4\n')
+    const { service: s, connectionId: id } = await open()
+    value(await s.dispatch('import/preview', { connectionId: id, namespace: [], source: source('good.csv') }))
+    // Once that reader has ended, one is started ahead, idle.
+    let spares: number[] = []
+    await until(() => (spares = readerPids()).length === 1)
+    const [spare] = spares
+    const preview = value(await s.dispatch('import/preview', { connectionId: id, namespace: [], source: source('other.csv') })) as ImportPreview
+    expect(preview.rowCount).toBe(1)
+    // It read that file and ended; a new one waits.
+    await until(() => !existsSync(`/proc/${spare}`) && readerPids().length === 1)
+    // A ceiling changed since the spare started: a reader with the new ceiling reads (the spare, at 1536 MiB, would pass).
+    const before = process.env.LCB_IMPORT_READER_RSS_MB
+    process.env.LCB_IMPORT_READER_RSS_MB = '40'
+    try {
+      const error = failure(await s.dispatch('import/preview', { connectionId: id, namespace: [], source: source('third.csv') }))
+      expect(error.message).toMatch(/needed more than 40 MiB of memory for third\.csv/)
+    } finally {
+      if (before === undefined) delete process.env.LCB_IMPORT_READER_RSS_MB
+      else process.env.LCB_IMPORT_READER_RSS_MB = before
+    }
   })
 })

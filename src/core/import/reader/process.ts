@@ -41,15 +41,14 @@ export class ReaderProcess {
   /** Bytes of the file the reader has consumed, as it last said. */
   bytesRead = 0
   readonly context: ReaderContext
+  private budget: 'total' | 'idle' | null = null
 
+  /** Start a reader process; it waits, idle, for its task ({@link begin}): a warm spare hides the start-up. */
   constructor(
     entry: string,
-    private readonly limits: ReaderLimits,
-    task: ReaderTask,
-    context: Omit<ReaderContext, 'heapMb'>,
-    private readonly budget: 'total' | 'idle',
+    readonly limits: ReaderLimits,
   ) {
-    this.context = { ...context, heapMb: limits.heapMb }
+    this.context = { fileName: 'the file', doing: 'preview', heapMb: limits.heapMb }
     const env: NodeJS.ProcessEnv = { ...process.env }
     if (limits.watch === 'self') env.LCB_READER_WATCH = `${Math.round(limits.rssMb * 1024 * 1024)},${limits.watchMs}`
     else delete env.LCB_READER_WATCH
@@ -88,9 +87,22 @@ export class ReaderProcess {
         resolve()
       })
     })
-    if (budget === 'total') this.timers.push(setTimeout(() => this.kill({ kind: 'time', seconds: limits.previewSeconds, budget: 'total' }), limits.previewSeconds * 1000))
     if (limits.watch === 'parent') this.watchMemory()
-    this.child.send(task)
+  }
+
+  /** Its one task, with the budget it has for it: `total` from now, or `idle` while the host waits on it. */
+  begin(task: ReaderTask, context: Omit<ReaderContext, 'heapMb'>, budget: 'total' | 'idle'): this {
+    Object.assign(this.context, context)
+    this.budget = budget
+    const { previewSeconds } = this.limits
+    if (budget === 'total') this.timers.push(setTimeout(() => this.kill({ kind: 'time', seconds: previewSeconds, budget: 'total' }), previewSeconds * 1000))
+    this.child.send(task, (error) => void error)
+    return this
+  }
+
+  /** Still running (a spare can be handed a task). */
+  get running(): boolean {
+    return !this.ended && !this.killedFor && this.child.connected
   }
 
   get pid(): number | undefined {

@@ -24,7 +24,16 @@ export interface ReaderOptions extends ReaderLimitOptions {
   inProcess?: boolean
   /** Reader processes previewing at once (`import/preview`, `import/sample`, `import/start`'s look); the rest wait. Default 2. */
   maxPreviews?: number
+  /**
+   * Keep one reader process started ahead, idle, once a file has been read (its start-up, ~0.3–0.5 s, is then not
+   * waited for by the next preview or import); ended after {@link SPARE_IDLE_MS} unused. Default on;
+   * `LCB_IMPORT_READER_SPARE=0` turns it off.
+   */
+  spare?: boolean
 }
+
+/** An idle spare reader is ended after this long unused (it holds ~70 MiB). */
+export const SPARE_IDLE_MS = 60_000
 
 /** An import's reading side in a reader process, as the writer (writeChunks) sees it. */
 export interface ImportRead extends SourceInfo {
@@ -61,6 +70,8 @@ export class ImportReaders {
   private previewing = 0
   private entry: Promise<string> | null = null
   private closed = false
+  /** The warm reader, with what it was started with (a reader started otherwise is not handed out). */
+  private spare: { reader: ReaderProcess; key: string; timer: NodeJS.Timeout } | null = null
 
   constructor(private readonly options: ReaderOptions = {}) {}
 
@@ -186,21 +197,67 @@ export class ImportReaders {
   /** End every reader (the host is closing). */
   async close(): Promise<void> {
     this.closed = true
+    this.dropSpare()
     for (const reader of this.live) reader.kill({ kind: 'cancelled' })
     await Promise.all([...this.live].map((r) => r.done))
   }
 
   private async start(task: ReaderTask, context: { fileName: string; doing: 'preview' | 'import' | 'sniff' }, budget: 'total' | 'idle'): Promise<ReaderProcess> {
     if (this.closed) throw new AppError('unavailable', 'The app is closing')
+    const entry = await this.resolveEntry()
+    const limits = readerLimits(this.options)
+    const key = spawnKey(entry, limits)
+    const spare = this.spare?.key === key && this.spare.reader.running ? this.spare.reader : null
+    this.dropSpare(spare)
+    const reader = spare ?? this.spawn(entry, limits)
+    reader.begin(task, context, budget)
+    // The next reader is started ahead once this one has ended (not beside it: it would take its CPU).
+    void reader.done.then(() => this.makeSpare())
+    return reader
+  }
+
+  private async resolveEntry(): Promise<string> {
     this.entry ??= resolveEntry(this.options.entry)
-    const entry = await this.entry.catch((error: unknown) => {
+    return this.entry.catch((error: unknown) => {
       this.entry = null
       throw error
     })
-    const reader = new ReaderProcess(entry, readerLimits(this.options), task, context, budget)
+  }
+
+  private spawn(entry: string, limits: ReturnType<typeof readerLimits>): ReaderProcess {
+    const reader = new ReaderProcess(entry, limits)
     this.live.add(reader)
     void reader.done.then(() => this.live.delete(reader))
     return reader
+  }
+
+  private makeSpare(): void {
+    const wanted = this.options.spare ?? process.env.LCB_IMPORT_READER_SPARE !== '0'
+    if (!wanted || this.closed || this.inProcess || this.spare || !this.entry) return
+    void this.resolveEntry().then(
+      (entry) => {
+        if (this.closed || this.spare) return
+        const limits = readerLimits(this.options)
+        const reader = this.spawn(entry, limits)
+        const timer = setTimeout(() => this.dropSpare(), SPARE_IDLE_MS)
+        timer.unref()
+        this.spare = { reader, key: spawnKey(entry, limits), timer }
+        // A spare that ends by itself (killed from outside) is simply not there any more.
+        void reader.done.then(() => {
+          if (this.spare?.reader === reader) this.dropSpare()
+        })
+      },
+      () => undefined,
+    )
+  }
+
+  /** Forget the spare; end it unless it is `keep` (handed a task). */
+  private dropSpare(keep: ReaderProcess | null = null): void {
+    const spare = this.spare
+    if (!spare) return
+    this.spare = null
+    clearTimeout(spare.timer)
+    if (spare.reader !== keep) void spare.reader.close()
   }
 
   /** At most `maxPreviews` preview readers at once. */
@@ -215,6 +272,15 @@ export class ImportReaders {
       this.queue.shift()?.()
     }
   }
+}
+
+/**
+ * What a reader is started with: a spare started otherwise (other ceilings, another script, other switches in the
+ * environment it inherited: LCB_IMPORT_NATIVE, polars' settings) is not handed a task.
+ */
+function spawnKey(entry: string, limits: ReturnType<typeof readerLimits>): string {
+  const env = Object.entries(process.env).filter(([name]) => name.startsWith('LCB_') || name.startsWith('POLARS_') || name.startsWith('RUST_'))
+  return JSON.stringify([entry, limits, env.sort()])
 }
 
 function resolveEntry(entry: ReaderOptions['entry']): Promise<string> {
