@@ -88,12 +88,23 @@ export class ReaderProcess {
       })
     })
     if (limits.watch === 'parent') this.watchMemory()
+    // An idle reader (a spare) must not keep the host running: only a task in progress holds its event loop.
+    this.hold(false)
+  }
+
+  private hold(on: boolean): void {
+    const handles = [this.child, this.child.channel, this.child.stderr] as ({ ref?(): void; unref?(): void } | null | undefined)[]
+    for (const handle of handles) {
+      if (on) handle?.ref?.()
+      else handle?.unref?.()
+    }
   }
 
   /** Its one task, with the budget it has for it: `total` from now, or `idle` while the host waits on it. */
   begin(task: ReaderTask, context: Omit<ReaderContext, 'heapMb'>, budget: 'total' | 'idle'): this {
     Object.assign(this.context, context)
     this.budget = budget
+    this.hold(true)
     const { previewSeconds } = this.limits
     if (budget === 'total') this.timers.push(setTimeout(() => this.kill({ kind: 'time', seconds: previewSeconds, budget: 'total' }), previewSeconds * 1000))
     this.child.send(task, (error) => void error)
