@@ -94,6 +94,7 @@ describe('a reader the host ended', () => {
       message: 'The Parquet reader needed more than 1536 MiB of memory for zoned.parquet, so it was stopped',
     })
     expect(readerEndedError({ kind: 'cancelled' }, parquet)).toMatchObject({ code: 'cancelled' })
+    expect(readerEndedError({ kind: 'failed', message: "its chunks' socket: ECONNREFUSED" }, parquet)).toMatchObject({ code: 'internal', detail: "its chunks' socket: ECONNREFUSED" })
   })
 })
 

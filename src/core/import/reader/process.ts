@@ -201,10 +201,14 @@ export class ReaderProcess {
         this.lastBytesRead = message.bytesRead
         return
       case 'data':
-        this.frames = new FrameReader(message.address, () => {
-          this.activity()
-          this.notify()
-        })
+        this.frames = new FrameReader(
+          message.address,
+          () => {
+            this.activity()
+            this.notify()
+          },
+          (error) => this.kill({ kind: 'failed', message: `its chunks' socket: ${error.message}` }),
+        )
         return
       case 'format':
         this.context.format = message.format
@@ -284,7 +288,7 @@ class FrameReader {
   private bodyAt = 0
   private readonly frames: Buffer[] = []
 
-  constructor(address: string, onFrame: () => void) {
+  constructor(address: string, onFrame: () => void, onError: (error: Error) => void) {
     this.socket = connect({
       path: address,
       onread: {
@@ -296,7 +300,7 @@ class FrameReader {
             if (this.headerAt === FRAME_HEADER) {
               const length = Number(this.header.readBigUInt64LE(0))
               if (length > MAX_FRAME) {
-                this.socket.destroy()
+                this.socket.destroy(new Error(`a chunk of ${length} bytes was announced`))
                 return false
               }
               this.body = Buffer.allocUnsafe(length)
@@ -313,7 +317,8 @@ class FrameReader {
         },
       },
     })
-    this.socket.on('error', () => undefined) // the reader ended: its end says why
+    // A failure while the reader runs is ours (it ends the reader); once the reader has ended, its end says why.
+    this.socket.on('error', onError)
   }
 
   take(): Buffer | undefined {

@@ -9,6 +9,8 @@ export type ReaderEnding =
   | { kind: 'memory'; rssBytes: number; ceilingBytes: number }
   /** Over its time: the whole budget of a preview, or the time without progress of an import. */
   | { kind: 'time'; seconds: number; budget: 'total' | 'idle' }
+  /** The host could not talk to it (its chunks' socket failed): our own fault. */
+  | { kind: 'failed'; message: string }
   /** Ended on its own: an exit code or a signal, with the tail of what it wrote to stderr. */
   | { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null; stderr: string }
 
@@ -49,6 +51,8 @@ export function readerEndedError(ending: ReaderEnding, context: ReaderContext): 
         : new AppError('timeout', `${reader} made no progress on ${fileName} for ${seconds(ending.seconds)}, so the import was stopped`, {
             hint: 'The file may be unusually built (very many columns, a huge row); convert it, or split it',
           })
+    case 'failed':
+      return new AppError('internal', `${reader} could not hand over what it read of ${fileName}`, { detail: ending.message })
     case 'exit':
       return exitError(reader, ending, context)
   }
