@@ -25,7 +25,8 @@ const EXIT_GRACE_MS = 1000
 export class ReaderProcess {
   private readonly child: ChildProcess
   private readonly inbox: ReaderMessage[] = []
-  private wake: (() => void) | null = null
+  /** Whoever waits for a message, a chunk or the end (each woken to look again). */
+  private wakers: (() => void)[] = []
   /** Why the host ended it (a ceiling, a budget, a cancel); null while it runs or when it ended by itself. */
   private killedFor: ReaderEnding | null = null
   /** Set once the process has ended and its stdio is closed: why, in words (null: it ended as asked). */
@@ -129,7 +130,7 @@ export class ReaderProcess {
         const message = this.inbox.shift()
         if (message) return message
         if (this.ended) throw this.ended.error ?? new AppError('internal', 'The reader ended before it answered')
-        await new Promise<void>((resolve) => (this.wake = resolve))
+        await new Promise<void>((resolve) => this.wakers.push(resolve))
       }
     } finally {
       this.waiting--
@@ -158,7 +159,7 @@ export class ReaderProcess {
           return frame
         }
         if (this.ended) throw this.ended.error ?? new AppError('internal', 'The reader ended before it sent its chunk')
-        await new Promise<void>((resolve) => (this.wake = resolve))
+        await new Promise<void>((resolve) => this.wakers.push(resolve))
       }
     } finally {
       this.waiting--
@@ -229,9 +230,9 @@ export class ReaderProcess {
   }
 
   private notify(): void {
-    const wake = this.wake
-    this.wake = null
-    wake?.()
+    const wakers = this.wakers
+    this.wakers = []
+    for (const wake of wakers) wake()
   }
 
   /** Something happened: the idle budget starts again. */
