@@ -27,7 +27,8 @@ export interface SourceInfo {
 
 /** One commit's rows: Arrow IPC file bytes (decoded rows we encoded, or the file's own batches framed), or a table. */
 export type Chunk =
-  | { kind: 'ipc'; bytes: Uint8Array; rows: number }
+  /** `release`, where given, once Lance has written `bytes` as they are (their buffer may then take other bytes). */
+  | { kind: 'ipc'; bytes: Uint8Array; rows: number; release?: () => void }
   /**
    * The file's own record batch messages, to be framed as an IPC file when they are written (arrow-rs checks them when
    * Lance decodes them); `release` once Lance has finished with them (their buffers serve later batches).

@@ -147,6 +147,7 @@ export async function writeChunks(client: NamespaceClient, id: TableId, source: 
           if (ipc) await client.appendIpc!(writeId, ipc)
           else await client.appendRows(writeId, table!)
         }
+        if (ipc && chunk.kind === 'ipc') chunk.release?.()
       }
       rowsWritten += chunk.rows
       meter.update({ rows: rowsWritten, bytesRead: source.bytesRead(), phase: 'writing' })

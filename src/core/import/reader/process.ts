@@ -147,6 +147,11 @@ export class ReaderProcess {
     return message as Extract<ReaderMessage, { type: T }>
   }
 
+  /** A chunk's bytes have been written: their buffer may take a later chunk's. */
+  recycle(frame: Uint8Array): void {
+    this.frames?.recycle(frame)
+  }
+
   /** The next chunk's bytes (announced by a `chunk` message). */
   async frame(length: number): Promise<Uint8Array> {
     this.waiting++
@@ -288,6 +293,11 @@ class FrameReader {
   private body: Buffer | null = null
   private bodyAt = 0
   private readonly frames: Buffer[] = []
+  /**
+   * Buffers of chunks Lance has finished with, for the next ones: a fresh 32 MiB buffer per chunk is mapped, faulted
+   * in page by page and unmapped again (with a TLB shootdown on every core), a cost a reused one does not have.
+   */
+  private readonly free: ArrayBuffer[] = []
 
   constructor(address: string, onFrame: () => void, onError: (error: Error) => void) {
     this.socket = connect({
@@ -304,7 +314,7 @@ class FrameReader {
                 this.socket.destroy(new Error(`a chunk of ${length} bytes was announced`))
                 return false
               }
-              this.body = Buffer.allocUnsafe(length)
+              this.body = this.buffer(length)
               this.bodyAt = 0
               this.headerAt = 0
             }
@@ -324,6 +334,19 @@ class FrameReader {
 
   take(): Buffer | undefined {
     return this.frames.shift()
+  }
+
+  /** A chunk's bytes are no longer needed (Lance has written them): its buffer serves a later chunk. */
+  recycle(frame: Uint8Array): void {
+    const buffer = frame.buffer as ArrayBuffer
+    if (this.free.length < 2 && !this.free.includes(buffer) && buffer.byteLength >= 1024 * 1024) this.free.push(buffer)
+  }
+
+  /** A buffer for `length` bytes: a free one of about that size (not a much larger one, which a small chunk would pin), else a new one. */
+  private buffer(length: number): Buffer {
+    const i = this.free.findIndex((b) => b.byteLength >= length && b.byteLength <= length * 1.25 + 65536)
+    const buffer = i >= 0 ? this.free.splice(i, 1)[0]! : new ArrayBuffer(length + (length >> 4))
+    return Buffer.from(buffer, 0, length)
   }
 
   close(): void {

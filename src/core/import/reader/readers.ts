@@ -181,7 +181,8 @@ export class ImportReaders {
                 }
                 const bytes = await reader.frame(message.length)
                 chunks++
-                const chunk: Chunk = message.kind === 'raw' ? { kind: 'raw', rows: message.rows, frame: () => bytes, release: () => undefined } : { kind: 'ipc', bytes, rows: message.rows }
+                const release = () => reader.recycle(bytes)
+                const chunk: Chunk = message.kind === 'raw' ? { kind: 'raw', rows: message.rows, frame: () => bytes, release } : { kind: 'ipc', bytes, rows: message.rows, release }
                 yield chunk
               }
             },
