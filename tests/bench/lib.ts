@@ -132,13 +132,13 @@ export function peakRssMiB(): number {
 }
 
 /**
- * The processes this one starts (an import's reader process, src/core/import/reader), measured while it runs: the
+ * The processes this one starts whose command matches (an import's reader process, src/core/import/reader), measured while they run: the
  * highest VmHWM any of them reached (sampled every 50 ms from /proc: a child's high-water mark only grows, so a
  * sample before it ends sees its peak, short of the last 50 ms) and the CPU of the children waited for since the
- * start (`cutime` + `cstime` of /proc/self/stat: every thread of every reader that has ended). Linux only (zeros
+ * start (`cutime` + `cstime` of /proc/self/stat: every thread of every child that has ended — a reader, and mkfifo). Linux only (zeros
  * elsewhere).
  */
-export function watchChildren(): { stop(): { peakRssMiB: number; cpuMs: number } } {
+export function watchChildren(command = /importReader/): { stop(): { peakRssMiB: number; cpuMs: number } } {
   const ticksPerMs = 100 / 1000 // USER_HZ, 100 on Linux
   const childTicks = () => {
     if (!existsSync('/proc/self/stat')) return 0
@@ -154,6 +154,7 @@ export function watchChildren(): { stop(): { peakRssMiB: number; cpuMs: number }
       try {
         const status = readFileSync(`/proc/${entry}/status`, 'utf8')
         if (Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]) !== process.pid) continue
+        if (!command.test(readFileSync(`/proc/${entry}/cmdline`, 'utf8'))) continue // not tsx's esbuild service
         peakKb = Math.max(peakKb, Number(/^VmHWM:\s+(\d+)/m.exec(status)?.[1] ?? 0))
       } catch {
         // ended meanwhile
