@@ -41,7 +41,6 @@ export type Chunk =
 export interface ChunkReader {
   /** The written schema (vector columns as FixedSizeList<Float32>, conversions applied). */
   readonly schema: Schema
-  readonly candidates: VectorCandidate[]
   /**
    * The chunks in file order. `appendColumns` (an append) puts each chunk's columns in the table's order. Call once.
    */
@@ -109,12 +108,11 @@ export async function openChunks(source: BatchSource, options: ReadSideOptions):
     await close()
     throw error
   }
-  const { transform, candidates } = plan
+  const { transform } = plan
   const schema = transform.schema
   const encode = options.encode && !schema.metadata.has('embedding_functions')
   return {
     schema,
-    candidates,
     close,
     async *chunks(appendColumns) {
       const all = (async function* () {

@@ -166,7 +166,6 @@ export class ImportReaders {
           const schema = tableFromIPC(bytes).schema
           return {
             schema,
-            candidates: [],
             close,
             async *chunks(appendColumns) {
               reader.send({ type: 'go', appendColumns })
