@@ -23,8 +23,19 @@ function devServerCsp(): Plugin {
 // Main and preload are built as CommonJS (package.json has no "type": "module") so that main and
 // @lancedb/lancedb share apache-arrow's CJS copy (instanceof works; see the README's notes).
 export default defineConfig({
-  // Main (the window, menus, dialogs, keychain) and the catalog host it starts as a utility process (src/host).
-  main: { build: { rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts'), host: resolve(__dirname, 'src/host/index.ts') } } } },
+  // Main (the window, menus, dialogs, keychain), the catalog host it starts as a utility process (src/host), and the
+  // reader process the host forks for each file it reads (src/core/import/reader).
+  main: {
+    build: {
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'src/main/index.ts'),
+          host: resolve(__dirname, 'src/host/index.ts'),
+          importReader: resolve(__dirname, 'src/core/import/reader/child.ts'),
+        },
+      },
+    },
+  },
   preload: { build: { rollupOptions: { input: { index: resolve(__dirname, 'src/preload/index.ts') } } } },
   renderer: {
     root: resolve(__dirname, 'src/renderer'),

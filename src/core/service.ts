@@ -3,7 +3,7 @@ import type { NamespaceClient } from './namespace/client'
 import { toAppError } from './errors'
 import './namespace/dir'
 import './namespace/rest'
-import { ImportModule } from './import'
+import { ImportModule, type ReaderOptions } from './import'
 import { ExportModule } from './export'
 import { MAP_HISTORY, MapModule } from './map'
 import { PROFILE_HISTORY, ProfileModule } from './profile'
@@ -39,6 +39,11 @@ export interface ServiceOptions extends HostOptions {
   readOnly?: ReadOnlyStore
   /** Where results about a table version are kept (profiles, map coordinates); this process only when absent. */
   sideCache?: SideCache
+  /**
+   * How dropped files are read: each in a reader process of its own, with a memory ceiling and a time budget
+   * (src/core/import/reader). `entry` is the reader's built script; defaults read the environment (LCB_IMPORT_READER_*).
+   */
+  readers?: ReaderOptions
   /** Push an event to the renderer (job changes: `jobs/progress`). */
   emit?: <E extends EventName>(name: E, payload: Events[E]) => void
   /** The open catalogs changed (the desktop's host process tells main, which reopens them after a restart). */
@@ -111,7 +116,7 @@ export class CatalogService {
     this.rowSets = new RowSetModule({ client })
     // The parts that read views get a client that resolves a view's row set first.
     const viewClient = (connectionId: string) => this.rowSets.readerOf(connectionId, client(connectionId))
-    this.imports = new ImportModule({ client, jobs: this.jobs })
+    this.imports = new ImportModule({ client, jobs: this.jobs, readers: options.readers })
     this.catalog = new CatalogModule({ client: viewClient, cancellable })
     this.queries = new QueryModule({ client: viewClient, cancellable })
     this.exports = new ExportModule({ client: viewClient, jobs: this.jobs })

@@ -15,12 +15,13 @@
  */
 import { execFileSync } from 'node:child_process'
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync } from 'node:fs'
+import type { ImportReaders } from '../../src/core/import/reader/readers'
 import { basename, join } from 'node:path'
-import { envInt, peakRssMiB, printResult, runMeasuredChild, type ResultTable } from './lib'
+import { envInt, peakRssMiB, printResult, runMeasuredChild, watchChildren, type ResultTable } from './lib'
 
 type Kind = 'parquet' | 'csv'
-type Variant = 'ours' | 'native'
-type ChildRun = { rows: number; ms: number; peakRssMiB: number; peakAnonMiB: number; versions: number; cpuMs: number }
+type Variant = 'ours' | 'inline' | 'native'
+type ChildRun = { rows: number; ms: number; peakRssMiB: number; peakAnonMiB: number; readerPeakRssMiB: number; versions: number; cpuMs: number }
 
 export interface FileBenchRow {
   kind: Kind
@@ -32,6 +33,8 @@ export interface FileBenchRow {
   peakRssMiB: number
   /** Peak of the process's anonymous memory (sampled): RSS without file pages mapped from the input. */
   peakAnonMiB: number
+  /** Peak RSS (VmHWM) of the reader process (ours; 0 for inline and native). */
+  readerPeakRssMiB: number
   versions: number
   cpuMs: number
 }
@@ -87,11 +90,25 @@ export async function benchFiles(dir: string): Promise<{ kind: Kind; path: strin
 
 // ---------------------------------------------------------------- child side
 
-async function runOurs(file: string, root: string): Promise<number> {
+/**
+ * BENCH_IMPORT_WARM=1: the file is previewed first, as the import sheet does, and the import's reader is then the one
+ * started ahead (the app's flow: its start-up, ~0.4 s, is not waited for); the clock starts after. Else the import
+ * starts its reader cold.
+ */
+async function warmReaders(file: string): Promise<ImportReaders | undefined> {
+  if (process.env.BENCH_IMPORT_WARM !== '1') return undefined
+  const { ImportReaders } = await import('../../src/core/import/reader/readers')
+  const readers = new ImportReaders()
+  await readers.inspect({ path: file, fileName: basename(file) })
+  await new Promise((resolve) => setTimeout(resolve, 1500)) // the spare is started once the preview's reader has ended
+  return readers
+}
+
+async function runOurs(file: string, root: string, readers?: ImportReaders): Promise<number> {
   const { connectNamespace } = await import('../../src/core/namespace/connect')
   const { ImportJobs } = await import('../../src/core/import/jobs')
   const client = await connectNamespace('dir', { root, create: 'true' })
-  const jobs = new ImportJobs()
+  const jobs = new ImportJobs({ readers })
   const job = jobs.enqueue({ connectionId: 'bench', client, namespace: [], name: 'bench', mode: 'create', path: file, fileName: basename(file) })
   const done = await jobs.wait(job.id)
   if (done.state !== 'done') throw new Error(`import ${done.state}: ${done.error?.message}`)
@@ -156,16 +173,23 @@ async function child(variant: string, file: string, root: string): Promise<void>
   await import('../../src/core/namespace/connect')
   await import('../../src/core/namespace/dir')
   await import('../../src/core/import/jobs')
+  // The reader's script (bundled from the sources when run by tsx; built beside main in the app) made before the clock.
+  await (await import('../../src/core/import/reader/entry')).defaultReaderEntry()
   if (variant === 'native') require('nodejs-polars') // eslint-disable-line @typescript-eslint/no-require-imports
+  // `inline`: the file read in this process, as before readers had processes of their own (the boundary's cost).
+  if (variant === 'inline') process.env.LCB_IMPORT_READER = 'inline'
+  const warm = variant === 'ours' ? await warmReaders(file) : undefined
   const anon = sampleAnon()
+  const children = watchChildren()
   const started = process.hrtime.bigint()
   const cpuAtStart = process.cpuUsage()
-  const rows = variant === 'native' ? await runNative(file, root) : await runOurs(file, root)
+  const rows = variant === 'native' ? await runNative(file, root) : await runOurs(file, root, warm)
   const ms = Number(process.hrtime.bigint() - started) / 1e6
   const cpu = process.cpuUsage(cpuAtStart)
+  const reader = children.stop()
   const peak = peakRssMiB()
   const peakAnonMiB = anon.stop()
-  printResult({ rows, ms, peakRssMiB: peak, peakAnonMiB, versions: await versionCount(root), cpuMs: (cpu.user + cpu.system) / 1000 } satisfies ChildRun)
+  printResult({ rows, ms, peakRssMiB: peak, peakAnonMiB, readerPeakRssMiB: reader.peakRssMiB, versions: await versionCount(root), cpuMs: (cpu.user + cpu.system) / 1000 + reader.cpuMs } satisfies ChildRun)
 }
 
 // ---------------------------------------------------------------- parent side
@@ -196,7 +220,9 @@ export async function runFileBench(dir: string, reps: number, log: (line: string
     const bytes = statSync(path).size
     log(`import files: ${kind} ${rows.toLocaleString('en')} rows, ${(bytes / 1e6).toFixed(0)} MB`)
     for (let rep = 0; rep < reps; rep++) {
-      const order: Variant[] = rep % 2 === 0 ? ['ours', 'native'] : ['native', 'ours']
+      // BENCH_IMPORT_INLINE=1 adds `inline`: ours with the file read in the importing process (the reader process's cost).
+      const variants: Variant[] = process.env.BENCH_IMPORT_INLINE === '1' ? ['ours', 'inline', 'native'] : ['ours', 'native']
+      const order = rep % 2 === 0 ? variants : [...variants].reverse()
       for (const variant of order) {
         const root = join(dir, `db_files_${variant}_${kind}`)
         rmSync(root, { recursive: true, force: true })
@@ -204,9 +230,9 @@ export async function runFileBench(dir: string, reps: number, log: (line: string
         try {
           const r = await runMeasuredChild<ChildRun>(__filename, ['--child', variant, path, root], `${kind} ${variant}`)
           if (r.rows !== rows) throw new Error(`${variant} imported ${r.rows} rows of ${rows}`)
-          const row: FileBenchRow = { kind, rows, bytes, variant, rep, ms: Math.round(r.ms), peakRssMiB: r.peakRssMiB, peakAnonMiB: r.peakAnonMiB, versions: r.versions, cpuMs: Math.round(r.cpuMs) }
+          const row: FileBenchRow = { kind, rows, bytes, variant, rep, ms: Math.round(r.ms), peakRssMiB: r.peakRssMiB, peakAnonMiB: r.peakAnonMiB, readerPeakRssMiB: r.readerPeakRssMiB, versions: r.versions, cpuMs: Math.round(r.cpuMs) }
           results.push(row)
-          log(`  ${kind} ${variant} rep ${rep}: ${(row.ms / 1000).toFixed(2)} s, peak RSS ${row.peakRssMiB} MiB (anonymous ${row.peakAnonMiB} MiB), ${row.versions} versions, CPU ${(row.cpuMs / 1000).toFixed(2)} s`)
+          log(`  ${kind} ${variant} rep ${rep}: ${(row.ms / 1000).toFixed(2)} s, peak RSS ${row.peakRssMiB} MiB (anonymous ${row.peakAnonMiB} MiB)${row.readerPeakRssMiB ? `, reader ${row.readerPeakRssMiB} MiB` : ''}, ${row.versions} versions, CPU ${(row.cpuMs / 1000).toFixed(2)} s`)
         } finally {
           rmSync(root, { recursive: true, force: true })
         }
@@ -229,8 +255,10 @@ export function fileBenchTables(results: FileBenchRow[], before: string, after: 
   for (const kind of ['parquet', 'csv'] as const) {
     const ours = results.filter((r) => r.kind === kind && r.variant === 'ours')
     const native = results.filter((r) => r.kind === kind && r.variant === 'native')
+    const inline = results.filter((r) => r.kind === kind && r.variant === 'inline')
     if (!ours.length || !native.length) continue
     const ratio = median(ours.map((o) => o.ms / native.find((n) => n.rep === o.rep)!.ms))
+    const inlineRatio = inline.length ? median(ours.map((o) => o.ms / inline.find((n) => n.rep === o.rep)!.ms)) : NaN
     summary.push([
       kind === 'parquet' ? 'Parquet (DuckDB, snappy)' : 'CSV (DuckDB)',
       ours[0]!.rows.toLocaleString('en'),
@@ -240,20 +268,22 @@ export function fileBenchTables(results: FileBenchRow[], before: string, after: 
       `**${ratio.toFixed(2)}×**`,
       Math.max(...ours.map((r) => r.peakRssMiB)),
       Math.max(...ours.map((r) => r.peakAnonMiB)),
+      Math.max(...ours.map((r) => r.readerPeakRssMiB)),
       Math.max(...native.map((r) => r.peakRssMiB)),
       Math.max(...ours.map((r) => r.versions)),
+      Number.isNaN(inlineRatio) ? '–' : `${inlineRatio.toFixed(2)}×`,
     ])
   }
   return [
     {
       title: 'Files people have: ours vs polars → Arrow → bare @lancedb/lancedb (median)',
-      columns: ['file', 'rows', 'MB', 'ours s', 'native s', 'ours ÷ native (target ≤ 1.2×)', 'ours peak RSS MiB (target < 700)', 'ours peak anonymous MiB', 'native peak RSS MiB', 'ours table versions'],
+      columns: ['file', 'rows', 'MB', 'ours s', 'native s', 'ours ÷ native (target ≤ 1.2×)', 'ours peak RSS MiB (target < 700)', 'ours peak anonymous MiB', 'ours reader process peak RSS MiB', 'native peak RSS MiB', 'ours table versions', 'ours ÷ read in-process (BENCH_IMPORT_INLINE)'],
       rows: summary,
     },
     {
       title: `Files: every rep (load average before ${before}, after ${after})`,
-      columns: ['file', 'variant', 'rep', 'import s', 'CPU s', 'rows/s', 'MB/s', 'peak RSS MiB', 'peak anonymous MiB', 'table versions'],
-      rows: results.map((r) => [r.kind, r.variant, r.rep, (r.ms / 1000).toFixed(2), (r.cpuMs / 1000).toFixed(2), Math.round((r.rows / r.ms) * 1000).toLocaleString('en'), Math.round(r.bytes / 1e6 / (r.ms / 1000)), r.peakRssMiB, r.peakAnonMiB, r.versions]),
+      columns: ['file', 'variant', 'rep', 'import s', 'CPU s (with the reader)', 'rows/s', 'MB/s', 'peak RSS MiB', 'peak anonymous MiB', 'reader process peak RSS MiB', 'table versions'],
+      rows: results.map((r) => [r.kind, r.variant, r.rep, (r.ms / 1000).toFixed(2), (r.cpuMs / 1000).toFixed(2), Math.round((r.rows / r.ms) * 1000).toLocaleString('en'), Math.round(r.bytes / 1e6 / (r.ms / 1000)), r.peakRssMiB, r.peakAnonMiB, r.readerPeakRssMiB || '–', r.versions]),
     },
   ]
 }

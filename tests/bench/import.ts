@@ -21,8 +21,9 @@
 import { execFileSync } from 'node:child_process'
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import { open } from 'node:fs/promises'
+import type { ImportReaders } from '../../src/core/import/reader/readers'
 import { basename, join, resolve } from 'node:path'
-import { peakRssMiB, printResult, runMeasuredChild, type Report, type Section } from './lib'
+import { peakRssMiB, printResult, runMeasuredChild, watchChildren, type Report, type Section } from './lib'
 
 import {
   AsyncByteQueue,
@@ -43,9 +44,9 @@ import {
 } from 'apache-arrow'
 
 /** What one measured import child reports. */
-type ChildRun = { rows: number; ms: number; fsyncMs: number; peakRssMiB: number; versions: number; cpuMs: number }
+type ChildRun = { rows: number; ms: number; fsyncMs: number; peakRssMiB: number; readerPeakRssMiB: number; versions: number; cpuMs: number }
 
-type Variant = 'ours' | 'bare' | 'polars' | 'dd'
+type Variant = 'ours' | 'inline' | 'bare' | 'polars' | 'dd'
 
 const DIM = 768
 const BATCH_ROWS = 10_000
@@ -62,9 +63,11 @@ export interface ImportBenchRow {
   rowsPerSecond: number
   mbPerSecond: number
   peakRssMiB: number
+  /** Peak RSS (VmHWM) of the reader process that read the file (ours, polars; 0 when it was read in the importing process). */
+  readerPeakRssMiB: number
   /** Lance versions of the imported table (dd: 0). */
   versions: number
-  /** CPU time of the import process (user + system, every thread; dd: 0): less sensitive to the machine's load than `ms`. */
+  /** CPU time of the import process and its reader process (user + system, every thread; dd: 0): less sensitive to the machine's load than `ms`. */
   cpuMs: number
 }
 
@@ -232,11 +235,25 @@ async function fsyncTree(root: string): Promise<void> {
   await sync(root)
 }
 
-async function runOurs(file: string, root: string): Promise<number> {
+/**
+ * BENCH_IMPORT_WARM=1: the file is previewed first, as the import sheet does, and the import's reader is then the one
+ * started ahead (the app's flow: its start-up, ~0.4 s, is not waited for); the clock starts after. Else the import
+ * starts its reader cold.
+ */
+async function warmReaders(file: string): Promise<ImportReaders | undefined> {
+  if (process.env.BENCH_IMPORT_WARM !== '1') return undefined
+  const { ImportReaders } = await import('../../src/core/import/reader/readers')
+  const readers = new ImportReaders()
+  await readers.inspect({ path: file, fileName: basename(file) })
+  await new Promise((resolve) => setTimeout(resolve, 1500)) // the spare is started once the preview's reader has ended
+  return readers
+}
+
+async function runOurs(file: string, root: string, readers?: ImportReaders): Promise<number> {
   const { connectNamespace } = await import('../../src/core/namespace/connect')
   const { ImportJobs } = await import('../../src/core/import/jobs')
   const client = await connectNamespace('dir', { root, create: 'true' })
-  const jobs = new ImportJobs()
+  const jobs = new ImportJobs({ readers })
   const job = jobs.enqueue({ connectionId: 'bench', client, namespace: [], name: 'bench', mode: 'create', path: file, fileName: basename(file) })
   const done = await jobs.wait(job.id)
   if (done.state !== 'done') throw new Error(`import ${done.state}: ${done.error?.message}`)
@@ -285,27 +302,34 @@ async function child(variant: string, file: string, root: string): Promise<void>
   await import('../../src/core/namespace/connect')
   await import('../../src/core/namespace/dir')
   await import('../../src/core/import/jobs')
+  // The reader's script (bundled from the sources when run by tsx; built beside main in the app) made before the clock.
+  await (await import('../../src/core/import/reader/entry')).defaultReaderEntry()
+  // `inline`: the file read in this process, as before readers had processes of their own (the boundary's cost).
+  if (variant === 'inline') process.env.LCB_IMPORT_READER = 'inline'
+  const warm = variant === 'ours' ? await warmReaders(file) : undefined
+  const children = watchChildren()
   const started = process.hrtime.bigint()
   const cpuAtStart = process.cpuUsage()
-  const rows = variant === 'bare' ? await runBare(file, root) : await runOurs(file, root)
+  const rows = variant === 'bare' ? await runBare(file, root) : await runOurs(file, root, warm)
   const ms = Number(process.hrtime.bigint() - started) / 1e6
+  const reader = children.stop()
   const synced = process.hrtime.bigint()
   await fsyncTree(root)
   const fsyncMs = Number(process.hrtime.bigint() - synced) / 1e6
   const peak = peakRssMiB()
   const cpu = process.cpuUsage(cpuAtStart)
-  printResult({ rows, ms, fsyncMs, peakRssMiB: peak, versions: await versionCount(root), cpuMs: (cpu.user + cpu.system) / 1000 })
+  printResult({ rows, ms, fsyncMs, peakRssMiB: peak, readerPeakRssMiB: reader.peakRssMiB, versions: await versionCount(root), cpuMs: (cpu.user + cpu.system) / 1000 + reader.cpuMs } satisfies ChildRun)
 }
 
 // ---------------------------------------------------------------- orchestration (parent side)
 
 /** The physical limit: the same bytes copied to the same disk, flushed (`conv=fsync`). */
-function runDd(file: string, root: string): { rows: number; ms: number; fsyncMs: number; peakRssMiB: number; versions: number; cpuMs: number } {
+function runDd(file: string, root: string): ChildRun {
   mkdirSync(root, { recursive: true })
   const started = process.hrtime.bigint()
   execFileSync('dd', [`if=${file}`, `of=${join(root, 'copy')}`, 'bs=4M', 'conv=fsync'], { stdio: 'ignore' })
   const ms = Number(process.hrtime.bigint() - started) / 1e6
-  return { rows: 0, ms, fsyncMs: 0, peakRssMiB: 0, versions: 0, cpuMs: 0 }
+  return { rows: 0, ms, fsyncMs: 0, peakRssMiB: 0, readerPeakRssMiB: 0, versions: 0, cpuMs: 0 }
 }
 
 function loadAverage(): string {
@@ -330,7 +354,9 @@ export async function runImportBench(
     const bytes = statSync(file).size
     log(`import: ${rows.toLocaleString('en')} rows, ${(bytes / 1e6).toFixed(0)} MB; polars/ZSTD ${(statSync(polarsFile).size / 1e6).toFixed(0)} MB (${Date.now() - t0 > 1000 ? 'generated' : 'cached'})`)
     for (let rep = 0; rep < reps; rep++) {
-      const order: Variant[] = rep % 2 === 0 ? ['ours', 'bare', 'polars', 'dd'] : ['dd', 'polars', 'bare', 'ours']
+      // BENCH_IMPORT_INLINE=1 adds `inline`: ours with the file read in the importing process (the reader process's cost).
+      const variants: Variant[] = process.env.BENCH_IMPORT_INLINE === '1' ? ['ours', 'inline', 'bare', 'polars', 'dd'] : ['ours', 'bare', 'polars', 'dd']
+      const order = rep % 2 === 0 ? variants : [...variants].reverse()
       for (const variant of order) {
         const root = join(dir, `db_${variant}_${rows}`)
         const source = variant === 'polars' ? polarsFile : file
@@ -349,11 +375,12 @@ export async function runImportBench(
             rowsPerSecond: Math.round((rows / r.ms) * 1000),
             mbPerSecond: Math.round(bytes / 1e6 / (r.ms / 1000)),
             peakRssMiB: r.peakRssMiB,
+            readerPeakRssMiB: r.readerPeakRssMiB,
             versions: r.versions,
             cpuMs: Math.round(r.cpuMs),
           }
           results.push(row)
-          log(`  ${variant} rep ${rep}: ${(row.ms / 1000).toFixed(2)} s${variant === 'dd' ? ' (dd, with fsync)' : ` + fsync ${(row.fsyncMs / 1000).toFixed(2)} s, ${row.rowsPerSecond.toLocaleString('en')} rows/s, peak RSS ${row.peakRssMiB} MiB, ${row.versions} versions, CPU ${(row.cpuMs / 1000).toFixed(2)} s`}, ${row.mbPerSecond} MB/s`)
+          log(`  ${variant} rep ${rep}: ${(row.ms / 1000).toFixed(2)} s${variant === 'dd' ? ' (dd, with fsync)' : ` + fsync ${(row.fsyncMs / 1000).toFixed(2)} s, ${row.rowsPerSecond.toLocaleString('en')} rows/s, peak RSS ${row.peakRssMiB} MiB${row.readerPeakRssMiB ? ` (reader ${row.readerPeakRssMiB} MiB)` : ''}, ${row.versions} versions, CPU ${(row.cpuMs / 1000).toFixed(2)} s`}, ${row.mbPerSecond} MB/s`)
         } finally {
           rmSync(root, { recursive: true, force: true })
         }
@@ -393,7 +420,7 @@ export const section: Section = {
 function report(results: ImportBenchRow[]): Report {
   const rows: (string | number)[][] = []
   for (const n of [...new Set(results.map((r) => r.rows))]) {
-    const { ours, bare, polars, ratio, polarsRatio, diskRatio } = summary(results, n)
+    const { ours, bare, polars, ratio, polarsRatio, diskRatio, inlineRatio } = summary(results, n)
     if (!ours.length || !bare.length) continue
     rows.push([
       n.toLocaleString('en'),
@@ -404,10 +431,12 @@ function report(results: ImportBenchRow[]): Report {
       Math.round(median(bare.map((r) => r.rowsPerSecond))).toLocaleString('en'),
       `${ratio.toFixed(2)}×`,
       Math.max(...ours.map((r) => r.peakRssMiB)),
+      Math.max(...ours.map((r) => r.readerPeakRssMiB)),
       Math.max(...bare.map((r) => r.peakRssMiB)),
       polars.length ? `${polarsRatio.toFixed(2)}×` : '–',
       polars.length ? Math.max(...polars.map((r) => r.peakRssMiB)) : '–',
       `${diskRatio.toFixed(2)}×`,
+      Number.isNaN(inlineRatio) ? '–' : `${inlineRatio.toFixed(2)}×`,
     ])
   }
   return {
@@ -415,6 +444,7 @@ function report(results: ImportBenchRow[]): Report {
       `${Math.max(0, ...results.map((r) => r.rep)) + 1} rep(s) per variant (BENCH_REPS), alternating order (ABBA); each import in its own child process, peak RSS = VmHWM.`,
       'File: Arrow IPC file, 10k-row batches, `{id int64, label utf8, score float64, vector FixedSizeList<Float32>[768]}`, random floats (BENCH_ROWS, BENCH_DIR).',
       '"bare" = @lancedb/lancedb alone: file reader, createTable(first batch), add(batch) with one add in flight (perf-baselines §3 best variant).',
+      '"ours" reads the file in a reader process of its own (src/core/import/reader) and writes in the importing process; its CPU counts both, its peak RSS is given for each. "inline" (BENCH_IMPORT_INLINE=1) = ours with the file read in the importing process, as before reader processes.',
       '"polars" = our pipeline on the same rows written by polars (Utf8View labels, ZSTD-compressed buffers; an IPC stream written one 10k-row frame at a time); "dd" = `dd bs=4M conv=fsync` of the plain file to the same disk.',
       'Every import is followed by an fsync of the table directory, timed apart; "(ours + fsync) ÷ dd" compares like with like.',
       'Targets: throughput ours/bare ≥ 0.9 and polars/ours ≥ 0.9; peak RSS < 700 MB for the 3 GB file.',
@@ -422,13 +452,13 @@ function report(results: ImportBenchRow[]): Report {
     tables: [
       {
         title: 'Import (median per variant)',
-        columns: ['rows', 'file MB', 'ours s', 'bare s', 'ours rows/s', 'bare rows/s', 'throughput ours/bare', 'ours peak RSS MiB', 'bare peak RSS MiB', 'polars/ZSTD throughput ÷ ours', 'polars peak RSS MiB', '(ours + fsync) ÷ dd'],
+        columns: ['rows', 'file MB', 'ours s', 'bare s', 'ours rows/s', 'bare rows/s', 'throughput ours/bare', 'ours peak RSS MiB', 'ours reader process peak RSS MiB', 'bare peak RSS MiB', 'polars/ZSTD throughput ÷ ours', 'polars peak RSS MiB', '(ours + fsync) ÷ dd', 'throughput ours ÷ read in-process (BENCH_IMPORT_INLINE)'],
         rows,
       },
       {
         title: `Every rep (load average before ${loads.before}, after ${loads.after})`,
-        columns: ['rows', 'variant', 'rep', 'import s', 'fsync s', 'CPU s', 'rows/s', 'MB/s', 'peak RSS MiB', 'table versions', '(import + fsync) ÷ dd'],
-        rows: results.map((r) => [r.rows.toLocaleString('en'), r.variant, r.rep, (r.ms / 1000).toFixed(2), (r.fsyncMs / 1000).toFixed(2), r.cpuMs ? (r.cpuMs / 1000).toFixed(2) : '–', r.variant === 'dd' ? '–' : r.rowsPerSecond.toLocaleString('en'), r.mbPerSecond, r.peakRssMiB || '–', r.versions || '–', diskOf(results, r)]),
+        columns: ['rows', 'variant', 'rep', 'import s', 'fsync s', 'CPU s (with the reader)', 'rows/s', 'MB/s', 'peak RSS MiB (+ reader process)', 'table versions', '(import + fsync) ÷ dd'],
+        rows: results.map((r) => [r.rows.toLocaleString('en'), r.variant, r.rep, (r.ms / 1000).toFixed(2), (r.fsyncMs / 1000).toFixed(2), r.cpuMs ? (r.cpuMs / 1000).toFixed(2) : '–', r.variant === 'dd' ? '–' : r.rowsPerSecond.toLocaleString('en'), r.mbPerSecond, rssOf(r), r.versions || '–', diskOf(results, r)]),
       },
     ],
   }
@@ -458,12 +488,21 @@ function summary(results: ImportBenchRow[], n: number) {
   const bare = of('bare')
   const polars = of('polars')
   const dd = of('dd')
+  const inline = of('inline')
   const sameRep = (xs: ImportBenchRow[], rep: number) => xs.find((x) => x.rep === rep)
   const ratio = ours.length && bare.length ? median(ours.map((o) => sameRep(bare, o.rep)!.ms / o.ms)) : NaN
   // Throughput in rows/s: the polars file holds the same rows.
   const polarsRatio = polars.length ? median(polars.map((p) => sameRep(ours, p.rep)!.ms / p.ms)) : NaN
   const diskRatio = dd.length ? median(ours.map((o) => (o.ms + o.fsyncMs) / sameRep(dd, o.rep)!.ms)) : NaN
-  return { ours, bare, polars, dd, ratio, polarsRatio, diskRatio }
+  // The reader process's cost: throughput ours ÷ the same pipeline reading in the importing process.
+  const inlineRatio = inline.length ? median(inline.map((i) => i.ms / sameRep(ours, i.rep)!.ms)) : NaN
+  return { ours, bare, polars, dd, ratio, polarsRatio, diskRatio, inlineRatio }
+}
+
+/** The importing process's peak RSS, and its reader process's where it had one. */
+function rssOf(r: ImportBenchRow): string {
+  if (!r.peakRssMiB) return '–'
+  return r.readerPeakRssMiB ? `${r.peakRssMiB} + ${r.readerPeakRssMiB}` : String(r.peakRssMiB)
 }
 
 /** (import + fsync) ÷ the same rep's dd, for one import row. */
@@ -491,19 +530,19 @@ function writeReport(results: ImportBenchRow[], reps: number): void {
     'Every import is followed by an fsync of the table directory, timed apart ("fsync s").',
     `Load average before: ${loads.before}; after: ${loads.after}.`,
     '',
-    '| rows | file MB | ours s | bare s | ours rows/s | bare rows/s | throughput ours/bare (target ≥ 0.9) | ours peak RSS MiB | bare peak RSS MiB | polars/ZSTD throughput ÷ ours (target ≥ 0.9) | polars peak RSS MiB | (ours + fsync) ÷ dd |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| rows | file MB | ours s | bare s | ours rows/s | bare rows/s | throughput ours/bare (target ≥ 0.9) | ours peak RSS MiB | ours reader process peak RSS MiB | bare peak RSS MiB | polars/ZSTD throughput ÷ ours (target ≥ 0.9) | polars peak RSS MiB | (ours + fsync) ÷ dd | throughput ours ÷ read in-process |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ]
   for (const rows of [...new Set(results.map((r) => r.rows))]) {
-    const { ours, bare, polars, ratio, polarsRatio, diskRatio } = summary(results, rows)
+    const { ours, bare, polars, ratio, polarsRatio, diskRatio, inlineRatio } = summary(results, rows)
     if (!ours.length || !bare.length) continue
     lines.push(
-      `| ${rows.toLocaleString('en')} | ${(ours[0]!.bytes / 1e6).toFixed(0)} | ${(median(ours.map((r) => r.ms)) / 1000).toFixed(2)} | ${(median(bare.map((r) => r.ms)) / 1000).toFixed(2)} | ${median(ours.map((r) => r.rowsPerSecond)).toLocaleString('en')} | ${median(bare.map((r) => r.rowsPerSecond)).toLocaleString('en')} | **${ratio.toFixed(2)}×** | ${Math.max(...ours.map((r) => r.peakRssMiB))} | ${Math.max(...bare.map((r) => r.peakRssMiB))} | **${polarsRatio.toFixed(2)}×** | ${polars.length ? Math.max(...polars.map((r) => r.peakRssMiB)) : '–'} | ${diskRatio.toFixed(2)}× |`,
+      `| ${rows.toLocaleString('en')} | ${(ours[0]!.bytes / 1e6).toFixed(0)} | ${(median(ours.map((r) => r.ms)) / 1000).toFixed(2)} | ${(median(bare.map((r) => r.ms)) / 1000).toFixed(2)} | ${median(ours.map((r) => r.rowsPerSecond)).toLocaleString('en')} | ${median(bare.map((r) => r.rowsPerSecond)).toLocaleString('en')} | **${ratio.toFixed(2)}×** | ${Math.max(...ours.map((r) => r.peakRssMiB))} | ${Math.max(...ours.map((r) => r.readerPeakRssMiB))} | ${Math.max(...bare.map((r) => r.peakRssMiB))} | **${polarsRatio.toFixed(2)}×** | ${polars.length ? Math.max(...polars.map((r) => r.peakRssMiB)) : '–'} | ${diskRatio.toFixed(2)}× | ${Number.isNaN(inlineRatio) ? '–' : `${inlineRatio.toFixed(2)}×`} |`,
     )
   }
-  lines.push('', '| rows | variant | rep | import s | fsync s | CPU s | rows/s | MB/s | peak RSS MiB | table versions | (import + fsync) ÷ dd |', '|---|---|---|---|---|---|---|---|---|---|---|')
+  lines.push('', '| rows | variant | rep | import s | fsync s | CPU s (with the reader) | rows/s | MB/s | peak RSS MiB (+ reader process) | table versions | (import + fsync) ÷ dd |', '|---|---|---|---|---|---|---|---|---|---|---|')
   for (const r of results) {
-    lines.push(`| ${r.rows.toLocaleString('en')} | ${r.variant} | ${r.rep} | ${(r.ms / 1000).toFixed(2)} | ${(r.fsyncMs / 1000).toFixed(2)} | ${r.cpuMs ? (r.cpuMs / 1000).toFixed(2) : '–'} | ${r.variant === 'dd' ? '–' : r.rowsPerSecond.toLocaleString('en')} | ${r.mbPerSecond} | ${r.peakRssMiB || '–'} | ${r.versions || '–'} | ${diskOf(results, r)} |`)
+    lines.push(`| ${r.rows.toLocaleString('en')} | ${r.variant} | ${r.rep} | ${(r.ms / 1000).toFixed(2)} | ${(r.fsyncMs / 1000).toFixed(2)} | ${r.cpuMs ? (r.cpuMs / 1000).toFixed(2) : '–'} | ${r.variant === 'dd' ? '–' : r.rowsPerSecond.toLocaleString('en')} | ${r.mbPerSecond} | ${rssOf(r)} | ${r.versions || '–'} | ${diskOf(results, r)} |`)
   }
   mkdirSync(join(ROOT, 'tests', 'bench', 'results'), { recursive: true })
   writeFileSync(join(ROOT, 'tests', 'bench', 'results', 'import.md'), lines.join('\n') + '\n')

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -129,6 +129,46 @@ export function peakRssMiB(): number {
   if (!existsSync('/proc/self/status')) return Math.round(process.resourceUsage().maxRSS / 1024)
   const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0)
   return Math.round(kb / 1024)
+}
+
+/**
+ * The processes this one starts whose command matches (an import's reader process, src/core/import/reader), measured while they run: the
+ * highest VmHWM any of them reached (sampled every 50 ms from /proc: a child's high-water mark only grows, so a
+ * sample before it ends sees its peak, short of the last 50 ms) and the CPU of the children waited for since the
+ * start (`cutime` + `cstime` of /proc/self/stat: every thread of every child that has ended — a reader, and mkfifo). Linux only (zeros
+ * elsewhere).
+ */
+export function watchChildren(command = /importReader/): { stop(): { peakRssMiB: number; cpuMs: number } } {
+  const ticksPerMs = 100 / 1000 // USER_HZ, 100 on Linux
+  const childTicks = () => {
+    if (!existsSync('/proc/self/stat')) return 0
+    const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /s, '').split(' ')
+    return Number(fields[13]) + Number(fields[14]) // cutime, cstime (fields 16 and 17 of stat)
+  }
+  const startTicks = childTicks()
+  let peakKb = 0
+  const sample = () => {
+    if (!existsSync('/proc')) return
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue
+      try {
+        const status = readFileSync(`/proc/${entry}/status`, 'utf8')
+        if (Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]) !== process.pid) continue
+        if (!command.test(readFileSync(`/proc/${entry}/cmdline`, 'utf8'))) continue // not tsx's esbuild service
+        peakKb = Math.max(peakKb, Number(/^VmHWM:\s+(\d+)/m.exec(status)?.[1] ?? 0))
+      } catch {
+        // ended meanwhile
+      }
+    }
+  }
+  const timer = setInterval(sample, 50)
+  return {
+    stop: () => {
+      clearInterval(timer)
+      sample()
+      return { peakRssMiB: Math.round(peakKb / 1024), cpuMs: Math.round((childTicks() - startTicks) / ticksPerMs) }
+    },
+  }
 }
 
 /** The line a measuring child process prints its result on (`RESULT <json>`), read by {@link runMeasuredChild}. */

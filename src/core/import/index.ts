@@ -1,5 +1,8 @@
 /** Import: files (Arrow IPC file/stream, Parquet, CSV, JSON lines) streamed into Lance tables. */
 export { ImportModule, type ImportModuleDeps } from './module'
+export { ImportReaders, type ReaderOptions } from './reader/readers'
+export { BUILT_READER } from './reader/entry'
+export { DEFAULT_READER_LIMITS, type ReaderLimitOptions } from './reader/limits'
 export { ImportJobs, type ImportJobSpec } from './jobs'
 export { UploadStore, type StagedUpload } from './uploads'
 export { openSource } from './open'

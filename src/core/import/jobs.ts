@@ -2,8 +2,9 @@ import { type ImportColumnType, type ImportFormat, type ImportJobInfo, type Impo
 import type { NamespaceClient } from '../namespace/client'
 import { toAppError } from '../errors'
 import { JobsOfKind, type Job, type JobRegistry } from '../jobs'
-import { openSource } from './open'
-import { writeSource } from './write'
+import { defaultChunkLimits } from './chunks'
+import { ImportReaders } from './reader/readers'
+import { takesIpc, writeChunks } from './write'
 
 export interface ImportJobSpec {
   connectionId: string
@@ -33,8 +34,12 @@ type ImportJob = Job<ImportJobInfo>
  * publishes each change (throttled progress comes from the writer) and keeps the history.
  */
 export class ImportJobs extends JobsOfKind<'import'> {
-  constructor(private readonly options: { jobs?: JobRegistry; progressIntervalMs?: number } = {}) {
+  /** Where each import's file is read: a reader process per job (src/core/import/reader). */
+  private readonly readers: ImportReaders
+
+  constructor(private readonly options: { jobs?: JobRegistry; progressIntervalMs?: number; readers?: ImportReaders } = {}) {
     super('import', options.jobs)
+    this.readers = options.readers ?? new ImportReaders()
   }
 
   enqueue(spec: ImportJobSpec): ImportJobInfo {
@@ -107,21 +112,38 @@ export class ImportJobs extends JobsOfKind<'import'> {
       signal.throwIfAborted()
       info.progress = { ...info.progress, phase: 'reading' }
       job.publish()
-      const source = await openSource(spec.path, { fileName: spec.fileName, signal, datesAsText: spec.datesAsText, columnTypes: spec.columnTypes, sheet: spec.sheet })
-      info.format = source.format as ImportFormat
-      info.progress = { ...info.progress, totalBytes: source.size, totalRows: source.rowCount }
-      const result = await writeSource(spec.client, { namespace: spec.namespace, name: spec.name }, source, {
-        mode: spec.mode,
-        signal,
+      // The file is read in a reader process (src/core/import/reader); this process writes what it sends.
+      const read = await this.readers.openImport({
+        path: spec.path,
+        fileName: spec.fileName,
+        datesAsText: spec.datesAsText,
+        columnTypes: spec.columnTypes,
+        sheet: spec.sheet,
         vectorColumns: spec.vectorColumns,
-        stagingTag: info.id,
-        progressIntervalMs: this.options.progressIntervalMs,
-        onProgress: (progress: ImportProgress) => {
-          if (info.state !== 'running') return
-          info.progress = progress
-          job.publish()
-        },
+        mode: spec.mode,
+        limits: defaultChunkLimits(),
+        ipc: takesIpc(spec.client),
+        signal,
       })
+      let result: Awaited<ReturnType<typeof writeChunks>>
+      try {
+        info.format = read.format as ImportFormat
+        info.progress = { ...info.progress, totalBytes: read.size, totalRows: read.rowCount }
+        result = await writeChunks(spec.client, { namespace: spec.namespace, name: spec.name }, read, () => read.open(), {
+          mode: spec.mode,
+          signal,
+          vectorColumns: spec.vectorColumns,
+          stagingTag: info.id,
+          progressIntervalMs: this.options.progressIntervalMs,
+          onProgress: (progress: ImportProgress) => {
+            if (info.state !== 'running') return
+            info.progress = progress
+            job.publish()
+          },
+        })
+      } finally {
+        await read.close()
+      }
       info.result = { version: result.version, rowCount: result.rowCount }
       this.finish(job, 'done')
     } catch (error) {

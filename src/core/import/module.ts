@@ -4,8 +4,9 @@ import { AppError, type ImportJobInfo, type ImportMode, type ImportPreview, type
 import type { NamespaceClient } from '../namespace/client'
 import { ImportJobs } from './jobs'
 import type { JobRegistry } from '../jobs'
-import { previewImport, previewSample, type PreviewRequest } from './preview'
-import { sniffPath } from './open'
+import { previewOf } from './preview'
+import { ImportReaders, type ReaderOptions } from './reader/readers'
+import type { FileRequest } from './reader/protocol'
 import { removeStalePipes } from './native/polars'
 import { removeStaleUploads, UploadStore, type StagedUpload } from './uploads'
 import { describeOrNull } from './write'
@@ -17,6 +18,8 @@ export interface ImportModuleDeps {
   /** The session's jobs (listed, cancelled and published there); a private one when absent. */
   jobs?: JobRegistry
   progressIntervalMs?: number
+  /** How files are read: reader processes, their ceilings and budgets (src/core/import/reader). */
+  readers?: ReaderOptions
 }
 
 /**
@@ -26,9 +29,12 @@ export interface ImportModuleDeps {
 export class ImportModule {
   readonly uploads = new UploadStore()
   readonly jobs: ImportJobs
+  /** Every byte of a dropped file is read in a reader process of its own (src/core/import/reader). */
+  readonly readers: ImportReaders
 
   constructor(private readonly deps: ImportModuleDeps) {
-    this.jobs = new ImportJobs({ jobs: deps.jobs, progressIntervalMs: deps.progressIntervalMs })
+    this.readers = new ImportReaders(deps.readers)
+    this.jobs = new ImportJobs({ jobs: deps.jobs, progressIntervalMs: deps.progressIntervalMs, readers: this.readers })
     // Staged uploads of processes that are gone (a crash, kill -9) are deleted at start.
     void removeStaleUploads().then((removed) => {
       if (removed.length > 0) this.jobs.note('', 'temporary files', `Removed ${removed.length} staged upload folder(s) left by an interrupted run`)
@@ -67,28 +73,20 @@ export class ImportModule {
     return { path: source.path, fileName: basename(source.path) }
   }
 
+  /** The file's side is read by a reader process (shared with `import/sample`); the catalog's side is answered here. */
   async preview(input: Input<'import/preview'>): Promise<ImportPreview> {
-    return previewImport(this.previewRequest(input))
+    const file = this.fileRequest(input)
+    const inspection = await this.readers.inspect(file)
+    return previewOf(inspection, { ...file, client: this.deps.client(input.connectionId), namespace: input.namespace, name: input.name, mode: input.mode }, inspection.schema)
   }
 
   async sample(input: Input<'import/sample'>): Promise<Uint8Array> {
-    return previewSample(this.previewRequest(input))
+    return (await this.readers.inspect(this.fileRequest(input))).sample
   }
 
-  private previewRequest(input: Input<'import/preview'>): PreviewRequest {
+  private fileRequest(input: Input<'import/sample'>): FileRequest {
     const { path, fileName } = this.resolveSource(input.source)
-    return {
-      path,
-      fileName,
-      client: this.deps.client(input.connectionId),
-      namespace: input.namespace,
-      name: input.name,
-      mode: input.mode,
-      vectorColumns: input.vectorColumns,
-      datesAsText: input.datesAsText,
-      sheet: input.sheet,
-      columnTypes: input.columnTypes,
-    }
+    return { path, fileName, vectorColumns: input.vectorColumns, datesAsText: input.datesAsText, sheet: input.sheet, columnTypes: input.columnTypes }
   }
 
   /**
@@ -99,7 +97,7 @@ export class ImportModule {
   async start(input: Input<'import/start'>): Promise<ImportJobInfo> {
     const { path, fileName, uploadId } = this.resolveSource(input.source)
     const client = this.deps.client(input.connectionId)
-    const { size, format } = await sniffPath(path, fileName)
+    const { size, format } = await this.readers.sniff(path, fileName)
     if (input.mode === 'create' && (await describeOrNull(client, { namespace: input.namespace, name: input.name }))) {
       throw new AppError('already_exists', `A table named "${input.name}" already exists in ${formatNamespace(input.namespace)}`, {
         hint: 'Choose another name, or import in overwrite or append mode',
@@ -130,6 +128,7 @@ export class ImportModule {
 
   async close(): Promise<void> {
     await this.jobs.close()
+    await this.readers.close()
     await this.uploads.discardAll()
   }
 

@@ -1,12 +1,14 @@
 import { basename, extname } from 'node:path'
-import { Table, tableToIPC, type RecordBatch } from 'apache-arrow'
+import { RecordBatchReader, Table, tableToIPC, type RecordBatch, type Schema } from 'apache-arrow'
 import { componentProblem, type ImportColumnType, type ImportMode, type ImportPreview } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import type { TableId } from '../namespace/path'
 import { openSource } from './open'
+import type { BatchSource } from './source'
 import { describeDiff, isEmptyDiff, schemaDiff, schemaInfo } from './schema'
 import { FORMAT_LABELS } from './sniff'
-import { describeOrNull, planSchema } from './write'
+import { planSchema } from './readSide'
+import { describeOrNull } from './write'
 
 export const PREVIEW_ROWS = 20
 
@@ -20,13 +22,10 @@ export function suggestTableName(fileName: string): string {
   return stem.slice(0, 255)
 }
 
-export interface PreviewRequest {
+/** What the file itself tells, for the import sheet: read from the file alone (in a reader process in the app). */
+export interface InspectRequest {
   path: string
   fileName: string
-  client: NamespaceClient
-  namespace: readonly string[]
-  name?: string
-  mode?: ImportMode
   vectorColumns?: string[]
   /** CSV: keep dates and timestamps as text. */
   datesAsText?: boolean
@@ -34,6 +33,24 @@ export interface PreviewRequest {
   /** CSV and JSON: column → type to import it as. */
   columnTypes?: Record<string, ImportColumnType>
   signal?: AbortSignal
+  /** Called once the file is open, before its first batch is read (a reader process tells its host what it reads). */
+  onOpened?: (source: BatchSource) => void | Promise<void>
+}
+
+export interface PreviewRequest extends InspectRequest {
+  client: NamespaceClient
+  namespace: readonly string[]
+  name?: string
+  mode?: ImportMode
+}
+
+/** The preview's parts that come from the file (everything but the target's name, mode and existing table). */
+export type FileInspection = Omit<ImportPreview, 'name' | 'nameProblem' | 'existing' | 'modeProblem'>
+
+/** A file inspected: what the sheet shows of it, and the first rows in the written schema (Arrow IPC stream bytes). */
+export interface Inspection {
+  file: FileInspection
+  sample: Uint8Array
 }
 
 /**
@@ -42,19 +59,21 @@ export interface PreviewRequest {
  * Reads only the first batch of the file.
  */
 export async function previewImport(req: PreviewRequest): Promise<ImportPreview> {
-  return (await inspect(req)).preview
+  return previewOf(await inspectFile(req), req)
 }
 
 /** The first rows (up to {@link PREVIEW_ROWS}) in the written schema, as Arrow IPC stream bytes. */
 export async function previewSample(req: PreviewRequest): Promise<Uint8Array> {
-  return (await inspect(req)).sample
+  return (await inspectFile(req)).sample
 }
 
-async function inspect(req: PreviewRequest): Promise<{ preview: ImportPreview; sample: Uint8Array }> {
+/** Read the file's first batch and say what will be written: the file's side of the preview, never the catalog's. */
+export async function inspectFile(req: InspectRequest): Promise<Inspection> {
   const source = await openSource(req.path, { fileName: req.fileName, signal: req.signal, datesAsText: req.datesAsText, columnTypes: req.columnTypes, sheet: req.sheet })
   let first: RecordBatch | null
   const batches = source.batches()
   try {
+    await req.onOpened?.(source)
     const step = await batches.next()
     first = step.done ? null : step.value
   } finally {
@@ -64,33 +83,12 @@ async function inspect(req: PreviewRequest): Promise<{ preview: ImportPreview; s
   const { transform, candidates } = planSchema(source, first, req.vectorColumns)
   const sampleBatches = first ? [transform.apply(first.slice(0, Math.min(first.numRows, PREVIEW_ROWS)))] : []
   const sample = new Table(transform.schema, sampleBatches)
-
-  const suggestedName = suggestTableName(req.fileName)
-  const name = req.name ?? suggestedName
-  const nameProblem = componentProblem(name)
-  const mode = req.mode ?? 'create'
-  let existing: ImportPreview['existing'] = null
-  let modeProblem: string | null = null
-  if (nameProblem === null) {
-    const id: TableId = { namespace: req.namespace, name }
-    const found = await describeOrNull(req.client, id, req.signal)
-    if (found) {
-      const diff = schemaDiff(found.schema, transform.schema)
-      existing = { version: found.version, rowCount: found.rowCount, schemaDiff: isEmptyDiff(diff) ? null : diff }
-      if (mode === 'create') modeProblem = `A table named "${name}" already exists; choose another name, or overwrite or append`
-      if (mode === 'append' && !isEmptyDiff(diff)) modeProblem = `The columns differ from the table's: ${describeDiff(diff)}`
-    } else if (mode === 'append') {
-      modeProblem = `There is no table "${name}" to append to`
-    }
-  }
-  const preview: ImportPreview = {
+  const file: FileInspection = {
     fileName: req.fileName,
     format: source.format,
     formatLabel: FORMAT_LABELS[source.format],
     bytes: source.size,
-    suggestedName,
-    name,
-    nameProblem,
+    suggestedName: suggestTableName(req.fileName),
     schema: schemaInfo(transform.schema),
     conversions: source.conversions ?? [],
     ...(source.readAs ? { readAs: source.readAs } : {}),
@@ -99,8 +97,33 @@ async function inspect(req: PreviewRequest): Promise<{ preview: ImportPreview; s
     sampleRowCount: sample.numRows,
     rowCount: source.rowCount,
     vectorCandidates: candidates,
-    existing,
-    modeProblem,
   }
-  return { preview, sample: tableToIPC(sample, 'stream') }
+  return { file, sample: tableToIPC(sample, 'stream') }
+}
+
+/**
+ * The preview of an inspected file for a target: its name checked, what the name holds now, whether the mode fits.
+ * `schema` is the written schema (read from the sample's bytes when absent: our own encoding, never the file).
+ */
+export async function previewOf(inspection: Inspection, req: Omit<PreviewRequest, 'path'>, schema?: Schema): Promise<ImportPreview> {
+  const { file } = inspection
+  const name = req.name ?? file.suggestedName
+  const nameProblem = componentProblem(name)
+  const mode = req.mode ?? 'create'
+  let existing: ImportPreview['existing'] = null
+  let modeProblem: string | null = null
+  if (nameProblem === null) {
+    const id: TableId = { namespace: req.namespace, name }
+    const found = await describeOrNull(req.client, id, req.signal)
+    if (found) {
+      const written = schema ?? RecordBatchReader.from(inspection.sample).open().schema
+      const diff = schemaDiff(found.schema, written)
+      existing = { version: found.version, rowCount: found.rowCount, schemaDiff: isEmptyDiff(diff) ? null : diff }
+      if (mode === 'create') modeProblem = `A table named "${name}" already exists; choose another name, or overwrite or append`
+      if (mode === 'append' && !isEmptyDiff(diff)) modeProblem = `The columns differ from the table's: ${describeDiff(diff)}`
+    } else if (mode === 'append') {
+      modeProblem = `There is no table "${name}" to append to`
+    }
+  }
+  return { ...file, name, nameProblem, existing, modeProblem }
 }

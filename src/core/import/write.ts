@@ -1,19 +1,18 @@
-import { DataType, RecordBatchFileWriter, Table, tableFromIPC, type Field, type RecordBatch, type Schema } from 'apache-arrow'
-import { AppError, type ImportMode, type ImportProgress, type VectorCandidate } from '../../contract'
+import { Table, tableFromIPC, type RecordBatch, type Schema } from 'apache-arrow'
+import { AppError, type ImportMode, type ImportProgress } from '../../contract'
 import type { NamespaceClient, TableDescription } from '../namespace/client'
 import { formatNamespace, formatTableId, type TableId } from '../namespace/path'
 import { toAppError } from '../errors'
-import { Rechunker, defaultChunkLimits, batchBytes, type ChunkLimits } from './chunks'
+import { defaultChunkLimits, batchBytes, type ChunkLimits } from './chunks'
 
 /** Rows read per page when a staging table is copied over the target (catalogs that cannot rename). */
 const COPY_PAGE_ROWS = 10_000
 import { ProgressMeter } from './progress'
-import { assertWritable, describeDiff, isEmptyDiff, schemaDiff } from './schema'
+import { describeDiff, isEmptyDiff, schemaDiff } from './schema'
 import type { BatchSource } from './source'
-import { BatchTransform, detectVectorCandidates } from './transform'
+import { VECTOR_SAMPLE_ROWS, openChunks, planSchema, type Chunk, type ChunkReader, type SourceInfo } from './readSide'
 import { throwIfAborted } from './readers/errors'
 import { stagingName } from '../namespace/dir/staging'
-import type { PassThrough, RawBatch } from './source'
 
 export interface WriteOptions {
   mode: ImportMode
@@ -33,29 +32,7 @@ export interface WriteResult {
   rowsWritten: number
 }
 
-/** Rows looked at to detect vector columns (the preview shows 20; more makes the guess safer). */
-export const VECTOR_SAMPLE_ROWS = 1000
-
-/**
- * Plan the written schema from the first batch: vector candidates, the accepted ones, the transform.
- * `vectorColumns` naming a column that is not a candidate is an input error.
- */
-export function planSchema(source: BatchSource, first: RecordBatch | null, vectorColumns: string[] | undefined) {
-  const sample = first ? [first.slice(0, Math.min(first.numRows, VECTOR_SAMPLE_ROWS))] : []
-  const candidates = detectVectorCandidates(source.schema, sample)
-  for (const name of vectorColumns ?? []) {
-    if (!candidates.some((c) => c.column === name)) {
-      throw new AppError('invalid_input', `Column "${name}" cannot be imported as a vector`, {
-        hint: 'Only list-of-float columns whose rows all have the same length can be vectors',
-      })
-    }
-  }
-  const accepted = vectorColumns === undefined ? candidates : candidates.filter((c) => vectorColumns.includes(c.column))
-  const transform = new BatchTransform(source.schema, accepted)
-  assertWritable(transform.schema)
-  const offered: VectorCandidate[] = candidates.map((c) => ({ ...c, accepted: accepted.includes(c) }))
-  return { transform, candidates: offered }
-}
+export { VECTOR_SAMPLE_ROWS, planSchema }
 
 export async function describeOrNull(client: NamespaceClient, id: TableId, signal?: AbortSignal): Promise<TableDescription | null> {
   try {
@@ -66,32 +43,48 @@ export async function describeOrNull(client: NamespaceClient, id: TableId, signa
   }
 }
 
+/** Whether `client` takes chunks as Arrow IPC bytes (lancedb's native `add`), so a reader may hand it bytes. */
+export function takesIpc(client: NamespaceClient): boolean {
+  return !!client.appendIpc && !!client.createTableIpc
+}
+
 /**
- * Stream `source` into the table `id`, in chunks, one write in flight while the next chunk is read
- * (perf-baselines §3: 11–24% faster). Guarantees, whatever fails or is cancelled:
+ * Stream `source` into the table `id` in this process: the reading side (readSide.ts) and the writing side
+ * ({@link writeChunks}) joined. The app reads in a reader process instead (src/core/import/reader).
+ */
+export async function writeSource(client: NamespaceClient, id: TableId, source: BatchSource, options: WriteOptions): Promise<WriteResult> {
+  const limits = options.limits ?? defaultChunkLimits()
+  const ipc = takesIpc(client)
+  const open = () => openChunks(source, { mode: options.mode, vectorColumns: options.vectorColumns, limits, ipc, encode: ipc })
+  try {
+    return await writeChunks(client, id, source, open, { ...options, limits })
+  } finally {
+    await source.close().catch(() => undefined)
+  }
+}
+
+/**
+ * Write the chunks a reader yields into the table `id`, one write in flight while the next chunk is read
+ * (perf-baselines §3: 11–24% faster). `open` reads the file's first batch and plans its schema; it is called before
+ * the catalog is touched. Guarantees, whatever fails or is cancelled:
  * - `create` refuses an existing table before writing, and leaves no table behind;
  * - `append` refuses a different schema before writing (with the difference), and leaves the table
  *   at the version it had (restoreVersion);
  * - `overwrite` writes a staging table first, so the old table stays as it was (and readable) while
  *   the file is read; only a complete staging table replaces it (see {@link commitOverwrite}).
+ * Chunk bytes are decoded here only for a client that cannot take bytes (they are our reader's own encoding).
  */
-export async function writeSource(client: NamespaceClient, id: TableId, source: BatchSource, options: WriteOptions): Promise<WriteResult> {
+export async function writeChunks(client: NamespaceClient, id: TableId, source: SourceInfo, open: () => Promise<ChunkReader>, options: WriteOptions): Promise<WriteResult> {
   const { mode, signal } = options
   const limits = options.limits ?? defaultChunkLimits()
   const meter = new ProgressMeter(source.size, source.rowCount, options.onProgress ?? (() => undefined), options.progressIntervalMs)
-  // Record batches Lance can take as the file wrote them go to it undecoded (see passThroughFor); an append
-  // decodes, as it may reorder the file's columns to the table's.
-  const pass = mode === 'append' ? null : passThroughFor(client, source)
-  const batches: AsyncGenerator<RecordBatch | RawBatch> = pass ? pass.batches(limits) : source.batches()
+  let reader: ChunkReader | null = null
   try {
     throwIfAborted(signal)
     meter.update({ phase: 'reading' }, true)
     // Read the first batch before touching the catalog: most bad files fail here, with nothing written.
-    // (A raw first batch is checked by arrow-rs when the table is created from it.)
-    const firstStep = await batches.next()
-    let first: RecordBatch | RawBatch | null = firstStep.done ? null : firstStep.value
-    const { transform } = planSchema(source, first && !('raw' in first) ? first : null, options.vectorColumns)
-    const schema = transform.schema
+    reader = await open()
+    const schema = reader.schema
 
     const existing = await describeOrNull(client, id, signal)
     let writeId: TableId = id
@@ -126,51 +119,42 @@ export async function writeSource(client: NamespaceClient, id: TableId, source: 
     let appended = false
     let rowsWritten = 0
     let inflight: Promise<void> | null = null
-    // Decoded chunks go to Lance as IPC bytes where the client takes them (the pass-through's calls), unless lancedb
-    // must see the Arrow table itself (embedding functions are applied by its `add`).
-    const ipcWrites = !!client.appendIpc && !!client.createTableIpc && !schema.metadata.has('embedding_functions')
-    const write = async (chunk: Table | RawBatch[], isFirst: boolean) => {
-      if (Array.isArray(chunk)) {
-        if (isFirst) createAttempted = true
-        else appended = true
-        await writeRaw(client, writeId, pass!, chunk, isFirst, () => (createRefused = true))
-        rowsWritten += chunk.reduce((n, b) => n + b.rows, 0)
-        meter.update({ rows: rowsWritten, bytesRead: source.bytesRead(), phase: 'writing' })
-        return
-      }
-      const rows = chunk.numRows
+    // Chunks go to Lance as IPC bytes where the client takes them, unless lancedb must see the Arrow table itself
+    // (embedding functions are applied by its `add`).
+    const ipcWrites = takesIpc(client) && !schema.metadata.has('embedding_functions')
+    const write = async (chunk: Chunk, isFirst: boolean) => {
       const creating = isFirst && mode !== 'append'
-      // Encoded here and the decoded chunk let go before Lance writes: while Lance holds its own copy and the next
-      // chunk is gathered, the chunk itself would be one more copy of the same rows (a chunk's worth of peak RSS).
-      const ipc = ipcWrites ? encodeChunk(appendColumns && !creating ? chunk.select(appendColumns) : chunk) : null
-      if (ipc) chunk = null as unknown as Table
-      if (creating) {
-        createAttempted = true
-        try {
-          if (ipc) await client.createTableIpc!(writeId, ipc, { mode: 'create' })
-          else await client.createTable(writeId, chunk, { mode: 'create' })
-        } catch (error) {
-          if (toAppError(error).code === 'already_exists') createRefused = true
-          throw error
-        }
+      if (chunk.kind === 'raw') {
+        if (creating) createAttempted = true
+        else appended = true
+        await writeRaw(client, writeId, chunk.frame(), creating, () => (createRefused = true))
+        chunk.release() // Lance has copied what it needs: the buffers serve later batches
       } else {
-        appended = true
-        if (ipc) await client.appendIpc!(writeId, ipc)
-        else await client.appendRows(writeId, appendColumns ? chunk.select(appendColumns) : chunk)
+        // Bytes our reader encoded, for a client that wants a table: decoded here (the file itself never is).
+        const table = chunk.kind === 'table' ? chunk.table : ipcWrites ? null : tableFromIPC(chunk.bytes)
+        const ipc = chunk.kind === 'ipc' && ipcWrites ? chunk.bytes : null
+        if (creating) {
+          createAttempted = true
+          try {
+            if (ipc) await client.createTableIpc!(writeId, ipc, { mode: 'create' })
+            else await client.createTable(writeId, table!, { mode: 'create' })
+          } catch (error) {
+            if (toAppError(error).code === 'already_exists') createRefused = true
+            throw error
+          }
+        } else {
+          appended = true
+          if (ipc) await client.appendIpc!(writeId, ipc)
+          else await client.appendRows(writeId, table!)
+        }
+        if (ipc && chunk.kind === 'ipc') chunk.release?.()
       }
-      rowsWritten += rows
+      rowsWritten += chunk.rows
       meter.update({ rows: rowsWritten, bytesRead: source.bytesRead(), phase: 'writing' })
     }
     try {
-      const all = (async function* () {
-        // Hand the first batch over and drop our reference, so it is not held for the whole import.
-        const head = first
-        first = null
-        if (head) yield head
-        yield* batches
-      })()
       let isFirst = true
-      for await (const chunk of chunksOf(all, transform, schema, limits)) {
+      for await (const chunk of reader.chunks(appendColumns)) {
         if (inflight) await inflight
         throwIfAborted(signal)
         inflight = write(chunk, isFirst)
@@ -194,6 +178,7 @@ export async function writeSource(client: NamespaceClient, id: TableId, source: 
       throw withCleanupNote(asDamaged(toAppError(error), source), cleanup)
     }
     await clearAppend?.()
+    await reader.close()
 
     if (mode === 'overwrite') {
       meter.update({ phase: 'committing', bytesRead: source.size }, true)
@@ -211,29 +196,11 @@ export async function writeSource(client: NamespaceClient, id: TableId, source: 
     meter.update({ phase: 'finished', rows: rowsWritten, bytesRead: source.size }, true)
     return { version: done.version, rowCount: done.rowCount, rowsWritten }
   } finally {
-    await batches.return(undefined).catch(() => undefined)
-    await source.close().catch(() => undefined)
+    await reader?.close().catch(() => undefined)
   }
 }
 
 export { stagingName }
-
-/**
- * The source's pass-through (record batches handed to Lance as their message bytes, never decoded or
- * re-encoded here) when the catalog can take IPC bytes and nothing must change on the way: no list-of-float
- * column that could become a vector (the transform would rewrite it). Views reach Lance as they are; it
- * stores them as their plain types, as the decoded path does.
- */
-function passThroughFor(client: NamespaceClient, source: BatchSource): PassThrough | null {
-  if (!client.appendIpc || !client.createTableIpc || !source.passThrough) return null
-  const vectorLike = source.schema.fields.some((f) => {
-    const type = f.type as DataType
-    if (!DataType.isList(type) && !DataType.isFixedSizeList(type)) return false
-    const child = (type.children?.[0] as Field | undefined)?.type
-    return !!child && DataType.isFloat(child) && !(DataType.isFixedSizeList(type) && String(child) === 'Float32')
-  })
-  return vectorLike ? null : source.passThrough
-}
 
 /** "Failed to read record batch from IPC file: Io error: Data corruption detected Caused by: …" → "Data corruption detected". */
 function rustReason(text: string): string {
@@ -244,58 +211,13 @@ function rustReason(text: string): string {
 }
 
 /**
- * Chunks to write, in file order: decoded batches transformed and regrouped (rechunk), raw batches gathered
- * up to the same row and byte limits (many small batches make one commit, as decoded ones do).
+ * One commit of raw batches, framed as an IPC file (the first creates the table); arrow-rs's complaints about them
+ * mean the file's data is damaged.
  */
-async function* chunksOf(batches: AsyncIterable<RecordBatch | RawBatch>, transform: BatchTransform, schema: Schema, limits: ChunkLimits): AsyncGenerator<Table | RawBatch[]> {
-  let group: RawBatch[] = []
-  let rows = 0
-  let bytes = 0
-  // Decoded batches are gathered across the whole file (a commit per `maxBytes`, not per reader batch).
-  const decoded = new Rechunker(schema, limits)
-  // Raw groups take the same bytes as decoded chunks: their message bytes are held here while Lance decodes its
-  // own copy of them (measured: 64 MiB raw groups put a 768-d Arrow import at 695 MiB peak RSS, 32 MiB at ~500).
-  const rawBytes = Math.max(1, limits.maxBytes)
-  for await (const batch of batches) {
-    if (!('raw' in batch)) {
-      if (group.length) yield group
-      group = []
-      rows = bytes = 0
-      yield* decoded.push(transform.apply(batch))
-      continue
-    }
-    const rest = decoded.flush()
-    if (rest) yield rest
-    if (group.length && (rows + batch.rows > limits.maxRows || bytes + batch.bytes > rawBytes)) {
-      yield group
-      group = []
-      rows = bytes = 0
-    }
-    group.push(batch)
-    rows += batch.rows
-    bytes += batch.bytes
-  }
-  const rest = decoded.flush()
-  if (rest) yield rest
-  if (group.length) yield group
-}
-
-/** A decoded chunk as one Arrow IPC file buffer (the bytes lancedb's own `add` would make of it). */
-function encodeChunk(chunk: Table): Uint8Array {
-  return RecordBatchFileWriter.writeAll(chunk).toUint8Array(true)
-}
-
-/**
- * One commit of raw batches (the first creates the table); arrow-rs's complaints about them mean the file's
- * data is damaged.
- */
-async function writeRaw(client: NamespaceClient, id: TableId, pass: PassThrough, group: RawBatch[], create: boolean, refused: () => void): Promise<void> {
-  const messages = group.map((b) => b.message)
-  const file = pass.frame(messages)
+async function writeRaw(client: NamespaceClient, id: TableId, file: Uint8Array, create: boolean, refused: () => void): Promise<void> {
   try {
     if (create) await client.createTableIpc!(id, file, { mode: 'create' })
     else await client.appendIpc!(id, file)
-    pass.release(messages) // Lance has copied what it needs: the buffers serve later batches
   } catch (error) {
     const e = toAppError(error)
     if (create && e.code === 'already_exists') refused()
@@ -352,7 +274,7 @@ function withCleanupNote(error: AppError, note: string | null): AppError {
  * Lance validates the Arrow data it is given; its "invalid argument" complaints about buffers and
  * offsets mean the file's data is damaged (the per-batch check in validate.ts catches most first).
  */
-function asDamaged(error: AppError, source: BatchSource): AppError {
+function asDamaged(error: AppError, source: SourceInfo): AppError {
   if (error.code !== 'internal') return error
   const text = `${error.message} ${error.detail ?? ''}`
   const schema = /LanceError\(Schema\): ([^,\n]+)/.exec(text)
