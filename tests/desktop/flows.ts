@@ -12,6 +12,8 @@ import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import { IMAGE_ROWS } from '../../src/core/demo/tables'
 import { buildCatalog, ensureDemoCatalog, sampleTable } from '../helpers/catalog'
 import { gridCell } from '../helpers/e2e'
+import { readAnswerProbe, startAnswerProbe, watchProcessTree } from '../helpers/hostWatch'
+import { hostileFiles } from '../fixtures/import/hostile'
 import type { DesktopApp, LaunchOptions, Launcher } from './app'
 
 /**
@@ -446,6 +448,42 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       await page.keyboard.press('Escape')
       await expect(gallery).toBeHidden()
       await expect(page.getByRole('grid', { name: 'pictures', exact: true })).toBeFocused()
+    })
+
+    test('each file of issue #43 dropped on a namespace: refused in words, the host answering within a second throughout and its processes under 2 GiB; the next import works', async ({ launch, work }) => {
+      test.setTimeout(300_000)
+      const root = await buildCatalog(join(work, 'catalog'), { namespaces: [['lab']], tables: [{ namespace: ['lab'], name: 'existing', rows: 5 }] })
+      const files = await hostileFiles(await mkdtemp(join(work, 'files-')))
+      const app = await launch()
+      const page = await openCatalog(app, root)
+      const lab = treeItem(page, 'lab')
+      const host = await app.hostPid()
+      await startAnswerProbe(page)
+      const watch = watchProcessTree(host)
+      for (const file of files) {
+        await app.dropPaths(lab, [file.path])
+        await readAnswerProbe(page)
+        const sheet = page.getByRole('dialog', { name: /^Import / })
+        const alert = sheet.getByRole('alert').filter({ hasText: 'This file cannot be imported' })
+        await expect(alert, file.name).toContainText(file.says, { timeout: 60_000 })
+        await expect(sheet.getByRole('button', { name: 'Import' })).toBeDisabled()
+        const answered = await readAnswerProbe(page)
+        expect(answered.maxMs, `${file.name}: the longest answer while it was read`).toBeLessThan(1_000)
+        await page.keyboard.press('Escape')
+        await expect(sheet).toBeHidden()
+      }
+      const { peakMiB, processes } = watch.stop()
+      test.info().annotations.push({ type: 'peak RSS', description: `${Math.round(peakMiB)} MiB (the largest of the host and its ${processes - 1} readers)` })
+      expect(peakMiB).toBeLessThan(2048)
+      // The same host all along (none of these files ended it), and the next file imports.
+      expect(await app.hostPid()).toBe(host)
+      const good = join(work, 'good.csv')
+      await writeFile(good, 'id,city\n1,Oslo\n2,Lima\n')
+      await app.dropPaths(lab, [good])
+      const sheet = page.getByRole('dialog', { name: 'Import good.csv' })
+      await sheet.getByRole('button', { name: 'Import' }).click()
+      await expect(page.getByRole('grid', { name: 'good' })).toHaveAttribute('aria-rowcount', '3')
+      expect((await tableNames(root, ['lab'])).sort()).toEqual(['existing', 'good'])
     })
 
     test('the catalog host killed (kill -9) mid-import: the window says so and stays usable; Restart reopens the open table; nothing is lost', async ({ launch, work }) => {
