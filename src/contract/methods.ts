@@ -1,4 +1,4 @@
-import type { Method } from './api'
+import type { Method, Output } from './api'
 
 /**
  * Every contract method's name, with no runtime dependency: the sandboxed preload can load only `electron`
@@ -90,4 +90,20 @@ const known: ReadonlySet<string> = new Set(METHOD_NAMES)
 /** Is `name` a contract method? The same answer as `isMethod` in api.ts, without loading the schemas. */
 export function isMethodName(name: unknown): name is Method {
   return typeof name === 'string' && known.has(name)
+}
+
+/**
+ * The methods that answer bytes (Arrow IPC: table pages, a map's coordinates, an import's first rows). In the desktop
+ * app they go from the window straight to the catalog host over a port of their own, so the bytes are not copied
+ * through main on the way (src/preload/index.ts); every other call goes through main.
+ */
+export const BYTES_METHODS = ['tables/page', 'map/coords', 'import/sample'] as const satisfies readonly Method[]
+type Bytes = { [M in Method]: Output<M> extends Uint8Array ? M : never }[Method]
+/** Fails to type-check when a method answering bytes is missing from BYTES_METHODS (or one there does not). */
+export const BYTES_METHODS_EXACT: [Exclude<Bytes, (typeof BYTES_METHODS)[number]>, Exclude<(typeof BYTES_METHODS)[number], Bytes>] extends [never, never] ? true : { not: unknown } = true
+
+const bytes: ReadonlySet<string> = new Set(BYTES_METHODS)
+
+export function answersBytes(name: string): boolean {
+  return bytes.has(name)
 }

@@ -7,11 +7,12 @@
  */
 import { join } from 'node:path'
 import type { EventName, Events, Result } from '../contract'
+import { answersBytes } from '../contract/methods'
 import { ConnectionStore, ensureDemoCatalog, ensureLanceThreads, FileSideCache, JsonFileConnectionRecords, ObjectStoreConnectionStore, SettingsFile, type SavedObjectStore } from '../core'
 import { CatalogService } from '../core/service'
-import { MainLink } from './mainLink'
+import { MainLink, type HostPort } from './mainLink'
 import { forTransfer } from './transfer'
-import type { ToHost } from './protocol'
+import type { PortCall, PortResult, ToHost } from './protocol'
 
 // Before any table operation: Lance sizes its CPU pool once (see lanceThreads.ts).
 ensureLanceThreads()
@@ -20,7 +21,7 @@ const link = new MainLink()
 let service: CatalogService | null = null
 let stopping = false
 
-link.onMessage((message: ToHost) => {
+link.onMessage((message: ToHost, ports) => {
   switch (message.t) {
     case 'start':
       if (!service) void start(message)
@@ -36,6 +37,9 @@ link.onMessage((message: ToHost) => {
       return
     case 'ping':
       link.post({ t: 'pong', at: message.at })
+      return
+    case 'port':
+      if (ports[0]) servePort(ports[0])
       return
   }
 })
@@ -75,10 +79,40 @@ async function start(message: Extract<ToHost, { t: 'start' }>): Promise<void> {
 }
 
 async function call(id: number, method: unknown, input: unknown): Promise<void> {
+  link.post({ t: 'result', id, result: await answer(method, input) })
+}
+
+async function answer(method: unknown, input: unknown): Promise<Result<unknown>> {
   const result: Result<unknown> = service
     ? await service.dispatch(method, input)
     : { ok: false, error: { code: 'unavailable', message: 'The catalog host is still starting', hint: 'Try again in a moment' } }
-  link.post({ t: 'result', id, result: forTransfer(result) })
+  return forTransfer(result)
+}
+
+/**
+ * The window's own line to the host (a MessagePort main made and gave to both ends): its calls that answer bytes are
+ * answered here directly, so a page's bytes are copied once on their way to the window, as when the core ran in main.
+ * Only those: every other call (every write among them) comes through main. Bad input is refused by `dispatch` as on
+ * every other path. A port whose window went away closes, and is let go.
+ */
+function servePort(port: HostPort): void {
+  port.on('message', (event) => {
+    const { id, method, input } = (event.data ?? {}) as Partial<PortCall>
+    if (typeof id !== 'number') return
+    const answering: Promise<Result<unknown>> =
+      typeof method === 'string' && answersBytes(method)
+        ? answer(method, input)
+        : Promise.resolve({ ok: false, error: { code: 'permission_denied', message: `${String(method)} is not answered over the window's port`, hint: 'Call it through main' } })
+    void answering.then((result) => {
+      try {
+        port.postMessage({ id, result } satisfies PortResult)
+      } catch {
+        // the window has gone
+      }
+    })
+  })
+  port.on('close', () => port.close())
+  port.start()
 }
 
 

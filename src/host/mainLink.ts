@@ -2,9 +2,18 @@ import { AppError, type AppErrorData } from '../contract'
 import type { SecretStore } from '../core'
 import type { FromHost, HostAsk, ToHost } from './protocol'
 
-/** Electron's `process.parentPort` in a utility process: messages arrive as `{ data }`. */
-interface ParentPort {
+/** Electron's `MessagePortMain`, as a utility process receives one. */
+export interface HostPort {
   on(event: 'message', listener: (event: { data: unknown }) => void): void
+  on(event: 'close', listener: () => void): void
+  postMessage(message: unknown): void
+  start(): void
+  close(): void
+}
+
+/** Electron's `process.parentPort` in a utility process: messages arrive as `{ data, ports }`. */
+interface ParentPort {
+  on(event: 'message', listener: (event: { data: unknown; ports?: HostPort[] }) => void): void
   postMessage(message: unknown): void
 }
 
@@ -23,8 +32,8 @@ export class MainLink {
     this.port = port
   }
 
-  onMessage(listener: (message: ToHost) => void): void {
-    this.port.on('message', (event) => listener(event.data as ToHost))
+  onMessage(listener: (message: ToHost, ports: HostPort[]) => void): void {
+    this.port.on('message', (event) => listener(event.data as ToHost, event.ports ?? []))
   }
 
   /**

@@ -18,6 +18,12 @@ export type ToHost =
   | { t: 'stop' }
   /** Are you answering? (main's heartbeat: a host whose event loop is blocked cannot say `pong`) */
   | { t: 'ping'; at: number }
+  /**
+   * A port whose other end main gave to the window (posted with the port in its transfer list): the window's calls
+   * come straight here over it (`PortCall` → `PortResult`), without a copy through main. Main hands a port only to
+   * the app's own window, main frame, at the app's URL.
+   */
+  | { t: 'port' }
 
 export type FromHost =
   /** Started: calls may come. */
@@ -30,6 +36,17 @@ export type FromHost =
   | { t: 'ask'; id: number; ask: HostAsk }
   /** The open catalogs changed: main keeps the list to open them again after a restart. */
   | { t: 'catalogs'; open: OpenedCatalog[] }
+
+/** A renderer call over its port, and its answer (Arrow pages as one exact ArrayBuffer, as over main). */
+export interface PortCall {
+  id: number
+  method: unknown
+  input: unknown
+}
+export interface PortResult {
+  id: number
+  result: Result<unknown>
+}
 
 export type FileFilters = { name: string; extensions: string[] }[]
 

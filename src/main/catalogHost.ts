@@ -7,13 +7,13 @@ import type { FromHost, HostAsk, ToHost } from '../host/protocol'
 export interface HostProcess {
   readonly pid: number | undefined
   readonly stderr: Readable | null
-  postMessage(message: ToHost): void
+  postMessage(message: ToHost, transfer?: unknown[]): void
   kill(): boolean
   on(event: 'message', listener: (message: FromHost) => void): this
   on(event: 'exit', listener: (code: number) => void): this
 }
 
-export interface CatalogHostOptions {
+export interface CatalogHostOptions<Port = unknown> {
   /** Start the host process (`utilityProcess.fork` of out/main/host.js). */
   fork: () => HostProcess
   userData: string
@@ -24,6 +24,10 @@ export interface CatalogHostOptions {
   emit: <E extends EventName>(name: E, payload: Events[E]) => void
   /** How often main asks the host whether it answers, and after how long without an answer the window is told. */
   heartbeat?: { everyMs: number; silentMs: number }
+  /** A connected pair of ports (Electron's `new MessageChannelMain()`), for {@link CatalogHost.connect}. */
+  channel?: () => { port1: Port; port2: Port }
+  /** A new host answers after a restart: main gives the window a port to it (its old one led to the old host). */
+  onRestarted?: () => void
 }
 
 type Pending = (result: Result<unknown>) => void
@@ -40,7 +44,7 @@ const STOPPED_MESSAGE = 'The catalog host stopped unexpectedly. Nothing that was
  * loop blocked) is reported too. {@link restart} ends such a host and starts a new one, which opens the same catalogs
  * again under the same ids and keeps those job records.
  */
-export class CatalogHost {
+export class CatalogHost<Port = unknown> {
   private child: HostProcess | null = null
   /** Resolves when the current host said `ready`; calls wait for it. */
   private ready: Promise<void> = Promise.resolve()
@@ -64,7 +68,7 @@ export class CatalogHost {
   private silentSince = 0
   private heartbeat: ReturnType<typeof setInterval> | null = null
 
-  constructor(private readonly options: CatalogHostOptions) {}
+  constructor(private readonly options: CatalogHostOptions<Port>) {}
 
   /** Start the first host (it opens the demo catalog). */
   start(): void {
@@ -76,6 +80,20 @@ export class CatalogHost {
 
   get pid(): number | undefined {
     return this.child?.pid
+  }
+
+  /**
+   * Give the window a line of its own to the host: one end of a new channel to the host, the other to `window` (its
+   * preload then sends its calls over it, and a page's bytes skip the copy through main). Main decides who gets one
+   * (the sender check); nothing happens while no host runs.
+   */
+  connect(window: { postMessage(channel: string, message: unknown, transfer: Port[]): void }, channelName: string): boolean {
+    const child = this.child
+    if (!child || !this.options.channel || this.status.state === 'stopped') return false
+    const { port1, port2 } = this.options.channel()
+    child.postMessage({ t: 'port' }, [port1])
+    window.postMessage(channelName, null, [port2])
+    return true
   }
 
   /** Whether a host process is running (not yet stopped by {@link stop} or ended). */

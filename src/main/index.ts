@@ -1,10 +1,10 @@
-import { app, BrowserWindow, dialog, ipcMain, Menu, session, utilityProcess } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, MessageChannelMain, Menu, session, utilityProcess } from 'electron'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { EventName, Events } from '../contract'
 import { HOST_ENTRY, type HostAsk } from '../host/protocol'
 import { CatalogHost, type HostProcess } from './catalogHost'
-import { createSenderCheck, registerIpc, sendEvent } from './ipc'
+import { createSenderCheck, PORT_CHANNEL, registerIpc, registerPortRequests, sendEvent } from './ipc'
 import { buildMenu } from './menu'
 import { createSaveFile } from './saveDialog'
 import { SafeStorageSecretStore } from './secrets'
@@ -50,6 +50,12 @@ const host = new CatalogHost({
   version: app.getVersion(),
   answer: answerHost,
   emit,
+  channel: () => new MessageChannelMain(),
+  // The window's port led to the host that stopped: give it one to the new host, if it is still the app's page.
+  onRestarted: () => {
+    const contents = mainWindow?.webContents
+    if (contents && !contents.isDestroyed() && isAppUrl(contents.mainFrame.url)) host.connect(contents, PORT_CHANNEL)
+  },
 })
 
 /** What the host asks of main: native dialogs (attached to the window) and the keychain. */
@@ -93,7 +99,10 @@ async function onReady(): Promise<void> {
   // The host starts first (a utility process needs the app ready): it opens the demo catalog while the window loads.
   host.start()
   // IPC before the window loads, so the renderer's first call finds its handler.
-  registerIpc(ipcMain, (method, input) => host.dispatch(method, input), createSenderCheck(() => mainWindow?.webContents ?? null, isAppUrl))
+  const senderCheck = createSenderCheck(() => mainWindow?.webContents ?? null, isAppUrl)
+  registerIpc(ipcMain, (method, input) => host.dispatch(method, input), senderCheck)
+  // The window's calls then go straight to the host over a port of their own (no copy through main).
+  registerPortRequests(ipcMain, (sender) => host.connect(sender, PORT_CHANNEL), senderCheck)
   // The window is known to the sender check before its page loads (the renderer calls while it loads).
   mainWindow = await createMainWindow(windowState, urls, isAppUrl, (created) => (mainWindow = created))
   Menu.setApplicationMenu(buildMenu((command) => emit('app/command', { command }), process.platform === 'darwin'))

@@ -1,11 +1,14 @@
-import type { IpcMainInvokeEvent, WebContents } from 'electron'
+import type { IpcMainEvent, IpcMainInvokeEvent, WebContents } from 'electron'
 import type { EventName, Events, Result } from '../contract'
 
 export const INVOKE_CHANNEL = 'catalog:invoke'
 export const EVENT_CHANNEL = 'catalog:event'
+/** The preload asks for, and receives, its port to the catalog host on this channel (see src/host/protocol.ts). */
+export const PORT_CHANNEL = 'catalog:port'
 
 export interface IpcMainLike {
   handle(channel: string, listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown): void
+  on?(channel: string, listener: (event: IpcMainEvent, ...args: unknown[]) => void): void
 }
 
 export type Dispatch = (method: unknown, input: unknown) => Promise<Result<unknown>>
@@ -15,7 +18,7 @@ export type Dispatch = (method: unknown, input: unknown) => Promise<Result<unkno
  * `getWindowContents` is read on every call: the window may be recreated (macOS activate).
  */
 export function createSenderCheck(getWindowContents: () => WebContents | null, isAppUrl: (url: string) => boolean) {
-  return (event: Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>): boolean => {
+  return (event: Pick<IpcMainInvokeEvent | IpcMainEvent, 'sender' | 'senderFrame'>): boolean => {
     const contents = getWindowContents()
     if (!contents || event.sender !== contents) return false
     const frame = event.senderFrame
@@ -37,6 +40,16 @@ export function registerIpc(ipcMain: IpcMainLike, dispatch: Dispatch, isTrustedS
     // Binary values (Arrow IPC pages) arrive from the host as one exact ArrayBuffer (src/host/transfer.ts) and go on
     // as they are: the clone copies only the page, and the renderer decodes it in place.
     return dispatch(method, input)
+  })
+}
+
+/**
+ * The preload's request for a port to the catalog host: granted, by `connect(sender)`, only to the app's own window,
+ * main frame, at the app's own URL — the same check every invoke passes.
+ */
+export function registerPortRequests(ipcMain: IpcMainLike, connect: (sender: WebContents) => void, isTrustedSender: (event: IpcMainEvent) => boolean): void {
+  ipcMain.on?.(PORT_CHANNEL, (event) => {
+    if (isTrustedSender(event)) connect(event.sender)
   })
 }
 

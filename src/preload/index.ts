@@ -2,13 +2,71 @@
 // `electron` and dependency-free local modules (bundled in) only, everything else `import type` (see the lint
 // rule for src/preload and tests/main/preload-sandbox.test.ts, which loads the built file under those rules).
 import { contextBridge, ipcRenderer, webUtils } from 'electron'
-import type { EventName, Events } from '../contract'
-import { isMethodName } from '../contract/methods'
+import type { EventName, Events, Result } from '../contract'
+import { answersBytes, isMethodName } from '../contract/methods'
+import type { PortCall, PortResult } from '../host/protocol'
 import type { CatalogBridge } from './api'
 
-/** The one invoke channel and the one event channel (see src/main/ipc.ts). */
+/** The one invoke channel, the one event channel, and the channel of the port to the catalog host (src/main/ipc.ts). */
 const INVOKE_CHANNEL = 'catalog:invoke'
 const EVENT_CHANNEL = 'catalog:event'
+const PORT_CHANNEL = 'catalog:port'
+
+/** A DOM MessagePort, as the preload uses it (typed here: this program is checked without the DOM's types). */
+interface WindowPort {
+  postMessage(message: unknown): void
+  close(): void
+  onmessage: ((event: { data: PortResult }) => void) | null
+}
+
+/**
+ * The window's own line to the catalog host, once main has given one (it gives it only to the app's page): the calls
+ * that answer bytes (table pages, a map's coordinates, an import's first rows) go over it straight to the host, so
+ * those bytes are not copied through main on their way. Every other call, and every call until the port comes, goes
+ * through main's invoke channel (main sees the app's control calls; the bytes are the heavy part).
+ */
+let port: WindowPort | null = null
+let nextCall = 1
+const waiting = new Map<number, (result: Result<unknown>) => void>()
+
+/** The host behind the port has gone (stopped, or replaced by a restart): its calls are answered in words, not left waiting. */
+function dropPort(message: string): void {
+  port?.close()
+  port = null
+  for (const resolve of waiting.values()) resolve({ ok: false, error: { code: 'unavailable', message, hint: 'Try again once the catalog host runs' } })
+  waiting.clear()
+}
+
+ipcRenderer.on(PORT_CHANNEL, (event) => {
+  const fresh = event.ports[0] as unknown as WindowPort | undefined
+  if (!fresh) return
+  if (port) dropPort('The catalog host was restarted while this call ran')
+  port = fresh
+  port.onmessage = (message) => {
+    const resolve = waiting.get(message.data.id)
+    waiting.delete(message.data.id)
+    resolve?.(message.data.result)
+  }
+})
+ipcRenderer.on(EVENT_CHANNEL, (_e: unknown, name: unknown, payload: unknown) => {
+  if (name === 'host/status' && (payload as Events['host/status']).state === 'stopped') dropPort('The catalog host stopped while this call ran')
+})
+// Ask main for the port now; calls made before it comes go through main.
+ipcRenderer.send(PORT_CHANNEL)
+
+function overPort(open: WindowPort, method: string, input: unknown): Promise<Result<unknown>> {
+  const id = nextCall++
+  return new Promise((resolve, reject) => {
+    waiting.set(id, resolve)
+    try {
+      open.postMessage({ id, method, input } satisfies PortCall)
+    } catch {
+      // What structured clone refuses never leaves the page, as over ipcRenderer.invoke.
+      waiting.delete(id)
+      reject(new Error('An object could not be cloned.'))
+    }
+  })
+}
 
 const bridge: CatalogBridge = {
   invoke(method, input) {
@@ -16,6 +74,7 @@ const bridge: CatalogBridge = {
     if (!isMethodName(method)) {
       return Promise.resolve({ ok: false, error: { code: 'invalid_input', message: `Unknown method ${String(method)}` } })
     }
+    if (port && answersBytes(method)) return overPort(port, method, input) as never
     return ipcRenderer.invoke(INVOKE_CHANNEL, method, input)
   },
   on<E extends EventName>(event: E, listener: (payload: Events[E]) => void) {

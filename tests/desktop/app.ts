@@ -19,8 +19,11 @@ export interface DesktopApp {
   clickMenu(...path: string[]): Promise<void>
   /** The menu item with this accelerator (e.g. 'CmdOrCtrl+I'), as the keyboard shortcut would. */
   pressAccelerator(accelerator: string): Promise<void>
-  /** The catalog calls main answered (method and input), in order, since the window loaded. */
-  invokes(): Promise<{ method: string; input: unknown }[]>
+  /**
+   * The catalog calls the window made, in order, and which way each went: through main (`invoke`) or over the
+   * window's port to the catalog host (`port`; real Electron's launcher sees only main's, so it lists those).
+   */
+  invokes(): Promise<{ method: string; input: unknown; via: 'invoke' | 'port' }[]>
   /** URLs main handed to shell.openExternal. */
   openedExternally(): Promise<string[]>
   /** Drop files or folders from disk onto `target`, as the OS drag and drop does (their paths are known to webUtils). */

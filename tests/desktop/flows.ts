@@ -384,12 +384,42 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
         ),
       )
       expect(uncloneable).toMatch(/could not be cloned/)
+      // Over the window's port to the catalog host too (a page of rows goes that way).
+      const uncloneablePage = await page.evaluate(() =>
+        (window as unknown as { catalog: { invoke(m: string, i: unknown): Promise<unknown> } }).catalog.invoke('tables/page', { f: () => 1 }).then(
+          () => 'sent',
+          (error: Error) => error.message,
+        ),
+      )
+      expect(uncloneablePage).toMatch(/could not be cloned/)
 
       // main itself puts a foreign page in the window (as a redirect would): the preload runs there too, but main's
-      // sender check refuses its calls.
+      // sender check refuses its calls, and gives it no port to the catalog host (a page of rows would go over one).
       await app.loadFromMain('data:text/html,<title>foreign</title><p>foreign page</p>')
       await expect(page.getByText('foreign page')).toBeVisible()
       expect(await bridgeCall(page, 'app/info')).toMatchObject({ ok: false, error: { code: 'permission_denied' } })
+      expect(await bridgeCall(page, 'tables/page')).toMatchObject({ ok: false, error: { code: 'permission_denied' } })
+    })
+
+    test('pages of rows reach the window over its own port to the catalog host, never copied through main; other calls go through main', async ({ launch, work }) => {
+      const root = await buildCatalog(join(work, 'catalog'), { tables: [{ namespace: [], name: 'long', rows: 5000 }] })
+      const app = await launch()
+      const page = await openCatalog(app, root)
+      await treeItem(page, 'long').click()
+      const grid = page.getByRole('grid', { name: 'long' })
+      await expect(grid).toHaveAttribute('aria-rowcount', '5001')
+      // Scroll to the end: later pages are read as the rows come into view.
+      await grid.focus()
+      await page.keyboard.press('Control+End')
+      await expect(gridCell(grid, 4999, 0)).toHaveText('4999')
+      const calls = await app.invokes()
+      const pages = calls.filter((c) => c.method === 'tables/page')
+      // Main saw none of them; on the rig, which sees both ways, they all went over the port.
+      expect(pages.filter((c) => c.via === 'invoke')).toEqual([])
+      if (app.kind === 'rig') expect(pages.length).toBeGreaterThanOrEqual(2)
+      // What is not bytes goes through main, where every call passes the sender check.
+      expect(calls.filter((c) => c.method === 'tables/describe').map((c) => c.via)).toContain('invoke')
+      expect(calls.filter((c) => c.via === 'port').every((c) => ['tables/page', 'map/coords', 'import/sample'].includes(c.method))).toBe(true)
     })
 
     test('a renderer that throws or reloads never takes main down', async ({ launch }) => {

@@ -56,7 +56,7 @@ export async function launchElectron(options: LaunchOptions): Promise<DesktopApp
     const original = handlers.get('catalog:invoke')
     if (original) {
       handlers.set('catalog:invoke', (event, ...args) => {
-        state.calls.push({ method: args[0], input: args[1] })
+        state.calls.push({ method: args[0], input: args[1], via: 'invoke' })
         return original(event, ...args)
       })
     }
@@ -92,7 +92,7 @@ class ElectronLauncherApp implements DesktopApp {
   }
 
   invokes() {
-    return this.state((s) => s.calls as { method: string; input: unknown }[])
+    return this.state((s) => s.calls as { method: string; input: unknown; via: 'invoke' | 'port' }[])
   }
 
   openedExternally() {

@@ -9,10 +9,10 @@ import type { Page } from '@playwright/test'
 export async function startAnswerProbe(page: Page): Promise<void> {
   await page.evaluate(() => {
     type Probe = { max: number; count: number; since: number | null; from: number; stop: boolean }
-    const w = window as unknown as { __lcbProbe?: Probe; catalog?: { invoke(m: string, i: object): Promise<unknown> } }
+    const w = globalThis as unknown as { __lcbProbe?: Probe; catalog?: { invoke(m: string, i: object): Promise<unknown> }; location: { hash: string } }
     if (w.__lcbProbe) return
     const probe: Probe = (w.__lcbProbe = { max: 0, count: 0, since: null, from: performance.now(), stop: false })
-    const token = new URLSearchParams(location.hash.slice(1)).get('token') ?? ''
+    const token = new URLSearchParams(w.location.hash.slice(1)).get('token') ?? ''
     const call = () =>
       w.catalog
         ? w.catalog.invoke('app/info', {})
@@ -38,7 +38,7 @@ export async function startAnswerProbe(page: Page): Promise<void> {
  */
 export async function readAnswerProbe(page: Page): Promise<{ maxMs: number; calls: number }> {
   return page.evaluate(() => {
-    const probe = (window as unknown as { __lcbProbe: { max: number; count: number; since: number | null; from: number } }).__lcbProbe
+    const probe = (globalThis as unknown as { __lcbProbe: { max: number; count: number; since: number | null; from: number } }).__lcbProbe
     const now = performance.now()
     const waiting = probe.since === null ? 0 : now - Math.max(probe.since, probe.from)
     const answer = { maxMs: Math.max(probe.max, waiting), calls: probe.count }

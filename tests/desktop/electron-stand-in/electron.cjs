@@ -117,6 +117,20 @@ class WebContents extends EventEmitter {
     if (this.destroyed) throw new Error('Object has been destroyed')
     post({ t: 'send', win: this.id, channel, args })
   }
+  /** Electron's webContents.postMessage: MessagePortMain ends in `transfer` move into the page (DOM MessagePorts there). */
+  postMessage(channel, message, transfer = []) {
+    if (this.destroyed) throw new Error('Object has been destroyed')
+    const win = this.id
+    const ids = transfer.map((port) => {
+      const id = moveAway(port, {
+        deliver: (data) => post({ t: 'port-message', win, port: port.id, data }),
+        close: () => post({ t: 'port-closed', win, port: port.id }),
+      })
+      windowPorts(win).add(id)
+      return id
+    })
+    post({ t: 'send', win, channel, args: [message], ports: ids })
+  }
   isDestroyed() {
     return this.destroyed
   }
@@ -215,10 +229,25 @@ class BrowserWindow extends EventEmitter {
     this.destroyed = true
     this.webContents.destroyed = true
     windows.splice(windows.indexOf(this), 1)
+    closeWindowPorts(this.id)
     post({ t: 'window-closed', win: this.id })
     this.emit('closed')
     this.webContents.emit('destroyed')
   }
+}
+
+// ---- message ports in windows ----------------------------------------------------------------------------------
+
+const { MessageChannelMain, MessagePortMain, moveAway, fromAway, closedAway } = require('./message-ports.cjs')
+/** The port ends that moved into each window's page; they close with the window (and the rig closes those of a page that was replaced). */
+const portsInWindows = new Map()
+function windowPorts(win) {
+  if (!portsInWindows.has(win)) portsInWindows.set(win, new Set())
+  return portsInWindows.get(win)
+}
+function closeWindowPorts(win) {
+  for (const id of portsInWindows.get(win) ?? []) closedAway(id)
+  portsInWindows.delete(win)
 }
 
 // ---- IPC --------------------------------------------------------------------------------------------------------
@@ -403,6 +432,13 @@ process.on('message', (message) => {
       if (event) ipcMain.emit(message.channel, event, ...message.args)
       return
     }
+    case 'port-post':
+      fromAway(message.port, message.data)
+      return
+    case 'port-close':
+      portsInWindows.get(message.win)?.delete(message.port)
+      closedAway(message.port)
+      return
     case 'navigated': {
       const win = windows.find((w) => w.id === message.win)
       if (win) win.webContents.url = win.webContents.mainFrame.url = message.url
@@ -501,6 +537,8 @@ const utilityProcess = {
 module.exports = {
   app,
   utilityProcess,
+  MessageChannelMain,
+  MessagePortMain,
   BrowserWindow,
   ipcMain,
   dialog,

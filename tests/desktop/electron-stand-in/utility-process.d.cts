@@ -1,4 +1,5 @@
 import type { EventEmitter } from 'node:events'
+import type { MessagePortMain } from './message-ports.cjs'
 import type { Readable } from 'node:stream'
 
 /** Electron's `UtilityProcess`, as the stand-in gives it (utility-process.cjs). */
@@ -6,7 +7,7 @@ export declare class UtilityProcess extends EventEmitter {
   readonly pid: number | undefined
   readonly stdout: Readable | null
   readonly stderr: Readable | null
-  postMessage(message: unknown): void
+  postMessage(message: unknown, transfer?: MessagePortMain[]): void
   kill(): boolean
 }
 

@@ -118,6 +118,66 @@ function lcbRigPreloadHost(config, makeCodec, preload) {
   }
   const ipcRenderer = new IpcRenderer()
 
+  // ---- MessagePorts main moved into this page (webContents.postMessage with a transfer list) ----
+  // A DOM MessagePort as the preload sees one: postMessage structured-clones and sends to the peer (through the test
+  // process and main, wherever the peer lives); messages wait until start() or an onmessage handler; the peer's close
+  // closes it. A new document tells the test process first, so the ports of the one it replaced close (Electron's).
+  void post({ t: 'document' })
+  const ports = new Map()
+  function makePort(id) {
+    const listeners = new Set()
+    let handler = null
+    let started = false
+    let closed = false
+    const queue = []
+    const dispatch = (data) => {
+      const event = new MessageEvent('message', { data })
+      if (handler) handler.call(port, event)
+      for (const listener of listeners) listener.call(port, event)
+    }
+    const port = {
+      postMessage(message) {
+        const data = structuredClone(message)
+        if (!closed) void post({ t: 'port-post', port: id, data: codec.encode(data) })
+      },
+      start() {
+        if (started) return
+        started = true
+        for (const data of queue.splice(0)) dispatch(data)
+      },
+      close() {
+        if (closed) return
+        closed = true
+        ports.delete(id)
+        void post({ t: 'port-close', port: id })
+      },
+      addEventListener(type, listener) {
+        if (type === 'message') listeners.add(listener)
+      },
+      removeEventListener(type, listener) {
+        if (type === 'message') listeners.delete(listener)
+      },
+      get onmessage() {
+        return handler
+      },
+      set onmessage(value) {
+        handler = value
+        port.start()
+      },
+      receive(data) {
+        if (closed) return
+        if (started) dispatch(data)
+        else queue.push(data)
+      },
+      peerClosed() {
+        closed = true
+        ports.delete(id)
+      },
+    }
+    ports.set(id, port)
+    return port
+  }
+
   // ---- webUtils: a dropped file's path, as the OS gave it (the rig's drop helper registers it) ----
   const droppedPaths = new WeakMap()
   const webUtils = {
@@ -179,9 +239,9 @@ function lcbRigPreloadHost(config, makeCodec, preload) {
   // What the test process calls into the page: main's webContents.send, and the drop helper's file paths.
   Object.defineProperty(window, Symbol.for('lcb-rig'), {
     value: Object.freeze({
-      deliver(channel, encodedArgs) {
+      deliver(channel, encodedArgs, portIds) {
         const args = codec.decode(encodedArgs)
-        const event = { sender: ipcRenderer, senderId: 0, ports: [] }
+        const event = { sender: ipcRenderer, senderId: 0, ports: (portIds ?? []).map(makePort) }
         for (const listener of ipcRenderer.listeners(channel)) {
           try {
             listener(event, ...args)
@@ -189,6 +249,12 @@ function lcbRigPreloadHost(config, makeCodec, preload) {
             console.error(error)
           }
         }
+      },
+      deliverPort(id, encoded) {
+        const port = ports.get(id)
+        if (!port) return
+        if (encoded === null) port.peerClosed()
+        else port.receive(codec.decode(encoded))
       },
       registerDropped(file, path) {
         droppedPaths.set(file, path)

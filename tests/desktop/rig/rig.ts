@@ -42,6 +42,8 @@ interface RigWindow {
   preloadPath: string
   /** Events main sent to this window, delivered one after another (Electron keeps their order; `evaluate`s may not). */
   delivery: Promise<unknown>
+  /** Port ends that moved into the page's current document (they die with it). */
+  ports: Set<string>
 }
 
 /**
@@ -68,7 +70,7 @@ class Rig implements DesktopApp {
   private readonly dialogAnswers: Record<'open' | 'save', Array<string[] | string | null>> = { open: [], save: [] }
   private readonly dialogs: { kind: DialogKind; options: Record<string, unknown> }[] = []
   private readonly external: string[] = []
-  private readonly calls: { method: string; input: unknown }[] = []
+  private readonly calls: { method: string; input: unknown; via: 'invoke' | 'port' }[] = []
   private menu: { path: string[]; accelerator: string | null }[] = []
   private readonly windows = new Map<number, RigWindow>()
   /** Browsers of windows main closed, still shutting down: dispose waits for them (they write their profile until gone). */
@@ -173,9 +175,31 @@ class Rig implements DesktopApp {
         const win = this.windows.get(message.win as number)
         if (!win) return
         const args = codec.encode(message.args)
+        const ports = (message.ports as string[] | undefined) ?? []
+        for (const id of ports) win.ports.add(id)
         const deliver = () =>
           win.page
-            .evaluate(([channel, encoded]) => (window as unknown as Record<symbol, { deliver(c: unknown, a: unknown): void }>)[Symbol.for('lcb-rig')]?.deliver(channel, encoded), [message.channel, args] as const)
+            .evaluate(
+              ([channel, encoded, moved]) => (window as unknown as Record<symbol, { deliver(c: unknown, a: unknown, p: string[]): void }>)[Symbol.for('lcb-rig')]?.deliver(channel, encoded, moved),
+              [message.channel, args, ports] as const,
+            )
+            .catch(() => undefined)
+        win.delivery = win.delivery.then(deliver)
+        await win.delivery
+        return
+      }
+      case 'port-message':
+      case 'port-closed': {
+        // A message for (or the peer's close of) a port end that lives in the page.
+        const win = this.windows.get(message.win as number)
+        if (!win) return
+        const data = message.t === 'port-message' ? codec.encode(message.data) : null
+        const deliver = () =>
+          win.page
+            .evaluate(
+              ([port, encoded]) => (window as unknown as Record<symbol, { deliverPort(p: string, d: unknown): void }>)[Symbol.for('lcb-rig')]?.deliverPort(port, encoded),
+              [message.port as string, data] as const,
+            )
             .catch(() => undefined)
         win.delivery = win.delivery.then(deliver)
         await win.delivery
@@ -242,7 +266,16 @@ class Rig implements DesktopApp {
       args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--allow-file-access-from-files'],
     })
     const page = context.pages()[0] ?? (await context.newPage())
-    const win: RigWindow = { id, context, page, mainLoad: null, delivery: Promise.resolve(), preloadPath: preloadPath ?? '', closed: new Promise((resolve) => context.once('close', () => resolve())) }
+    const win: RigWindow = {
+      id,
+      context,
+      page,
+      mainLoad: null,
+      delivery: Promise.resolve(),
+      ports: new Set(),
+      preloadPath: preloadPath ?? '',
+      closed: new Promise((resolve) => context.once('close', () => resolve())),
+    }
     this.windows.set(id, win)
 
     await context.exposeBinding(BINDING, (source, json: string) => this.fromPage(win, source.frame, json))
@@ -289,13 +322,29 @@ class Rig implements DesktopApp {
     switch (message.t) {
       case 'invoke': {
         const args = codec.decode(message.args) as unknown[]
-        if (message.channel === 'catalog:invoke') this.calls.push({ method: String(args[0]), input: args[1] })
+        if (message.channel === 'catalog:invoke') this.calls.push({ method: String(args[0]), input: args[1], via: 'invoke' })
         const answer = await this.ask({ t: 'invoke', win: win.id, frame: sender, channel: message.channel, args })
         if (answer.t !== 'invoke-result') return JSON.stringify({ ok: false, message: 'the app has quit' })
         return JSON.stringify(answer.ok ? { ok: true, value: codec.encode(answer.value) } : { ok: false, message: answer.message })
       }
       case 'send':
         this.send({ t: 'ipc-send', win: win.id, frame: sender, channel: message.channel, args: codec.decode(message.args) })
+        return null
+      case 'document':
+        // A new document in the window: the ports the last one held went with it, as in Electron.
+        for (const port of win.ports) this.send({ t: 'port-close', win: win.id, port })
+        win.ports.clear()
+        return null
+      case 'port-post': {
+        const data = codec.decode(message.data) as { method?: unknown; input?: unknown } | null
+        // The app's calls over its port to the catalog host are calls the window made, as those over invoke.
+        if (data && typeof data.method === 'string') this.calls.push({ method: data.method, input: data.input, via: 'port' })
+        this.send({ t: 'port-post', win: win.id, port: message.port, data })
+        return null
+      }
+      case 'port-close':
+        win.ports.delete(message.port as string)
+        this.send({ t: 'port-close', win: win.id, port: message.port })
         return null
       case 'preload-error':
         this.send({ t: 'preload-error', win: win.id, path: win.preloadPath, message: message.message, stack: message.stack })
