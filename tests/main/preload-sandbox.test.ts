@@ -20,10 +20,12 @@ const SANDBOX_MODULES = new Set(['electron', 'events', 'timers', 'url'])
 function standInElectron() {
   const exposed = new Map<string, unknown>()
   const invokes: unknown[][] = []
+  const sent: unknown[][] = []
   const listeners = new EventEmitter()
   return {
     exposed,
     invokes,
+    sent,
     listeners,
     module: {
       contextBridge: { exposeInMainWorld: (key: string, value: unknown) => exposed.set(key, value) },
@@ -32,6 +34,7 @@ function standInElectron() {
           invokes.push(args)
           return Promise.resolve({ ok: true, value: 'from main' })
         },
+        send: (...args: unknown[]) => sent.push(args),
         on: (channel: string, listener: (...args: unknown[]) => void) => listeners.on(channel, listener),
         removeListener: (channel: string, listener: (...args: unknown[]) => void) => listeners.removeListener(channel, listener),
       },
@@ -87,15 +90,45 @@ describe('the built preload under the sandbox rules', () => {
     expect(electron.invokes).toEqual([['catalog:invoke', 'app/info', {}]])
 
     const seen: unknown[] = []
+    const before = electron.listeners.listenerCount('catalog:event')
     const off = bridge.on('jobs/progress', (payload) => seen.push(payload))
     electron.listeners.emit('catalog:event', {}, 'export/progress', { id: 'other' })
     electron.listeners.emit('catalog:event', {}, 'jobs/progress', { id: 'j1' })
     off()
     electron.listeners.emit('catalog:event', {}, 'jobs/progress', { id: 'j2' })
     expect(seen).toEqual([{ id: 'j1' }])
-    expect(electron.listeners.listenerCount('catalog:event')).toBe(0)
+    expect(electron.listeners.listenerCount('catalog:event')).toBe(before)
 
     expect(bridge.getPathForFile({ name: 'a.arrow' })).toBe('/dropped/a.arrow')
+  })
+
+  it("asks main for its port to the catalog host; calls answering bytes go over it, the rest through main; a stopped host's calls are answered", async () => {
+    const electron = standInElectron()
+    expect(loadSandboxed(readFileSync(PRELOAD, 'utf8'), electron.module)).toBeNull()
+    expect(electron.sent).toEqual([['catalog:port']])
+    const bridge = electron.exposed.get('catalog') as { invoke(method: string, input: unknown): Promise<unknown> }
+    // Before the port comes, everything goes through main.
+    await bridge.invoke('tables/page', { a: 1 })
+    expect(electron.invokes.map((c) => c[1])).toEqual(['tables/page'])
+    // Main hands over a port (a DOM MessagePort in Electron): pages go over it, answered from the host's end.
+    const posted: { id: number; method: string; input: unknown }[] = []
+    const port = { onmessage: null as null | ((e: { data: unknown }) => void), closed: false, postMessage: (m: { id: number; method: string; input: unknown }) => posted.push(m), close: () => (port.closed = true) }
+    electron.listeners.emit('catalog:port', { ports: [port] })
+    const page = bridge.invoke('tables/page', { offset: 0 })
+    expect(posted).toEqual([{ id: 1, method: 'tables/page', input: { offset: 0 } }])
+    port.onmessage!({ data: { id: 1, result: { ok: true, value: 'rows' } } })
+    expect(await page).toEqual({ ok: true, value: 'rows' })
+    // What is not bytes still goes through main.
+    await bridge.invoke('tables/describe', {})
+    expect(electron.invokes.map((c) => c[1])).toEqual(['tables/page', 'tables/describe'])
+    expect(posted.map((m) => m.method)).toEqual(['tables/page'])
+    // The host stops with a page in flight: the call is answered in words, the port dropped, calls go through main.
+    const waiting = bridge.invoke('map/coords', { jobId: 'm1' })
+    electron.listeners.emit('catalog:event', {}, 'host/status', { state: 'stopped', message: 'gone' })
+    expect(await waiting).toMatchObject({ ok: false, error: { code: 'unavailable', message: 'The catalog host stopped while this call ran' } })
+    expect(port.closed).toBe(true)
+    await bridge.invoke('tables/page', {})
+    expect(electron.invokes.map((c) => c[1])).toEqual(['tables/page', 'tables/describe', 'tables/page'])
   })
 
   it('refuses unknown methods in the preload: nothing reaches main', async () => {
