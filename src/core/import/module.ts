@@ -39,10 +39,10 @@ export class ImportModule {
     void removeStaleUploads().then((removed) => {
       if (removed.length > 0) this.jobs.note('', 'temporary files', `Removed ${removed.length} staged upload folder(s) left by an interrupted run`)
     })
-    // So are the named pipes of native reads (polars) that a kill -9 interrupted.
-    void removeStalePipes().then((removed) => {
-      if (removed.length > 0) this.jobs.note('', 'temporary files', `Removed ${removed.length} import pipe folder(s) left by an interrupted run`)
-    })
+    // So are the scratch folders of native reads (polars' pipes, a reader's socket) whose process is gone: silently,
+    // as they held nothing of the user's — a reader that died was reported by its own preview or job, a host that
+    // died by the window — and with readers ending all the time, a note here would only repeat those.
+    void removeStalePipes().catch(() => undefined)
   }
 
   /**
