@@ -67,6 +67,7 @@ export class CatalogHost<Port = unknown> {
   /** When the host was reported not answering. */
   private silentSince = 0
   private heartbeat: ReturnType<typeof setInterval> | null = null
+  private restarting: Promise<Result<unknown>> | null = null
 
   constructor(private readonly options: CatalogHostOptions<Port>) {}
 
@@ -126,7 +127,13 @@ export class CatalogHost<Port = unknown> {
    * SIGKILL: a blocked event loop cannot clean up anyway, and the crash-safe paths undo what it left); a host that
    * answers is left as it is.
    */
-  async restart(): Promise<Result<unknown>> {
+  restart(): Promise<Result<unknown>> {
+    // Asked twice (two windows' clicks, a double click): one new host, both told when it answers.
+    this.restarting ??= this.startAgain().finally(() => (this.restarting = null))
+    return this.restarting
+  }
+
+  private async startAgain(): Promise<Result<unknown>> {
     if (this.quitting) return { ok: false, error: { code: 'unavailable', message: 'The app is quitting' } }
     if (this.status.state === 'running') return { ok: true, value: null }
     const stuck = this.child
