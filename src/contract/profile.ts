@@ -10,8 +10,14 @@ import type { TableRef } from './types'
  */
 export const profileJobIdSchema = z.string().regex(/^p[A-Za-z0-9_-]{1,64}$/, 'must be a profile job id')
 
-/** Distinct values are counted exactly up to this many per column; past it the count is an estimate. */
-export const PROFILE_EXACT_DISTINCT_LIMIT = 10_000
+/**
+ * Distinct values are counted exactly up to this many per column; past it the count is an estimate. A table
+ * with many counted columns counts fewer exactly per column (never below {@link PROFILE_EXACT_DISTINCT_FLOOR}),
+ * so the exact counts of one scan hold at most {@link PROFILE_EXACT_DISTINCT_TOTAL} values in all.
+ */
+export const PROFILE_EXACT_DISTINCT_LIMIT = 100_000
+export const PROFILE_EXACT_DISTINCT_FLOOR = 10_000
+export const PROFILE_EXACT_DISTINCT_TOTAL = 2_000_000
 /** Bars in a histogram (at most). */
 export const PROFILE_HISTOGRAM_BINS = 20
 /** Top values listed for a text or boolean column. */
@@ -42,8 +48,13 @@ export interface ColumnProfile {
   kind: ColumnKind
   /** Rows where the value is null; null when the column was not read (binary and nested columns: reading their bytes would show nothing more). */
   nulls: number | null
-  /** Distinct non-null values: exact (`exact: true`) up to {@link PROFILE_EXACT_DISTINCT_LIMIT}, else a HyperLogLog estimate. Absent where not counted (vectors, lists, binary). */
-  distinct?: { count: number; exact: boolean }
+  /**
+   * Distinct non-null values: exact (`exact: true`) up to `limit` (see {@link PROFILE_EXACT_DISTINCT_LIMIT}), else
+   * a HyperLogLog estimate that stays within what is sure — at most the values read, at least the `limit + 1`
+   * counted exactly before it — with `low`–`high`, the range the true count lies in with about 95 % confidence
+   * (held within the same bounds). Absent where not counted (vectors, lists, binary).
+   */
+  distinct?: { count: number; exact: boolean; limit: number; low?: number; high?: number }
   /** Numbers, dates (epoch ms, UTC) and timestamps: min / max / mean of the non-null values (NaN values are left out and counted in `nans`). */
   stats?: NumberStats
   /** Floating-point NaN values (not nulls). */

@@ -1,5 +1,5 @@
 import { DataType, DateUnit, Precision, makeVector, type Data, type Field, type Vector } from 'apache-arrow'
-import { PROFILE_EXACT_DISTINCT_LIMIT, PROFILE_HISTOGRAM_BINS, PROFILE_TOP_VALUES, type ColumnKind, type ColumnProfile, type NumberStats } from '../../contract'
+import { PROFILE_EXACT_DISTINCT_FLOOR, PROFILE_EXACT_DISTINCT_LIMIT, PROFILE_EXACT_DISTINCT_TOTAL, PROFILE_HISTOGRAM_BINS, PROFILE_TOP_VALUES, type ColumnKind, type ColumnProfile, type NumberStats } from '../../contract'
 import { formatType, vectorDimension } from '../arrow'
 import { DistinctCounter } from './distinct'
 import { StreamingHistogram } from './histogram'
@@ -32,6 +32,19 @@ export function columnKind(type: DataType): ColumnKind {
   if (vectorDimension(type) !== undefined) return 'vector'
   if (DataType.isList(type) || DataType.isFixedSizeList(type)) return 'list'
   return 'other'
+}
+
+/** Whether a profile counts the distinct values of a column of this kind. */
+export function countsDistinct(kind: ColumnKind): boolean {
+  return kind === 'integer' || kind === 'number' || kind === 'date' || kind === 'timestamp' || kind === 'text' || kind === 'boolean'
+}
+
+/**
+ * Distinct values counted exactly per column when `columns` are counted: the limit, less on a wide table so the
+ * exact counts of one scan hold at most the total (a value kept costs about 40–80 bytes), never below the floor.
+ */
+export function exactDistinctLimit(columns: number): number {
+  return Math.max(PROFILE_EXACT_DISTINCT_FLOOR, Math.min(PROFILE_EXACT_DISTINCT_LIMIT, Math.floor(PROFILE_EXACT_DISTINCT_TOTAL / Math.max(1, columns))))
 }
 
 /** Columns whose values the scan reads (the others would cost reading their bytes for nothing shown). */
@@ -93,12 +106,15 @@ export class ColumnAccumulator {
     return this.field.name
   }
 
-  constructor(private readonly field: Field) {
+  constructor(
+    private readonly field: Field,
+    distinctLimit = PROFILE_EXACT_DISTINCT_LIMIT,
+  ) {
     const type = field.type
     this.kind = columnKind(type)
     const k = this.kind
     this.days = DataType.isDate(type) && type.unit === DateUnit.DAY
-    this.distinct = k === 'integer' || k === 'number' || k === 'date' || k === 'timestamp' || k === 'text' || k === 'boolean' ? new DistinctCounter(PROFILE_EXACT_DISTINCT_LIMIT, k === 'text' || k === 'boolean') : null
+    this.distinct = countsDistinct(k) ? new DistinctCounter(distinctLimit, k === 'text' || k === 'boolean') : null
     this.histogram = k === 'integer' || k === 'date' ? new StreamingHistogram(PROFILE_HISTOGRAM_BINS, true) : k === 'number' || k === 'timestamp' ? new StreamingHistogram(PROFILE_HISTOGRAM_BINS, false) : null
     this.dimension = vectorDimension(type)
     this.normHistogram = k === 'vector' ? new StreamingHistogram(PROFILE_HISTOGRAM_BINS, false) : null

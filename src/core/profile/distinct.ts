@@ -1,6 +1,12 @@
-/** Registers of the estimate (2^12: a standard error of about 1.6 %). */
-const P = 12
+/**
+ * Registers of the estimate: 2^14 (16 KiB a column) for a standard error of 1.04 / √m ≈ 0.81 %. Its linear-counting
+ * range (below 2.5 m ≈ 41,000) covers the counts just past the exact limit, where raw HyperLogLog is biased
+ * (with 2^12 registers, 10,000–20,000 distinct values read up to 2 % high).
+ */
+const P = 14
 const M = 1 << P
+/** The estimate's relative standard error. */
+export const DISTINCT_STANDARD_ERROR = 1.04 / Math.sqrt(M)
 
 /** A 32-bit hash of a string (FNV-1a, then murmur3's finaliser to spread the bits). */
 function hash(text: string): number {
@@ -47,31 +53,76 @@ export class DistinctEstimate {
     if (rank > this.registers[index]!) this.registers[index] = rank
   }
 
+  /**
+   * Ertl's improved estimator ("New cardinality estimation algorithms for HyperLogLog sketches", 2017): unbiased
+   * over the whole range without empirical tables. The classic one (raw estimate, linear counting below 2.5 m)
+   * read 1–2.5 % high between 2.5 m and 5 m distinct values, where it switches.
+   */
   estimate(): number {
-    let sum = 0
-    let zeros = 0
-    for (const r of this.registers) {
-      sum += 2 ** -r
-      if (r === 0) zeros++
-    }
-    const alpha = 0.7213 / (1 + 1.079 / M)
-    const raw = (alpha * M * M) / sum
-    // Small ranges: linear counting is the better estimate.
-    if (raw <= 2.5 * M && zeros > 0) return Math.round(M * Math.log(M / zeros))
-    return Math.round(raw)
+    const q = 32 - P
+    const counts = new Array<number>(q + 2).fill(0)
+    for (const r of this.registers) counts[r]!++
+    let z = M * tau(1 - counts[q + 1]! / M)
+    for (let k = q; k >= 1; k--) z = 0.5 * (z + counts[k]!)
+    z += M * sigma(counts[0]! / M)
+    return Math.round((M * M) / (2 * Math.LN2 * z))
   }
+}
+
+function sigma(x: number): number {
+  if (x === 1) return Infinity
+  let y = 1
+  let z = x
+  for (;;) {
+    x *= x
+    const before = z
+    z += x * y
+    y += y
+    if (z === before) return z
+  }
+}
+
+function tau(x: number): number {
+  if (x === 0 || x === 1) return 0
+  let y = 1
+  let z = 1 - x
+  for (;;) {
+    x = Math.sqrt(x)
+    const before = z
+    y *= 0.5
+    z -= (1 - x) ** 2 * y
+    if (z === before) return z / 3
+  }
+}
+
+/** Top values kept once the exact counts are dropped: the most frequent 5,000, pruned back to that at 20,000. */
+const TOP_KEEP = 5_000
+const TOP_PRUNE_AT = 20_000
+
+/** A distinct count: exact, or an estimate with the range the true count lies in (see {@link DistinctCounter.distinct}). */
+export interface DistinctResult {
+  count: number
+  exact: boolean
+  /** Distinct values counted exactly at most. */
+  limit: number
+  low?: number
+  high?: number
 }
 
 /**
  * Distinct values counted exactly up to `limit`, then estimated (the values seen so far seed the estimate).
  * With `counts`, it also keeps how often each value occurs (top values); past the limit only the most
- * frequent half is kept, so those counts become lower bounds.
+ * frequent values are kept, so those counts become lower bounds.
  */
 export class DistinctCounter {
   private exactValues: Map<unknown, number> | null = new Map()
   private estimator: DistinctEstimate | null = null
   private top: Map<string, number> | null
   private topExact = true
+  /** Values added (each one a row with a value): no column has more distinct values than this. */
+  private values = 0
+  /** Distinct values counted exactly before the estimate took over: no column seen has fewer. */
+  private exactSeen = 0
 
   constructor(
     private readonly limit: number,
@@ -81,9 +132,11 @@ export class DistinctCounter {
   }
 
   add(value: unknown): void {
+    this.values++
     if (this.exactValues) {
       this.exactValues.set(value, (this.exactValues.get(value) ?? 0) + 1)
       if (this.exactValues.size > this.limit) {
+        this.exactSeen = this.exactValues.size
         this.estimator = new DistinctEstimate()
         for (const key of this.exactValues.keys()) this.estimator.add(key)
         if (this.top) this.top = new Map([...this.exactValues].map(([k, c]) => [String(k), c]))
@@ -96,12 +149,12 @@ export class DistinctCounter {
     if (this.top) {
       const key = String(value)
       this.top.set(key, (this.top.get(key) ?? 0) + 1)
-      if (this.top.size > 2 * this.limit) this.prune()
+      if (this.top.size > TOP_PRUNE_AT) this.prune()
     }
   }
 
   /**
-   * Keep the most frequent half of the limit. What a stable sort by count would keep, found without sorting:
+   * Keep the most frequent {@link TOP_KEEP}. What a stable sort by count would keep, found without sorting:
    * a unique column prunes every ~15,000 values, and sorting 20,000 entries each time was a third of its cost.
    * The kept count is the `keep`-th largest (counts are few distinct numbers: counted per count); entries above
    * it are kept, and entries at it in the order they came, until `keep` are.
@@ -110,7 +163,7 @@ export class DistinctCounter {
     const top = this.top
     if (!top) return
     this.topExact = false
-    const keep = Math.floor(this.limit / 2)
+    const keep = TOP_KEEP
     if (top.size <= keep) return
     const perCount = new Map<number, number>()
     for (const c of top.values()) perCount.set(c, (perCount.get(c) ?? 0) + 1)
@@ -137,8 +190,19 @@ export class DistinctCounter {
     this.top = kept
   }
 
-  distinct(): { count: number; exact: boolean } {
-    return this.exactValues ? { count: this.exactValues.size, exact: true } : { count: this.estimator!.estimate(), exact: false }
+  /**
+   * The distinct count. Past the limit it is an estimate that never leaves what is known for sure: no more than
+   * the values added, no fewer than the distinct values counted exactly before. `low`–`high` is the range the
+   * true count lies in with about 95 % confidence (two standard errors), held within the same sure bounds.
+   */
+  distinct(): DistinctResult {
+    if (this.exactValues) return { count: this.exactValues.size, exact: true, limit: this.limit }
+    const floor = this.exactSeen
+    const ceiling = this.values
+    const clamp = (n: number) => Math.min(ceiling, Math.max(floor, Math.round(n)))
+    const estimate = this.estimator!.estimate()
+    const spread = 2 * DISTINCT_STANDARD_ERROR * estimate
+    return { count: clamp(estimate), exact: false, limit: this.limit, low: clamp(estimate - spread), high: clamp(estimate + spread) }
   }
 
   topValues(n: number): { values: { value: string; count: number }[]; exact: boolean } {

@@ -2,6 +2,10 @@ import type { HistogramBin } from '../../contract'
 
 /** Values held back before the first bars are laid out (their range sets the first bar width). */
 const WARMUP = 4096
+/** Fine bars kept per requested bar: the bars shown are groups of them, fitted to the data's range at the end. */
+const FINE_PER_BAR = 10
+/** Mantissas of a shown bar's width (times a power of ten): round edges that read well. */
+const NICE = [1, 2, 2.5, 4, 5]
 
 /** 1, 2 or 5 times a power of ten, at least `raw` (bars with round edges read better and print exactly). */
 function niceWidth(raw: number, integer: boolean): number {
@@ -11,27 +15,42 @@ function niceWidth(raw: number, integer: boolean): number {
   return integer ? Math.max(1, Math.ceil(step)) : step
 }
 
+/** Whether `width` is one of {@link NICE} times a power of ten (to float precision). */
+function isNice(width: number): boolean {
+  const power = 10 ** Math.floor(Math.log10(width))
+  return NICE.some((m) => Math.abs(width / power - m) < 1e-9)
+}
+
 /**
- * A histogram built in one pass without knowing the range first: a fixed number of equal bars that
- * double their width (merging neighbours) whenever a value falls outside. Every bar is half-open,
- * `[lo, hi)`, with edges computed one way (`lo + i * width`) both when counting and when reporting, so
- * the filter `col >= lo AND col < hi` matches exactly the rows the bar counts.
+ * A histogram built in one pass without knowing the range first. Values are counted in fine bars on a grid
+ * anchored at zero — bar `i` holds `[i * width, (i + 1) * width)` — that slides to follow the values and
+ * doubles its width (merging neighbours, which the anchored grid keeps exact) only when the values seen span
+ * more bars than it holds. The bars reported are groups of fine bars over the range the values cover, of a
+ * round width (1, 2, 2.5, 4 or 5 times a power of ten, a multiple of the fine width) and at most `bins` of
+ * them; the first starts at or below the minimum by less than a bar (never a bar of nothing below it), and
+ * the last ends above the maximum by less than one. Every bar is half-open, `[lo, hi)`, with edges computed
+ * one way (`index * width`) both when counting and when reporting, so the filter `col >= lo AND col < hi`
+ * matches exactly the rows the bar counts. Values that are not finite are not counted in any bar.
  */
 export class StreamingHistogram {
   private buffer: number[] | null = []
-  private lo = 0
   private width = 1
-  private counts: number[]
+  /** The grid index of `counts[0]`. */
+  private first = 0
+  private readonly counts: Float64Array
+  /** Grid indices of the lowest and highest bars holding a value (low > high while empty). */
+  private low = Infinity
+  private high = -Infinity
 
   constructor(
     private readonly bins: number,
     private readonly integer: boolean,
   ) {
-    // Doubling merges pairs of bars, so the count must be even.
-    this.counts = new Array<number>(bins + (bins % 2)).fill(0)
+    this.counts = new Float64Array(bins * FINE_PER_BAR)
   }
 
   add(value: number): void {
+    if (!Number.isFinite(value)) return
     if (this.buffer) {
       this.buffer.push(value)
       if (this.buffer.length >= WARMUP) this.layout()
@@ -45,18 +64,42 @@ export class StreamingHistogram {
       if (this.buffer.length === 0) return []
       this.layout()
     }
-    const n = this.counts.length
-    let first = 0
-    let last = n - 1
-    while (first < n && this.counts[first] === 0) first++
-    while (last > first && this.counts[last] === 0) last--
+    if (this.low > this.high) return []
+    const group = this.groupSize()
     const out: HistogramBin[] = []
-    for (let i = first; i <= last; i++) out.push({ lo: this.edge(i), hi: this.edge(i + 1), count: this.counts[i]! })
+    const firstGroup = Math.floor(this.low / group)
+    const lastGroup = Math.floor(this.high / group)
+    for (let g = firstGroup; g <= lastGroup; g++) {
+      let count = 0
+      for (let i = g * group; i < (g + 1) * group; i++) {
+        const k = i - this.first
+        if (k >= 0 && k < this.counts.length) count += this.counts[k]!
+      }
+      out.push({ lo: this.edge(g * group), hi: this.edge((g + 1) * group), count })
+    }
     return out
   }
 
+  /** Fine bars per shown bar: the smallest whose width is round and whose bars over the values are at most `bins`. */
+  private groupSize(): number {
+    const fits = (g: number) => Math.floor(this.high / g) - Math.floor(this.low / g) + 1 <= this.bins
+    for (let g = 1; g <= this.counts.length * 2; g++) if (fits(g) && isNice(g * this.width)) return g
+    // No round width fits (a width that is not a power-of-two multiple of one): the smallest that fits.
+    let g = 1
+    while (!fits(g)) g++
+    return g
+  }
+
   private edge(i: number): number {
-    return this.lo + i * this.width
+    return i * this.width
+  }
+
+  private indexOf(value: number): number {
+    let i = Math.floor(value / this.width)
+    // The division may land one bar off at an edge; the edges themselves decide.
+    if (value < this.edge(i)) i--
+    else if (value >= this.edge(i + 1)) i++
+    return i
   }
 
   private layout(): void {
@@ -68,31 +111,55 @@ export class StreamingHistogram {
       if (v < min) min = v
       if (v > max) max = v
     }
+    // The first values take half the fine bars, centred: room to slide or grow either way before doubling.
     const n = this.counts.length
-    this.width = niceWidth((max - min) / n, this.integer)
-    this.lo = Math.floor(min / this.width) * this.width
+    this.width = niceWidth((max - min) / (n / 2), this.integer)
+    this.first = this.indexOf(min) - n / 4
     for (const v of values) this.place(v)
   }
 
   private place(value: number): void {
     const n = this.counts.length
-    while (value < this.lo) this.grow(true)
-    while (value >= this.edge(n)) this.grow(false)
-    let i = Math.min(n - 1, Math.max(0, Math.floor((value - this.lo) / this.width)))
-    // The division may land one bar off at an edge; the edges themselves decide.
-    if (value < this.edge(i) && i > 0) i--
-    else if (value >= this.edge(i + 1) && i < n - 1) i++
-    this.counts[i]!++
+    let i = this.indexOf(value)
+    while (i < this.first || i >= this.first + n) {
+      const low = Math.min(i, this.low)
+      const high = Math.max(i, this.high)
+      if (high - low + 1 <= n) this.slide(low - Math.floor((n - (high - low + 1)) / 2))
+      else {
+        this.double()
+        i = this.indexOf(value)
+      }
+    }
+    this.counts[i - this.first]!++
+    if (i < this.low) this.low = i
+    if (i > this.high) this.high = i
   }
 
-  /** Double the bar width: the current range becomes the lower half (growing up) or the upper half (down). */
-  private grow(down: boolean): void {
-    const n = this.counts.length
-    const merged = new Array<number>(n).fill(0)
-    const offset = down ? n / 2 : 0
-    for (let i = 0; i < n / 2; i++) merged[offset + i] = this.counts[2 * i]! + this.counts[2 * i + 1]!
-    if (down) this.lo -= n * this.width
+  /** Move the window of fine bars to start at grid index `first` (every bar holding a value stays inside). */
+  private slide(first: number): void {
+    const old = this.counts.slice()
+    this.counts.fill(0)
+    for (let k = 0; k < old.length; k++) {
+      if (old[k] === 0) continue
+      this.counts[this.first + k - first] = old[k]!
+    }
+    this.first = first
+  }
+
+  /** Double the fine width: bar `i` becomes part of bar `floor(i / 2)` (the grid is anchored at zero, so exactly). */
+  private double(): void {
+    const old = this.counts.slice()
+    const oldFirst = this.first
+    this.counts.fill(0)
     this.width *= 2
-    this.counts = merged
+    this.low = Math.floor(this.low / 2)
+    this.high = Math.floor(this.high / 2)
+    const n = this.counts.length
+    // Centre what is held in the new window (only a window holding values is doubled).
+    this.first = this.low - Math.floor((n - (this.high - this.low + 1)) / 2)
+    for (let k = 0; k < old.length; k++) {
+      if (old[k] === 0) continue
+      this.counts[Math.floor((oldFirst + k) / 2) - this.first]! += old[k]!
+    }
   }
 }

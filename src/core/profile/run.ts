@@ -1,6 +1,6 @@
 import type { TableProfile, TableRef, TableViewSpec } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
-import { ColumnAccumulator, isScanned } from './columns'
+import { ColumnAccumulator, columnKind, countsDistinct, exactDistinctLimit, isScanned } from './columns'
 
 export interface ProfileOptions {
   signal?: AbortSignal
@@ -19,7 +19,8 @@ export async function profileView(client: NamespaceClient, table: TableRef, vers
   const started = Date.now()
   const id = { namespace: table.namespace, name: table.name }
   const description = await client.describeTable(id, { version, signal: options.signal })
-  const accumulators = description.schema.fields.map((field) => new ColumnAccumulator(field))
+  const limit = exactDistinctLimit(description.schema.fields.filter((f) => countsDistinct(columnKind(f.type))).length)
+  const accumulators = description.schema.fields.map((field) => new ColumnAccumulator(field, limit))
   const scanned = accumulators.filter((a) => isScanned(a.kind))
   const base: TableViewSpec = { version, ...(filter ? { filter } : {}), ...(options.rowSet ? { rowSet: options.rowSet } : {}) }
   const totalRows = filter || options.rowSet ? null : description.rowCount

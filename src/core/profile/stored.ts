@@ -6,8 +6,10 @@ export const PROFILE_CACHE_KIND = 'profile'
  * Bumped when the stored shape or the statistics change, so older entries are never read as current.
  * 2: vector duplicates keyed by a 64-bit hash (1 counted vectors differing only in two items' signs, and some
  * vectors of one norm, as duplicates).
+ * 3: distinct counts carry their exact limit and, when estimated, a range within sure bounds (2 could exceed the
+ * rows read); histogram bars over the values' range on a grid anchored at zero (2 could start a bar below the minimum).
  */
-const FORMAT = 2
+const FORMAT = 3
 
 /**
  * The side-cache key of a profile: where the catalog is (its location, not this session's connection id), the

@@ -92,6 +92,35 @@ function Details({ column }: { column: ColumnProfile }) {
   )
 }
 
+/**
+ * The Distinct cell: an exact count says so; an estimate shows the range the true count lies in (about 95 %
+ * confidence, never past the rows read nor below the values counted exactly), and both name the exact limit.
+ */
+function DistinctCell({ distinct }: { distinct: ColumnProfile['distinct'] }) {
+  if (!distinct) return <td className="summary-num">—</td>
+  const limit = `counted exactly up to ${formatCount(distinct.limit)} distinct values a column`
+  if (distinct.exact) {
+    return (
+      <td className="summary-num" title={`Counted exactly (${limit})`}>
+        {formatCount(distinct.count)}
+        <div className="summary-type">exact</div>
+      </td>
+    )
+  }
+  const low = distinct.low ?? distinct.count
+  const high = distinct.high ?? distinct.count
+  const range = `${formatCount(low)} – ${formatCount(high)}`
+  return (
+    <td className="summary-num" title={`Estimated: between ${range} (95 % confidence); ${limit}, more are estimated`}>
+      ≈ {formatCount(distinct.count)}
+      <div className="summary-type" data-testid="distinct-range">
+        {range}
+      </div>
+      <div className="summary-type">estimate</div>
+    </td>
+  )
+}
+
 function ProfileTable({ profile, onFilter }: { profile: TableProfile; onFilter: (predicate: string) => void }) {
   return (
     <table className="summary-table">
@@ -114,17 +143,7 @@ function ProfileTable({ profile, onFilter }: { profile: TableProfile; onFilter: 
               {column.nulls === null ? '—' : formatCount(column.nulls)}
               {column.nulls !== null && column.nulls > 0 && profile.rows > 0 && <div className="summary-type">{formatPercent(column.nulls / profile.rows)}</div>}
             </td>
-            <td className="summary-num" title={column.distinct ? (column.distinct.exact ? 'Counted exactly' : 'Estimated (too many distinct values to count exactly)') : undefined}>
-              {column.distinct ? (
-                <>
-                  {column.distinct.exact ? '' : '≈ '}
-                  {formatCount(column.distinct.count)}
-                  <div className="summary-type">{column.distinct.exact ? 'exact' : 'estimate'}</div>
-                </>
-              ) : (
-                '—'
-              )}
-            </td>
+            <DistinctCell distinct={column.distinct} />
             <td>
               <Details column={column} />
               <Distribution column={column} onFilter={onFilter} />
