@@ -39,6 +39,23 @@ function weatherTable() {
   ])
 }
 
+/**
+ * `events`: 150,000 rows stored with ids 1,500 … 149,999 first and 0 … 1,499 last (so the scan meets the minimum
+ * last), and `bytes`, skewed: 0 … 99 in all rows but the first 232, which hold 5,000 … 5,099.
+ */
+const EVENTS = 150_000
+const eventId = (row: number) => (row < EVENTS - 1500 ? row + 1500 : row - (EVENTS - 1500))
+const eventBytes = (row: number) => (row < 232 ? 5000 + (row % 100) : row % 100)
+
+function eventsTable() {
+  return tableOf([
+    batchOf({
+      id: { vector: makeVector(BigInt64Array.from({ length: EVENTS }, (_, row) => BigInt(eventId(row)))), nullable: false },
+      bytes: vectorFromArray(Array.from({ length: EVENTS }, (_, row) => eventBytes(row)), new Float64()),
+    }),
+  ])
+}
+
 test.beforeAll(async () => {
   test.setTimeout(120_000)
   dir = await makeTempDir('lcb-e2e-summary-')
@@ -47,6 +64,7 @@ test.beforeAll(async () => {
       { namespace: [], name: 'weather', data: weatherTable() },
       // Written to by a test (a newer version), so the other tests' table stays as built.
       { namespace: [], name: 'weather_live', data: weatherTable() },
+      { namespace: [], name: 'events', data: eventsTable() },
     ],
   })
   db = await lancedb.connectNamespace('dir', { root })
@@ -146,4 +164,76 @@ test('reopening the Summary of the same version is answered from the kept profil
   await summary.getByRole('row', { name: 'id' }).click()
   await page.keyboard.press('Escape')
   await expect(summary).toBeHidden()
+})
+
+test('distinct counts are exact up to the limit and estimates stay within the rows read, with their range shown', async ({ page }) => {
+  await openApp(page, harness)
+  await openTable(page, [], 'events')
+  await page.getByRole('button', { name: 'Summary', exact: true }).click()
+  const summary = page.getByRole('region', { name: 'Summary' })
+  await expect(summary.getByTestId('summary-meta')).toContainText(`${numberText(EVENTS)} rows`)
+
+  // 150,000 distinct ids: past the exact limit, an estimate that never exceeds the rows, with its range.
+  const distinct = summary.getByRole('row', { name: 'id' }).getByRole('cell').nth(1)
+  await expect(distinct).toContainText('estimate')
+  await expect(distinct).toHaveAttribute('title', /^Estimated: between [\d,]+ – [\d,]+ \(95 % confidence\); counted exactly up to 100,000 distinct values a column/)
+  const shown = Number((await distinct.getByTestId('distinct-count').textContent())!.replace('≈ ', '').replaceAll(',', ''))
+  expect(shown).toBeLessThanOrEqual(EVENTS)
+  expect(shown).toBeGreaterThan(EVENTS * 0.97)
+  const [low, high] = (await distinct.getByTestId('distinct-range').textContent())!.split(' – ').map((n) => Number(n.replaceAll(',', '')))
+  expect(low).toBeLessThanOrEqual(shown)
+  expect(high).toBeLessThanOrEqual(EVENTS)
+
+  // An 11,538-row view is small enough to count exactly, and says so.
+  await filterBox(page).fill('id < 11538')
+  await filterBox(page).press('Enter')
+  await expect(summary.getByTestId('summary-meta')).toContainText(`filtered · ${numberText(11_538)} rows`)
+  const filtered = summary.getByRole('row', { name: 'id' }).getByRole('cell').nth(1)
+  await expect(filtered).toHaveText(`${numberText(11_538)}exact`)
+  await expect(filtered).toHaveAttribute('title', 'Counted exactly (counted exactly up to 100,000 distinct values a column)')
+})
+
+test('histogram bars cover the values’ range, are as tall as their counts, and a log scale shows the small ones', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 860 })
+  await openApp(page, harness)
+  await openTable(page, [], 'events')
+  await page.getByRole('button', { name: 'Summary', exact: true }).click()
+  const summary = page.getByRole('region', { name: 'Summary' })
+
+  // The ids start at 0 (met last in the scan): the first bar starts there, not below, and the last ends at the maximum.
+  const ids = summary.getByRole('group', { name: 'Histogram of id' }).getByRole('button')
+  await expect(ids.first()).toHaveAttribute('aria-label', /^id 0 to [\d,]+: [\d,]+ rows$/)
+  await expect(ids.last()).toHaveAttribute('aria-label', /^id [\d,]+ to 149,999 \(the maximum\): [\d,]+ rows$/)
+  // Every bar's name holds its exact count: the bars' filters agree.
+  const first = (await ids.first().getAttribute('aria-label'))!.match(/^id 0 to ([\d,]+): ([\d,]+) rows$/)!
+  const firstHi = Number(first[1]!.replaceAll(',', ''))
+  expect(Number(first[2]!.replaceAll(',', ''))).toBe(firstHi)
+
+  // Skewed: 149,768 rows in the first bar, 232 in the last. Heights are proportional to the counts.
+  const bytes = summary.getByRole('group', { name: 'Histogram of bytes' })
+  const big = bytes.getByRole('button').first()
+  const small = bytes.getByRole('button').last()
+  await expect(big).toHaveAttribute('aria-label', new RegExp(`^bytes 0 to [\\d,]+: ${numberText(EVENTS - 232)} rows$`))
+  await expect(small).toHaveAttribute('aria-label', /^bytes [\d,]+ to 5,099 \(the maximum\): 232 rows$/)
+  const height = async (bar: typeof big) => (await bar.locator('span').boundingBox())!.height
+  await expect(small).toBeVisible()
+  const bigHeight = await height(big)
+  expect(bigHeight).toBeGreaterThan(20)
+  // 232 / 149,768 of the tallest: a hairline (1 px), not the 4 % it was drawn at.
+  expect(await height(small)).toBeLessThanOrEqual(1.5)
+  expect(await height(small)).toBeGreaterThan(0)
+  // Empty bars between them have no height at all.
+  const empty = bytes.getByRole('button', { name: /: 0 rows$/ }).first()
+  expect(await height(empty)).toBe(0)
+
+  // The log scale: the 232-row bar is about half as tall as the 149,768-row one (log 233 / log 149,769 ≈ 0.46).
+  const scale = summary.getByRole('button', { name: 'Log scale' })
+  await expect(scale).toHaveAttribute('aria-pressed', 'false')
+  await scale.click()
+  await expect(scale).toHaveAttribute('aria-pressed', 'true')
+  await expect(summary.getByRole('group', { name: 'Histogram of bytes (log scale)' })).toBeVisible()
+  const ratio = (await height(small)) / (await height(big))
+  expect(ratio).toBeGreaterThan(0.4)
+  expect(ratio).toBeLessThan(0.52)
+  await keepScreenshot(page, 'summary-log-scale')
 })

@@ -5,7 +5,7 @@ const WARMUP = 4096
 /** Fine bars kept per requested bar: the bars shown are groups of them, fitted to the data's range at the end. */
 const FINE_PER_BAR = 10
 /** Mantissas of a shown bar's width (times a power of ten): round edges that read well. */
-const NICE = [1, 2, 2.5, 4, 5]
+const NICE = [1, 2, 5]
 
 /** 1, 2 or 5 times a power of ten, at least `raw` (bars with round edges read better and print exactly). */
 function niceWidth(raw: number, integer: boolean): number {
@@ -26,7 +26,7 @@ function isNice(width: number): boolean {
  * anchored at zero — bar `i` holds `[i * width, (i + 1) * width)` — that slides to follow the values and
  * doubles its width (merging neighbours, which the anchored grid keeps exact) only when the values seen span
  * more bars than it holds. The bars reported are groups of fine bars over the range the values cover, of a
- * round width (1, 2, 2.5, 4 or 5 times a power of ten, a multiple of the fine width) and at most `bins` of
+ * round width (1, 2 or 5 times a power of ten, a multiple of the fine width) and at most `bins` of
  * them; the first starts at or below the minimum by less than a bar (never a bar of nothing below it), and
  * the last ends above the maximum by less than one. Every bar is half-open, `[lo, hi)`, with edges computed
  * one way (`index * width`) both when counting and when reporting, so the filter `col >= lo AND col < hi`
@@ -80,14 +80,17 @@ export class StreamingHistogram {
     return out
   }
 
-  /** Fine bars per shown bar: the smallest whose width is round and whose bars over the values are at most `bins`. */
+  /**
+   * Fine bars per shown bar: the smallest whose width is round and whose bars over the values are at most `bins`
+   * — unless that leaves fewer than half as many bars (after doublings the fine width is 2^j times a round one,
+   * e.g. 800, whose next round multiple is 20,000): then the smallest that fits (8,000: edges are still multiples).
+   */
   private groupSize(): number {
-    const fits = (g: number) => Math.floor(this.high / g) - Math.floor(this.low / g) + 1 <= this.bins
-    for (let g = 1; g <= this.counts.length * 2; g++) if (fits(g) && isNice(g * this.width)) return g
-    // No round width fits (a width that is not a power-of-two multiple of one): the smallest that fits.
-    let g = 1
-    while (!fits(g)) g++
-    return g
+    const bars = (g: number) => Math.floor(this.high / g) - Math.floor(this.low / g) + 1
+    let smallest = 1
+    while (bars(smallest) > this.bins) smallest++
+    for (let g = smallest; g <= smallest * 10; g++) if (bars(g) <= this.bins && isNice(g * this.width)) return bars(g) >= this.bins / 2 ? g : smallest
+    return smallest
   }
 
   private edge(i: number): number {

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react'
-import type { ColumnProfile, HistogramBin, TableProfile, TableRef } from '../../../contract'
+import type { ColumnProfile, HistogramBin, NumberStats, TableProfile, TableRef } from '../../../contract'
 import { formatCount } from '../../lib/format'
 import { quoteIdentifier, quoteString } from '../../lib/sql'
-import { binPredicate, formatEdge } from './binFilter'
+import { barLabel, barShare, binPredicate } from './binFilter'
 import { useProfile } from './useProfile'
 import './profile.css'
 
@@ -23,27 +23,30 @@ function readRemembered(): boolean {
   }
 }
 
-/** One bar: its height is its share of the tallest; a click filters to the rows it counts (when it can). */
+/**
+ * One bar: its height is its share of the tallest (proportional to its count; a bar with rows is at least a
+ * hairline); a click filters to the rows it counts (when it can).
+ */
 function Bar({ label, share, onClick }: { label: string; share: number; onClick?: () => void }) {
-  const height = `${Math.max(share > 0 ? 8 : 0, Math.round(share * 100))}%`
+  const fill = <span className={share > 0 ? 'header-bar-fill' : undefined} style={{ height: `${(share * 100).toFixed(2)}%` }} />
   return onClick ? (
     <button type="button" className="header-bar" aria-label={label} title={`${label} — click to filter`} onClick={onClick}>
-      <span style={{ height }} />
+      {fill}
     </button>
   ) : (
-    <span className="header-bar" title={label}>
-      <span style={{ height }} />
+    <span className="header-bar" role="img" aria-label={label} title={label}>
+      {fill}
     </span>
   )
 }
 
-function bins(column: ColumnProfile, values: HistogramBin[], onFilter?: (predicate: string) => void, name = column.name): ReactNode {
-  const max = Math.max(1, ...values.map((b) => b.count))
+function bins(column: ColumnProfile, values: HistogramBin[], stats: NumberStats | undefined, onFilter?: (predicate: string) => void, name = column.name): ReactNode {
+  const max = Math.max(0, ...values.map((b) => b.count))
   return values.map((bin, i) => (
     <Bar
       key={i}
-      label={`${name} ${formatEdge(column.kind, bin.lo)} to ${formatEdge(column.kind, bin.hi)}: ${rowsWord(bin.count)}`}
-      share={bin.count / max}
+      label={barLabel(name, column.kind, values, i, stats)}
+      share={barShare(bin.count, max, false)}
       onClick={onFilter ? () => onFilter(binPredicate(column.name, column.kind, bin)) : undefined}
     />
   ))
@@ -52,20 +55,20 @@ function bins(column: ColumnProfile, values: HistogramBin[], onFilter?: (predica
 /** A column's strip: its histogram, its top values (text, booleans: one bar each) or its vectors' norms. */
 function ColumnStrip({ column, onFilter }: { column: ColumnProfile; onFilter: (predicate: string) => void }) {
   let content: ReactNode = null
-  if (column.histogram && column.histogram.length > 0) content = bins(column, column.histogram, onFilter)
+  if (column.histogram && column.histogram.length > 0) content = bins(column, column.histogram, column.stats, onFilter)
   else if (column.top && column.top.values.length > 0) {
-    const max = Math.max(1, ...column.top.values.map((t) => t.count))
+    const max = Math.max(0, ...column.top.values.map((t) => t.count))
     const literal = (value: string) => (column.kind === 'boolean' ? value.toUpperCase() : quoteString(value))
     content = column.top.values.map((t) => (
       <Bar
         key={t.value}
         label={`${column.name} = ${t.value}: ${column.top!.exact ? '' : 'at least '}${rowsWord(t.count)}`}
-        share={t.count / max}
+        share={barShare(t.count, max, false)}
         onClick={() => onFilter(`${quoteIdentifier(column.name)} = ${literal(t.value)}`)}
       />
     ))
   } else if (column.vector?.normHistogram && column.vector.normHistogram.length > 0) {
-    content = bins({ ...column, kind: 'number' }, column.vector.normHistogram, undefined, `${column.name} norm`)
+    content = bins({ ...column, kind: 'number' }, column.vector.normHistogram, column.vector.norms, undefined, `${column.name} norm`)
   }
   if (!content) return null
   return (

@@ -1,7 +1,8 @@
+import { useState } from 'react'
 import type { ColumnProfile, HistogramBin, NumberStats, TableProfile, TableRef } from '../../../contract'
 import { ErrorPanel } from '../../components/ErrorPanel'
 import { ScanProgress } from '../jobs'
-import { binPredicate, formatEdge } from './binFilter'
+import { barLabel, barShare, binPredicate, formatEdge } from './binFilter'
 import { useProfile } from './useProfile'
 import './profile.css'
 import { formatCount, formatPercent } from '../../lib/format'
@@ -16,21 +17,25 @@ function statsText(column: ColumnProfile, stats: NumberStats): string {
   return `${formatEdge(kind, stats.min)} – ${formatEdge(kind, stats.max)} · mean ${formatEdge('number', stats.mean)}`
 }
 
-/** Bars as buttons: each filters the grid to its range (`lo <= value < hi`). */
-function Histogram({ column, bins, onFilter }: { column: ColumnProfile; bins: HistogramBin[]; onFilter?: (predicate: string) => void }) {
-  const max = Math.max(1, ...bins.map((b) => b.count))
+/**
+ * Bars as buttons: each filters the grid to its range (`lo <= value < hi`). Heights are proportional to the
+ * counts (or to their logarithm with the log scale on); a bar with rows is at least a hairline, one without none.
+ */
+function Histogram({ column, bins, stats, log, onFilter }: { column: ColumnProfile; bins: HistogramBin[]; stats: NumberStats | undefined; log: boolean; onFilter?: (predicate: string) => void }) {
+  const max = Math.max(0, ...bins.map((b) => b.count))
   return (
-    <div className="summary-histogram" role="group" aria-label={`Histogram of ${column.name}`}>
+    <div className="summary-histogram" role="group" aria-label={`Histogram of ${column.name}${log ? ' (log scale)' : ''}`}>
       {bins.map((bin, i) => {
-        const label = `${column.name} ${formatEdge(column.kind, bin.lo)} to ${formatEdge(column.kind, bin.hi)}: ${rowsWord(bin.count)}`
-        const height = `${Math.max(bin.count > 0 ? 4 : 0, Math.round((bin.count / max) * 100))}%`
+        const label = barLabel(column.name, column.kind, bins, i, stats)
+        const share = barShare(bin.count, max, log)
+        const bar = <span className={bin.count > 0 ? 'summary-bar-fill' : undefined} style={{ height: `${(share * 100).toFixed(2)}%` }} data-share={share.toFixed(4)} />
         return onFilter ? (
           <button key={i} type="button" className="summary-bar" aria-label={label} title={`${label} — click to filter`} onClick={() => onFilter(binPredicate(column.name, column.kind, bin))}>
-            <span style={{ height }} />
+            {bar}
           </button>
         ) : (
-          <span key={i} className="summary-bar" title={label}>
-            <span style={{ height }} />
+          <span key={i} className="summary-bar" role="img" aria-label={label} title={label}>
+            {bar}
           </span>
         )
       })}
@@ -38,8 +43,8 @@ function Histogram({ column, bins, onFilter }: { column: ColumnProfile; bins: Hi
   )
 }
 
-function Distribution({ column, onFilter }: { column: ColumnProfile; onFilter: (predicate: string) => void }) {
-  if (column.histogram && column.histogram.length > 0) return <Histogram column={column} bins={column.histogram} onFilter={onFilter} />
+function Distribution({ column, log, onFilter }: { column: ColumnProfile; log: boolean; onFilter: (predicate: string) => void }) {
+  if (column.histogram && column.histogram.length > 0) return <Histogram column={column} bins={column.histogram} stats={column.stats} log={log} onFilter={onFilter} />
   if (column.top && column.top.values.length > 0) {
     return (
       <ol className="summary-top" aria-label={`Top values of ${column.name}`}>
@@ -61,7 +66,7 @@ function Distribution({ column, onFilter }: { column: ColumnProfile; onFilter: (
     return (
       <div>
         <div className="summary-caption">L2 norms</div>
-        <Histogram column={{ ...column, kind: 'number', name: `${column.name} norm` }} bins={column.vector.normHistogram} />
+        <Histogram column={{ ...column, kind: 'number', name: `${column.name} norm` }} bins={column.vector.normHistogram} stats={column.vector.norms} log={log} />
       </div>
     )
   }
@@ -112,7 +117,7 @@ function DistinctCell({ distinct }: { distinct: ColumnProfile['distinct'] }) {
   const range = `${formatCount(low)} – ${formatCount(high)}`
   return (
     <td className="summary-num" title={`Estimated: between ${range} (95 % confidence); ${limit}, more are estimated`}>
-      ≈ {formatCount(distinct.count)}
+      <span data-testid="distinct-count">≈ {formatCount(distinct.count)}</span>
       <div className="summary-type" data-testid="distinct-range">
         {range}
       </div>
@@ -121,7 +126,7 @@ function DistinctCell({ distinct }: { distinct: ColumnProfile['distinct'] }) {
   )
 }
 
-function ProfileTable({ profile, onFilter }: { profile: TableProfile; onFilter: (predicate: string) => void }) {
+function ProfileTable({ profile, log, onFilter }: { profile: TableProfile; log: boolean; onFilter: (predicate: string) => void }) {
   return (
     <table className="summary-table">
       <thead>
@@ -146,7 +151,7 @@ function ProfileTable({ profile, onFilter }: { profile: TableProfile; onFilter: 
             <DistinctCell distinct={column.distinct} />
             <td>
               <Details column={column} />
-              <Distribution column={column} onFilter={onFilter} />
+              <Distribution column={column} log={log} onFilter={onFilter} />
             </td>
           </tr>
         ))}
@@ -180,6 +185,8 @@ export function SummaryPanel({
   const { state, cancel, retry } = useProfile(tableRef, version, filter, rowSet)
   const job = state.state === 'job' ? state.job : null
   const profile = job?.result ?? null
+  // Log scale: for skewed columns, where proportional bars leave the small counts a hairline.
+  const [log, setLog] = useState(false)
   return (
     <section className="summary-panel" aria-label="Summary">
       <div className="panel-header">
@@ -187,6 +194,9 @@ export function SummaryPanel({
         <span className="panel-meta" data-testid="summary-meta">
           {job && `Version ${job.version}${job.filter ? ' · filtered' : ''}${job.rowSet ? ' · lasso' : ''}${profile ? ` · ${rowsWord(profile.rows)}` : ''}${job.cached ? ' · kept' : ''}`}
         </span>
+        <button type="button" className="button summary-scale" aria-pressed={log} title="Bar heights by the logarithm of the counts (for skewed columns); off: proportional to the counts" onClick={() => setLog((was) => !was)}>
+          Log scale
+        </button>
         <button type="button" className="icon-button" aria-label="Close summary" title="Close summary" onClick={onClose}>
           ×
         </button>
@@ -207,7 +217,7 @@ export function SummaryPanel({
         {state.state !== 'error' && <ScanProgress job={job ?? null} label="Summary progress" verb="Reading" className="summary-progress" onCancel={cancel} onRetry={retry} />}
         {state.state === 'error' && <ErrorPanel error={state.error} title="Could not summarise this table" actions={[{ label: 'Try again', run: retry }]} />}
         {job?.state === 'failed' && job.error && <ErrorPanel error={job.error} title="Could not summarise this table" actions={[{ label: 'Try again', run: retry }]} />}
-        {profile && <ProfileTable profile={profile} onFilter={onFilter} />}
+        {profile && <ProfileTable profile={profile} log={log} onFilter={onFilter} />}
       </div>
     </section>
   )
