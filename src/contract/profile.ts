@@ -49,10 +49,11 @@ export interface ColumnProfile {
   /** Rows where the value is null; null when the column was not read (binary and nested columns: reading their bytes would show nothing more). */
   nulls: number | null
   /**
-   * Distinct non-null values: exact (`exact: true`) up to `limit` (see {@link PROFILE_EXACT_DISTINCT_LIMIT}), else
-   * a HyperLogLog estimate that stays within what is sure — at most the values read, at least the `limit + 1`
-   * counted exactly before it — with `low`–`high`, the range the true count lies in with about 95 % confidence
-   * (held within the same bounds). Absent where not counted (vectors, lists, binary).
+   * Distinct non-null values: exact (`exact: true`) up to `limit` (see {@link PROFILE_EXACT_DISTINCT_LIMIT}; fewer
+   * for long text, whose exact count holds at most 4,000,000 characters), else a HyperLogLog estimate that stays
+   * within what is sure — at most the values read, at least the `limit + 1` counted exactly before it — with
+   * `low`–`high`, the range the true count lies in with about 95 % confidence (held within the same bounds).
+   * Absent where not counted (vectors, lists, binary).
    */
   distinct?: { count: number; exact: boolean; limit: number; low?: number; high?: number }
   /** Numbers, dates (epoch ms, UTC) and timestamps: min / max / mean of the non-null values (NaN values are left out and counted in `nans`). */

@@ -95,6 +95,12 @@ function tau(x: number): number {
   }
 }
 
+/**
+ * Characters of distinct text a column's exact count holds at most (about 8 MiB as UTF-16): long unique text
+ * (descriptions, documents) turns to the estimate sooner than the limit, so 100,000 of them never hold gigabytes.
+ */
+export const TEXT_CHARACTERS_LIMIT = 4_000_000
+
 /** Top values kept once the exact counts are dropped: the most frequent 5,000, pruned back to that at 20,000. */
 const TOP_KEEP = 5_000
 const TOP_PRUNE_AT = 20_000
@@ -123,26 +129,38 @@ export class DistinctCounter {
   private values = 0
   /** Distinct values counted exactly before the estimate took over: no column seen has fewer. */
   private exactSeen = 0
+  /** Characters of the distinct text values held for the exact count. */
+  private characters = 0
+  /** The most distinct values counted exactly: the limit, or fewer where long text reached its characters' limit. */
+  private exactLimit: number
 
   constructor(
     private readonly limit: number,
     countValues: boolean,
   ) {
     this.top = countValues ? new Map() : null
+    this.exactLimit = limit
+  }
+
+  /** Past the limit: the values held seed the estimate, and the most frequent stay as the top values. */
+  private toEstimate(): void {
+    const exact = this.exactValues!
+    this.exactSeen = exact.size
+    if (exact.size <= this.limit) this.exactLimit = exact.size - 1
+    this.estimator = new DistinctEstimate()
+    for (const key of exact.keys()) this.estimator.add(key)
+    if (this.top) this.top = new Map([...exact].map(([k, c]) => [String(k), c]))
+    this.exactValues = null
+    this.prune()
   }
 
   add(value: unknown): void {
     this.values++
     if (this.exactValues) {
-      this.exactValues.set(value, (this.exactValues.get(value) ?? 0) + 1)
-      if (this.exactValues.size > this.limit) {
-        this.exactSeen = this.exactValues.size
-        this.estimator = new DistinctEstimate()
-        for (const key of this.exactValues.keys()) this.estimator.add(key)
-        if (this.top) this.top = new Map([...this.exactValues].map(([k, c]) => [String(k), c]))
-        this.exactValues = null
-        this.prune()
-      }
+      const seen = this.exactValues.get(value)
+      this.exactValues.set(value, (seen ?? 0) + 1)
+      if (seen === undefined && typeof value === 'string') this.characters += value.length
+      if (this.exactValues.size > this.limit || this.characters > TEXT_CHARACTERS_LIMIT) this.toEstimate()
       return
     }
     this.estimator!.add(value)
@@ -196,13 +214,13 @@ export class DistinctCounter {
    * true count lies in with about 95 % confidence (two standard errors), held within the same sure bounds.
    */
   distinct(): DistinctResult {
-    if (this.exactValues) return { count: this.exactValues.size, exact: true, limit: this.limit }
+    if (this.exactValues) return { count: this.exactValues.size, exact: true, limit: this.exactLimit }
     const floor = this.exactSeen
     const ceiling = this.values
     const clamp = (n: number) => Math.min(ceiling, Math.max(floor, Math.round(n)))
     const estimate = this.estimator!.estimate()
     const spread = 2 * DISTINCT_STANDARD_ERROR * estimate
-    return { count: clamp(estimate), exact: false, limit: this.limit, low: clamp(estimate - spread), high: clamp(estimate + spread) }
+    return { count: clamp(estimate), exact: false, limit: this.exactLimit, low: clamp(estimate - spread), high: clamp(estimate + spread) }
   }
 
   topValues(n: number): { values: { value: string; count: number }[]; exact: boolean } {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { DistinctCounter } from '../../../src/core/profile/distinct'
+import { DistinctCounter, TEXT_CHARACTERS_LIMIT } from '../../../src/core/profile/distinct'
+import { exactDistinctLimit } from '../../../src/core/profile/columns'
 import { StreamingHistogram } from '../../../src/core/profile/histogram'
 
 /** Each bar holds exactly the values in its half-open range, and the bars hold every value. */
@@ -73,6 +74,31 @@ describe('distinct counter', () => {
       expect(d.low).toBeGreaterThanOrEqual(1001)
       expect(d.count).toBeLessThan(1001 * 1.03)
     }
+  })
+
+  it('long text turns to the estimate before its characters pass the limit, and says how many it counted exactly', () => {
+    const counter = new DistinctCounter(100_000, true)
+    const value = (i: number) => `${i}:${'x'.repeat(995)}`
+    const rows = 12_000
+    for (let i = 0; i < rows; i++) counter.add(value(i))
+    const d = counter.distinct()
+    expect(d.exact).toBe(false)
+    // About 1,000 characters a value: 4,000 of them fill the exact count.
+    expect(d.limit).toBeGreaterThan(TEXT_CHARACTERS_LIMIT / 1000 - 10)
+    expect(d.limit).toBeLessThanOrEqual(TEXT_CHARACTERS_LIMIT / 995)
+    expect(d.count).toBeGreaterThan(d.limit)
+    expect(d.count).toBeLessThanOrEqual(rows)
+    // Short text of the same count stays exact.
+    const short = new DistinctCounter(100_000, true)
+    for (let i = 0; i < rows; i++) short.add(`v${i}`)
+    expect(short.distinct()).toEqual({ count: rows, exact: true, limit: 100_000 })
+  })
+
+  it('counts fewer values exactly per column on a wide table, never under the floor', () => {
+    expect(exactDistinctLimit(1)).toBe(100_000)
+    expect(exactDistinctLimit(20)).toBe(100_000)
+    expect(exactDistinctLimit(40)).toBe(50_000)
+    expect(exactDistinctLimit(1000)).toBe(10_000)
   })
 
   it('gives a range that holds the true count (about 95 % of the time)', () => {
