@@ -109,7 +109,7 @@ export function deletionSources(raw: RawVersion[], version: number): DeletionSou
   let state = { del: 0, upd: 0, unknown: 0 }
   let estimated = false
   let previous: VersionTotals | undefined
-  for (const v of sorted) {
+  for (const [i, v] of sorted.entries()) {
     const d1 = num(v.metadata.total_deletion_file_rows)
     const r1 = num(v.metadata.total_data_file_rows)
     if (d1 === undefined || r1 === undefined) return undefined
@@ -137,7 +137,8 @@ export function deletionSources(raw: RawVersion[], version: number): DeletionSou
         state = { del, upd, unknown: d1 - del - upd }
         estimated = true
       }
-      if (v.version !== sorted[sorted.indexOf(v) - 1]!.version + 1 && marked !== 0) estimated = true
+      // Versions between were pruned: the step may hold several operations.
+      if (v.version !== sorted[i - 1]!.version + 1 && marked !== 0) estimated = true
     }
     seen.set(key(v.metadata), state)
     previous = v.metadata
