@@ -96,6 +96,15 @@ export interface TableStats {
   smallFragments: number
   /** Rows marked deleted (still on disk until compaction). */
   deletedRows?: number
+  /** Of `deletedRows`: rows that deletes removed (a merge-insert's deletes too). */
+  deletedByDeletes?: number
+  /**
+   * Of `deletedRows`: old copies of rows that updates rewrote (Lance writes an updated row anew and marks the old
+   * copy deleted). The rest of `deletedRows`, if any, was marked by versions no longer kept.
+   */
+  rewrittenByUpdates?: number
+  /** The split is estimated (a compaction purged part of the marks, or versions between were pruned); the total is exact. */
+  deletedSplitEstimated?: boolean
   /** Bytes of the table's data files (Lance's `total_files_size`, else `totalBytes`). */
   bytes: number
   indexes: number

@@ -3,6 +3,7 @@
  * the Indexes panel (create an index as a cancellable job, see it listed, drop it) and the Stats panel.
  */
 import { join } from 'node:path'
+import * as lancedb from '@lancedb/lancedb'
 import { test as base } from '@playwright/test'
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import { buildCatalog, sampleTable } from '../helpers/catalog'
@@ -135,6 +136,36 @@ test('shows stats and optimizes with a preview', async ({ page, catalog }) => {
   await expect(panel.getByRole('status')).toContainText('3 fragments → 1')
   await expect(panel).toContainText(/Fragments\s*1/)
   expect((await latestVersion(catalog.root)).rows).toBe(12)
+})
+
+test('Stats names rows removed by deletes and old copies of updated rows apart, not one "deleted rows" sum', async ({ page, catalog }) => {
+  // Another writer deletes 3 rows and updates 4 (Lance writes each updated row anew and marks its old copy deleted).
+  const db = await lancedb.connectNamespace('dir', { root: catalog.root })
+  const table = await db.openTable('orders', ['shop'])
+  await table.delete('id < 3')
+  // (Rows of fragments it keeps: an update of a whole fragment drops that fragment and marks nothing.)
+  await table.update({ where: 'id IN (5, 6, 9, 10)', valuesSql: { score: 'score + 1' } })
+  table.close()
+  db.close()
+
+  await openApp(page, catalog.harness)
+  await openTable(page, ['shop'], 'orders')
+  await page.getByRole('button', { name: 'Stats' }).click()
+  const panel = page.getByRole('complementary', { name: 'Stats' })
+  await expect(panel.getByRole('definition').first()).toHaveText('9')
+  await expect(panel).toContainText(/Rows removed by deletes\s*3/)
+  await expect(panel).toContainText(/Old copies of updated rows\s*4/)
+  await expect(panel.getByRole('note')).toHaveText('7 marked rows stay on disk until Optimize purges them.')
+  await expect(panel).not.toContainText('Deleted rows')
+  await screenshot(page, 'lifecycle-stats-deleted-rows')
+
+  await panel.getByRole('button', { name: 'Optimize…' }).click()
+  const confirm = page.getByRole('dialog', { name: 'Optimize table' })
+  await confirm.getByRole('button', { name: 'Optimize' }).click()
+  await expect(confirm).toBeHidden()
+  await expect(panel).toContainText(/Rows removed by deletes\s*0/)
+  await expect(panel).toContainText(/Old copies of updated rows\s*0/)
+  await expect(panel.getByRole('note')).toHaveCount(0)
 })
 
 test('the Read-only switch disables every write with the reason; a drop offers to switch it off', async ({ page, catalog }) => {

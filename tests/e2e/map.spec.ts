@@ -1,6 +1,6 @@
 import { copyFile, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Page } from '@playwright/test'
+import type { Page, Route } from '@playwright/test'
 import { Float64, Int32, Utf8, vectorFromArray } from 'apache-arrow'
 import { batchOf, float32Vectors, seededRandom, tableOf } from '../../src/core/arrow'
 import { buildCatalog } from '../helpers/catalog'
@@ -160,7 +160,20 @@ test('Map draws every row; hover shows it, a click selects it, Find similar rows
     [2, 2],
   ] as const)
     await page.mouse.move(now.x + x, now.y + y, { steps: 4 })
+  // The lasso's count held (a slow disk): until it answers, the table's rows on screen are named the previous result.
+  const heldCounts: Route[] = []
+  await page.route('**/api/tables/count', async (route) => {
+    if ((route.request().postDataJSON() as { view?: { rowSet?: string } }).view?.rowSet) heldCounts.push(route)
+    else await route.continue()
+  })
   await page.mouse.up()
+  const previous = page.getByRole('status', { name: 'Previous result' })
+  await expect(previous).toContainText(`the ${ROWS.toLocaleString('en-US')} rows shown are for the whole table. Waiting for the lasso’s ${(ROWS / 2).toLocaleString('en-US')} rows…`)
+  await expect(page.getByTestId('row-count-label')).toHaveText('Rows (previous result)')
+  await expect.poll(() => heldCounts.length).toBe(1)
+  await heldCounts[0]!.continue()
+  await page.unroute('**/api/tables/count')
+  await expect(previous).toHaveCount(0)
   // The grid shows exactly the cluster's rows: the count, and every row read through the view is of one side.
   const chip = page.getByRole('status', { name: 'Row set' })
   await expect(chip).toContainText(`lasso: ${(ROWS / 2).toLocaleString('en-US')} rows of version 1`)

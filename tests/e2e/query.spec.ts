@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import * as lancedb from '@lancedb/lancedb'
-import type { Page } from '@playwright/test'
+import type { Page, Route } from '@playwright/test'
 import { buildCatalog, sampleTable } from '../helpers/catalog'
 import { expect, gridCell, gridRow, makeTempDir, openApp, openTable, removeDir, screenshot, startHarness, test } from '../helpers/e2e'
 import type { Harness } from '../../src/harness/server'
@@ -80,6 +80,83 @@ test('filter: the count, aria-rowcount and the last row follow the predicate; a 
   // The recent filters remember the good one.
   await page.getByRole('button', { name: 'Recent filters' }).click()
   await expect(page.getByRole('option', { name: 'id % 1000 = 7 AND note IS NOT NULL' })).toBeVisible()
+})
+
+test('one answer per question: while a filter, sort or search runs or after it fails, the rows and count on screen are named the previous result', async ({ page }) => {
+  await openApp(page, harness)
+  const grid = await openTable(page, [], 'big')
+  const label = page.getByTestId('row-count-label')
+  const note = page.getByRole('status', { name: 'Previous result' })
+  const status = page.getByRole('status', { name: 'Table status' })
+  await applyFilter(page, 'id < 100')
+  await expect(rowCount(page)).toHaveText('100')
+  await expect(label).toHaveText('Matching rows')
+  await expect(note).toHaveCount(0)
+
+  // A refused filter: its message, and the rows of `id < 100` are said to be the previous result — header, note, status bar.
+  await applyFilter(page, 'no_such_column > 1')
+  await expect(page.getByRole('alert')).toBeVisible()
+  await expect(label).toHaveText('Matching rows (previous result)')
+  await expect(note).toContainText('the 100 rows shown are for the filter id < 100')
+  await expect(note).toContainText('The filter no_such_column > 1 could not be applied')
+  await expect(status).toContainText('of 100 (previous result)')
+  await expect(gridCell(grid, 0, 0)).toHaveText('0')
+  await screenshot(page, 'query-previous-result')
+  // Editing the box back to the filter on screen: the screen answers the box again.
+  await filterBox(page).fill('id < 100')
+  await expect(note).toHaveCount(0)
+  await expect(label).toHaveText('Matching rows')
+  await expect(status).not.toContainText('previous result')
+
+  // A filter still running (its count held, as a slow disk would): the old count is not its answer.
+  const held: Route[] = []
+  await page.route('**/api/tables/count', async (route) => {
+    const body = route.request().postDataJSON() as { view?: { filter?: string; search?: unknown } }
+    if (body.view?.filter === 'id < 50' || body.view?.search) held.push(route)
+    else await route.continue()
+  })
+  await applyFilter(page, 'id < 50')
+  await expect(note).toContainText('Waiting for the filter id < 50…')
+  await expect(label).toHaveText('Matching rows (previous result)')
+  await expect.poll(() => held.length).toBe(1)
+  await held.shift()!.continue()
+  await expect(rowCount(page)).toHaveText('50')
+  await expect(note).toHaveCount(0)
+  await expect(label).toHaveText('Matching rows')
+
+  // A text search running: the same.
+  const search = page.getByRole('searchbox', { name: 'Full-text search' })
+  await search.fill('row-7')
+  await search.press('Enter')
+  await expect(note).toContainText('Waiting for the search “row-7”…')
+  await expect(label).toHaveText('Matching rows (previous result)')
+  await expect.poll(() => held.length).toBe(1)
+  await held.shift()!.continue()
+  await expect(label).toHaveText('Search results')
+  await expect(note).toHaveCount(0)
+  await search.fill('')
+  await expect(label).toHaveText('Matching rows')
+  await page.unroute('**/api/tables/count')
+
+  // A sort refused (its first page fails): the header keeps the sort on screen and the rows are named the previous result.
+  await page.route('**/api/tables/page', async (route) => {
+    const body = route.request().postDataJSON() as { view?: { sort?: unknown } }
+    if (body.view?.sort) await route.fulfill({ json: { ok: false, error: { code: 'unavailable', message: 'The disk went away' } } })
+    else await route.continue()
+  })
+  const header = grid.getByRole('columnheader', { name: 'score' })
+  await header.click()
+  await expect(page.getByRole('alert')).toContainText('The disk went away')
+  await expect(header).toHaveAttribute('aria-sort', 'none')
+  await expect(note).toContainText('the 50 rows shown are for the filter id < 50')
+  await expect(note).toContainText('Sorting by score ascending could not be applied')
+  await expect(label).toHaveText('Matching rows (previous result)')
+  // A new question answered: one answer on screen again.
+  await page.unroute('**/api/tables/page')
+  await applyFilter(page, 'id < 10')
+  await expect(rowCount(page)).toHaveText('10')
+  await expect(note).toHaveCount(0)
+  await expect(label).toHaveText('Matching rows')
 })
 
 test('quick filters from a cell: filter to this value (int64 exact), exclude it, is null; Ctrl+F focuses the box', async ({ page }) => {

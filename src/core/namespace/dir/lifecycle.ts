@@ -2,7 +2,7 @@ import { Index, type Table as LanceTable } from '@lancedb/lancedb'
 import { columnNotFound } from '../errors'
 import { indexTypeOf } from '../indexTypes'
 import type { ColumnAlteration, IndexInfo, IndexSpec, NewColumn, OptimizeResult, TableStats, TagInfo, VersionInfo } from '../../../contract/lifecycle'
-import { versionInfos } from '../versions'
+import { splitOf, versionInfos } from '../versions'
 
 /**
  * The lifecycle operations on one open lancedb table (the `dir` client delegates here). Pure lancedb calls;
@@ -121,7 +121,7 @@ export async function tableStats(table: LanceTable): Promise<TableStats> {
     rows: stats.numRows,
     fragments: stats.fragmentStats.numFragments,
     smallFragments: stats.fragmentStats.numSmallFragments,
-    ...(deleted !== undefined && Number.isFinite(deleted) ? { deletedRows: deleted } : {}),
+    ...(deleted !== undefined && Number.isFinite(deleted) ? { deletedRows: deleted, ...splitOf(versions, version) } : {}),
     bytes: onDisk !== undefined && Number.isFinite(onDisk) ? onDisk : stats.totalBytes,
     indexes: stats.numIndices,
     version,

@@ -3,7 +3,7 @@ import type { ColumnAlteration, IndexInfo, IndexSpec, NewColumn, OptimizeResult,
 import type { CallOptions } from '../client'
 import { assertComponent, assertTableId, formatTableId, type TableId } from '../path'
 import type { RequestSpec } from './http'
-import { versionInfos } from '../versions'
+import { splitOf, versionInfos } from '../versions'
 
 export interface RestLifecycleDeps {
   json: <T>(options: CallOptions, spec: Omit<RequestSpec, 'signal'>) => Promise<T>
@@ -131,7 +131,7 @@ export class RestLifecycle {
       rows: s.num_rows,
       fragments: s.fragment_stats.num_fragments,
       smallFragments: s.fragment_stats.num_small_fragments,
-      ...(Number.isFinite(deleted) ? { deletedRows: deleted } : {}),
+      ...(Number.isFinite(deleted) ? { deletedRows: deleted, ...(latest ? splitOf(versions.versions.map((v) => ({ version: v.version, timestamp: v.timestamp_millis ?? 0, metadata: v.metadata ?? {} })), latest.version) : {}) } : {}),
       bytes: Number.isFinite(onDisk) ? onDisk : s.total_bytes,
       indexes: s.num_indices,
       version: latest?.version ?? 0,

@@ -7,12 +7,41 @@ import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { formatBytes, formatCount } from '../../lib/format'
 import { PanelFrame } from './PanelFrame'
 import { SchemaChanges } from './SchemaEditor'
-import type { FieldInfo } from '../../../contract'
+import type { FieldInfo, TableStats } from '../../../contract'
 import { useLoaded } from './useLoaded'
 
 const ref = (t: TableRef) => ({ connectionId: t.connectionId, namespace: [...t.namespace], name: t.name })
 
-/** Rows, fragments, deleted rows, size on disk; optimize with a preview and a confirmation. */
+/**
+ * The rows marked deleted, in the user's words: those deletes removed and the old copies updates rewrote (Lance
+ * writes an updated row anew and marks the old copy deleted), each named; all stay on disk until Optimize.
+ */
+function MarkedDeleted({ stats: s }: { stats: TableStats }) {
+  if (s.deletedRows === undefined) return <div><dt>Rows marked deleted</dt><dd>unknown</dd></div>
+  if (s.deletedByDeletes === undefined || s.rewrittenByUpdates === undefined) return <div><dt>Rows marked deleted</dt><dd>{formatCount(s.deletedRows)}</dd></div>
+  const about = s.deletedSplitEstimated ? '≈ ' : ''
+  const older = s.deletedRows - s.deletedByDeletes - s.rewrittenByUpdates
+  return (
+    <>
+      <div><dt>Rows removed by deletes</dt><dd>{about}{formatCount(s.deletedByDeletes)}</dd></div>
+      <div><dt>Old copies of updated rows</dt><dd>{about}{formatCount(s.rewrittenByUpdates)}</dd></div>
+      {older > 0 && <div><dt>Marked by versions no longer kept</dt><dd>{about}{formatCount(older)}</dd></div>}
+    </>
+  )
+}
+
+/** Where the marked rows are (on disk until Optimize), and whether their split is estimated. */
+function MarkedNote({ stats: s }: { stats: TableStats }) {
+  if (!s.deletedRows) return null
+  return (
+    <p className="muted small stats-note" role="note">
+      {formatCount(s.deletedRows)} marked {s.deletedRows === 1 ? 'row stays' : 'rows stay'} on disk until Optimize purges {s.deletedRows === 1 ? 'it' : 'them'}
+      {s.deletedSplitEstimated ? ' (the split is estimated: a compaction purged part of them, or versions between were removed)' : ''}.
+    </p>
+  )
+}
+
+/** Rows, fragments, rows marked deleted (by deletes, by updates), size on disk; optimize with a preview and a confirmation. */
 export function StatsPanel({ tableRef, fields, writeBlock, optimizeBlock = writeBlock, onSettled, onChanged, onClose }: { tableRef: TableRef; fields: readonly FieldInfo[]; writeBlock?: string; optimizeBlock?: string; onSettled?(): void; onChanged(): void; onClose(): void }) {
   const { loaded, refresh } = useLoaded('stats', tableRef, onSettled)
   const [prune, setPrune] = useState(false)
@@ -49,12 +78,13 @@ export function StatsPanel({ tableRef, fields, writeBlock, optimizeBlock = write
         <dl className="stats-list" aria-label="Table stats">
           <div><dt>Rows</dt><dd>{formatCount(s.rows)}</dd></div>
           <div><dt>Fragments</dt><dd>{formatCount(s.fragments)}{s.smallFragments > 0 ? ` (${formatCount(s.smallFragments)} small)` : ''}</dd></div>
-          <div><dt>Deleted rows</dt><dd>{s.deletedRows !== undefined ? formatCount(s.deletedRows) : 'unknown'}</dd></div>
+          <MarkedDeleted stats={s} />
           <div><dt>Size on disk</dt><dd>{formatBytes(s.bytes)}</dd></div>
           <div><dt>Indexes</dt><dd>{formatCount(s.indexes)}</dd></div>
           <div><dt>Versions</dt><dd>{formatCount(s.versions)}</dd></div>
         </dl>
       )}
+      {s && <MarkedNote stats={s} />}
       {s && (
         <div className="panel-form" role="group" aria-label="Optimize">
           <div className="panel-form-title">Optimize</div>

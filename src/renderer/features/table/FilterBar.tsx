@@ -21,6 +21,8 @@ export const FilterBar = forwardRef<
     onApply: (filter: string) => void
     error: AppErrorData | null
     onEdit: () => void
+    /** The box says what the screen shows again (edited back, or emptied with nothing applied): a refused question is dropped. */
+    onSettle?: () => void
     applying: boolean
     recent: string[]
     /** Columns with an FTS index; the search box shows only when there are some. */
@@ -36,7 +38,7 @@ export const FilterBar = forwardRef<
     /** Back to the whole table (the filter, if any, stays). Escape in an empty box does it too. */
     onClearRowSet?: () => void
   }
->(function FilterBar({ filter, onApply, error, onEdit, applying, recent, ftsColumns, textQuery, onTextSearch, disabledReason, hints, rowSet, onClearRowSet }, ref) {
+>(function FilterBar({ filter, onApply, error, onEdit, applying, recent, ftsColumns, textQuery, onTextSearch, disabledReason, hints, rowSet, onClearRowSet, onSettle }, ref) {
   const [draft, setDraft] = useState(filter)
   const [search, setSearch] = useState(textQuery)
   const [recentOpen, setRecentOpen] = useState(false)
@@ -61,7 +63,7 @@ export const FilterBar = forwardRef<
       setDraft('')
       if (filter !== '') onApply('')
       else if (rowSet) onClearRowSet?.()
-      else onEdit()
+      else (onSettle ?? onEdit)()
     } else if (event.key === 'ArrowDown' && recent.length > 0) {
       event.preventDefault()
       setRecentOpen(true)
@@ -101,7 +103,8 @@ export const FilterBar = forwardRef<
           aria-describedby={[error ? errorId : '', shownHints.length > 0 ? hintId : ''].join(' ').trim() || undefined}
           onChange={(event) => {
             setDraft(event.target.value)
-            if (error) onEdit()
+            if (event.target.value.trim() === filter) onSettle?.()
+            else if (error) onEdit()
             // An emptied box clears the filter.
             if (event.target.value.trim() === '' && filter !== '') onApply('')
           }}

@@ -44,14 +44,15 @@ export function useGridStatusStore(): GridStatusStore {
   return store
 }
 
-/** The table view's footer: "Rows a–b of n", the active cell, and a spinner while rows load. */
-export const GridStatusBar = memo(function GridStatusBar({ store, count, ready }: { store: GridStatusStore; count: number; ready: boolean }) {
+/** The table view's footer: "Rows a–b of n" (marked "previous result" while a newer view runs or was refused), the active cell, and a spinner while rows load. */
+export const GridStatusBar = memo(function GridStatusBar({ store, count, ready, stale = false }: { store: GridStatusStore; count: number; ready: boolean; stale?: boolean }) {
   const status = useSyncExternalStore(store.subscribe, store.get)
   return (
     <footer className="status-bar" role="status" aria-label="Table status">
       {ready && status && count > 0 && (
         <span>
           Rows {formatCount(status.first + 1)}–{formatCount(status.end)} of {formatCount(count)}
+          {stale && ' (previous result)'}
         </span>
       )}
       {ready && status?.active && (

@@ -80,9 +80,10 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
         </div>
         <dl className="table-facts">
           <div>
-            <dt data-testid="row-count-label">{q.countLabel}</dt>
+            <dt data-testid="row-count-label">{q.stale ? `${q.countLabel} (previous result)` : q.countLabel}</dt>
             <dd
               data-testid="row-count"
+              className={q.stale ? 'stale-count' : undefined}
               title={
                 q.narrowed && info
                   ? q.gridProps.view.search
@@ -146,7 +147,8 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
           <Gallery tableRef={tableRef} rowCount={q.count} fields={q.fields} view={q.gridProps.view} viewKey={q.gridProps.viewKey} columns={gallery.columns} onStatus={status.report} onClose={() => gallery.setOpen(false)} />
         )}
         {info && (
-          <div className="grid-host" hidden={gallery.open}>
+          // Dimmed while the rows answer an earlier question (the note above says which); a class, not a grid render.
+          <div className={q.stale ? 'grid-host grid-stale' : 'grid-host'} hidden={gallery.open}>
             <DataGrid
               // One grid per description read (a reload, a write) and version: a filter or sort is a new view of the
               // same grid (it resets itself).
@@ -191,7 +193,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
         )}
         <LifecyclePanelView lifecycle={lifecycle} tableRef={latestRef} fields={info?.schema ?? []} writeBlock={writeBlock} onChanged={reload} />
       </div>
-      <GridStatusBar store={status} count={q.count} ready={info !== null} />
+      <GridStatusBar store={status} count={q.count} ready={info !== null} stale={q.stale} />
       {q.overlays}
     </section>
   )

@@ -9,6 +9,7 @@ import { recentFilters, rememberFilter } from './recentFilters'
 import { SimilarPanel, VectorPasteDialog } from './SimilarPanel'
 import { andFilter, quickFilterPredicate, type QuickFilter } from '../../lib/sql'
 import { useTableView } from './useTableView'
+import { PreviousResultNote } from './previousResult'
 import { formatCount } from '../../lib/format'
 import { call } from '../../api'
 
@@ -187,6 +188,7 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
         onApply={(f) => void applyFilter(f)}
         error={tv.error}
         onEdit={tv.clearError}
+        onSettle={tv.settle}
         applying={tv.applying}
         recent={recent}
         ftsColumns={refused('table.textSearch') ? [] : ftsColumns}
@@ -195,6 +197,7 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
         textQuery={search?.kind === 'fts' ? search.query : ''}
         onTextSearch={(query) => void apply({ ...choice, search: query ? { kind: 'fts', query, k: TEXT_SEARCH_K } : undefined })}
       />
+      {tv.pending && <PreviousResultNote pending={tv.pending} shown={choice} count={tv.count} />}
       {search && !tv.applying && (
         <div className="search-count" role="status" aria-label="Search count" data-testid="search-count">
           {search.kind === 'fts' ? (
@@ -268,6 +271,8 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
     narrowed: !!search || !!choice.filter || !!keys || !!choice.rowSet,
     /** What the count counts ("Rows", "Matching rows", "Search results", "Nearest rows"). */
     countLabel: countLabelOf(choice),
+    /** A newer question runs or was refused: the count and rows on screen are the previous result (said in words). */
+    stale: tv.pending !== null,
     fields,
     /** The filter as chosen (the Filter rows box shows it). */
     filter: choice.filter,

@@ -19,6 +19,15 @@ export interface ViewChoice {
   rowSet?: RowSetInfo
 }
 
+/**
+ * A question asked but not answered: still running (shown only after the spinner's delay) or refused. While there
+ * is one, what the grid and the header show answers the *previous* question, and the view says so in words.
+ */
+export interface PendingView {
+  choice: ViewChoice
+  state: 'running' | 'failed'
+}
+
 export interface TableViewState {
   /** The view every read uses: the described version plus the user's choice. */
   view: TableViewSpec
@@ -30,9 +39,13 @@ export interface TableViewState {
   /** Why the last change was refused (a bad predicate: Lance's message). The view stays as it was. */
   error: AppErrorData | null
   applying: boolean
+  /** The newer question the screen does not answer (running or refused); null when the screen answers the last one asked. */
+  pending: PendingView | null
   /** Try a new choice: count and first page first; only when both succeed does the grid switch. */
   apply(next: ViewChoice | ((latest: ViewChoice) => ViewChoice)): Promise<boolean>
   clearError(): void
+  /** The user went back to the question on screen (the filter box says what is shown again): no refused question remains. */
+  settle(): void
   /** The table's latest version, when newer than the view's. */
   newerVersion: number | null
 }
@@ -54,6 +67,7 @@ export function useTableView(ref: TableRef, info: TableInfo | null, keys?: Table
   const choice = useMemo(() => (chosen.rowSet && version !== undefined && chosen.rowSet.version !== version ? { ...chosen, rowSet: undefined } : chosen), [chosen, version])
   const [error, setError] = useState<AppErrorData | null>(null)
   const [applying, setApplying] = useState(false)
+  const [pending, setPending] = useState<PendingView | null>(null)
 
   const view = useMemo<TableViewSpec>(
     () => ({
@@ -111,7 +125,11 @@ export function useTableView(ref: TableRef, info: TableInfo | null, keys?: Table
         ...(next.rowSet && next.rowSet.version === version ? { rowSet: next.rowSet.id } : {}),
       }
       // Not at once: that render would compete for the CPU with the host's work on the two requests.
-      const spinner = setTimeout(() => setApplying(true), SPINNER_DELAY_MS)
+      // The same render marks what is on screen as the previous result (one render for both).
+      const spinner = setTimeout(() => {
+        setApplying(true)
+        setPending({ choice: next, state: 'running' })
+      }, SPINNER_DELAY_MS)
       try {
         // Page 0 and the count (when it can differ) together, in this event: a bad predicate fails here, before
         // the grid changes. The page is asked for first: its rows are what the user waits to see.
@@ -120,12 +138,15 @@ export function useTableView(ref: TableRef, info: TableInfo | null, keys?: Table
         if (requested.current.seq !== seq) return false
         setChoice(next)
         setError(null)
+        setPending(null)
         return true
       } catch (e) {
         if (requested.current.seq !== seq) return false
         // Refused: the next step starts again from the view on screen.
         requested.current = { choice: before.choice, seq }
         setError(errorData(e))
+        // The rows and count on screen stay, marked as the previous result: they do not answer this question.
+        setPending({ choice: next, state: 'failed' })
         return false
       } finally {
         clearTimeout(spinner)
@@ -136,6 +157,10 @@ export function useTableView(ref: TableRef, info: TableInfo | null, keys?: Table
   )
 
   const clearError = useCallback(() => setError(null), [])
+  const settle = useCallback(() => {
+    setError(null)
+    setPending((current) => (current?.state === 'failed' ? null : current))
+  }, [])
 
-  return { view, choice, count, viewKey, error, applying, apply, clearError, newerVersion }
+  return { view, choice, count, viewKey, error, applying, pending, apply, clearError, settle, newerVersion }
 }
