@@ -81,6 +81,8 @@ export interface ImportConversion {
   column: string
   from: string
   to: string
+  /** What the conversion keeps, in words (a timestamp zone normalised to UTC: where the file's zone went). */
+  note?: string
 }
 
 /** A column of a text file (CSV, JSON) as inferred from its first rows, and what it can be changed to. */

@@ -13,7 +13,7 @@ import { IMAGE_ROWS } from '../../src/core/demo/tables'
 import { buildCatalog, ensureDemoCatalog, sampleTable } from '../helpers/catalog'
 import { gridCell } from '../helpers/e2e'
 import { readAnswerProbe, startAnswerProbe, watchProcessTree } from '../helpers/hostWatch'
-import { hostileFiles } from '../fixtures/import/hostile'
+import { ABORTING_READER_ENV, hostileFiles, setEnv } from '../fixtures/import/hostile'
 import type { DesktopApp, LaunchOptions, Launcher } from './app'
 
 /**
@@ -484,7 +484,10 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       test.setTimeout(300_000)
       const root = await buildCatalog(join(work, 'catalog'), { namespaces: [['lab']], tables: [{ namespace: ['lab'], name: 'existing', rows: 5 }] })
       const files = await hostileFiles(await mkdtemp(join(work, 'files-')))
-      const app = await launch()
+      // The zoned Parquet file imports now; with polars' zone check back on it aborts its reader (hostile.ts). The
+      // app's main, its catalog host and their readers inherit this process's environment.
+      const restoreEnv = setEnv(ABORTING_READER_ENV)
+      const app = await launch().finally(restoreEnv)
       const page = await openCatalog(app, root)
       const lab = treeItem(page, 'lab')
       const host = await app.hostPid()

@@ -11,6 +11,7 @@ import { buildCatalog } from '../helpers/catalog'
 import { expect, makeTempDir, openApp, removeDir, screenshot, startHarness, treeItem } from '../helpers/e2e'
 import type { Harness } from '../../src/harness/server'
 import { writeZonedParquet } from '../fixtures/import/zoned'
+import { ABORTING_READER_ENV, setEnv } from '../fixtures/import/hostile'
 import { dropFiles } from './drop'
 
 interface Fixture {
@@ -24,9 +25,12 @@ const test = base.extend<{ catalog: Fixture }>({
     const dir = await makeTempDir('lcb-e2e-isolation-')
     const root = join(dir, 'catalog')
     await buildCatalog(root, { namespaces: [['lab']], tables: [{ namespace: ['lab'], name: 'existing', rows: 5 }] })
+    // The zoned Parquet file imports now; with polars' zone check back on it aborts its reader (hostile.ts).
+    const restoreEnv = setEnv(ABORTING_READER_ENV)
     const harness = await startHarness({ root })
     await use({ dir, harness })
     await harness.close()
+    restoreEnv()
     await removeDir(dir)
   },
 })

@@ -16,6 +16,7 @@ import { CatalogService, MemoryRecentsStore, type ServiceOptions } from '../../.
 import { bundleScript } from '../../helpers/bundle'
 import { until } from '../../helpers/processes'
 import { writeZonedParquet } from '../../fixtures/import/zoned'
+import { ABORTING_READER_ENV, setEnv } from '../../fixtures/import/hostile'
 import { stagedLeftovers } from './helpers'
 
 let dir: string
@@ -23,6 +24,7 @@ let catalog: string
 const services: CatalogService[] = []
 let service: CatalogService
 let connectionId: string
+let restoreEnv: () => void
 
 /** A service over the test catalog, with the given reader options (each its own session, as a restarted app). */
 async function open(readers?: ServiceOptions['readers']): Promise<{ service: CatalogService; connectionId: string }> {
@@ -33,6 +35,8 @@ async function open(readers?: ServiceOptions['readers']): Promise<{ service: Cat
 }
 
 beforeAll(async () => {
+  // The zoned Parquet file imports now; with polars' zone check back on it aborts its reader, as these tests need.
+  restoreEnv = setEnv(ABORTING_READER_ENV)
   dir = await mkdtemp(join(tmpdir(), 'lcb-isolation-'))
   catalog = join(dir, 'catalog')
   const created = await connectNamespace('dir', { root: catalog, create: 'true' })
@@ -46,6 +50,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
+  restoreEnv()
   for (const s of services) await s.closeAll()
   await rm(dir, { recursive: true, force: true })
 })

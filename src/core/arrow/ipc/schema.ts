@@ -21,6 +21,7 @@ import {
   Timestamp,
   Utf8,
 } from 'apache-arrow'
+import { normalisedZone, withOriginalZone, zoneNote } from '../zones'
 import { fbSchema, TYPE_BINARY_VIEW, TYPE_LARGE_LIST_VIEW, TYPE_LIST_VIEW, TYPE_UTF8_VIEW, type FbField, type FbSchema } from './fb'
 
 /**
@@ -37,6 +38,8 @@ export interface Conversion {
   column: string
   from: string
   to: string
+  /** What the conversion keeps, in words (a normalised zone: where the file's zone went). */
+  note?: string
 }
 
 export interface DecodedSchema {
@@ -59,10 +62,14 @@ export function decodeSchema(fb: FbSchema): DecodedSchema {
   for (let i = 0; i < fb.fieldsLength(); i++) {
     const f = fb.fields(i)
     if (!f) throw new Error(`schema field ${i + 1} is missing`)
-    const { field, layout, source } = decodeField(f, f.name() ?? '', out, 0)
+    const zones: string[] = []
+    const { field, layout, source } = decodeField(f, f.name() ?? '', out, 0, zones)
     // One entry per column, with its whole source and written types (nested views included).
     const written = DataType.isDictionary(field.type) ? field.type.dictionary : field.type
-    if (source !== readable(written)) out.conversions.push({ column: field.name, from: source, to: readable(written) })
+    if (source !== readable(written)) {
+      const note = zones.length > 0 ? zoneNote([...new Set(zones)].join(', ')) : undefined
+      out.conversions.push({ column: field.name, from: source, to: readable(written), ...(note ? { note } : {}) })
+    }
     fields.push(field)
     out.layouts.push(layout)
   }
@@ -86,16 +93,18 @@ interface Decoded {
   source: string
 }
 
-function decodeField(f: FbField, path: string, out: DecodedSchema, depth: number): Decoded {
+/** `zones`: the zones normalised to UTC in this column (nested fields included), for the conversion's note. */
+function decodeField(f: FbField, path: string, out: DecodedSchema, depth: number, zones: string[]): Decoded {
   if (depth > 64) throw new Error('its schema nests deeper than 64 levels')
   const name = f.name() ?? ''
   const children: Decoded[] = []
   for (let i = 0; i < f.childrenLength(); i++) {
     const c = f.children(i)
     if (!c) throw new Error(`a child of column "${path}" is missing`)
-    children.push(decodeField(c, `${path}.${c.name() ?? ''}`, out, depth + 1))
+    children.push(decodeField(c, `${path}.${c.name() ?? ''}`, out, depth + 1, zones))
   }
-  const { type, layout, source: typeSource } = decodeType(f, path, children, out)
+  const { type, layout, source: typeSource, zone } = decodeType(f, path, children, out)
+  if (zone !== undefined) zones.push(zone)
   let source = typeSource ?? readable(type)
   let fieldType: DataType = type
   const encoding = f.dictionary()
@@ -109,7 +118,8 @@ function decodeField(f: FbField, path: string, out: DecodedSchema, depth: number
     fieldLayout = { kind: 'plain', buffers: 2, children: [] }
     source = `Dictionary<${source}>`
   }
-  return { field: new Field(name, fieldType, f.nullable(), metadata(f)), layout: fieldLayout, source }
+  const field = new Field(name, fieldType, f.nullable(), metadata(f))
+  return { field: zone !== undefined ? withOriginalZone(field, zone) : field, layout: fieldLayout, source }
 }
 
 const plain = (buffers: number, children: Layout[] = []): Layout => ({ kind: 'plain', buffers, children })
@@ -119,7 +129,7 @@ function decodeType(
   path: string,
   children: Decoded[],
   out: DecodedSchema,
-): { type: DataType; layout: Layout; source?: string } {
+): { type: DataType; layout: Layout; source?: string; zone?: string } {
   const t = f.typeType() as number
   const kids = children.map((c) => c.layout)
   const sources = children.map((c) => c.source)
@@ -173,7 +183,11 @@ function decodeType(
     }
     case T.Timestamp: {
       const x = f.type(new fbSchema.Timestamp()) as InstanceType<typeof fbSchema.Timestamp>
-      return { type: new Timestamp(x.unit() as number, x.timezone()), layout: plain(2) }
+      const type = new Timestamp(x.unit() as number, x.timezone())
+      // A zone Lance or the app's readers cannot take becomes UTC: the values are the same instants (an Arrow
+      // timestamp counts from the epoch in UTC whatever its zone), so only the type changes, not the buffers.
+      const utc = normalisedZone(type)
+      return utc ? { type: utc, layout: plain(2), source: readable(type), zone: type.timezone! } : { type, layout: plain(2) }
     }
     case T.Interval: {
       const x = f.type(new fbSchema.Interval()) as InstanceType<typeof fbSchema.Interval>

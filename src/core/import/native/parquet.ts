@@ -1,4 +1,5 @@
-import { RecordBatch, type Schema } from 'apache-arrow'
+import { DataType, RecordBatch, type Schema } from 'apache-arrow'
+import { batchFromData } from '../build'
 import { throwIfAborted } from '../readers/errors'
 import { NativeTypeMismatch, loadPolars, nativeRows, sinkBatches } from './polars'
 
@@ -13,16 +14,40 @@ export function nativeParquetBatches(path: string, schema: Schema, signal?: Abor
   const pl = loadPolars()
   if (!pl) return null
   return (async function* () {
-    const types = schema.fields.map((f) => String(f.type))
-    const names = schema.fields.map((f) => f.name)
     for await (const batch of sinkBatches(pl.scanParquet(path))) {
       throwIfAborted(signal)
-      const got = batch.schema.fields
-      if (got.length !== types.length || got.some((f, i) => f.name !== names[i] || String(f.type) !== types[i])) {
-        throw new NativeTypeMismatch(`polars decoded the columns as ${got.map((f) => `${f.name}: ${String(f.type)}`).join(', ')}`)
-      }
+      const same = asSchema(batch, schema)
+      if (!same) throw new NativeTypeMismatch(`polars decoded the columns as ${batch.schema.fields.map((f) => `${f.name}: ${String(f.type)}`).join(', ')}`)
       nativeRows.parquet += batch.numRows
-      yield new RecordBatch(schema, batch.data)
+      yield same
     }
   })()
+}
+
+/**
+ * The batch under `schema` when its columns are the schema's (names and types), else null. A timestamp decoded with
+ * the zone the file declared where the schema normalised it to UTC counts as the same: the values are the same
+ * instants, only the label differs (its data is relabelled, the buffers kept).
+ */
+export function asSchema(batch: RecordBatch, schema: Schema): RecordBatch | null {
+  const got = batch.schema.fields
+  if (got.length !== schema.fields.length) return null
+  let relabel = false
+  for (let i = 0; i < got.length; i++) {
+    const want = schema.fields[i]!
+    if (got[i]!.name !== want.name) return null
+    if (String(got[i]!.type) === String(want.type)) continue
+    if (!zoneOnly(got[i]!.type, want.type)) return null
+    relabel = true
+  }
+  if (!relabel) return new RecordBatch(schema, batch.data)
+  const children = batch.data.children.map((child, i) => {
+    const type = schema.fields[i]!.type
+    return String(child.type) === String(type) ? child : child.clone(type)
+  })
+  return batchFromData(schema, children, batch.numRows)
+}
+
+function zoneOnly(got: DataType, want: DataType): boolean {
+  return DataType.isTimestamp(got) && DataType.isTimestamp(want) && got.unit === want.unit && Boolean(got.timezone) && Boolean(want.timezone)
 }

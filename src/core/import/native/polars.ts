@@ -67,8 +67,17 @@ const POLARS_MEMORY_BOUNDS: Record<string, string> = {
   POLARS_ROW_GROUP_PREFETCH_SIZE: '1',
 }
 
+/**
+ * polars checks a timestamp's zone (from a Parquet file's Arrow schema) against its zone database and, on one it does
+ * not know (`+05:30`, `+0530`, `UTC+01`, `Mars/Olympus`), panics in a function that cannot unwind: the whole process
+ * aborts. Import never asks polars to compute in a zone: it only hands the instants on (the zone is the Parquet
+ * reader's to keep or normalise to UTC, readers/parquet.ts), so the check is turned off and such files stay on the
+ * native path. A value set in the environment is kept (`0` turns the check, and the abort, back on).
+ */
+const POLARS_ZONES: Record<string, string> = { POLARS_IGNORE_TIMEZONE_PARSE_ERROR: '1' }
+
 function boundPolarsMemory(): void {
-  for (const [name, value] of Object.entries(POLARS_MEMORY_BOUNDS)) process.env[name] ??= value
+  for (const [name, value] of Object.entries({ ...POLARS_MEMORY_BOUNDS, ...POLARS_ZONES })) process.env[name] ??= value
 }
 
 /**

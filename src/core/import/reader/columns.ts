@@ -1,4 +1,5 @@
-import { DataType, MessageReader, type Field } from 'apache-arrow'
+import { DataType, type Field } from 'apache-arrow'
+import { arrowZones } from '../readers/parquet'
 import { typeName } from '../schema'
 import type { BatchSource } from '../source'
 import type { ColumnNote } from './protocol'
@@ -28,16 +29,5 @@ export async function columnNotes(source: BatchSource, path: string): Promise<Co
 /** Column (dotted path) → timestamp zone, from a Parquet file's `ARROW:schema` metadata. */
 async function parquetArrowZones(path: string): Promise<Map<string, string>> {
   const { asyncBufferFromFile, parquetMetadataAsync } = await import('hyparquet')
-  const metadata = await parquetMetadataAsync(await asyncBufferFromFile(path))
-  const value = metadata.key_value_metadata?.find((entry) => entry.key === 'ARROW:schema')?.value
-  const zones = new Map<string, string>()
-  if (!value) return zones
-  const schema = new MessageReader(Buffer.from(value, 'base64')).readSchema()
-  const walk = (field: Field, prefix: string) => {
-    const name = prefix + field.name
-    if (DataType.isTimestamp(field.type) && field.type.timezone) zones.set(name, field.type.timezone)
-    if (DataType.isStruct(field.type)) for (const child of field.type.children) walk(child, `${name}.`)
-  }
-  for (const field of schema?.fields ?? []) walk(field, '')
-  return zones
+  return arrowZones(await parquetMetadataAsync(await asyncBufferFromFile(path)))
 }

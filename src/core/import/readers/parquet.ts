@@ -24,6 +24,7 @@ import {
   Uint8,
   Utf8,
   RecordBatch,
+  MessageReader,
   tableFromIPC,
 } from 'apache-arrow'
 import { Worker } from 'node:worker_threads'
@@ -35,8 +36,10 @@ import { DEFAULT_BATCH_ROWS, type BatchSource, type OpenOptions } from '../sourc
 import { initZstd } from '../../arrow/ipc/codecs'
 import { parquetCompressors } from './compressors'
 import { corrupt, throwIfAborted } from './errors'
-import { NativeTypeMismatch, nativeParquetBatches } from '../native/parquet'
+import { NativeTypeMismatch, asSchema, nativeParquetBatches } from '../native/parquet'
 import { noteNativeDeclined } from '../native/polars'
+import { keepsZone, withOriginalZone, zoneNote } from '../../arrow/zones'
+import { readable } from '../../arrow/ipc/schema'
 
 // hyparquet is ESM-only; load it lazily so this CommonJS project can use it (dynamic import works from CJS).
 type Hyparquet = typeof import('hyparquet')
@@ -98,7 +101,15 @@ export async function openParquet(path: string, options: OpenOptions): Promise<B
   } catch (error) {
     throw corrupt(fileName, 'Parquet file', error)
   }
-  const schema = new Schema(tree.children.map((child) => fieldOf(child, fileName)))
+  // The zones the file's writer declared (Parquet itself only says "adjusted to UTC"): kept when Lance and the app's
+  // readers take them, else normalised to UTC (the same instants) with the zone in the field's metadata.
+  const zones = arrowZones(metadata)
+  const normalised = new Map<string, string>()
+  const schema = new Schema(tree.children.map((child) => fieldOf(child, fileName, zones, normalised)))
+  const conversions = [...normalised].map(([column, zone]) => {
+    const to = fieldAt(schema, column)?.type as Timestamp
+    return { column, from: readable(new Timestamp(to.unit, zone)), to: readable(to), note: zoneNote(zone) }
+  })
   const rawMetadata = withRawDecimals(metadata)
   const names = schema.fields.map((f) => f.name)
   const rowCount = Number(metadata.num_rows)
@@ -110,6 +121,7 @@ export async function openParquet(path: string, options: OpenOptions): Promise<B
     schema,
     size,
     rowCount,
+    ...(conversions.length > 0 ? { conversions } : {}),
     bytesRead: () => Math.min(read, size),
     async *batches() {
       // polars (native threads) where it is here, else parquet-wasm; hyparquet (pure JS) takes over when either
@@ -310,11 +322,9 @@ async function openWasmReader(path: string): Promise<{ batches(schema: Schema, s
         const batches = tableFromIPC(message.ipc).batches
         w.postMessage('next')
         for (const batch of batches) {
-          const types = batch.schema.fields.map((f) => String(f.type))
-          if (types.length !== schema.fields.length || schema.fields.some((f, i) => String(f.type) !== types[i])) {
-            throw new Error(`arrow-rs decoded the columns as ${types.join(', ')}`)
-          }
-          yield new RecordBatch(schema, batch.data)
+          const same = asSchema(batch, schema)
+          if (!same) throw new Error(`arrow-rs decoded the columns as ${batch.schema.fields.map((f) => String(f.type)).join(', ')}`)
+          yield same
         }
       }
     },
@@ -389,13 +399,46 @@ function withRawDecimals(metadata: FileMetaData): FileMetaData {
   }
 }
 
-function fieldOf(node: SchemaTree, fileName: string): Field {
-  const el = node.element
-  const nullable = el.repetition_type !== 'REQUIRED'
-  return new Field(el.name, typeOf(node, fileName), nullable)
+/** Column (dotted path, through structs) → timestamp zone, from a Parquet file's `ARROW:schema` metadata. */
+export function arrowZones(metadata: FileMetaData): Map<string, string> {
+  const value = metadata.key_value_metadata?.find((entry) => entry.key === 'ARROW:schema')?.value
+  const zones = new Map<string, string>()
+  if (!value) return zones
+  let schema: Schema | null
+  try {
+    schema = new MessageReader(Buffer.from(value, 'base64')).readSchema() ?? null
+  } catch {
+    return zones // an unreadable Arrow schema: the Parquet schema alone is read, as polars would
+  }
+  const walk = (field: Field, prefix: string) => {
+    const name = prefix + field.name
+    if (DataType.isTimestamp(field.type) && field.type.timezone) zones.set(name, field.type.timezone)
+    if (DataType.isStruct(field.type)) for (const child of field.type.children) walk(child, `${name}.`)
+  }
+  for (const field of schema?.fields ?? []) walk(field, '')
+  return zones
 }
 
-function typeOf(node: SchemaTree, fileName: string): DataType {
+function fieldAt(schema: Schema, path: string): Field | undefined {
+  let fields = schema.fields
+  let found: Field | undefined
+  for (const part of path.split('.')) {
+    found = fields.find((f) => f.name === part)
+    fields = found && DataType.isStruct(found.type) ? found.type.children : []
+  }
+  return found
+}
+
+/** `zones`: the file's declared timestamp zones by column path; `normalised` gets those written as UTC instead. */
+function fieldOf(node: SchemaTree, fileName: string, zones: Map<string, string>, normalised: Map<string, string>): Field {
+  const el = node.element
+  const nullable = el.repetition_type !== 'REQUIRED'
+  const field = new Field(el.name, typeOf(node, fileName, zones, normalised), nullable)
+  const zone = normalised.get(node.path.join('.'))
+  return zone !== undefined ? withOriginalZone(field, zone) : field
+}
+
+function typeOf(node: SchemaTree, fileName: string, zones: Map<string, string>, normalised: Map<string, string>): DataType {
   const el = node.element
   const logical = el.logical_type?.type
   const converted = el.converted_type
@@ -412,15 +455,20 @@ function typeOf(node: SchemaTree, fileName: string): DataType {
         repeated.children.length === 1 && repeated.element.name !== 'array' && !repeated.element.name.endsWith('_tuple')
           ? repeated.children[0]!
           : repeated
-      const itemType = element === repeated && repeated.children.length === 0 ? primitive(repeated, unsupported) : typeOf(element, fileName)
+      const itemType = element === repeated && repeated.children.length === 0 ? primitive(repeated, unsupported) : typeOf(element, fileName, new Map(), normalised)
       return new List(new Field('item', itemType, true))
     }
-    const fields = node.children.map((c) => fieldOf(c, fileName))
+    const fields = node.children.map((c) => fieldOf(c, fileName, zones, normalised))
     if (el.repetition_type === 'REPEATED') return new List(new Field('item', new Struct(fields), true))
     return new Struct(fields)
   }
-  const type = primitive(node, unsupported)
+  let type = primitive(node, unsupported)
   if (el.repetition_type === 'REPEATED') return new List(new Field('item', type, true))
+  const zone = zones.get(node.path.join('.'))
+  if (DataType.isTimestamp(type) && type.timezone === 'UTC' && zone !== undefined && zone !== 'UTC') {
+    if (keepsZone(zone)) type = new Timestamp(type.unit, zone)
+    else normalised.set(node.path.join('.'), zone)
+  }
   return type
 }
 

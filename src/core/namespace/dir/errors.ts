@@ -1,4 +1,5 @@
 import { AppError } from '../../../contract'
+import { isLancePanic, lancePanicError } from '../../errors'
 import { formatNamespace, formatTableId, type NamespacePath, type TableId } from '../path'
 
 /** What the failed call was about, so the message can name it. */
@@ -48,6 +49,7 @@ export function fromLanceError(error: unknown, context: ErrorContext = {}): AppE
   if (/LanceError\((IO|Corrupt)|Corrupt file|does not have sufficient data|Invalid range .* for object|Object at location .* not found|Invalid (protobuf|flatbuffer)|decode/i.test(text)) {
     return make('corrupt', `${table} is damaged: its files cannot be read`, DAMAGE_HINT)
   }
+  if (isLancePanic(text)) return lancePanicError(err, context.table ? `table ${formatTableId(context.table)}` : 'the catalog')
   return make('internal', `Unexpected error from Lance: ${firstLine(text)}`)
 }
 

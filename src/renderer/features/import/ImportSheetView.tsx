@@ -250,6 +250,7 @@ export function ImportSheetView({ titleId, item, total, connections, upload, sou
                     <code className="import-field-type">
                       {c.from} → {c.to}
                     </code>
+                    {c.note && <span className="muted small">{c.note}</span>}
                   </li>
                 ))}
               </ul>
