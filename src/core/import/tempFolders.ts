@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { lstat, mkdtemp, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isAlive } from '../namespace/dir/journal'
+import { procStat } from '../procStat'
 
 /**
  * Temp folders that name their owner: `<prefix><pid>-<start>-XXXXXX`, where `<start>` is when that process started
@@ -20,15 +20,11 @@ export const TEMP_PREFIXES = {
   exports: 'lcb-exports-',
 } as const
 
-/** Linux's clock tick (USER_HZ), 100 on every architecture Node runs on. */
-const TICKS_PER_SECOND = 100
 /**
  * How far apart two readings of one process's start may be when they are wall-clock times (the `m` form): ps gives
  * the elapsed time to the second, and our own reading (now − uptime) is taken a moment after the start.
  */
 const START_SLACK_MS = 3000
-/** The boot time from /proc/stat (read once, before {@link PROCESS_START} needs it). */
-let bootTimeMs: number | null | undefined
 
 /**
  * A process's start as written in folder names:
@@ -41,6 +37,12 @@ let bootTimeMs: number | null | undefined
  *   deleting a live process's files).
  */
 export const PROCESS_START = linuxStart(process.pid)?.stamp ?? `m${Math.round(Date.now() - process.uptime() * 1000)}`
+
+/** A process's state and its start as written in folder names (`t<ticks>`), from /proc (null elsewhere). */
+function linuxStart(pid: number): { state: string; stamp: string; startMs: number | null } | null {
+  const stat = procStat(pid)
+  return stat && { state: stat.state, stamp: `t${stat.startTicks}`, startMs: stat.startedAt }
+}
 
 /**
  * A new folder `<prefix><pid>-<start>-XXXXXX` in `dir` (the system's temp folder unless told), named after this
@@ -130,30 +132,6 @@ export function ownerRuns(pid: number, start: string): boolean {
   if (!start.startsWith('m')) return true // a /proc stamp, and no /proc to compare it with
   const elapsed = processElapsedSeconds(pid)
   return elapsed === null || Math.abs(Date.now() - elapsed * 1000 - Number(start.slice(1))) <= START_SLACK_MS
-}
-
-/** From `/proc/<pid>/stat`: the state letter, the start as a `t` stamp, and as ms since the epoch (via btime). */
-function linuxStart(pid: number): { state: string; stamp: string; startMs: number | null } | null {
-  let text: string
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  } catch {
-    return null
-  }
-  // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so fields are counted after the last ')'.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
-  const ticks = fields[19] // field 22, starttime
-  if (!ticks || !/^\d+$/.test(ticks)) return null
-  if (bootTimeMs === undefined) {
-    try {
-      const line = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))
-      bootTimeMs = line ? Number(line[1]) * 1000 : null
-    } catch {
-      bootTimeMs = null
-    }
-  }
-  const startMs = bootTimeMs === null ? null : bootTimeMs + (Number(ticks) / TICKS_PER_SECOND) * 1000
-  return { state: fields[0] ?? '', stamp: `t${ticks}`, startMs }
 }
 
 /** Seconds since process `pid` started, from `ps -o etime=` (`[[dd-]hh:]mm:ss`); null when ps cannot say. */

@@ -63,12 +63,12 @@ export function HostStatusBanner() {
     )
   }
   return (
-    <section className="host-stopped" role="alert" aria-label={current.state === 'stopped' ? 'The catalog host stopped' : 'The catalog host is not answering'}>
-      <div className="host-stopped-text">
+    <section className="notice-banner" role="alert" aria-label={current.state === 'stopped' ? 'The catalog host stopped' : 'The catalog host is not answering'}>
+      <div className="notice-banner-text">
         <strong>{current.message}</strong>
-        {current.state === 'stopped' && current.detail && <div className="muted host-stopped-detail">Why: {current.detail}</div>}
+        {current.state === 'stopped' && current.detail && <div className="muted notice-banner-detail">Why: {current.detail}</div>}
         {current.state === 'unresponsive' && (
-          <div className="muted host-stopped-detail">
+          <div className="muted notice-banner-detail">
             No answer for {current.silentSeconds} s. Wait for it, or restart it: the open catalogs open again, and a job it is running stops.
           </div>
         )}

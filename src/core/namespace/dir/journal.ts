@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import { mkdir, open, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import { procStat } from '../../procStat'
 import type { TableId } from '../path'
 
 /**
@@ -126,7 +126,7 @@ export function isAlive(pid: number, since?: number): boolean {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false // EPERM: it runs, as another user
   }
-  const found = linuxProcess(pid)
+  const found = procStat(pid)
   if (!found) return true // not Linux, or it ended just now: the kill test above is all we know
   if (found.state === 'Z' || found.state === 'X') return false
   return since === undefined || found.startedAt === null || found.startedAt <= since + START_SLACK_MS
@@ -138,32 +138,6 @@ export function isAlive(pid: number, since?: number): boolean {
  */
 const START_SLACK_MS = 2000
 const PROCESS_STARTED_AT = Date.now() - process.uptime() * 1000
-
-/** Linux's clock tick (USER_HZ), 100 on every architecture Node runs on. */
-const TICKS_PER_SECOND = 100
-let bootTimeMs: number | null | undefined
-
-function linuxProcess(pid: number): { state: string; startedAt: number | null } | null {
-  let stat: string
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  } catch {
-    return null
-  }
-  // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so fields are counted after the last ')'.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  const ticks = Number(fields[19]) // field 22, starttime: clock ticks after boot
-  if (bootTimeMs === undefined) {
-    try {
-      const line = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))
-      bootTimeMs = line ? Number(line[1]) * 1000 : null
-    } catch {
-      bootTimeMs = null
-    }
-  }
-  const startedAt = bootTimeMs !== null && Number.isFinite(ticks) ? bootTimeMs + (ticks / TICKS_PER_SECOND) * 1000 : null
-  return { state: fields[0] ?? '', startedAt }
-}
 
 async function syncDir(dir: string): Promise<void> {
   try {

@@ -15,8 +15,8 @@ export function RecoveryPrompt({ connection, onRecovered }: { connection: Connec
   const found = connection.pendingRecovery ?? []
   if (found.length === 0) return null
   return (
-    <section className="recovery-prompt" role="region" aria-label={`Unfinished writes in ${connection.label}`}>
-      <div className="recovery-text">
+    <section className="notice-banner" role="region" aria-label={`Unfinished writes in ${connection.label}`}>
+      <div className="notice-banner-text recovery-text">
         <strong>{connection.label}</strong> was left unfinished by a writer that stopped (a crash or a kill). It is read-only, so nothing has been changed yet.
         <ul>
           {found.map((line) => (
