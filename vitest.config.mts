@@ -13,6 +13,7 @@ const require = createRequire(import.meta.url)
  */
 const SLOW_FIRST = [
   'tests/core/jobs/flood.test.ts',
+  'tests/core/import/isolation.test.ts',
   'tests/core/recovery/crash.test.ts',
   'tests/server/objstore-scaleout.test.ts',
   'tests/core/name-claims.test.ts',
@@ -21,6 +22,8 @@ const SLOW_FIRST = [
   'tests/core/recovery/server-crash.test.ts',
   'tests/server/create-race.test.ts',
   'tests/core/import/producers.test.ts',
+  'tests/core/import/shapes.test.ts',
+  'tests/core/import/limits.test.ts',
   'tests/server/objstore-routes.test.ts',
   'tests/server/server-http.test.ts',
   'tests/server/objstore-contract.test.ts',
