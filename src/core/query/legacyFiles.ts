@@ -1,5 +1,6 @@
 import type { Table as LanceTable } from '@lancedb/lancedb'
 import { Table as ArrowTable, type RecordBatch } from 'apache-arrow'
+import { ROW_OFFSET_COLUMN, type TableViewSpec } from '../../contract'
 
 /**
  * Tables whose data files are Lance's legacy format (v1: written by vectordb ≤ 0.4, or by any lancedb with
@@ -88,4 +89,20 @@ export async function pickOffsets(table: LanceTable, offsets: readonly number[],
     return (await query.toArrow()).slice(0, 0)
   }
   return new ArrowTable(schema, batches)
+}
+
+/** A row set as another app's REST client sends it: `_rowoffset IN (…)`, alone or `(…) AND (filter)` (viewPredicate). */
+const ROW_SET_FILTER = /^(?:_rowoffset IN \(([\d, ]+)\)|\(_rowoffset IN \(([\d, ]+)\)\) AND \(([\s\S]*)\))$/
+
+/**
+ * The view with a row set written as a filter (our REST client sends the lasso as `_rowoffset IN (…)`, which legacy
+ * files refuse) turned back into the row set's positions, which the legacy paths read by scans. Any other filter
+ * is left as it is (Lance reports its own error when it names a row's position).
+ */
+export function rowSetOfFilter(view: TableViewSpec): TableViewSpec {
+  if (view.keys || view.search || !view.filter) return view
+  const match = ROW_SET_FILTER.exec(view.filter.trim())
+  if (!match) return view
+  const values = (match[1] ?? match[2]!).split(',').map((v) => Number(v.trim()))
+  return { ...view, filter: match[3], keys: { column: ROW_OFFSET_COLUMN, values, integers: true } }
 }

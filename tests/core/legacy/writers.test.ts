@@ -5,6 +5,11 @@ import { tableFromIPC, type Table as ArrowTable } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ConnectionInfo, DiffJobInfo, QueryPlan, Result, RowSetInfo, TableViewSpec } from '../../../src/contract'
 import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
+import { connectNamespace } from '../../../src/core/namespace/connect'
+import '../../../src/core/namespace/rest'
+import { RowSetModule } from '../../../src/core/rowset'
+import { startServer, type RunningServer } from '../../../src/server'
+import { KEY } from '../../server/support'
 import { makeTempDir, removeDir } from '../../helpers/catalog'
 
 /**
@@ -162,5 +167,45 @@ describe.each(WRITERS)('tables written by $writer', ({ writer, legacy }) => {
     expect(sorted(r.keys.added)).toEqual(added)
     expect(sorted(r.keys.deleted)).toEqual(deleted)
     expect(sorted(r.keys.changed)).toEqual(changed)
+  })
+})
+
+describe('a vectordb 0.4 catalog (legacy files) served by our REST server', () => {
+  let base: string
+  let server: RunningServer
+  let plain: Row[]
+  const id = { namespace: [] as string[], name: 'items' }
+
+  beforeAll(async () => {
+    base = await makeTempDir('lcb-writers-rest-')
+    const root = join(base, 'catalog')
+    await cp(join(FIXTURES, 'vectordb-0.4.20'), root, { recursive: true })
+    const db = await lancedb.connect(root)
+    const table = await db.openTable('items')
+    plain = rowsOf(await table.query().toArrow())
+    table.close()
+    db.close()
+    server = await startServer({ root, apiKeys: [KEY] })
+  })
+  afterAll(async () => {
+    await server?.close()
+    if (base) await removeDir(base)
+  })
+
+  it('sorts, and reads a lasso row set sent as an `_rowoffset IN (…)` filter', async () => {
+    const client = await connectNamespace('rest', { uri: server.url, 'headers.x-api-key': KEY })
+    const rowSets = new RowSetModule({ client: () => client })
+    const reader = rowSets.readerOf('rest', client)
+    const read = async (view: TableViewSpec, offset: number, limit: number) => rowsOf(tableFromIPC(await reader.readPage(id, { offset, limit, view })))
+    const byName = [...plain].sort((a, b) => (a.name < b.name ? 1 : -1))
+    expect(await read({ version: 4, sort: [{ column: 'name', direction: 'desc' }] }, 100, 10)).toEqual(byName.slice(100, 110))
+    const offsets = [250, 3, 17, 100, 287]
+    const set = await rowSets.create({ connectionId: 'rest', namespace: [], name: 'items', version: 4, offsets })
+    const inOrder = [...offsets].sort((a, b) => a - b).map((o) => plain[o]!)
+    const view = { version: 4, rowSet: set.id } as TableViewSpec
+    expect(await reader.countRows(id, { view })).toBe(5)
+    expect(await read(view, 0, 10)).toEqual(inOrder)
+    expect(await read({ ...view, filter: 'score >= 4' }, 0, 10)).toEqual(inOrder.filter((r) => r.score >= 4))
+    expect(await reader.countRows(id, { view: { ...view, filter: 'score >= 4' } })).toBe(inOrder.filter((r) => r.score >= 4).length)
   })
 })

@@ -9,7 +9,7 @@ import { queryInputError } from '../../query/errors'
 import { emptyIpcStream, toIpcStream } from '../../arrow'
 import { queryToIpcStream, viewSchema } from '../../query/pageBytes'
 import { scanSorted, sortedRowIds, takeInOrder } from '../../query/sortedReads'
-import { dataFilesOf, pickOffsets } from '../../query/legacyFiles'
+import { dataFilesOf, pickOffsets, rowSetOfFilter } from '../../query/legacyFiles'
 import { assertViewMatchesSchema } from '../../query/validate'
 import { SCAN_WINDOW_ROWS, scanWindows } from '../../query/windowedScan'
 import type { TableHandles } from './handles'
@@ -85,7 +85,7 @@ export class DirQueries {
       const view = await this.searchable(table, asked)
       window.signal?.throwIfAborted()
       const offsets = rowOffsetsOf(view)
-      if ((await dataFilesOf(table)) === 'legacy') return this.legacyPage(table, schema, view, window)
+      if (readsByPosition(view) && (await dataFilesOf(table)) === 'legacy') return this.legacyPage(table, schema, rowSetOfFilter(view), window)
       if (offsets && !view.search && !viewPredicate({ filter: view.filter }) && !isSorted(view)) {
         // A row set alone (the map's lasso): its page is a slice of its offsets, taken by position.
         const start = window.offset ?? 0
@@ -129,12 +129,14 @@ export class DirQueries {
   async count(id: TableId, asked: TableViewSpec, options: CallOptions = {}): Promise<number> {
     return this.run(id, async () => {
       const { table } = await this.checked(id, asked)
-      const view = await this.searchable(table, asked)
+      const searched = await this.searchable(table, asked)
       options.signal?.throwIfAborted()
+      const legacy = readsByPosition(searched) && (await dataFilesOf(table)) === 'legacy'
+      const view = legacy ? rowSetOfFilter(searched) : searched
       const offsets = rowOffsetsOf(view)
       // A row set alone: its offsets were checked against this version's row count when it was made.
       if (offsets && !view.search && !viewPredicate({ filter: view.filter })) return offsets.length
-      if (offsets && !view.search && (await dataFilesOf(table)) === 'legacy') return (await this.positionOffsets(table, view)).length
+      if (offsets && !view.search && legacy) return (await this.positionOffsets(table, view)).length
       const filter = viewNarrowsRows(view) ? viewPredicate(view) : undefined
       if (!view.search && !(filter && ROW_POSITION.test(filter))) return table.countRows(filter)
       if (!view.search) {
@@ -155,7 +157,7 @@ export class DirQueries {
       const view = await this.searchable(table, asked)
       const query = buildQuery(table, view, options)
       const plan = options.analyze ? await query.analyzePlan() : await query.explainPlan(options.verbose ?? false)
-      const fallback = (await dataFilesOf(table)) === 'legacy' ? legacyReadPath(view) : undefined
+      const fallback = readsByPosition(view) && (await dataFilesOf(table)) === 'legacy' ? legacyReadPath(rowSetOfFilter(view)) : undefined
       return fallback ? `${fallback}\n\n${plan}` : plan
     })
   }
@@ -164,8 +166,8 @@ export class DirQueries {
   async *scan(id: TableId, asked: TableViewSpec, options: CallOptions & QueryWindow & { nextWindowEarly?: boolean } = {}): AsyncGenerator<RecordBatch> {
     const { table } = await this.run(id, () => this.checked(id, asked))
     const view = await this.run(id, () => this.searchable(table, asked))
-    if ((await this.run(id, () => dataFilesOf(table))) === 'legacy') {
-      yield* this.batchesOf(id, this.legacyScan(table, view, options), options.signal)
+    if (readsByPosition(view) && (await this.run(id, () => dataFilesOf(table))) === 'legacy') {
+      yield* this.batchesOf(id, this.legacyScan(table, rowSetOfFilter(view), options), options.signal)
       return
     }
     const iterator = isSorted(view)
@@ -420,6 +422,14 @@ function legacyReadPath(view: TableViewSpec): string | undefined {
   }
   if (isSorted(view)) return `${head} a sorted page is Lance's own sort with offset and limit (a TopK over offset + limit rows of the view's columns), not sort keys then a take by id.`
   return undefined
+}
+
+/**
+ * Whether a 2.x table would read the view's rows by id or position (a take, or a filter on a row's position): a
+ * sort, a row set, or a filter naming `_rowoffset` / `_rowid` / `_rowaddr`. Only those ask the table's format.
+ */
+function readsByPosition(view: TableViewSpec): boolean {
+  return isSorted(view) || (!!rowOffsetsOf(view) && !view.search) || (!view.search && ROW_POSITION.test(viewPredicate(view) ?? ''))
 }
 
 /** A plain view with a sort (a search is ordered by its score instead). */
