@@ -209,3 +209,37 @@ describe('a vectordb 0.4 catalog (legacy files) served by our REST server', () =
     expect(await reader.countRows(id, { view: { ...view, filter: 'score >= 4' } })).toBe(inOrder.filter((r) => r.score >= 4).length)
   })
 })
+
+describe('rows by position on legacy files (pickOffsets)', () => {
+  let base: string
+  let table: lancedb.Table
+  let ids: number[]
+
+  beforeAll(async () => {
+    base = await makeTempDir('lcb-legacy-pick-')
+    const db = await lancedb.connect(base)
+    const rows = (from: number, n: number) => Array.from({ length: n }, (_, k) => ({ id: from + k, label: `r${from + k}` }))
+    table = await db.createTable('t', rows(0, 6000), { storageOptions: { new_table_data_storage_version: 'legacy' } })
+    await table.add(rows(6000, 6000))
+    await table.delete('id % 1000 = 3')
+    ids = Array.from((await table.query().select(['id']).toArrow()).getChild('id')!.toArray() as Float64Array, Number)
+  })
+  afterAll(async () => {
+    table?.close()
+    if (base) await removeDir(base)
+  })
+
+  it('reads the rows at the asked positions, in the asked order, in few runs or many, across fragments', async () => {
+    const { pickOffsets } = await import('../../../src/core/query/legacyFiles')
+    const read = async (offsets: number[], withRowId = false) => (await pickOffsets(table, offsets, ['id'], withRowId)).toArray().map((r) => Number(r.id))
+    const few = [11_900, 5, 6, 5990, 6010, 3000]
+    expect(await read(few)).toEqual(few.map((o) => ids[o]))
+    const many = Array.from({ length: 40 }, (_, i) => (i * 2963) % ids.length)
+    expect(await read(many)).toEqual(many.map((o) => ids[o]))
+    // Positions past the last row are left out; none at all is an empty table of the columns.
+    expect(await read([ids.length + 5, 2])).toEqual([ids[2]])
+    expect(await read([])).toEqual([])
+    const withIds = await pickOffsets(table, [0, 7000], ['id'], true)
+    expect(withIds.schema.fields.map((f) => f.name)).toEqual(['id', '_rowid'])
+  })
+})
