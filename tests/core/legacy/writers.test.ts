@@ -144,6 +144,15 @@ describe.each(WRITERS)('tables written by $writer', ({ writer, legacy }) => {
     for (const r of found) expect(inOrder.map((x) => x.id)).toContain(r.id)
   })
 
+  it('finds similar rows and, once an FTS index is built (here by lancedb 0.31 on the copy), searches text', async () => {
+    const near = await page({ version: 4, search: { kind: 'vector', column: 'vector', vector: [4, 1, 7, 0], metric: 'l2', k: 5, prefilter: true } }, 0, 5)
+    expect(near[0]).toEqual(plain.find((r) => r.id === 4))
+    await raw.createIndex('name', { config: lancedb.Index.fts() })
+    const latest = await raw.version()
+    const found = await page({ version: latest, search: { kind: 'fts', query: 'item-148', columns: ['name'], k: 3 } }, 0, 3)
+    expect(found[0]?.name).toBe('item-148')
+  })
+
   it('says in Explain how a sorted view is read', async () => {
     const plan = value<QueryPlan>(await service.dispatch('tables/explain', { ...ref(), view: { version: 4, sort: [{ column: 'name', direction: 'asc' }] } }))
     if (legacy) expect(plan.plan).toMatch(/legacy format \(v1\).*Lance's own sort with offset and limit/)
