@@ -137,6 +137,8 @@ describe.each(WRITERS)('tables written by $writer', ({ writer, legacy }) => {
     const byName = [...inOrder].sort((a, b) => (a.name < b.name ? -1 : 1))
     expect(await page(sorted, 0, 4)).toEqual(byName.slice(0, 4))
     expect(await page(sorted, 4, 10)).toEqual(byName.slice(4))
+    // Rows by position written as a filter (as our REST client sends a row set) read the same way.
+    expect(await page({ version: 4, filter: '(_rowoffset IN (3, 100)) AND (score >= 0)' }, 0, 10)).toEqual([plain[3], plain[100]])
     // A search within the set (Lance prefilters on the rows' ids).
     const near = { ...view, search: { kind: 'vector' as const, column: 'vector', vector: [3, 3, 3, 1], metric: 'l2' as const, k: 3, prefilter: true } }
     const found = await page(near, 0, 3)

@@ -278,6 +278,7 @@ export class DirQueries {
         // so count positions in a plain scan of the rows' ids (up to the set's last), then keep the sorted or
         // filtered scan's ids that are the set's. Memory: one id per row of the set.
         const set = new Set(rowOffsetsOf(view) ?? [])
+        if (set.size === 0) return []
         const positionOf = new Map<bigint, number>()
         let position = 0
         const last = [...set].reduce((a, b) => Math.max(a, b), -1)
