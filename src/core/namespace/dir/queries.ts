@@ -9,6 +9,7 @@ import { queryInputError } from '../../query/errors'
 import { emptyIpcStream, toIpcStream } from '../../arrow'
 import { queryToIpcStream, viewSchema } from '../../query/pageBytes'
 import { scanSorted, sortedRowIds, takeInOrder } from '../../query/sortedReads'
+import { dataFilesOf, pickOffsets, rowSetOfFilter } from '../../query/legacyFiles'
 import { assertViewMatchesSchema } from '../../query/validate'
 import { SCAN_WINDOW_ROWS, scanWindows } from '../../query/windowedScan'
 import type { TableHandles } from './handles'
@@ -48,6 +49,8 @@ export class DirQueries {
   private readonly rowIds = new WeakMap<number[], Promise<string[]>>()
   /** The rows' ids of row-position views, per version handle ({@link positionIds}). */
   private readonly idsByView = new WeakMap<LanceTable, Map<string, Promise<bigint[]>>>()
+  /** The same for legacy-file tables, as positions ({@link positionOffsets}). */
+  private readonly offsetsByView = new WeakMap<LanceTable, Map<string, Promise<number[]>>>()
 
   constructor(private readonly hooks: DirQueryHooks) {}
 
@@ -82,6 +85,7 @@ export class DirQueries {
       const view = await this.searchable(table, asked)
       window.signal?.throwIfAborted()
       const offsets = rowOffsetsOf(view)
+      if (readsByPosition(view) && (await dataFilesOf(table)) === 'legacy') return this.legacyPage(table, schema, rowSetOfFilter(view), window)
       if (offsets && !view.search && !viewPredicate({ filter: view.filter }) && !isSorted(view)) {
         // A row set alone (the map's lasso): its page is a slice of its offsets, taken by position.
         const start = window.offset ?? 0
@@ -125,11 +129,14 @@ export class DirQueries {
   async count(id: TableId, asked: TableViewSpec, options: CallOptions = {}): Promise<number> {
     return this.run(id, async () => {
       const { table } = await this.checked(id, asked)
-      const view = await this.searchable(table, asked)
+      const searched = await this.searchable(table, asked)
       options.signal?.throwIfAborted()
+      const legacy = readsByPosition(searched) && (await dataFilesOf(table)) === 'legacy'
+      const view = legacy ? rowSetOfFilter(searched) : searched
       const offsets = rowOffsetsOf(view)
       // A row set alone: its offsets were checked against this version's row count when it was made.
       if (offsets && !view.search && !viewPredicate({ filter: view.filter })) return offsets.length
+      if (offsets && !view.search && legacy) return (await this.positionOffsets(table, view)).length
       const filter = viewNarrowsRows(view) ? viewPredicate(view) : undefined
       if (!view.search && !(filter && ROW_POSITION.test(filter))) return table.countRows(filter)
       if (!view.search) {
@@ -149,7 +156,9 @@ export class DirQueries {
       const { table } = await this.checked(id, asked)
       const view = await this.searchable(table, asked)
       const query = buildQuery(table, view, options)
-      return options.analyze ? query.analyzePlan() : query.explainPlan(options.verbose ?? false)
+      const plan = options.analyze ? await query.analyzePlan() : await query.explainPlan(options.verbose ?? false)
+      const fallback = readsByPosition(view) && (await dataFilesOf(table)) === 'legacy' ? legacyReadPath(rowSetOfFilter(view)) : undefined
+      return fallback ? `${fallback}\n\n${plan}` : plan
     })
   }
 
@@ -157,6 +166,10 @@ export class DirQueries {
   async *scan(id: TableId, asked: TableViewSpec, options: CallOptions & QueryWindow & { nextWindowEarly?: boolean } = {}): AsyncGenerator<RecordBatch> {
     const { table } = await this.run(id, () => this.checked(id, asked))
     const view = await this.run(id, () => this.searchable(table, asked))
+    if (readsByPosition(view) && (await this.run(id, () => dataFilesOf(table))) === 'legacy') {
+      yield* this.batchesOf(id, this.legacyScan(table, rowSetOfFilter(view), options), options.signal)
+      return
+    }
     const iterator = isSorted(view)
       ? scanSorted(table, view, options.signal)
       : !view.search && !viewNarrowsRows(view) && options.offset === undefined && options.limit === undefined
@@ -188,11 +201,12 @@ export class DirQueries {
   async *takeRows(id: TableId, version: number, offsets: number[], columns: string[], options: CallOptions = {}): AsyncGenerator<RecordBatch> {
     const { table } = await this.run(id, () => this.checked(id, { version, columns }))
     if (offsets.length === 0) return
+    const legacy = (await this.run(id, () => dataFilesOf(table))) === 'legacy'
     // In slices, each read whole (few crossings to JS) while wide rows stay bounded in memory.
     for (let first = 0; first < offsets.length; first += TAKE_SLICE_ROWS) {
       options.signal?.throwIfAborted()
       const slice = offsets.slice(first, first + TAKE_SLICE_ROWS)
-      const result = await this.run(id, () => table.takeOffsets(slice).select(columns).toArrow({ maxBatchLength: TAKE_SLICE_ROWS }))
+      const result = await this.run(id, () => (legacy ? pickOffsets(table, slice, columns) : table.takeOffsets(slice).select(columns).toArrow({ maxBatchLength: TAKE_SLICE_ROWS })))
       options.signal?.throwIfAborted()
       yield* result.batches
     }
@@ -210,6 +224,86 @@ export class DirQueries {
     } finally {
       await iterator.return?.()
     }
+  }
+
+  // ---- legacy (v1) data files: no take by id or position, no filter on `_rowoffset` (query/legacyFiles.ts) ----
+
+  /**
+   * A page of a legacy-file table. A sort is Lance's own (`orderBy` with `offset`/`limit`: a TopK over
+   * `offset + limit` rows of the view's columns, where 2.x tables sort keys and take rows by id); go to row is
+   * that offset. A row set (the lasso) is a list of positions: with a filter or a sort its matching positions are
+   * found by a scan ({@link positionOffsets}), and the page's rows read by position runs ({@link pickOffsets}).
+   */
+  private async legacyPage(table: LanceTable, schema: Schema, view: TableViewSpec, window: QueryWindow & CallOptions): Promise<Uint8Array> {
+    const offsets = rowOffsetsOf(view)
+    if (!offsets || view.search) return queryToIpcStream(buildQuery(table, view, window), () => viewSchema(schema, view))
+    const all = viewPredicate({ filter: view.filter }) || isSorted(view) ? await this.positionOffsets(table, view) : offsets
+    const start = window.offset ?? 0
+    const slice = all.slice(start, window.limit !== undefined ? start + window.limit : undefined)
+    window.signal?.throwIfAborted()
+    if (slice.length === 0) return emptyIpcStream(viewSchema(schema, view))
+    return toIpcStream(await pickOffsets(table, slice, view.columns, window.withRowId))
+  }
+
+  /** Every row of a legacy-file view: a row set's rows by position runs, a chunk at a time; else one Lance scan. */
+  private async *legacyScan(table: LanceTable, view: TableViewSpec, options: CallOptions & QueryWindow): AsyncGenerator<RecordBatch> {
+    const offsets = rowOffsetsOf(view)
+    if (!offsets || view.search) {
+      yield* buildQuery(table, view, options) as AsyncIterable<RecordBatch>
+      return
+    }
+    const all = viewPredicate({ filter: view.filter }) || isSorted(view) ? await this.positionOffsets(table, view) : offsets
+    const start = options.offset ?? 0
+    const wanted = all.slice(start, options.limit !== undefined ? start + options.limit : undefined)
+    for (let first = 0; first < wanted.length; first += TAKE_SLICE_ROWS) {
+      options.signal?.throwIfAborted()
+      yield* (await pickOffsets(table, wanted.slice(first, first + TAKE_SLICE_ROWS), view.columns, options.withRowId)).batches
+    }
+  }
+
+  /**
+   * The positions of a legacy-file row-set view's rows, in scan order or the view's sort order: the set's rows' ids
+   * from a plain scan of ids, then one scan of the filter's rows (sorted by Lance when the view is) reading the sort
+   * columns and `_rowid`. Kept per version handle, as {@link positionIds}.
+   */
+  private positionOffsets(table: LanceTable, view: TableViewSpec): Promise<number[]> {
+    const key = JSON.stringify([viewPredicate(view) ?? '', isSorted(view) ? view.sort : null])
+    let kept = this.offsetsByView.get(table)
+    if (!kept) this.offsetsByView.set(table, (kept = new Map()))
+    let found = kept.get(key)
+    if (!found) {
+      const byKey = kept
+      found = (async () => {
+        // Lance's `_rowoffset` is not the scan position once a query sorts (seen: one position twice, one missing),
+        // so count positions in a plain scan of the rows' ids (up to the set's last), then keep the sorted or
+        // filtered scan's ids that are the set's. Memory: one id per row of the set.
+        const set = new Set(rowOffsetsOf(view) ?? [])
+        if (set.size === 0) return []
+        const positionOf = new Map<bigint, number>()
+        let position = 0
+        const last = [...set].reduce((a, b) => Math.max(a, b), -1)
+        for await (const batch of table.query().select([]).withRowId().limit(last + 1) as AsyncIterable<RecordBatch>) {
+          for (const id of batch.getChild('_rowid') as Iterable<bigint>) {
+            if (set.has(position)) positionOf.set(BigInt(id), position)
+            position++
+          }
+        }
+        const sortColumns = [...new Set((view.sort ?? []).map((s) => s.column))]
+        const query = buildQuery(table, { filter: view.filter, sort: isSorted(view) ? view.sort : undefined, columns: sortColumns }, { withRowId: true })
+        const positions: number[] = []
+        for await (const batch of query as AsyncIterable<RecordBatch>) {
+          for (const id of batch.getChild('_rowid') as Iterable<bigint>) {
+            const at = positionOf.get(BigInt(id))
+            if (at !== undefined) positions.push(at)
+          }
+        }
+        return positions
+      })()
+      byKey.set(key, found)
+      found.catch(() => byKey.delete(key))
+      for (const old of byKey.keys()) if (byKey.size > POSITION_VIEWS_KEPT) byKey.delete(old)
+    }
+    return found
   }
 
   // ---- helpers ----------------------------------------------------------------------------
@@ -314,6 +408,29 @@ export class DirQueries {
 /** The offsets of a view's row set (core resolved it to a key list on `_rowoffset`: src/core/rowset), else null. */
 function rowOffsetsOf(view: TableViewSpec): number[] | null {
   return view.keys?.column === ROW_OFFSET_COLUMN ? (view.keys.values as number[]) : null
+}
+
+/**
+ * What Explain says of a legacy-file table's view (query/legacyFiles.ts): how its rows are read instead of a take,
+ * or nothing when the view reads none by id or position.
+ */
+function legacyReadPath(view: TableViewSpec): string | undefined {
+  const head = 'Data files: Lance legacy format (v1). Lance cannot take rows by id or position from them, so'
+  if (rowOffsetsOf(view) && !view.search) {
+    return viewPredicate({ filter: view.filter }) || isSorted(view)
+      ? `${head} the row set's positions are found by a scan of \`_rowoffset\`${isSorted(view) ? ' in sort order' : ''} (the plan below is that scan's, with the row set's filter), and each page's rows are read by offset and limit.`
+      : `${head} the row set's rows are read by offset and limit around their positions (the plan below takes them by \`_rowoffset\`, which v1 files refuse).`
+  }
+  if (isSorted(view)) return `${head} a sorted page is Lance's own sort with offset and limit (a TopK over offset + limit rows of the view's columns), not sort keys then a take by id.`
+  return undefined
+}
+
+/**
+ * Whether a 2.x table would read the view's rows by id or position (a take, or a filter on a row's position): a
+ * sort, a row set, or a filter naming `_rowoffset` / `_rowid` / `_rowaddr`. Only those ask the table's format.
+ */
+function readsByPosition(view: TableViewSpec): boolean {
+  return isSorted(view) || (!!rowOffsetsOf(view) && !view.search) || (!view.search && ROW_POSITION.test(viewPredicate(view) ?? ''))
 }
 
 /** A plain view with a sort (a search is ordered by its score instead). */
