@@ -1,3 +1,4 @@
+import { DuckDBInstance } from '@duckdb/node-api'
 import * as lancedb from '@lancedb/lancedb'
 import { DateDay, Field, makeData, makeVector, Schema, TimestampMicrosecond, TimestampMillisecond, Utf8, vectorFromArray } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -119,6 +120,21 @@ describe('a quoted date compared with a timestamp or date column', () => {
       expect(await client.countRows(id, { view: { filter: asked } }), asked).toBe(expected)
     }
     expect(await client.countRows(id, { view: { filter: "taken_at > '2025-06-01'" } })).toBe(3)
+    // DuckDB reads the same strings the same way (its session in UTC, as the grid shows a zoned time).
+    const instance = await DuckDBInstance.create(':memory:')
+    const duck = await instance.connect()
+    try {
+      await duck.run("SET TimeZone = 'UTC'")
+      const values = INSTANTS.map((s) => `(TIMESTAMPTZ '${s.replace('T', ' ').replace('Z', '+00')}')`).join(', ')
+      await duck.run(`CREATE TABLE photos AS SELECT t AS taken_at, t::TIMESTAMP AS local_at, t::DATE AS day FROM (VALUES ${values}) v(t)`)
+      for (const [asked] of cases) {
+        const rows = (await duck.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM photos WHERE ${asked}`)).getRowObjects()
+        expect(await client.countRows(id, { view: { filter: asked } }), `DuckDB: ${asked}`).toBe(rows[0]!.n)
+      }
+    } finally {
+      duck.closeSync()
+      instance.closeSync()
+    }
     // A string column keeps its string comparison: 'a', 'b', 'x', 'z' and the quoted one sort after '2025-06-01'.
     expect(await client.countRows(id, { view: { filter: "name > '2025-06-01'" } })).toBe(await table.countRows("name > '2025-06-01'"))
     expect(await client.countRows(id, { view: { filter: "name = 'taken_at > ''2025-06-01'''" } })).toBe(1)
