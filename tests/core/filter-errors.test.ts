@@ -24,6 +24,7 @@ function temporalTable() {
       name: { vector: vectorFromArray(['a', 'b', '2025-06-01', 'x', "taken_at > '2025-06-01'", 'z'], new Utf8()), nullable: false },
       taken_at: { vector: timestampsMicro(micro(), 'UTC'), nullable: false },
       local_at: { vector: timestampsMicro(micro(), null), nullable: false },
+      zurich_at: { vector: timestampsMicro(micro(), 'Europe/Zurich'), nullable: false },
       day: { vector: makeVector(makeData({ type: new DateDay(), length: ms.length, nullCount: 0, data: Int32Array.from(ms.map((m) => Math.floor(m / 86_400_000))) })), nullable: false },
     }),
   ])
@@ -40,16 +41,17 @@ const SCHEMA = new Schema([
 describe('typeDateLiterals: which strings become typed literals', () => {
   const typed = (filter: string) => typeDateLiterals(filter, SCHEMA).text
   it('types a date or date-time compared with a date or timestamp column, either side, BETWEEN and IN', () => {
-    expect(typed("taken_at > '2025-06-01'")).toBe("taken_at > TIMESTAMP '2025-06-01 00:00:00+00:00'")
-    expect(typed("'2025-06-01T10:30' <= TAKEN_AT")).toBe("TIMESTAMP '2025-06-01 10:30:00+00:00' <= TAKEN_AT")
+    const utc = (time: string) => `arrow_cast('${time}', 'Timestamp(Microsecond, Some("UTC"))')`
+    expect(typed("taken_at > '2025-06-01'")).toBe(`taken_at > ${utc('2025-06-01 00:00:00+00:00')}`)
+    expect(typed("'2025-06-01T10:30' <= TAKEN_AT")).toBe(`${utc('2025-06-01 10:30:00+00:00')} <= TAKEN_AT`)
     expect(typed("local_at = '2025-06-01 00:00:01.5'")).toBe("local_at = TIMESTAMP '2025-06-01 00:00:01.5'")
     expect(typed("local_at < '2025-06-01T00:00:00+0530'")).toBe("local_at < TIMESTAMP '2025-06-01 00:00:00+05:30'")
     expect(typed("day >= '2025-06-01'")).toBe("day >= DATE '2025-06-01'")
-    expect(typed("`Odd Name` != \"2025-06-01\"")).toBe("`Odd Name` != TIMESTAMP '2025-06-01 00:00:00+00:00'")
+    expect(typed("`Odd Name` != \"2025-06-01\"")).toBe(`\`Odd Name\` != ${utc('2025-06-01 00:00:00+00:00')}`)
     expect(typed("day NOT BETWEEN '2025-06-01' AND '2025-06-30' OR id = 1")).toBe("day NOT BETWEEN DATE '2025-06-01' AND DATE '2025-06-30' OR id = 1")
-    expect(typed("taken_at IN ('2025-06-01', '2025-07-01T08:00Z')")).toBe("taken_at IN (TIMESTAMP '2025-06-01 00:00:00+00:00', TIMESTAMP '2025-07-01 08:00:00+00:00')")
+    expect(typed("taken_at IN ('2025-06-01', '2025-07-01T08:00+0200')")).toBe(`taken_at IN (${utc('2025-06-01 00:00:00+00:00')}, ${utc('2025-07-01 08:00:00+02:00')})`)
     expect(typed("day in ('2025-06-01', '2025-07-01')")).toBe("day in (DATE '2025-06-01', DATE '2025-07-01')")
-    expect(typed("(taken_at > '2025-06-01') AND name = 'a'")).toBe("(taken_at > TIMESTAMP '2025-06-01 00:00:00+00:00') AND name = 'a'")
+    expect(typed("(taken_at > '2025-06-01') AND name = 'a'")).toBe(`(taken_at > ${utc('2025-06-01 00:00:00+00:00')}) AND name = 'a'`)
   })
 
   it('leaves everything else as written', () => {
@@ -75,7 +77,8 @@ describe('typeDateLiterals: which strings become typed literals', () => {
     expect(typedLiteral('2024-02-29', 'date')).toBe("DATE '2024-02-29'")
     expect(typedLiteral('2025-02-29', 'date')).toBeUndefined()
     expect(typedLiteral('2025-06-01 24:00', 'timestamp')).toBeUndefined()
-    expect(typedLiteral('2025-06-01 23:59:59.123456', 'zoned')).toBe("TIMESTAMP '2025-06-01 23:59:59.123456+00:00'")
+    expect(typedLiteral('2025-06-01 23:59:59.123456', 'zoned', 'Nanosecond')).toBe(`arrow_cast('2025-06-01 23:59:59.123456+00:00', 'Timestamp(Nanosecond, Some("UTC"))')`)
+    expect(typedLiteral('2025-06-01 23:59:59.123456', 'timestamp')).toBe("TIMESTAMP '2025-06-01 23:59:59.123456'")
     expect(typedLiteral('06/01/2025', 'timestamp')).toBeUndefined()
   })
 })
@@ -120,6 +123,10 @@ describe('a quoted date compared with a timestamp or date column', () => {
       expect(await client.countRows(id, { view: { filter: asked } }), asked).toBe(expected)
     }
     expect(await client.countRows(id, { view: { filter: "taken_at > '2025-06-01'" } })).toBe(3)
+    // A zoned column in another zone: a time without an offset is UTC there too (the grid shows zoned times in UTC).
+    expect(await client.countRows(id, { view: { filter: "zurich_at > '2025-06-01'" } })).toBe(3)
+    expect(await client.countRows(id, { view: { filter: "zurich_at > '2025-06-01T00:00:00+02:00'" } })).toBe(5)
+    expect(await client.countRows(id, { view: { filter: "zurich_at = '2025-06-01 00:00:01Z'" } })).toBe(1)
     // DuckDB reads the same strings the same way (its session in UTC, as the grid shows a zoned time).
     const instance = await DuckDBInstance.create(':memory:')
     const duck = await instance.connect()
@@ -145,7 +152,7 @@ describe('a quoted date compared with a timestamp or date column', () => {
     const filter = "id > 0 AND taken_at > '2025-06-01 10'"
     const error = await refusal(filter)
     expect(error.code).toBe('invalid_input')
-    expect(error.message).toContain("TIMESTAMP '2025-06-01 00:00:00'")
+    expect(error.message).toBe("`'2025-06-01 10'` is text that is no date or time, compared with a timestamp column: write a date as 'YYYY-MM-DD' or 'YYYY-MM-DD HH:MM:SS' (in UTC, or with an offset: Z, +05:30).")
     expect(filter.slice(error.span!.start, error.span!.end)).toBe("'2025-06-01 10'")
   })
 })

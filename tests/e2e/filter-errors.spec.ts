@@ -82,6 +82,6 @@ test('a quoted date compared with a timestamp column counts as the typed literal
 
   // A string that is no date: the message shows the fix and underlines the string.
   await applyFilter(app, "taken_at > 'June 2024'")
-  await expect(app.getByRole('alert')).toContainText("is text, compared with a timestamp column: write a date as 'YYYY-MM-DD' or 'YYYY-MM-DD HH:MM:SS', or a typed literal such as TIMESTAMP '2025-06-01 00:00:00'")
+  await expect(app.getByRole('alert')).toContainText("`'June 2024'` is text that is no date or time, compared with a timestamp column: write a date as 'YYYY-MM-DD' or 'YYYY-MM-DD HH:MM:SS' (in UTC, or with an offset: Z, +05:30).")
   await expect(app.getByTestId('filter-error-token')).toHaveText("'June 2024'")
 })

@@ -82,7 +82,7 @@ export interface PointedError {
  * - a parser error ("Expected: an expression, found: =", "No infix parser for token ShiftRight") names the token
  *   it stopped at, found here with the app's tokenizer (the first one where it cannot stand);
  * - a text compared with a date or timestamp column ("Received literal Utf8(…) and could not convert to literal
- *   of type 'Timestamp(…)'") names the string; the message shows the typed literal that works.
+ *   of type 'Timestamp(…)'": a string the app could not type) names the string; the message shows the forms that work.
  * Undefined when the message is none of these (Lance's own sentence is shown then).
  */
 export function filterSyntaxError(lanceText: string, filter: SentFilter): PointedError | undefined {
@@ -146,11 +146,9 @@ export function filterSyntaxError(lanceText: string, filter: SentFilter): Pointe
     const token = tokens.find((t) => (t.kind === 'string' || t.kind === 'dstring') && t.value === value)
     if (!token) return undefined
     const date = /^Date/.test(type)
-    const example = date ? "DATE '2025-06-01'" : "TIMESTAMP '2025-06-01 00:00:00'"
-    return {
-      message: `${quote(token)} is text, compared with a ${date ? 'date' : 'timestamp'} column: write a date as 'YYYY-MM-DD'${date ? '' : " or 'YYYY-MM-DD HH:MM:SS'"}, or a typed literal such as ${example}.`,
-      span: spanOf(token),
-    }
+    // The quoted forms the app types itself (src/core/query/typedLiterals.ts), said as the fix.
+    const forms = date ? "a date as 'YYYY-MM-DD'" : `a date as 'YYYY-MM-DD' or 'YYYY-MM-DD HH:MM:SS'${/Some\(/.test(type) ? ' (in UTC, or with an offset: Z, +05:30)' : ''}`
+    return { message: `${quote(token)} is text that is no ${date ? 'date' : 'date or time'}, compared with a ${date ? 'date' : 'timestamp'} column: write ${forms}.`, span: spanOf(token) }
   }
   return undefined
 }

@@ -1,4 +1,4 @@
-import { DataType, type Schema } from 'apache-arrow'
+import { DataType, TimeUnit, type Schema } from 'apache-arrow'
 import { tokenizePredicate, type PredicateToken } from '../../contract'
 
 /**
@@ -12,7 +12,10 @@ import { tokenizePredicate, type PredicateToken } from '../../contract'
  * an optional `Z` or `±HH:MM` offset). Anything else — a string compared with a text column, a string inside
  * another string, a string that is no date, an expression on the column — is left as written for Lance to judge.
  * The predicate is read with the app's own tokenizer of Lance's dialect (src/contract/predicate.ts), never by a
- * pattern over the whole text. A zoned column's literal without an offset is read in UTC, as the grid shows it.
+ * pattern over the whole text. A zoned column's literal without an offset is read in UTC, as the grid shows it; it
+ * is cast to a UTC timestamp (`arrow_cast(…)`), as Lance reads `TIMESTAMP '…'` as a wall-clock time in the column's
+ * own zone (its offset dropped): `TIMESTAMP '2025-06-01 00:00:00+00:00'` against a Europe/Zurich column means
+ * 22:00 UTC the day before.
  */
 export interface TypedFilter {
   /** The filter as Lance gets it. */
@@ -22,6 +25,7 @@ export interface TypedFilter {
 }
 
 type TemporalKind = 'date' | 'timestamp' | 'zoned'
+type Temporal = { name: string; kind: TemporalKind; unit: string }
 
 const COMPARISONS = new Set(['=', '==', '<>', '!=', '<', '<=', '>', '>='])
 
@@ -34,22 +38,22 @@ export function typeDateLiterals(filter: string, schema: Schema): TypedFilter {
 
   const word = (t: PredicateToken | undefined) => (t?.kind === 'ident' ? t.value.toLowerCase() : undefined)
   const op = (t: PredicateToken | undefined, text: string) => t?.kind === 'op' && t.text === text
-  /** The kind of the column `tokens[i]` names, when it stands alone (no function call, struct field or cast). */
-  const columnAt = (i: number): TemporalKind | undefined => {
+  /** The column `tokens[i]` names, when it stands alone (no function call, struct field or cast). */
+  const columnAt = (i: number): Temporal | undefined => {
     const t = tokens[i]
     if (!t || (t.kind !== 'ident' && t.kind !== 'backtick') || t.unterminated) return undefined
     if (op(tokens[i - 1], '.') || op(tokens[i + 1], '.') || op(tokens[i + 1], '(') || op(tokens[i + 1], '::') || op(tokens[i - 1], '::')) return undefined
     // Bare names match columns whatever their case (as Lance does); backticked ones exactly.
-    return t.kind === 'backtick' ? kinds.get(t.value)?.kind : [...kinds.values()].find((c) => c.name.toLowerCase() === t.value.toLowerCase())?.kind
+    return t.kind === 'backtick' ? kinds.get(t.value) : [...kinds.values()].find((c) => c.name.toLowerCase() === t.value.toLowerCase())
   }
   /** Queue `tokens[i]` for rewriting when it is a plain string that reads as a date (or time) for `kind`. */
-  const retype = (i: number, kind: TemporalKind) => {
+  const retype = (i: number, column: Temporal) => {
     const t = tokens[i]
     if (!t || (t.kind !== 'string' && t.kind !== 'dstring') || t.unterminated) return
     // `DATE '…'`, `TIMESTAMP '…'` are typed already.
     const before = word(tokens[i - 1])
     if (before === 'date' || before === 'timestamp' || before === 'time' || before === 'interval') return
-    const typed = typedLiteral(t.value, kind)
+    const typed = typedLiteral(t.value, column.kind, column.unit)
     if (typed !== undefined) replacements.set(t, typed)
   }
   // A string with its comparison and column on the other side, but not one end of a longer arithmetic
@@ -113,12 +117,15 @@ export function originalOffset(typed: TypedFilter, offset: number, end = false):
   return offset + shift
 }
 
-/** The date and timestamp columns of a schema (top level), by name. */
-function temporalColumns(schema: Schema): Map<string, { name: string; kind: TemporalKind }> {
-  const kinds = new Map<string, { name: string; kind: TemporalKind }>()
+const UNIT_NAMES: Record<number, string> = { [TimeUnit.SECOND]: 'Second', [TimeUnit.MILLISECOND]: 'Millisecond', [TimeUnit.MICROSECOND]: 'Microsecond', [TimeUnit.NANOSECOND]: 'Nanosecond' }
+
+/** The date and timestamp columns of a schema (top level), by name, with the unit of a timestamp (Arrow's name). */
+function temporalColumns(schema: Schema): Map<string, Temporal> {
+  const kinds = new Map<string, Temporal>()
   for (const field of schema.fields) {
-    if (DataType.isDate(field.type)) kinds.set(field.name, { name: field.name, kind: 'date' })
-    else if (DataType.isTimestamp(field.type)) kinds.set(field.name, { name: field.name, kind: field.type.timezone ? 'zoned' : 'timestamp' })
+    if (DataType.isDate(field.type)) kinds.set(field.name, { name: field.name, kind: 'date', unit: '' })
+    else if (DataType.isTimestamp(field.type))
+      kinds.set(field.name, { name: field.name, kind: field.type.timezone ? 'zoned' : 'timestamp', unit: UNIT_NAMES[field.type.unit] ?? 'Microsecond' })
   }
   return kinds
 }
@@ -129,7 +136,7 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(\.\
  * The typed literal a string stands for in a comparison with a `kind` column, or undefined when it is no
  * valid date (a date column takes a date alone: DuckDB's cast of a time of day to a date is not guessed at).
  */
-export function typedLiteral(value: string, kind: TemporalKind): string | undefined {
+export function typedLiteral(value: string, kind: TemporalKind, unit = 'Microsecond'): string | undefined {
   const match = DATE_TIME.exec(value.trim())
   if (!match) return undefined
   const [, y, mo, d, h, mi, s, fraction, zone] = match
@@ -145,5 +152,6 @@ export function typedLiteral(value: string, kind: TemporalKind): string | undefi
   const time = `${h ?? '00'}:${mi ?? '00'}:${s ?? '00'}${fraction ?? ''}`
   // Lance reads `Z` and `±HH:MM`; a zoned column's time without an offset is read in UTC (as the grid shows it).
   const offset = zone === undefined ? (kind === 'zoned' ? '+00:00' : '') : zone === 'Z' ? '+00:00' : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`
+  if (kind === 'zoned') return `arrow_cast('${date} ${time}${offset}', 'Timestamp(${unit}, Some("UTC"))')`
   return `TIMESTAMP '${date} ${time}${offset}'`
 }
