@@ -48,6 +48,18 @@ test('a bad filter underlines its token in the box and says what was expected', 
   const second = (await token.boundingBox())!
   expect(second.x - boxArea.x).toBeGreaterThan(15 * charWidth)
 
+  // A filter longer than the box, scrolled to its end: the underline scrolls with the text, under the token.
+  await applyFilter(app, `${'score > 1 AND '.repeat(14)}id >>> 2`)
+  await expect(token).toHaveText('>>')
+  await expect
+    .poll(async () => {
+      const at = (await token.boundingBox())!
+      return at.x > boxArea.x && at.x + at.width < boxArea.x + boxArea.width
+    })
+    .toBe(true)
+  await box.press('Home')
+  await expect.poll(async () => (await token.boundingBox())!.x > boxArea.x + boxArea.width).toBe(true)
+
   // A missing end: the last token, and what should follow it.
   await applyFilter(app, "title = 'Zürich")
   await expect(alert).toContainText('This text has no closing quote')
