@@ -27,6 +27,8 @@ export interface AppErrorData {
   detail?: string
   /** Suggested action, e.g. "Choose another directory". */
   hint?: string
+  /** Where in the user's own text (a filter) the error stands: UTF-16 offsets [start, end), for the box to underline. */
+  span?: { start: number; end: number }
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: AppErrorData }
@@ -36,21 +38,24 @@ export class AppError extends Error {
   readonly code: ErrorCode
   readonly detail?: string
   readonly hint?: string
-  constructor(code: ErrorCode, message: string, options: { detail?: string; hint?: string; cause?: unknown } = {}) {
+  readonly span?: { start: number; end: number }
+  constructor(code: ErrorCode, message: string, options: { detail?: string; hint?: string; span?: { start: number; end: number }; cause?: unknown } = {}) {
     super(message, { cause: options.cause })
     this.name = 'AppError'
     this.code = code
     this.detail = options.detail
     this.hint = options.hint
+    if (options.span) this.span = options.span
   }
   toData(): AppErrorData {
     const data: AppErrorData = { code: this.code, message: this.message }
     if (this.detail !== undefined) data.detail = this.detail
     if (this.hint !== undefined) data.hint = this.hint
+    if (this.span !== undefined) data.span = { ...this.span }
     return data
   }
   static fromData(data: AppErrorData): AppError {
-    return new AppError(data.code, data.message, { detail: data.detail, hint: data.hint })
+    return new AppError(data.code, data.message, { detail: data.detail, hint: data.hint, span: data.span })
   }
 }
 

@@ -25,6 +25,8 @@ export function ContextMenu<T extends MenuEntry>({ x, y, label, items, onChoose,
   const ref = useRef<HTMLDivElement>(null)
   const [active, setActive] = useState(() => Math.max(0, items.findIndex((i) => !i.disabled)))
   const [position, setPosition] = useState({ left: x, top: y })
+  // Read while rendering, before the first item takes the focus (an effect would read the item itself).
+  const [opener] = useState(() => document.activeElement as HTMLElement | null)
 
   // Keep the menu inside the window.
   useLayoutEffect(() => {
@@ -38,7 +40,6 @@ export function ContextMenu<T extends MenuEntry>({ x, y, label, items, onChoose,
   }, [active])
 
   useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null
     const onPointer = (event: PointerEvent) => {
       if (!ref.current?.contains(event.target as Node)) onClose()
     }
@@ -48,9 +49,9 @@ export function ContextMenu<T extends MenuEntry>({ x, y, label, items, onChoose,
     return () => {
       document.removeEventListener('pointerdown', onPointer, true)
       window.removeEventListener('blur', onBlurWindow)
-      if (previous && document.activeElement === document.body) previous.focus()
+      if (opener?.isConnected && (document.activeElement === document.body || document.activeElement === null)) opener.focus({ preventScroll: true })
     }
-  }, [onClose])
+  }, [onClose, opener])
 
   const choose = (item: T | undefined) => {
     if (!item || item.disabled) return

@@ -51,8 +51,8 @@ export function ErrorPanel({
 /** AppErrorData from anything thrown. */
 export function errorData(error: unknown): AppErrorData {
   if (error && typeof error === 'object' && 'code' in error && 'message' in error) {
-    const e = error as { code: AppErrorData['code']; message: string; detail?: string; hint?: string }
-    return { code: e.code, message: e.message, detail: e.detail, hint: e.hint }
+    const e = error as AppErrorData
+    return { code: e.code, message: e.message, detail: e.detail, hint: e.hint, ...(e.span ? { span: e.span } : {}) }
   }
   return { code: 'internal', message: error instanceof Error ? error.message : String(error) }
 }

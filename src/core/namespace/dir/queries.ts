@@ -11,6 +11,7 @@ import { queryToIpcStream, viewSchema } from '../../query/pageBytes'
 import { scanSorted, sortedRowIds, takeInOrder } from '../../query/sortedReads'
 import { dataFilesOf, pickOffsets, rowSetOfFilter } from '../../query/legacyFiles'
 import { assertViewMatchesSchema } from '../../query/validate'
+import { typeDateLiterals, type TypedFilter } from '../../query/typedLiterals'
 import { SCAN_WINDOW_ROWS, scanWindows } from '../../query/windowedScan'
 import type { TableHandles } from './handles'
 
@@ -26,6 +27,11 @@ const ROW_POSITION = /\b_row(offset|id|addr)\b/
 interface Pinned {
   table: LanceTable
   schema: Schema
+}
+
+/** What a read sent Lance, for its error: the filter as typed ({@link typeDateLiterals}), to point into the user's text. */
+interface Sent {
+  filter?: { original: string; typed: TypedFilter }
 }
 
 export interface DirQueryHooks {
@@ -80,9 +86,10 @@ export class DirQueries {
 
   /** Rows `[offset, offset + limit)` of the view as Arrow IPC stream bytes. */
   async page(id: TableId, asked: TableViewSpec, window: QueryWindow & CallOptions): Promise<Uint8Array> {
+    const sent: Sent = {}
     return this.run(id, async () => {
-      const { table, schema } = await this.checked(id, asked)
-      const view = await this.searchable(table, asked)
+      const { table, schema, view: typed } = await this.checked(id, asked, sent)
+      const view = await this.searchable(table, typed)
       window.signal?.throwIfAborted()
       const offsets = rowOffsetsOf(view)
       if (readsByPosition(view) && (await dataFilesOf(table)) === 'legacy') return this.legacyPage(table, schema, rowSetOfFilter(view), window)
@@ -122,14 +129,15 @@ export class DirQueries {
       }
       const query = buildQuery(table, view, window)
       return queryToIpcStream(query, () => viewSchema(schema, view))
-    })
+    }, sent)
   }
 
   /** How many rows the view has: the filter's count, or the number of search results. */
   async count(id: TableId, asked: TableViewSpec, options: CallOptions = {}): Promise<number> {
+    const sent: Sent = {}
     return this.run(id, async () => {
-      const { table } = await this.checked(id, asked)
-      const searched = await this.searchable(table, asked)
+      const { table, view: typed } = await this.checked(id, asked, sent)
+      const searched = await this.searchable(table, typed)
       options.signal?.throwIfAborted()
       const legacy = readsByPosition(searched) && (await dataFilesOf(table)) === 'legacy'
       const view = legacy ? rowSetOfFilter(searched) : searched
@@ -147,27 +155,29 @@ export class DirQueries {
       // A search has at most k results; count them without reading their columns.
       const result = await buildQuery(table, { ...view, columns: [] }, { withRowId: true }).toArrow()
       return result.numRows
-    })
+    }, sent)
   }
 
   /** Lance's plan for the view's query (`explainPlan`), or the executed plan with metrics (`analyzePlan`). */
   async explain(id: TableId, asked: TableViewSpec, options: CallOptions & { analyze?: boolean; verbose?: boolean } & QueryWindow = {}): Promise<string> {
+    const sent: Sent = {}
     return this.run(id, async () => {
-      const { table } = await this.checked(id, asked)
-      const view = await this.searchable(table, asked)
+      const { table, view: typed } = await this.checked(id, asked, sent)
+      const view = await this.searchable(table, typed)
       const query = buildQuery(table, view, options)
       const plan = options.analyze ? await query.analyzePlan() : await query.explainPlan(options.verbose ?? false)
       const fallback = readsByPosition(view) && (await dataFilesOf(table)) === 'legacy' ? legacyReadPath(rowSetOfFilter(view)) : undefined
       return fallback ? `${fallback}\n\n${plan}` : plan
-    })
+    }, sent)
   }
 
   /** Every row of the view, batch by batch, from one streaming Lance query (no offset paging). */
   async *scan(id: TableId, asked: TableViewSpec, options: CallOptions & QueryWindow & { nextWindowEarly?: boolean } = {}): AsyncGenerator<RecordBatch> {
-    const { table } = await this.run(id, () => this.checked(id, asked))
-    const view = await this.run(id, () => this.searchable(table, asked))
+    const sent: Sent = {}
+    const { table, view: typed } = await this.run(id, () => this.checked(id, asked, sent), sent)
+    const view = await this.run(id, () => this.searchable(table, typed), sent)
     if (readsByPosition(view) && (await this.run(id, () => dataFilesOf(table))) === 'legacy') {
-      yield* this.batchesOf(id, this.legacyScan(table, rowSetOfFilter(view), options), options.signal)
+      yield* this.batchesOf(id, this.legacyScan(table, rowSetOfFilter(view), options), options.signal, sent)
       return
     }
     const iterator = isSorted(view)
@@ -175,7 +185,7 @@ export class DirQueries {
       : !view.search && !viewNarrowsRows(view) && options.offset === undefined && options.limit === undefined
         ? scanWindows(table, view, options.signal, SCAN_WINDOW_ROWS, options.nextWindowEarly !== false)
         : buildQuery(table, view, options)[Symbol.asyncIterator]()
-    yield* this.batchesOf(id, iterator, options.signal)
+    yield* this.batchesOf(id, iterator, options.signal, sent)
   }
 
   /**
@@ -213,11 +223,11 @@ export class DirQueries {
   }
 
   /** A scan's batches, each read under the table's handle (`run`), stopped between batches when `signal` aborts. */
-  private async *batchesOf(id: TableId, iterator: AsyncIterator<RecordBatch>, signal?: AbortSignal): AsyncGenerator<RecordBatch> {
+  private async *batchesOf(id: TableId, iterator: AsyncIterator<RecordBatch>, signal?: AbortSignal, sent?: Sent): AsyncGenerator<RecordBatch> {
     try {
       for (;;) {
         signal?.throwIfAborted()
-        const next = await this.run(id, () => iterator.next())
+        const next = await this.run(id, () => iterator.next(), sent)
         if (next.done) return
         yield next.value
       }
@@ -359,11 +369,18 @@ export class DirQueries {
     return { ...view, keys: { column: '_rowid', values: await ids, integers: true } }
   }
 
-  /** The handle for the view's version, with the view's columns checked against that version's schema. */
-  private async checked(id: TableId, view: TableViewSpec): Promise<Pinned> {
-    const pinned = view.version === undefined ? await this.latestPinned(id) : await this.at(id, view.version)
-    assertViewMatchesSchema(view, pinned.schema)
-    return pinned
+  /**
+   * The handle for the view's version, with the view's columns checked against that version's schema, and the
+   * view as Lance gets it: a quoted date compared with a date or timestamp column typed (src/core/query/typedLiterals.ts).
+   */
+  private async checked(id: TableId, asked: TableViewSpec, sent?: Sent): Promise<Pinned & { view: TableViewSpec }> {
+    const pinned = asked.version === undefined ? await this.latestPinned(id) : await this.at(id, asked.version)
+    assertViewMatchesSchema(asked, pinned.schema)
+    const filter = asked.filter?.trim() ? asked.filter : undefined
+    if (filter === undefined) return { ...pinned, view: asked }
+    const typed = typeDateLiterals(filter, pinned.schema)
+    if (sent) sent.filter = { original: filter, typed }
+    return { ...pinned, view: typed.edits.length > 0 ? { ...asked, filter: typed.text } : asked }
   }
 
   private async latestPinned(id: TableId): Promise<Pinned> {
@@ -396,11 +413,11 @@ export class DirQueries {
     return { table, schema: await schema }
   }
 
-  private async run<T>(id: TableId, work: () => Promise<T>): Promise<T> {
+  private async run<T>(id: TableId, work: () => Promise<T>, sent?: Sent): Promise<T> {
     try {
       return await work()
     } catch (error) {
-      throw queryInputError(error) ?? this.hooks.mapError(error, id)
+      throw queryInputError(error, sent?.filter) ?? this.hooks.mapError(error, id)
     }
   }
 }

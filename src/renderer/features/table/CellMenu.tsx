@@ -1,4 +1,4 @@
-import { useEffect, useRef, type KeyboardEvent } from 'react'
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 
 export interface CellMenuItem {
   label: string
@@ -8,9 +8,21 @@ export interface CellMenuItem {
   separatorBefore?: boolean
 }
 
-/** A cell's context menu (role `menu`): arrows move, Enter runs, Escape or a click elsewhere closes. */
+/**
+ * A cell's context menu (role `menu`): arrows move, Enter runs, Escape or a click elsewhere closes. Closed with
+ * the focus inside it, the focus goes back where it was when the menu opened (the grid, on the cell it came from).
+ */
 export function CellMenu({ x, y, items, onClose }: { x: number; y: number; items: CellMenuItem[]; onClose: () => void }) {
   const ref = useRef<HTMLDivElement>(null)
+  // Read while rendering, before the menu takes the focus.
+  const [opener] = useState(() => document.activeElement as HTMLElement | null)
+  useEffect(
+    () => () => {
+      // A removed menu leaves the focus on <body>; an item that moved it elsewhere (a dialog) keeps its place.
+      if (opener?.isConnected && (document.activeElement === document.body || document.activeElement === null)) opener.focus({ preventScroll: true })
+    },
+    [opener],
+  )
   useEffect(() => {
     ref.current?.querySelector<HTMLElement>('[role="menuitem"]:not(:disabled)')?.focus()
     const away = (event: MouseEvent) => {

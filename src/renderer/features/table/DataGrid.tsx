@@ -164,9 +164,11 @@ export const DataGrid = memo(function DataGrid({
     scrollRef.current?.focus()
   })
 
+  /** A cell's menu, the same whether a right-click or the Menu key / Shift+F10 opened it. */
   const openCellMenu = (row: number, col: number, x: number, y: number) => {
     const column = visibleColumns[col]?.id
-    if (!onCellContextMenu || column === undefined) return
+    if (column === undefined) return
+    if (!onCellContextMenu) return selection.openCellMenu(col, x, y)
     onCellContextMenu({ row, column, x, y, valueOf: (name) => pages.pageOf(row)?.getChild(name)?.get(row % PAGE_ROWS) as unknown, extra: selection.cellMenuItems() })
   }
 
@@ -176,7 +178,6 @@ export const DataGrid = memo(function DataGrid({
   }
   const onCellContext = (event: MouseEvent, row: number, col: number) => {
     // One menu: the table view's query items (filters, similar rows) and the grid's copy items.
-    if (!onCellContextMenu) return selection.onCellContextMenu(event, col)
     event.preventDefault()
     setActive({ row, col })
     openCellMenu(row, col, event.clientX, event.clientY)

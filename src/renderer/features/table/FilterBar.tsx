@@ -1,4 +1,4 @@
-import { forwardRef, useEffect, useId, useImperativeHandle, useRef, useState, type KeyboardEvent } from 'react'
+import { forwardRef, useEffect, useId, useImperativeHandle, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { userColumnsOnly, type AppErrorData, type PredicateHint } from '../../../contract'
 import { Spinner } from '../../components/Spinner'
 import './query.css'
@@ -9,7 +9,9 @@ export interface FilterBarHandle {
 
 /**
  * The **Filter rows** box (a SQL predicate in Lance's `where` dialect): Enter applies, Escape or an empty box
- * clears. A refused predicate shows Lance's message under the box (role `alert`); the grid keeps its rows.
+ * clears. A refused predicate shows its message under the box (role `alert`, the box's description) and, when core
+ * knows where in the text the error stands (`error.span`: the token a filter that does not parse stopped at), a
+ * wavy underline under that token in the box; the grid keeps its rows.
  * A predicate that may mean something else than it says (src/contract/predicate.ts: a column name in quotes,
  * a name that matches a column only up to case or spaces) gets a warning under the box with the fix as a button.
  * A list of recent filters for this table. The **Full-text search** box appears only when an FTS index exists.
@@ -47,6 +49,14 @@ export const FilterBar = forwardRef<
   const hintId = useId()
   const listId = useId()
   const shownHints = hints && hints.filter === draft.trim() ? hints.items : []
+  const mirror = useRef<HTMLSpanElement>(null)
+  // The part of the box the error is about (core's span is in the trimmed filter that was applied).
+  const lead = draft.length - draft.trimStart().length
+  const span = error?.span && error.span.end <= draft.trim().length ? { start: lead + error.span.start, end: lead + Math.max(error.span.end, error.span.start + 1) } : null
+  // The underline is drawn in a copy of the text behind the box: it scrolls with the box's text.
+  useLayoutEffect(() => {
+    if (mirror.current && input.current) mirror.current.scrollLeft = input.current.scrollLeft
+  })
   useImperativeHandle(ref, () => ({ focus: () => input.current?.select() }), [])
   // A quick filter (context menu) changes the applied filter: show it.
   useEffect(() => setDraft(filter), [filter])
@@ -87,29 +97,46 @@ export const FilterBar = forwardRef<
             <span aria-hidden="true">AND</span>
           </span>
         )}
-        <input
-          ref={input}
-          id={`${listId}-input`}
-          className="filter-input"
-          type="text"
-          aria-label="Filter rows"
-          placeholder={disabledReason ? `Filtering is unavailable: ${disabledReason}` : "Filter rows: score > 0.5 AND title LIKE '%Zürich%'  (Enter applies, Esc clears)"}
-          disabled={disabledReason !== undefined}
-          title={disabledReason}
-          spellCheck={false}
-          autoComplete="off"
-          value={draft}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={[error ? errorId : '', shownHints.length > 0 ? hintId : ''].join(' ').trim() || undefined}
-          onChange={(event) => {
-            setDraft(event.target.value)
-            if (event.target.value.trim() === filter) onSettle?.()
-            else if (error) onEdit()
-            // An emptied box clears the filter.
-            if (event.target.value.trim() === '' && filter !== '') onApply('')
-          }}
-          onKeyDown={onKeyDown}
-        />
+        <span className="filter-input-wrap">
+          {span && (
+            <span ref={mirror} className="filter-input-mirror" aria-hidden="true">
+              {draft.slice(0, span.start)}
+              <mark className="filter-error-token" data-testid="filter-error-token">
+                {draft.slice(span.start, span.end) || ' '}
+              </mark>
+              {draft.slice(span.end)}
+            </span>
+          )}
+          <input
+            ref={input}
+            id={`${listId}-input`}
+            className="filter-input"
+            type="text"
+            aria-label="Filter rows"
+            placeholder={disabledReason ? `Filtering is unavailable: ${disabledReason}` : "Filter rows: score > 0.5 AND title LIKE '%Zürich%'  (Enter applies, Esc clears)"}
+            disabled={disabledReason !== undefined}
+            title={disabledReason}
+            spellCheck={false}
+            autoComplete="off"
+            value={draft}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={[error ? errorId : '', shownHints.length > 0 ? hintId : ''].join(' ').trim() || undefined}
+            onChange={(event) => {
+              setDraft(event.target.value)
+              if (event.target.value.trim() === filter) onSettle?.()
+              else if (error) onEdit()
+              // An emptied box clears the filter.
+              if (event.target.value.trim() === '' && filter !== '') onApply('')
+            }}
+            onKeyDown={onKeyDown}
+            onScroll={() => {
+              if (mirror.current && input.current) mirror.current.scrollLeft = input.current.scrollLeft
+            }}
+            onSelect={() => {
+              if (mirror.current && input.current) mirror.current.scrollLeft = input.current.scrollLeft
+            }}
+          />
+        </span>
         {applying && <Spinner label="Applying the filter" />}
         {recent.length > 0 && (
           <button type="button" className="icon-button recent-button" aria-label="Recent filters" aria-expanded={recentOpen} onClick={() => setRecentOpen(!recentOpen)}>
@@ -177,6 +204,7 @@ export const FilterBar = forwardRef<
         <div id={errorId} role="alert" className="filter-error">
           {/* A foreign server may pass Lance's lists on as they are: only the user's columns here too. */}
           <strong>{userColumnsOnly(error.message)}</strong>
+          {span && <span className="filter-error-where"> (character {span.start + 1})</span>}
           {error.hint && <span> — {error.hint}</span>}
         </div>
       )}

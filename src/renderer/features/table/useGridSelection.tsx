@@ -5,6 +5,7 @@ import { isAbort } from '../../api'
 import { Modal } from '../../components/Modal'
 import { ContextMenu } from '../../components/ContextMenu'
 import { CellInspector } from './CellInspector'
+import type { CellMenuItem } from './CellMenu'
 import { useEscapeLayer } from './panelStack'
 import { COPY_FORMATS, copyText, LARGE_COPY_ROWS, writeClipboard, type RowSource } from './copy'
 import {
@@ -163,11 +164,7 @@ export function useGridSelection(options: GridSelectionOptions) {
       else return false
       return true
     }
-    if ((key === 'ContextMenu' || (key === 'F10' && event.shiftKey)) && active) {
-      const cell = gridRef.current?.querySelector('[role="gridcell"][aria-selected="true"].active')?.getBoundingClientRect()
-      openMenu('cell', cell ? cell.left + 8 : 100, cell ? cell.bottom : 100, active.col)
-      return true
-    }
+    // The Menu key and Shift+F10 are the grid's (grid/keyboard.ts): they open the same menu a right-click does.
     return false
   }
 
@@ -185,10 +182,8 @@ export function useGridSelection(options: GridSelectionOptions) {
 
   const onCellDoubleClick = () => setInspecting(true)
 
-  const onCellContextMenu = (event: MouseEvent, col: number) => {
-    event.preventDefault()
-    openMenu('cell', event.clientX, event.clientY, col)
-  }
+  /** The grid's own cell menu (copy and inspect: {@link cellMenuItems}), for a grid whose view adds no items. */
+  const openCellMenu = (col: number, x: number, y: number) => openMenu('cell', x, y, col)
 
   const onRowHeaderMouseDown = (event: MouseEvent, row: number) => {
     event.preventDefault()
@@ -230,36 +225,41 @@ export function useGridSelection(options: GridSelectionOptions) {
           { id: 'select-column', label: 'Select column', disabled: rowCount === 0 },
           { id: 'copy-column', label: 'Copy column', disabled: rowCount === 0 },
         ]
-      : [...COPY_FORMATS.map((f) => ({ id: `copy-${f.format}`, label: f.label, disabled: !range })), { id: 'inspect', label: 'Inspect cell', disabled: !active }]
+      : cellMenuItems().map((item) => ({ id: item.label, label: item.label, disabled: item.disabled !== undefined, reason: item.disabled, run: item.run }))
 
-  const choose = (id: string) => {
+  const choose = (item: (typeof menuItems)[number]) => {
     const col = menu?.col ?? 0
     setMenu(null)
     focusGrid()
-    if (id === 'select-column') selectColumn(col)
-    else if (id === 'copy-column') {
+    if ('run' in item) item.run()
+    else if (item.id === 'select-column') selectColumn(col)
+    else if (item.id === 'copy-column') {
       const target = rangeOf(columnSelection(col, rowCount))
       setSelection(columnSelection(col, rowCount))
       if (rangeSize(target).rows > LARGE_COPY_ROWS) setCopy({ state: 'confirm', range: target, format: 'tsv' })
       else void runCopy(target, 'tsv')
-    } else if (id === 'inspect') setInspecting(true)
-    else if (id.startsWith('copy-')) copySelection(id.slice(5) as TextFormat)
+    }
   }
 
   const closeMenu = useCallback(() => setMenu(null), [setMenu])
 
-  /** The copy and inspect items, for a cell menu shown by the table view (it adds the query items). */
-  const cellMenuItems = () => [
-    ...COPY_FORMATS.map((f) => ({
-      label: f.label,
-      run: () => {
-        focusGrid()
-        copySelection(f.format)
-      },
-      disabled: range ? undefined : 'Select cells first',
-    })),
-    { label: 'Inspect cell', run: () => setInspecting(true), disabled: active ? undefined : 'Select a cell first' },
-  ]
+  /**
+   * The copy and inspect items of a cell's menu: the one list, shown by the table view's menu after its query items
+   * (right-click, the Menu key and Shift+F10 alike: DataGrid's openCellMenu) or alone by the grid's own menu.
+   */
+  function cellMenuItems(): CellMenuItem[] {
+    return [
+      ...COPY_FORMATS.map((f) => ({
+        label: f.label,
+        run: () => {
+          focusGrid()
+          copySelection(f.format)
+        },
+        disabled: range ? undefined : 'Select cells first',
+      })),
+      { label: 'Inspect cell', run: () => setInspecting(true), disabled: active ? undefined : 'Select a cell first' },
+    ]
+  }
 
   const overlays = (
     <>
@@ -269,7 +269,7 @@ export function useGridSelection(options: GridSelectionOptions) {
           y={menu.y}
           label={menu.kind === 'column' ? `Column ${columns[menu.col] ?? ''}` : 'Cell actions'}
           items={menuItems}
-          onChoose={(item) => choose(item.id)}
+          onChoose={choose}
           onClose={closeMenu}
         />
       )}
@@ -338,5 +338,5 @@ export function useGridSelection(options: GridSelectionOptions) {
       />
     ) : null
 
-  return { selection, moved, onKeyDown, onCellMouseDown, onCellDoubleClick, onCellContextMenu, cellMenuItems, onRowHeaderMouseDown, columnMenuButton, isSelected, overlays, inspector }
+  return { selection, moved, onKeyDown, onCellMouseDown, onCellDoubleClick, openCellMenu, cellMenuItems, onRowHeaderMouseDown, columnMenuButton, isSelected, overlays, inspector }
 }
