@@ -289,7 +289,7 @@ interface Header {
  * Blank names become "column N", repeats get a suffix.
  */
 async function headerRow(pull: Puller, fileName: string, sheet: string, chosen?: number): Promise<Header> {
-  let found: SheetRow | null = null
+  let found: SheetRow
   const titles: string[] = []
   if (chosen !== undefined) {
     for (;;) {
