@@ -103,7 +103,7 @@ export function SheetLayoutFields({ idPrefix, choices, sheets, tableName }: { id
           className="text-input small mono import-row-input"
           autoComplete="off"
           spellCheck={false}
-          placeholder="the whole sheet, e.g. B3:F200"
+          placeholder="e.g. B3:F200"
           value={rangeText}
           onChange={(e) => setRangeText(e.target.value)}
           aria-invalid={!!rangeProblem}
