@@ -139,6 +139,13 @@ describe('several sheets', () => {
     expect(rows.at(-1)!.day).toBe(day(2024, 4, 9))
   })
 
+  it('name the sheet and its row when a value does not fit', async () => {
+    const source = await openSource(REPORT, { layout: { sheets: ['Q1', 'Q2'] }, columnTypes: { order: 'integer' } })
+    const batches = source.batches()
+    await expect(batches.next()).rejects.toThrow(/report\.xlsx sheet "Q1" row 10: the value of "order" does not fit/)
+    await source.close()
+  })
+
   it('whose columns differ are refused as one table, before anything is written', async () => {
     const error = failure(await service.dispatch('import/preview', { connectionId, namespace: [], source: { path: join(FIXTURES, 'people.xlsx') }, sheets: ['People', 'Notes'] }))
     expect(error.code).toBe('invalid_input')

@@ -14,6 +14,9 @@ interface SheetRow {
   cells: Map<number, Cell>
 }
 
+/** Past a sheet's last row (1,048,576): a record's place is `sheet index × SHEET_ROWS + row`. */
+const SHEET_ROWS = 2 ** 21
+
 /** Rows looked at, from the first filled one, to find a header below title rows. */
 const DETECT_ROWS = 12
 
@@ -92,7 +95,8 @@ export async function openXlsx(path: string, options: OpenOptions): Promise<Batc
         }
         if (row.cells.size === 0) continue
         const record = recordOf(row, sheet.header.columns)
-        return { value: record.value, line: row.number, bytes: record.bytes }
+        // Rows are numbered per sheet: with several sheets the place carries its sheet too (see `where`).
+        return { value: record.value, line: at * SHEET_ROWS + row.number, bytes: record.bytes }
       }
     }
     const chosen = opened[0]!.name
@@ -109,8 +113,10 @@ export async function openXlsx(path: string, options: OpenOptions): Promise<Batc
     if (opened.length > 1) read.read = opened.map((s) => s.name)
     const bytesRead = () => Math.min(size, Math.round((chars / sheetsSize) * size))
     const columns = [...header.columns.values()]
-    // Rows are numbered per sheet: with several sheets a row's place names its sheet.
-    const where = (row: number) => (opened.length > 1 ? `sheet "${opened[Math.min(at, opened.length - 1)]!.name}" row ${row}` : `row ${row}`)
+    const where = (line: number) => {
+      const row = line % SHEET_ROWS
+      return opened.length > 1 ? `sheet "${opened[Math.floor(line / SHEET_ROWS)]!.name}" row ${row}` : `row ${row}`
+    }
     return await recordSource({ format: 'xlsx', path, options, bytesRead, next, close, readAs: () => readAs, sheets: read, columns, where })
   } catch (error) {
     await close()
