@@ -5,7 +5,7 @@
  * when the columns differ), and dates stored as Excel serial numbers with a date format (days as Date32, date-times
  * as timestamps). The choices travel through the contract to the reader process (`import/preview`, `import/start`).
  */
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -14,6 +14,7 @@ import { openSource } from '../../../src/core/import'
 import { connectNamespace } from '../../../src/core/namespace/connect'
 import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
 import { until } from '../../helpers/processes'
+import { xlsx, zip } from '../../fixtures/import/bombs'
 import { readExact, typesOf } from './exact'
 
 const FIXTURES = join(__dirname, '../../fixtures/import/xlsx')
@@ -99,6 +100,31 @@ describe('the header row', () => {
   })
 })
 
+describe('the header row, when it is not obvious', () => {
+  // Hand-made sheets (tests/fixtures/import/bombs.ts writes the SpreadsheetML): the shapes where a one-cell first row
+  // is not a title, so the first row stays the header.
+  const text = (ref: string, t: string) => `<c r="${ref}" t="inlineStr"><is><t>${t}</t></is></c>`
+  const num = (ref: string, n: number) => `<c r="${ref}"><v>${n}</v></c>`
+  const header = async (rows: string) => {
+    const path = join(dir, `shape-${Math.random().toString(36).slice(2)}.xlsx`)
+    await writeFile(path, await xlsx(rows))
+    const source = await openSource(path)
+    await source.close()
+    return { row: source.sheets?.headerRow, titles: source.sheets?.titleRows, columns: source.columns?.map((c) => c.name) }
+  }
+
+  it('stays the first row above a row of numbers, a row of repeated names, or in a one-column sheet', async () => {
+    expect(await header(`<row r="1">${text('A1', 'Report')}</row><row r="2">${num('A2', 1)}${num('B2', 2)}</row>`)).toMatchObject({ row: 1, titles: 0 })
+    expect(await header(`<row r="1">${text('A1', 'Report')}</row><row r="2">${text('A2', 'x')}${text('B2', 'x')}</row>`)).toMatchObject({ row: 1, titles: 0 })
+    expect(await header(`<row r="1">${text('A1', 'name')}</row><row r="2">${text('A2', 'Ann')}</row><row r="3">${text('A3', 'Bo')}</row>`)).toMatchObject({ row: 1, titles: 0, columns: ['name'] })
+  })
+
+  it('skips two title rows above a header that starts in column B', async () => {
+    const rows = `<row r="1">${text('A1', 'Report')}</row><row r="2">${text('B2', 'Printed 3 March')}</row><row r="4">${text('B4', 'a')}${text('C4', 'b')}</row><row r="5">${num('B5', 1)}${num('C5', 2)}</row>`
+    expect(await header(rows)).toEqual({ row: 4, titles: 2, columns: ['a', 'b'] })
+  })
+})
+
 describe('a cell range', () => {
   it('leaves out the footer below it, so the order column is whole numbers again', async () => {
     expect(names(value(await preview(REPORT)))).toContain('order: Utf8') // the "Total" footer is text
@@ -155,6 +181,27 @@ describe('several sheets', () => {
 })
 
 describe('dates', () => {
+  it('in an East Asian built-in date format (id 31, no format code in the file) are dates', async () => {
+    const path = join(dir, 'cjk-date.xlsx')
+    const main = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main'
+    const rels = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships'
+    await writeFile(
+      path,
+      await zip({
+        'xl/workbook.xml': `<workbook xmlns="${main}" xmlns:r="${rels}"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+        'xl/_rels/workbook.xml.rels': `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${rels}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
+        'xl/styles.xml': `<styleSheet xmlns="${main}"><cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="31"/></cellXfs></styleSheet>`,
+        'xl/worksheets/sheet1.xml': `<worksheet xmlns="${main}"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>day</t></is></c></row><row r="2"><c r="A2" s="1"><v>45292</v></c></row></sheetData></worksheet>`,
+      }),
+    )
+    const source = await openSource(path)
+    expect(source.columns?.map((c) => [c.name, c.type])).toEqual([['day', 'Date32<DAY>']])
+    const batch = (await source.batches().next()).value!
+    expect(batch.getChild('day')!.get(0)).toBe(Date.UTC(2024, 0, 1))
+    await source.close()
+  })
+
+
   it('stored as serial numbers with a date format come in as dates (days) and timestamps (date-times)', async () => {
     const { table, rows } = await importDone(REPORT, 'q1dates', { range: 'A3:E8' })
     expect(typesOf(table)).toMatchObject({ day: 'Date32<DAY>', shipped: 'Timestamp<MILLISECOND>' })
