@@ -44,7 +44,12 @@ export function SheetLayoutFields({ idPrefix, choices, sheets, tableName }: { id
             <div className="import-sheet-list" role="group" aria-label="Sheets to import">
               {sheets.names.map((n) => (
                 <label key={n} className="checkbox">
-                  <input type="checkbox" checked={ticked.includes(n)} onChange={(e) => toggleSheet(n, e.target.checked, sheets.names, shown)} />
+                  <input
+                    type="checkbox"
+                    checked={ticked.includes(n)}
+                    disabled={ticked.length === 1 && ticked[0] === n}
+                    onChange={(e) => toggleSheet(n, e.target.checked, sheets.names, shown)}
+                  />
                   {n}
                 </label>
               ))}

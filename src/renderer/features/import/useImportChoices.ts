@@ -22,6 +22,8 @@ export function useImportChoices(item: PendingFile, connections: readonly Connec
   const setSheet = (name: string) => {
     setSheetName(name)
     setColumnTypes({})
+    // One sheet ticked: the ticks follow the sheet shown (several ticked stay ticked).
+    setCheckedSheets((ticked) => (ticked && ticked.length > 1 ? ticked : null))
   }
   /** Excel: the header row as typed ('' = found by the reader) and the cell range as typed ('' = the whole sheet). */
   const [headerRowText, setHeaderRowTextState] = useState('')
@@ -47,7 +49,11 @@ export function useImportChoices(item: PendingFile, connections: readonly Connec
     const now = new Set(checkedSheets ?? [shown])
     if (on) now.add(name)
     else now.delete(name)
-    setCheckedSheets(names.filter((n) => now.has(n)))
+    const next = names.filter((n) => now.has(n))
+    if (next.length === 0) return // one sheet at least (its box is disabled)
+    setCheckedSheets(next)
+    // One sheet left: it is the one shown and imported.
+    if (next.length === 1) setSheetName(next[0])
     setColumnTypes({})
   }
   const headerRowProblem = useMemo(() => {
