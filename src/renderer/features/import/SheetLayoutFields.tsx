@@ -39,7 +39,7 @@ export function SheetLayoutFields({ idPrefix, choices, sheets, tableName }: { id
             </select>
             <div className="muted small">The sheet shown below. The workbook has {sheets.names.length} sheets.</div>
           </div>
-          <span className="field-label">Import</span>
+          <span className="field-label">Import sheets</span>
           <div>
             <div className="import-sheet-list" role="group" aria-label="Sheets to import">
               {sheets.names.map((n) => (
@@ -95,7 +95,7 @@ export function SheetLayoutFields({ idPrefix, choices, sheets, tableName }: { id
             ? `The header row ${headerRowProblem}`
             : found
               ? `Row ${sheets.headerRow} names the columns${sheets.titleRows ? `; ${sheets.titleRows === 1 ? 'the title row' : `${sheets.titleRows} title rows`} above it left out` : ''}. Type another row to change it.`
-              : `Row ${headerRowText.trim()} names the columns; rows above it are left out. Empty: found.`}
+              : `Row ${headerRowText.trim()} names the columns; rows above it are left out. Clear the box to find the header row again.`}
         </div>
       </div>
 
