@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { parseCellRange, SHEET_LAST_ROW } from './cellRange'
 import { componentSchema, namespacePathSchema, type NamespacePath } from './component'
 import type { AppErrorData } from './result'
 import type { FieldInfo, TableRef } from './types'
@@ -42,6 +43,27 @@ const importTarget = z.object({
   columnTypes: z.record(z.string().min(1).max(1024), importColumnTypeSchema).optional(),
   /** Excel: the sheet to import (by name); absent = the workbook's first sheet. */
   sheet: z.string().min(1).max(256).optional(),
+  /**
+   * Excel: sheets read one after another into one table (their header rows must name the same columns); when
+   * given, `sheet` is ignored. Each sheet as a table of its own is one import per sheet (`sheet`).
+   */
+  sheets: z.array(z.string().min(1).max(256)).min(1).max(64).optional(),
+  /** Excel: the row (1-based, as the sheet numbers it) naming the columns; rows above it are left out. Absent = found. */
+  headerRow: z.number().int().min(1).max(SHEET_LAST_ROW).optional(),
+  /** Excel: only these cells, in A1 notation (`B3:F200`, `B:F`). */
+  range: z
+    .string()
+    .max(32)
+    .superRefine((text, ctx) => {
+      const range = parseCellRange(text)
+      if (typeof range === 'string') ctx.addIssue({ code: 'custom', message: range })
+    })
+    .optional(),
+  /**
+   * Harness uploads: keep the staged file when this job ends (another import of the same upload follows: one job
+   * per sheet). The last job's end deletes it.
+   */
+  keepUpload: z.boolean().optional(),
 })
 
 export const importPreviewInput = importTarget.extend({
@@ -85,6 +107,20 @@ export interface ImportConversion {
   note?: string
 }
 
+/** Excel: the workbook's sheets, the one read, and where its columns are named. */
+export interface SheetsRead {
+  names: string[]
+  chosen: string
+  /** The row (1-based, as the sheet numbers it) that names the columns. */
+  headerRow?: number
+  /** Rows above the header left out as titles because they looked like titles (none when a header row was chosen). */
+  titleRows?: number
+  /** The cells read, in A1 notation, when a range was chosen. */
+  range?: string
+  /** The sheets read into the one table, in order, when more than one. */
+  read?: string[]
+}
+
 /** A column of a text file (CSV, JSON) as inferred from its first rows, and what it can be changed to. */
 export interface ImportColumnInfo {
   name: string
@@ -120,8 +156,8 @@ export interface ImportPreview {
   readAs?: string[]
   /** CSV and JSON: each column's inferred type, why, its empty cells, and the types it can be changed to. */
   columns?: ImportColumnInfo[]
-  /** Excel: the workbook's sheets in tab order, and the one read. */
-  sheets?: { names: string[]; chosen: string }
+  /** Excel: the workbook's sheets in tab order, the one read, and where its header was. */
+  sheets?: SheetsRead
   /** Rows `import/sample` returns (up to 20). */
   sampleRowCount: number
   /** Total rows when cheap to know (Arrow file footer, Parquet metadata); null for streams and text. */

@@ -3,7 +3,8 @@ import { Bool, DataType, DateDay, Field, Float64, Int64, List, Struct, TimeUnit,
 /**
  * Type inference for JSON lines and spreadsheets: a small lattice over JS values. Integers widen to floats,
  * anything else that disagrees becomes text (kept as JSON), all-null columns become text. Dates (spreadsheet
- * cells formatted as dates) are zone-less millisecond timestamps.
+ * cells formatted as dates) are zone-less millisecond timestamps, or days (Date32) when every one is a midnight: a
+ * column of calendar dates, as a sheet formatted `yyyy-mm-dd` holds them.
  */
 export type Inferred =
   | { kind: 'null' }
@@ -12,10 +13,13 @@ export type Inferred =
   | { kind: 'float' }
   | { kind: 'string' }
   | { kind: 'time' }
+  | { kind: 'date' }
   | { kind: 'list'; item: Inferred }
   | { kind: 'struct'; fields: Map<string, Inferred> }
 
 export const NULL: Inferred = { kind: 'null' }
+
+const DAY_MS = 86_400_000
 
 export function inferValue(value: unknown): Inferred {
   if (value === null || value === undefined) return NULL
@@ -24,7 +28,11 @@ export function inferValue(value: unknown): Inferred {
   // Beyond Int64 a double would round the number: text keeps every digit.
   if (typeof value === 'bigint') return value <= 9223372036854775807n && value >= -9223372036854775808n ? { kind: 'int' } : { kind: 'string' }
   if (typeof value === 'string') return { kind: 'string' }
-  if (value instanceof Date) return Number.isFinite(value.getTime()) ? { kind: 'time' } : NULL
+  if (value instanceof Date) {
+    const ms = value.getTime()
+    if (!Number.isFinite(ms)) return NULL
+    return ms % DAY_MS === 0 ? { kind: 'date' } : { kind: 'time' }
+  }
   if (Array.isArray(value)) {
     let item: Inferred = NULL
     for (const v of value) item = merge(item, inferValue(v))
@@ -51,6 +59,8 @@ export function merge(a: Inferred, b: Inferred): Inferred {
     return a
   }
   if ((a.kind === 'int' && b.kind === 'float') || (a.kind === 'float' && b.kind === 'int')) return { kind: 'float' }
+  // A date among times is its midnight.
+  if ((a.kind === 'date' && b.kind === 'time') || (a.kind === 'time' && b.kind === 'date')) return { kind: 'time' }
   return { kind: 'string' }
 }
 
@@ -78,6 +88,8 @@ export function toArrowType(inferred: Inferred): DataType {
       return new Float64()
     case 'time':
       return new Timestamp(TimeUnit.MILLISECOND)
+    case 'date':
+      return new DateDay()
     case 'list':
       return new List(new Field('item', toArrowType(inferred.item), true))
     case 'struct':

@@ -1,4 +1,4 @@
-import { type ImportColumnType, type ImportFormat, type ImportJobInfo, type ImportMode, type ImportProgress } from '../../contract'
+import { type ImportColumnType, type ImportFormat, type ImportJobInfo, type ImportMode, type ImportProgress, type SheetLayout } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import { toAppError } from '../errors'
 import { JobsOfKind, type Job, type JobRegistry } from '../jobs'
@@ -17,6 +17,7 @@ export interface ImportJobSpec {
   vectorColumns?: string[]
   datesAsText?: boolean
   sheet?: string
+  layout?: SheetLayout
   columnTypes?: Record<string, ImportColumnType>
   /** Known at queue time (sniffed), so a queued job already shows its size and format. */
   totalBytes?: number
@@ -119,6 +120,7 @@ export class ImportJobs extends JobsOfKind<'import'> {
         datesAsText: spec.datesAsText,
         columnTypes: spec.columnTypes,
         sheet: spec.sheet,
+        layout: spec.layout,
         vectorColumns: spec.vectorColumns,
         mode: spec.mode,
         limits: defaultChunkLimits(),

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream'
 import { basename } from 'node:path'
-import { AppError, type ImportJobInfo, type ImportMode, type ImportPreview, type ImportSource, type Input } from '../../contract'
+import { AppError, type ImportJobInfo, type ImportMode, type ImportPreview, type ImportSource, type Input, sheetLayoutOf } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import { ImportJobs } from './jobs'
 import type { JobRegistry } from '../jobs'
@@ -86,7 +86,7 @@ export class ImportModule {
 
   private fileRequest(input: Input<'import/sample'>): FileRequest {
     const { path, fileName } = this.resolveSource(input.source)
-    return { path, fileName, vectorColumns: input.vectorColumns, datesAsText: input.datesAsText, sheet: input.sheet, columnTypes: input.columnTypes }
+    return { path, fileName, vectorColumns: input.vectorColumns, datesAsText: input.datesAsText, sheet: input.sheet, layout: sheetLayoutOf(input), columnTypes: input.columnTypes }
   }
 
   /**
@@ -114,10 +114,12 @@ export class ImportModule {
       vectorColumns: input.vectorColumns,
       datesAsText: input.datesAsText,
       sheet: input.sheet,
+      layout: sheetLayoutOf(input),
       columnTypes: input.columnTypes,
       totalBytes: size,
       format,
-      onSettled: uploadId ? () => this.uploads.discard(uploadId) : undefined,
+      // One job per sheet of a workbook: every job but the last keeps the staged file (jobs run one at a time, in order).
+      onSettled: uploadId && !input.keepUpload ? () => this.uploads.discard(uploadId) : undefined,
     })
   }
 

@@ -1,6 +1,6 @@
 import { basename, extname } from 'node:path'
 import { RecordBatchReader, Table, tableToIPC, type RecordBatch, type Schema } from 'apache-arrow'
-import { componentProblem, type ImportColumnType, type ImportMode, type ImportPreview } from '../../contract'
+import { componentProblem, type ImportColumnType, type ImportMode, type ImportPreview, type SheetLayout } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import type { TableId } from '../namespace/path'
 import { openSource } from './open'
@@ -30,6 +30,7 @@ export interface InspectRequest {
   /** CSV: keep dates and timestamps as text. */
   datesAsText?: boolean
   sheet?: string
+  layout?: SheetLayout
   /** CSV and JSON: column → type to import it as. */
   columnTypes?: Record<string, ImportColumnType>
   signal?: AbortSignal
@@ -69,7 +70,7 @@ export async function previewSample(req: PreviewRequest): Promise<Uint8Array> {
 
 /** Read the file's first batch and say what will be written: the file's side of the preview, never the catalog's. */
 export async function inspectFile(req: InspectRequest): Promise<Inspection> {
-  const source = await openSource(req.path, { fileName: req.fileName, signal: req.signal, datesAsText: req.datesAsText, columnTypes: req.columnTypes, sheet: req.sheet })
+  const source = await openSource(req.path, { fileName: req.fileName, signal: req.signal, datesAsText: req.datesAsText, columnTypes: req.columnTypes, sheet: req.sheet, layout: req.layout })
   let first: RecordBatch | null
   const batches = source.batches()
   try {

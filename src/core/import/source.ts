@@ -1,5 +1,5 @@
 import type { RecordBatch, Schema } from 'apache-arrow'
-import type { ImportColumnInfo, ImportColumnType, ImportConversion } from '../../contract'
+import type { ImportColumnInfo, ImportColumnType, ImportConversion, SheetLayout, SheetsRead } from '../../contract'
 import type { Compression, TextEncoding } from './readers/text'
 import type { ImportFormat } from './sniff'
 import type { PassThrough } from '../arrow/ipc/reader'
@@ -22,8 +22,8 @@ export interface BatchSource {
   readonly conversions?: ImportConversion[]
   /** Text formats: how the file is read, in words (compression, encoding, delimiter, JSON key). */
   readonly readAs?: string[]
-  /** Excel: the workbook's sheets in tab order, and the one read. */
-  readonly sheets?: { names: string[]; chosen: string }
+  /** Excel: the workbook's sheets in tab order, the one read, where its header was. */
+  readonly sheets?: SheetsRead
   /** Text formats: the inferred columns, why, their empty cells, what they can be changed to. */
   readonly columns?: ImportColumnInfo[]
   /** Bytes consumed so far (for progress). */
@@ -52,6 +52,8 @@ export interface OpenOptions {
   encoding?: TextEncoding
   /** Excel: the sheet to read (by name); the first when absent. */
   sheet?: string
+  /** Excel: the header row, a block of cells, several sheets into one table. */
+  layout?: SheetLayout
   /** Rows per batch produced by the text and Parquet readers. */
   batchRows?: number
 }

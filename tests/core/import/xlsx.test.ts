@@ -55,7 +55,7 @@ describe('Excel import', () => {
     const preview = await previewImport({ path: join(FIXTURES, 'people.xlsx'), fileName: 'people.xlsx', client: ws.client, namespace: [] })
     expect(preview.format).toBe('xlsx')
     expect(preview.formatLabel).toBe('Excel workbook')
-    expect(preview.sheets).toEqual({ names: ['People', 'Notes'], chosen: 'People' })
+    expect(preview.sheets).toEqual({ names: ['People', 'Notes'], chosen: 'People', headerRow: 1, titleRows: 0 })
     expect(preview.readAs).toContain('sheet "People" (the workbook also has "Notes")')
     const { rows } = await importSheet('people.xlsx', 'notes', 'Notes')
     expect(rows).toEqual([
@@ -71,7 +71,7 @@ describe('Excel import', () => {
       ['order', 'Int64'],
       ['region', 'Utf8'],
       ['amount', 'Float64'],
-      ['day', 'Timestamp<MILLISECOND>'],
+      ['day', 'Date32<DAY>'], // dates without a time: days
     ])
     await expect(writeSource(ws.client, { namespace: [], name: 'sales' }, source, { mode: 'create' })).rejects.toThrow(/long\.xlsx row 12001: the value of "amount" does not fit/)
     expect(await tableNames(ws.client)).not.toContain('sales')

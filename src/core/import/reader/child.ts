@@ -59,7 +59,7 @@ async function run(task: ReaderTask): Promise<void> {
 }
 
 function openOptions(file: FileRequest) {
-  return { path: file.path, fileName: file.fileName, datesAsText: file.datesAsText, sheet: file.sheet, columnTypes: file.columnTypes, vectorColumns: file.vectorColumns }
+  return { path: file.path, fileName: file.fileName, datesAsText: file.datesAsText, sheet: file.sheet, layout: file.layout, columnTypes: file.columnTypes, vectorColumns: file.vectorColumns }
 }
 
 /** Sniffed again by the reader (64 KiB, cheap): a reader that dies while it opens the file is then named. */

@@ -1,4 +1,4 @@
-import type { AppErrorData, ImportColumnType, ImportMode } from '../../../contract'
+import type { AppErrorData, ImportColumnType, ImportMode, SheetLayout } from '../../../contract'
 import type { ChunkLimits } from '../chunks'
 import type { FileInspection } from '../preview'
 import type { ImportFormat } from '../sniff'
@@ -15,6 +15,7 @@ export interface FileRequest {
   fileName: string
   datesAsText?: boolean
   sheet?: string
+  layout?: SheetLayout
   columnTypes?: Record<string, ImportColumnType>
   vectorColumns?: string[]
 }

@@ -82,7 +82,7 @@ export class ImportReaders {
   /** The file side of a preview: its format, schema, candidates, the first rows. */
   async inspect(file: FileRequest): Promise<Inspection & { schema: Schema }> {
     const stamp = await fileStamp(file.path)
-    const key = JSON.stringify([stamp, file.path, file.fileName, file.vectorColumns ?? null, file.datesAsText ?? false, file.sheet ?? null, file.columnTypes ?? null])
+    const key = JSON.stringify([stamp, file.path, file.fileName, file.vectorColumns ?? null, file.datesAsText ?? false, file.sheet ?? null, file.layout ?? null, file.columnTypes ?? null])
     const now = Date.now()
     for (const [k, v] of this.inspections) if (now - v.at > KEPT_FOR_MS) this.inspections.delete(k)
     const kept = this.inspections.get(key)
@@ -143,7 +143,7 @@ export class ImportReaders {
    */
   async openImport(spec: ImportReadSpec): Promise<ImportRead> {
     if (this.inProcess) return openInProcess(spec)
-    const file: FileRequest = { path: spec.path, fileName: spec.fileName, datesAsText: spec.datesAsText, sheet: spec.sheet, columnTypes: spec.columnTypes, vectorColumns: spec.vectorColumns }
+    const file: FileRequest = { path: spec.path, fileName: spec.fileName, datesAsText: spec.datesAsText, sheet: spec.sheet, layout: spec.layout, columnTypes: spec.columnTypes, vectorColumns: spec.vectorColumns }
     const reader = await this.start({ type: 'import', file, mode: spec.mode, limits: spec.limits, ipc: spec.ipc }, { fileName: spec.fileName, doing: 'import' }, 'idle')
     const cancel = () => reader.kill({ kind: 'cancelled' })
     spec.signal?.addEventListener('abort', cancel, { once: true })
@@ -301,7 +301,7 @@ async function fileStamp(path: string): Promise<[number, number, number] | null>
 
 /** The reading side in this process (LCB_IMPORT_READER=inline). */
 async function openInProcess(spec: ImportReadSpec): Promise<ImportRead> {
-  const source = await openSource(spec.path, { fileName: spec.fileName, signal: spec.signal, datesAsText: spec.datesAsText, columnTypes: spec.columnTypes, sheet: spec.sheet })
+  const source = await openSource(spec.path, { fileName: spec.fileName, signal: spec.signal, datesAsText: spec.datesAsText, columnTypes: spec.columnTypes, sheet: spec.sheet, layout: spec.layout })
   const close = () => source.close().catch(() => undefined)
   return {
     format: source.format,

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises'
-import { Bool, Field, Float64, Int64, Schema, TimeUnit, Timestamp, Utf8, type DataType, type RecordBatch } from 'apache-arrow'
+import { Bool, DateDay, Field, Float64, Int64, Schema, TimeUnit, Timestamp, Utf8, type DataType, type RecordBatch } from 'apache-arrow'
 import { AppError, type ImportColumnInfo, type ImportColumnType } from '../../../contract'
 import { MISMATCH, batchFromColumns, coerce } from '../build'
 import { JsonColumnInference, toArrowType, type Inferred } from '../infer'
@@ -10,8 +10,8 @@ import { readSample, rowBatches } from './rowBatches'
 
 
 const JSON_CHOICES: ImportColumnType[] = ['text', 'integer', 'float', 'boolean']
-/** A date column can stay a timestamp or become its ISO text. */
-const TIME_CHOICES: ImportColumnType[] = ['timestamp', 'text']
+/** A date column can stay a timestamp (or a date: days) or become its ISO text. */
+const TIME_CHOICES: ImportColumnType[] = ['date', 'timestamp', 'text']
 
 function choiceOf(inferred: Inferred): ImportColumnType | null {
   switch (inferred.kind) {
@@ -26,6 +26,8 @@ function choiceOf(inferred: Inferred): ImportColumnType | null {
       return 'boolean'
     case 'time':
       return 'timestamp'
+    case 'date':
+      return 'date'
     default:
       return null
   }
@@ -37,6 +39,7 @@ function typeOfChoice(choice: ImportColumnType, fileName: string, column: string
   if (choice === 'float') return new Float64()
   if (choice === 'boolean') return new Bool()
   if (choice === 'timestamp') return new Timestamp(TimeUnit.MILLISECOND)
+  if (choice === 'date') return new DateDay()
   throw new AppError('invalid_input', `${fileName}: column "${column}" cannot be imported as ${choice}`, { hint: `A JSON column can be ${JSON_CHOICES.join(', ')}` })
 }
 
@@ -118,7 +121,7 @@ export async function recordSource(reading: RecordReading): Promise<BatchSource>
         choice: chosen ?? inferredChoice,
         inferred: inferredChoice,
         // Nested values can only become their JSON text.
-        choices: inferredChoice === null ? ['text'] : inferredChoice === 'timestamp' ? TIME_CHOICES : JSON_CHOICES,
+        choices: inferredChoice === null ? ['text'] : inferredChoice === 'timestamp' || inferredChoice === 'date' ? TIME_CHOICES : JSON_CHOICES,
         reason: chosen && chosen !== inferredChoice ? null : column.reason(),
         nulls: column.nulls,
         sampledRows: column.rows,

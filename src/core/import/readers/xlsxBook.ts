@@ -249,8 +249,11 @@ async function readSharedStrings(stream: Readable): Promise<string[]> {
   return strings
 }
 
-/** Built-in number formats that show dates or times (ECMA-376 part 1, 18.8.30). */
-const BUILTIN_DATE_FORMATS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 45, 46, 47])
+/**
+ * Built-in number formats that show dates or times (ECMA-376 part 1, 18.8.30), and the East Asian locales' built-in
+ * date formats (27–36, 50–58: Excel saves a Japanese, Chinese or Korean date with these ids and no format code).
+ */
+const BUILTIN_DATE_FORMATS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58])
 
 /** A custom format shows a date when it has d, m, y, h or s outside quoted text, escapes and [colour] brackets. */
 export function isDateFormat(code: string): boolean {

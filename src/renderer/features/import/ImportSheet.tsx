@@ -4,6 +4,7 @@ import { call } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
 import type { PendingFile } from './dropped'
 import { ImportSheetView, type SheetStatus } from './ImportSheetView'
+import { sheetTableName, sheetsToImport } from './SheetLayoutFields'
 import { useImportChoices, type ImportChoices } from './useImportChoices'
 import { useImportPreview, type ImportPreviewState } from './useImportPreview'
 import { useUpload } from './useUpload'
@@ -14,23 +15,29 @@ export interface ImportSheetProps {
   /** Files waiting for a sheet, this one included. */
   total: number
   connections: readonly ConnectionInfo[]
-  onStarted(job: ImportJobInfo): void
+  /** The imports started: one, or one per sheet of a workbook. */
+  onStarted(...jobs: ImportJobInfo[]): void
   /** Close without importing this file (the next waiting file, if any, gets the sheet). */
   onSkip(): void
 }
 
 /** What the choices and the preview allow: the name's and the mode's problems, and whether Import can start. */
 export function sheetStatus(choices: ImportChoices, state: ImportPreviewState, ready: boolean, starting: boolean): SheetStatus {
-  const { name, mode, namespaceProblem, overwriteConfirmed } = choices
-  const { preview, previewMode, previewing, previewError } = state
+  const { name, mode, namespaceProblem, overwriteConfirmed, headerRowProblem, rangeProblem, sheetsAs } = choices
+  const { preview, previewMode, previewing, previewError, sheets } = state
   const shownName = name ?? ''
   const nameProblem = name === null ? null : componentProblem(shownName)
   const existing = preview && preview.name === shownName ? preview.existing : null
   const currentPreview = preview && preview.name === shownName && previewMode === mode ? preview : null
   const modeProblem = currentPreview?.modeProblem ?? null
   const appendBlocked = !existing ? 'There is no table of this name to append to' : existing.schemaDiff ? 'The schemas differ (see below)' : null
-  const canStart = ready && !!currentPreview && !previewing && !nameProblem && !namespaceProblem && !modeProblem && !starting && (mode !== 'overwrite' || overwriteConfirmed) && !previewError
-  return { shownName, nameProblem, existing, modeProblem, appendBlocked, canStart }
+  // Excel, several sheets ticked, a table each: one import per sheet, each named after its sheet.
+  const ticked = sheets ? sheetsToImport(choices, sheets) : []
+  const sheetTables = ticked.length > 1 && sheetsAs === 'tables' ? ticked.map((sheet) => ({ sheet, name: sheetTableName(shownName, sheet) })) : []
+  const tablesProblem = sheetTables.some((t) => componentProblem(t.name) !== null) || (sheetTables.length > 0 && mode === 'append')
+  const canStart =
+    ready && !!currentPreview && !previewing && !nameProblem && !namespaceProblem && !modeProblem && !starting && (mode !== 'overwrite' || overwriteConfirmed) && !previewError && !headerRowProblem && !rangeProblem && !tablesProblem
+  return { shownName, nameProblem, existing, modeProblem, appendBlocked, canStart, sheetTables }
 }
 
 /**
@@ -49,14 +56,38 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
 
   const start = async (event: FormEvent) => {
     event.preventDefault()
-    const { connectionId, namespace, name, mode, vectorColumns, datesAsText, columnTypes, sheet } = choices
+    const { connectionId, namespace, name, mode, vectorColumns, datesAsText, columnTypes, sheet, layout } = choices
     if (!source || !status.canStart || name === null) return
     setStarting(true)
     setStartError(null)
     try {
-      const job = await call('import/start', { connectionId, namespace, source, name, mode, vectorColumns, datesAsText, columnTypes, sheet })
+      const { sheetTables } = status
+      if (sheetTables.length === 0) {
+        const job = await call('import/start', { connectionId, namespace, source, name, mode, vectorColumns, datesAsText, columnTypes, sheet, ...layout })
+        taken()
+        onStarted(job)
+        return
+      }
+      // A table per sheet: one import each, in tab order; the staged upload is kept until the last one ends. The
+      // column type choices were made on the sheet shown, so only its import takes them.
+      const shown = sheet ?? previewState.sheets?.chosen
+      // Every sheet is previewed under its table's name first: a sheet that cannot be read so, or a name taken, stops
+      // them all before any starts (no half-imported workbook).
+      for (const t of sheetTables) {
+        const check = await call('import/preview', { connectionId, namespace, source, name: t.name, mode, vectorColumns, datesAsText, columnTypes: t.sheet === shown ? columnTypes : undefined, sheet: t.sheet, ...(layout?.headerRow !== undefined ? { headerRow: layout.headerRow } : {}), ...(layout?.range ? { range: layout.range } : {}) })
+        if (check.nameProblem || check.modeProblem) {
+          setStartError({ code: 'invalid_input', message: `Sheet “${t.sheet}” → ${t.name}: ${check.nameProblem ?? check.modeProblem}`, hint: 'Change the table name (each table is named after it and its sheet), or import in overwrite mode' })
+          setStarting(false)
+          return
+        }
+      }
+      const jobs: ImportJobInfo[] = []
+      for (const [i, t] of sheetTables.entries()) {
+        const keepUpload = i < sheetTables.length - 1
+        jobs.push(await call('import/start', { connectionId, namespace, source, name: t.name, mode, vectorColumns, datesAsText, columnTypes: t.sheet === shown ? columnTypes : undefined, sheet: t.sheet, headerRow: layout?.headerRow, range: layout?.range, keepUpload }))
+      }
       taken()
-      onStarted(job)
+      onStarted(...jobs)
     } catch (error) {
       setStartError(errorData(error))
       setStarting(false)

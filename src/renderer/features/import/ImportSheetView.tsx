@@ -6,6 +6,8 @@ import { Modal } from '../../components/Modal'
 import { formatBytes, formatCount, namespaceLabel } from '../../lib/format'
 import type { PendingFile } from './dropped'
 import { ColumnTypes } from './ColumnTypes'
+import { NameClash } from './NameClash'
+import { SheetLayoutFields } from './SheetLayoutFields'
 import { SamplePreview } from './SamplePreview'
 import type { ImportChoices } from './useImportChoices'
 import type { ImportPreviewState } from './useImportPreview'
@@ -37,6 +39,8 @@ export interface SheetStatus {
   modeProblem: string | null
   appendBlocked: string | null
   canStart: boolean
+  /** Excel, a table per sheet: the tables the import makes (empty otherwise). */
+  sheetTables: { sheet: string; name: string }[]
 }
 
 /**
@@ -45,9 +49,11 @@ export interface SheetStatus {
  * upload in.
  */
 export function ImportSheetView({ titleId, item, total, connections, upload, source, choices, previewState, status, starting, startError, onSubmit, onSkip }: ImportSheetViewProps) {
-  const { connectionId, setConnectionId, namespaceText, setNamespaceText, namespace, namespaceProblem, setName, mode, setMode, overwriteConfirmed, setOverwriteConfirmed, vectorColumns, toggleVector, datesAsText, setDatesAsText, setColumnType, sheet, setSheet } = choices
-  const { preview, previewError, previewing, sample } = previewState
-  const { shownName, nameProblem, existing, modeProblem, appendBlocked, canStart } = status
+  const { connectionId, setConnectionId, namespaceText, setNamespaceText, namespace, namespaceProblem, setName, mode, setMode, overwriteConfirmed, setOverwriteConfirmed, vectorColumns, toggleVector, datesAsText, setDatesAsText, setColumnType } = choices
+  const { preview, previewError, previewing, sample, sheets } = previewState
+  const { shownName, nameProblem, existing, modeProblem, appendBlocked, canStart, sheetTables } = status
+  // The name taken while creating: said once, at the top (the Mode row then says nothing more about it).
+  const clash = mode === 'create' && existing && sheetTables.length === 0 ? existing : null
   const diff = mode === 'overwrite' ? null : existing?.schemaDiff
   return (
     <Modal labelledBy={titleId} onClose={starting ? undefined : onSkip} className="import-sheet">
@@ -62,6 +68,7 @@ export function ImportSheetView({ titleId, item, total, connections, upload, sou
           </span>
         </header>
         <div className="dialog-body">
+          {clash && <NameClash name={shownName} namespace={namespace} existing={clash} setMode={setMode} />}
           {upload.phase === 'uploading' && (
             <div className="import-upload">
               <span>Uploading to the harness…</span>
@@ -134,7 +141,7 @@ export function ImportSheetView({ titleId, item, total, connections, upload, sou
                   )
                 })}
               </div>
-              {modeProblem ? (
+              {modeProblem && !clash ? (
                 <div className="field-error" role="alert">
                   {modeProblem}
                 </div>
@@ -175,23 +182,7 @@ export function ImportSheetView({ titleId, item, total, connections, upload, sou
               )}
             </div>
 
-            {preview?.sheets && preview.sheets.names.length > 1 && (
-              <>
-                <label className="field-label" htmlFor={`${titleId}-sheet`}>
-                  Sheet
-                </label>
-                <div>
-                  <select id={`${titleId}-sheet`} className="text-input small" value={sheet ?? preview.sheets.chosen} onChange={(e) => setSheet(e.target.value)}>
-                    {preview.sheets.names.map((n) => (
-                      <option key={n} value={n}>
-                        {n}
-                      </option>
-                    ))}
-                  </select>
-                  <div className="muted small">The workbook has {preview.sheets.names.length} sheets; one is imported.</div>
-                </div>
-              </>
-            )}
+            {sheets && (preview?.format === 'xlsx' || previewError) && <SheetLayoutFields idPrefix={titleId} choices={choices} sheets={sheets} tableName={shownName} />}
           </div>
 
           {!connectionId && <ErrorPanel error={{ code: 'not_found', message: 'No catalog is open to import into', hint: 'Open a directory or connect to a server first' }} compact />}
@@ -293,7 +284,7 @@ export function ImportSheetView({ titleId, item, total, connections, upload, sou
             </button>
             <button type="submit" className={mode === 'overwrite' ? 'button danger' : 'button primary'} disabled={!canStart}>
               {starting && <Spinner label="Starting" />}
-              {mode === 'overwrite' ? 'Overwrite' : mode === 'append' ? 'Append' : 'Import'}
+              {mode === 'overwrite' ? 'Overwrite' : mode === 'append' ? 'Append' : sheetTables.length > 1 ? `Import ${sheetTables.length} tables` : 'Import'}
             </button>
           </div>
         </footer>

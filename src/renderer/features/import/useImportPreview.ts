@@ -1,6 +1,6 @@
 import { tableFromIPC, type Table } from 'apache-arrow'
 import { useEffect, useRef, useState } from 'react'
-import type { AppErrorData, ImportMode, ImportPreview, ImportSource } from '../../../contract'
+import type { AppErrorData, ImportMode, ImportPreview, ImportSource, SheetsRead } from '../../../contract'
 import { call } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
 import type { ImportChoices } from './useImportChoices'
@@ -15,6 +15,8 @@ export interface ImportPreviewState {
   previewing: boolean
   /** The first rows, in the schema that will be written. */
   sample: Table | null
+  /** Excel: the workbook's sheets as last read, kept while a preview fails (a header row or range to fix). */
+  sheets: SheetsRead | null
 }
 
 /**
@@ -22,30 +24,33 @@ export interface ImportPreviewState {
  * typing stops. The first answer fills in the suggested name and the vector columns it accepts.
  */
 export function useImportPreview(source: ImportSource | null, choices: ImportChoices): ImportPreviewState {
-  const { connectionId, namespace, namespaceProblem, name, setName, mode, vectorColumns, setVectorColumns, datesAsText, columnTypes, sheet } = choices
+  const { connectionId, namespace, namespaceProblem, name, setName, mode, vectorColumns, setVectorColumns, datesAsText, columnTypes, sheet, layout } = choices
+  const layoutKey = JSON.stringify(layout ?? null)
   const [preview, setPreview] = useState<ImportPreview | null>(null)
   const [previewMode, setPreviewMode] = useState<ImportMode>('create')
   const [previewError, setPreviewError] = useState<AppErrorData | null>(null)
   const [previewing, setPreviewing] = useState(false)
   const [sample, setSample] = useState<Table | null>(null)
+  const [sheets, setSheets] = useState<SheetsRead | null>(null)
   /** The inputs of the preview shown, as a key. */
   const previewedFor = useRef('')
 
   useEffect(() => {
     if (!source || !connectionId || namespaceProblem) return
     // The first answer fills in the suggested name and vector choices: that alone needs no new preview.
-    if (previewedFor.current === JSON.stringify([connectionId, namespace, source, name, mode, vectorColumns, datesAsText, columnTypes, sheet])) return
+    if (previewedFor.current === JSON.stringify([connectionId, namespace, source, name, mode, vectorColumns, datesAsText, columnTypes, sheet, layoutKey])) return
     const controller = new AbortController()
     const timer = setTimeout(
       () => {
         previewedFor.current = ''
         setPreviewing(true)
-        const input = { connectionId, namespace, source, name: name ?? undefined, mode, vectorColumns, datesAsText, columnTypes, sheet }
+        const input = { connectionId, namespace, source, name: name ?? undefined, mode, vectorColumns, datesAsText, columnTypes, sheet, ...layout }
         call('import/preview', input, controller.signal)
           .then((result) => {
             const vectors = vectorColumns ?? result.vectorCandidates.filter((c) => c.accepted).map((c) => c.column)
-            previewedFor.current = JSON.stringify([connectionId, namespace, source, result.name, mode, vectors, datesAsText, columnTypes, sheet])
+            previewedFor.current = JSON.stringify([connectionId, namespace, source, result.name, mode, vectors, datesAsText, columnTypes, sheet, layoutKey])
             setPreview(result)
+            if (result.sheets) setSheets(result.sheets)
             setPreviewMode(mode)
             setPreviewError(null)
             if (name === null) setName(result.name)
@@ -69,20 +74,20 @@ export function useImportPreview(source: ImportSource | null, choices: ImportCho
     }
     // `preview` only picks the delay; it must not re-run the preview.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [source, connectionId, namespace, namespaceProblem, name, mode, vectorColumns, datesAsText, columnTypes, sheet])
+  }, [source, connectionId, namespace, namespaceProblem, name, mode, vectorColumns, datesAsText, columnTypes, sheet, layoutKey])
 
-  // The first rows change only with the file and the vector choices.
+  // The first rows change only with the file, the vector choices and how the file is read.
   useEffect(() => {
     if (!source || !connectionId || namespaceProblem) return
     const controller = new AbortController()
-    call('import/sample', { connectionId, namespace, source, vectorColumns, datesAsText, columnTypes, sheet }, controller.signal)
+    call('import/sample', { connectionId, namespace, source, vectorColumns, datesAsText, columnTypes, sheet, ...layout }, controller.signal)
       .then((bytes) => setSample(tableFromIPC(bytes)))
       .catch(() => {
         if (!controller.signal.aborted) setSample(null)
       })
     return () => controller.abort()
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [source, vectorColumns, datesAsText, columnTypes, sheet])
+  }, [source, vectorColumns, datesAsText, columnTypes, sheet, layoutKey])
 
-  return { preview, previewMode, previewError, previewing, sample }
+  return { preview, previewMode, previewError, previewing, sample, sheets }
 }

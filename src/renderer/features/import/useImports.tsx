@@ -81,8 +81,8 @@ export function useImports({ connections, defaultTarget, onImported }: UseImport
             item={current}
             total={pending.length}
             connections={connections}
-            onStarted={(job) => {
-              addJob(queryClient, job)
+            onStarted={(...jobs) => {
+              for (const job of jobs) addJob(queryClient, job)
               next()
             }}
             onSkip={next}
