@@ -9,12 +9,13 @@ type RGB = [number, number, number]
 export const PLAIN: [number, number, number, number] = [37, 99, 235, 200]
 
 /**
- * Tableau 20 (Tableau's twenty-colour palette, 2016), in its order: ten hues, each dark then light. Twenty is
- * about as many as the eye tells apart on a scatter; past that, the least frequent values share {@link OTHER}.
+ * Tableau 20 (Tableau's twenty-colour palette, 2016): its ten darker colours first, then their ten lighter
+ * partners (its own order pairs them, so two categories would be blue and light blue). Twenty is about as many as
+ * the eye tells apart on a scatter; past that, the least frequent values share {@link OTHER}.
  */
 export const CATEGORY: readonly RGB[] = [
-  '#4e79a7', '#a0cbe8', '#f28e2b', '#ffbe7d', '#59a14f', '#8cd17d', '#b6992d', '#f1ce63', '#499894', '#86bcb6',
-  '#e15759', '#ff9d9a', '#79706e', '#bab0ac', '#d37295', '#fabfd2', '#b07aa1', '#d4a6c8', '#9d7660', '#d7b5a6',
+  '#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#b07aa1', '#b6992d', '#499894', '#d37295', '#9d7660', '#79706e',
+  '#a0cbe8', '#ffbe7d', '#8cd17d', '#ff9d9a', '#d4a6c8', '#f1ce63', '#86bcb6', '#fabfd2', '#d7b5a6', '#bab0ac',
 ].map((hex) => [parseInt(hex.slice(1, 3), 16), parseInt(hex.slice(3, 5), 16), parseInt(hex.slice(5, 7), 16)])
 
 /** Values past the palette, nulls and NaN: a neutral grey drawn fainter than the palette's colours. */
@@ -185,7 +186,7 @@ function quantiles(values: Vector, rows: Uint32Array): { colours: Uint8Array; le
   const caption =
     classes === 1
       ? 'One value'
-      : `By quantiles: ${classes} colours of about equal numbers of points (equal values keep one colour), each from the smallest to the largest value it holds`
+      : `By quantiles: ${classes} colours of about equal point counts (equal values share a colour); each shows its lowest – highest value`
   return { colours: out, legend: { kind: 'quantiles', caption, entries } }
 }
 
