@@ -307,7 +307,8 @@ async function legendShares(page: Page): Promise<{ colour: string; share: number
   }, colours)
 }
 
-test('Colours tell a skewed number by quantiles and 20 categories apart; the tooltip reads values as the grid does', async ({ page }) => {
+/** The `spread` table's map, drawn. */
+async function openSpread(page: Page) {
   await page.setViewportSize({ width: 1400, height: 900 })
   await openApp(page, harness)
   const grid = await openTable(page, [], 'spread')
@@ -315,12 +316,13 @@ test('Colours tell a skewed number by quantiles and 20 categories apart; the too
   const map = page.getByRole('region', { name: 'Embedding map' })
   await expect(map.getByTestId('map-points')).toHaveAttribute('data-points', String(SPREAD))
   await expect.poll(async () => (await drawnPixels(page)).count).toBeGreaterThan(1000)
-  const colourBy = map.getByRole('combobox', { name: 'Colour by' })
-  const legend = map.getByRole('list', { name: 'Legend' })
-  const caption = map.getByTestId('map-legend-caption')
+  return { grid, map, colourBy: map.getByRole('combobox', { name: 'Colour by' }), legend: map.getByRole('list', { name: 'Legend' }), caption: map.getByTestId('map-legend-caption') }
+}
 
-  // A skewed number: seven colours by quantiles, each naming the values it holds and its ~571 points; each colour
-  // holds a real share of the picture (a linear ramp paints most of it the first colour's shade).
+test('a skewed number is coloured by quantiles: seven colours, each a real share of the picture; linear stays a choice', async ({ page }) => {
+  const { map, colourBy, legend, caption } = await openSpread(page)
+  // Seven colours by quantiles, each naming the values it holds and its ~571 points; each colour holds a real share
+  // of the picture (a linear ramp paints most of it the first colour's shade).
   await colourBy.selectOption('bytes')
   await expect(caption).toContainText('By quantiles: 7 colours')
   await expect(legend.getByRole('listitem')).toHaveCount(7)
@@ -328,14 +330,16 @@ test('Colours tell a skewed number by quantiles and 20 categories apart; the too
   await expect(legend.getByRole('listitem').first()).toHaveText(/^1(\.\d+)? – /)
   await expect.poll(async () => (await legendShares(page)).filter((c) => c.share > 0.06).length).toBe(7)
   await screenshot(page, 'embedding-map-quantiles')
-  // The linear scale stays a choice: its two ends, the most points in the first few shades.
+  // The linear scale stays a choice: its two ends.
   await map.getByRole('combobox', { name: 'Colour scale' }).selectOption('linear')
   await expect(caption).toHaveText('Linear from the minimum to the maximum')
   await expect(legend.getByRole('listitem')).toHaveCount(2)
   await map.getByRole('combobox', { name: 'Colour scale' }).selectOption('quantiles')
   await expect(legend.getByRole('listitem')).toHaveCount(7)
+})
 
-  // 20 categories: 20 colours, none grey; 25: the 20 most frequent and "other" named with its values and rows.
+test('20 categories take 20 colours; 25 put the least frequent five into a named "other"', async ({ page }) => {
+  const { colourBy, legend, caption } = await openSpread(page)
   await colourBy.selectOption('kind20')
   await expect(legend.getByRole('listitem')).toHaveCount(20)
   await expect(legend.getByRole('listitem').filter({ hasText: 'other' })).toHaveCount(0)
@@ -346,9 +350,12 @@ test('Colours tell a skewed number by quantiles and 20 categories apart; the too
   await expect(legend.getByRole('listitem')).toHaveCount(21)
   await expect(legend.getByRole('listitem').last()).toHaveText('other (5 values) · 800')
   await expect(caption).toHaveText('The 20 most frequent of 25 values; the rest in grey as “other”')
+})
 
-  // The tooltip: a timestamp as the grid shows it (ISO, microseconds), not epoch digits; a float32 at its own
-  // precision (0.1 … 0.9), not widened to 17 digits. The clicked row's grid cells read the same.
+test('the tooltip reads a timestamp and a float32 as the grid shows them', async ({ page }) => {
+  const { grid, map } = await openSpread(page)
+  // A timestamp as the grid shows it (ISO, microseconds), not epoch digits; a float32 at its own precision
+  // (0.1 … 0.9), not widened to 17 digits. The clicked row's grid cells read the same.
   const points = await drawnPixels(page)
   const overlay = map.getByTestId('map-overlay')
   const box = (await overlay.boundingBox())!
