@@ -61,8 +61,12 @@ export interface ColumnProfile {
   /** Floating-point NaN values (not nulls). */
   nans?: number
   histogram?: HistogramBin[]
-  /** Text and booleans: the most frequent values, most frequent first. `exact: false` when the column had too many distinct values to count every one (counts are then lower bounds). */
-  top?: { values: { value: string; count: number }[]; exact: boolean }
+  /**
+   * Text and booleans: the most frequent values, most frequent first. `exact: false` when the column had too many
+   * distinct values to count every one; then each value's own `exact` says whether its count is exact (counted
+   * since its first row) or a lower bound.
+   */
+  top?: { values: { value: string; count: number; exact: boolean }[]; exact: boolean }
   /** Text: characters per value; lists: items per list. */
   lengths?: NumberStats
   /** Vector columns (fixed-size lists of floats). */

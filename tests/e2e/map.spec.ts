@@ -1,8 +1,8 @@
 import { copyFile, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Page, Route } from '@playwright/test'
-import { Float64, Int32, Utf8, vectorFromArray } from 'apache-arrow'
-import { batchOf, float32Vectors, seededRandom, tableOf } from '../../src/core/arrow'
+import { Float32, Float64, Int32, Utf8, vectorFromArray } from 'apache-arrow'
+import { batchOf, float32Vectors, seededRandom, tableOf, timestampsMicro } from '../../src/core/arrow'
 import { buildCatalog } from '../helpers/catalog'
 import { expect, makeTempDir, openApp, openTable, removeDir, screenshot, startHarness, test } from '../helpers/e2e'
 import type { Harness } from '../../src/harness/server'
@@ -32,10 +32,39 @@ function pointsTable() {
   ])
 }
 
+/**
+ * `spread`: 4,000 points spread evenly over a square (two strong random axes), with a `taken` timestamp (µs, UTC)
+ * one minute apart from 2025-06-01, a float32 `ratio` of 0.1 … 0.9, a skewed `bytes` (e^(10u): most values small,
+ * a few up to 22,026), `kind20` with 20 values and `kind25` with 25 (160 rows each).
+ */
+const SPREAD = 4000
+const TAKEN_FROM = Date.UTC(2025, 5, 1)
+function spreadTable() {
+  const random = seededRandom(11)
+  const values = new Float32Array(SPREAD * DIM)
+  for (let i = 0; i < SPREAD; i++) for (let k = 0; k < DIM; k++) values[i * DIM + k] = k < 2 ? random() * 10 : random() * 0.01
+  return tableOf([
+    batchOf({
+      id: vectorFromArray(Array.from({ length: SPREAD }, (_, i) => i), new Int32()),
+      taken: timestampsMicro(BigInt64Array.from({ length: SPREAD }, (_, i) => BigInt(TAKEN_FROM + i * 60_000) * 1000n)),
+      ratio: vectorFromArray(Array.from({ length: SPREAD }, (_, i) => ((i % 9) + 1) / 10), new Float32()),
+      bytes: vectorFromArray(Array.from({ length: SPREAD }, () => Math.exp(10 * random())), new Float64()),
+      kind20: vectorFromArray(Array.from({ length: SPREAD }, (_, i) => `k${String(i % 20).padStart(2, '0')}`), new Utf8()),
+      kind25: vectorFromArray(Array.from({ length: SPREAD }, (_, i) => `k${String(i % 25).padStart(2, '0')}`), new Utf8()),
+      vec: { vector: float32Vectors(values, DIM), nullable: false },
+    }),
+  ])
+}
+
 test.beforeAll(async () => {
   test.setTimeout(120_000)
   dir = await makeTempDir('lcb-e2e-map-')
-  root = await buildCatalog(join(dir, 'catalog'), { tables: [{ namespace: [], name: 'points', data: pointsTable() }] })
+  root = await buildCatalog(join(dir, 'catalog'), {
+    tables: [
+      { namespace: [], name: 'points', data: pointsTable() },
+      { namespace: [], name: 'spread', data: spreadTable() },
+    ],
+  })
   await mkdir(SCREENSHOTS, { recursive: true })
 })
 test.afterAll(async () => {
@@ -131,13 +160,16 @@ test('Map draws every row; hover shows it, a click selects it, Find similar rows
   await map.getByRole('button', { name: 'Find similar rows' }).click()
   await expect(selectedNote).toContainText('lines to its 10 nearest rows')
 
-  // Colour by a number column: a ramp whose ends read as numbers (4999 / 3, to six digits), not a float's 17 digits.
+  // Colour by a number column: by quantiles (7 colours of 5,000 / 7 points); on the linear scale, a ramp whose ends
+  // read as numbers (4999 / 3, to six digits), not a float's 17 digits.
   await map.getByRole('combobox', { name: 'Colour by' }).selectOption('score')
+  await expect(map.getByRole('list', { name: 'Legend' }).getByRole('listitem')).toHaveCount(7)
+  await map.getByRole('combobox', { name: 'Colour scale' }).selectOption('linear')
   await expect(map.getByRole('list', { name: 'Legend' }).getByRole('listitem')).toHaveText(['0', '1666.33'])
   await screenshot(page, 'embedding-map-ramp')
-  // Colour by a text column: two categories.
+  // Colour by a text column: two categories, with their rows.
   await map.getByRole('combobox', { name: 'Colour by' }).selectOption('side')
-  await expect(map.getByRole('list', { name: 'Legend' }).getByRole('listitem')).toHaveText(['left', 'right'])
+  await expect(map.getByRole('list', { name: 'Legend' }).getByRole('listitem')).toHaveText(['left · 2,500', 'right · 2,500'])
   // Each cluster drawn in its own colour (blue and orange): one half of the picture redder than blue, the other not.
   await expect.poll(async () => (await drawnPixels(page)).halves.map((h) => h.redder).sort()).toEqual([false, true])
   await expect(page.getByTestId('row-count')).toHaveText(ROWS.toLocaleString('en-US'))
@@ -238,4 +270,107 @@ test('Map draws every row; hover shows it, a click selects it, Find similar rows
   const gl = await drawnPixels(page)
   expect(gl.box.maxX - gl.box.minX).toBeGreaterThan(size.width * 0.5)
   for (const half of gl.halves) expect(half.count).toBeGreaterThan(50)
+})
+
+/**
+ * Per legend entry (by its swatch's colour), the share of the drawn pixels nearest to that colour; pixels far
+ * from every legend colour are left out. The density image keeps each pixel's last point's colour, so on points
+ * spread evenly a colour's share of pixels is about its share of points.
+ */
+async function legendShares(page: Page): Promise<{ colour: string; share: number }[]> {
+  const colours = await page.getByRole('list', { name: 'Legend' }).locator('[data-colour]').evaluateAll((spans) => spans.map((s) => s.getAttribute('data-colour')!))
+  return page.getByTestId('map-points').evaluate((canvas: HTMLCanvasElement, legend: string[]) => {
+    const rgb = legend.map((c) => c.match(/\d+/g)!.map(Number))
+    const copy = document.createElement('canvas')
+    copy.width = canvas.width
+    copy.height = canvas.height
+    const ctx = copy.getContext('2d')!
+    ctx.drawImage(canvas, 0, 0)
+    const { data } = ctx.getImageData(0, 0, copy.width, copy.height)
+    const counts = legend.map(() => 0)
+    let total = 0
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3]! < 128) continue
+      total++
+      let best = -1
+      let bestDistance = 24 * 24 * 3
+      rgb.forEach(([r, g, b], k) => {
+        const d = (data[i]! - r!) ** 2 + (data[i + 1]! - g!) ** 2 + (data[i + 2]! - b!) ** 2
+        if (d < bestDistance) {
+          bestDistance = d
+          best = k
+        }
+      })
+      if (best >= 0) counts[best]!++
+    }
+    return legend.map((colour, k) => ({ colour, share: total ? counts[k]! / total : 0 }))
+  }, colours)
+}
+
+/** The `spread` table's map, drawn. */
+async function openSpread(page: Page) {
+  await page.setViewportSize({ width: 1400, height: 900 })
+  await openApp(page, harness)
+  const grid = await openTable(page, [], 'spread')
+  await page.getByRole('button', { name: 'Map', exact: true }).click()
+  const map = page.getByRole('region', { name: 'Embedding map' })
+  await expect(map.getByTestId('map-points')).toHaveAttribute('data-points', String(SPREAD))
+  await expect.poll(async () => (await drawnPixels(page)).count).toBeGreaterThan(1000)
+  return { grid, map, colourBy: map.getByRole('combobox', { name: 'Colour by' }), legend: map.getByRole('list', { name: 'Legend' }), caption: map.getByTestId('map-legend-caption') }
+}
+
+test('a skewed number is coloured by quantiles: seven colours, each a real share of the picture; linear stays a choice', async ({ page }) => {
+  const { map, colourBy, legend, caption } = await openSpread(page)
+  // Seven colours by quantiles, each naming the values it holds and its ~571 points; each colour holds a real share
+  // of the picture (a linear ramp paints most of it the first colour's shade).
+  await colourBy.selectOption('bytes')
+  await expect(caption).toContainText('By quantiles: 7 colours')
+  await expect(legend.getByRole('listitem')).toHaveCount(7)
+  for (const text of await legend.getByRole('listitem').allTextContents()) expect(text).toMatch(/^[\d.,]+ – [\d.,]+ · 57[12]$/)
+  await expect(legend.getByRole('listitem').first()).toHaveText(/^1(\.\d+)? – /)
+  await expect.poll(async () => (await legendShares(page)).filter((c) => c.share > 0.06).length).toBe(7)
+  await screenshot(page, 'embedding-map-quantiles')
+  // The linear scale stays a choice: its two ends.
+  await map.getByRole('combobox', { name: 'Colour scale' }).selectOption('linear')
+  await expect(caption).toHaveText('Linear from the minimum to the maximum')
+  await expect(legend.getByRole('listitem')).toHaveCount(2)
+  await map.getByRole('combobox', { name: 'Colour scale' }).selectOption('quantiles')
+  await expect(legend.getByRole('listitem')).toHaveCount(7)
+})
+
+test('20 categories take 20 colours; 25 put the least frequent five into a named "other"', async ({ page }) => {
+  const { colourBy, legend, caption } = await openSpread(page)
+  await colourBy.selectOption('kind20')
+  await expect(legend.getByRole('listitem')).toHaveCount(20)
+  await expect(legend.getByRole('listitem').filter({ hasText: 'other' })).toHaveCount(0)
+  expect(new Set(await legend.locator('[data-colour]').evaluateAll((s) => s.map((e) => e.getAttribute('data-colour'))))).toHaveProperty('size', 20)
+  await expect.poll(async () => (await legendShares(page)).filter((c) => c.share > 0.02).length).toBe(20)
+  await screenshot(page, 'embedding-map-categories')
+  await colourBy.selectOption('kind25')
+  await expect(legend.getByRole('listitem')).toHaveCount(21)
+  await expect(legend.getByRole('listitem').last()).toHaveText('other (5 values) · 800')
+  await expect(caption).toHaveText('The 20 most frequent of 25 values; the rest in grey as “other”')
+})
+
+test('the tooltip reads a timestamp and a float32 as the grid shows them', async ({ page }) => {
+  const { grid, map } = await openSpread(page)
+  // A timestamp as the grid shows it (ISO, microseconds), not epoch digits; a float32 at its own precision
+  // (0.1 … 0.9), not widened to 17 digits. The clicked row's grid cells read the same.
+  const points = await drawnPixels(page)
+  const overlay = map.getByTestId('map-overlay')
+  const box = (await overlay.boundingBox())!
+  await page.mouse.move(box.x + points.left[0] + 1, box.y + points.left[1] + 1)
+  const tooltip = map.getByRole('tooltip')
+  await expect(tooltip).toContainText(/ratio: /)
+  const text = (await tooltip.textContent())!
+  const row = Number(text.match(/Row ([\d,]+)/)![1]!.replace(/,/g, '')) - 1
+  const taken = new Date(TAKEN_FROM + row * 60_000).toISOString().replace('Z', '000Z')
+  const ratio = String(((row % 9) + 1) / 10)
+  await expect(tooltip).toContainText(`taken: ${taken}`)
+  await expect(tooltip).toContainText(`ratio: ${ratio}bytes`)
+  await page.mouse.click(box.x + points.left[0] + 1, box.y + points.left[1] + 1)
+  const selectedRow = grid.locator('[role="row"]:has([aria-selected="true"])').first()
+  const cellTexts = async () => (await selectedRow.getByRole('gridcell').allTextContents()).map((t) => t.trim())
+  await expect.poll(cellTexts).toContain(taken)
+  expect(await cellTexts()).toContain(ratio)
 })

@@ -56,6 +56,14 @@ function eventsTable() {
   ])
 }
 
+/**
+ * `tags`: 120,000 rows of text, past the exact distinct limit (100,000). `early` fills the first 45 rows (counted
+ * from its first row, never dropped from the kept top values: exact); `late` is in row 20,000 once (dropped when
+ * the top values are pruned) and again in the last 50 rows (its count a lower bound); every other row unique.
+ */
+const TAGS = 120_000
+const tagOf = (row: number) => (row < 45 ? 'early' : row === 20_000 || row >= TAGS - 50 ? 'late' : `t${row}`)
+
 test.beforeAll(async () => {
   test.setTimeout(120_000)
   dir = await makeTempDir('lcb-e2e-summary-')
@@ -65,6 +73,7 @@ test.beforeAll(async () => {
       // Written to by a test (a newer version), so the other tests' table stays as built.
       { namespace: [], name: 'weather_live', data: weatherTable() },
       { namespace: [], name: 'events', data: eventsTable() },
+      { namespace: [], name: 'tags', data: tableOf([batchOf({ tag: vectorFromArray(Array.from({ length: TAGS }, (_, row) => tagOf(row)), new Utf8()) })]) },
     ],
   })
   db = await lancedb.connectNamespace('dir', { root })
@@ -236,4 +245,17 @@ test('histogram bars cover the values’ range, are as tall as their counts, and
   expect(ratio).toBeGreaterThan(0.4)
   expect(ratio).toBeLessThan(0.52)
   await screenshot(page, 'summary-log-scale')
+})
+
+test('a top value counted exactly reads its count; one that may have been missed reads "≥"', async ({ page }) => {
+  await openApp(page, harness)
+  await openTable(page, [], 'tags')
+  await page.getByRole('button', { name: 'Summary', exact: true }).click()
+  const summary = page.getByRole('region', { name: 'Summary' })
+  await expect(summary.getByTestId('summary-meta')).toContainText(`${numberText(TAGS)} rows`)
+  // Past the exact limit: the distinct count is an estimate, yet `early` was counted from its first row.
+  await expect(summary.getByRole('row', { name: 'tag' }).getByRole('cell').nth(1)).toContainText('estimate')
+  const top = summary.getByRole('list', { name: 'Top values of tag' })
+  await expect(top.getByRole('listitem').filter({ hasText: 'early' }).locator('.summary-top-count')).toHaveText('45')
+  await expect(top.getByRole('listitem').filter({ hasText: 'late' }).locator('.summary-top-count')).toHaveText('≥ 50')
 })

@@ -23,8 +23,10 @@ describe('the renderer formatters', () => {
 
   it("the map's colour ramp names its ends as measured numbers, not a float's 17 digits", () => {
     const scores = vectorFromArray([0.0001773238182067871, 42.5, 99.99991008080542], new Float64())
-    const { legend } = colourBy(scores, Uint32Array.from([0, 1, 2]))
+    const { legend } = colourBy(scores, Uint32Array.from([0, 1, 2]), 'linear')
     expect(legend.entries.map((e) => e.label)).toEqual(['0.000177324', '99.9999'])
+    // By quantiles (the default), each colour names the values it holds, each one here.
+    expect(colourBy(scores, Uint32Array.from([0, 1, 2])).legend.entries.map((e) => e.label)).toEqual(['0.000177324', '42.5', '99.9999'])
   })
 
   it('percentages with at most one decimal', () => {

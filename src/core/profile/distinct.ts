@@ -125,6 +125,13 @@ export class DistinctCounter {
   private estimator: DistinctEstimate | null = null
   private top: Map<string, number> | null
   private topExact = true
+  /** A value has been dropped from `top`: a value counted after that may have been dropped before (a lower bound). */
+  private dropped = false
+  /**
+   * Values in `top` whose counts may be lower bounds: those first counted there after a value was dropped (it may
+   * be that value back). Every other value in `top` was counted since its first row: its count is exact.
+   */
+  private unsure = new Set<string>()
   /** Values added (each one a row with a value): no column has more distinct values than this. */
   private values = 0
   /** Distinct values counted exactly before the estimate took over: no column seen has fewer. */
@@ -166,7 +173,9 @@ export class DistinctCounter {
     this.estimator!.add(value)
     if (this.top) {
       const key = String(value)
-      this.top.set(key, (this.top.get(key) ?? 0) + 1)
+      const seen = this.top.get(key)
+      if (seen === undefined && this.dropped) this.unsure.add(key)
+      this.top.set(key, (seen ?? 0) + 1)
       if (this.top.size > TOP_PRUNE_AT) this.prune()
     }
   }
@@ -203,8 +212,9 @@ export class DistinctCounter {
       else if (c === threshold && atThreshold > 0) {
         kept.set(value, c)
         atThreshold--
-      }
+      } else this.unsure.delete(value)
     }
+    this.dropped = true
     this.top = kept
   }
 
@@ -223,12 +233,17 @@ export class DistinctCounter {
     return { count: clamp(estimate), exact: false, limit: this.exactLimit, low: clamp(estimate - spread), high: clamp(estimate + spread) }
   }
 
-  topValues(n: number): { values: { value: string; count: number }[]; exact: boolean } {
+  /**
+   * The `n` most frequent values, each with its count and whether that count is exact: always while every value
+   * is counted; past the limit, for each value counted since its first row (never dropped from the kept top
+   * values), else the count is a lower bound. `exact`: every value of the column was counted.
+   */
+  topValues(n: number): { values: { value: string; count: number; exact: boolean }[]; exact: boolean } {
     const source: [string, number][] = this.exactValues ? [...this.exactValues].map(([k, c]) => [String(k), c]) : [...(this.top ?? [])]
     const values = source
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
       .slice(0, n)
-      .map(([value, count]) => ({ value, count }))
+      .map(([value, count]) => ({ value, count, exact: this.exactValues !== null || !this.unsure.has(value) }))
     return { values, exact: this.topExact }
   }
 }

@@ -8,8 +8,9 @@ export const PROFILE_CACHE_KIND = 'profile'
  * vectors of one norm, as duplicates).
  * 3: distinct counts carry their exact limit and, when estimated, a range within sure bounds (2 could exceed the
  * rows read); histogram bars over the values' range on a grid anchored at zero (2 could start a bar below the minimum).
+ * 4: each top value says whether its count is exact (3 had one flag for the column, so a count known exactly read "≥").
  */
-const FORMAT = 3
+const FORMAT = 4
 
 /**
  * The side-cache key of a profile: where the catalog is (its location, not this session's connection id), the

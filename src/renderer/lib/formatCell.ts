@@ -1,4 +1,4 @@
-import { DataType, type Field } from 'apache-arrow'
+import { DataType, Precision, type Field } from 'apache-arrow'
 import { temporalText } from '../../contract'
 import { formatBytes } from './format'
 
@@ -25,13 +25,28 @@ export function vectorDimension(type: DataType): number | null {
   return null
 }
 
-export function formatFloat(value: number): string {
+/**
+ * A float as the grid shows it. A float32 (`single`) at its own precision: the fewest digits (at most 9) that
+ * read back as the same float32, so 0.1f reads `0.1`, not its float64 widening `0.10000000149011612`.
+ */
+export function formatFloat(value: number, single = false): string {
   if (!Number.isFinite(value)) return String(value)
+  if (single) value = shortestSingle(value)
   if (Number.isInteger(value) && Math.abs(value) < 1e15) return value.toString()
   const abs = Math.abs(value)
   if (abs !== 0 && (abs < 1e-4 || abs >= 1e15)) return value.toExponential(6).replace(/\.?0+e/, 'e')
   // Enough digits to tell values apart without showing float noise.
   return Number(value.toPrecision(10)).toString()
+}
+
+/** The float64 with the fewest significant digits that is the same float32 as `value`. */
+function shortestSingle(value: number): number {
+  const single = Math.fround(value)
+  for (let digits = 1; digits < 9; digits++) {
+    const near = Number(value.toPrecision(digits))
+    if (Math.fround(near) === single) return near
+  }
+  return Number(value.toPrecision(9))
 }
 
 function shortFloat(value: number): string {
@@ -101,7 +116,7 @@ export function formatCell(value: unknown, type: DataType): CellDisplay {
   if (temporal !== undefined) return { text: temporal, kind: 'time' }
   if (DataType.isInt(type)) return { text: typeof value === 'bigint' ? value.toString() : String(value), kind: 'number' }
   if (DataType.isFloat(type)) {
-    const text = formatFloat(value as number)
+    const text = formatFloat(value as number, type.precision === Precision.SINGLE)
     return { text, title: String(value) !== text ? String(value) : undefined, kind: 'number' }
   }
   if (DataType.isBool(type)) return { text: value ? 'true' : 'false', kind: 'bool' }

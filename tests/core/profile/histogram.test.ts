@@ -39,7 +39,7 @@ describe('distinct counter', () => {
     const small = new DistinctCounter(1000, true)
     for (let i = 0; i < 5000; i++) small.add(`v${i % 300}`)
     expect(small.distinct()).toEqual({ count: 300, exact: true, limit: 1000 })
-    expect(small.topValues(1)).toEqual({ values: [{ value: 'v0', count: 17 }], exact: true })
+    expect(small.topValues(1)).toEqual({ values: [{ value: 'v0', count: 17, exact: true }], exact: true })
 
     const large = new DistinctCounter(1000, true)
     for (let i = 0; i < 100_000; i++) large.add(i % 10 === 0 ? 'common' : i)
@@ -48,8 +48,24 @@ describe('distinct counter', () => {
     expect(Math.abs(distinct.count - 90_001) / 90_001).toBeLessThan(0.03)
     const top = large.topValues(1)
     expect(top.exact).toBe(false)
-    expect(top.values[0]!.value).toBe('common')
-    expect(top.values[0]!.count).toBeLessThanOrEqual(10_000)
+    // 'common' was counted from its first row and never dropped from the kept values: its count is exact.
+    expect(top.values[0]).toEqual({ value: 'common', count: 10_000, exact: true })
+  })
+
+  it('past the limit, a value dropped from the kept top values and counted again is a lower bound; one never dropped is exact', () => {
+    const counter = new DistinctCounter(1000, true)
+    // 'early' counted 45 times from the first rows; 'late' once among 20,000 unique values (dropped as they are
+    // pruned: the kept are the 5,000 most frequent), then 50 times at the end.
+    for (let i = 0; i < 45; i++) counter.add('early')
+    for (let i = 0; i < 20_000; i++) counter.add(i === 10_000 ? 'late' : `u${i}`)
+    for (let i = 0; i < 20_000; i++) counter.add(`w${i}`)
+    for (let i = 0; i < 50; i++) counter.add('late')
+    const top = counter.topValues(2)
+    expect(top.exact).toBe(false)
+    expect(top.values).toEqual([
+      { value: 'late', count: 50, exact: false },
+      { value: 'early', count: 45, exact: true },
+    ])
   })
 
   it('never estimates more distinct values than values read, nor fewer than it counted exactly', () => {

@@ -1,12 +1,13 @@
-import { useCallback, useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react'
-import type { Table, Vector } from 'apache-arrow'
-import { UMAP_SAMPLE, type FieldInfo, type MapMethod, type MapSummary, type TableRef } from '../../../contract'
+import { useCallback, useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react'
+import type { DataType, Table, Vector } from 'apache-arrow'
+import { cellValue, UMAP_SAMPLE, type FieldInfo, type MapMethod, type MapSummary, type TableRef } from '../../../contract'
 import { readPage } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
 import { ScanProgress } from '../jobs'
 import { formatCount, formatPercent } from '../../lib/format'
-import { colourBy, PLAIN, type Legend } from './colours'
+import { formatCell } from '../../lib/formatCell'
+import { colourBy, isScaled, PLAIN, type Legend, type NumberScale } from './colours'
 import type { Points } from './points'
 import { makeDrawer, type Drawer, type DrawerKind } from './drawer'
 import { mapPhaseText } from './phase'
@@ -158,10 +159,18 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
   const [similarError, setSimilarError] = useState<string | null>(null)
   const [lassoError, setLassoError] = useState<string | null>(null)
   const [colourColumn, setColourColumn] = useState('')
-  // The legend of the column last coloured by; while another is read, `colouring` (derived) is true.
-  const [coloured, setColoured] = useState<{ column: string; legend: Legend | null }>({ column: '', legend: null })
-  const colouring = coloured.column !== colourColumn
-  const legend = colouring ? null : coloured.legend
+  const [scale, setScale] = useState<NumberScale>('quantiles')
+  // The values of the column last read (kept, so a change of scale colours again without reading again).
+  const [read, setRead] = useState<{ column: string; values: Vector | null } | null>(null)
+  // The scale's choice is offered once the column is read and known to be coloured on a scale.
+  const scaledColumn = read?.column === colourColumn && read.values !== null && isScaled(read.values.type as DataType)
+  // The points' colours: found once per column and scale (colours.ts), then drawn frame after frame.
+  const coloured = useMemo(
+    () => (colourColumn && read?.column === colourColumn && read.values ? colourBy(read.values, points.rows, scaledColumn ? scale : 'quantiles') : null),
+    [colourColumn, read, points, scaledColumn, scale],
+  )
+  const colouring = colourColumn !== '' && read?.column !== colourColumn
+  const legend: Legend | null = coloured?.legend ?? null
   const path = useRef<[number, number][] | null>(null)
   const drag = useRef<{ x: number; y: number; moved: boolean } | null>(null)
   const vectorColumn = summary.column
@@ -270,32 +279,32 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
   useEffect(() => () => scatter.current?.dispose(), [])
   useEffect(() => drawOverlay(), [drawOverlay])
 
-  // Colour by a column: its values read page by page at the map's version, in row order.
+  // Colour by a column: its values read page by page at the map's version, in row order, once per column.
   useEffect(() => {
-    if (!scatter.current) return
-    if (!colourColumn) {
-      scatter.current.setPlain(PLAIN)
-      draw()
-      return
-    }
+    if (!colourColumn) return
     const abort = new AbortController()
     void (async () => {
       const total = points.count ? Math.max(...sample(points.rows)) + 1 : 0
       const parts: Table[] = []
       for (let offset = 0; offset < total; offset += COLOUR_PAGE) parts.push(await readPage(tableRef, offset, Math.min(COLOUR_PAGE, total - offset), abort.signal, { version, columns: [colourColumn] }))
-      const joined = parts.map((p) => p.getChild(colourColumn)!).reduce((a, b) => a.concat(b) as Vector)
-      const { colours, legend } = colourBy(joined, points.rows)
       if (abort.signal.aborted) return
-      scatter.current?.setColours(colours)
-      setColoured({ column: colourColumn, legend })
-      draw()
+      setRead({ column: colourColumn, values: parts.map((p) => p.getChild(colourColumn)!).reduce((a, b) => a.concat(b) as Vector) })
     })().catch(() => {
-      if (!abort.signal.aborted) setColoured({ column: colourColumn, legend: null })
+      if (!abort.signal.aborted) setRead({ column: colourColumn, values: null })
     })
     return () => abort.abort()
-    // `draw` changes with the overlay; colouring depends only on the column.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [colourColumn, points, tableRef, version])
+
+  // The drawer takes the colours (or plain) when they change; until a new column is read, the old colours stay.
+  useEffect(() => {
+    if (!scatter.current) return
+    if (!colourColumn) scatter.current.setPlain(PLAIN)
+    else if (coloured) scatter.current.setColours(coloured.colours)
+    else return
+    draw()
+    // `draw` changes with the overlay; this depends only on the colours.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [coloured, colourColumn])
 
   const toData = (event: { clientX: number; clientY: number }): [number, number, number, number] => {
     const rect = overlay.current!.getBoundingClientRect()
@@ -312,8 +321,11 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
     if (shown.length === 0) return
     void readPage(tableRef, points.rows[point]!, 1, undefined, { version, columns: shown.map((f) => f.name) })
       .then((table) => {
-        const row = table.get(0)
-        const text = shown.map((f) => `${f.name}: ${cellText((row as Record<string, unknown> | null)?.[f.name])}`)
+        // Each value as the grid shows it (formatCell): a timestamp as its ISO text, a float32 at its own digits.
+        const text = shown.map((f) => {
+          const column = table.getChild(f.name)
+          return `${f.name}: ${column ? clipText(formatCell(cellValue(column, 0), column.type as DataType).text) : ''}`
+        })
         setHover((h) => (h && h.point === point ? { ...h, text: [h.text[0]!, ...text] } : h))
       })
       .catch(() => undefined)
@@ -435,7 +447,6 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
             value={colourColumn}
             onChange={(e) => {
               setColourColumn(e.target.value)
-              if (!e.target.value) setColoured({ column: '', legend: null })
             }}
           >
             <option value="">(none)</option>
@@ -444,6 +455,15 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
             ))}
           </select>
         </label>
+        {scaledColumn && (
+          <label title="Quantiles: each colour holds about as many points (a skewed column still shows its order). Linear: colour by position between the minimum and the maximum (for when the distances between values matter).">
+            Scale{' '}
+            <select aria-label="Colour scale" value={scale} onChange={(e) => setScale(e.target.value as NumberScale)}>
+              <option value="quantiles">Quantiles</option>
+              <option value="linear">Linear</option>
+            </select>
+          </label>
+        )}
         {colouring && <Spinner label="Reading colours" />}
         <button
           type="button"
@@ -462,14 +482,20 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
         </button>
       </div>
       {legend && (
-        <ul className="map-legend" aria-label="Legend">
-          {legend.entries.map((e) => (
-            <li key={e.label}>
-              <span className="map-swatch" style={{ background: e.colour }} />
-              {e.label}
-            </li>
-          ))}
-        </ul>
+        <div className="map-legend-box">
+          <div className="map-legend-caption" data-testid="map-legend-caption">
+            {legend.caption}
+          </div>
+          <ul className="map-legend" aria-label="Legend">
+            {legend.entries.map((e) => (
+              <li key={e.label} title={e.rows === undefined ? undefined : `${e.label}: ${formatCount(e.rows)} ${e.rows === 1 ? 'point' : 'points'}`}>
+                <span className="map-swatch" style={{ background: e.colour }} data-colour={e.colour} />
+                <span className="map-legend-label">{e.label}</span>
+                {e.rows !== undefined && <span className="map-legend-rows"> · {formatCount(e.rows)}</span>}
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
       {selected !== null && (
         <div className="map-note" role="status" aria-label="Selected point">
@@ -513,8 +539,7 @@ function sample(rows: Uint32Array): number[] {
   return rows.length ? [rows[rows.length - 1]!] : [0]
 }
 
-function cellText(value: unknown): string {
-  if (value === null || value === undefined) return 'null'
-  const text = typeof value === 'object' && 'toJSON' in (value as object) ? JSON.stringify(value) : String(value)
+/** A tooltip line's value, cut to 60 characters. */
+function clipText(text: string): string {
   return text.length > 60 ? `${text.slice(0, 59)}…` : text
 }

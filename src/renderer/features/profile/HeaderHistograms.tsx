@@ -62,7 +62,7 @@ function ColumnStrip({ column, onFilter }: { column: ColumnProfile; onFilter: (p
     content = column.top.values.map((t) => (
       <Bar
         key={t.value}
-        label={`${column.name} = ${t.value}: ${column.top!.exact ? '' : 'at least '}${rowsWord(t.count)}`}
+        label={`${column.name} = ${t.value}: ${t.exact ? '' : 'at least '}${rowsWord(t.count)}`}
         share={barShare(t.count, max, false)}
         onClick={() => onFilter(`${quoteIdentifier(column.name)} = ${literal(t.value)}`)}
       />

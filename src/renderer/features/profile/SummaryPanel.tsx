@@ -54,7 +54,7 @@ function Distribution({ column, log, onFilter }: { column: ColumnProfile; log: b
               {t.value}
             </span>
             <span className="summary-top-count">
-              {column.top!.exact ? '' : '≥ '}
+              {t.exact ? '' : '≥ '}
               {formatCount(t.count)}
             </span>
           </li>
