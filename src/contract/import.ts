@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { componentSchema, namespacePathSchema, type NamespacePath } from './component'
+import { dataFormatSchema } from './dataFormat'
 import type { AppErrorData } from './result'
 import type { FieldInfo, TableRef } from './types'
 
@@ -53,6 +54,8 @@ export const importPreviewInput = importTarget.extend({
 export const importStartInput = importTarget.extend({
   name: componentSchema,
   mode: importModeSchema.default('create'),
+  /** The data file format of a new table (create, overwrite); absent = the catalog's majority format (`catalog/dataFormats`). */
+  dataFormat: dataFormatSchema.optional(),
 })
 
 export type ImportFormat = 'arrow-file' | 'arrow-stream' | 'parquet' | 'csv' | 'jsonl' | 'json' | 'xlsx'

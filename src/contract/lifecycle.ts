@@ -112,9 +112,18 @@ export interface TableStats {
   versions: number
 }
 
+/**
+ * A write that an old writer's reads do not survive: after this app (lancedb 0.31) builds an index on, or
+ * optimizes, a table in the legacy (v1) data format, vectordb 0.4.x's own filtered queries on it panic. The core
+ * refuses such a write unless the input says the user was told and agreed (`true`).
+ */
+export const acknowledgeLegacySchema = z.boolean().optional()
+
 export const optimizeInputSchema = z.object({
   /** Remove versions older than this many days (0 = every version but the latest). Absent = keep every version. */
   pruneOlderThanDays: z.number().min(0).max(36_500).optional(),
+  /** The table is in the legacy data format: optimize it anyway (see {@link acknowledgeLegacySchema}). */
+  acknowledgeLegacy: z.boolean().optional(),
 })
 export type OptimizeOptions = z.infer<typeof optimizeInputSchema>
 

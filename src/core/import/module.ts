@@ -115,6 +115,7 @@ export class ImportModule {
       datesAsText: input.datesAsText,
       sheet: input.sheet,
       columnTypes: input.columnTypes,
+      dataFormat: input.dataFormat,
       totalBytes: size,
       format,
       onSettled: uploadId ? () => this.uploads.discard(uploadId) : undefined,
