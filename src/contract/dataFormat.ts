@@ -17,16 +17,22 @@ export const DEFAULT_DATA_FORMAT: DataFormat = '2.1'
  * lancedb wrote; /work/shared/reference/lance-writers.md): vectordb 0.4.20 reads legacy only (2.0: a panic, 2.1:
  * "lance v0.2 reader"), vectordb 0.21.2 panics on 2.1, lancedb 0.22.3 reads 2.1.
  */
-export const DATA_FORMAT_READERS: Record<DataFormat, { readers: string; notReaders: string | null }> = {
-  legacy: { readers: 'every release: vectordb 0.4.x and 0.21.x, lancedb 0.22, 0.31 (this app) and 0.39', notReaders: null },
-  '2.0': { readers: 'vectordb 0.21.x, lancedb 0.22, 0.31 (this app) and 0.39', notReaders: 'vectordb 0.4.x' },
-  '2.1': { readers: 'lancedb 0.22, 0.31 (this app) and 0.39', notReaders: 'vectordb 0.4.x and 0.21.x' },
+export const DATA_FORMAT_READERS: Record<DataFormat, { label: string; short: string; readers: string; notReaders: string | null }> = {
+  legacy: { label: 'Legacy (v1)', short: 'every release, vectordb 0.4.x too', readers: 'every release: vectordb 0.4.x and 0.21.x, lancedb 0.22, 0.31 (this app) and 0.39', notReaders: null },
+  '2.0': { label: '2.0', short: 'vectordb 0.21.x, lancedb 0.22 and later', readers: 'vectordb 0.21.x, lancedb 0.22, 0.31 (this app) and 0.39', notReaders: 'vectordb 0.4.x' },
+  '2.1': { label: '2.1', short: 'lancedb 0.22 and later', readers: 'lancedb 0.22, 0.31 (this app) and 0.39', notReaders: 'vectordb 0.4.x and 0.21.x' },
 }
 
-/** A format's label in words, e.g. `2.0 — read by vectordb 0.21.x, lancedb 0.22, … (not vectordb 0.4.x)`. */
-export function dataFormatLabel(format: DataFormat): string {
+/** A format's option text, e.g. `2.0 — vectordb 0.21.x, lancedb 0.22 and later`. */
+export function dataFormatOption(format: DataFormat): string {
   const r = DATA_FORMAT_READERS[format]
-  return `${format === 'legacy' ? 'Legacy (v1)' : format} — read by ${r.readers}${r.notReaders ? ` (not by ${r.notReaders})` : ''}`
+  return `${r.label} — ${r.short}`
+}
+
+/** Who reads a format, in a sentence: `Read by …; not by ….` */
+export function dataFormatReaders(format: DataFormat): string {
+  const r = DATA_FORMAT_READERS[format]
+  return `Read by ${r.readers}${r.notReaders ? `; not by ${r.notReaders}` : ''}.`
 }
 
 /** The formats of a catalog's tables, and the one new tables take unless the user picks another. */

@@ -137,6 +137,11 @@ export interface OptimizePreview {
   indexesToUpdate: string[]
   /** Index builds running or waiting on this table in the app: Optimize is refused until they end. */
   indexBuildsRunning?: string[]
+  /**
+   * The table's data format (`legacy`, `2.0`, `2.1`, …; null or absent when it cannot be read cheaply). On `legacy`
+   * the confirmation says what Optimize does to the old writer's reads, and `tables/optimize` needs `acknowledgeLegacy`.
+   */
+  dataFormat?: string | null
 }
 
 /** What restoring a version does to the indexes (a restore writes that version's manifest, indexes included). */

@@ -84,6 +84,7 @@ export class LifecycleModule {
       'tables/optimizePreview': async (i) => ({
         ...(await this.optimizePreview(c(i.connectionId), idOf(i), i.pruneOlderThanDays)),
         indexBuildsRunning: this.writes.builds(refOf(i)),
+        dataFormat: (await c(i.connectionId).tableDataFormat?.(idOf(i))) ?? null,
       }),
       'tables/optimize': async (i) => {
         const client = c(i.connectionId)

@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent } from 'react'
-import { componentProblem, type AppErrorData, type ConnectionInfo, type ImportJobInfo } from '../../../contract'
+import { componentProblem, type AppErrorData, type ConnectionInfo, type DataFormat, type ImportJobInfo } from '../../../contract'
 import { call } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
+import { DataFormatChoice } from '../../components/DataFormatChoice'
 import type { PendingFile } from './dropped'
 import { ImportSheetView, type SheetStatus } from './ImportSheetView'
 import { useImportChoices, type ImportChoices } from './useImportChoices'
@@ -45,6 +46,8 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
   const previewState = useImportPreview(source, choices)
   const [starting, setStarting] = useState(false)
   const [startError, setStartError] = useState<AppErrorData | null>(null)
+  /** The new table's data format; null = the catalog's default (the core decides). */
+  const [dataFormat, setDataFormat] = useState<DataFormat | null>(null)
   const status = sheetStatus(choices, previewState, !!source, starting)
 
   const start = async (event: FormEvent) => {
@@ -54,7 +57,7 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
     setStarting(true)
     setStartError(null)
     try {
-      const job = await call('import/start', { connectionId, namespace, source, name, mode, vectorColumns, datesAsText, columnTypes, sheet })
+      const job = await call('import/start', { connectionId, namespace, source, name, mode, vectorColumns, datesAsText, columnTypes, sheet, ...(dataFormat && mode !== 'append' ? { dataFormat } : {}) })
       taken()
       onStarted(job)
     } catch (error) {
@@ -78,6 +81,16 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
       startError={startError}
       onSubmit={(event) => void start(event)}
       onSkip={onSkip}
+      formatChoice={
+        choices.mode === 'append' ? null : (
+          <>
+            <label className="field-label" htmlFor={`${titleId}-format`}>
+              File format
+            </label>
+            <DataFormatChoice id={`${titleId}-format`} connectionId={choices.connectionId || undefined} value={dataFormat} onChange={setDataFormat} disabled={starting} />
+          </>
+        )
+      }
     />
   )
 }
