@@ -5,6 +5,7 @@
  * writer's reads and ask first.
  */
 import { join } from 'node:path'
+import * as lancedb from '@lancedb/lancedb'
 import { test as base, type Page } from '@playwright/test'
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import { sampleTable } from '../helpers/catalog'
@@ -19,13 +20,18 @@ const test = base.extend<{ catalog: { root: string; harness: Harness } }>({
     const root = join(dir, 'catalog')
     const client = await DirNamespaceClient.open(root, { create: true })
     await client.createNamespace(['lab'])
-    // Two tables written in 2.1 (what this app and lancedb 0.22+ write), and one in the legacy format in two
-    // fragments (as vectordb 0.4.x writes them), so that Optimize has something to compact.
-    await client.createTable({ namespace: ['lab'], name: 'modern' }, sampleTable(5), { dataFormat: '2.1' })
-    await client.createTable({ namespace: ['lab'], name: 'modern2' }, sampleTable(5), { dataFormat: '2.1' })
-    await client.createTable({ namespace: [], name: 'old' }, sampleTable(5), { dataFormat: 'legacy' })
-    await client.appendRows({ namespace: [], name: 'old' }, sampleTable(3, { start: 5n }))
     await client.close()
+    // Written by lancedb itself with the format asked for (as another pipeline would): two tables in 2.1 (what
+    // this app and lancedb 0.22+ write) and one in the legacy format (as vectordb 0.4.x writes it), in two
+    // fragments so that Optimize has something to compact.
+    const db = await lancedb.connectNamespace('dir', { root })
+    const as = (v: string) => ({ storageOptions: { new_table_data_storage_version: v } })
+    await db.createTable('modern', sampleTable(5), ['lab'], as('2.1'))
+    await db.createTable('modern2', sampleTable(5), ['lab'], as('2.1'))
+    const old = await db.createTable('old', sampleTable(5), [], as('legacy'))
+    await old.add(sampleTable(3, { start: 5n }))
+    old.close()
+    db.close()
     const harness = await startHarness({ root })
     await use({ root, harness })
     await harness.close()
