@@ -45,6 +45,8 @@ export interface CatalogDataFormats {
   tablesRead: number
   /** More tables exist than were read (the majority is of the first ones listed). */
   limited: boolean
+  /** The app can choose the format of new tables here (false: a REST server creates its tables itself). */
+  choosable: boolean
   /** Why the formats could not be read (a REST catalog, object storage), when they could not. */
   unknownReason?: string
 }

@@ -7,6 +7,10 @@ import { connectNamespace } from '../../src/core/namespace/connect'
 import '../../src/core/namespace/dir'
 import { fromLanceError } from '../../src/core/namespace/dir/errors'
 import { CatalogService, MemoryRecentsStore } from '../../src/core/service'
+import { assertFormatChoosable, catalogFormats } from '../../src/core/namespace/dataFormats'
+import { captureServer } from './rest-capture'
+import { majorityFormat } from '../../src/core/namespace/dir/dataFormat'
+import { stepsDone } from '../../src/core/lifecycle/writeFormat'
 import { lifecycleRows } from './lifecycle-contract'
 
 /**
@@ -82,6 +86,12 @@ describe('the data format of new tables', () => {
     }
   })
 
+  it('the majority: a tie goes to the older format; formats newer than 2.1 count for 2.1; none = 2.1', () => {
+    expect(majorityFormat({ legacy: 1, '2.1': 1 })).toBe('legacy')
+    expect(majorityFormat({ '2.0': 2, '2.1': 1, '2.2': 2 })).toBe('2.1')
+    expect(majorityFormat({})).toBe('2.1')
+  })
+
   it('New table (tables/createEmpty) takes the chosen format', async () => {
     const path = join(root, 'empty')
     await (await connectNamespace('dir', { root: path, create: 'true' })).close()
@@ -104,7 +114,7 @@ describe('the data format of new tables', () => {
     await client.close()
     const connectionId = await openCatalog(path)
     const formats = value<CatalogDataFormats>(await service.dispatch('catalog/dataFormats', { connectionId }))
-    expect(formats).toMatchObject({ default: 'legacy', counts: { legacy: 2, '2.1': 1 }, tablesRead: 3, limited: false })
+    expect(formats).toMatchObject({ default: 'legacy', counts: { legacy: 2, '2.1': 1 }, tablesRead: 3, limited: false, choosable: true })
 
     // An import with no format asked for, and a New table: both legacy, like the catalog.
     const csv = join(root, 'rows2.csv')
@@ -114,6 +124,20 @@ describe('the data format of new tables', () => {
     expect(value<{ format: string }>(await service.dispatch('tables/dataFormat', { connectionId, namespace: ['team'], name: 'imported' })).format).toBe('legacy')
     value(await service.dispatch('tables/createEmpty', { connectionId, namespace: [], name: 'fresh', columns: [{ name: 'id', type: 'int64', nullable: true }] }))
     expect(value<{ format: string }>(await service.dispatch('tables/dataFormat', { connectionId, namespace: [], name: 'fresh' })).format).toBe('legacy')
+  })
+})
+
+describe('a REST catalog decides the format itself', () => {
+  it('says so (not choosable) and refuses a format asked for, instead of ignoring it', async () => {
+    const server = await captureServer(() => ({ body: '{}' }))
+    try {
+      const client = await connectNamespace('rest', { uri: server.url })
+      expect(await catalogFormats(client)).toMatchObject({ choosable: false, default: '2.1' })
+      expect(() => assertFormatChoosable(client, 'legacy')).toThrow(/decides the file format of its new tables itself/)
+      expect(() => assertFormatChoosable(client, undefined)).not.toThrow()
+    } finally {
+      await server.close()
+    }
   })
 })
 
@@ -174,6 +198,14 @@ describe('Optimize errors name the cause and what was committed', () => {
     expect(error.hint).toMatch(/Rebuild the index/)
     expect(error.message).toMatch(/Done before the failure: compaction committed \(version 3 → 5\)\. Not done: updating the indexes\./)
     expect(value<TableInfo>(await service.dispatch('tables/describe', ref)).version).toBe(5)
+  })
+
+  it('says which steps committed: nothing; compaction; compaction and a prune', () => {
+    const v = (version: number, operation?: 'append' | 'compaction') => ({ version, timestamp: 0, tags: [], operation })
+    const before = [v(1), v(2, 'append'), v(3, 'append')]
+    expect(stepsDone(before, before, false)).toBe('Nothing was committed: the table is still at version 3.')
+    expect(stepsDone(before, [...before, v(4, 'compaction')], false)).toBe('Done before the failure: compaction committed (version 3 → 4). Not done: pruning old versions and updating the indexes.')
+    expect(stepsDone(before, [v(3, 'append'), v(4, 'compaction')], false)).toBe('Done before the failure: compaction committed (version 3 → 4); 2 old versions pruned. Not done: updating the indexes.')
   })
 
   it('any other "not implemented" from Lance is not said to be a limit of directory catalogs', () => {

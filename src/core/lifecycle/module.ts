@@ -9,7 +9,8 @@ import { IndexJobs } from './indexJobs'
 import type { JobRegistry } from '../jobs'
 import { indexTypeOf } from '../namespace/indexTypes'
 import { retryConflicts, TableWrites } from './tableWrites'
-import { assertLegacyAcknowledged, catalogFormats, optimizeSaying } from './writeFormat'
+import { assertLegacyAcknowledged, optimizeSaying } from './writeFormat'
+import { assertFormatChoosable, catalogFormats } from '../namespace/dataFormats'
 
 export interface LifecycleDeps {
   client: (connectionId: string) => NamespaceClient
@@ -99,6 +100,7 @@ export class LifecycleModule {
       'namespaces/describe': async (i) => c(i.connectionId).describeNamespace(i.namespace),
       'namespaces/contents': async (i) => namespaceContents(c(i.connectionId), i.namespace),
       'tables/createEmpty': async (i) => {
+        assertFormatChoosable(c(i.connectionId), i.dataFormat)
         const d = await c(i.connectionId).createEmptyTable(idOf(i), schemaOf(i.columns), { mode: 'create', dataFormat: i.dataFormat })
         return { name: d.name, namespace: d.namespace, rowCount: d.rowCount, version: d.version, schema: d.fields }
       },

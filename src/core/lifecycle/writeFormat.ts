@@ -1,4 +1,4 @@
-import { AppError, DEFAULT_DATA_FORMAT, type CatalogDataFormats, type OptimizeResult, type VersionInfo } from '../../contract'
+import { AppError, type OptimizeResult, type VersionInfo } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import { formatTableId, type TableId } from '../namespace/path'
 
@@ -6,12 +6,6 @@ import { formatTableId, type TableId } from '../namespace/path'
  * Writes whose result the catalog's other readers must be able to read: the format new tables take, the legacy
  * tables an index or an optimize would break for their old writer, and what an Optimize that failed half-way left.
  */
-
-/** The catalog's formats; where the client cannot read them (REST), Lance's default and why. */
-export async function catalogFormats(client: NamespaceClient): Promise<CatalogDataFormats> {
-  if (client.catalogDataFormats) return client.catalogDataFormats()
-  return { default: DEFAULT_DATA_FORMAT, counts: {}, tablesRead: 0, limited: false, unknownReason: 'this catalog decides the format of its tables itself' }
-}
 
 /**
  * Refuse `action` on a table in the legacy (v1) data format unless the caller says the user agreed: after lancedb

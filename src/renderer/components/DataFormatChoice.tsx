@@ -37,6 +37,13 @@ function defaultNote(formats: CatalogDataFormats): string {
 export function DataFormatChoice({ id, connectionId, value, onChange, disabled }: { id: string; connectionId: string | undefined; value: DataFormat | null; onChange(format: DataFormat): void; disabled?: boolean }) {
   const formats = useCatalogFormats(connectionId)
   const shown = value ?? formats?.default ?? null
+  if (formats && !formats.choosable) {
+    return (
+      <div id={id} className="muted small data-format-choice">
+        Chosen by the catalog: {formats.unknownReason}.
+      </div>
+    )
+  }
   return (
     <div className="data-format-choice">
       <select id={id} className="text-input small" value={shown ?? ''} onChange={(e) => onChange(e.target.value as DataFormat)} disabled={disabled} aria-describedby={`${id}-help`}>

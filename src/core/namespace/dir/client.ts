@@ -331,7 +331,7 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
    * each), kept for {@link FORMATS_KEPT_MS} or until this client creates or drops a table.
    */
   catalogDataFormats(): Promise<CatalogDataFormats> {
-    if (this.store) return Promise.resolve({ default: DEFAULT_DATA_FORMAT, counts: {}, tablesRead: 0, limited: false, unknownReason: 'the formats of tables on object storage are not read (each would be a round trip)' })
+    if (this.store) return Promise.resolve({ default: DEFAULT_DATA_FORMAT, counts: {}, tablesRead: 0, limited: false, choosable: true, unknownReason: 'the formats of tables on object storage are not read (each would be a round trip)' })
     const kept = this.formats
     if (kept && Date.now() - kept.at < FORMATS_KEPT_MS) return kept.value
     const value = this.readCatalogFormats()
@@ -345,7 +345,13 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
     let tablesRead = 0
     let limited = false
     const queue: NamespacePath[] = [[]]
+    let visited = 0
     while (queue.length > 0 && !limited) {
+      // Bounded in namespaces too: a catalog of many empty namespaces is sampled, not walked.
+      if (visited++ >= FORMAT_SAMPLE) {
+        limited = true
+        break
+      }
       const namespace = queue.shift()!
       const page = await this.listTables(namespace, { limit: FORMAT_SAMPLE })
       for (const name of page.items) {
@@ -362,7 +368,7 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
       if (page.pageToken) limited = true
       if (this.layout === 'manifest') queue.push(...(await this.listNamespaces(namespace, { limit: 100 })).items.map((child) => [...namespace, child]))
     }
-    return { default: majorityFormat(counts), counts, tablesRead, limited }
+    return { default: majorityFormat(counts), counts, tablesRead, limited, choosable: true }
   }
 
   /**
