@@ -118,6 +118,7 @@ test('New table offers the file format too, the catalog’s majority chosen', as
   await expect(dialog).toContainText('The default follows this catalog: 2 of 3 tables are 2.1 (1 legacy).')
   await format.selectOption('2.0')
   await dialog.getByLabel('Table name').fill('fresh')
+  await screenshot(page, 'write-format-new-table')
   await dialog.getByRole('button', { name: 'Create table' }).click()
   await expect(dialog).toBeHidden()
   expect(await formatOf(catalog.root, ['lab'], 'fresh')).toBe('2.0')
