@@ -14,7 +14,7 @@ import { isStagingName, stagingName } from './staging'
 import { addArrowTable, addIpcFile, createFromIpc } from './add'
 import { fromLanceError } from './errors'
 import { assertPageWindow, LanceDirClient, listWindow, type TableWrite } from './lanceClient'
-import { CatalogManifest, objectIdOf, tableObjectId } from './manifest'
+import { CatalogManifest, DELIMITER, objectIdOf, tableObjectId } from './manifest'
 import { moveTable, serialized, swapTables, type MoveContext } from './moves'
 import { pendingRecovery, recoverCatalog } from './recover'
 import { deregisterTable, registerTable } from './register'
@@ -327,8 +327,9 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
   }
 
   /**
-   * The formats of the catalog's first {@link FORMAT_SAMPLE} tables (namespaces breadth-first, one manifest read
-   * each), kept for {@link FORMATS_KEPT_MS} or until this client creates or drops a table.
+   * The formats of the catalog's tables (at most {@link FORMAT_SAMPLE}: root tables first, then those of child
+   * namespaces; one small read of each table's latest manifest), kept for {@link FORMATS_KEPT_MS} or until this
+   * client drops a table (a table it creates is counted in).
    */
   catalogDataFormats(): Promise<CatalogDataFormats> {
     if (this.store) return Promise.resolve({ default: DEFAULT_DATA_FORMAT, counts: {}, tablesRead: 0, limited: false, choosable: true, unknownReason: 'the formats of tables on object storage are not read (each would be a round trip)' })
@@ -341,32 +342,30 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
   }
 
   private async readCatalogFormats(): Promise<CatalogDataFormats> {
+    // Where each table's directory is, without opening any table: root tables are their `{name}.lance`
+    // directories (lancedb 0.31 lists them so), child-namespace tables are found through one `__manifest` query.
+    const dirs: string[] = []
+    const rootPage = await this.listTables([], { limit: FORMAT_SAMPLE })
+    for (const name of rootPage.items) if (!isStagingName(name)) dirs.push(join(this.root, `${name}.lance`))
+    let limited = rootPage.pageToken !== undefined
+    if (this.layout === 'manifest' && this.manifest?.exists) {
+      const rows = await this.manifest.query(`object_type = 'table'`)
+      for (const row of rows) {
+        const parts = row.object_id.split(DELIMITER)
+        if (parts.length < 2 || !row.location || isStagingName(parts[parts.length - 1]!)) continue
+        dirs.push(join(this.root, row.location))
+      }
+    }
+    if (dirs.length > FORMAT_SAMPLE) {
+      limited = true
+      dirs.length = FORMAT_SAMPLE
+    }
     const counts: Record<string, number> = {}
     let tablesRead = 0
-    let limited = false
-    const queue: NamespacePath[] = [[]]
-    let visited = 0
-    while (queue.length > 0 && !limited) {
-      // Bounded in namespaces too: a catalog of many empty namespaces is sampled, not walked.
-      if (visited++ >= FORMAT_SAMPLE) {
-        limited = true
-        break
-      }
-      const namespace = queue.shift()!
-      const page = await this.listTables(namespace, { limit: FORMAT_SAMPLE })
-      for (const name of page.items) {
-        if (isStagingName(name)) continue
-        if (tablesRead >= FORMAT_SAMPLE) {
-          limited = true
-          break
-        }
-        const format = await this.tableDataFormat({ namespace, name }).catch(() => null)
-        if (format === null) continue
-        counts[format] = (counts[format] ?? 0) + 1
-        tablesRead++
-      }
-      if (page.pageToken) limited = true
-      if (this.layout === 'manifest') queue.push(...(await this.listNamespaces(namespace, { limit: 100 })).items.map((child) => [...namespace, child]))
+    for (const format of await Promise.all(dirs.map((dir) => readDataFormat(dir)))) {
+      if (format === null) continue
+      counts[format] = (counts[format] ?? 0) + 1
+      tablesRead++
     }
     return { default: majorityFormat(counts), counts, tablesRead, limited, choosable: true }
   }
