@@ -3,7 +3,8 @@ import { componentSchema, namespacePathSchema } from './component'
 import { connectionDraftSchema, objectStoreDraftSchema, type CapabilitySnapshot, type ObjectStoreConnectionView, type ObjectStoreTestReport, type SavedConnectionView, type VerificationReport } from './connections'
 import type { AppInfo, ConnectionInfo, Page, QueryPlan, RecentDirectory, TableInfo } from './types'
 import { tableViewSchema } from './view'
-import { columnAlterationSchema, columnSpecSchema, indexSpecSchema, propertiesSchema, type NamespaceContents, newColumnSchema, optimizeInputSchema, type IndexInfo, type OptimizePreview, type OptimizeResult, type RestorePreview, type TableStats, type TagInfo, type VersionComparison, type VersionInfo } from './lifecycle'
+import { dataFormatSchema, type CatalogDataFormats } from './dataFormat'
+import { acknowledgeLegacySchema, columnAlterationSchema, columnSpecSchema, indexSpecSchema, propertiesSchema, type NamespaceContents, newColumnSchema, optimizeInputSchema, type IndexInfo, type OptimizePreview, type OptimizeResult, type RestorePreview, type TableStats, type TagInfo, type VersionComparison, type VersionInfo } from './lifecycle'
 import { importPreviewInput, importStartInput, uploadIdSchema, type ImportJobInfo, type ImportPreview } from './import'
 import { exportStartInput, type ExportJobInfo } from './export'
 import type { IndexJobInfo } from './indexJobs'
@@ -186,9 +187,9 @@ export const api = {
   'tags/resolve': method<{ version: number }>()(tableRefSchema.extend({ tag: tagSchema })),
   'indexes/list': method<IndexInfo[]>()(tableRefSchema),
   /** Build an index; cancellable with `requests/cancel` (a cancelled build is removed again). */
-  'indexes/create': method<IndexInfo[]>()(tableRefSchema.extend({ index: indexSpecSchema, requestId: requestIdSchema.optional() })),
+  'indexes/create': method<IndexInfo[]>()(tableRefSchema.extend({ index: indexSpecSchema, requestId: requestIdSchema.optional(), acknowledgeLegacy: acknowledgeLegacySchema })),
   /** Build an index as a job in the jobs panel; follow it with `jobs/progress` events. Refuses an existing name up front. */
-  'indexes/start': method<IndexJobInfo>()(tableRefSchema.extend({ index: indexSpecSchema })),
+  'indexes/start': method<IndexJobInfo>()(tableRefSchema.extend({ index: indexSpecSchema, acknowledgeLegacy: acknowledgeLegacySchema })),
   'indexes/drop': method<null>()(tableRefSchema.extend({ index: z.string().min(1).max(256) })),
   'tables/stats': method<TableStats>()(tableRefSchema),
   /** What `tables/optimize` with the same options would do. */
@@ -200,7 +201,13 @@ export const api = {
   'columns/alter': method<{ version: number }>()(tableRefSchema.extend({ alterations: z.array(columnAlterationSchema).min(1).max(100) })),
   'columns/drop': method<{ version: number }>()(tableRefSchema.extend({ columns: columnNames })),
   /** The schema editor: a new table with no rows (`create_empty_table`); refuses an existing name. */
-  'tables/createEmpty': method<TableInfo>()(tableRefSchema.extend({ columns: z.array(columnSpecSchema).min(1, 'add at least one column').max(1000) })),
+  'tables/createEmpty': method<TableInfo>()(
+    tableRefSchema.extend({ columns: z.array(columnSpecSchema).min(1, 'add at least one column').max(1000), dataFormat: dataFormatSchema.optional() }),
+  ),
+  /** The data file format of a table (`legacy`, `2.0`, `2.1`, …; null where it cannot be read cheaply: REST, object storage). */
+  'tables/dataFormat': method<{ format: string | null }>()(tableRefSchema),
+  /** The formats of the catalog's tables and the one new tables take by default (their majority; 2.1 when none). */
+  'catalog/dataFormats': method<CatalogDataFormats>()(z.object({ connectionId: connectionIdSchema })),
   /** Every job of this session, of every kind (import, export, index, profile, recovery): queued, running, and the history, oldest first. */
   'jobs/list': method<JobInfo[]>()(z.object({})),
   /**

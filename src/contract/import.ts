@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { parseCellRange, SHEET_LAST_ROW } from './cellRange'
 import { componentSchema, namespacePathSchema, type NamespacePath } from './component'
+import { dataFormatSchema } from './dataFormat'
 import type { AppErrorData } from './result'
 import type { FieldInfo, TableRef } from './types'
 
@@ -75,6 +76,8 @@ export const importPreviewInput = importTarget.extend({
 export const importStartInput = importTarget.extend({
   name: componentSchema,
   mode: importModeSchema.default('create'),
+  /** The data file format of a new table (create, overwrite); absent = the catalog's majority format (`catalog/dataFormats`). */
+  dataFormat: dataFormatSchema.optional(),
 })
 
 export type ImportFormat = 'arrow-file' | 'arrow-stream' | 'parquet' | 'csv' | 'jsonl' | 'json' | 'xlsx'

@@ -112,9 +112,18 @@ export interface TableStats {
   versions: number
 }
 
+/**
+ * A write that an old writer's reads do not survive: after this app (lancedb 0.31) builds an index on, or
+ * optimizes, a table in the legacy (v1) data format, vectordb 0.4.x's own filtered queries on it panic. The core
+ * refuses such a write unless the input says the user was told and agreed (`true`).
+ */
+export const acknowledgeLegacySchema = z.boolean().optional()
+
 export const optimizeInputSchema = z.object({
   /** Remove versions older than this many days (0 = every version but the latest). Absent = keep every version. */
   pruneOlderThanDays: z.number().min(0).max(36_500).optional(),
+  /** The table is in the legacy data format: optimize it anyway (see {@link acknowledgeLegacySchema}). */
+  acknowledgeLegacy: z.boolean().optional(),
 })
 export type OptimizeOptions = z.infer<typeof optimizeInputSchema>
 
@@ -128,6 +137,11 @@ export interface OptimizePreview {
   indexesToUpdate: string[]
   /** Index builds running or waiting on this table in the app: Optimize is refused until they end. */
   indexBuildsRunning?: string[]
+  /**
+   * The table's data format (`legacy`, `2.0`, `2.1`, …; null or absent when it cannot be read cheaply). On `legacy`
+   * the confirmation says what Optimize does to the old writer's reads, and `tables/optimize` needs `acknowledgeLegacy`.
+   */
+  dataFormat?: string | null
 }
 
 /** What restoring a version does to the indexes (a restore writes that version's manifest, indexes included). */

@@ -68,6 +68,8 @@ export const METHOD_NAMES = [
   'columns/alter',
   'columns/drop',
   'tables/createEmpty',
+  'tables/dataFormat',
+  'catalog/dataFormats',
   'jobs/list',
   'jobs/cancel',
   'export/start',

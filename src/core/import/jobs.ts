@@ -1,4 +1,4 @@
-import { type ImportColumnType, type ImportFormat, type ImportJobInfo, type ImportMode, type ImportProgress, type SheetLayout } from '../../contract'
+import { type DataFormat, type ImportColumnType, type ImportFormat, type ImportJobInfo, type ImportMode, type ImportProgress, type SheetLayout } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import { toAppError } from '../errors'
 import { JobsOfKind, type Job, type JobRegistry } from '../jobs'
@@ -19,6 +19,8 @@ export interface ImportJobSpec {
   sheet?: string
   layout?: SheetLayout
   columnTypes?: Record<string, ImportColumnType>
+  /** The data file format of a new table; absent = the catalog's default (the client decides). */
+  dataFormat?: DataFormat
   /** Known at queue time (sniffed), so a queued job already shows its size and format. */
   totalBytes?: number
   format?: ImportFormat
@@ -135,6 +137,7 @@ export class ImportJobs extends JobsOfKind<'import'> {
           mode: spec.mode,
           signal,
           vectorColumns: spec.vectorColumns,
+          dataFormat: spec.dataFormat,
           stagingTag: info.id,
           progressIntervalMs: this.options.progressIntervalMs,
           onProgress: (progress: ImportProgress) => {

@@ -11,6 +11,7 @@ import { removeStalePipes } from './native/polars'
 import { removeStaleUploads, UploadStore, type StagedUpload } from './uploads'
 import { describeOrNull } from './write'
 import { formatNamespace } from '../namespace/path'
+import { assertFormatChoosable } from '../namespace/dataFormats'
 
 export interface ImportModuleDeps {
   /** The open connection's client (throws `not_found` for a closed one). */
@@ -97,6 +98,7 @@ export class ImportModule {
   async start(input: Input<'import/start'>): Promise<ImportJobInfo> {
     const { path, fileName, uploadId } = this.resolveSource(input.source)
     const client = this.deps.client(input.connectionId)
+    assertFormatChoosable(client, input.dataFormat)
     const { size, format } = await this.readers.sniff(path, fileName)
     if (input.mode === 'create' && (await describeOrNull(client, { namespace: input.namespace, name: input.name }))) {
       throw new AppError('already_exists', `A table named "${input.name}" already exists in ${formatNamespace(input.namespace)}`, {
@@ -116,6 +118,7 @@ export class ImportModule {
       sheet: input.sheet,
       layout: sheetLayoutOf(input),
       columnTypes: input.columnTypes,
+      dataFormat: input.dataFormat,
       totalBytes: size,
       format,
       // One job per sheet of a workbook: every job but the last keeps the staged file (jobs run one at a time, in order).

@@ -1,5 +1,5 @@
 import { Table, tableFromIPC, type RecordBatch, type Schema } from 'apache-arrow'
-import { AppError, type ImportMode, type ImportProgress } from '../../contract'
+import { AppError, type DataFormat, type ImportMode, type ImportProgress } from '../../contract'
 import type { NamespaceClient, TableDescription } from '../namespace/client'
 import { formatNamespace, formatTableId, type TableId } from '../namespace/path'
 import { toAppError } from '../errors'
@@ -22,6 +22,8 @@ export interface WriteOptions {
   vectorColumns?: string[]
   limits?: ChunkLimits
   progressIntervalMs?: number
+  /** The data file format of a new table (create, overwrite); absent = the client's default (dir: the catalog's majority). */
+  dataFormat?: DataFormat
   /** Unused since staging names carry the process id and a random part (kept for callers). */
   stagingTag?: string
 }
@@ -75,7 +77,7 @@ export async function writeSource(client: NamespaceClient, id: TableId, source: 
  * Chunk bytes are decoded here only for a client that cannot take bytes (they are our reader's own encoding).
  */
 export async function writeChunks(client: NamespaceClient, id: TableId, source: SourceInfo, open: () => Promise<ChunkReader>, options: WriteOptions): Promise<WriteResult> {
-  const { mode, signal } = options
+  const { mode, signal, dataFormat } = options
   const limits = options.limits ?? defaultChunkLimits()
   const meter = new ProgressMeter(source.size, source.rowCount, options.onProgress ?? (() => undefined), options.progressIntervalMs)
   let reader: ChunkReader | null = null
@@ -127,7 +129,7 @@ export async function writeChunks(client: NamespaceClient, id: TableId, source: 
       if (chunk.kind === 'raw') {
         if (creating) createAttempted = true
         else appended = true
-        await writeRaw(client, writeId, chunk.frame(), creating, () => (createRefused = true))
+        await writeRaw(client, writeId, chunk.frame(), creating, () => (createRefused = true), dataFormat)
         chunk.release() // Lance has copied what it needs: the buffers serve later batches
       } else {
         // Bytes our reader encoded, for a client that wants a table: decoded here (the file itself never is).
@@ -136,8 +138,8 @@ export async function writeChunks(client: NamespaceClient, id: TableId, source: 
         if (creating) {
           createAttempted = true
           try {
-            if (ipc) await client.createTableIpc!(writeId, ipc, { mode: 'create' })
-            else await client.createTable(writeId, table!, { mode: 'create' })
+            if (ipc) await client.createTableIpc!(writeId, ipc, { mode: 'create', dataFormat })
+            else await client.createTable(writeId, table!, { mode: 'create', dataFormat })
           } catch (error) {
             if (toAppError(error).code === 'already_exists') createRefused = true
             throw error
@@ -168,7 +170,7 @@ export async function writeChunks(client: NamespaceClient, id: TableId, source: 
       if (isFirst && mode !== 'append') {
         // No rows: an empty table with the file's schema.
         createAttempted = true
-        await client.createEmptyTable(writeId, schema, { mode: 'create' })
+        await client.createEmptyTable(writeId, schema, { mode: 'create', dataFormat })
       }
     } catch (error) {
       meter.update({ phase: 'cleaning up' }, true)
@@ -214,9 +216,9 @@ function rustReason(text: string): string {
  * One commit of raw batches, framed as an IPC file (the first creates the table); arrow-rs's complaints about them
  * mean the file's data is damaged.
  */
-async function writeRaw(client: NamespaceClient, id: TableId, file: Uint8Array, create: boolean, refused: () => void): Promise<void> {
+async function writeRaw(client: NamespaceClient, id: TableId, file: Uint8Array, create: boolean, refused: () => void, dataFormat: DataFormat | undefined): Promise<void> {
   try {
-    if (create) await client.createTableIpc!(id, file, { mode: 'create' })
+    if (create) await client.createTableIpc!(id, file, { mode: 'create', dataFormat })
     else await client.appendIpc!(id, file)
   } catch (error) {
     const e = toAppError(error)

@@ -9,6 +9,8 @@ import { IndexJobs } from './indexJobs'
 import type { JobRegistry } from '../jobs'
 import { indexTypeOf } from '../namespace/indexTypes'
 import { retryConflicts, TableWrites } from './tableWrites'
+import { assertLegacyAcknowledged, optimizeSaying } from './writeFormat'
+import { assertFormatChoosable, catalogFormats } from '../namespace/dataFormats'
 
 export interface LifecycleDeps {
   client: (connectionId: string) => NamespaceClient
@@ -22,7 +24,7 @@ type LifecycleMethod =
   | 'tags/list' | 'tags/create' | 'tags/delete' | 'tags/resolve'
   | 'indexes/list' | 'indexes/create' | 'indexes/drop' | 'indexes/start'
   | 'tables/stats' | 'tables/optimizePreview' | 'tables/optimize'
-  | 'columns/add' | 'columns/alter' | 'columns/drop' | 'tables/createEmpty'
+  | 'columns/add' | 'columns/alter' | 'columns/drop' | 'tables/createEmpty' | 'tables/dataFormat' | 'catalog/dataFormats'
   | 'namespaces/describe' | 'namespaces/contents'
 
 type LifecycleHandlers = { [M in LifecycleMethod & Method]: (input: Input<M>) => Promise<Output<M>> }
@@ -67,9 +69,14 @@ export class LifecycleModule {
       },
       'tags/resolve': async (i) => ({ version: await c(i.connectionId).tagVersion(idOf(i), i.tag) }),
       'indexes/list': async (i) => c(i.connectionId).listIndexes(idOf(i)),
-      'indexes/create': async (i) => this.createIndex(i),
-      'indexes/start': async (i) =>
-        this.indexJobs.start({ client: c(i.connectionId), table: { connectionId: i.connectionId, namespace: i.namespace, name: i.name }, index: { ...i.index, name: i.index.name ?? `${i.index.column}_idx` } }),
+      'indexes/create': async (i) => {
+        await assertLegacyAcknowledged(c(i.connectionId), idOf(i), i.acknowledgeLegacy, 'building an index on it')
+        return this.createIndex(i)
+      },
+      'indexes/start': async (i) => {
+        await assertLegacyAcknowledged(c(i.connectionId), idOf(i), i.acknowledgeLegacy, 'building an index on it')
+        return this.indexJobs.start({ client: c(i.connectionId), table: { connectionId: i.connectionId, namespace: i.namespace, name: i.name }, index: { ...i.index, name: i.index.name ?? `${i.index.column}_idx` } })
+      },
       'indexes/drop': async (i) => {
         await write(i, 'dropping an index', () => c(i.connectionId).dropIndex(idOf(i), i.index))
         return null
@@ -78,15 +85,23 @@ export class LifecycleModule {
       'tables/optimizePreview': async (i) => ({
         ...(await this.optimizePreview(c(i.connectionId), idOf(i), i.pruneOlderThanDays)),
         indexBuildsRunning: this.writes.builds(refOf(i)),
+        dataFormat: (await c(i.connectionId).tableDataFormat?.(idOf(i))) ?? null,
       }),
-      'tables/optimize': async (i) => write(i, 'optimize', () => c(i.connectionId).optimize(idOf(i), { pruneOlderThanDays: i.pruneOlderThanDays })),
+      'tables/optimize': async (i) => {
+        const client = c(i.connectionId)
+        await assertLegacyAcknowledged(client, idOf(i), i.acknowledgeLegacy, 'optimizing it')
+        return write(i, 'optimize', () => optimizeSaying(client, idOf(i), i.pruneOlderThanDays))
+      },
+      'tables/dataFormat': async (i) => ({ format: (await c(i.connectionId).tableDataFormat?.(idOf(i))) ?? null }),
+      'catalog/dataFormats': async (i) => catalogFormats(c(i.connectionId)),
       'columns/add': async (i) => ({ version: await write(i, 'adding columns', () => c(i.connectionId).addColumns(idOf(i), i.columns)) }),
       'columns/alter': async (i) => ({ version: await write(i, 'changing columns', () => c(i.connectionId).alterColumns(idOf(i), i.alterations)) }),
       'columns/drop': async (i) => ({ version: await write(i, 'dropping columns', () => c(i.connectionId).dropColumns(idOf(i), i.columns)) }),
       'namespaces/describe': async (i) => c(i.connectionId).describeNamespace(i.namespace),
       'namespaces/contents': async (i) => namespaceContents(c(i.connectionId), i.namespace),
       'tables/createEmpty': async (i) => {
-        const d = await c(i.connectionId).createEmptyTable(idOf(i), schemaOf(i.columns), { mode: 'create' })
+        assertFormatChoosable(c(i.connectionId), i.dataFormat)
+        const d = await c(i.connectionId).createEmptyTable(idOf(i), schemaOf(i.columns), { mode: 'create', dataFormat: i.dataFormat })
         return { name: d.name, namespace: d.namespace, rowCount: d.rowCount, version: d.version, schema: d.fields }
       },
     }

@@ -1,5 +1,5 @@
 import type { RecordBatch, Schema, Table as ArrowTable } from 'apache-arrow'
-import type { FieldInfo, Page, TableViewSpec } from '../../contract'
+import type { CatalogDataFormats, DataFormat, FieldInfo, Page, TableViewSpec } from '../../contract'
 import type { NamespacePath, TableId } from './path'
 import type { ColumnAlteration, IndexInfo, IndexSpec, NewColumn, OptimizeResult, TableStats, TagInfo, VersionInfo } from '../../contract/lifecycle'
 
@@ -74,6 +74,12 @@ export interface ReadPageOptions extends CallOptions {
 /** `create` fails if the table exists, `overwrite` replaces it, `exist_ok` opens the existing one. */
 export type CreateMode = 'create' | 'overwrite' | 'exist_ok'
 
+/**
+ * How a table is created: `mode`, and `dataFormat`, the data file format of a NEW table (legacy, 2.0, 2.1; absent =
+ * Lance's default, 2.1). Where the catalog decides the format itself (a REST server) `dataFormat` is not sent.
+ */
+export type CreateOptions = { mode?: CreateMode; dataFormat?: DataFormat } & CallOptions
+
 export interface ScanOptions {
   signal?: AbortSignal
   /**
@@ -128,8 +134,8 @@ export interface NamespaceClient {
   versionStamp?(id: TableId, version: number, options?: CallOptions): Promise<string | null>
   /** The table's latest version (cheap: for "a newer version is available"). */
   latestVersion(id: TableId, options?: CallOptions): Promise<number>
-  createTable(id: TableId, data: ArrowTable, options?: { mode?: CreateMode } & CallOptions): Promise<TableDescription>
-  createEmptyTable(id: TableId, schema: Schema, options?: { mode?: CreateMode } & CallOptions): Promise<TableDescription>
+  createTable(id: TableId, data: ArrowTable, options?: CreateOptions): Promise<TableDescription>
+  createEmptyTable(id: TableId, schema: Schema, options?: CreateOptions): Promise<TableDescription>
   /** Append rows to an existing table; returns its new version. */
   appendRows(id: TableId, data: ArrowTable, options?: CallOptions): Promise<number>
   /**
@@ -139,7 +145,14 @@ export interface NamespaceClient {
    */
   appendIpc?(id: TableId, ipcFile: Uint8Array, options?: CallOptions): Promise<number>
   /** With `appendIpc`: create a table from an Arrow IPC file buffer's schema and rows, as `createTable` does. */
-  createTableIpc?(id: TableId, ipcFile: Uint8Array, options?: { mode?: CreateMode } & CallOptions): Promise<TableDescription>
+  createTableIpc?(id: TableId, ipcFile: Uint8Array, options?: CreateOptions): Promise<TableDescription>
+  /**
+   * The data file format of `id` at its latest version (`legacy`, `2.0`, `2.1`, …), where it can be read cheaply
+   * (dir on a local disk: one manifest read); null or absent elsewhere.
+   */
+  tableDataFormat?(id: TableId): Promise<string | null>
+  /** The formats of the catalog's tables and the one new tables take by default (see {@link CatalogDataFormats}). */
+  catalogDataFormats?(): Promise<CatalogDataFormats>
   /** Make `version` the latest again (used to roll back a failed append). */
   restoreVersion(id: TableId, version: number, options?: CallOptions): Promise<void>
   dropTable(id: TableId, options?: CallOptions): Promise<void>

@@ -3,28 +3,33 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { connect, connectNamespace, type Connection, type Query, type Table as LanceTable } from '@lancedb/lancedb'
 import { Schema as ArrowSchema, Table as ArrowTable, tableFromIPC, type Schema } from 'apache-arrow'
-import { AppError, type Page } from '../../../contract'
+import { AppError, DEFAULT_DATA_FORMAT, type CatalogDataFormats, type DataFormat, type Page } from '../../../contract'
 import { emptyIpcStream, fileBuffersToStream, toIpcStream } from '../../arrow'
 import { DirQueries } from './queries'
 import { TableHandles } from './handles'
-import type { CallOptions, CreateMode, ListOptions, NamespaceClient, ReadPageOptions, TableDescription } from '../client'
+import type { CallOptions, CreateMode, CreateOptions, ListOptions, NamespaceClient, ReadPageOptions, TableDescription } from '../client'
 import { assertComponent, assertNamespacePath, assertTableId, formatNamespace, formatTableId, type NamespacePath, type TableId } from '../path'
 import { clearIntent, recordIntent } from './journal'
 import { isStagingName, stagingName } from './staging'
 import { addArrowTable, addIpcFile, createFromIpc } from './add'
 import { fromLanceError } from './errors'
 import { assertPageWindow, LanceDirClient, listWindow, type TableWrite } from './lanceClient'
-import { CatalogManifest, objectIdOf, tableObjectId } from './manifest'
+import { CatalogManifest, DELIMITER, objectIdOf, tableObjectId } from './manifest'
 import { moveTable, serialized, swapTables, type MoveContext } from './moves'
 import { pendingRecovery, recoverCatalog } from './recover'
 import { deregisterTable, registerTable } from './register'
 import { inspectRoot, type RootLayout } from './root'
 import { manifestStamp } from './versionStamp'
+import { majorityFormat, readDataFormat } from './dataFormat'
 import type { StorageOptions } from '../../../contract/objectStore'
 import type { CapabilitySnapshot } from '../../../contract/connections'
 import { fromStoreMessage, inspectStoreRoot, objectStoreCapabilities, objectStoreUnsupported, parseRoot, redactSecrets, storageProperties, type ObjectStoreLocation } from '../objectStore'
 
 export { DEFAULT_LIST_LIMIT } from './lanceClient'
+
+/** Tables whose format {@link DirNamespaceClient.catalogDataFormats} reads at most (one small file each). */
+const FORMAT_SAMPLE = 200
+const FORMATS_KEPT_MS = 60_000
 
 /** How many table handles a connection keeps open (the latest of recently read tables, and pinned versions). */
 const OPEN_TABLES = 64
@@ -70,6 +75,8 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
   readonly notes: string[] = []
   /** On object storage: lancedb's listing database on the root (`{name}.lance` directories), opened when needed. */
   private listingDb: Promise<Connection> | undefined
+  /** The catalog's data formats ({@link catalogDataFormats}), kept a short while. */
+  private formats: { at: number; value: Promise<CatalogDataFormats> } | undefined
   /** Reads through a view, each at exactly its version (src/core/query). */
   protected readonly queries = new DirQueries({ open: (id) => this.openTable(id), mapError: (error, id) => this.mapError(error, { table: id }), handles: this.handles })
 
@@ -277,14 +284,90 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
     }, { table: id })
   }
 
-  async createTableIpc(id: TableId, ipcFile: Uint8Array, options: { mode?: CreateMode } & CallOptions = {}): Promise<TableDescription> {
+  async createTableIpc(id: TableId, ipcFile: Uint8Array, options: CreateOptions = {}): Promise<TableDescription> {
     assertTableId(id)
-    return this.createStaged(id, options.mode, (t, mode) => createFromIpc(this.db, t.name, [...t.namespace], ipcFile, mode, this.tableOptions().storageOptions))
+    const format = await this.formatFor(options.dataFormat)
+    const created = await this.createStaged(id, options.mode, (t, mode) => createFromIpc(this.db, t.name, [...t.namespace], ipcFile, mode, this.createOptions(format).storageOptions))
+    this.counted(id, format)
+    return created
   }
 
-  protected createWith(id: TableId, mode: CreateMode | undefined, data: ArrowTable, write: TableWrite): Promise<TableDescription> {
-    if (this.store) return this.createInStore(id, mode, write, data)
-    return this.createStaged(id, mode, write)
+  protected async createWith(id: TableId, mode: CreateMode | undefined, data: ArrowTable, write: TableWrite, format: DataFormat | undefined): Promise<TableDescription> {
+    const created = this.store ? await this.createInStore(id, mode, write, data) : await this.createStaged(id, mode, write)
+    this.counted(id, format)
+    return created
+  }
+
+  /**
+   * The one rule for the format of every table this client creates (import, New table, the demo, a future "Save
+   * as table"): the format asked for, else the catalog's majority ({@link catalogDataFormats}), so that the
+   * releases that read the catalog's tables read the new one too. On object storage the formats are not read:
+   * Lance's default, unless one is asked for.
+   */
+  protected override async formatFor(dataFormat: DataFormat | undefined): Promise<DataFormat | undefined> {
+    if (dataFormat !== undefined || this.store) return dataFormat
+    // The default is a courtesy: a catalog whose formats cannot be read still gets its table (in Lance's default).
+    return (await this.catalogDataFormats().catch(() => null))?.default
+  }
+
+  /** A table was created in `format`: the kept counts take it in (a staging table is counted once published). */
+  private counted(id: TableId, format: DataFormat | undefined): void {
+    const kept = this.formats
+    if (!kept || format === undefined || isStagingName(id.name)) return
+    kept.value = kept.value.then((f) => {
+      const counts = { ...f.counts, [format]: (f.counts[format] ?? 0) + 1 }
+      return { ...f, counts, tablesRead: f.tablesRead + 1, default: majorityFormat(counts) }
+    })
+  }
+
+  async tableDataFormat(id: TableId): Promise<string | null> {
+    assertTableId(id)
+    if (this.store) return null
+    return readDataFormat(await this.locationOf(id))
+  }
+
+  /**
+   * The formats of the catalog's tables (at most {@link FORMAT_SAMPLE}: root tables first, then those of child
+   * namespaces; one small read of each table's latest manifest), kept for {@link FORMATS_KEPT_MS} or until this
+   * client drops a table (a table it creates is counted in).
+   */
+  catalogDataFormats(): Promise<CatalogDataFormats> {
+    if (this.store) return Promise.resolve({ default: DEFAULT_DATA_FORMAT, counts: {}, tablesRead: 0, limited: false, choosable: true, unknownReason: 'the formats of tables on object storage are not read (each would be a round trip)' })
+    const kept = this.formats
+    if (kept && Date.now() - kept.at < FORMATS_KEPT_MS) return kept.value
+    const value = this.readCatalogFormats()
+    this.formats = { at: Date.now(), value }
+    value.catch(() => (this.formats = undefined))
+    return value
+  }
+
+  private async readCatalogFormats(): Promise<CatalogDataFormats> {
+    // Where each table's directory is, without opening any table: root tables are their `{name}.lance`
+    // directories (lancedb 0.31 lists them so), child-namespace tables are found through one `__manifest` query.
+    const dirs: string[] = []
+    const rootPage = await this.listTables([], { limit: FORMAT_SAMPLE })
+    for (const name of rootPage.items) if (!isStagingName(name)) dirs.push(join(this.root, `${name}.lance`))
+    let limited = rootPage.pageToken !== undefined
+    if (this.layout === 'manifest' && this.manifest?.exists) {
+      const rows = await this.manifest.query(`object_type = 'table'`)
+      for (const row of rows) {
+        const parts = row.object_id.split(DELIMITER)
+        if (parts.length < 2 || !row.location || isStagingName(parts[parts.length - 1]!)) continue
+        dirs.push(join(this.root, row.location))
+      }
+    }
+    if (dirs.length > FORMAT_SAMPLE) {
+      limited = true
+      dirs.length = FORMAT_SAMPLE
+    }
+    const counts: Record<string, number> = {}
+    let tablesRead = 0
+    for (const format of await Promise.all(dirs.map((dir) => readDataFormat(dir)))) {
+      if (format === null) continue
+      counts[format] = (counts[format] ?? 0) + 1
+      tablesRead++
+    }
+    return { default: majorityFormat(counts), counts, tablesRead, limited, choosable: true }
   }
 
   /**
@@ -401,6 +484,7 @@ export class DirNamespaceClient extends LanceDirClient implements NamespaceClien
   async dropTable(id: TableId, _options: CallOptions = {}): Promise<void> {
     assertTableId(id)
     this.forget(id)
+    if (!isStagingName(id.name)) this.formats = undefined
     if (this.store) return this.dropInStore(id)
     await serialized(this.root, () => this.dropUnlocked(id))
   }

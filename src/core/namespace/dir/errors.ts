@@ -44,7 +44,17 @@ export function fromLanceError(error: unknown, context: ErrorContext = {}): AppE
   const userInput = userInputProblem(text)
   if (userInput) return make('invalid_input', userInput)
   if (/already exists/i.test(text)) return make('already_exists', `${context.table ? table : namespace} already exists`)
-  if (/not implemented|Not supported/i.test(text)) return make('unsupported', `This operation is not supported by directory catalogs: ${firstLine(text)}`)
+  // lancedb 0.31 (Lance 8) updates only IVF vector indexes in the current format; one written by an older release
+  // (vectordb 0.4) fails when Optimize updates the indexes, after its compaction was committed.
+  if (/only for v2 IVFIndex/i.test(text)) {
+    return make(
+      'unsupported',
+      `${table} has a vector index in an old format (written by an older LanceDB release, such as vectordb 0.4) that this app's Lance cannot update`,
+      'Rebuild the index: drop it and create it again (Indexes), then run Optimize again. The table and its index stay readable as they are',
+    )
+  }
+  // Lance's "not implemented" is about the operation on this table (its format, its index kind), not about the catalog.
+  if (/not implemented|Not supported/i.test(text)) return make('unsupported', `Lance cannot do this on ${context.table ? `table ${formatTableId(context.table)}` : 'this table'}: ${firstLine(text)}`)
   if (/No field named|Schema error/i.test(text)) return make('invalid_input', `Unknown column: ${firstLine(text).replace(/^.*No field named\s*/s, '')}`)
   if (/LanceError\((IO|Corrupt)|Corrupt file|does not have sufficient data|Invalid range .* for object|Object at location .* not found|Invalid (protobuf|flatbuffer)|decode/i.test(text)) {
     return make('corrupt', `${table} is damaged: its files cannot be read`, DAMAGE_HINT)

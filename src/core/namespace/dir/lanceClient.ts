@@ -1,13 +1,13 @@
 import type { Connection, Table as LanceTable } from '@lancedb/lancedb'
 import { Table as ArrowTable, type RecordBatch, type Schema } from 'apache-arrow'
-import { AppError, type Page, type TableViewSpec } from '../../../contract'
+import { AppError, type DataFormat, type Page, type TableViewSpec } from '../../../contract'
 import type { ColumnAlteration, IndexInfo, IndexSpec, NewColumn, OptimizeResult, TableStats, TagInfo, VersionInfo } from '../../../contract/lifecycle'
 import type { StorageOptions } from '../../../contract/objectStore'
 import { schemaFields } from '../../arrow'
 import * as lifecycle from './lifecycle'
 import { indexNotFound, tagExists, tagNotFound, versionNotFound } from '../errors'
 import type { DirQueries } from './queries'
-import { listAll, type CallOptions, type CreateMode, type DescribeOptions, type ExplainOptions, type ListOptions, type ReadPageOptions, type ScanOptions, type TableDescription, type ViewOptions } from '../client'
+import { listAll, type CallOptions, type CreateMode, type CreateOptions, type DescribeOptions, type ExplainOptions, type ListOptions, type ReadPageOptions, type ScanOptions, type TableDescription, type ViewOptions } from '../client'
 import { assertComponent, assertNamespacePath, assertTableId, type NamespacePath, type TableId } from '../path'
 
 /** Listing page size when the caller gives none. Always explicit: lancedb's own default was 10 (lancedb#3914). */
@@ -53,7 +53,7 @@ export abstract class LanceDirClient {
   /** What every lancedb table call takes (on object storage the storage options, or lancedb loses them). */
   protected abstract tableOptions(): { storageOptions?: StorageOptions }
   /** Create `id` in `mode`; `write` makes a table with one lancedb call, `data` is the content it writes. */
-  protected abstract createWith(id: TableId, mode: CreateMode | undefined, data: ArrowTable, write: TableWrite): Promise<TableDescription>
+  protected abstract createWith(id: TableId, mode: CreateMode | undefined, data: ArrowTable, write: TableWrite, format: DataFormat | undefined): Promise<TableDescription>
 
   abstract describeNamespace(namespace: NamespacePath, options?: CallOptions): Promise<{ properties: Record<string, string> }>
   abstract listNamespaces(namespace: NamespacePath, options?: ListOptions): Promise<Page<string>>
@@ -156,14 +156,32 @@ export abstract class LanceDirClient {
     return this.queries.latestVersion(id)
   }
 
-  async createTable(id: TableId, data: ArrowTable, options: { mode?: CreateMode } & CallOptions = {}): Promise<TableDescription> {
+  async createTable(id: TableId, data: ArrowTable, options: CreateOptions = {}): Promise<TableDescription> {
     assertTableId(id)
-    return this.createWith(id, options.mode, data, (t, mode) => this.db.createTable(t.name, data, [...t.namespace], { mode, ...this.tableOptions() }))
+    const format = await this.formatFor(options.dataFormat)
+    return this.createWith(id, options.mode, data, (t, mode) => this.db.createTable(t.name, data, [...t.namespace], { mode, ...this.createOptions(format) }), format)
   }
 
-  async createEmptyTable(id: TableId, schema: Schema, options: { mode?: CreateMode } & CallOptions = {}): Promise<TableDescription> {
+  async createEmptyTable(id: TableId, schema: Schema, options: CreateOptions = {}): Promise<TableDescription> {
     assertTableId(id)
-    return this.createWith(id, options.mode, new ArrowTable(schema), (t, mode) => this.db.createEmptyTable(t.name, schema, [...t.namespace], { mode, ...this.tableOptions() }))
+    const format = await this.formatFor(options.dataFormat)
+    return this.createWith(id, options.mode, new ArrowTable(schema), (t, mode) => this.db.createEmptyTable(t.name, schema, [...t.namespace], { mode, ...this.createOptions(format) }), format)
+  }
+
+  /** The format a new table is written in: the one chosen, else the catalog's default (the subclass says which). */
+  protected async formatFor(dataFormat: DataFormat | undefined): Promise<DataFormat | undefined> {
+    return dataFormat
+  }
+
+  /**
+   * What every create takes: the table options, and the data file format when one is chosen. lancedb 0.31 reads
+   * `new_table_data_storage_version` from the storage options of `createTable` (its `dataStorageVersion` option
+   * is deprecated); absent, Lance writes its default (2.1).
+   */
+  protected createOptions(dataFormat: DataFormat | undefined): { storageOptions?: Record<string, string> } {
+    const base = this.tableOptions().storageOptions
+    if (dataFormat === undefined) return base ? { storageOptions: base } : {}
+    return { storageOptions: { ...(base ?? {}), new_table_data_storage_version: dataFormat } }
   }
 
   async restoreVersion(id: TableId, version: number, _options: CallOptions = {}): Promise<void> {

@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent } from 'react'
-import { componentProblem, type AppErrorData, type ConnectionInfo, type ImportJobInfo } from '../../../contract'
+import { componentProblem, type AppErrorData, type ConnectionInfo, type DataFormat, type ImportJobInfo } from '../../../contract'
 import { call } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
+import { DataFormatChoice } from '../../components/DataFormatChoice'
 import type { PendingFile } from './dropped'
 import { ImportSheetView, type SheetStatus } from './ImportSheetView'
 import { sheetTableName, sheetsToImport } from './SheetLayoutFields'
@@ -52,6 +53,8 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
   const previewState = useImportPreview(source, choices)
   const [starting, setStarting] = useState(false)
   const [startError, setStartError] = useState<AppErrorData | null>(null)
+  /** The new table's data format; null = the catalog's default (the core decides). */
+  const [dataFormat, setDataFormat] = useState<DataFormat | null>(null)
   const status = sheetStatus(choices, previewState, !!source, starting)
 
   const start = async (event: FormEvent) => {
@@ -63,7 +66,7 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
     try {
       const { sheetTables } = status
       if (sheetTables.length === 0) {
-        const job = await call('import/start', { connectionId, namespace, source, name, mode, vectorColumns, datesAsText, columnTypes, sheet, ...layout })
+        const job = await call('import/start', { connectionId, namespace, source, name, mode, vectorColumns, datesAsText, columnTypes, sheet, ...layout, ...(dataFormat && mode !== 'append' ? { dataFormat } : {}) })
         taken()
         onStarted(job)
         return
@@ -84,7 +87,7 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
       const jobs: ImportJobInfo[] = []
       for (const [i, t] of sheetTables.entries()) {
         const keepUpload = i < sheetTables.length - 1
-        jobs.push(await call('import/start', { connectionId, namespace, source, name: t.name, mode, vectorColumns, datesAsText, columnTypes: t.sheet === shown ? columnTypes : undefined, sheet: t.sheet, headerRow: layout?.headerRow, range: layout?.range, keepUpload }))
+        jobs.push(await call('import/start', { connectionId, namespace, source, name: t.name, mode, vectorColumns, datesAsText, columnTypes: t.sheet === shown ? columnTypes : undefined, sheet: t.sheet, headerRow: layout?.headerRow, range: layout?.range, keepUpload, ...(dataFormat && mode !== 'append' ? { dataFormat } : {}) }))
       }
       taken()
       onStarted(...jobs)
@@ -109,6 +112,16 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
       startError={startError}
       onSubmit={(event) => void start(event)}
       onSkip={onSkip}
+      formatChoice={
+        choices.mode === 'append' ? null : (
+          <>
+            <label className="field-label" htmlFor={`${titleId}-format`}>
+              File format
+            </label>
+            <DataFormatChoice id={`${titleId}-format`} connectionId={choices.connectionId || undefined} value={dataFormat} onChange={setDataFormat} disabled={starting} />
+          </>
+        )
+      }
     />
   )
 }

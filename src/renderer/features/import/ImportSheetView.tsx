@@ -1,4 +1,4 @@
-import type { FormEvent } from 'react'
+import type { FormEvent, ReactNode } from 'react'
 import type { AppErrorData, ConnectionInfo, ImportPreview, ImportSource } from '../../../contract'
 import { ErrorPanel } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
@@ -29,6 +29,8 @@ export interface ImportSheetViewProps {
   startError: AppErrorData | null
   onSubmit(event: FormEvent): void
   onSkip(): void
+  /** The new table's data file format (label and control, in the grid); null when no table is created (append). */
+  formatChoice?: ReactNode
 }
 
 export interface SheetStatus {
@@ -48,7 +50,7 @@ export interface SheetStatus {
  * first rows, vector columns, column types). Holds no state: ImportSheet passes the choices, the preview and the
  * upload in.
  */
-export function ImportSheetView({ titleId, item, total, connections, upload, source, choices, previewState, status, starting, startError, onSubmit, onSkip }: ImportSheetViewProps) {
+export function ImportSheetView({ titleId, item, total, connections, upload, source, choices, previewState, status, starting, startError, onSubmit, onSkip, formatChoice }: ImportSheetViewProps) {
   const { connectionId, setConnectionId, namespaceText, setNamespaceText, namespace, namespaceProblem, setName, mode, setMode, overwriteConfirmed, setOverwriteConfirmed, vectorColumns, toggleVector, datesAsText, setDatesAsText, setColumnType } = choices
   const { preview, previewError, previewing, sample, sheets } = previewState
   const { shownName, nameProblem, existing, modeProblem, appendBlocked, canStart, sheetTables } = status
@@ -181,6 +183,8 @@ export function ImportSheetView({ titleId, item, total, connections, upload, sou
                 </div>
               )}
             </div>
+
+            {formatChoice}
 
             {sheets && (preview?.format === 'xlsx' || previewError) && <SheetLayoutFields idPrefix={titleId} choices={choices} sheets={sheets} tableName={shownName} />}
           </div>

@@ -4,6 +4,7 @@ import { call } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
+import { LegacyWarning } from './LegacyWarning'
 import { formatCount } from '../../lib/format'
 import { useJobList } from '../jobs'
 import { PanelFrame } from './PanelFrame'
@@ -135,6 +136,25 @@ export function IndexesPanel({ tableRef, fields, writeBlock, dropBlock = writeBl
   )
 }
 
+/** Whether the table is in the legacy data format (false until known, or where it cannot be read). */
+function useLegacyFormat(tableRef: TableRef): boolean {
+  const [known, setKnown] = useState<{ key: string; legacy: boolean } | null>(null)
+  const { connectionId, namespace, name } = tableRef
+  const key = JSON.stringify([connectionId, namespace, name])
+  useEffect(() => {
+    let live = true
+    const [c, ns, n] = JSON.parse(key) as [string, string[], string]
+    call('tables/dataFormat', { connectionId: c, namespace: ns, name: n }).then(
+      ({ format }) => live && setKnown({ key, legacy: format === 'legacy' }),
+      () => undefined, // unknown: the core still refuses a legacy build without the user's consent
+    )
+    return () => {
+      live = false
+    }
+  }, [key])
+  return known?.key === key && known.legacy
+}
+
 function CreateIndexForm({ tableRef, fields, existing, building, writeBlock }: { tableRef: TableRef; fields: readonly FieldInfo[]; existing: IndexInfo[]; building: IndexJobInfo[]; writeBlock?: string }) {
   const candidates = useMemo(() => fields.filter((f) => typesFor(f).length > 0), [fields])
   const [column, setColumn] = useState(candidates[0]?.name ?? '')
@@ -147,6 +167,9 @@ function CreateIndexForm({ tableRef, fields, existing, building, writeBlock }: {
   const [subVectors, setSubVectors] = useState('')
   const [starting, setStarting] = useState(false)
   const [error, setError] = useState<AppErrorData | null>(null)
+  /** The table is in the legacy data format: a build is confirmed first (see LegacyWarning). */
+  const legacy = useLegacyFormat(tableRef)
+  const [confirmSpec, setConfirmSpec] = useState<IndexSpec | null>(null)
 
   const effectiveType = types.includes(type) ? type : (types[0] ?? 'BTREE')
   const indexName = name.trim() || `${column}_idx`
@@ -169,6 +192,10 @@ function CreateIndexForm({ tableRef, fields, existing, building, writeBlock }: {
       type: effectiveType,
       name: indexName,
       ...(vector ? { distanceType: distance, numPartitions: positive(partitions), ...(effectiveType === 'IVF_PQ' ? { numSubVectors: positive(subVectors) } : {}) } : {}),
+    }
+    if (legacy) {
+      setConfirmSpec(spec)
+      return
     }
     setStarting(true)
     setError(null)
@@ -254,6 +281,19 @@ function CreateIndexForm({ tableRef, fields, existing, building, writeBlock }: {
         </p>
       )}
       {error && <ErrorPanel error={error} title={'Could not create the index'} compact />}
+      {confirmSpec && (
+        <ConfirmDialog
+          title="Build an index on a legacy-format table"
+          confirmLabel="Build anyway"
+          run={async () => {
+            await call('indexes/start', { ...ref(tableRef), index: confirmSpec, acknowledgeLegacy: true })
+            setName('')
+          }}
+          onClose={() => setConfirmSpec(null)}
+        >
+          <LegacyWarning action={`building the index “${confirmSpec.name}” on it`} />
+        </ConfirmDialog>
+      )}
     </form>
   )
 }

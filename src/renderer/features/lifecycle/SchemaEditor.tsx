@@ -1,7 +1,8 @@
 import { useId, useMemo, useState, type FormEvent } from 'react'
-import { castTypes, columnTypes, timeUnits, type AppErrorData, type ColumnSpec, type ColumnType, type FieldInfo, type TableInfo } from '../../../contract'
+import { castTypes, columnTypes, timeUnits, type AppErrorData, type ColumnSpec, type ColumnType, type DataFormat, type FieldInfo, type TableInfo } from '../../../contract'
 import { call } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
+import { DataFormatChoice } from '../../components/DataFormatChoice'
 import { Spinner } from '../../components/Spinner'
 import { Modal } from '../../components/Modal'
 import { nameProblem } from '../../lib/names'
@@ -129,6 +130,8 @@ export function NewTableDialog({ connectionId, namespace, where, onCancel, onDon
   const [running, setRunning] = useState(false)
   const [touched, setTouched] = useState(false)
   const [error, setError] = useState<AppErrorData | null>(null)
+  /** null = the catalog's default format (the core decides). */
+  const [dataFormat, setDataFormat] = useState<DataFormat | null>(null)
   const problem = name === '' ? (touched ? 'Enter a name' : undefined) : nameProblem(name.trim())
   const problems = useMemo(() => (columns.length === 0 ? ['Add at least one column'] : columnProblems(columns)), [columns])
 
@@ -139,7 +142,7 @@ export function NewTableDialog({ connectionId, namespace, where, onCancel, onDon
     setRunning(true)
     setError(null)
     try {
-      onDone(await call('tables/createEmpty', { connectionId, namespace, name: name.trim(), columns: columns.map(toSpec) }))
+      onDone(await call('tables/createEmpty', { connectionId, namespace, name: name.trim(), columns: columns.map(toSpec), ...(dataFormat ? { dataFormat } : {}) }))
     } catch (e) {
       setError(errorData(e))
       setRunning(false)
@@ -158,6 +161,10 @@ export function NewTableDialog({ connectionId, namespace, where, onCancel, onDon
             <label htmlFor={`${titleId}-name`} className="field-label">Table name</label>
             <input id={`${titleId}-name`} data-autofocus className="text-input mono" autoComplete="off" spellCheck={false} value={name} onChange={(e) => setName(e.target.value)} aria-invalid={!!problem} />
             {problem ? <div className="field-error">{problem}</div> : <div className="muted small">Letters, digits, _, - and . only.</div>}
+          </div>
+          <div className="dialog-field">
+            <label htmlFor={`${titleId}-format`} className="field-label">File format</label>
+            <DataFormatChoice id={`${titleId}-format`} connectionId={connectionId} value={dataFormat} onChange={setDataFormat} disabled={running} />
           </div>
           <div className="field-label">Columns</div>
           <div className="schema-rows">

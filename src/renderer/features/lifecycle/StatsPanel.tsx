@@ -9,6 +9,7 @@ import { PanelFrame } from './PanelFrame'
 import { SchemaChanges } from './SchemaEditor'
 import type { FieldInfo, TableStats } from '../../../contract'
 import { useLoaded } from './useLoaded'
+import { LegacyWarning } from './LegacyWarning'
 
 const ref = (t: TableRef) => ({ connectionId: t.connectionId, namespace: [...t.namespace], name: t.name })
 
@@ -126,10 +127,11 @@ export function StatsPanel({ tableRef, fields, writeBlock, optimizeBlock = write
       {confirming && preview && (
         <ConfirmDialog
           title="Optimize table"
-          confirmLabel="Optimize"
+          confirmLabel={preview.dataFormat === 'legacy' ? 'Optimize anyway' : 'Optimize'}
           disabled={(preview.indexBuildsRunning?.length ?? 0) > 0}
           run={async () => {
-            setResult(await call('tables/optimize', { ...ref(tableRef), ...options }))
+            // The user read the legacy warning above before confirming: say so, or the core refuses.
+            setResult(await call('tables/optimize', { ...ref(tableRef), ...options, ...(preview.dataFormat === 'legacy' ? { acknowledgeLegacy: true } : {}) }))
             refresh()
             onChanged()
           }}
@@ -141,6 +143,7 @@ export function StatsPanel({ tableRef, fields, writeBlock, optimizeBlock = write
               ended (the Jobs panel shows it). Writes to one table run one at a time.
             </p>
           )}
+          {preview.dataFormat === 'legacy' && <LegacyWarning action="optimizing it" />}
           <ul className="preview-list">
             <li>{preview.fragmentsToCompact > 0 ? `Compact ${preview.fragmentsToCompact} small fragments` : 'Nothing to compact'}{preview.deletedRowsToPurge > 0 ? `, purging ${formatCount(preview.deletedRowsToPurge)} deleted rows` : ''}.</li>
             <li>
