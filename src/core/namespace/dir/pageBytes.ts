@@ -1,6 +1,6 @@
 import { Table as ArrowTable, tableFromIPC, type Schema } from 'apache-arrow'
 import type { Query, VectorQuery } from '@lancedb/lancedb'
-import { emptyIpcStream, fileBuffersToStream, toIpcStream } from '../arrow'
+import { emptyIpcStream, fileBuffersToStream, toIpcStream } from '../../arrow'
 
 /** The shape of lancedb's protected `QueryBase.nativeExecute` (0.31.0): an iterator of IPC file-format buffers. */
 interface NativeQuery {
