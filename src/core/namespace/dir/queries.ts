@@ -14,7 +14,7 @@ import { scanSorted, sortedRowIds, takeInOrder } from './sortedReads'
 import { dataFilesOf, pickOffsets, rowSetOfFilter } from './legacyFiles'
 import { assertViewMatchesSchema } from '../../query/validate'
 import { typeDateLiterals, type TypedFilter } from '../../query/typedLiterals'
-import { SCAN_WINDOW_ROWS, scanWindows } from '../../query/windowedScan'
+import { SCAN_WINDOW_ROWS, scanWindows } from './windowedScan'
 import type { TableHandles } from './handles'
 
 /** Rows per batch of {@link DirQueries.scanRowAddresses}' one read (see there). */
