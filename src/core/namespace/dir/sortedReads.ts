@@ -1,7 +1,7 @@
 import type { Table as LanceTable } from '@lancedb/lancedb'
 import { Table as ArrowTable, type RecordBatch } from 'apache-arrow'
 import type { TableViewSpec } from '../../../contract'
-import { buildQuery } from '../../query/buildQuery'
+import { buildQuery } from './buildQuery'
 import type { QueryWindow } from '../../query/window'
 
 /**

@@ -1,7 +1,7 @@
 import type { Table as LanceTable } from '@lancedb/lancedb'
 import type { RecordBatch } from 'apache-arrow'
 import type { TableViewSpec } from '../../../contract'
-import { buildQuery } from '../../query/buildQuery'
+import { buildQuery } from './buildQuery'
 
 /**
  * Rows per query of {@link scanWindows}. One streaming Lance query over a whole table reads ahead without a

@@ -1,6 +1,6 @@
 import type { Query, Table as LanceTable, VectorQuery } from '@lancedb/lancedb'
-import { viewPredicate, type TableViewSpec } from '../../contract'
-import type { QueryWindow } from './window'
+import { viewPredicate, type TableViewSpec } from '../../../contract'
+import type { QueryWindow } from '../../query/window'
 
 /**
  * A view as one lancedb query: filter → `where`, sort → `orderBy`, projection → `select`, a vector search
