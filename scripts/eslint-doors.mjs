@@ -74,7 +74,8 @@ export const allowed = {
       ExportAllDeclaration: (node) => check(node, node.source.value, node.exportKind === 'type'),
       ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value, false),
       TSImportType: (node) => {
-        const literal = node.argument?.type === 'TSLiteralType' ? node.argument.literal : node.argument
+        // typescript-eslint 8 names the string `source`; older versions wrapped it in `argument`.
+        const literal = 'source' in node ? node.source : node.argument?.type === 'TSLiteralType' ? node.argument.literal : node.argument
         if (literal?.type === 'Literal') check(node, literal.value, true)
       },
       CallExpression: (node) => {
