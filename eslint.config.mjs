@@ -23,7 +23,7 @@ const doorTable = {
   core: ['contract', 'core/arrow', 'core/query', 'core/namespace', 'core/namespace/dir', 'core/namespace/rest', ...useCases.map((u) => `core/${u}`)],
   // Arrow decoding shares the import readers' decompression limits (an arrow back up, named: it is the only one).
   'core/arrow': ['contract', 'core/import/readers/limits'],
-  // Engine-free: no lancedb either (no-restricted-imports below); the directory driver's Lance queries are in namespace/dir.
+  // Engine-free, as all of core outside namespace/dir (no lancedb: no-restricted-imports below).
   'core/query': ['contract', 'core/arrow'],
   // The drivers' shared face (client, connect, path, errors, versions); its index registers the drivers.
   'core/namespace': ['contract', 'core/namespace/dir', 'core/namespace/rest', 'core/namespace/objectStore'],
@@ -102,12 +102,14 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: noElectronReactDom }] },
   },
   {
-    // Table views' engine-free part: the Lance queries that serve the directory driver live in namespace/dir.
-    files: ['src/core/query/**'],
+    // Lance is the directory driver's engine: the rest of core (query/, the use-cases, arrow/) is engine-free, and
+    // reaches Lance through a NamespaceClient. Types included: a lancedb type is a lancedb dependency.
+    files: ['src/core/**'],
+    ignores: ['src/core/namespace/dir/**'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [...noElectronReactDom, { group: ['@lancedb/*', 'vectordb'], message: 'core/query is engine-free: Lance queries belong to the driver (core/namespace/dir)' }] },
+        { patterns: [...noElectronReactDom, { group: ['@lancedb/*', 'vectordb'], message: 'Lance is used by the directory driver only (core/namespace/dir): go through its NamespaceClient' }] },
       ],
     },
   },
