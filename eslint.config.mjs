@@ -2,6 +2,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
+import { fileURLToPath } from 'node:url'
 import doors from './scripts/eslint-doors.mjs'
 
 // Doors: per folder of src, what its files MAY import from our other folders; an import that its folder does not
@@ -55,7 +56,8 @@ const doorTable = {
   'renderer/api': ['contract'],
   'renderer/styles': [],
 }
-export const doorRule = ['error', { root: 'src', rooms: doorTable }]
+// The root by the config's own place, so that ESLint started from another folder checks the same doors.
+export const doorRule = ['error', { root: fileURLToPath(new URL('./src', import.meta.url)), rooms: doorTable }]
 
 // Packages: core, contract, server, harness and host load no Electron or React.
 const noElectronReactDom = [

@@ -3,14 +3,14 @@
 // re-exports (`export … from`), `import type`, type-position `import('…')`, dynamic `import()` and `require()` of a
 // relative path are all checked. Packages are not this rule's business (`no-restricted-imports` holds those).
 import { existsSync, statSync } from 'node:fs'
-import { dirname, join, normalize, relative, sep } from 'node:path'
+import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path'
 
 const posix = (path) => path.split(sep).join('/')
 // A pattern's `*` stands for one folder name (`renderer/features/*`: every feature is a room of its own).
 const matcher = (pattern) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]+')}$`)
 
 /**
- * Options: `{ root: 'src', rooms: { [folder]: Array<entry> } }`. A file belongs to the deepest listed folder that
+ * Options: `{ root: 'src' (or an absolute path), rooms: { [folder]: Array<entry> } }`. A file belongs to the deepest listed folder that
  * holds it (its room); its own room is always open. An entry is a room (any file in that room, not in rooms listed
  * below it), a file without its extension (`core/query/index`: that file only; `core/query` imported by folder
  * name is its index), or `{ types: entry }`: the same, for type-only imports.
@@ -27,7 +27,7 @@ export const allowed = {
   },
   create(context) {
     const { root = 'src', rooms = {} } = context.options[0] ?? {}
-    const rootDir = join(context.cwd, root)
+    const rootDir = isAbsolute(root) ? root : join(context.cwd, root)
     const file = posix(relative(rootDir, context.filename))
     if (file.startsWith('..') || file === '') return {}
     const patterns = Object.keys(rooms).map((pattern) => ({ pattern, test: matcher(pattern) }))
