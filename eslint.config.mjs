@@ -2,34 +2,69 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
-import { readdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import doors from './scripts/eslint-doors.mjs'
 
-// Imports point one way: renderer, preload -> contract; main, harness, server -> core -> contract.
+// Doors: per folder of src, what its files MAY import from our other folders; an import that its folder does not
+// list is refused (scripts/eslint-doors.mjs: static, dynamic `import()`, re-exports and `import type` alike). A file
+// belongs to the deepest folder listed here, and its own folder is always open. An entry is a folder listed here (any
+// file in it), one file (`core/query/index`: that file only), or `{ types: … }` (type-only imports). `*` is one folder
+// name. Packages are held apart, by `no-restricted-imports` below. tests/scripts/lint-doors.test.ts probes every door:
+// do not relax one without a reason in words here.
+const coreEntryPoints = ['core/index', 'core/service', 'core/namespace/index', 'core/query/index', 'core/arrow/index']
+// core's own root files that the layers below its wiring (service.ts, index.ts) share.
+const coreKit = ['core/errors', 'core/redact', 'core/procStat', 'core/sideCache', { types: 'core/handlers' }]
+// The use-cases: each a module that service.ts wires into the contract's methods.
+const useCases = ['catalog', 'connections', 'demo', 'diff', 'export', 'import', 'jobs', 'lifecycle', 'map', 'profile', 'rowset']
+const useCase = (extra = []) => ['contract', ...coreKit, 'core/arrow', 'core/query', 'core/namespace', 'core/jobs', ...extra]
+const featureDoors = ['contract', 'renderer/queries', 'renderer/features/*/index', 'renderer/components', 'renderer/lib', 'renderer/api']
+const doorTable = {
+  contract: [],
+  // core: the wiring (service.ts, index.ts) reaches every module; below it, use-cases → namespace drivers → query → arrow.
+  core: ['contract', 'core/arrow', 'core/query', 'core/namespace', 'core/namespace/dir', 'core/namespace/rest', ...useCases.map((u) => `core/${u}`)],
+  // Arrow decoding shares the import readers' decompression limits (an arrow back up, named: it is the only one).
+  'core/arrow': ['contract', 'core/import/readers/limits'],
+  // Engine-free, as all of core outside namespace/dir (no lancedb: no-restricted-imports below).
+  'core/query': ['contract', 'core/arrow'],
+  // The drivers' shared face (client, connect, path, errors, versions); its index registers the drivers.
+  'core/namespace': ['contract', 'core/namespace/dir', 'core/namespace/rest', 'core/namespace/objectStore'],
+  // Its manifest stages in the import's temp folders, which know the journal's owners (named, like arrow's).
+  'core/namespace/dir': ['contract', 'core/errors', 'core/procStat', 'core/arrow', 'core/query', 'core/namespace', 'core/namespace/objectStore', 'core/import/tempFolders'],
+  'core/namespace/rest': ['contract', 'core/errors', 'core/redact', 'core/arrow', 'core/query', 'core/namespace'],
+  'core/namespace/objectStore': ['contract'],
+  ...Object.fromEntries(useCases.map((u) => [`core/${u}`, useCase()])),
+  // Saving a connection opens or creates a catalog with the drivers' own openers and probes.
+  'core/connections': useCase(['core/namespace/dir', 'core/namespace/rest', 'core/namespace/objectStore']),
+  'core/demo': useCase(['core/namespace/dir']),
+  // Imports write through the directory driver's staging and journal (crash-safe publication).
+  'core/import': useCase(['core/namespace/dir']),
+  'core/export': useCase(['core/import/tempFolders']),
+  // The hosts use core through its entry points. Main only orchestrates (window, menus, dialogs, keychain): core runs
+  // in the catalog host process, so main takes only types from core, and from the host what they say to each other.
+  main: ['contract', 'host/protocol', ...coreEntryPoints.map((types) => ({ types }))],
+  host: ['contract', ...coreEntryPoints],
+  harness: ['contract', ...coreEntryPoints],
+  server: ['contract', ...coreEntryPoints],
+  preload: ['contract', { types: 'host/protocol' }],
+  // The renderer talks to the rest only through the contract (window.catalog). A feature is entered by its index.ts.
+  renderer: ['contract', 'renderer/shell', 'renderer/styles', ...featureDoors],
+  'renderer/shell': featureDoors,
+  'renderer/queries': ['contract', 'renderer/api', 'renderer/lib'],
+  'renderer/features/*': featureDoors,
+  'renderer/components': ['contract', 'renderer/lib'],
+  'renderer/lib': ['contract'],
+  'renderer/api': ['contract'],
+  'renderer/styles': [],
+}
+// The root by the config's own place, so that ESLint started from another folder checks the same doors.
+export const doorRule = ['error', { root: fileURLToPath(new URL('./src', import.meta.url)), rooms: doorTable }]
+
+// Packages: core, contract, server, harness and host load no Electron or React.
 const noElectronReactDom = [
   { group: ['electron', 'electron/*'], message: 'core/contract/server/harness stay free of Electron' },
   { group: ['react', 'react-dom', 'react/*', 'react-dom/*'], message: 'core/contract/server/harness stay free of React' },
 ]
-// The server and the harness use core through its entry points only; the rest of core is its own business.
-const coreEntryPoints = ['index', 'service', 'namespace', 'query', 'arrow']
-const onlyCoreEntryPoints = {
-  group: ['**/core/*', '**/core/*/**', ...coreEntryPoints.map((entry) => `!**/core/${entry}`)],
-  message: `use core through its entry points: ${coreEntryPoints.map((entry) => (entry === 'index' ? 'core' : `core/${entry}`)).join(', ')}`,
-}
-const noAppLayers = (...layers) =>
-  layers.map((layer) => ({ group: [`**/${layer}`, `**/${layer}/**`], message: `nothing imports src/${layer}` }))
-
-const rendererPatterns = [
-  { group: ['electron'], message: 'the renderer talks to main only through window.catalog' },
-  ...noAppLayers('core', 'main', 'preload', 'harness', 'server'),
-]
-// Every folder under src/renderer/features is a feature; another feature's files are reached only through its index.
-const features = readdirSync(new URL('./src/renderer/features', import.meta.url), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name)
-const intoFeature = (others) => ({
-  regex: `^(\\.{1,2}/)+(features/)?(${others.join('|')})/.+`,
-  message: "import another feature only from its index.ts (e.g. '../tree', not '../tree/treeModel')",
-})
+const rendererPatterns = [{ group: ['electron'], message: 'the renderer talks to main only through window.catalog' }]
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'tests/bench/results/**', '.tmp/**'] },
@@ -53,7 +88,6 @@ export default tseslint.config(
         {
           patterns: [
             ...noElectronReactDom,
-            ...noAppLayers('core', 'main', 'preload', 'renderer', 'harness', 'server'),
             { regex: '^(?!zod$|\\.)', allowTypeImports: true, message: 'the contract loads only zod at run time (use import type)' },
           ],
         },
@@ -61,12 +95,25 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/core/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [...noElectronReactDom, ...noAppLayers('main', 'preload', 'renderer', 'harness', 'server')] }] },
+    files: ['src/**'],
+    plugins: { doors },
+    rules: { 'doors/allowed': doorRule },
   },
   {
-    files: ['src/server/**', 'src/harness/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [...noElectronReactDom, ...noAppLayers('main', 'preload', 'renderer'), onlyCoreEntryPoints] }] },
+    files: ['src/core/**', 'src/server/**', 'src/harness/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: noElectronReactDom }] },
+  },
+  {
+    // Lance is the directory driver's engine: the rest of core (query/, the use-cases, arrow/) is engine-free, and
+    // reaches Lance through a NamespaceClient. Types included: a lancedb type is a lancedb dependency.
+    files: ['src/core/**'],
+    ignores: ['src/core/namespace/dir/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [...noElectronReactDom, { group: ['@lancedb/*', 'vectordb'], message: 'Lance is used by the directory driver only (core/namespace/dir): go through its NamespaceClient' }] },
+      ],
+    },
   },
   {
     // A focused test left in would silently skip the rest of its file, in CI too.
@@ -79,28 +126,9 @@ export default tseslint.config(
     },
   },
   {
-    // Main only orchestrates (window, menus, dialogs, keychain): the core runs in the catalog host process, so main
-    // takes only types from core, and from the host only what they say to each other (src/host/protocol.ts).
-    files: ['src/main/**'],
-    rules: {
-      'no-restricted-imports': 'off',
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            ...noAppLayers('preload', 'renderer', 'harness', 'server'),
-            { regex: '^\\.\\./core(/|$)', allowTypeImports: true, message: 'main runs no core: it lives in the catalog host process (src/host); import types only' },
-            { regex: '^\\.\\./host/(?!protocol$)', message: 'main talks to the catalog host through src/host/protocol.ts only' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // The catalog host process (src/host): Node only, no Electron (a utility process has none of main's API), and core
-    // through its entry points, as the harness and the server use it.
+    // The catalog host process (src/host): Node only, no Electron (a utility process has none of main's API).
     files: ['src/host/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [...noElectronReactDom, ...noAppLayers('main', 'preload', 'renderer', 'harness', 'server'), onlyCoreEntryPoints] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: noElectronReactDom }] },
   },
   {
     // A sandboxed preload's `require` loads only `electron` (and events, timers, url): any other run-time import,
@@ -113,7 +141,6 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            ...noAppLayers('core', 'main', 'renderer', 'harness', 'server'),
             { regex: '^(?!electron$|\\.)', allowTypeImports: true, message: 'the sandboxed preload can load only electron at run time (use import type)' },
             {
               regex: '^\\.\\./contract(/(?!methods$).*)?$',
@@ -143,25 +170,6 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       'no-restricted-imports': ['error', { patterns: rendererPatterns }],
-    },
-  },
-  // Rooms with doors: a feature is entered through its index.ts; the shared kit (components, lib) and the api
-  // client sit below every feature and import none.
-  ...features.map((feature) => ({
-    files: [`src/renderer/features/${feature}/**`],
-    rules: { 'no-restricted-imports': ['error', { patterns: [...rendererPatterns, intoFeature(features.filter((f) => f !== feature))] }] },
-  })),
-  {
-    files: ['src/renderer/*.ts', 'src/renderer/*.tsx'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [...rendererPatterns, intoFeature(features)] }] },
-  },
-  {
-    files: ['src/renderer/components/**', 'src/renderer/lib/**', 'src/renderer/api/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [...rendererPatterns, { regex: '(^|/)features(/|$)', message: 'the shared kit and the api client import no feature (features import them)' }] },
-      ],
     },
   },
 )

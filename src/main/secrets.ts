@@ -2,7 +2,7 @@ import { safeStorage } from 'electron'
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { AppError } from '../contract'
-import type { SecretStore } from '../core/connections/model'
+import type { SecretStore } from '../core'
 
 /**
  * Secrets (API keys, tokens, secret headers) encrypted with Electron `safeStorage` (the OS keychain /

@@ -9,7 +9,7 @@ import { batchOf, float32Vectors, seededRandom, tableOf } from '../../src/core/a
 import type { NamespaceClient } from '../../src/core/namespace/client'
 import type { TableId } from '../../src/core/namespace/path'
 import { exportView } from '../../src/core/export/run'
-import { scanWindows } from '../../src/core/query/windowedScan'
+import { scanWindows } from '../../src/core/namespace/dir/windowedScan'
 
 export interface ViewSuiteTarget {
   client: NamespaceClient

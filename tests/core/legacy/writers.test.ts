@@ -241,7 +241,7 @@ describe('rows by position on legacy files (pickOffsets)', () => {
   })
 
   it('reads the rows at the asked positions, in the asked order, in few runs or many, across fragments', async () => {
-    const { pickOffsets } = await import('../../../src/core/query/legacyFiles')
+    const { pickOffsets } = await import('../../../src/core/namespace/dir/legacyFiles')
     const read = async (offsets: number[], withRowId = false) => (await pickOffsets(table, offsets, ['id'], withRowId)).toArray().map((r) => Number(r.id))
     const few = [11_900, 5, 6, 5990, 6010, 3000]
     expect(await read(few)).toEqual(few.map((o) => ids[o]))

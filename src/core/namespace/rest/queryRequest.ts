@@ -1,6 +1,6 @@
 import type { Operation } from '../../../contract/connections'
 import { viewPredicate, type TableViewSpec } from '../../../contract'
-import type { QueryWindow } from '../../query/buildQuery'
+import type { QueryWindow } from '../../query/window'
 
 /** Our server's extension to QueryTableRequest: the REST contract has no sort. Honoured only when the reply says so. */
 export const ORDER_BY_FIELD = 'order_by'

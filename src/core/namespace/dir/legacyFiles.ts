@@ -1,6 +1,6 @@
 import type { Table as LanceTable } from '@lancedb/lancedb'
 import { Table as ArrowTable, type RecordBatch } from 'apache-arrow'
-import { ROW_OFFSET_COLUMN, type TableViewSpec } from '../../contract'
+import { ROW_OFFSET_COLUMN, type TableViewSpec } from '../../../contract'
 
 /**
  * Tables whose data files are Lance's legacy format (v1: written by vectordb ≤ 0.4, or by any lancedb with

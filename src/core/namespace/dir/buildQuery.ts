@@ -1,16 +1,6 @@
 import type { Query, Table as LanceTable, VectorQuery } from '@lancedb/lancedb'
-import { viewPredicate, type TableViewSpec } from '../../contract'
-
-export interface QueryWindow {
-  /** Rows to skip (go to row = offset). */
-  offset?: number
-  /** Rows to return; absent = all (a search view: its `k`). */
-  limit?: number
-  /** Add `_rowid` to each row. */
-  withRowId?: boolean
-  /** Skip un-indexed data in a search (Lance's `fastSearch`). */
-  fastSearch?: boolean
-}
+import { viewPredicate, type TableViewSpec } from '../../../contract'
+import type { QueryWindow } from '../../query/window'
 
 /**
  * A view as one lancedb query: filter → `where`, sort → `orderBy`, projection → `select`, a vector search

@@ -1,6 +1,6 @@
 import type { Table as LanceTable } from '@lancedb/lancedb'
 import type { RecordBatch } from 'apache-arrow'
-import type { TableViewSpec } from '../../contract'
+import type { TableViewSpec } from '../../../contract'
 import { buildQuery } from './buildQuery'
 
 /**

@@ -1,7 +1,6 @@
-import { Field, Float32, Schema, Table as ArrowTable, tableFromIPC } from 'apache-arrow'
+import { Table as ArrowTable, tableFromIPC, type Schema } from 'apache-arrow'
 import type { Query, VectorQuery } from '@lancedb/lancedb'
-import { AppError, type TableViewSpec } from '../../contract'
-import { emptyIpcStream, fileBuffersToStream, toIpcStream } from '../arrow'
+import { emptyIpcStream, fileBuffersToStream, toIpcStream } from '../../arrow'
 
 /** The shape of lancedb's protected `QueryBase.nativeExecute` (0.31.0): an iterator of IPC file-format buffers. */
 interface NativeQuery {
@@ -25,18 +24,4 @@ export async function queryToIpcStream(query: Query | VectorQuery, emptySchema: 
     if (page.batches.length > 0) return toIpcStream(page)
   }
   return emptyIpcStream(emptySchema())
-}
-
-/** The columns a view's result has: its projection (or every column), plus `_distance` or `_score` for a search. */
-export function viewSchema(schema: Schema, view: TableViewSpec): Schema {
-  const fields = view.columns
-    ? view.columns.map((name) => {
-        const field = schema.fields.find((f) => f.name === name)
-        if (!field) throw new AppError('invalid_input', `Unknown column "${name}"`)
-        return field
-      })
-    : [...schema.fields]
-  if (view.search?.kind === 'vector') fields.push(new Field('_distance', new Float32(), true))
-  if (view.search?.kind === 'fts') fields.push(new Field('_score', new Float32(), true))
-  return new Schema(fields, schema.metadata)
 }

@@ -1,7 +1,8 @@
 import type { Table as LanceTable } from '@lancedb/lancedb'
 import { Table as ArrowTable, type RecordBatch } from 'apache-arrow'
-import type { TableViewSpec } from '../../contract'
-import { buildQuery, type QueryWindow } from './buildQuery'
+import type { TableViewSpec } from '../../../contract'
+import { buildQuery } from './buildQuery'
+import type { QueryWindow } from '../../query/window'
 
 /**
  * Sorted reads in two phases. Lance sorts a page with a TopK over `offset + limit` rows *of every selected
