@@ -1,23 +1,4 @@
-import { useEffect, useState } from 'react'
 import { dataFormatOption, dataFormatReaders, dataFormats, type CatalogDataFormats, type DataFormat } from '../../contract'
-import { call } from '../api'
-
-/** The catalog's data formats (`catalog/dataFormats`), or null while they load or when they cannot be read. */
-export function useCatalogFormats(connectionId: string | undefined): CatalogDataFormats | null {
-  const [formats, setFormats] = useState<{ connectionId: string; value: CatalogDataFormats } | null>(null)
-  useEffect(() => {
-    if (!connectionId) return
-    let live = true
-    call('catalog/dataFormats', { connectionId }).then(
-      (value) => live && setFormats({ connectionId, value }),
-      () => undefined, // the choice still works: the core then takes the catalog's default itself
-    )
-    return () => {
-      live = false
-    }
-  }, [connectionId])
-  return formats && formats.connectionId === connectionId ? formats.value : null
-}
 
 /** Why the default is what it is, in words. */
 function defaultNote(formats: CatalogDataFormats): string {
@@ -32,10 +13,9 @@ function defaultNote(formats: CatalogDataFormats): string {
 /**
  * The data file format of a new table, with the LanceDB releases that read each (older releases cannot read newer
  * formats). `value` null = the catalog's default, which the select shows once known. The label is the caller's
- * (`<label htmlFor={id}>`).
+ * (`<label htmlFor={id}>`); `formats` is the catalog's (`catalogFormatsQuery`), null while it loads or when it cannot be read.
  */
-export function DataFormatChoice({ id, connectionId, value, onChange, disabled }: { id: string; connectionId: string | undefined; value: DataFormat | null; onChange(format: DataFormat): void; disabled?: boolean }) {
-  const formats = useCatalogFormats(connectionId)
+export function DataFormatChoice({ id, formats, value, onChange, disabled }: { id: string; formats: CatalogDataFormats | null; value: DataFormat | null; onChange(format: DataFormat): void; disabled?: boolean }) {
   const shown = value ?? formats?.default ?? null
   if (formats && !formats.choosable) {
     return (

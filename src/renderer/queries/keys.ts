@@ -33,4 +33,6 @@ export const keys = {
   table: (ref: TableRef) => ['table', ref.connectionId, namespacePart(ref.namespace), ref.name] as const,
   /** Everything about the tables of one connection. */
   tables: (connectionId: string) => ['table', connectionId] as const,
+  /** The data file formats of a connection's tables (under `tables`: a write that makes tables stale makes it stale). */
+  dataFormats: (connectionId: string) => ['table', connectionId, 'data-formats'] as const,
 }

@@ -1,8 +1,10 @@
+import { useQuery } from '@tanstack/react-query'
 import { useId, useState, type FormEvent } from 'react'
 import { componentProblem, type AppErrorData, type ConnectionInfo, type DataFormat, type ImportJobInfo } from '../../../contract'
 import { call } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
 import { DataFormatChoice } from '../../components/DataFormatChoice'
+import { catalogFormatsQuery } from '../../queries/catalog'
 import type { PendingFile } from './dropped'
 import { ImportSheetView, type SheetStatus } from './ImportSheetView'
 import { sheetTableName, sheetsToImport } from './SheetLayoutFields'
@@ -55,6 +57,7 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
   const [startError, setStartError] = useState<AppErrorData | null>(null)
   /** The new table's data format; null = the catalog's default (the core decides). */
   const [dataFormat, setDataFormat] = useState<DataFormat | null>(null)
+  const formats = useQuery({ ...catalogFormatsQuery(choices.connectionId), enabled: !!choices.connectionId }).data ?? null
   const status = sheetStatus(choices, previewState, !!source, starting)
 
   const start = async (event: FormEvent) => {
@@ -118,7 +121,7 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
             <label className="field-label" htmlFor={`${titleId}-format`}>
               File format
             </label>
-            <DataFormatChoice id={`${titleId}-format`} connectionId={choices.connectionId || undefined} value={dataFormat} onChange={setDataFormat} disabled={starting} />
+            <DataFormatChoice id={`${titleId}-format`} formats={formats} value={dataFormat} onChange={setDataFormat} disabled={starting} />
           </>
         )
       }

@@ -1,8 +1,10 @@
+import { useQuery } from '@tanstack/react-query'
 import { useId, useMemo, useState, type FormEvent } from 'react'
 import { castTypes, columnTypes, timeUnits, type AppErrorData, type ColumnSpec, type ColumnType, type DataFormat, type FieldInfo, type TableInfo } from '../../../contract'
 import { call } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { DataFormatChoice } from '../../components/DataFormatChoice'
+import { catalogFormatsQuery } from '../../queries/catalog'
 import { Spinner } from '../../components/Spinner'
 import { Modal } from '../../components/Modal'
 import { nameProblem } from '../../lib/names'
@@ -132,6 +134,7 @@ export function NewTableDialog({ connectionId, namespace, where, onCancel, onDon
   const [error, setError] = useState<AppErrorData | null>(null)
   /** null = the catalog's default format (the core decides). */
   const [dataFormat, setDataFormat] = useState<DataFormat | null>(null)
+  const formats = useQuery(catalogFormatsQuery(connectionId)).data ?? null
   const problem = name === '' ? (touched ? 'Enter a name' : undefined) : nameProblem(name.trim())
   const problems = useMemo(() => (columns.length === 0 ? ['Add at least one column'] : columnProblems(columns)), [columns])
 
@@ -164,7 +167,7 @@ export function NewTableDialog({ connectionId, namespace, where, onCancel, onDon
           </div>
           <div className="dialog-field">
             <label htmlFor={`${titleId}-format`} className="field-label">File format</label>
-            <DataFormatChoice id={`${titleId}-format`} connectionId={connectionId} value={dataFormat} onChange={setDataFormat} disabled={running} />
+            <DataFormatChoice id={`${titleId}-format`} formats={formats} value={dataFormat} onChange={setDataFormat} disabled={running} />
           </div>
           <div className="field-label">Columns</div>
           <div className="schema-rows">
