@@ -31,17 +31,9 @@ export type AzureCredential = { kind: 'key'; key: Buffer } | { kind: 'sas'; quer
  * then opens the catalog without its manifest, which never writes.
  */
 export async function probeAzure(location: ObjectStoreLocation, options: StorageOptions, env: NodeJS.ProcessEnv = process.env): Promise<RootListing | null> {
-  const emulator = isTrue(option(options, KEYS.emulator, env))
-  const account = option(options, KEYS.account, env) ?? (emulator ? EMULATOR_ACCOUNT : undefined)
-  if (!account) return null
-  const credential = credentialOf(options, env, emulator)
-  if (!credential) return null
-  const endpoint = (option(options, KEYS.endpoint, env) ?? (emulator ? `${env.AZURITE_BLOB_STORAGE_URL ?? 'http://127.0.0.1:10000'}/${account}` : `https://${account}.blob.core.windows.net`)).replace(/\/+$/, '')
-  if (endpoint.startsWith('http:') && !isTrue(option(options, KEYS.allowHttp, env)) && !emulator) {
-    throw storeRefusalForHttp(endpoint)
-  }
+  const access = azureAccess(options, env)
+  if (!access) return null
   const prefix = keyPrefix(location.prefix)
-  const access: AzureAccess = { endpoint, account, credential }
   const list = (query: Record<string, string>) => listBlobs(access, location, query)
   const [children, manifest] = await Promise.all([
     list({ restype: 'container', comp: 'list', prefix, delimiter: '/', maxresults: '5000' }),
@@ -65,12 +57,10 @@ export function azureAccess(options: StorageOptions, env: NodeJS.ProcessEnv = pr
   const credential = credentialOf(options, env, emulator)
   if (!credential) return null
   const endpoint = (option(options, KEYS.endpoint, env) ?? (emulator ? `${env.AZURITE_BLOB_STORAGE_URL ?? 'http://127.0.0.1:10000'}/${account}` : `https://${account}.blob.core.windows.net`)).replace(/\/+$/, '')
-  if (endpoint.startsWith('http:') && !isTrue(option(options, KEYS.allowHttp, env)) && !emulator) throw storeRefusalForHttp(endpoint)
+  if (endpoint.startsWith('http:') && !isTrue(option(options, KEYS.allowHttp, env)) && !emulator) {
+    throw new AppError('invalid_input', `The endpoint ${new URL(endpoint).origin} is plain http: set the storage option allow_http=true to use it`)
+  }
   return { endpoint, account, credential }
-}
-
-function storeRefusalForHttp(endpoint: string): AppError {
-  return new AppError('invalid_input', `The endpoint ${new URL(endpoint).origin} is plain http: set the storage option allow_http=true to use it`)
 }
 
 function credentialOf(options: StorageOptions, env: NodeJS.ProcessEnv, emulator: boolean): AzureCredential | null {
