@@ -143,9 +143,9 @@ export default tseslint.config(
           patterns: [
             { regex: '^(?!electron$|\\.)', allowTypeImports: true, message: 'the sandboxed preload can load only electron at run time (use import type)' },
             {
-              regex: '^\\.\\./contract(/(?!methods$).*)?$',
+              regex: '^\\.\\./contract(/(?!methods$|channels$).*)?$',
               allowTypeImports: true,
-              message: 'the contract pulls zod at run time; the preload imports only types from it, and method names from ../contract/methods',
+              message: 'the contract pulls zod at run time; the preload imports only types from it, and method and channel names from ../contract/methods and ../contract/channels',
             },
           ],
         },

@@ -1,10 +1,6 @@
 import type { IpcMainEvent, IpcMainInvokeEvent, WebContents } from 'electron'
 import type { EventName, Events, Result } from '../contract'
-
-export const INVOKE_CHANNEL = 'catalog:invoke'
-export const EVENT_CHANNEL = 'catalog:event'
-/** The preload asks for, and receives, its port to the catalog host on this channel (see src/host/protocol.ts). */
-export const PORT_CHANNEL = 'catalog:port'
+import { EVENT_CHANNEL, INVOKE_CHANNEL, PORT_CHANNEL } from '../contract/channels'
 
 export interface IpcMainLike {
   handle(channel: string, listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown): void

@@ -3,14 +3,11 @@
 // rule for src/preload and tests/main/preload-sandbox.test.ts, which loads the built file under those rules).
 import { contextBridge, ipcRenderer, webUtils } from 'electron'
 import type { EventName, Events, Result } from '../contract'
+import { EVENT_CHANNEL, INVOKE_CHANNEL, PORT_CHANNEL } from '../contract/channels'
 import { answersBytes, isMethodName } from '../contract/methods'
 import type { PortCall, PortResult } from '../host/protocol'
 import type { CatalogBridge } from './api'
 
-/** The one invoke channel, the one event channel, and the channel of the port to the catalog host (src/main/ipc.ts). */
-const INVOKE_CHANNEL = 'catalog:invoke'
-const EVENT_CHANNEL = 'catalog:event'
-const PORT_CHANNEL = 'catalog:port'
 
 /** A DOM MessagePort, as the preload uses it (typed here: this program is checked without the DOM's types). */
 interface WindowPort {

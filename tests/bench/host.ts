@@ -23,6 +23,7 @@ import { createInterface } from 'node:readline'
 import * as v8 from 'node:v8'
 import * as lancedb from '@lancedb/lancedb'
 import { tableFromIPC, type Table } from 'apache-arrow'
+import { PORT_CHANNEL } from '../../src/contract/channels'
 import { exactArrayBuffer } from '../../src/core/arrow'
 import { ensureDemoCatalog } from '../../src/core'
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
@@ -85,7 +86,7 @@ async function pageSection(ctx: BenchContext, s: Settings, root: string, notes: 
   // The window's port to the host: this process plays the window (its end stays here).
   let windowPort: MessagePortMain | null = null
   await host.dispatch('app/info', {})
-  host.connect({ postMessage: (_channel, _message, [port]) => (windowPort = port ?? null) }, 'catalog:port')
+  host.connect({ postMessage: (_channel, _message, [port]) => (windowPort = port ?? null) }, PORT_CHANNEL)
   const port = windowPort as MessagePortMain | null
   if (!port) throw new Error('the host gave no port')
   const waiting = new Map<number, (result: Result<unknown>) => void>()

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { _electron as electron, type ElectronApplication, type Locator } from '@playwright/test'
+import { INVOKE_CHANNEL } from '../../src/contract/channels'
 import { normalizeAccelerator, type DesktopApp, type LaunchOptions } from '../desktop/app'
 
 /**
@@ -34,7 +35,7 @@ export async function launchElectron(options: LaunchOptions): Promise<DesktopApp
   app.process().stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')))
   const exit = new Promise<void>((resolve) => app.process().once('exit', () => resolve()))
   // Dialogs answered from a queue the test fills, shell.openExternal recorded, safeStorage as asked, IPC recorded.
-  await app.evaluate(({ dialog, shell, safeStorage, ipcMain }, encryption) => {
+  await app.evaluate(({ dialog, shell, safeStorage, ipcMain }, { encryption, invokeChannel }) => {
     const state = { open: [] as unknown[], save: [] as unknown[], shown: [] as unknown[], external: [] as string[], calls: [] as unknown[] }
     ;(globalThis as Record<string, unknown>).__lcbTest = state
     const options = (args: unknown[]) => (args.length > 1 ? args[1] : args[0]) as Record<string, unknown>
@@ -53,14 +54,14 @@ export async function launchElectron(options: LaunchOptions): Promise<DesktopApp
     }
     if (!encryption) safeStorage.isEncryptionAvailable = () => false
     const handlers = (ipcMain as unknown as { _invokeHandlers: Map<string, (event: unknown, ...args: unknown[]) => unknown> })._invokeHandlers
-    const original = handlers.get('catalog:invoke')
+    const original = handlers.get(invokeChannel)
     if (original) {
-      handlers.set('catalog:invoke', (event, ...args) => {
+      handlers.set(invokeChannel, (event, ...args) => {
         state.calls.push({ method: args[0], input: args[1], via: 'invoke' })
         return original(event, ...args)
       })
     }
-  }, options.encryption !== false)
+  }, { encryption: options.encryption !== false, invokeChannel: INVOKE_CHANNEL })
   return new ElectronLauncherApp(app, options.userData, output, exit)
 }
 

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
+import { INVOKE_CHANNEL } from '../../src/contract/channels'
 import { bundleScript, REPO } from '../helpers/bundle'
 
 // The Electron binary cannot exist here, so `electron` is replaced by plain objects that record what
@@ -53,7 +54,7 @@ vi.mock('electron', async () => {
       ;(this as unknown as { url: string }).url = url
       ;(this.webContents.mainFrame as { url: string }).url = url
       // The renderer's first calls arrive while its page is still loading, before loadURL resolves.
-      const invoke = recorded.handlers.get('catalog:invoke')
+      const invoke = recorded.handlers.get(INVOKE_CHANNEL)
       recorded.duringLoad = invoke ? await invoke({ sender: this.webContents, senderFrame: this.webContents.mainFrame }, 'connections/recent', {}) : 'no handler yet'
     }
   }
@@ -104,7 +105,7 @@ describe('main boot sequence', () => {
     // A call made while the page loads is answered: the sender check knows the window before its page has loaded.
     expect(recorded.duringLoad).toMatchObject({ ok: true })
 
-    const invoke = recorded.handlers.get('catalog:invoke')!
+    const invoke = recorded.handlers.get(INVOKE_CHANNEL)!
     const trusted = { sender: win.webContents, senderFrame: win.webContents.mainFrame }
     const info = (await invoke(trusted, 'app/info', {})) as { ok: boolean; value: { initialConnection: { label: string; id: string } | null } }
     expect(info.ok).toBe(true)

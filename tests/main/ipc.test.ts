@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { IpcMainInvokeEvent, WebContents } from 'electron'
-import { createSenderCheck, INVOKE_CHANNEL, registerIpc, type IpcMainLike } from '../../src/main/ipc'
+import { INVOKE_CHANNEL } from '../../src/contract/channels'
+import { createSenderCheck, registerIpc, type IpcMainLike } from '../../src/main/ipc'
 import { createAppUrlCheck } from '../../src/main/security'
 import { CatalogService, MemoryRecentsStore } from '../../src/core/service'
 

@@ -5,6 +5,7 @@ import { EventEmitter } from 'node:events'
 import * as timers from 'node:timers'
 import * as url from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { EVENT_CHANNEL, INVOKE_CHANNEL, PORT_CHANNEL } from '../../src/contract/channels'
 import { api } from '../../src/contract/api'
 import { METHOD_NAMES } from '../../src/contract/methods'
 
@@ -87,17 +88,17 @@ describe('the built preload under the sandbox rules', () => {
     expect(Object.keys(bridge).sort()).toEqual(['getPathForFile', 'invoke', 'on'])
 
     expect(await bridge.invoke('app/info', {})).toEqual({ ok: true, value: 'from main' })
-    expect(electron.invokes).toEqual([['catalog:invoke', 'app/info', {}]])
+    expect(electron.invokes).toEqual([[INVOKE_CHANNEL, 'app/info', {}]])
 
     const seen: unknown[] = []
-    const before = electron.listeners.listenerCount('catalog:event')
+    const before = electron.listeners.listenerCount(EVENT_CHANNEL)
     const off = bridge.on('jobs/progress', (payload) => seen.push(payload))
-    electron.listeners.emit('catalog:event', {}, 'export/progress', { id: 'other' })
-    electron.listeners.emit('catalog:event', {}, 'jobs/progress', { id: 'j1' })
+    electron.listeners.emit(EVENT_CHANNEL, {}, 'export/progress', { id: 'other' })
+    electron.listeners.emit(EVENT_CHANNEL, {}, 'jobs/progress', { id: 'j1' })
     off()
-    electron.listeners.emit('catalog:event', {}, 'jobs/progress', { id: 'j2' })
+    electron.listeners.emit(EVENT_CHANNEL, {}, 'jobs/progress', { id: 'j2' })
     expect(seen).toEqual([{ id: 'j1' }])
-    expect(electron.listeners.listenerCount('catalog:event')).toBe(before)
+    expect(electron.listeners.listenerCount(EVENT_CHANNEL)).toBe(before)
 
     expect(bridge.getPathForFile({ name: 'a.arrow' })).toBe('/dropped/a.arrow')
   })
@@ -105,7 +106,7 @@ describe('the built preload under the sandbox rules', () => {
   it("asks main for its port to the catalog host; calls answering bytes go over it, the rest through main; a stopped host's calls are answered", async () => {
     const electron = standInElectron()
     expect(loadSandboxed(readFileSync(PRELOAD, 'utf8'), electron.module)).toBeNull()
-    expect(electron.sent).toEqual([['catalog:port']])
+    expect(electron.sent).toEqual([[PORT_CHANNEL]])
     const bridge = electron.exposed.get('catalog') as { invoke(method: string, input: unknown): Promise<unknown> }
     // Before the port comes, everything goes through main.
     await bridge.invoke('tables/page', { a: 1 })
@@ -113,7 +114,7 @@ describe('the built preload under the sandbox rules', () => {
     // Main hands over a port (a DOM MessagePort in Electron): pages go over it, answered from the host's end.
     const posted: { id: number; method: string; input: unknown }[] = []
     const port = { onmessage: null as null | ((e: { data: unknown }) => void), closed: false, postMessage: (m: { id: number; method: string; input: unknown }) => posted.push(m), close: () => (port.closed = true) }
-    electron.listeners.emit('catalog:port', { ports: [port] })
+    electron.listeners.emit(PORT_CHANNEL, { ports: [port] })
     const page = bridge.invoke('tables/page', { offset: 0 })
     expect(posted).toEqual([{ id: 1, method: 'tables/page', input: { offset: 0 } }])
     port.onmessage!({ data: { id: 1, result: { ok: true, value: 'rows' } } })
@@ -124,7 +125,7 @@ describe('the built preload under the sandbox rules', () => {
     expect(posted.map((m) => m.method)).toEqual(['tables/page'])
     // The host stops with a page in flight: the call is answered in words, the port dropped, calls go through main.
     const waiting = bridge.invoke('map/coords', { jobId: 'm1' })
-    electron.listeners.emit('catalog:event', {}, 'host/status', { state: 'stopped', message: 'gone' })
+    electron.listeners.emit(EVENT_CHANNEL, {}, 'host/status', { state: 'stopped', message: 'gone' })
     expect(await waiting).toMatchObject({ ok: false, error: { code: 'unavailable', message: 'The catalog host stopped while this call ran' } })
     expect(port.closed).toBe(true)
     await bridge.invoke('tables/page', {})

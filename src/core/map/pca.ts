@@ -21,113 +21,152 @@ const BLOCK = 4
 const ITERATIONS = 8
 
 export function fitComponents(sample: Float32Array, rows: number, dimension: number): Components {
-  const d = dimension
+  const { mean, axes, explained } = fitBasis(sample, rows, dimension, 2, { block: BLOCK, passes: ITERATIONS, seed: 0x9e3779b9 })
+  const axis = (n: number) => Float64Array.from(axes.subarray(n * dimension, (n + 1) * dimension))
+  return { dimension, mean, axes: [axis(0), axis(1)], explained }
+}
+
+/** How {@link fitBasis} iterates: the block it iterates (at least the axes asked for), the passes, the start's seed. */
+export interface BasisOptions {
+  block: number
+  passes: number
+  seed: number
+  /** Called after each pass (1…passes) and after the rotation (passes + 1). */
+  onStep?: (step: number) => void
+  /** What the axes are summed into: Float32 for the UMAP worker (its reduction reads Float32), else Float64. */
+  axesArray?: Float32ArrayConstructor | Float64ArrayConstructor
+}
+
+export interface Basis {
+  mean: Float64Array
+  /** The top `k` axes, row-major (k × d), most variance first; an axis past the block is all zeros. */
+  axes: Float32Array | Float64Array
+  /** Share of the sample's variance along the first two axes. */
+  explained: [number, number]
+}
+
+/**
+ * The top `k` principal axes of the first `rows` rows of `sample` (`d` each), by subspace iteration on the centred
+ * sample: a block of `options.block` random vectors (fixed seed), `options.passes` multiplications by XᵀX, then
+ * Rayleigh–Ritz inside the block. The one PCA of the map: {@link fitComponents} here, and the UMAP worker, which runs
+ * this same code from its source text (basisSource.ts) — so this function and the helpers it calls use nothing but
+ * each other and the language's globals.
+ */
+export function fitBasis(sample: Float32Array, rows: number, d: number, k: number, options: BasisOptions): Basis {
   const mean = new Float64Array(d)
-  for (let r = 0; r < rows; r++) for (let k = 0; k < d; k++) mean[k]! += sample[r * d + k]!
-  for (let k = 0; k < d; k++) mean[k]! /= Math.max(rows, 1)
+  for (let r = 0; r < rows; r++) for (let q = 0; q < d; q++) mean[q]! += sample[r * d + q]!
+  for (let q = 0; q < d; q++) mean[q]! /= Math.max(rows, 1)
   const centred = new Float64Array(rows * d)
   let total = 0
-  for (let r = 0; r < rows; r++)
-    for (let k = 0; k < d; k++) {
-      const v = sample[r * d + k]! - mean[k]!
-      centred[r * d + k] = v
-      total += v * v
-    }
-  const b = Math.min(BLOCK, d)
-  let seed = 0x9e3779b9
+  for (let i = 0; i < rows * d; i++) {
+    const v = sample[i]! - mean[i % d]!
+    centred[i] = v
+    total += v * v
+  }
+  const b = Math.min(options.block, d)
+  let seed = options.seed
   const random = () => {
     seed = (seed * 1664525 + 1013904223) >>> 0
-    return seed / 2 ** 32 - 0.5
+    return seed / 4294967296 - 0.5
   }
-  let basis: Float64Array[] = Array.from({ length: b }, () => Float64Array.from({ length: d }, random))
-  orthonormalise(basis)
-  for (let it = 0; it < ITERATIONS; it++) basis = orthonormalise(covarianceTimes(centred, rows, d, basis))
+  let basis: Float64Array[] = orthonormalise(Array.from({ length: b }, () => Float64Array.from({ length: d }, random)))
+  for (let pass = 0; pass < options.passes; pass++) {
+    basis = orthonormalise(covarianceTimes(centred, rows, d, basis))
+    options.onStep?.(pass + 1)
+  }
   // Rayleigh–Ritz: the variance along each basis vector, and the rotation inside the block that diagonalises it.
-  const z = Array.from({ length: b }, () => new Float64Array(rows))
-  multiply(centred, rows, d, basis, z)
-  const t = Array.from({ length: b }, (_, i) => Array.from({ length: b }, (_, j) => dot(z[i]!, z[j]!)))
+  const z = project(centred, rows, d, basis)
+  const t = z.map((a) => z.map((c) => dot(a, c)))
   const { values, vectors } = jacobi(t)
   const order = values.map((v, i) => [v, i] as const).sort((a, c) => c[0] - a[0])
-  const axis = (n: number) => {
+  const axes = new (options.axesArray ?? Float64Array)(k * d)
+  for (let n = 0; n < k && n < b; n++) {
     const i = order[n]![1]
-    const out = new Float64Array(d)
-    for (let j = 0; j < b; j++) for (let k = 0; k < d; k++) out[k]! += basis[j]![k]! * vectors[j]![i]!
-    return out
+    for (let j = 0; j < b; j++) for (let q = 0; q < d; q++) axes[n * d + q]! += basis[j]![q]! * vectors[j]![i]!
   }
   const share = (n: number) => (total > 0 ? Math.max(0, order[n]?.[0] ?? 0) / total : 0)
-  const axes: [Float64Array, Float64Array] = [axis(0), b > 1 ? axis(1) : new Float64Array(d)]
-  return { dimension: d, mean, axes, explained: [share(0), share(1)] }
+  options.onStep?.(options.passes + 1)
+  return { mean, axes, explained: [share(0), share(1)] }
 }
 
 /**
  * Xᵀ X V for the centred sample X, one row at a time (the row's dots with the block, then the row added back
- * weighted by them): one sweep over the sample per pass. A block of 4 is read in one loop per row (four
- * accumulators, each item loaded once), not four: the fit runs before the scan can place anything.
+ * weighted by them): one sweep over the sample per pass. Four vectors of the block per loop over the row (four
+ * accumulators, each item loaded once), not one: the fit runs before the scan can place anything. Every sum still
+ * adds its terms in the order one vector at a time would.
  */
 function covarianceTimes(x: Float64Array, rows: number, d: number, basis: Float64Array[]): Float64Array[] {
-  if (basis.length !== 4) return covarianceTimesAny(x, rows, d, basis)
-  const [v0, v1, v2, v3] = basis as [Float64Array, Float64Array, Float64Array, Float64Array]
-  const w0 = new Float64Array(d)
-  const w1 = new Float64Array(d)
-  const w2 = new Float64Array(d)
-  const w3 = new Float64Array(d)
-  for (let r = 0; r < rows; r++) {
-    const o = r * d
-    let z0 = 0
-    let z1 = 0
-    let z2 = 0
-    let z3 = 0
-    for (let k = 0; k < d; k++) {
-      const v = x[o + k]!
-      z0 += v * v0[k]!
-      z1 += v * v1[k]!
-      z2 += v * v2[k]!
-      z3 += v * v3[k]!
-    }
-    for (let k = 0; k < d; k++) {
-      const v = x[o + k]!
-      w0[k]! += v * z0
-      w1[k]! += v * z1
-      w2[k]! += v * z2
-      w3[k]! += v * z3
-    }
-  }
-  return [w0, w1, w2, w3]
-}
-
-/** {@link covarianceTimes} for a block of another size (a dimension under 4). */
-function covarianceTimesAny(x: Float64Array, rows: number, d: number, basis: Float64Array[]): Float64Array[] {
   const b = basis.length
   const out = basis.map(() => new Float64Array(d))
   const z = new Float64Array(b)
   for (let r = 0; r < rows; r++) {
     const o = r * d
-    for (let j = 0; j < b; j++) {
+    let j = 0
+    for (; j + 3 < b; j += 4) {
+      const v0 = basis[j]!
+      const v1 = basis[j + 1]!
+      const v2 = basis[j + 2]!
+      const v3 = basis[j + 3]!
+      let s0 = 0
+      let s1 = 0
+      let s2 = 0
+      let s3 = 0
+      for (let q = 0; q < d; q++) {
+        const xv = x[o + q]!
+        s0 += xv * v0[q]!
+        s1 += xv * v1[q]!
+        s2 += xv * v2[q]!
+        s3 += xv * v3[q]!
+      }
+      z[j] = s0
+      z[j + 1] = s1
+      z[j + 2] = s2
+      z[j + 3] = s3
+    }
+    for (; j < b; j++) {
       const v = basis[j]!
       let s = 0
-      for (let k = 0; k < d; k++) s += x[o + k]! * v[k]!
+      for (let q = 0; q < d; q++) s += x[o + q]! * v[q]!
       z[j] = s
     }
-    for (let j = 0; j < b; j++) {
-      const zj = z[j]!
-      if (zj === 0) continue
+    j = 0
+    for (; j + 3 < b; j += 4) {
+      const w0 = out[j]!
+      const w1 = out[j + 1]!
+      const w2 = out[j + 2]!
+      const w3 = out[j + 3]!
+      const z0 = z[j]!
+      const z1 = z[j + 1]!
+      const z2 = z[j + 2]!
+      const z3 = z[j + 3]!
+      for (let q = 0; q < d; q++) {
+        const xv = x[o + q]!
+        w0[q]! += xv * z0
+        w1[q]! += xv * z1
+        w2[q]! += xv * z2
+        w3[q]! += xv * z3
+      }
+    }
+    for (; j < b; j++) {
       const w = out[j]!
-      for (let k = 0; k < d; k++) w[k]! += x[o + k]! * zj
+      const zj = z[j]!
+      for (let q = 0; q < d; q++) w[q]! += x[o + q]! * zj
     }
   }
   return out
 }
 
-function multiply(x: Float64Array, rows: number, d: number, basis: Float64Array[], z: Float64Array[]): void {
-  for (let j = 0; j < basis.length; j++) {
-    const v = basis[j]!
-    const out = z[j]!
+/** The sample's coordinates along each basis vector (one array of `rows` per vector). */
+function project(x: Float64Array, rows: number, d: number, basis: Float64Array[]): Float64Array[] {
+  return basis.map((v) => {
+    const out = new Float64Array(rows)
     for (let r = 0; r < rows; r++) {
       let s = 0
-      for (let k = 0, o = r * d; k < d; k++) s += x[o + k]! * v[k]!
+      for (let q = 0, o = r * d; q < d; q++) s += x[o + q]! * v[q]!
       out[r] = s
     }
-  }
+    return out
+  })
 }
 
 function dot(a: Float64Array, b: Float64Array): number {
@@ -188,3 +227,6 @@ export function jacobi(input: number[][]): { values: number[]; vectors: number[]
   }
   return { values: a.map((row, i) => row[i]!), vectors: v }
 }
+
+/** The functions {@link fitBasis} calls, for the UMAP worker's copy of its source (basisSource.ts). */
+export const FIT_BASIS_HELPERS: readonly ((...args: never[]) => unknown)[] = [covarianceTimes, project, dot, orthonormalise, jacobi]

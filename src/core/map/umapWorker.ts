@@ -7,8 +7,8 @@ import { REDUCE_WASM } from './reduce.wasm'
 /**
  * The UMAP side of the map in a worker thread, so the process keeps answering while the layout is fitted and the
  * rows are placed. The worker is handed the even sample (full vectors) and does all the fitting: the k-d PCA the
- * neighbours are found in (basisSource.ts), the sample reduced to it, exact nearest neighbours (faster than
- * umap-js's own search at these sizes), UMAP (umap-js, seeded, stepped one epoch at a time so each is reported),
+ * neighbours are found in (pca.ts's fitBasis, handed over as text by basisSource.ts), the sample reduced to it,
+ * exact nearest neighbours (faster than umap-js's own search at these sizes), UMAP (umap-js, seeded, stepped one epoch at a time so each is reported),
  * then places each batch of full vectors: reduced to k-d, then put at the inverse-distance weighted mean of the UMAP
  * points of its nearest sample rows. The search is bounded: the sample is split into ~√n cells and only the few
  * nearest cells are searched, so a row costs about d·k + 4·√n·k multiply-adds whatever the table's size.

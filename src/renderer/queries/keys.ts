@@ -5,6 +5,8 @@ import type { TableRef } from '../../contract'
  * also match `a/b`), and a write to a table must not make a same-named table in a child namespace stale.
  */
 export const namespacePart = (namespace: readonly string[]) => JSON.stringify(namespace)
+/** The namespace path a `namespacePart` holds. */
+export const namespaceOfPart = (part: string) => JSON.parse(part) as string[]
 
 /**
  * The query cache's key scopes: every read the renderer makes is filed under one of these, keyed by what it reads.

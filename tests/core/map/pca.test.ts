@@ -1,6 +1,9 @@
+import { join } from 'node:path'
+import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
 import { seededRandom } from '../../../src/core/arrow'
-import { fitComponents, jacobi } from '../../../src/core/map/pca'
+import { BASIS_PASSES, BASIS_SEED, BASIS_SOURCE, BASIS_STEPS } from '../../../src/core/map/basisSource'
+import { fitBasis, fitComponents, jacobi } from '../../../src/core/map/pca'
 
 const D = 64
 const ROWS = 2048
@@ -87,5 +90,48 @@ describe('PCA fit (subspace iteration on the sample)', () => {
     const nb = Math.sqrt(dotOf(b, b))
     for (let k = 0; k < D; k++) b[k]! /= nb
     expect(planeAngle([a, b], exactTop2(x))).toBeGreaterThan(30)
+  })
+})
+
+describe("one PCA: the UMAP worker runs pca.ts's fitBasis from its source text", () => {
+  type WorkerFit = (sample: Float32Array, rows: number, d: number, k: number, onStep: (step: number) => void) => { mean: Float32Array; axes: Float32Array; explained: number[] }
+
+  /** The worker's `fitBasis`, from `BASIS_SOURCE` run in a context of its own (nothing of this module in reach). */
+  function workerFit(source: string): WorkerFit {
+    const context: Record<string, unknown> = {}
+    runInNewContext(`${source}\nthis.fitBasis = fitBasis`, context)
+    return context.fitBasis as WorkerFit
+  }
+
+  /** basisSource.ts as a bundler makes it: pca.ts inlined, names kept by `__name` (as tsx does) or minified. */
+  async function bundledSource(options: { keepNames?: boolean; minify?: boolean }): Promise<string> {
+    const { build } = await import('esbuild')
+    const result = await build({ entryPoints: [join(__dirname, '../../../src/core/map/basisSource.ts')], write: false, bundle: true, platform: 'node', format: 'cjs', logLevel: 'silent', ...options })
+    const module = { exports: {} as { BASIS_SOURCE?: string } }
+    runInNewContext(result.outputFiles[0]!.text, { module, exports: module.exports })
+    return module.exports.BASIS_SOURCE!
+  }
+
+  const x = spectrumSample((k) => 1 / Math.sqrt(k + 1))
+
+  it.each([
+    ['as loaded here', async () => BASIS_SOURCE],
+    ['bundled with names kept (tsx, esbuild)', () => bundledSource({ keepNames: true })],
+    ['bundled and minified', () => bundledSource({ minify: true })],
+  ])('answers as fitBasis does, to the bit, %s', async (_, source) => {
+    const steps: number[] = []
+    const inWorker = workerFit(await source())(x, ROWS, D, 8, (step) => steps.push(step))
+    const here = fitBasis(x, ROWS, D, 8, { block: 12, passes: BASIS_PASSES, seed: BASIS_SEED, axesArray: Float32Array })
+    expect(Buffer.from(inWorker.axes.buffer).equals(Buffer.from(here.axes.buffer))).toBe(true)
+    expect(Array.from(inWorker.mean)).toEqual(Array.from(Float32Array.from(here.mean)))
+    expect(inWorker.explained).toEqual(here.explained)
+    expect(steps).toEqual(Array.from({ length: BASIS_STEPS }, (_, i) => i + 1))
+  })
+
+  it('fitComponents is fitBasis for two axes', () => {
+    const fitted = fitComponents(x, ROWS, D)
+    const basis = fitBasis(x, ROWS, D, 2, { block: 4, passes: 8, seed: 0x9e3779b9 })
+    expect([...fitted.axes[0], ...fitted.axes[1]]).toEqual([...basis.axes])
+    expect(fitted.explained).toEqual(basis.explained)
   })
 })

@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { basename, dirname, join } from 'node:path'
 import { chromium, type BrowserContext, type Frame, type Locator, type Page } from '@playwright/test'
+import { INVOKE_CHANNEL } from '../../../src/contract/channels'
 import { chromiumPath } from '../../../playwright.config'
 import { normalizeAccelerator, type DesktopApp, type LaunchOptions } from '../app'
 
@@ -322,7 +323,7 @@ class Rig implements DesktopApp {
     switch (message.t) {
       case 'invoke': {
         const args = codec.decode(message.args) as unknown[]
-        if (message.channel === 'catalog:invoke') this.calls.push({ method: String(args[0]), input: args[1], via: 'invoke' })
+        if (message.channel === INVOKE_CHANNEL) this.calls.push({ method: String(args[0]), input: args[1], via: 'invoke' })
         const answer = await this.ask({ t: 'invoke', win: win.id, frame: sender, channel: message.channel, args })
         if (answer.t !== 'invoke-result') return JSON.stringify({ ok: false, message: 'the app has quit' })
         return JSON.stringify(answer.ok ? { ok: true, value: codec.encode(answer.value) } : { ok: false, message: answer.message })

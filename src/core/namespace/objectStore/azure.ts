@@ -1,15 +1,14 @@
-import { createHmac } from 'node:crypto'
 import { AppError } from '../../../contract'
 import type { StorageOptions } from '../../../contract/objectStore'
 import { storeRefusal, unreachable } from './errors'
 import type { ObjectStoreLocation } from './location'
 import { keyPrefix, listingOf, type RootListing } from './listing'
 import { isTrue, option } from './options'
+import { authorizeAzure } from './sharedKey'
 
 /** The Azure emulator's published account and key (object_store uses them when `use_emulator` is set). */
 const EMULATOR_ACCOUNT = 'devstoreaccount1'
 const EMULATOR_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=='
-const API_VERSION = '2021-12-02'
 
 /** object_store's Azure keys (and aliases) that the probe understands. */
 const KEYS = {
@@ -32,17 +31,10 @@ export type AzureCredential = { kind: 'key'; key: Buffer } | { kind: 'sas'; quer
  * then opens the catalog without its manifest, which never writes.
  */
 export async function probeAzure(location: ObjectStoreLocation, options: StorageOptions, env: NodeJS.ProcessEnv = process.env): Promise<RootListing | null> {
-  const emulator = isTrue(option(options, KEYS.emulator, env))
-  const account = option(options, KEYS.account, env) ?? (emulator ? EMULATOR_ACCOUNT : undefined)
-  if (!account) return null
-  const credential = credentialOf(options, env, emulator)
-  if (!credential) return null
-  const endpoint = (option(options, KEYS.endpoint, env) ?? (emulator ? `${env.AZURITE_BLOB_STORAGE_URL ?? 'http://127.0.0.1:10000'}/${account}` : `https://${account}.blob.core.windows.net`)).replace(/\/+$/, '')
-  if (endpoint.startsWith('http:') && !isTrue(option(options, KEYS.allowHttp, env)) && !emulator) {
-    throw storeRefusalForHttp(endpoint)
-  }
+  const access = azureAccess(options, env)
+  if (!access) return null
   const prefix = keyPrefix(location.prefix)
-  const list = (query: Record<string, string>) => listBlobs(endpoint, account, location, credential, query)
+  const list = (query: Record<string, string>) => listBlobs(access, location, query)
   const [children, manifest] = await Promise.all([
     list({ restype: 'container', comp: 'list', prefix, delimiter: '/', maxresults: '5000' }),
     list({ restype: 'container', comp: 'list', prefix: `${prefix}__manifest/`, maxresults: '1' }),
@@ -65,12 +57,10 @@ export function azureAccess(options: StorageOptions, env: NodeJS.ProcessEnv = pr
   const credential = credentialOf(options, env, emulator)
   if (!credential) return null
   const endpoint = (option(options, KEYS.endpoint, env) ?? (emulator ? `${env.AZURITE_BLOB_STORAGE_URL ?? 'http://127.0.0.1:10000'}/${account}` : `https://${account}.blob.core.windows.net`)).replace(/\/+$/, '')
-  if (endpoint.startsWith('http:') && !isTrue(option(options, KEYS.allowHttp, env)) && !emulator) throw storeRefusalForHttp(endpoint)
+  if (endpoint.startsWith('http:') && !isTrue(option(options, KEYS.allowHttp, env)) && !emulator) {
+    throw new AppError('invalid_input', `The endpoint ${new URL(endpoint).origin} is plain http: set the storage option allow_http=true to use it`)
+  }
   return { endpoint, account, credential }
-}
-
-function storeRefusalForHttp(endpoint: string): AppError {
-  return new AppError('invalid_input', `The endpoint ${new URL(endpoint).origin} is plain http: set the storage option allow_http=true to use it`)
 }
 
 function credentialOf(options: StorageOptions, env: NodeJS.ProcessEnv, emulator: boolean): AzureCredential | null {
@@ -85,13 +75,12 @@ function credentialOf(options: StorageOptions, env: NodeJS.ProcessEnv, emulator:
 }
 
 /** One "List Blobs" request; answers the names of blobs and virtual directories found. */
-async function listBlobs(endpoint: string, account: string, location: ObjectStoreLocation, credential: AzureCredential, query: Record<string, string>): Promise<string[]> {
+async function listBlobs(access: AzureAccess, location: ObjectStoreLocation, query: Record<string, string>): Promise<string[]> {
+  const { endpoint, credential } = access
   const url = new URL(`${endpoint}/${encodeURIComponent(location.bucket)}`)
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v)
-  const headers: Record<string, string> = { 'x-ms-date': new Date().toUTCString(), 'x-ms-version': API_VERSION }
-  if (credential.kind === 'key') headers.authorization = `SharedKey ${account}:${sharedKeySignature(account, credential.key, url, headers)}`
-  else if (credential.kind === 'token') headers.authorization = `Bearer ${credential.token}`
-  else if (credential.kind === 'sas') for (const [k, v] of new URLSearchParams(credential.query)) url.searchParams.set(k, v)
+  const headers: Record<string, string> = {}
+  authorizeAzure(access, 'GET', url, headers)
   let response: Response
   try {
     response = await fetch(url, { headers, signal: AbortSignal.timeout(30_000) })
@@ -104,20 +93,6 @@ async function listBlobs(endpoint: string, account: string, location: ObjectStor
     throw storeRefusal(location, response.status, code, credential.kind === 'anonymous' ? 'anonymous' : 'signed')
   }
   return [...body.matchAll(/<Name>([^<]*)<\/Name>/g)].map((m) => decodeXml(m[1]!))
-}
-
-/** Shared Key: HMAC-SHA256 of the request's canonical form (learn.microsoft.com "Authorize with Shared Key"). */
-function sharedKeySignature(account: string, key: Buffer, url: URL, headers: Record<string, string>): string {
-  const canonicalHeaders = Object.keys(headers)
-    .filter((h) => h.startsWith('x-ms-'))
-    .sort()
-    .map((h) => `${h}:${headers[h]}\n`)
-    .join('')
-  const params = [...url.searchParams.keys()].map((k) => k.toLowerCase()).sort()
-  const canonicalQuery = params.map((k) => `\n${k}:${url.searchParams.getAll(k).join(',')}`).join('')
-  const resource = `/${account}${decodeURIComponent(url.pathname)}${canonicalQuery}`
-  const toSign = ['GET', '', '', '', '', '', '', '', '', '', '', '', canonicalHeaders + resource].join('\n')
-  return createHmac('sha256', key).update(toSign, 'utf8').digest('base64')
 }
 
 function decodeXml(text: string): string {

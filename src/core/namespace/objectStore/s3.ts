@@ -28,17 +28,10 @@ const EMPTY_SHA256 = sha256Hex('')
  * (no emulator that honours conditional writes installs from npm).
  */
 export async function probeS3(location: ObjectStoreLocation, options: StorageOptions, env: NodeJS.ProcessEnv = process.env): Promise<RootListing | null> {
-  const anonymous = isTrue(option(options, KEYS.skipSignature, env))
-  const accessKeyId = option(options, KEYS.accessKeyId, env)
-  const secretAccessKey = option(options, KEYS.secret, env)
-  if (!anonymous && (!accessKeyId || !secretAccessKey)) return null
-  const endpoint = option(options, KEYS.endpoint, env)?.replace(/\/+$/, '')
-  if (endpoint?.startsWith('http:') && !isTrue(option(options, KEYS.allowHttp, env))) {
-    throw new AppError('invalid_input', `The endpoint ${new URL(endpoint).origin} is plain http: set the storage option allow_http=true to use it`)
-  }
-  const signer = anonymous ? null : { accessKeyId: accessKeyId!, secretAccessKey: secretAccessKey!, token: option(options, KEYS.token, env) }
-  let region = option(options, KEYS.region, env) ?? 'us-east-1'
-  const virtualHosted = endpoint ? isTrue(option(options, KEYS.virtualHosted, env)) : true
+  const access = s3Access(options, env)
+  if (!access) return null
+  const { endpoint, virtualHosted, signer } = access
+  let region = access.region
   const prefix = keyPrefix(location.prefix)
   const list = async (query: Record<string, string>) => {
     for (let attempt = 0; ; attempt++) {

@@ -5,11 +5,12 @@ import { operationOf, ORDER_APPLIED_HEADER, queryTableRequest } from './queryReq
 import { restScan, countFromReply, indexesFromReply } from './queries'
 import type { CallOptions, CreateMode, DescribeOptions, ExplainOptions, IndexSummary, ListOptions, NamespaceClient, ReadPageOptions, ScanOptions, TableDescription, ViewOptions } from '../client'
 import { assertComponent, assertNamespacePath, assertTableId, formatNamespace, formatTableId, type NamespacePath, type TableId } from '../path'
-import { CapabilityMap } from './capabilities'
+import { CapabilityMap, type Operation } from './capabilities'
 import { headerOf, RestTransport, type RequestSpec } from './http'
 import { describeFields, schemaFromJson, type JsonArrowSchema } from './jsonSchema'
 import { ARROW_FILE, ARROW_STREAM, DEFAULT_DELIMITER, encodeId } from './wire'
 import { RestLifecycle } from './lifecycle'
+import { ROUTES, type Route } from './routes'
 import type { ColumnAlteration, IndexInfo, IndexSpec, NewColumn, OptimizeResult, TableStats, TagInfo, VersionInfo } from '../../../contract/lifecycle'
 
 export interface RestClientOptions {
@@ -84,14 +85,7 @@ export class RestNamespaceClient implements NamespaceClient {
   async listNamespaces(namespace: NamespacePath, options: ListOptions = {}): Promise<Page<string>> {
     assertNamespacePath(namespace)
     const r = await this.http.json<ListResponse>(
-      this.spec(options, {
-        operation: 'namespace.list',
-        what: `list the namespaces of ${formatNamespace(namespace)}`,
-        method: 'GET',
-        path: `/v1/namespace/${this.id(namespace)}/list`,
-        query: { page_token: options.pageToken, limit: options.limit },
-        idempotent: true,
-      }),
+      this.call(ROUTES.listNamespaces, this.id(namespace), options, { what: `list the namespaces of ${formatNamespace(namespace)}`, query: { page_token: options.pageToken, limit: options.limit } }),
     )
     return page(r.namespaces, r.page_token, 'namespaces')
   }
@@ -103,13 +97,9 @@ export class RestNamespaceClient implements NamespaceClient {
     assertNamespacePath(namespace)
     if (namespace.length === 0) throw new AppError('invalid_input', 'The root namespace always exists; give the new namespace a name')
     await this.http.json(
-      this.spec(options, {
-        operation: 'namespace.create',
+      this.call(ROUTES.createNamespace, this.id(namespace), options, {
         what: `create the namespace ${formatNamespace(namespace)}`,
-        method: 'POST',
-        path: `/v1/namespace/${this.id(namespace)}/create`,
         json: compact({ id: [...namespace], mode: options.mode === 'exist_ok' ? 'ExistOk' : undefined, properties: options.properties }),
-        idempotent: false,
       }),
     )
   }
@@ -117,14 +107,7 @@ export class RestNamespaceClient implements NamespaceClient {
   async describeNamespace(namespace: NamespacePath, options: CallOptions = {}): Promise<{ properties: Record<string, string> }> {
     assertNamespacePath(namespace)
     const r = await this.http.json<{ properties?: Record<string, string> | null }>(
-      this.spec(options, {
-        operation: 'namespace.describe',
-        what: `describe the namespace ${formatNamespace(namespace)}`,
-        method: 'POST',
-        path: `/v1/namespace/${this.id(namespace)}/describe`,
-        json: { id: [...namespace] },
-        idempotent: true,
-      }),
+      this.call(ROUTES.describeNamespace, this.id(namespace), options, { what: `describe the namespace ${formatNamespace(namespace)}`, json: { id: [...namespace] } }),
     )
     return { properties: r.properties ?? {} }
   }
@@ -133,13 +116,9 @@ export class RestNamespaceClient implements NamespaceClient {
     assertNamespacePath(namespace)
     if (namespace.length === 0) throw new AppError('invalid_input', 'The root namespace cannot be dropped')
     await this.http.json(
-      this.spec(options, {
-        operation: 'namespace.drop',
+      this.call(ROUTES.dropNamespace, this.id(namespace), options, {
         what: `drop the namespace ${formatNamespace(namespace)}`,
-        method: 'POST',
-        path: `/v1/namespace/${this.id(namespace)}/drop`,
         json: compact({ id: [...namespace], behavior: options.behavior === 'cascade' ? 'Cascade' : options.behavior === 'restrict' ? 'Restrict' : undefined }),
-        idempotent: false,
       }),
     )
   }
@@ -147,16 +126,7 @@ export class RestNamespaceClient implements NamespaceClient {
   /** `POST /v1/namespace/{id}/exists`: 2xx = yes, "not found" = no. */
   async namespaceExists(namespace: NamespacePath, options: CallOptions = {}): Promise<boolean> {
     assertNamespacePath(namespace)
-    return this.exists(
-      this.spec(options, {
-        operation: 'namespace.exists',
-        what: `check the namespace ${formatNamespace(namespace)}`,
-        method: 'POST',
-        path: `/v1/namespace/${this.id(namespace)}/exists`,
-        json: { id: [...namespace] },
-        idempotent: true,
-      }),
-    )
+    return this.exists(this.call(ROUTES.namespaceExists, this.id(namespace), options, { what: `check the namespace ${formatNamespace(namespace)}`, json: { id: [...namespace] } }))
   }
 
   // ---- tables -----------------------------------------------------------------------------------
@@ -164,14 +134,7 @@ export class RestNamespaceClient implements NamespaceClient {
   async listTables(namespace: NamespacePath, options: ListOptions = {}): Promise<Page<string>> {
     assertNamespacePath(namespace)
     const r = await this.http.json<ListResponse>(
-      this.spec(options, {
-        operation: 'table.list',
-        what: `list the tables of ${formatNamespace(namespace)}`,
-        method: 'GET',
-        path: `/v1/namespace/${this.id(namespace)}/table/list`,
-        query: { page_token: options.pageToken, limit: options.limit },
-        idempotent: true,
-      }),
+      this.call(ROUTES.listTables, this.id(namespace), options, { what: `list the tables of ${formatNamespace(namespace)}`, query: { page_token: options.pageToken, limit: options.limit } }),
     )
     return page(r.tables, r.page_token, 'tables')
   }
@@ -179,15 +142,7 @@ export class RestNamespaceClient implements NamespaceClient {
   /** Enterprise route `GET /v1/tables`: the tables of the database (the verification sequence's list). */
   async listAllTables(options: ListOptions = {}): Promise<Page<string>> {
     const r = await this.http.json<ListResponse>(
-      this.spec(options, {
-        operation: 'table.listAll',
-        what: 'list the tables of the database',
-        method: 'GET',
-        path: '/v1/tables',
-        query: { page_token: options.pageToken, limit: options.limit },
-        idempotent: true,
-        withDelimiter: false,
-      }),
+      this.call(ROUTES.listAllTables, '', options, { what: 'list the tables of the database', query: { page_token: options.pageToken, limit: options.limit } }),
     )
     return page(r.tables, r.page_token, 'tables')
   }
@@ -195,18 +150,7 @@ export class RestNamespaceClient implements NamespaceClient {
   /** Enterprise route `POST /v1/tables/{table_name}`: a new table from an Arrow IPC stream. */
   async createTableFromStream(name: string, stream: Uint8Array, options: CallOptions = {}): Promise<void> {
     assertComponent(name, 'table name')
-    await this.http.json(
-      this.spec(options, {
-        operation: 'table.createFromStream',
-        what: `create the table ${name}`,
-        method: 'POST',
-        path: `/v1/tables/${encodeURIComponent(name)}`,
-        body: stream,
-        contentType: ARROW_STREAM,
-        idempotent: false,
-        withDelimiter: false,
-      }),
-    )
+    await this.http.json(this.call(ROUTES.createTableFromStream, encodeURIComponent(name), options, { what: `create the table ${name}`, body: stream }))
   }
 
   async describeTable(id: TableId, options: DescribeOptions = {}): Promise<TableDescription> {
@@ -247,26 +191,18 @@ export class RestNamespaceClient implements NamespaceClient {
     const predicate = viewPredicate(view) ?? options.predicate
     if (view && (predicate !== undefined || view.version !== undefined)) {
       const value = await this.http.json<unknown>(
-        this.spec(options, {
-          operation: predicate !== undefined ? 'table.countFiltered' : 'table.countRows',
+        this.call(predicate !== undefined ? ROUTES.countFiltered : ROUTES.countRowsAt, this.tableId(id), options, {
           what: `count the rows of ${formatTableId(id)}`,
-          method: 'POST',
-          path: `/v1/table/${this.tableId(id)}/count_rows`,
           json: compact({ id: [...id.namespace, id.name], predicate, version: view.version }),
-          idempotent: true,
         }),
       )
       const n = typeof value === 'number' ? value : (value as { count?: unknown } | null)?.count
       if (typeof n !== 'number' || !Number.isFinite(n)) throw new AppError('internal', `The server sent an unreadable row count for ${formatTableId(id)}`)
       return n
     }
-    const spec = this.spec(options, {
-      operation: 'table.countRows',
+    const spec = this.call(options.predicate ? ROUTES.countRowsAt : ROUTES.countRows, this.tableId(id), options, {
       what: `count the rows of ${formatTableId(id)}`,
-      method: options.predicate ? 'POST' : 'GET',
-      path: `/v1/table/${this.tableId(id)}/count_rows`,
       json: options.predicate ? { id: [...id.namespace, id.name], predicate: options.predicate } : undefined,
-      idempotent: true,
     })
     const value = await this.http.json<unknown>(spec)
     const n = typeof value === 'number' ? value : (value as { count?: unknown } | null)?.count
@@ -285,14 +221,10 @@ export class RestNamespaceClient implements NamespaceClient {
   /** `POST /v1/table/{id}/describe?load_detailed_metadata=true` (at `version` when given): location, schema, version. */
   private detailedDescribe(id: TableId, options: CallOptions, version?: number): Promise<DescribeTableResponse> {
     return this.http.json<DescribeTableResponse>(
-      this.spec(options, {
-        operation: 'table.describe',
+      this.call(ROUTES.describeTable, this.tableId(id), options, {
         what: `describe the table ${formatTableId(id)}`,
-        method: 'POST',
-        path: `/v1/table/${this.tableId(id)}/describe`,
         query: { load_detailed_metadata: 'true' },
         json: compact({ id: [...id.namespace, id.name], version }),
-        idempotent: true,
       }),
     )
   }
@@ -324,13 +256,9 @@ export class RestNamespaceClient implements NamespaceClient {
   /** `POST /v1/table/{id}/index/list` (ListTableIndices), at `version` when given (the request's `version` field). */
   private async indexSummaries(id: TableId, options: CallOptions, version?: number): Promise<IndexSummary[]> {
     const r = await this.http.json<unknown>(
-      this.spec(options, {
-        operation: 'table.indexList',
+      this.call(ROUTES.listIndexes, this.tableId(id), options, {
         what: `list the indexes of ${formatTableId(id)}`,
-        method: 'POST',
-        path: `/v1/table/${this.tableId(id)}/index/list`,
         json: { id: [...id.namespace, id.name], ...(version !== undefined ? { version } : {}) },
-        idempotent: true,
       }),
     )
     return indexesFromReply(r)
@@ -352,13 +280,9 @@ export class RestNamespaceClient implements NamespaceClient {
     assertTableId(id)
     const query = queryTableRequest([...id.namespace, id.name], view, { offset: options.offset, limit: options.limit ?? view.search?.k ?? 10 })
     const plan = await this.http.json<unknown>(
-      this.spec(options, {
-        operation: 'table.explain',
+      this.call(options.analyze ? ROUTES.analyzePlan : ROUTES.explainPlan, this.tableId(id), options, {
         what: `explain a query on ${formatTableId(id)}`,
-        method: 'POST',
-        path: `/v1/table/${this.tableId(id)}/${options.analyze ? 'analyze_plan' : 'explain_plan'}`,
         json: options.analyze ? query : compact({ id: [...id.namespace, id.name], query, verbose: options.verbose }),
-        idempotent: true,
       }),
     )
     if (typeof plan !== 'string') throw new AppError('internal', `The server sent an unreadable query plan for ${formatTableId(id)}`)
@@ -381,16 +305,7 @@ export class RestNamespaceClient implements NamespaceClient {
   async appendRows(id: TableId, data: arrow.Table, options: CallOptions = {}): Promise<number> {
     assertTableId(id)
     const r = await this.http.json<{ version?: number }>(
-      this.spec(options, {
-        operation: 'table.insert',
-        what: `append rows to ${formatTableId(id)}`,
-        method: 'POST',
-        path: `/v1/table/${this.tableId(id)}/insert`,
-        query: { mode: 'append' },
-        body: arrow.tableToIPC(data, 'stream'),
-        contentType: ARROW_STREAM,
-        idempotent: false,
-      }),
+      this.call(ROUTES.insert, this.tableId(id), options, { what: `append rows to ${formatTableId(id)}`, query: { mode: 'append' }, body: arrow.tableToIPC(data, 'stream') }),
     )
     if (typeof r.version === 'number') return r.version
     return (await this.describeTable(id, options)).version
@@ -399,29 +314,13 @@ export class RestNamespaceClient implements NamespaceClient {
   async restoreVersion(id: TableId, version: number, options: CallOptions = {}): Promise<void> {
     assertTableId(id)
     await this.http.json(
-      this.spec(options, {
-        operation: 'table.restore',
-        what: `restore ${formatTableId(id)} to version ${version}`,
-        method: 'POST',
-        path: `/v1/table/${this.tableId(id)}/restore`,
-        json: { id: [...id.namespace, id.name], version },
-        idempotent: false,
-      }),
+      this.call(ROUTES.restore, this.tableId(id), options, { what: `restore ${formatTableId(id)} to version ${version}`, json: { id: [...id.namespace, id.name], version } }),
     )
   }
 
   async dropTable(id: TableId, options: CallOptions = {}): Promise<void> {
     assertTableId(id)
-    await this.http.json(
-      this.spec(options, {
-        operation: 'table.drop',
-        what: `drop the table ${formatTableId(id)}`,
-        method: 'POST',
-        path: `/v1/table/${this.tableId(id)}/drop`,
-        json: { id: [...id.namespace, id.name] },
-        idempotent: false,
-      }),
-    )
+    await this.http.json(this.call(ROUTES.dropTable, this.tableId(id), options, { what: `drop the table ${formatTableId(id)}`, json: { id: [...id.namespace, id.name] } }))
   }
 
   async renameTable(id: TableId, newName: string, options: { newNamespace?: NamespacePath } & CallOptions = {}): Promise<void> {
@@ -429,29 +328,16 @@ export class RestNamespaceClient implements NamespaceClient {
     assertComponent(newName, 'new table name')
     if (options.newNamespace) assertNamespacePath(options.newNamespace)
     await this.http.json(
-      this.spec(options, {
-        operation: 'table.rename',
+      this.call(ROUTES.renameTable, this.tableId(id), options, {
         what: `rename the table ${formatTableId(id)}`,
-        method: 'POST',
-        path: `/v1/table/${this.tableId(id)}/rename`,
         json: compact({ id: [...id.namespace, id.name], new_table_name: newName, new_namespace_id: options.newNamespace ? [...options.newNamespace] : undefined }),
-        idempotent: false,
       }),
     )
   }
 
   async tableExists(id: TableId, options: CallOptions = {}): Promise<boolean> {
     assertTableId(id)
-    return this.exists(
-      this.spec(options, {
-        operation: 'table.exists',
-        what: `check the table ${formatTableId(id)}`,
-        method: 'POST',
-        path: `/v1/table/${this.tableId(id)}/exists`,
-        json: { id: [...id.namespace, id.name] },
-        idempotent: true,
-      }),
-    )
+    return this.exists(this.call(ROUTES.tableExists, this.tableId(id), options, { what: `check the table ${formatTableId(id)}`, json: { id: [...id.namespace, id.name] } }))
   }
 
   /** Stops every request in flight (they fail as "cancelled") and closes the connections. */
@@ -475,6 +361,12 @@ export class RestNamespaceClient implements NamespaceClient {
     return { ...spec, signal: options.signal }
   }
 
+  /** A request on one of the {@link ROUTES}: `id` fills the path's `{id}`; a view's read names its own operation. */
+  private call(route: Route, id: string, options: CallOptions, request: Pick<RequestSpec, 'what' | 'query' | 'json' | 'body'> & { operation?: Operation }): RequestSpec {
+    const { path, ...rest } = route
+    return this.spec(options, { ...rest, ...request, operation: request.operation ?? route.operation, path: path.replace('{id}', () => id) })
+  }
+
   private async exists(spec: RequestSpec): Promise<boolean> {
     try {
       await this.http.request(spec)
@@ -496,18 +388,7 @@ export class RestNamespaceClient implements NamespaceClient {
         if (!(error instanceof AppError && error.code === 'unsupported')) throw error
       }
     }
-    await this.http.json(
-      this.spec(options, {
-        operation: 'table.create',
-        what: `create the table ${formatTableId(id)}`,
-        method: 'POST',
-        path: `/v1/table/${this.tableId(id)}/create`,
-        query: { mode },
-        body: stream,
-        contentType: ARROW_STREAM,
-        idempotent: false,
-      }),
-    )
+    await this.http.json(this.call(ROUTES.createTable, this.tableId(id), options, { what: `create the table ${formatTableId(id)}`, query: { mode }, body: stream }))
   }
 
   /**
@@ -530,18 +411,7 @@ export class RestNamespaceClient implements NamespaceClient {
       version: q.version,
       columns: q.columns ? { column_names: q.columns } : undefined,
     })
-    const r = await this.http.request(
-      this.spec(q, {
-        operation: 'table.query',
-        what: `read the rows of ${formatTableId(id)}`,
-        method: 'POST',
-        path: `/v1/table/${this.tableId(id)}/query`,
-        json,
-        // The contract answers an Arrow file; servers that can (ours) send the stream we want directly.
-        accept: `${ARROW_STREAM}, ${ARROW_FILE};q=0.9, application/json;q=0.5`,
-        idempotent: true,
-      }),
-    )
+    const r = await this.http.request(this.call(ROUTES.query, this.tableId(id), q, { what: `read the rows of ${formatTableId(id)}`, json }))
     return { bytes: r.bytes, contentType: headerOf(r.headers, 'content-type') ?? null }
   }
 
@@ -549,14 +419,10 @@ export class RestNamespaceClient implements NamespaceClient {
   private async viewQuery(id: TableId, q: { offset: number; limit: number; view: TableViewSpec; withRowId?: boolean; fastSearch?: boolean; signal?: AbortSignal }): Promise<{ bytes: Uint8Array; contentType: string | null }> {
     const operation = operationOf(q.view)
     const r = await this.http.request(
-      this.spec(q, {
+      this.call(ROUTES.query, this.tableId(id), q, {
         operation,
         what: `read the rows of ${formatTableId(id)}`,
-        method: 'POST',
-        path: `/v1/table/${this.tableId(id)}/query`,
         json: queryTableRequest([...id.namespace, id.name], q.view, { offset: q.offset, limit: q.limit, withRowId: q.withRowId, fastSearch: q.fastSearch }),
-        accept: `${ARROW_STREAM}, ${ARROW_FILE};q=0.9, application/json;q=0.5`,
-        idempotent: true,
       }),
     )
     if (operation === 'table.sort' && headerOf(r.headers, ORDER_APPLIED_HEADER) !== 'true') {

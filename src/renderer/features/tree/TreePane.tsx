@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useMemo, useState, type ReactNode } from 'react'
+import { parseNamespaceKey } from '../../lib/nodeKeys'
 import { useConnections } from '../../queries/connections'
 import { useTreeActions } from '../actions'
 import { AddMenu, isBucket, useRemote } from '../connections'
@@ -70,7 +71,7 @@ export function TreePane({ collapseButton, importButton, onDropFiles }: { collap
         onExpand={(row) => tree.expand(row.connectionId, row.namespace)}
         onCollapse={(row) => tree.collapse(row.key)}
         onRetry={(parentKey) => {
-          const [connectionId = '', ...namespace] = JSON.parse(parentKey.slice(2)) as string[]
+          const { connectionId, namespace } = parseNamespaceKey(parentKey)
           void tree.reload(connectionId, namespace)
         }}
       />

@@ -2,7 +2,7 @@ import { queryOptions, useQueryClient, type Query, type QueryClient } from '@tan
 import { useCallback, useRef, useSyncExternalStore } from 'react'
 import { listAllPages } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
-import { keys } from '../../queries/keys'
+import { keys, namespaceOfPart } from '../../queries/keys'
 import { namespaceKey, type NamespaceNode } from './treeModel'
 
 /**
@@ -67,8 +67,7 @@ export function useListings(): ReadonlyMap<string, NamespaceNode> {
       const nodes = new Map<string, NamespaceNode>()
       for (const query of cache.findAll({ queryKey: ['tree'] })) {
         const [, connectionId, part] = query.queryKey as [string, string, string]
-        const namespace = JSON.parse(part) as string[]
-        nodes.set(namespaceKey(connectionId, namespace), nodeOf(query))
+        nodes.set(namespaceKey(connectionId, namespaceOfPart(part)), nodeOf(query))
       }
       snapshot.current = nodes
     }
@@ -81,7 +80,7 @@ export function useListings(): ReadonlyMap<string, NamespaceNode> {
 export function refreshTree(client: QueryClient, expanded: ReadonlySet<string>, onlyConnectionId?: string): void {
   for (const query of client.getQueryCache().findAll({ queryKey: onlyConnectionId ? keys.tree(onlyConnectionId) : ['tree'] })) {
     const [, connectionId, part] = query.queryKey as [string, string, string]
-    const namespace = JSON.parse(part) as string[]
+    const namespace = namespaceOfPart(part)
     if (expanded.has(namespaceKey(connectionId, namespace))) void loadListing(client, connectionId, namespace)
     else client.removeQueries({ queryKey: query.queryKey, exact: true })
   }

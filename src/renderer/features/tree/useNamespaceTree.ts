@@ -4,6 +4,7 @@ import type { ConnectionInfo } from '../../../contract'
 import { keys } from '../../queries/keys'
 import { useNavigation } from '../navigation'
 import { ensureListing, loadListing, refreshTree, useListings } from './queries'
+import { parseNamespaceKey } from '../../lib/nodeKeys'
 import { flattenTree, namespaceKey, type TreeRow } from './treeModel'
 
 /**
@@ -36,7 +37,7 @@ export function useNamespaceTree(connections: readonly ConnectionInfo[], filter:
   useEffect(() => {
     for (const key of expanded) {
       if (listed.current.has(key)) continue
-      const [connectionId = '', ...namespace] = JSON.parse(key.slice(2)) as string[]
+      const { connectionId, namespace } = parseNamespaceKey(key)
       ensureListing(client, connectionId, namespace)
     }
     listed.current = expanded
