@@ -13,6 +13,8 @@ export const namespacePart = (namespace: readonly string[]) => JSON.stringify(na
  */
 export const keys = {
   appInfo: ['app', 'info'] as const,
+  /** Every job of the session (`jobs/list`), kept current by `jobs/progress` events. */
+  jobs: ['jobs'] as const,
   /** The open connections. */
   connections: ['connections', 'open'] as const,
   recents: ['connections', 'recent'] as const,
