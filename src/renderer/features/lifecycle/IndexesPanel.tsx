@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
-import { isLiveJob, type AppErrorData, type FieldInfo, type IndexInfo, type IndexJobInfo, type IndexSpec, type IndexType, type TableRef } from '../../../contract'
-import { call } from '../../api'
+import { useMutation } from '@tanstack/react-query'
+import { isLiveJob, type FieldInfo, type IndexInfo, type IndexJobInfo, type IndexSpec, type IndexType, type TableRef } from '../../../contract'
+import { dropIndex, startIndex } from './mutations'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
@@ -45,6 +46,7 @@ export function typesFor(field: FieldInfo | undefined): IndexType[] {
 export function IndexesPanel({ tableRef, fields, writeBlock, dropBlock = writeBlock, onSettled, onClose }: IndexesPanelProps) {
   const { loaded, refresh } = useLoaded('indexes', tableRef, onSettled)
   const [dropping, setDropping] = useState<IndexInfo | null>(null)
+  const drop = useMutation(dropIndex)
   // Builds run as jobs (jobs panel); this panel follows the ones of its table, from the session's one list of jobs.
   const jobs = useJobList()
   const mine = useCallback(
@@ -121,8 +123,7 @@ export function IndexesPanel({ tableRef, fields, writeBlock, dropBlock = writeBl
           confirmLabel="Drop index"
           destructive
           run={async () => {
-            await call('indexes/drop', { ...ref(tableRef), index: dropping.name })
-            refresh()
+            await drop.mutateAsync({ ...ref(tableRef), index: dropping.name })
           }}
           onClose={() => setDropping(null)}
         >
@@ -145,8 +146,9 @@ function CreateIndexForm({ tableRef, fields, existing, building, writeBlock }: {
   const [distance, setDistance] = useState<'l2' | 'cosine' | 'dot'>('l2')
   const [partitions, setPartitions] = useState('')
   const [subVectors, setSubVectors] = useState('')
-  const [starting, setStarting] = useState(false)
-  const [error, setError] = useState<AppErrorData | null>(null)
+  const start = useMutation(startIndex)
+  const starting = start.isPending
+  const error = start.error ? errorData(start.error) : null
 
   const effectiveType = types.includes(type) ? type : (types[0] ?? 'BTREE')
   const indexName = name.trim() || `${column}_idx`
@@ -161,7 +163,7 @@ function CreateIndexForm({ tableRef, fields, existing, building, writeBlock }: {
   const vector = effectiveType === 'IVF_PQ' || effectiveType === 'IVF_HNSW_SQ'
   const paramProblem = [partitions, subVectors].some((s) => s.trim() !== '' && !(Number.isInteger(Number(s)) && Number(s) >= 1)) ? 'Parameters are whole numbers ≥ 1 (empty = Lance’s default)' : null
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault()
     if (!column || nameProblem || paramProblem) return
     const spec: IndexSpec = {
@@ -170,23 +172,14 @@ function CreateIndexForm({ tableRef, fields, existing, building, writeBlock }: {
       name: indexName,
       ...(vector ? { distanceType: distance, numPartitions: positive(partitions), ...(effectiveType === 'IVF_PQ' ? { numSubVectors: positive(subVectors) } : {}) } : {}),
     }
-    setStarting(true)
-    setError(null)
-    try {
-      // The build runs as a job (jobs panel: elapsed time, Cancel); the panel lists the index when it ends.
-      await call('indexes/start', { ...ref(tableRef), index: spec })
-      setName('')
-    } catch (e) {
-      setError(errorData(e))
-    } finally {
-      setStarting(false)
-    }
+    // The build runs as a job (jobs panel: elapsed time, Cancel); the panel lists the index when it ends.
+    start.mutate({ ...ref(tableRef), index: spec }, { onSuccess: () => setName('') })
   }
 
   if (fields.length === 0) return null // the table is reloading
   if (candidates.length === 0) return <p className="panel-placeholder muted">No column of this table can be indexed.</p>
   return (
-    <form className="panel-form" onSubmit={(e) => void submit(e)} aria-label="New index">
+    <form className="panel-form" onSubmit={submit} aria-label="New index">
       <div className="panel-form-title">New index</div>
       <label className="panel-field">
         <span>Column</span>
