@@ -1,8 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { createContext, lazy, Suspense, useCallback, useContext, useState, type ReactNode } from 'react'
 import type { AppErrorData, ConnectionInfo, ObjectStoreConnectionView, SavedConnectionView } from '../../../contract'
 import { errorData } from '../../components/ErrorPanel'
-import { keys } from '../../queries/keys'
 import { savedQuery, storesQuery } from './queries'
 import { deleteServer, deleteStore, openServer, openStore } from './mutations'
 import { useOpenCatalog } from './useOpenCatalog'
@@ -23,7 +22,6 @@ type DialogState =
  * root of the tree), editing, deleting. A failed open shows why and changes nothing that is saved.
  */
 export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => void) {
-  const client = useQueryClient()
   const saved = useQuery(savedQuery).data ?? NO_SAVED
   const stores = useQuery(storesQuery).data ?? NO_STORES
   const [dialog, setDialog] = useState<DialogState | null>(null)
@@ -37,12 +35,6 @@ export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => v
   const openingId = serverOpening.isPending ? serverOpening.variables.id : storeOpening.isPending ? storeOpening.variables.id : null
   const { mutateAsync: openServerAsync } = serverOpening
   const { mutateAsync: openStoreAsync } = storeOpening
-
-  // The lists read again on request (the start screen's Reload).
-  const loadSaved = useCallback(() => {
-    void client.invalidateQueries({ queryKey: keys.saved })
-    void client.invalidateQueries({ queryKey: keys.stores })
-  }, [client])
 
   /** Opens a saved connection of either kind from the list; a failure is kept next to it. */
   const openSaved = useCallback(
@@ -113,7 +105,7 @@ export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => v
     </Suspense>
   ) : null
 
-  return { saved, stores, openingId, failure, connect, edit, remove, openNew, connectStore, editStore, removeStore, openNewStore, element, reload: loadSaved }
+  return { saved, stores, openingId, failure, connect, edit, remove, openNew, connectStore, editStore, removeStore, openNewStore, element }
 }
 
 type RemoteConnections = Omit<ReturnType<typeof useRemoteConnections>, 'element'>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { isLiveJob, type AppErrorData, type DiffJobInfo, type DiffResult, type FieldInfo, type TableRef, type VersionComparison, type VersionInfo } from '../../../contract'
+import { isLiveJob, type DiffJobInfo, type DiffResult, type FieldInfo, type TableRef, type VersionComparison, type VersionInfo } from '../../../contract'
 import { useJobList } from '../jobs'
 import { createTag, deleteTag, startDiff } from './mutations'
 import { compareQuery } from './queries'
@@ -210,10 +210,13 @@ function CompareForm({ tableRef, versions, fields, defaultFrom, defaultTo, onSho
   const candidates = keyCandidates(fields)
   const [key, setKey] = useState(candidates[0] ?? '')
   const [result, setResult] = useState<VersionComparison | null>(null)
-  const [error, setError] = useState<AppErrorData | null>(null)
-  const [running, setRunning] = useState(false)
-  // The comparison of rows runs as a job (progress and Cancel in the jobs dock); its record comes from the job list.
   const client = useQueryClient()
+  // Compare is a read (through the cache, compareQuery) the user asks for: the action holds its busy flag and error;
+  // the last answer stays shown while the next one is asked.
+  const comparing = useMutation({ mutationFn: ({ from, to }: { from: number; to: number }) => client.fetchQuery(compareQuery(tableRef, from, to)), onSuccess: (answer: VersionComparison) => setResult(answer) })
+  const error = comparing.error ? errorData(comparing.error) : null
+  const running = comparing.isPending
+  // The comparison of rows runs as a job (progress and Cancel in the jobs dock); its record comes from the job list.
   const jobs = useJobList()
   const [diffJobId, setDiffJobId] = useState<string | null>(null)
   const diffJob = (jobs ?? []).find((j): j is DiffJobInfo => j.id === diffJobId && j.kind === 'diff')
@@ -228,18 +231,10 @@ function CompareForm({ tableRef, versions, fields, defaultFrom, defaultTo, onSho
   // The started job joins the job list (its rule); this form follows it by id.
   const showChanges = () => diffStart.mutate({ ...ref(tableRef), from, to, key }, { onSuccess: (job) => setDiffJobId(job.id) })
   const diffRunning = !!diffJob && isLiveJob(diffJob)
-  const compare = async (event: FormEvent) => {
+  const compare = (event: FormEvent) => {
     event.preventDefault()
-    setRunning(true)
-    setError(null)
     setDiffJobId(null)
-    try {
-      setResult(await client.fetchQuery(compareQuery(tableRef, from, to)))
-    } catch (e) {
-      setError(errorData(e))
-    } finally {
-      setRunning(false)
-    }
+    comparing.mutate({ from, to })
   }
   const options = [...versions].reverse().map((v) => (
     <option key={v.version} value={v.version}>
@@ -247,7 +242,7 @@ function CompareForm({ tableRef, versions, fields, defaultFrom, defaultTo, onSho
     </option>
   ))
   return (
-    <form className="panel-form" onSubmit={(e) => void compare(e)} aria-label="Compare versions">
+    <form className="panel-form" onSubmit={compare} aria-label="Compare versions">
       <div className="panel-form-title">Compare versions</div>
       <div className="panel-form-row">
         <select className="text-input small" aria-label="From version" value={from} onChange={(e) => setFrom(Number(e.target.value))}>
