@@ -87,6 +87,99 @@ type Missing = Exclude<Method, (typeof METHOD_NAMES)[number]>
 /** Fails to type-check, naming the method, when api.ts has a method this list lacks. */
 export const METHOD_NAMES_COMPLETE: [Missing] extends [never] ? true : { missing: Missing } = true
 
+/**
+ * The methods that change something: a catalog, a table, a saved connection, the open connections, the host, the
+ * jobs. Each has one rule in the renderer saying what it makes stale (src/renderer/queries/invalidate.ts: its
+ * table is keyed by this list). Every other method only reads, or asks the user (dialogs), or stops a read
+ * (`requests/cancel`); READ_METHODS names them, and the check below keeps the two lists a split of all methods.
+ */
+export const WRITE_METHODS = [
+  'app/restartHost',
+  'connections/openDirectory',
+  'connections/close',
+  'connections/setReadOnly',
+  'connections/createCatalog',
+  'connections/recover',
+  'namespaces/create',
+  'namespaces/drop',
+  'tables/drop',
+  'tables/rename',
+  'connections/saved/save',
+  'connections/saved/delete',
+  'connections/saved/open',
+  'connections/saved/connect',
+  'connections/objectStore/save',
+  'connections/objectStore/delete',
+  'connections/objectStore/open',
+  'connections/objectStore/connect',
+  'import/start',
+  'import/discardUpload',
+  'versions/restore',
+  'tags/create',
+  'tags/delete',
+  'indexes/create',
+  'indexes/start',
+  'indexes/drop',
+  'tables/optimize',
+  'columns/add',
+  'columns/alter',
+  'columns/drop',
+  'tables/createEmpty',
+  'jobs/cancel',
+  'export/start',
+  'profile/start',
+  'diff/start',
+  'map/start',
+  'rowsets/create',
+] as const satisfies readonly Method[]
+export type WriteMethod = (typeof WRITE_METHODS)[number]
+
+export const READ_METHODS = [
+  'app/info',
+  'connections/list',
+  'connections/recent',
+  'dialogs/pickDirectory',
+  'dialogs/pickFiles',
+  'dialogs/saveFile',
+  'namespaces/list',
+  'tables/list',
+  'tables/describe',
+  'tables/page',
+  'tables/count',
+  'tables/latestVersion',
+  'tables/explain',
+  'namespaces/describe',
+  'namespaces/contents',
+  'connections/saved/list',
+  'connections/test',
+  'connections/capabilities',
+  'connections/objectStore/list',
+  'connections/objectStore/test',
+  'requests/cancel',
+  'import/preview',
+  'import/sample',
+  'versions/list',
+  'versions/compare',
+  'versions/restorePreview',
+  'tags/list',
+  'tags/resolve',
+  'indexes/list',
+  'tables/stats',
+  'tables/optimizePreview',
+  'jobs/list',
+  'profile/get',
+  'diff/get',
+  'map/get',
+  'map/coords',
+  'tables/dataFormat',
+  'catalog/dataFormats',
+] as const satisfies readonly Method[]
+
+type Unsorted = Exclude<Method, WriteMethod | (typeof READ_METHODS)[number]>
+type Both = Extract<WriteMethod, (typeof READ_METHODS)[number]>
+/** Fails to type-check, naming the method, when a method is neither a write nor a read, or is both. */
+export const WRITES_AND_READS_SPLIT: [Unsorted, Both] extends [never, never] ? true : { unsorted: Unsorted; both: Both } = true
+
 const known: ReadonlySet<string> = new Set(METHOD_NAMES)
 
 /** Is `name` a contract method? The same answer as `isMethod` in api.ts, without loading the schemas. */

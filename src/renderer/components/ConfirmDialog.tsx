@@ -1,5 +1,5 @@
-import { useId, useState, type ReactNode } from 'react'
-import type { AppErrorData } from '../../contract'
+import { useId, useMemo, type ReactNode } from 'react'
+import { useMutation } from '@tanstack/react-query'
 import { ErrorPanel, errorData } from './ErrorPanel'
 import { Modal } from './Modal'
 import { DialogFooter } from './DialogFooter'
@@ -11,7 +11,7 @@ export interface ConfirmDialogProps {
   destructive?: boolean
   /** The action cannot run (the body says why). */
   disabled?: boolean
-  /** The work; the dialog stays open with the error if it fails. */
+  /** The work (a feature's mutation, usually); the dialog stays open with the error if it fails. */
   run(): Promise<void>
   onClose(): void
 }
@@ -19,19 +19,11 @@ export interface ConfirmDialogProps {
 /** "Are you sure?" for a lifecycle write: says what will happen, runs it, shows a failure in words. */
 export function ConfirmDialog({ title, children, confirmLabel, destructive, disabled, run, onClose }: ConfirmDialogProps) {
   const titleId = useId()
-  const [running, setRunning] = useState(false)
-  const [error, setError] = useState<AppErrorData | null>(null)
-  const confirm = async () => {
-    setRunning(true)
-    setError(null)
-    try {
-      await run()
-      onClose()
-    } catch (e) {
-      setError(errorData(e))
-      setRunning(false)
-    }
-  }
+  // The dialog's own busy flag and error; the write inside `run` has its staleness rule (queries/invalidate.ts).
+  const confirmed = useMutation({ mutationFn: run, onSuccess: onClose })
+  const running = confirmed.isPending || confirmed.isSuccess
+  const error = useMemo(() => (confirmed.error ? errorData(confirmed.error) : null), [confirmed.error])
+  const confirm = () => confirmed.mutate()
   return (
     <Modal labelledBy={titleId} onClose={running ? undefined : onClose} className="action-dialog" role={destructive ? 'alertdialog' : 'dialog'}>
       <div className="dialog-form">
@@ -42,7 +34,7 @@ export function ConfirmDialog({ title, children, confirmLabel, destructive, disa
           {children}
           {error && <ErrorPanel error={error} title={`Could not ${confirmLabel.toLowerCase()}`} compact />}
         </div>
-        <DialogFooter label={confirmLabel} onCancel={onClose} onConfirm={() => void confirm()} running={running} disabled={disabled} destructive={destructive} autoFocus />
+        <DialogFooter label={confirmLabel} onCancel={onClose} onConfirm={confirm} running={running} disabled={disabled} destructive={destructive} autoFocus />
       </div>
     </Modal>
   )

@@ -1,4 +1,4 @@
-import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
+import { queryOptions, useQuery } from '@tanstack/react-query'
 import type { ConnectionInfo } from '../../contract'
 import { call } from '../api'
 import { keys } from './keys'
@@ -31,12 +31,4 @@ export function useConnections(): readonly ConnectionInfo[] {
   return useQuery(connectionsQuery).data ?? NONE
 }
 
-/** Change the list of open connections (one opened, closed, or its settings changed). */
-export function updateConnections(client: QueryClient, update: (previous: ConnectionInfo[]) => ConnectionInfo[]): void {
-  client.setQueryData(keys.connections, (previous: ConnectionInfo[] | undefined) => update(previous ?? []))
-}
-
-/** A connection the core opened, or one whose settings changed: added to the list, or put in its place. */
-export function putConnection(client: QueryClient, connection: ConnectionInfo): void {
-  updateConnections(client, (previous) => (previous.some((c) => c.id === connection.id) ? previous.map((c) => (c.id === connection.id ? connection : c)) : [...previous, connection]))
-}
+export { putConnection, updateConnections } from './connectionList'

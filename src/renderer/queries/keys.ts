@@ -15,6 +15,8 @@ export const namespaceOfPart = (part: string) => JSON.parse(part) as string[]
  */
 export const keys = {
   appInfo: ['app', 'info'] as const,
+  /** Every job of the session (`jobs/list`), kept current by `jobs/progress` events. */
+  jobs: ['jobs'] as const,
   /** The open connections. */
   connections: ['connections', 'open'] as const,
   recents: ['connections', 'recent'] as const,

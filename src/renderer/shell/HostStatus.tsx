@@ -1,7 +1,8 @@
-import { useQueryClient } from '@tanstack/react-query'
-import { useEffect, useState, useSyncExternalStore } from 'react'
-import type { AppErrorData, HostStatus } from '../../contract'
-import { call, onHostEvent } from '../api'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useSyncExternalStore } from 'react'
+import type { HostStatus } from '../../contract'
+import { onHostEvent } from '../api'
+import { restartHost } from './mutations'
 import { errorData } from '../components/ErrorPanel'
 import { Spinner } from '../components/Spinner'
 
@@ -40,10 +41,12 @@ export function useHostRestarts(): number {
 export function HostStatusBanner() {
   const client = useQueryClient()
   const current = useHostStatus()
-  const [restarting, setRestarting] = useState(false)
-  const [error, setError] = useState<AppErrorData | null>(null)
+  const restarting = useMutation(restartHost)
+  const error = restarting.error ? errorData(restarting.error) : null
   useEffect(
     () =>
+      // A host running again (restarted by the button, or by main after a crash) has none of the old one's
+      // state: every cached read is read again (the rule of `app/restartHost` points here).
       onHostEvent('host/status', (next) => {
         setStatus(next)
         if (next.state === 'running') void client.invalidateQueries()
@@ -51,17 +54,7 @@ export function HostStatusBanner() {
     [client],
   )
   if (current.state === 'running') return null
-  const restart = () => {
-    setRestarting(true)
-    setError(null)
-    call('app/restartHost', {}).then(
-      () => setRestarting(false),
-      (failure: unknown) => {
-        setError(errorData(failure))
-        setRestarting(false)
-      },
-    )
-  }
+  const restart = () => restarting.mutate({})
   return (
     <section className="notice-banner" role="alert" aria-label={current.state === 'stopped' ? 'The catalog host stopped' : 'The catalog host is not answering'}>
       <div className="notice-banner-text">
@@ -74,8 +67,8 @@ export function HostStatusBanner() {
         )}
         {error && <div className="field-error">Could not start it again: {error.message}</div>}
       </div>
-      <button type="button" className="button primary" disabled={restarting} onClick={restart}>
-        {restarting && <Spinner label="Restarting" />} Restart the catalog host
+      <button type="button" className="button primary" disabled={restarting.isPending} onClick={restart}>
+        {restarting.isPending && <Spinner label="Restarting" />} Restart the catalog host
       </button>
     </section>
   )

@@ -1,8 +1,7 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { AppInfo } from '../../contract'
-import { call } from '../api'
-import { ConnectionPane, recentsQuery, SavedConnections, StartScreen, useOpenCatalog, useRemote } from '../features/connections'
-import { updateConnections, useConnections } from '../queries/connections'
+import { closeConnection, ConnectionPane, recentsQuery, SavedConnections, StartScreen, useOpenCatalog, useRemote } from '../features/connections'
+import { useConnections } from '../queries/connections'
 import { READ_ONLY_REASON, ReadOnlySwitch, useReadOnlyGuard } from '../features/lifecycle'
 import { useNavigation } from '../features/navigation'
 import { TableIdentity, tableIdentity, TableView } from '../features/table'
@@ -68,6 +67,8 @@ function Namespace({ connectionId, namespace }: { connectionId: string; namespac
   const connection = useConnections().find((c) => c.id === connectionId)
   const { clearSelection } = useNavigation()
   const readOnly = useReadOnlyGuard()
+  // Its rule (queries/invalidate.ts) takes the connection off the open list once the core closed it.
+  const { mutate: close } = useMutation(closeConnection)
   const node = useListings().get(namespaceKey(connectionId, namespace))
   if (!connection) return null
   return (
@@ -77,8 +78,7 @@ function Namespace({ connectionId, namespace }: { connectionId: string; namespac
       node={node}
       onRetry={() => void loadListing(client, connectionId, namespace)}
       onClose={() => {
-        void call('connections/close', { connectionId }).catch(() => undefined)
-        updateConnections(client, (previous) => previous.filter((c) => c.id !== connectionId))
+        close({ connectionId }, { onError: () => undefined })
         clearSelection()
       }}
       readOnlySwitch={<ReadOnlySwitch connection={connection} onChange={(on) => void readOnly.setReadOnly(connection.id, on).catch(() => undefined)} />}

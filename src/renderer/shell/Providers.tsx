@@ -1,7 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { useCallback, type ReactNode, type SetStateAction } from 'react'
-import type { ConnectionInfo } from '../../contract'
-import { updateConnections, useConnections } from '../queries/connections'
+import { useCallback, type ReactNode } from 'react'
+import { useConnections } from '../queries/connections'
 import { RemoteConnectionsProvider } from '../features/connections'
 import { ReadOnlyProvider } from '../features/lifecycle'
 import { NavigationProvider, useNavigation } from '../features/navigation'
@@ -22,14 +21,10 @@ function ReadOnly({ children }: { children: ReactNode }) {
   const client = useQueryClient()
   const connections = useConnections()
   const { expanded } = useNavigation()
-  const setConnections = useCallback(
-    (update: SetStateAction<ConnectionInfo[]>) => updateConnections(client, (previous) => (typeof update === 'function' ? update(previous) : update)),
-    [client],
-  )
   // After a recovery, what the tree lists of that connection may have changed (a finished rename).
   const onRecovered = useCallback((connectionId: string) => refreshTree(client, expanded, connectionId), [client, expanded])
   return (
-    <ReadOnlyProvider connections={connections} setConnections={setConnections} onRecovered={onRecovered}>
+    <ReadOnlyProvider connections={connections} onRecovered={onRecovered}>
       {children}
     </ReadOnlyProvider>
   )

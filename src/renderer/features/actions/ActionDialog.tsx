@@ -1,6 +1,8 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react'
+import { useMutation } from '@tanstack/react-query'
 import type { AppErrorData } from '../../../contract'
-import { call } from '../../api'
+import { dropNamespace } from '../lifecycle'
+import { createNamespace, dropTable, renameTable } from './mutations'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Modal } from '../../components/Modal'
 import { nameProblem } from '../../lib/names'
@@ -38,8 +40,11 @@ export function ActionDialog({ action, target, onCancel, onDone, onFailed }: Act
   const newNamespace = useMemo(() => (namespaceText.trim() === '' ? [] : namespaceText.trim().split('/').map((part) => part.trim())), [namespaceText])
   const moved = newNamespace.join('/') !== target.namespace.join('/')
   const [touched, setTouched] = useState(false)
-  const [running, setRunning] = useState(false)
-  const [error, setError] = useState<AppErrorData | null>(null)
+  // One mutation per write; a dialog runs only its action's.
+  const writes = { 'create-namespace': useMutation(createNamespace), 'drop-namespace': useMutation(dropNamespace), 'rename-table': useMutation(renameTable), 'drop-table': useMutation(dropTable) }
+  const write = writes[action]
+  const running = write.isPending
+  const error = useMemo(() => (write.error ? errorData(write.error) : null), [write.error])
   const fieldRef = useRef<HTMLInputElement>(null)
   const errorRef = useRef<HTMLDivElement>(null)
   // After a failure the focus goes back into the dialog: to the field to correct, else to the error.
@@ -64,26 +69,17 @@ export function ActionDialog({ action, target, onCancel, onDone, onFailed }: Act
     return undefined
   }, [action, value, target.name, newNamespace, moved, properties])
 
-  const run = async (event: FormEvent) => {
+  const run = (event: FormEvent) => {
     event.preventDefault()
     setTouched(true)
     if (problem) return
-    setRunning(true)
-    setError(null)
     const { connectionId, namespace, name } = target
     const newName = value.trim()
-    try {
-      if (action === 'create-namespace') await call('namespaces/create', { connectionId, namespace: [...namespace, newName], ...(typeof properties === 'object' && Object.keys(properties).length > 0 ? { properties } : {}) })
-      else if (action === 'drop-namespace') await call('namespaces/drop', { connectionId, namespace })
-      else if (action === 'rename-table') await call('tables/rename', { connectionId, namespace, name, newName, ...(moved ? { newNamespace } : {}) })
-      else await call('tables/drop', { connectionId, namespace, name })
-      onDone(action === 'create-namespace' ? { name: newName } : action === 'rename-table' ? { name: newName, ...(moved ? { namespace: newNamespace } : {}) } : {})
-    } catch (e) {
-      const data = errorData(e)
-      setError(data)
-      setRunning(false)
-      onFailed(data)
-    }
+    const done = { onSuccess: () => onDone(action === 'create-namespace' ? { name: newName } : action === 'rename-table' ? { name: newName, ...(moved ? { namespace: newNamespace } : {}) } : {}), onError: (e: unknown) => onFailed(errorData(e)) }
+    if (action === 'create-namespace') writes[action].mutate({ connectionId, namespace: [...namespace, newName], ...(typeof properties === 'object' && Object.keys(properties).length > 0 ? { properties } : {}) }, done)
+    else if (action === 'drop-namespace') writes[action].mutate({ connectionId, namespace }, done)
+    else if (action === 'rename-table') writes[action].mutate({ connectionId, namespace, name, newName, ...(moved ? { newNamespace } : {}) }, done)
+    else writes[action].mutate({ connectionId, namespace, name }, done)
   }
 
   const destructive = action === 'drop-namespace' || action === 'drop-table'
@@ -92,7 +88,7 @@ export function ActionDialog({ action, target, onCancel, onDone, onFailed }: Act
 
   return (
     <Modal labelledBy={titleId} onClose={running ? undefined : onCancel} className="action-dialog" role={destructive ? 'alertdialog' : 'dialog'}>
-      <form className="dialog-form" onSubmit={(e) => void run(e)} noValidate>
+      <form className="dialog-form" onSubmit={run} noValidate>
         <header className="dialog-header">
           <h2 id={titleId}>{TITLES[action]}</h2>
         </header>

@@ -98,14 +98,11 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
             if (action === 'drop-namespace' && error.code !== 'unsupported') reload(target.connectionId, target.namespace)
           }}
           onDone={(result) => {
+            // What the write made stale is its rule's (queries/invalidate.ts); here, what the tree shows next.
             setDialog(null)
-            const namespace = affectedNamespace(action, target)
-            void invalidate.listing(client, target.connectionId, namespace)
-            if (action === 'create-namespace') expand(target.connectionId, namespace)
-            if (action === 'drop-table' || action === 'rename-table') invalidate.tableGone(client, target)
+            if (action === 'create-namespace') expand(target.connectionId, affectedNamespace(action, target))
             // A table renamed into another namespace: show it there.
             if (result.namespace) {
-              void invalidate.listing(client, target.connectionId, result.namespace)
               for (let depth = 1; depth <= result.namespace.length; depth++) expand(target.connectionId, result.namespace.slice(0, depth))
             }
             onChanged?.(action, target, result)
@@ -123,7 +120,6 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
         onCancel={() => setNsDialog(null)}
         onDone={() => {
           setNsDialog(null)
-          void invalidate.listing(client, target.connectionId, target.namespace.slice(0, -1))
           onChanged?.('drop-namespace', target, {})
         }}
       />
@@ -137,7 +133,6 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
         onCancel={() => setNewTable(null)}
         onDone={() => {
           setNewTable(null)
-          void invalidate.listing(client, newTable.connectionId, newTable.namespace)
           expand(newTable.connectionId, newTable.namespace)
         }}
       />

@@ -1,4 +1,6 @@
 import { useState, type ReactNode } from 'react'
+import { useMutation } from '@tanstack/react-query'
+import { connectServer, saveServer } from './mutations'
 import type { AppErrorData, ConnectionInfo, SavedConnectionView, VerificationReport } from '../../../contract'
 import { call } from '../../api'
 import { CloseIcon } from '../../components/Icons'
@@ -36,14 +38,17 @@ export interface ConnectionDialogProps {
  * A saved secret is shown as "••••• saved" with a Replace button: it never comes back from main.
  */
 export function ConnectionDialog({ editing, openError = null, onCancel, onSaved, onConnected, kindSwitch }: ConnectionDialogProps) {
+  // The writes; the form keeps one busy flag and error for them and its tests (useConnectionForm).
+  const { mutateAsync: save } = useMutation(saveServer)
+  const { mutateAsync: connect } = useMutation(connectServer)
   const state = useConnectionForm<ConnectionForm, SavedConnectionView, VerificationReport, 'test' | 'write-test'>({
     editing,
     openError,
     emptyForm,
     fromView: formFromView,
     validate: validateForm,
-    save: (form) => call('connections/saved/save', { draft: formToDraft(form) }),
-    connect: (form) => call('connections/saved/connect', { draft: formToDraft(form) }),
+    save: (form) => save({ draft: formToDraft(form) }),
+    connect: (form) => connect({ draft: formToDraft(form) }),
     onCancel,
     onSaved,
     onConnected,

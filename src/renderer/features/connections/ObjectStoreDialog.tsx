@@ -1,4 +1,6 @@
 import { useRef, useState, type ReactNode } from 'react'
+import { useMutation } from '@tanstack/react-query'
+import { connectStore, saveStore } from './mutations'
 import { OBJECT_STORE_SCHEMES, type AppErrorData, type ConnectionInfo, type ObjectStoreConnectionView, type ObjectStoreScheme, type ObjectStoreTestReport } from '../../../contract'
 import { call } from '../../api'
 import { CloseIcon } from '../../components/Icons'
@@ -44,14 +46,17 @@ export function ObjectStoreDialog({ editing, openError = null, kindSwitch, onCan
   // "Create a catalog here" (an empty prefix, confirmed): the next Save & connect writes its __manifest.
   const creating = useRef(false)
   const [confirmCreate, setConfirmCreate] = useState<string | null>(null)
+  // The writes; the form keeps one busy flag and error for them and its test (useConnectionForm).
+  const { mutateAsync: save } = useMutation(saveStore)
+  const { mutateAsync: connect } = useMutation(connectStore)
   const state = useConnectionForm<ObjectStoreForm, ObjectStoreConnectionView, ObjectStoreTestReport, 'test'>({
     editing,
     openError,
     emptyForm: emptyObjectStoreForm,
     fromView: objectStoreFormFromView,
     validate: validateObjectStoreForm,
-    save: (form) => call('connections/objectStore/save', { draft: objectStoreFormToDraft(form) }),
-    connect: (form) => call('connections/objectStore/connect', { draft: objectStoreFormToDraft(form), ...(creating.current ? { create: true } : {}) }),
+    save: (form) => save({ draft: objectStoreFormToDraft(form) }),
+    connect: (form) => connect({ draft: objectStoreFormToDraft(form), ...(creating.current ? { create: true } : {}) }),
     onCancel,
     onSaved,
     onConnected,

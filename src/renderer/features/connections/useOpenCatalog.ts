@@ -1,41 +1,40 @@
-import { useQueryClient } from '@tanstack/react-query'
+import { useMutation } from '@tanstack/react-query'
 import { useCallback } from 'react'
 import type { ConnectionInfo } from '../../../contract'
 import { call } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
-import { keys } from '../../queries/keys'
 import { useNavigation } from '../navigation'
-import { putConnection } from '../../queries/connections'
+import { createCatalog, openDirectory } from './mutations'
 
 /**
- * Opening catalogs: a connection the core opened joins the tree and is selected. `openPath` opens (or creates) a
+ * Opening catalogs: a connection the core opened (its write's rule put it in the open connections, see
+ * queries/invalidate.ts) is selected. `openPath` opens (or creates) a
  * directory catalog; a failure shows the start screen with the reason.
  */
 export function useOpenCatalog() {
-  const client = useQueryClient()
   const { selectNamespace, hideStart, showStart, setOpening } = useNavigation()
+  const { mutateAsync: open } = useMutation(openDirectory)
+  const { mutateAsync: create } = useMutation(createCatalog)
 
   const opened = useCallback(
     (connection: ConnectionInfo) => {
-      putConnection(client, connection)
       selectNamespace(connection.id, [])
       hideStart()
     },
-    [client, selectNamespace, hideStart],
+    [selectNamespace, hideStart],
   )
 
   const openPath = useCallback(
-    (path: string, create = false) => {
+    (path: string, creating = false) => {
+      // The start screen's "Opening…" lives with navigation (the start screen is shown from there).
       setOpening(true)
-      call(create ? 'connections/createCatalog' : 'connections/openDirectory', { path })
-        .then((connection) => {
-          opened(connection)
-          void client.invalidateQueries({ queryKey: keys.recents })
-        })
+      const write = creating ? create : open
+      write({ path })
+        .then(opened)
         .catch((error: unknown) => showStart(errorData(error)))
         .finally(() => setOpening(false))
     },
-    [client, opened, setOpening, showStart],
+    [create, open, opened, setOpening, showStart],
   )
 
   const pickDirectory = useCallback(() => {

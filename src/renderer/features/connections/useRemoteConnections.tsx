@@ -1,10 +1,9 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { createContext, lazy, Suspense, useCallback, useContext, useState, type ReactNode } from 'react'
 import type { AppErrorData, ConnectionInfo, ObjectStoreConnectionView, SavedConnectionView } from '../../../contract'
-import { call } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
-import { keys } from '../../queries/keys'
 import { savedQuery, storesQuery } from './queries'
+import { deleteServer, deleteStore, openServer, openStore } from './mutations'
 import { useOpenCatalog } from './useOpenCatalog'
 // Loaded on first use: the first paint does not need the dialog's code, so the cold open is faster.
 const ConnectionDialog = lazy(() => import('./ConnectionDialog').then((m) => ({ default: m.ConnectionDialog })))
@@ -23,22 +22,23 @@ type DialogState =
  * root of the tree), editing, deleting. A failed open shows why and changes nothing that is saved.
  */
 export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => void) {
-  const client = useQueryClient()
   const saved = useQuery(savedQuery).data ?? NO_SAVED
   const stores = useQuery(storesQuery).data ?? NO_STORES
   const [dialog, setDialog] = useState<DialogState | null>(null)
-  const [openingId, setOpeningId] = useState<string | null>(null)
   const [failure, setFailure] = useState<{ id: string; error: AppErrorData } | null>(null)
-
-  const loadSaved = useCallback(() => {
-    void client.invalidateQueries({ queryKey: keys.saved })
-    void client.invalidateQueries({ queryKey: keys.stores })
-  }, [client])
+  // Each write's rule (queries/invalidate.ts) says what it makes stale: an opened catalog joins the open
+  // connections, a deleted one leaves its saved list.
+  const serverOpening = useMutation(openServer)
+  const storeOpening = useMutation(openStore)
+  const { mutateAsync: removeServer } = useMutation(deleteServer)
+  const { mutateAsync: removeStoreWrite } = useMutation(deleteStore)
+  const openingId = serverOpening.isPending ? serverOpening.variables.id : storeOpening.isPending ? storeOpening.variables.id : null
+  const { mutateAsync: openServerAsync } = serverOpening
+  const { mutateAsync: openStoreAsync } = storeOpening
 
   /** Opens a saved connection of either kind from the list; a failure is kept next to it. */
   const openSaved = useCallback(
     (id: string, opening: () => Promise<ConnectionInfo>) => {
-      setOpeningId(id)
       setFailure(null)
       opening()
         .then((connection) => {
@@ -46,7 +46,6 @@ export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => v
           onOpened(connection)
         })
         .catch((error: unknown) => setFailure({ id, error: errorData(error) }))
-        .finally(() => setOpeningId(null))
     },
     [onOpened],
   )
@@ -54,17 +53,15 @@ export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => v
   /** Deletes a saved connection of either kind; a failure is kept next to it. */
   const removeSaved = useCallback(
     (id: string, removing: () => Promise<unknown>) => {
-      removing()
-        .then(loadSaved)
-        .catch((error: unknown) => setFailure({ id, error: errorData(error) }))
+      removing().catch((error: unknown) => setFailure({ id, error: errorData(error) }))
     },
-    [loadSaved],
+    [],
   )
 
-  const connect = useCallback((view: SavedConnectionView) => openSaved(view.id, () => call('connections/saved/open', { id: view.id })), [openSaved])
-  const remove = useCallback((view: SavedConnectionView) => removeSaved(view.id, () => call('connections/saved/delete', { id: view.id })), [removeSaved])
-  const connectStore = useCallback((view: ObjectStoreConnectionView) => openSaved(view.id, () => call('connections/objectStore/open', { id: view.id })), [openSaved])
-  const removeStore = useCallback((view: ObjectStoreConnectionView) => removeSaved(view.id, () => call('connections/objectStore/delete', { id: view.id })), [removeSaved])
+  const connect = useCallback((view: SavedConnectionView) => openSaved(view.id, () => openServerAsync({ id: view.id })), [openSaved, openServerAsync])
+  const remove = useCallback((view: SavedConnectionView) => removeSaved(view.id, () => removeServer({ id: view.id })), [removeSaved, removeServer])
+  const connectStore = useCallback((view: ObjectStoreConnectionView) => openSaved(view.id, () => openStoreAsync({ id: view.id })), [openSaved, openStoreAsync])
+  const removeStore = useCallback((view: ObjectStoreConnectionView) => removeSaved(view.id, () => removeStoreWrite({ id: view.id })), [removeSaved, removeStoreWrite])
 
   const openNew = useCallback(() => setDialog({ kind: 'rest' }), [])
   const openNewStore = useCallback(() => setDialog({ kind: 'object-store' }), [])
@@ -84,11 +81,11 @@ export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => v
   // A new connection can switch between a REST server and object storage; an edited one keeps its kind.
   const kindSwitch = dialog && !dialog.editing ? <ConnectionKindSwitch value={dialog.kind} onChange={(kind) => setDialog({ kind })} /> : undefined
 
-  // Both kinds of dialog end the same way: a save refreshes the lists, a connect opens the catalog.
+  // Both kinds of dialog end the same way: a save (its rule made the list stale) clears the failure shown for it, a
+  // connect shows the catalog.
   const dialogEvents = {
     onCancel: () => setDialog(null),
     onSaved: (view: { id: string }) => {
-      loadSaved()
       setFailure((previous) => (previous?.id === view.id ? null : previous))
     },
     onConnected: (_view: unknown, connection: ConnectionInfo) => {
@@ -108,7 +105,7 @@ export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => v
     </Suspense>
   ) : null
 
-  return { saved, stores, openingId, failure, connect, edit, remove, openNew, connectStore, editStore, removeStore, openNewStore, element, reload: loadSaved }
+  return { saved, stores, openingId, failure, connect, edit, remove, openNew, connectStore, editStore, removeStore, openNewStore, element }
 }
 
 type RemoteConnections = Omit<ReturnType<typeof useRemoteConnections>, 'element'>

@@ -1,11 +1,13 @@
 import { useId, useState } from 'react'
-import { EXPORT_FORMATS, type AppErrorData, type ExportFormat, type TableRef, type TableViewSpec } from '../../../contract'
+import { useMutation } from '@tanstack/react-query'
+import { EXPORT_FORMATS, type ExportFormat, type TableRef, type TableViewSpec } from '../../../contract'
 import { call, hostKind } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Modal } from '../../components/Modal'
 import './export.css'
 import { DialogFooter } from '../../components/DialogFooter'
 import { formatCount } from '../../lib/format'
+import { startExport } from './mutations'
 
 const FORMAT_NOTES: Record<ExportFormat, string> = {
   csv: 'Text with a header row; nested values as JSON, binary as base64.',
@@ -39,30 +41,27 @@ export function ExportSheet({
 }) {
   const titleId = useId()
   const [format, setFormat] = useState<ExportFormat>('csv')
-  const [running, setRunning] = useState(false)
-  const [error, setError] = useState<AppErrorData | null>(null)
-
-  const start = async () => {
-    setRunning(true)
-    setError(null)
-    try {
+  const { mutateAsync: exportStart } = useMutation(startExport)
+  // Asking where to save (desktop), then the write: one busy flag and one error for both. Answers whether it started.
+  const starting = useMutation({
+    mutationFn: async () => {
       const extension = EXPORT_FORMATS[format].extension
       let path: string | undefined
       if (hostKind === 'electron') {
         const picked = await call('dialogs/saveFile', { defaultName: `${tableRef.name}.${extension}`, filters: [{ name: EXPORT_FORMATS[format].label, extensions: [extension] }] })
-        if (!picked.path) {
-          setRunning(false)
-          return
-        }
+        if (!picked.path) return false
         path = picked.path
       }
-      await call('export/start', { ...tableRef, namespace: [...tableRef.namespace], view, format, ...(path ? { path } : {}) })
-      onClose()
-    } catch (e) {
-      setError(errorData(e))
-      setRunning(false)
-    }
-  }
+      await exportStart({ ...tableRef, namespace: [...tableRef.namespace], view, format, ...(path ? { path } : {}) })
+      return true
+    },
+    onSuccess: (started) => {
+      if (started) onClose()
+    },
+  })
+  const running = starting.isPending || starting.data === true
+  const error = starting.error ? errorData(starting.error) : null
+  const start = () => starting.mutate()
 
   return (
     <Modal labelledBy={titleId} onClose={running ? undefined : onClose} className="action-dialog export-sheet">
@@ -70,7 +69,7 @@ export function ExportSheet({
         className="dialog-form"
         onSubmit={(event) => {
           event.preventDefault()
-          void start()
+          start()
         }}
       >
         <header className="dialog-header">

@@ -1,7 +1,8 @@
-import { useQuery } from '@tanstack/react-query'
 import { useId, useState, type FormEvent } from 'react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { componentProblem, type AppErrorData, type ConnectionInfo, type DataFormat, type ImportJobInfo } from '../../../contract'
-import { call } from '../../api'
+import { startImport } from './mutations'
+import { importPreviewQuery } from './queries'
 import { errorData } from '../../components/ErrorPanel'
 import { DataFormatChoice } from '../../components/DataFormatChoice'
 import { catalogFormatsQuery } from '../../queries/catalog'
@@ -53,6 +54,8 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
   const { upload, source, taken } = useUpload(item)
   const choices = useImportChoices(item, connections)
   const previewState = useImportPreview(source, choices)
+  const { mutateAsync: importStart } = useMutation(startImport)
+  const client = useQueryClient()
   const [starting, setStarting] = useState(false)
   const [startError, setStartError] = useState<AppErrorData | null>(null)
   /** The new table's data format; null = the catalog's default (the core decides). */
@@ -69,7 +72,7 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
     try {
       const { sheetTables } = status
       if (sheetTables.length === 0) {
-        const job = await call('import/start', { connectionId, namespace, source, name, mode, vectorColumns, datesAsText, columnTypes, sheet, ...layout, ...(dataFormat && mode !== 'append' ? { dataFormat } : {}) })
+        const job = await importStart({ connectionId, namespace, source, name, mode, vectorColumns, datesAsText, columnTypes, sheet, ...layout, ...(dataFormat && mode !== 'append' ? { dataFormat } : {}) })
         taken()
         onStarted(job)
         return
@@ -80,7 +83,7 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
       // Every sheet is previewed under its table's name first: a sheet that cannot be read so, or a name taken, stops
       // them all before any starts (no half-imported workbook).
       for (const t of sheetTables) {
-        const check = await call('import/preview', { connectionId, namespace, source, name: t.name, mode, vectorColumns, datesAsText, columnTypes: t.sheet === shown ? columnTypes : undefined, sheet: t.sheet, ...(layout?.headerRow !== undefined ? { headerRow: layout.headerRow } : {}), ...(layout?.range ? { range: layout.range } : {}) })
+        const check = await client.fetchQuery(importPreviewQuery({ connectionId, namespace, source, name: t.name, mode, vectorColumns, datesAsText, columnTypes: t.sheet === shown ? columnTypes : undefined, sheet: t.sheet, ...(layout?.headerRow !== undefined ? { headerRow: layout.headerRow } : {}), ...(layout?.range ? { range: layout.range } : {}) }))
         if (check.nameProblem || check.modeProblem) {
           setStartError({ code: 'invalid_input', message: `Sheet “${t.sheet}” → ${t.name}: ${check.nameProblem ?? check.modeProblem}`, hint: 'Change the table name (each table is named after it and its sheet), or import in overwrite mode' })
           setStarting(false)
@@ -90,7 +93,7 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
       const jobs: ImportJobInfo[] = []
       for (const [i, t] of sheetTables.entries()) {
         const keepUpload = i < sheetTables.length - 1
-        jobs.push(await call('import/start', { connectionId, namespace, source, name: t.name, mode, vectorColumns, datesAsText, columnTypes: t.sheet === shown ? columnTypes : undefined, sheet: t.sheet, headerRow: layout?.headerRow, range: layout?.range, keepUpload, ...(dataFormat && mode !== 'append' ? { dataFormat } : {}) }))
+        jobs.push(await importStart({ connectionId, namespace, source, name: t.name, mode, vectorColumns, datesAsText, columnTypes: t.sheet === shown ? columnTypes : undefined, sheet: t.sheet, headerRow: layout?.headerRow, range: layout?.range, keepUpload, ...(dataFormat && mode !== 'append' ? { dataFormat } : {}) }))
       }
       taken()
       onStarted(...jobs)

@@ -1,8 +1,9 @@
-import { tableFromIPC, type Table } from 'apache-arrow'
+import type { Table } from 'apache-arrow'
+import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
 import type { AppErrorData, ImportMode, ImportPreview, ImportSource, SheetsRead } from '../../../contract'
-import { call } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
+import { fetchUntil, importPreviewQuery, importSampleQuery } from './queries'
 import type { ImportChoices } from './useImportChoices'
 
 const PREVIEW_DEBOUNCE_MS = 200
@@ -26,6 +27,7 @@ export interface ImportPreviewState {
 export function useImportPreview(source: ImportSource | null, choices: ImportChoices): ImportPreviewState {
   const { connectionId, namespace, namespaceProblem, name, setName, mode, vectorColumns, setVectorColumns, datesAsText, columnTypes, sheet, layout } = choices
   const layoutKey = JSON.stringify(layout ?? null)
+  const client = useQueryClient()
   const [preview, setPreview] = useState<ImportPreview | null>(null)
   const [previewMode, setPreviewMode] = useState<ImportMode>('create')
   const [previewError, setPreviewError] = useState<AppErrorData | null>(null)
@@ -45,7 +47,7 @@ export function useImportPreview(source: ImportSource | null, choices: ImportCho
         previewedFor.current = ''
         setPreviewing(true)
         const input = { connectionId, namespace, source, name: name ?? undefined, mode, vectorColumns, datesAsText, columnTypes, sheet, ...layout }
-        call('import/preview', input, controller.signal)
+        fetchUntil(client, importPreviewQuery(input), controller.signal)
           .then((result) => {
             const vectors = vectorColumns ?? result.vectorCandidates.filter((c) => c.accepted).map((c) => c.column)
             previewedFor.current = JSON.stringify([connectionId, namespace, source, result.name, mode, vectors, datesAsText, columnTypes, sheet, layoutKey])
@@ -80,8 +82,8 @@ export function useImportPreview(source: ImportSource | null, choices: ImportCho
   useEffect(() => {
     if (!source || !connectionId || namespaceProblem) return
     const controller = new AbortController()
-    call('import/sample', { connectionId, namespace, source, vectorColumns, datesAsText, columnTypes, sheet, ...layout }, controller.signal)
-      .then((bytes) => setSample(tableFromIPC(bytes)))
+    fetchUntil(client, importSampleQuery({ connectionId, namespace, source, vectorColumns, datesAsText, columnTypes, sheet, ...layout }), controller.signal)
+      .then(setSample)
       .catch(() => {
         if (!controller.signal.aborted) setSample(null)
       })

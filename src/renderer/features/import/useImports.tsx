@@ -1,10 +1,9 @@
 import { lazy, Suspense, useCallback, useLayoutEffect, useRef, useState, type ChangeEvent } from 'react'
-import { useQueryClient } from '@tanstack/react-query'
 import type { ConnectionInfo, TableRef } from '../../../contract'
 import { call, hostKind, pathForDroppedFile } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import type { AppErrorData } from '../../../contract'
-import { addJob, useJobsDone } from '../jobs'
+import { useJobsDone } from '../jobs'
 import { pendingKey, type ImportTarget, type PendingFile } from './dropped'
 // Drop targets in the tree and the pick-error toast are styled here, before the sheet's code first loads.
 import './import.css'
@@ -27,7 +26,6 @@ export interface UseImportsOptions {
  */
 export function useImports({ connections, defaultTarget, onImported }: UseImportsOptions) {
   const [pending, setPending] = useState<PendingFile[]>([])
-  const queryClient = useQueryClient()
   const [pickError, setPickError] = useState<AppErrorData | null>(null)
   const inputRef = useRef<HTMLInputElement>(null)
   const targetRef = useRef(defaultTarget)
@@ -81,10 +79,7 @@ export function useImports({ connections, defaultTarget, onImported }: UseImport
             item={current}
             total={pending.length}
             connections={connections}
-            onStarted={(...jobs) => {
-              for (const job of jobs) addJob(queryClient, job)
-              next()
-            }}
+            onStarted={() => next()}
             onSkip={next}
           />
         </Suspense>

@@ -1,8 +1,10 @@
+import { useMutation } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
 import type { AppErrorData, ImportSource } from '../../../contract'
-import { call, isAbort, uploadFile } from '../../api'
+import { isAbort, uploadFile } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
 import type { PendingFile } from './dropped'
+import { discardUpload } from './mutations'
 
 export type UploadState = { phase: 'uploading'; sent: number; total: number } | { phase: 'ready'; source: ImportSource } | { phase: 'failed'; error: AppErrorData }
 
@@ -14,6 +16,7 @@ export type UploadState = { phase: 'uploading'; sent: number; total: number } | 
 export function useUpload(item: PendingFile): { upload: UploadState; source: ImportSource | null; taken(): void } {
   const [upload, setUpload] = useState<UploadState>(() => (item.path ? { phase: 'ready', source: { path: item.path } } : { phase: 'uploading', sent: 0, total: item.bytes }))
   const started = useRef(false)
+  const { mutate: discard } = useMutation(discardUpload)
   const uploadRef = useRef<string | null>(null)
 
   useEffect(() => {
@@ -30,9 +33,10 @@ export function useUpload(item: PendingFile): { upload: UploadState; source: Imp
     return () => {
       controller.abort()
       const uploadId = uploadRef.current
-      if (uploadId && !started.current) void call('import/discardUpload', { uploadId }).catch(() => undefined)
+      // The sheet is gone: a failure has nowhere to show (as before).
+      if (uploadId && !started.current) discard({ uploadId }, { onError: () => undefined })
     }
-  }, [item])
+  }, [item, discard])
 
   return {
     upload,

@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useId, useMemo, useState, type ReactNode } from 'react'
 import { isLiveJob, type JobInfo, type TableRef } from '../../../contract'
-import { call } from '../../api'
+import { useMutation } from '@tanstack/react-query'
+import { cancelJob } from './mutations'
 import { downloadExport } from './download'
 import { JobsIndicator } from './JobsIndicator'
 import { JobsPanel } from './JobsPanel'
@@ -54,8 +55,10 @@ export function JobsProvider({ children }: { children: ReactNode }) {
 /** The jobs panel, docked under the content while shown. */
 export function JobsDock({ onOpenTable }: { onOpenTable(ref: TableRef): void }) {
   const { shown, places, open, setOpen, panelId, clear } = useJobsView()
+  const { mutate: cancel } = useMutation(cancelJob)
   if (shown.length === 0 || !open) return null
-  return <JobsPanel id={panelId} jobs={shown} places={places} onHide={() => setOpen(false)} onCancel={(job) => void call('jobs/cancel', { jobId: job.id }).catch(() => undefined)} onOpen={onOpenTable} onClear={clear} />
+  // A cancel's failure (the job ended meanwhile) changes nothing to show: its events say how it ended.
+  return <JobsPanel id={panelId} jobs={shown} places={places} onHide={() => setOpen(false)} onCancel={(job) => cancel({ jobId: job.id }, { onError: () => undefined })} onOpen={onOpenTable} onClear={clear} />
 }
 
 /** The status bar with the jobs' indicator (none until there is a job): a click shows or hides the panel. */

@@ -1,20 +1,7 @@
 import type { JobInfo } from '../../../contract'
 
-/**
- * A job list after `job` arrived: new jobs are appended; a known one is replaced only by an event, since an
- * event may overtake the answer of the call that listed or started the job (never go back to an older state).
- * A job ends once: a record of it still running never replaces one of it ended (events are snapshots, and a
- * late one must not bring a finished job back to life).
- */
-export function upsertJob<T extends { id: string; state: string }>(previous: T[], job: T, fromEvent: boolean): T[] {
-  const at = previous.findIndex((j) => j.id === job.id)
-  if (at < 0) return [...previous, job]
-  if (!fromEvent) return previous
-  if (previous[at]!.state !== 'running' && previous[at]!.state !== 'queued' && (job.state === 'running' || job.state === 'queued')) return previous
-  const next = [...previous]
-  next[at] = job
-  return next
-}
+// Kept with the job list's cache key (src/renderer/queries/jobs.ts): a started job joins the list there.
+export { upsertJob } from '../../queries/jobs'
 
 /**
  * Each queued job's place in line: how many jobs (of any kind, the Summary's and the map's included) were queued

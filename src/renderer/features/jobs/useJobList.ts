@@ -1,16 +1,14 @@
 import { useEffect } from 'react'
-import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { JobInfo } from '../../../contract'
 import { call, onHostEvent } from '../../api'
 import { mergeListed, upsertJob } from './jobList'
+import { keys } from '../../queries/keys'
+import { addJob } from '../../queries/jobs'
 
 /** Every job of the session (`jobs/list`), kept current by `jobs/progress` events. */
-export const jobsQueryKey = ['jobs'] as const
-
-/** Put a job into the list (the answer of a start method); an event about it may already have come: that one wins. */
-export function addJob(client: QueryClient, job: JobInfo): void {
-  client.setQueryData<JobInfo[]>(jobsQueryKey, (previous) => upsertJob(previous ?? [], job, false))
-}
+export const jobsQueryKey = keys.jobs
+export { addJob }
 
 /**
  * The session's jobs of every kind, oldest first (undefined until the first answer). Kept current by the one

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
-import { isLiveJob, type AppErrorData, type FieldInfo, type IndexInfo, type IndexJobInfo, type IndexSpec, type IndexType, type TableRef } from '../../../contract'
-import { call } from '../../api'
+import { useMutation, useQuery } from '@tanstack/react-query'
+import { isLiveJob, type FieldInfo, type IndexInfo, type IndexJobInfo, type IndexSpec, type IndexType, type TableRef } from '../../../contract'
+import { dropIndex, startIndex } from './mutations'
+import { tableFormatQuery } from './queries'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
@@ -46,6 +48,7 @@ export function typesFor(field: FieldInfo | undefined): IndexType[] {
 export function IndexesPanel({ tableRef, fields, writeBlock, dropBlock = writeBlock, onSettled, onClose }: IndexesPanelProps) {
   const { loaded, refresh } = useLoaded('indexes', tableRef, onSettled)
   const [dropping, setDropping] = useState<IndexInfo | null>(null)
+  const drop = useMutation(dropIndex)
   // Builds run as jobs (jobs panel); this panel follows the ones of its table, from the session's one list of jobs.
   const jobs = useJobList()
   const mine = useCallback(
@@ -122,8 +125,7 @@ export function IndexesPanel({ tableRef, fields, writeBlock, dropBlock = writeBl
           confirmLabel="Drop index"
           destructive
           run={async () => {
-            await call('indexes/drop', { ...ref(tableRef), index: dropping.name })
-            refresh()
+            await drop.mutateAsync({ ...ref(tableRef), index: dropping.name })
           }}
           onClose={() => setDropping(null)}
         >
@@ -136,25 +138,6 @@ export function IndexesPanel({ tableRef, fields, writeBlock, dropBlock = writeBl
   )
 }
 
-/** Whether the table is in the legacy data format (false until known, or where it cannot be read). */
-function useLegacyFormat(tableRef: TableRef): boolean {
-  const [known, setKnown] = useState<{ key: string; legacy: boolean } | null>(null)
-  const { connectionId, namespace, name } = tableRef
-  const key = JSON.stringify([connectionId, namespace, name])
-  useEffect(() => {
-    let live = true
-    const [c, ns, n] = JSON.parse(key) as [string, string[], string]
-    call('tables/dataFormat', { connectionId: c, namespace: ns, name: n }).then(
-      ({ format }) => live && setKnown({ key, legacy: format === 'legacy' }),
-      () => undefined, // unknown: the core still refuses a legacy build without the user's consent
-    )
-    return () => {
-      live = false
-    }
-  }, [key])
-  return known?.key === key && known.legacy
-}
-
 function CreateIndexForm({ tableRef, fields, existing, building, writeBlock }: { tableRef: TableRef; fields: readonly FieldInfo[]; existing: IndexInfo[]; building: IndexJobInfo[]; writeBlock?: string }) {
   const candidates = useMemo(() => fields.filter((f) => typesFor(f).length > 0), [fields])
   const [column, setColumn] = useState(candidates[0]?.name ?? '')
@@ -165,10 +148,11 @@ function CreateIndexForm({ tableRef, fields, existing, building, writeBlock }: {
   const [distance, setDistance] = useState<'l2' | 'cosine' | 'dot'>('l2')
   const [partitions, setPartitions] = useState('')
   const [subVectors, setSubVectors] = useState('')
-  const [starting, setStarting] = useState(false)
-  const [error, setError] = useState<AppErrorData | null>(null)
+  const start = useMutation(startIndex)
+  const starting = start.isPending
+  const error = start.error ? errorData(start.error) : null
   /** The table is in the legacy data format: a build is confirmed first (see LegacyWarning). */
-  const legacy = useLegacyFormat(tableRef)
+  const legacy = useQuery(tableFormatQuery(tableRef)).data?.format === 'legacy'
   const [confirmSpec, setConfirmSpec] = useState<IndexSpec | null>(null)
 
   const effectiveType = types.includes(type) ? type : (types[0] ?? 'BTREE')
@@ -184,7 +168,7 @@ function CreateIndexForm({ tableRef, fields, existing, building, writeBlock }: {
   const vector = effectiveType === 'IVF_PQ' || effectiveType === 'IVF_HNSW_SQ'
   const paramProblem = [partitions, subVectors].some((s) => s.trim() !== '' && !(Number.isInteger(Number(s)) && Number(s) >= 1)) ? 'Parameters are whole numbers ≥ 1 (empty = Lance’s default)' : null
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault()
     if (!column || nameProblem || paramProblem) return
     const spec: IndexSpec = {
@@ -197,23 +181,14 @@ function CreateIndexForm({ tableRef, fields, existing, building, writeBlock }: {
       setConfirmSpec(spec)
       return
     }
-    setStarting(true)
-    setError(null)
-    try {
-      // The build runs as a job (jobs panel: elapsed time, Cancel); the panel lists the index when it ends.
-      await call('indexes/start', { ...ref(tableRef), index: spec })
-      setName('')
-    } catch (e) {
-      setError(errorData(e))
-    } finally {
-      setStarting(false)
-    }
+    // The build runs as a job (jobs panel: elapsed time, Cancel); the panel lists the index when it ends.
+    start.mutate({ ...ref(tableRef), index: spec }, { onSuccess: () => setName('') })
   }
 
   if (fields.length === 0) return null // the table is reloading
   if (candidates.length === 0) return <p className="panel-placeholder muted">No column of this table can be indexed.</p>
   return (
-    <form className="panel-form" onSubmit={(e) => void submit(e)} aria-label="New index">
+    <form className="panel-form" onSubmit={submit} aria-label="New index">
       <div className="panel-form-title">New index</div>
       <label className="panel-field">
         <span>Column</span>
@@ -286,7 +261,7 @@ function CreateIndexForm({ tableRef, fields, existing, building, writeBlock }: {
           title="Build an index on a legacy-format table"
           confirmLabel="Build anyway"
           run={async () => {
-            await call('indexes/start', { ...ref(tableRef), index: confirmSpec, acknowledgeLegacy: true })
+            await start.mutateAsync({ ...ref(tableRef), index: confirmSpec, acknowledgeLegacy: true })
             setName('')
           }}
           onClose={() => setConfirmSpec(null)}

@@ -1,11 +1,10 @@
-import { useQuery } from '@tanstack/react-query'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { useId, useState } from 'react'
-import type { AppErrorData } from '../../../contract'
-import { call } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
 import { Modal } from '../../components/Modal'
 import { contentsQuery, namespaceQuery } from '../../queries/namespaces'
+import { dropNamespace } from './mutations'
 import './lifecycle.css'
 import { CloseFooter, DialogFooter } from '../../components/DialogFooter'
 
@@ -25,22 +24,13 @@ export function CascadeDropDialog({ target, onCancel, onDone }: { target: Target
   const contents = listed.data ?? null
   const loadError = listed.error ? errorData(listed.error) : null
   const [typed, setTyped] = useState('')
-  const [running, setRunning] = useState(false)
-  const [error, setError] = useState<AppErrorData | null>(null)
-  const drop = async () => {
-    setRunning(true)
-    setError(null)
-    try {
-      await call('namespaces/drop', { connectionId: target.connectionId, namespace: target.namespace, cascade: true })
-      onDone()
-    } catch (e) {
-      setError(errorData(e))
-      setRunning(false)
-    }
-  }
+  const dropping = useMutation(dropNamespace)
+  const running = dropping.isPending || dropping.isSuccess
+  const error = dropping.error ? errorData(dropping.error) : null
+  const drop = () => dropping.mutate({ connectionId: target.connectionId, namespace: target.namespace, cascade: true }, { onSuccess: onDone })
   return (
     <Modal labelledBy={titleId} onClose={running ? undefined : onCancel} className="action-dialog" role="alertdialog">
-      <form className="dialog-form" onSubmit={(e) => { e.preventDefault(); if (typed === target.name && contents) void drop() }} noValidate>
+      <form className="dialog-form" onSubmit={(e) => { e.preventDefault(); if (typed === target.name && contents) drop() }} noValidate>
         <header className="dialog-header">
           <h2 id={titleId}>Drop namespace and contents</h2>
         </header>

@@ -1,17 +1,19 @@
-import { useState } from 'react'
-import type { AppErrorData, ConnectionInfo } from '../../../contract'
-import { call } from '../../api'
+import { useMutation } from '@tanstack/react-query'
+import type { ConnectionInfo } from '../../../contract'
 import { errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
 import './lifecycle.css'
+import { recoverConnection } from './mutations'
 
 /**
  * A read-only connection whose catalog a crashed writer left unfinished: opening it wrote nothing, so say what
  * was found and offer to recover it — the one write the user asks for here, while Read-only stays on.
  */
 export function RecoveryPrompt({ connection, onRecovered }: { connection: ConnectionInfo; onRecovered(info: ConnectionInfo): void }) {
-  const [running, setRunning] = useState(false)
-  const [error, setError] = useState<AppErrorData | null>(null)
+  // Its rule (queries/invalidate.ts) puts the answered connection, without `pendingRecovery`, in the open list.
+  const recover = useMutation(recoverConnection)
+  const running = recover.isPending || recover.isSuccess
+  const error = recover.error ? errorData(recover.error) : null
   const found = connection.pendingRecovery ?? []
   if (found.length === 0) return null
   return (
@@ -34,17 +36,7 @@ export function RecoveryPrompt({ connection, onRecovered }: { connection: Connec
         type="button"
         className="button primary"
         disabled={running}
-        onClick={() => {
-          setRunning(true)
-          setError(null)
-          call('connections/recover', { connectionId: connection.id }).then(
-            (info) => onRecovered(info),
-            (failure: unknown) => {
-              setError(errorData(failure))
-              setRunning(false)
-            },
-          )
-        }}
+        onClick={() => recover.mutate({ connectionId: connection.id }, { onSuccess: onRecovered })}
       >
         {running && <Spinner label="Recovering" />} Recover
       </button>

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { RestorePreview, TableRef, VersionInfo } from '../../../contract'
 import { call } from '../../api'
@@ -7,6 +7,7 @@ import { Spinner } from '../../components/Spinner'
 import { keys } from '../../queries/keys'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { formatCount } from '../../lib/format'
+import { restoreVersion } from './mutations'
 
 const ref = (t: TableRef) => ({ connectionId: t.connectionId, namespace: [...t.namespace], name: t.name })
 const list = (names: string[]) => names.map((n) => `“${n}”`).join(', ')
@@ -24,6 +25,8 @@ export function RestoreDialog({ tableRef, target, latest, onRestored, onClose }:
     staleTime: 0,
     gcTime: 0,
   })
+  // The restore rewrites the table: its rule (queries/invalidate.ts) drops what was read of it, the versions list too.
+  const restore = useMutation(restoreVersion)
   const preview: RestorePreview | null = previewed.data ?? null
   const error = previewed.error ? errorData(previewed.error) : null
   // Every lost index that can be rebuilt is ticked until the user changes that.
@@ -45,7 +48,7 @@ export function RestoreDialog({ tableRef, target, latest, onRestored, onClose }:
       confirmLabel="Restore"
       disabled={(preview === null && error === null) || busy}
       run={async () => {
-        await call('versions/restore', { ...ref(tableRef), version: target.version, rebuildIndexes: [...rebuild] })
+        await restore.mutateAsync({ ...ref(tableRef), version: target.version, rebuildIndexes: [...rebuild] })
         onRestored()
       }}
       onClose={onClose}

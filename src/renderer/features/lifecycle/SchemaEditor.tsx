@@ -1,7 +1,7 @@
-import { useQuery } from '@tanstack/react-query'
 import { useId, useMemo, useState, type FormEvent } from 'react'
-import { castTypes, columnTypes, timeUnits, type AppErrorData, type ColumnSpec, type ColumnType, type DataFormat, type FieldInfo, type TableInfo } from '../../../contract'
-import { call } from '../../api'
+import { useMutation, useQuery } from '@tanstack/react-query'
+import { castTypes, columnTypes, timeUnits, type ColumnSpec, type ColumnType, type DataFormat, type FieldInfo, type TableInfo } from '../../../contract'
+import { addColumns, alterColumns, createEmptyTable, dropColumns } from './mutations'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { DataFormatChoice } from '../../components/DataFormatChoice'
 import { catalogFormatsQuery } from '../../queries/catalog'
@@ -129,32 +129,26 @@ export function NewTableDialog({ connectionId, namespace, where, onCancel, onDon
   const titleId = useId()
   const [name, setName] = useState('')
   const [columns, setColumns] = useState<Draft[]>(() => [draft('int64', 'id'), draft('vector', 'vector')])
-  const [running, setRunning] = useState(false)
+  const creating = useMutation(createEmptyTable)
+  const running = creating.isPending || creating.isSuccess
   const [touched, setTouched] = useState(false)
-  const [error, setError] = useState<AppErrorData | null>(null)
+  const error = creating.error ? errorData(creating.error) : null
   /** null = the catalog's default format (the core decides). */
   const [dataFormat, setDataFormat] = useState<DataFormat | null>(null)
   const formats = useQuery(catalogFormatsQuery(connectionId)).data ?? null
   const problem = name === '' ? (touched ? 'Enter a name' : undefined) : nameProblem(name.trim())
   const problems = useMemo(() => (columns.length === 0 ? ['Add at least one column'] : columnProblems(columns)), [columns])
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault()
     setTouched(true)
     if (nameProblem(name.trim()) || problems.length > 0) return
-    setRunning(true)
-    setError(null)
-    try {
-      onDone(await call('tables/createEmpty', { connectionId, namespace, name: name.trim(), columns: columns.map(toSpec), ...(dataFormat ? { dataFormat } : {}) }))
-    } catch (e) {
-      setError(errorData(e))
-      setRunning(false)
-    }
+    creating.mutate({ connectionId, namespace, name: name.trim(), columns: columns.map(toSpec), ...(dataFormat ? { dataFormat } : {}) }, { onSuccess: onDone })
   }
 
   return (
     <Modal labelledBy={titleId} onClose={running ? undefined : onCancel} className="action-dialog schema-editor">
-      <form className="dialog-form" onSubmit={(e) => void submit(e)} noValidate>
+      <form className="dialog-form" onSubmit={submit} noValidate>
         <header className="dialog-header">
           <h2 id={titleId}>New table</h2>
         </header>
@@ -206,8 +200,11 @@ type Change =
   | { kind: 'cast'; column: string; to: (typeof castTypes)[number] }
   | { kind: 'drop'; column: string }
 
-/** Schema changes on an existing table: add (SQL expression or nulls), rename, cast within a family, drop — each confirmed. */
-export function SchemaChanges({ tableRef, fields, writeBlock, onChanged }: { tableRef: { connectionId: string; namespace: readonly string[]; name: string }; fields: readonly FieldInfo[]; writeBlock?: string; onChanged(): void }) {
+/**
+ * Schema changes on an existing table: add (SQL expression or nulls), rename, cast within a family, drop — each
+ * confirmed. Each makes the table's reads stale (its rule in queries/invalidate.ts): the open view reads it afresh.
+ */
+export function SchemaChanges({ tableRef, fields, writeBlock }: { tableRef: { connectionId: string; namespace: readonly string[]; name: string }; fields: readonly FieldInfo[]; writeBlock?: string }) {
   const [pending, setPending] = useState<Change | null>(null)
   const [newName, setNewName] = useState('')
   const [expression, setExpression] = useState('')
@@ -217,12 +214,14 @@ export function SchemaChanges({ tableRef, fields, writeBlock, onChanged }: { tab
   const [castTo, setCastTo] = useState<(typeof castTypes)[number]>('int64')
   const ref = { connectionId: tableRef.connectionId, namespace: [...tableRef.namespace], name: tableRef.name }
   const expr = nullsOf ? `CAST(NULL AS ${nullsOf})` : expression.trim()
+  const add = useMutation(addColumns)
+  const alter = useMutation(alterColumns)
+  const drop = useMutation(dropColumns)
   const run = async (c: Change) => {
-    if (c.kind === 'add') await call('columns/add', { ...ref, columns: [{ name: c.name, expression: c.expression }] })
-    else if (c.kind === 'rename') await call('columns/alter', { ...ref, alterations: [{ path: c.column, rename: c.to }] })
-    else if (c.kind === 'cast') await call('columns/alter', { ...ref, alterations: [{ path: c.column, dataType: c.to }] })
-    else await call('columns/drop', { ...ref, columns: [c.column] })
-    onChanged()
+    if (c.kind === 'add') await add.mutateAsync({ ...ref, columns: [{ name: c.name, expression: c.expression }] })
+    else if (c.kind === 'rename') await alter.mutateAsync({ ...ref, alterations: [{ path: c.column, rename: c.to }] })
+    else if (c.kind === 'cast') await alter.mutateAsync({ ...ref, alterations: [{ path: c.column, dataType: c.to }] })
+    else await drop.mutateAsync({ ...ref, columns: [c.column] })
   }
   const disabled = !!writeBlock
   return (

@@ -1,6 +1,6 @@
 import { useState } from 'react'
-import type { AppErrorData, OptimizePreview, OptimizeResult, TableRef } from '../../../contract'
-import { call } from '../../api'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import type { AppErrorData, OptimizePreview, TableRef } from '../../../contract'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
@@ -10,6 +10,8 @@ import { SchemaChanges } from './SchemaEditor'
 import type { FieldInfo, TableStats } from '../../../contract'
 import { useLoaded } from './useLoaded'
 import { LegacyWarning } from './LegacyWarning'
+import { optimizeTable } from './mutations'
+import { optimizePreviewQuery } from './queries'
 
 const ref = (t: TableRef) => ({ connectionId: t.connectionId, namespace: [...t.namespace], name: t.name })
 
@@ -43,14 +45,17 @@ function MarkedNote({ stats: s }: { stats: TableStats }) {
 }
 
 /** Rows, fragments, rows marked deleted (by deletes, by updates), size on disk; optimize with a preview and a confirmation. */
-export function StatsPanel({ tableRef, fields, writeBlock, optimizeBlock = writeBlock, onSettled, onChanged, onClose }: { tableRef: TableRef; fields: readonly FieldInfo[]; writeBlock?: string; optimizeBlock?: string; onSettled?(): void; onChanged(): void; onClose(): void }) {
+export function StatsPanel({ tableRef, fields, writeBlock, optimizeBlock = writeBlock, onSettled, onClose }: { tableRef: TableRef; fields: readonly FieldInfo[]; writeBlock?: string; optimizeBlock?: string; onSettled?(): void; onClose(): void }) {
   const { loaded, refresh } = useLoaded('stats', tableRef, onSettled)
   const [prune, setPrune] = useState(false)
   const [days, setDays] = useState('7')
   const [preview, setPreview] = useState<OptimizePreview | null>(null)
   const [previewError, setPreviewError] = useState<AppErrorData | null>(null)
   const [confirming, setConfirming] = useState(false)
-  const [result, setResult] = useState<OptimizeResult | null>(null)
+  // Optimize rewrites the table: its rule (queries/invalidate.ts) drops what was read of it, the stats included.
+  const optimize = useMutation(optimizeTable)
+  const result = optimize.data ?? null
+  const client = useQueryClient()
 
   const daysValue = Number(days)
   const daysProblem = prune && !(days.trim() !== '' && Number.isFinite(daysValue) && daysValue >= 0) ? 'Days must be a number ≥ 0' : null
@@ -59,7 +64,7 @@ export function StatsPanel({ tableRef, fields, writeBlock, optimizeBlock = write
   const showPreview = async () => {
     setPreviewError(null)
     try {
-      setPreview(await call('tables/optimizePreview', { ...ref(tableRef), ...options }))
+      setPreview(await client.fetchQuery(optimizePreviewQuery(tableRef, options)))
       setConfirming(true)
     } catch (e) {
       setPreviewError(errorData(e))
@@ -114,15 +119,7 @@ export function StatsPanel({ tableRef, fields, writeBlock, optimizeBlock = write
         </div>
       )}
       {s && fields.length > 0 && (
-        <SchemaChanges
-          tableRef={tableRef}
-          fields={fields}
-          writeBlock={writeBlock}
-          onChanged={() => {
-            refresh()
-            onChanged()
-          }}
-        />
+        <SchemaChanges tableRef={tableRef} fields={fields} writeBlock={writeBlock} />
       )}
       {confirming && preview && (
         <ConfirmDialog
@@ -131,9 +128,7 @@ export function StatsPanel({ tableRef, fields, writeBlock, optimizeBlock = write
           disabled={(preview.indexBuildsRunning?.length ?? 0) > 0}
           run={async () => {
             // The user read the legacy warning above before confirming: say so, or the core refuses.
-            setResult(await call('tables/optimize', { ...ref(tableRef), ...options, ...(preview.dataFormat === 'legacy' ? { acknowledgeLegacy: true } : {}) }))
-            refresh()
-            onChanged()
+            await optimize.mutateAsync({ ...ref(tableRef), ...options, ...(preview.dataFormat === 'legacy' ? { acknowledgeLegacy: true } : {}) })
           }}
           onClose={() => setConfirming(false)}
         >

@@ -80,8 +80,8 @@ export function ReadOnlyBadge({ lifecycle }: { lifecycle: TableLifecycle }) {
   )
 }
 
-/** The open lifecycle panel, if any. `onChanged` reloads the table view after a write. */
-export function LifecyclePanelView({ lifecycle, tableRef, fields, writeBlock, onChanged }: { lifecycle: TableLifecycle; tableRef: TableRef; fields: readonly FieldInfo[]; writeBlock?: string; onChanged(): void }) {
+/** The open lifecycle panel, if any. What a panel's write makes stale (the open view among it) is its rule's: queries/invalidate.ts. */
+export function LifecyclePanelView({ lifecycle, tableRef, fields, writeBlock }: { lifecycle: TableLifecycle; tableRef: TableRef; fields: readonly FieldInfo[]; writeBlock?: string }) {
   const close = () => lifecycle.setPanel(null)
   // What the connection's server lacks (REST): re-read each time a panel has loaded its list.
   const client = useQueryClient()
@@ -108,7 +108,6 @@ export function LifecyclePanelView({ lifecycle, tableRef, fields, writeBlock, on
           lifecycle.setOpened(null)
         }}
         onShowChanges={lifecycle.showDiff}
-        onChanged={onChanged}
         onClose={close}
       />
     )
@@ -116,7 +115,7 @@ export function LifecyclePanelView({ lifecycle, tableRef, fields, writeBlock, on
       <IndexesPanel tableRef={tableRef} fields={fields} writeBlock={block ?? refused('table.createIndex', 'table.indexes')} dropBlock={block ?? refused('table.dropIndex', 'table.indexes')} onSettled={settled} onClose={close} />
     )
   if (lifecycle.panel === 'stats') return (
-      <StatsPanel tableRef={tableRef} fields={fields} writeBlock={block ?? refused('table.alterSchema')} optimizeBlock={block ?? refused('table.optimize', 'table.stats')} onSettled={settled} onChanged={onChanged} onClose={close} />
+      <StatsPanel tableRef={tableRef} fields={fields} writeBlock={block ?? refused('table.alterSchema')} optimizeBlock={block ?? refused('table.optimize', 'table.stats')} onSettled={settled} onClose={close} />
     )
   return null
 }

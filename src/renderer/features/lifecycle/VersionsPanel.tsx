@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
-import { useQueryClient } from '@tanstack/react-query'
-import { isLiveJob, type AppErrorData, type DiffJobInfo, type DiffResult, type FieldInfo, type TableRef, type VersionComparison, type VersionInfo } from '../../../contract'
-import { call } from '../../api'
-import { addJob, useJobList } from '../jobs'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { isLiveJob, type DiffJobInfo, type DiffResult, type FieldInfo, type TableRef, type VersionComparison, type VersionInfo } from '../../../contract'
+import { useJobList } from '../jobs'
+import { createTag, deleteTag, startDiff } from './mutations'
+import { compareQuery } from './queries'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { ChevronIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
@@ -29,16 +30,15 @@ export interface VersionsPanelProps {
   fields?: readonly FieldInfo[]
   /** A comparison finished: show its rows in the table area. */
   onShowChanges?(result: DiffResult): void
-  /** A write changed the table (restore, tags): reload the view. */
-  onChanged(): void
   onClose(): void
 }
 
 const ref = (t: TableRef) => ({ connectionId: t.connectionId, namespace: [...t.namespace], name: t.name })
 
 /** Every version with time, rows and what made it; open read-only, restore, tag, compare. */
-export function VersionsPanel({ tableRef, openVersion, writeBlock, restoreBlock = writeBlock, onSettled, onOpen, onLatest, fields = [], onShowChanges, onChanged, onClose }: VersionsPanelProps) {
+export function VersionsPanel({ tableRef, openVersion, writeBlock, restoreBlock = writeBlock, onSettled, onOpen, onLatest, fields = [], onShowChanges, onClose }: VersionsPanelProps) {
   const { loaded, refresh } = useLoaded('versions', tableRef, onSettled)
+  const removeTag = useMutation(deleteTag)
   const [restoring, setRestoring] = useState<VersionInfo | null>(null)
   const [deletingTag, setDeletingTag] = useState<string | null>(null)
   const [expanded, setExpanded] = useState<Set<number>>(new Set())
@@ -132,7 +132,7 @@ export function VersionsPanel({ tableRef, openVersion, writeBlock, restoreBlock 
           <ul className="version-list" aria-label="Versions">
             {versionEntries(versions).map(entry)}
           </ul>
-          <TagForm key={`tag-${openVersion ?? 'latest'}`} tableRef={tableRef} versions={versions} defaultVersion={openVersion ?? latest} writeBlock={writeBlock} onDone={refresh} />
+          <TagForm key={`tag-${openVersion ?? 'latest'}`} tableRef={tableRef} versions={versions} defaultVersion={openVersion ?? latest} writeBlock={writeBlock} />
           <CompareForm key={`compare-${openVersion ?? 'latest'}`} tableRef={tableRef} versions={versions} fields={fields} defaultFrom={openVersion ?? Math.max(1, latest - 1)} defaultTo={latest} onShowChanges={onShowChanges} />
         </>
       )}
@@ -141,11 +141,7 @@ export function VersionsPanel({ tableRef, openVersion, writeBlock, restoreBlock 
           tableRef={tableRef}
           target={restoring}
           latest={latest}
-          onRestored={() => {
-            onLatest()
-            onChanged()
-            refresh()
-          }}
+          onRestored={onLatest}
           onClose={() => setRestoring(null)}
         />
       )}
@@ -155,8 +151,7 @@ export function VersionsPanel({ tableRef, openVersion, writeBlock, restoreBlock 
           confirmLabel="Delete tag"
           destructive
           run={async () => {
-            await call('tags/delete', { ...ref(tableRef), tag: deletingTag })
-            refresh()
+            await removeTag.mutateAsync({ ...ref(tableRef), tag: deletingTag })
           }}
           onClose={() => setDeletingTag(null)}
         >
@@ -167,29 +162,21 @@ export function VersionsPanel({ tableRef, openVersion, writeBlock, restoreBlock 
   )
 }
 
-function TagForm({ tableRef, versions, defaultVersion, writeBlock, onDone }: { tableRef: TableRef; versions: VersionInfo[]; defaultVersion: number; writeBlock?: string; onDone(): void }) {
+function TagForm({ tableRef, versions, defaultVersion, writeBlock }: { tableRef: TableRef; versions: VersionInfo[]; defaultVersion: number; writeBlock?: string }) {
   const [tag, setTag] = useState('')
   const [version, setVersion] = useState(defaultVersion)
-  const [error, setError] = useState<AppErrorData | null>(null)
-  const [running, setRunning] = useState(false)
+  // The versions list shows the new tag: the write's rule (queries/invalidate.ts) makes it stale.
+  const creating = useMutation(createTag)
+  const error = creating.error ? errorData(creating.error) : null
+  const running = creating.isPending
   const problem = tag === '' ? null : /^[A-Za-z0-9_.-]{1,128}$/.test(tag) ? null : 'Letters, digits, _, - and . only'
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault()
     if (!tag || problem) return
-    setRunning(true)
-    setError(null)
-    try {
-      await call('tags/create', { ...ref(tableRef), tag, version })
-      setTag('')
-      onDone()
-    } catch (e) {
-      setError(errorData(e))
-    } finally {
-      setRunning(false)
-    }
+    creating.mutate({ ...ref(tableRef), tag, version }, { onSuccess: () => setTag('') })
   }
   return (
-    <form className="panel-form" onSubmit={(e) => void submit(e)} aria-label="Tag a version">
+    <form className="panel-form" onSubmit={submit} aria-label="Tag a version">
       <div className="panel-form-title">Tag a version</div>
       <div className="panel-form-row">
         <select className="text-input small" aria-label="Version to tag" value={version} onChange={(e) => setVersion(Number(e.target.value))}>
@@ -223,43 +210,31 @@ function CompareForm({ tableRef, versions, fields, defaultFrom, defaultTo, onSho
   const candidates = keyCandidates(fields)
   const [key, setKey] = useState(candidates[0] ?? '')
   const [result, setResult] = useState<VersionComparison | null>(null)
-  const [error, setError] = useState<AppErrorData | null>(null)
-  const [running, setRunning] = useState(false)
-  // The comparison of rows runs as a job (progress and Cancel in the jobs dock); its record comes from the job list.
   const client = useQueryClient()
+  // Compare is a read (through the cache, compareQuery) the user asks for: the action holds its busy flag and error;
+  // the last answer stays shown while the next one is asked.
+  const comparing = useMutation({ mutationFn: ({ from, to }: { from: number; to: number }) => client.fetchQuery(compareQuery(tableRef, from, to)), onSuccess: (answer: VersionComparison) => setResult(answer) })
+  const error = comparing.error ? errorData(comparing.error) : null
+  const running = comparing.isPending
+  // The comparison of rows runs as a job (progress and Cancel in the jobs dock); its record comes from the job list.
   const jobs = useJobList()
   const [diffJobId, setDiffJobId] = useState<string | null>(null)
   const diffJob = (jobs ?? []).find((j): j is DiffJobInfo => j.id === diffJobId && j.kind === 'diff')
-  const [diffError, setDiffError] = useState<AppErrorData | null>(null)
+  const diffStart = useMutation(startDiff)
+  const diffError = diffStart.error ? errorData(diffStart.error) : null
   const shown = useRef<string | null>(null)
   useEffect(() => {
     if (!diffJob || diffJob.state !== 'done' || !diffJob.result || shown.current === diffJob.id) return
     shown.current = diffJob.id
     onShowChanges?.(diffJob.result)
   }, [diffJob, onShowChanges])
-  const showChanges = async () => {
-    setDiffError(null)
-    try {
-      const job = await call('diff/start', { ...ref(tableRef), from, to, key })
-      addJob(client, job)
-      setDiffJobId(job.id)
-    } catch (e) {
-      setDiffError(errorData(e))
-    }
-  }
+  // The started job joins the job list (its rule); this form follows it by id.
+  const showChanges = () => diffStart.mutate({ ...ref(tableRef), from, to, key }, { onSuccess: (job) => setDiffJobId(job.id) })
   const diffRunning = !!diffJob && isLiveJob(diffJob)
-  const compare = async (event: FormEvent) => {
+  const compare = (event: FormEvent) => {
     event.preventDefault()
-    setRunning(true)
-    setError(null)
     setDiffJobId(null)
-    try {
-      setResult(await call('versions/compare', { ...ref(tableRef), from, to }))
-    } catch (e) {
-      setError(errorData(e))
-    } finally {
-      setRunning(false)
-    }
+    comparing.mutate({ from, to })
   }
   const options = [...versions].reverse().map((v) => (
     <option key={v.version} value={v.version}>
@@ -267,7 +242,7 @@ function CompareForm({ tableRef, versions, fields, defaultFrom, defaultTo, onSho
     </option>
   ))
   return (
-    <form className="panel-form" onSubmit={(e) => void compare(e)} aria-label="Compare versions">
+    <form className="panel-form" onSubmit={compare} aria-label="Compare versions">
       <div className="panel-form-title">Compare versions</div>
       <div className="panel-form-row">
         <select className="text-input small" aria-label="From version" value={from} onChange={(e) => setFrom(Number(e.target.value))}>
@@ -294,7 +269,7 @@ function CompareForm({ tableRef, versions, fields, defaultFrom, defaultTo, onSho
               </option>
             ))}
           </select>
-          <button type="button" className="button small" disabled={!key || diffRunning || from === to} title={key ? undefined : 'The table has no integer or text column to match rows by'} onClick={() => void showChanges()}>
+          <button type="button" className="button small" disabled={!key || diffRunning || from === to} title={key ? undefined : 'The table has no integer or text column to match rows by'} onClick={showChanges}>
             Show changes
           </button>
           {diffRunning && diffJob && (

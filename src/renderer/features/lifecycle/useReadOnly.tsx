@@ -1,7 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query'
-import { createContext, useCallback, useContext, useState, type Dispatch, type ReactNode, type SetStateAction } from 'react'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { createContext, useCallback, useContext, useState, type ReactNode } from 'react'
 import { objectStoreScheme, type ConnectionInfo } from '../../../contract'
-import { call } from '../../api'
+import { setReadOnly as setReadOnlyWrite } from './mutations'
 import { capabilitiesQuery } from '../../queries/connections'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { NoticeDialog } from '../../components/NoticeDialog'
@@ -14,7 +14,6 @@ import { RecoveryPrompt } from './RecoveryPrompt'
  */
 export function useReadOnly(
   connections: readonly ConnectionInfo[],
-  setConnections: Dispatch<SetStateAction<ConnectionInfo[]>>,
   /** After a recovery: what the tree lists of that connection may have changed (a finished rename). */
   onRecovered?: (connectionId: string) => void,
 ) {
@@ -22,12 +21,13 @@ export function useReadOnly(
   const [pending, setPending] = useState<{ connection: ConnectionInfo; proceed: () => void } | null>(null)
   const [refused, setRefused] = useState<{ connection: ConnectionInfo; reason: string } | null>(null)
 
+  // The answered connection replaces the cached one (the write's rule, queries/invalidate.ts).
+  const { mutateAsync: switchReadOnly } = useMutation(setReadOnlyWrite)
   const setReadOnly = useCallback(
     async (connectionId: string, readOnly: boolean) => {
-      const info = await call('connections/setReadOnly', { connectionId, readOnly })
-      setConnections((previous) => previous.map((c) => (c.id === info.id ? info : c)))
+      await switchReadOnly({ connectionId, readOnly })
     },
-    [setConnections],
+    [switchReadOnly],
   )
 
   /** Run `proceed` (an import into `connectionId`) now, or after the user switches Read-only off. */
@@ -82,10 +82,7 @@ export function useReadOnly(
       <RecoveryPrompt
         key={c.id}
         connection={c}
-        onRecovered={(info) => {
-          setConnections((previous) => previous.map((p) => (p.id === info.id ? info : p)))
-          onRecovered?.(info.id)
-        }}
+        onRecovered={(info) => onRecovered?.(info.id)}
       />
     ))
   return { setReadOnly, guardImport, element, recoveryPrompts: prompts.length > 0 ? prompts : null }
@@ -99,8 +96,8 @@ const PromptsContext = createContext<ReactNode>(null)
  * The Read-only switch and the import guard for the whole window; its dialogs mount here, the recovery prompts
  * where `<RecoveryPrompts/>` is placed.
  */
-export function ReadOnlyProvider({ connections, setConnections, onRecovered, children }: { connections: readonly ConnectionInfo[]; setConnections: Dispatch<SetStateAction<ConnectionInfo[]>>; onRecovered(connectionId: string): void; children: ReactNode }) {
-  const { element, recoveryPrompts, ...guard } = useReadOnly(connections, setConnections, onRecovered)
+export function ReadOnlyProvider({ connections, onRecovered, children }: { connections: readonly ConnectionInfo[]; onRecovered(connectionId: string): void; children: ReactNode }) {
+  const { element, recoveryPrompts, ...guard } = useReadOnly(connections, onRecovered)
   return (
     <ReadOnlyContext.Provider value={guard}>
       <PromptsContext.Provider value={recoveryPrompts}>

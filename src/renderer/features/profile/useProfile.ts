@@ -1,6 +1,7 @@
+import { useMutation } from '@tanstack/react-query'
 import type { AppErrorData, ProfileJobInfo, TableRef } from '../../../contract'
-import { call } from '../../api'
 import { useStartedJob } from '../jobs'
+import { startProfile } from './mutations'
 
 export type ProfileState = { state: 'starting' } | { state: 'job'; job: ProfileJobInfo } | { state: 'error'; error: AppErrorData }
 
@@ -12,9 +13,10 @@ export type ProfileState = { state: 'starting' } | { state: 'job'; job: ProfileJ
 export function useProfile(tableRef: TableRef, version: number | undefined, filter: string | undefined, rowSet: string | undefined, enabled = true) {
   const key = JSON.stringify([tableRef.connectionId, tableRef.namespace, tableRef.name, version ?? null, filter ?? null, rowSet ?? null])
   const view = { ...(version !== undefined ? { version } : {}), ...(filter ? { filter } : {}), ...(rowSet ? { rowSet } : {}) }
+  const { mutateAsync: start } = useMutation(startProfile)
   const { job, error, cancel, retry } = useStartedJob<ProfileJobInfo>(
     key,
-    enabled ? () => call('profile/start', { connectionId: tableRef.connectionId, namespace: [...tableRef.namespace], name: tableRef.name, view }) : null,
+    enabled ? () => start( { connectionId: tableRef.connectionId, namespace: [...tableRef.namespace], name: tableRef.name, view }) : null,
   )
   const state: ProfileState = error ? { state: 'error', error } : job ? { state: 'job', job } : { state: 'starting' }
   return { state, cancel, retry }

@@ -40,7 +40,8 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
   useEscapeLayer(mapOpen, () => setMapOpen(false))
   useEscapeLayer(lifecycle.panel !== null, () => lifecycle.setPanel(null))
 
-  // Read the table afresh: everything cached about it is dropped, so the view shows "Opening…" again.
+  // Read the table afresh (Reload, Try again): everything cached about it is dropped, so the view shows "Opening…"
+  // again. A write's own staleness is its rule's (queries/invalidate.ts).
   const reload = useCallback(() => void client.resetQueries({ queryKey: tableScope(latestRef) }), [client, latestRef])
   // Leaving the table drops what was read of it: opening it again reads it afresh, as "open" promises. After the
   // unmount, and only when nothing shows it any more (a remount in development keeps it).
@@ -191,7 +192,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
             onClose={() => setExporting(false)}
           />
         )}
-        <LifecyclePanelView lifecycle={lifecycle} tableRef={latestRef} fields={info?.schema ?? []} writeBlock={writeBlock} onChanged={reload} />
+        <LifecyclePanelView lifecycle={lifecycle} tableRef={latestRef} fields={info?.schema ?? []} writeBlock={writeBlock} />
       </div>
       <GridStatusBar store={status} count={q.count} ready={info !== null} stale={q.stale} />
       {q.overlays}

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { checkPredicate, MAX_SEARCH_RESULTS, type FieldInfo, type TableViewSpec, type Operation, type PredicateHint, type SortKey, type TableInfo, type TableRef, type VectorSearch } from '../../../contract'
 import { capabilitiesQuery } from '../../queries/connections'
@@ -11,7 +11,7 @@ import { andFilter, quickFilterPredicate, type QuickFilter } from '../../lib/sql
 import { useTableView } from './useTableView'
 import { PreviousResultNote } from './previousResult'
 import { formatCount } from '../../lib/format'
-import { call } from '../../api'
+import { createRowSet } from './mutations'
 
 /** Neighbours asked for by **Find similar rows** unless the user changes k. */
 const DEFAULT_K = 20
@@ -44,6 +44,7 @@ interface MenuState {
  */
 export function useTableQueries(tableRef: TableRef, connectionLabel: string, info: TableInfo | null, reload: () => void, keys?: TableViewSpec['keys']) {
   const tv = useTableView(tableRef, info, keys)
+  const { mutateAsync: createRowSetAsync } = useMutation(createRowSet)
   const { choice, apply } = tv
   const filterBar = useRef<FilterBarHandle>(null)
   const [recent, setRecent] = useState(() => recentFilters({ ...tableRef, connectionLabel }))
@@ -285,7 +286,7 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
     lasso: async (rows: number[]) => {
       const version = tv.view.version
       if (version === undefined) return
-      const rowSet = await call('rowsets/create', { ...tableRef, namespace: [...tableRef.namespace], version, offsets: rows })
+      const rowSet = await createRowSetAsync({ ...tableRef, namespace: [...tableRef.namespace], version, offsets: rows })
       if (!(await apply((latest) => ({ ...latest, rowSet })))) throw new Error('the grid kept its rows (see the message under the filter box)')
     },
     /** Select a row of the view in the grid, as Go to row does. */
