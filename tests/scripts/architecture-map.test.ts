@@ -97,7 +97,7 @@ type Root = (span: string, marker: string | undefined) => string
 const MAPS: Array<{ title: string; columns: Record<string, Root> }> = [
   { title: 'Renderer map', columns: { files: rendererRoot, contract: contractRoot, [DECISION]: srcRoot } },
   { title: 'Core map', columns: { files: coreRoot, contract: contractRoot, [DECISION]: srcRoot } },
-  { title: 'Processes map', columns: { files: srcRoot, [DECISION]: srcRoot } },
+  { title: 'Server and processes map', columns: { files: srcRoot, [DECISION]: srcRoot } },
 ]
 
 /** A bare name from a folder's list may be a .ts or a .tsx file. */
