@@ -1,9 +1,9 @@
 import { join } from 'node:path'
 import * as lancedb from '@lancedb/lancedb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { tableStats } from '../../src/core/namespace/dir/lifecycle'
-import { deletionSources, type RawVersion } from '../../src/core/namespace/versions'
-import { makeTempDir, removeDir } from '../helpers/catalog'
+import { tableStats } from '../../../../src/core/namespace/dir/lifecycle'
+import { deletionSources, type RawVersion } from '../../../../src/core/namespace/versions'
+import { makeTempDir, removeDir } from '../../../helpers/catalog'
 
 /**
  * Stats in the user's words (#40): the rows Lance marks deleted are split into those deletes removed and the old

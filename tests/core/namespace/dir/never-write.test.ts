@@ -1,10 +1,10 @@
 import { join } from 'node:path'
 import { tableFromIPC } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { NamespacePath } from '../../src/contract'
-import { listAll, type NamespaceClient } from '../../src/core/namespace/client'
-import { DirNamespaceClient } from '../../src/core/namespace/dir'
-import { buildCatalog, diffSnapshots, DEMO_TABLES, ensureDemoCatalog, makeTempDir, removeDir, snapshotTree } from '../helpers/catalog'
+import type { NamespacePath } from '../../../../src/contract'
+import { listAll, type NamespaceClient } from '../../../../src/core/namespace/client'
+import { DirNamespaceClient } from '../../../../src/core/namespace/dir'
+import { buildCatalog, diffSnapshots, DEMO_TABLES, ensureDemoCatalog, makeTempDir, removeDir, snapshotTree } from '../../../helpers/catalog'
 
 /**
  * Browsing must not modify a catalog ("never write on read"). Upstream, opening a dir namespace

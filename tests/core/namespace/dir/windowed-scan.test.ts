@@ -2,9 +2,9 @@ import { join } from 'node:path'
 import * as lancedb from '@lancedb/lancedb'
 import { makeVector } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { batchOf, tableOf } from '../../src/core/arrow'
-import { scanWindows } from '../../src/core/namespace/dir/windowedScan'
-import { makeTempDir, removeDir } from '../helpers/catalog'
+import { batchOf, tableOf } from '../../../../src/core/arrow'
+import { scanWindows } from '../../../../src/core/namespace/dir/windowedScan'
+import { makeTempDir, removeDir } from '../../../helpers/catalog'
 
 const FRAGMENTS = 6
 const PER_FRAGMENT = 100

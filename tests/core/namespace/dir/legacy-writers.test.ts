@@ -3,14 +3,14 @@ import { join, resolve } from 'node:path'
 import * as lancedb from '@lancedb/lancedb'
 import { tableFromIPC, type Table as ArrowTable } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ConnectionInfo, DiffJobInfo, QueryPlan, Result, RowSetInfo, TableViewSpec } from '../../../src/contract'
-import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
-import { connectNamespace } from '../../../src/core/namespace/connect'
-import '../../../src/core/namespace/rest'
-import { RowSetModule } from '../../../src/core/rowset'
-import { startServer, type RunningServer } from '../../../src/server'
-import { KEY } from '../../server/support'
-import { makeTempDir, removeDir } from '../../helpers/catalog'
+import type { ConnectionInfo, DiffJobInfo, QueryPlan, Result, RowSetInfo, TableViewSpec } from '../../../../src/contract'
+import { CatalogService, MemoryRecentsStore } from '../../../../src/core/service'
+import { connectNamespace } from '../../../../src/core/namespace/connect'
+import '../../../../src/core/namespace/rest'
+import { RowSetModule } from '../../../../src/core/rowset'
+import { startServer, type RunningServer } from '../../../../src/server'
+import { KEY } from '../../../server/support'
+import { makeTempDir, removeDir } from '../../../helpers/catalog'
 
 /**
  * Tables written by other LanceDB releases (tests/fixtures/writers, made by scripts/make-writer-fixtures.mjs), and
@@ -20,7 +20,7 @@ import { makeTempDir, removeDir } from '../../helpers/catalog'
  * Every fixture's `items`: version 1 = rows 0–299, 2 = rows 300–319 added, 3 = ids ending in 7 deleted, 4 = the
  * score of ids 0–4 set to 99.5. Columns: id, name (unique), score, vector (4-d float32).
  */
-const FIXTURES = resolve(__dirname, '../../fixtures/writers')
+const FIXTURES = resolve(__dirname, '../../../fixtures/writers')
 const WRITERS = [
   { writer: 'vectordb-0.4.20', legacy: true },
   { writer: 'vectordb-0.21.2', legacy: false },
@@ -241,7 +241,7 @@ describe('rows by position on legacy files (pickOffsets)', () => {
   })
 
   it('reads the rows at the asked positions, in the asked order, in few runs or many, across fragments', async () => {
-    const { pickOffsets } = await import('../../../src/core/namespace/dir/legacyFiles')
+    const { pickOffsets } = await import('../../../../src/core/namespace/dir/legacyFiles')
     const read = async (offsets: number[], withRowId = false) => (await pickOffsets(table, offsets, ['id'], withRowId)).toArray().map((r) => Number(r.id))
     const few = [11_900, 5, 6, 5990, 6010, 3000]
     expect(await read(few)).toEqual(few.map((o) => ids[o]))

@@ -7,9 +7,9 @@ import { buildSync } from 'esbuild'
 import { connectNamespace as lanceConnectNamespace } from '@lancedb/lancedb'
 import { tableFromIPC } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DirNamespaceClient } from '../../src/core/namespace/dir'
-import { buildNestedCatalog, corruptTable, makeTempDir, removeDir, sampleTable, snapshotTree, diffSnapshots } from '../helpers/catalog'
-import { appError } from '../helpers/errors'
+import { DirNamespaceClient } from '../../../../src/core/namespace/dir'
+import { buildNestedCatalog, corruptTable, makeTempDir, removeDir, sampleTable, snapshotTree, diffSnapshots } from '../../../helpers/catalog'
+import { appError } from '../../../helpers/errors'
 
 const run = promisify(execFile)
 

@@ -3,12 +3,12 @@ import { join } from 'node:path'
 import { connectNamespace as lanceConnectNamespace } from '@lancedb/lancedb'
 import { Field, Float64, Int64, Schema, Utf8, tableFromIPC, type Table } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fileBuffersToStream } from '../../src/core/arrow'
-import { listAll } from '../../src/core/namespace/client'
-import { connectNamespace } from '../../src/core/namespace/connect'
-import { DirNamespaceClient } from '../../src/core/namespace/dir'
-import { buildCatalog, buildNestedCatalog, makeTempDir, removeDir, sampleTable } from '../helpers/catalog'
-import { appError } from '../helpers/errors'
+import { fileBuffersToStream } from '../../../../src/core/arrow'
+import { listAll } from '../../../../src/core/namespace/client'
+import { connectNamespace } from '../../../../src/core/namespace/connect'
+import { DirNamespaceClient } from '../../../../src/core/namespace/dir'
+import { buildCatalog, buildNestedCatalog, makeTempDir, removeDir, sampleTable } from '../../../helpers/catalog'
+import { appError } from '../../../helpers/errors'
 
 
 const bigints = (_key: string, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)
