@@ -16,7 +16,7 @@ const SLOW_FIRST = [
   'tests/core/import/isolation.test.ts',
   'tests/core/recovery/crash.test.ts',
   'tests/server/objstore-scaleout.test.ts',
-  'tests/core/name-claims.test.ts',
+  'tests/core/namespace/dir/claim/name-claims.test.ts',
   'tests/core/import/native.test.ts',
   'tests/core/import/csvWindows.test.ts',
   'tests/core/recovery/server-crash.test.ts',
