@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectNamespace } from '../../src/core/namespace/connect'
-import { RestNamespaceClient, verifyConnection } from '../../src/core/namespace/rest'
-import { KEY, sampleTable, serveTemp } from '../server/support'
+import { connectNamespace } from '../../../../src/core/namespace/connect'
+import { RestNamespaceClient, verifyConnection } from '../../../../src/core/namespace/rest'
+import { KEY, sampleTable, serveTemp } from '../../../server/support'
 
 describe('verifyConnection ("Test connection") against our server', () => {
   let server: Awaited<ReturnType<typeof serveTemp>>

@@ -1,10 +1,10 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { AppError } from '../../src/contract'
-import { RestNamespaceClient, type RestClientOptions } from '../../src/core/namespace/rest'
-import { captureServer, NEVER, type Captured, type Scripted } from './rest-capture'
-import { appError } from '../helpers/errors'
+import { AppError } from '../../../../src/contract'
+import { RestNamespaceClient, type RestClientOptions } from '../../../../src/core/namespace/rest'
+import { captureServer, NEVER, type Captured, type Scripted } from './capture'
+import { appError } from '../../../helpers/errors'
 
 const KEY = 'k-secret-7d1f2a'
 let close: (() => Promise<void>) | undefined

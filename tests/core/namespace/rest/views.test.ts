@@ -1,9 +1,9 @@
 import * as arrow from 'apache-arrow'
 import { afterEach, describe, expect, it } from 'vitest'
-import { connectNamespace } from '../../src/core/namespace/connect'
-import { RestNamespaceClient } from '../../src/core/namespace/rest'
-import { captureServer, type Captured, type Scripted } from './rest-capture'
-import { appError } from '../helpers/errors'
+import { connectNamespace } from '../../../../src/core/namespace/connect'
+import { RestNamespaceClient } from '../../../../src/core/namespace/rest'
+import { captureServer, type Captured, type Scripted } from './capture'
+import { appError } from '../../../helpers/errors'
 
 const file = () => arrow.tableToIPC(arrow.tableFromArrays({ id: BigInt64Array.from([1n, 2n]) }), 'file')
 const jsonBody = (r: Captured) => JSON.parse(r.body.toString('utf8'))

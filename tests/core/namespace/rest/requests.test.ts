@@ -1,10 +1,10 @@
 import * as arrow from 'apache-arrow'
 import { afterEach, describe, expect, it } from 'vitest'
-import { AppError } from '../../src/contract'
-import { listAll } from '../../src/core/namespace/client'
-import { connectNamespace } from '../../src/core/namespace/connect'
-import { encodeId, RestNamespaceClient } from '../../src/core/namespace/rest'
-import { captureServer, type Captured, type Scripted } from './rest-capture'
+import { AppError } from '../../../../src/contract'
+import { listAll } from '../../../../src/core/namespace/client'
+import { connectNamespace } from '../../../../src/core/namespace/connect'
+import { encodeId, RestNamespaceClient } from '../../../../src/core/namespace/rest'
+import { captureServer, type Captured, type Scripted } from './capture'
 
 const table = () => arrow.tableFromArrays({ id: BigInt64Array.from([1n, 2n]), name: ['a', 'b'] })
 const jsonBody = (r: Captured) => JSON.parse(r.body.toString('utf8'))
