@@ -53,7 +53,7 @@ function safeOrigin(endpoint: string): string {
 
 /**
  * The words lancedb/Lance (object_store) use when a store refuses or cannot be reached, mapped like the probe's
- * answers. Null when the text is not about the store. Tested against Azurite (tests/core/objstore-errors.test.ts).
+ * answers. Null when the text is not about the store. Tested against Azurite (tests/core/namespace/objectStore/errors.test.ts).
  */
 export function fromStoreMessage(text: string, location: ObjectStoreLocation | null): AppError | null {
   const status = /status: (\d{3})/.exec(text)?.[1]

@@ -1,10 +1,10 @@
-import '../helpers/no-cloud'
+import '../../../helpers/no-cloud'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AppError } from '../../src/contract'
-import { inspectStoreRoot, parseRoot, type ObjectStoreLocation } from '../../src/core/namespace/objectStore'
-import { probeS3 } from '../../src/core/namespace/objectStore/s3'
-import { sha256Hex, signV4 } from '../../src/core/namespace/objectStore/sigv4'
+import { AppError } from '../../../../src/contract'
+import { inspectStoreRoot, parseRoot, type ObjectStoreLocation } from '../../../../src/core/namespace/objectStore'
+import { probeS3 } from '../../../../src/core/namespace/objectStore/s3'
+import { sha256Hex, signV4 } from '../../../../src/core/namespace/objectStore/sigv4'
 
 /**
  * The read-only listing that tells an `s3://` root's layout before lancedb connects (which would write a

@@ -1,12 +1,12 @@
-import '../helpers/no-cloud'
+import '../../../helpers/no-cloud'
 import { createServer } from 'node:net'
 import * as lancedb from '@lancedb/lancedb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AppError } from '../../src/contract'
-import { DirNamespaceClient } from '../../src/core/namespace/dir'
-import { fromStoreMessage, parseRoot, storageProperties } from '../../src/core/namespace/objectStore'
-import { AZURITE_KEY, startAzurite, type Azurite } from '../helpers/azurite'
-import { accountSas, blobsUnder } from '../helpers/azurite-blobs'
+import { AppError } from '../../../../src/contract'
+import { DirNamespaceClient } from '../../../../src/core/namespace/dir'
+import { fromStoreMessage, parseRoot, storageProperties } from '../../../../src/core/namespace/objectStore'
+import { AZURITE_KEY, startAzurite, type Azurite } from '../../../helpers/azurite'
+import { accountSas, blobsUnder } from '../../../helpers/azurite-blobs'
 
 /** Errors in words on object storage, against Azurite: each failure a person can meet when opening a catalog. */
 let azurite: Azurite
