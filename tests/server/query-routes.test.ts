@@ -3,7 +3,7 @@ import * as arrow from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectNamespace } from '../../src/core/namespace/connect'
 import '../../src/core/namespace/dir'
-import { viewRows } from '../core/view-suite'
+import { viewRows } from '../core/namespace/view-suite'
 import { KEY, serveTemp } from './support'
 
 type Server = Awaited<ReturnType<typeof serveTemp>>

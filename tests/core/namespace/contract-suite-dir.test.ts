@@ -1,11 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { connectNamespace } from '../../src/core/namespace/connect'
-import '../../src/core/namespace/dir'
+import { connectNamespace } from '../../../src/core/namespace/connect'
+import '../../../src/core/namespace/dir'
 import { namespaceClientContract } from './contract-suite'
 import { viewContract } from './view-suite'
-import { lifecycleContract } from './lifecycle-contract'
+import { lifecycleContract } from '../lifecycle-contract'
 
 namespaceClientContract('dir (temp directory)', async () => {
   const root = await mkdtemp(join(tmpdir(), 'lcb-contract-dir-'))

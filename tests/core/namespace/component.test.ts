@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { componentProblem, isValidComponent, namespacePathSchema } from '../../src/contract'
-import { assertNamespacePath, assertTableId } from '../../src/core/namespace/path'
+import { componentProblem, isValidComponent, namespacePathSchema } from '../../../src/contract'
+import { assertNamespacePath, assertTableId } from '../../../src/core/namespace/path'
 
 describe('component rule', () => {
   it.each([

@@ -4,12 +4,12 @@ import { join } from 'node:path'
 import * as lancedb from '@lancedb/lancedb'
 import * as arrow from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AppError, type TableViewSpec } from '../../src/contract'
-import { batchOf, float32Vectors, seededRandom, tableOf } from '../../src/core/arrow'
-import type { NamespaceClient } from '../../src/core/namespace/client'
-import type { TableId } from '../../src/core/namespace/path'
-import { exportView } from '../../src/core/export/run'
-import { scanWindows } from '../../src/core/namespace/dir/windowedScan'
+import { AppError, type TableViewSpec } from '../../../src/contract'
+import { batchOf, float32Vectors, seededRandom, tableOf } from '../../../src/core/arrow'
+import type { NamespaceClient } from '../../../src/core/namespace/client'
+import type { TableId } from '../../../src/core/namespace/path'
+import { exportView } from '../../../src/core/export/run'
+import { scanWindows } from '../../../src/core/namespace/dir/windowedScan'
 
 export interface ViewSuiteTarget {
   client: NamespaceClient

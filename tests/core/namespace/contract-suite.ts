@@ -1,8 +1,8 @@
 import * as arrow from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AppError } from '../../src/contract'
-import { batchOf, float32Vectors, tableOf, timestampsMicro } from '../../src/core/arrow'
-import { listAll, type NamespaceClient } from '../../src/core/namespace/client'
+import { AppError } from '../../../src/contract'
+import { batchOf, float32Vectors, tableOf, timestampsMicro } from '../../../src/core/arrow'
+import { listAll, type NamespaceClient } from '../../../src/core/namespace/client'
 
 export interface SuiteTarget {
   client: NamespaceClient

@@ -1,12 +1,12 @@
-import '../helpers/no-cloud'
+import '../../helpers/no-cloud'
 import { afterAll, beforeAll } from 'vitest'
-import { connectNamespace } from '../../src/core/namespace/connect'
-import '../../src/core/namespace/dir'
-import { storageProperties } from '../../src/core/namespace/objectStore'
-import { startAzurite, type Azurite } from '../helpers/azurite'
+import { connectNamespace } from '../../../src/core/namespace/connect'
+import '../../../src/core/namespace/dir'
+import { storageProperties } from '../../../src/core/namespace/objectStore'
+import { startAzurite, type Azurite } from '../../helpers/azurite'
 import { namespaceClientContract } from './contract-suite'
 import { viewContract } from './view-suite'
-import { lifecycleContract } from './lifecycle-contract'
+import { lifecycleContract } from '../lifecycle-contract'
 
 /** The shared contract suites on an `az://` directory catalog in Azurite (one emulator, a container per suite). */
 let azurite: Azurite
