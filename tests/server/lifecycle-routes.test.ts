@@ -1,6 +1,6 @@
 import * as arrow from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { lifecycleRows } from '../core/lifecycle-contract'
+import { lifecycleRows } from '../core/lifecycle/contract'
 import { OpenApiResponses, specPath } from './openapi'
 import { KEY, serveTemp } from './support'
 

@@ -3,7 +3,7 @@ import { connectNamespace } from '../../src/core/namespace/connect'
 import '../../src/core/namespace/rest'
 import { startServer } from '../../src/server'
 import { namespaceClientContract } from '../core/namespace/contract-suite'
-import { lifecycleContract } from '../core/lifecycle-contract'
+import { lifecycleContract } from '../core/lifecycle/contract'
 import { NO_CLOUD_ENV, startAzurite, type Azurite } from '../helpers/azurite'
 import { KEY } from './support'
 

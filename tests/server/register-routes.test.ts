@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as arrow from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { lifecycleRows } from '../core/lifecycle-contract'
+import { lifecycleRows } from '../core/lifecycle/contract'
 import { OpenApiResponses, specPath } from './openapi'
 import { KEY, serveTemp } from './support'
 

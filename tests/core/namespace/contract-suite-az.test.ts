@@ -6,7 +6,7 @@ import { storageProperties } from '../../../src/core/namespace/objectStore'
 import { startAzurite, type Azurite } from '../../helpers/azurite'
 import { namespaceClientContract } from './contract-suite'
 import { viewContract } from './view-suite'
-import { lifecycleContract } from '../lifecycle-contract'
+import { lifecycleContract } from '../lifecycle/contract'
 
 /** The shared contract suites on an `az://` directory catalog in Azurite (one emulator, a container per suite). */
 let azurite: Azurite

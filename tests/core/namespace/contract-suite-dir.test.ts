@@ -5,7 +5,7 @@ import { connectNamespace } from '../../../src/core/namespace/connect'
 import '../../../src/core/namespace/dir'
 import { namespaceClientContract } from './contract-suite'
 import { viewContract } from './view-suite'
-import { lifecycleContract } from '../lifecycle-contract'
+import { lifecycleContract } from '../lifecycle/contract'
 
 namespaceClientContract('dir (temp directory)', async () => {
   const root = await mkdtemp(join(tmpdir(), 'lcb-contract-dir-'))

@@ -3,7 +3,7 @@ import '../../../src/core/namespace/rest'
 import { KEY, serveTemp } from '../../server/support'
 import { namespaceClientContract } from './contract-suite'
 import { viewContract } from './view-suite'
-import { lifecycleContract } from '../lifecycle-contract'
+import { lifecycleContract } from '../lifecycle/contract'
 
 namespaceClientContract('rest (our server on loopback)', async () => {
   const server = await serveTemp()

@@ -10,7 +10,7 @@ import { DirNamespaceClient } from '../../../../src/core/namespace/dir'
 import { CatalogService, MemoryRecentsStore } from '../../../../src/core/service'
 import { startAzurite, type Azurite } from '../../../helpers/azurite'
 import { blobsUnder } from '../../../helpers/azurite-blobs'
-import { lifecycleRows } from '../../lifecycle-contract'
+import { lifecycleRows } from '../../lifecycle/contract'
 
 function value<T>(result: Result<unknown>): T {
   if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`)

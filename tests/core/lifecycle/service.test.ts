@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { tableFromIPC } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ConnectionInfo, IndexInfo, OptimizePreview, OptimizeResult, Result, TableInfo, TableStats, VersionComparison, VersionInfo } from '../../src/contract'
-import { connectNamespace } from '../../src/core/namespace/connect'
-import '../../src/core/namespace/dir'
-import { CatalogService, MemoryRecentsStore } from '../../src/core/service'
-import { lifecycleRows } from './lifecycle-contract'
+import type { ConnectionInfo, IndexInfo, OptimizePreview, OptimizeResult, Result, TableInfo, TableStats, VersionComparison, VersionInfo } from '../../../src/contract'
+import { connectNamespace } from '../../../src/core/namespace/connect'
+import '../../../src/core/namespace/dir'
+import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
+import { lifecycleRows } from './contract'
 
 function value<T>(result: Result<unknown>): T {
   if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`)

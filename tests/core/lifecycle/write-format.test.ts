@@ -2,16 +2,16 @@ import { cp, mkdtemp, open, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { AppErrorData, CatalogDataFormats, ConnectionInfo, DataFormat, IndexJobInfo, OptimizeResult, Result, TableInfo } from '../../src/contract'
-import { connectNamespace } from '../../src/core/namespace/connect'
-import '../../src/core/namespace/dir'
-import { fromLanceError } from '../../src/core/namespace/dir/errors'
-import { CatalogService, MemoryRecentsStore } from '../../src/core/service'
-import { assertFormatChoosable, catalogFormats } from '../../src/core/namespace/dataFormats'
-import { captureServer } from './namespace/rest/capture'
-import { majorityFormat } from '../../src/core/namespace/dir/dataFormat'
-import { stepsDone } from '../../src/core/lifecycle/writeFormat'
-import { lifecycleRows } from './lifecycle-contract'
+import type { AppErrorData, CatalogDataFormats, ConnectionInfo, DataFormat, IndexJobInfo, OptimizeResult, Result, TableInfo } from '../../../src/contract'
+import { connectNamespace } from '../../../src/core/namespace/connect'
+import '../../../src/core/namespace/dir'
+import { fromLanceError } from '../../../src/core/namespace/dir/errors'
+import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
+import { assertFormatChoosable, catalogFormats } from '../../../src/core/namespace/dataFormats'
+import { captureServer } from '../namespace/rest/capture'
+import { majorityFormat } from '../../../src/core/namespace/dir/dataFormat'
+import { stepsDone } from '../../../src/core/lifecycle/writeFormat'
+import { lifecycleRows } from './contract'
 
 /**
  * Issue #40 item 7, "Write what the catalog's readers can read": the data file format of new tables (chosen, or
@@ -19,7 +19,7 @@ import { lifecycleRows } from './lifecycle-contract'
  * and an Optimize error that names its cause and what was already committed.
  */
 
-const FIXTURE = join(__dirname, '..', 'fixtures', 'writers-index', 'catalog')
+const FIXTURE = join(__dirname, '..', '..', 'fixtures', 'writers-index', 'catalog')
 
 function value<T>(result: Result<unknown>): T {
   if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`)

@@ -1,10 +1,10 @@
 import * as arrow from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AppError } from '../../src/contract'
-import { batchOf, float32Vectors, tableOf } from '../../src/core/arrow'
-import type { NamespaceClient } from '../../src/core/namespace/client'
-import type { SuiteTarget } from './namespace/contract-suite'
-import { appError } from '../helpers/errors'
+import { AppError } from '../../../src/contract'
+import { batchOf, float32Vectors, tableOf } from '../../../src/core/arrow'
+import type { NamespaceClient } from '../../../src/core/namespace/client'
+import type { SuiteTarget } from '../namespace/contract-suite'
+import { appError } from '../../helpers/errors'
 
 /** `n` rows: id = start…, a label with few distinct values, a 4-d vector. */
 export function lifecycleRows(n: number, start = 1): arrow.Table {
