@@ -1,8 +1,8 @@
 import * as lancedb from '@lancedb/lancedb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { checkPredicate, tokenizePredicate, userColumnsOnly } from '../../src/contract'
-import { queryInputError } from '../../src/core/query/errors'
-import { makeTempDir, removeDir } from '../helpers/catalog'
+import { checkPredicate, tokenizePredicate, userColumnsOnly } from '../../../src/contract'
+import { queryInputError } from '../../../src/core/query/errors'
+import { makeTempDir, removeDir } from '../../helpers/catalog'
 
 // Filters that cannot silently mean something else (src/contract/predicate.ts), checked against real Lance:
 // every hint's fix must be a predicate Lance runs with the intended meaning.

@@ -2,11 +2,11 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import * as lancedb from '@lancedb/lancedb'
 import { DateDay, Field, makeData, makeVector, Schema, TimestampMicrosecond, TimestampMillisecond, Utf8, vectorFromArray } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AppError } from '../../src/contract'
-import { batchOf, tableOf, timestampsMicro } from '../../src/core/arrow'
-import { DirNamespaceClient } from '../../src/core/namespace/dir'
-import { typeDateLiterals, typedLiteral } from '../../src/core/query/typedLiterals'
-import { buildCatalog, makeTempDir, removeDir } from '../helpers/catalog'
+import { AppError } from '../../../src/contract'
+import { batchOf, tableOf, timestampsMicro } from '../../../src/core/arrow'
+import { DirNamespaceClient } from '../../../src/core/namespace/dir'
+import { typeDateLiterals, typedLiteral } from '../../../src/core/query/typedLiterals'
+import { buildCatalog, makeTempDir, removeDir } from '../../helpers/catalog'
 
 /**
  * Errors that point (issue #40 item 9): a filter Lance cannot parse becomes a sentence saying what was
