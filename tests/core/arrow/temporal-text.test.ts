@@ -22,11 +22,11 @@ import {
   type Table,
 } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ARROW_TYPE_ID, cellValue, durationText, fieldText, formatRows, isoTimestamp, jsonText, temporalText, timeOfDay } from '../../src/contract'
-import { batchOf, tableOf } from '../../src/core/arrow'
-import { DirNamespaceClient } from '../../src/core/namespace/dir'
-import { formatCell } from '../../src/renderer/lib/formatCell'
-import { buildCatalog, makeTempDir, removeDir } from '../helpers/catalog'
+import { ARROW_TYPE_ID, cellValue, durationText, fieldText, formatRows, isoTimestamp, jsonText, temporalText, timeOfDay } from '../../../src/contract'
+import { batchOf, tableOf } from '../../../src/core/arrow'
+import { DirNamespaceClient } from '../../../src/core/namespace/dir'
+import { formatCell } from '../../../src/renderer/lib/formatCell'
+import { buildCatalog, makeTempDir, removeDir } from '../../helpers/catalog'
 
 // Dates, times, timestamps and durations: one rule (src/contract/values.ts) for the grid (formatCell), the
 // inspector, copy and export — checked on values read back from a real Lance table.

@@ -32,8 +32,8 @@ import {
 } from 'apache-arrow'
 import { describe, expect, it } from 'vitest'
 import { tableToIPC, type Table } from 'apache-arrow'
-import { emptyIpcStream, fieldInfo, fileBuffersToStream, formatType, fromIpc, schemaFields, toIpcStream } from '../../src/core/arrow'
-import { sampleTable } from '../helpers/catalog'
+import { emptyIpcStream, fieldInfo, fileBuffersToStream, formatType, fromIpc, schemaFields, toIpcStream } from '../../../src/core/arrow'
+import { sampleTable } from '../../helpers/catalog'
 
 const item = (type: DataType) => new Field('item', type, true)
 

@@ -1,7 +1,7 @@
 import { Binary, Bool, Decimal, Field, FixedSizeList, Float32, Float64, Int32, Int64, List, Struct, TimeUnit, Utf8, makeData, makeVector, vectorFromArray, type DataType, type Vector } from 'apache-arrow'
 import { describe, expect, it } from 'vitest'
-import { base64, cellValue, decimalText, fieldText, formatRows, isoTimestamp, jsonText, type TextColumn } from '../../src/contract'
-import { float32Vectors, timestampsMicro } from '../../src/core/arrow'
+import { base64, cellValue, decimalText, fieldText, formatRows, isoTimestamp, jsonText, type TextColumn } from '../../../src/contract'
+import { float32Vectors, timestampsMicro } from '../../../src/core/arrow'
 
 // Lossless copy/export text (src/contract/values.ts, textFormats.ts): every value whole and exact.
 const vector768 = Float32Array.from({ length: 768 }, (_, i) => i / 7)
