@@ -2,10 +2,10 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { tableFromIPC } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AppError } from '../../src/contract'
-import { DEMO_TABLES, IMAGE_ROWS, PHOTO_ROWS, ensureDemoCatalog, imageKindOf } from '../../src/core/demo'
-import { DirNamespaceClient } from '../../src/core/namespace/dir'
-import { makeTempDir, removeDir } from '../helpers/catalog'
+import { AppError } from '../../../src/contract'
+import { DEMO_TABLES, IMAGE_ROWS, PHOTO_ROWS, ensureDemoCatalog, imageKindOf } from '../../../src/core/demo'
+import { DirNamespaceClient } from '../../../src/core/namespace/dir'
+import { makeTempDir, removeDir } from '../../helpers/catalog'
 
 describe('demo catalog', () => {
   let base: string
