@@ -9,10 +9,10 @@ import {
   MemorySecretStore,
   redactHeaders,
   redactText,
-} from '../../src/core/connections'
-import { connectNamespace } from '../../src/core/namespace/connect'
-import '../../src/core/namespace/rest'
-import { KEY, serveTemp, tempDir } from '../server/support'
+} from '../../../src/core/connections'
+import { connectNamespace } from '../../../src/core/namespace/connect'
+import '../../../src/core/namespace/rest'
+import { KEY, serveTemp, tempDir } from '../../server/support'
 
 describe('saved connections', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>
