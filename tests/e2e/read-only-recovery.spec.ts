@@ -9,15 +9,15 @@ import { join } from 'node:path'
 import { Table, tableToIPC } from 'apache-arrow'
 import { buildCatalog, diffSnapshots, snapshotTree } from '../helpers/catalog'
 import { expect, makeTempDir, openApp, removeDir, screenshot, startHarness, test, treeItem } from '../helpers/e2e'
-import { numbersTable } from '../core/recovery/data'
-import { lanceView, stagedIn } from '../core/recovery/lanceView'
+import { numbersTable } from '../core/namespace/dir/fixtures/data'
+import { lanceView, stagedIn } from '../core/namespace/dir/fixtures/lanceView'
 
 const REPO = join(__dirname, '..', '..')
 
 /** Import `file` into `landing/crashtest` with the crash tests' writer, and kill -9 it once it has written `steps` steps. */
 function crashedImport(root: string, file: string, steps: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'tests/core/recovery/fixtures/writer.ts'), 'import', root, file, 'create', 'landing/crashtest'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'tests/core/namespace/dir/fixtures/writer.ts'), 'import', root, file, 'create', 'landing/crashtest'], {
       cwd: REPO,
       stdio: ['ignore', 'pipe', 'pipe'],
     })

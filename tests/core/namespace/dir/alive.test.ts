@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { isAlive } from '../../../src/core/namespace/dir/journal'
-import { until, untilZombie } from '../../helpers/processes'
+import { isAlive } from '../../../../src/core/namespace/dir/journal'
+import { until, untilZombie } from '../../../helpers/processes'
 
 /**
  * Whether a crashed writer's process runs, as recovery decides it: a zombie is dead, and a process that started

@@ -4,10 +4,10 @@ import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { tableToIPC } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { makeTempDir, removeDir } from '../../helpers/catalog'
-import { serverCli } from '../../helpers/bundle'
-import { numbersTable } from './data'
-import { lanceView, stagedIn, unlistedData } from './lanceView'
+import { makeTempDir, removeDir } from '../../../helpers/catalog'
+import { serverCli } from '../../../helpers/bundle'
+import { numbersTable } from './fixtures/data'
+import { lanceView, stagedIn, unlistedData } from './fixtures/lanceView'
 
 /**
  * kill -9 of our catalog server (`src/server/cli.ts`) during a create and during an insert, at several points
@@ -34,7 +34,7 @@ const running = new Set<ChildProcess>()
 
 async function start(): Promise<Running> {
   const child = spawn(process.execPath, [await serverCli(), '--root', root, '--port', '0', '--api-key', KEY], {
-    cwd: join(__dirname, '../../..'),
+    cwd: join(__dirname, '../../../..'),
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   running.add(child)

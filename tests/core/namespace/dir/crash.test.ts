@@ -4,16 +4,16 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Table, tableToIPC } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { removeStalePipes } from '../../../src/core/import/native/polars'
-import { removeStaleUploads } from '../../../src/core/import/uploads'
-import { duckdbCopy } from '../../fixtures/import/duckdb'
-import { DirNamespaceClient } from '../../../src/core/namespace/dir'
-import type { TableId } from '../../../src/core/namespace/path'
-import { numbersTable } from './data'
-import { lanceView, stagedIn, unlistedData } from './lanceView'
-import { makeTempDir, removeDir, sampleTable, seededRandom } from '../../helpers/catalog'
-import { bundleScript } from '../../helpers/bundle'
-import { untilZombie } from '../../helpers/processes'
+import { removeStalePipes } from '../../../../src/core/import/native/polars'
+import { removeStaleUploads } from '../../../../src/core/import/uploads'
+import { duckdbCopy } from '../../../fixtures/import/duckdb'
+import { DirNamespaceClient } from '../../../../src/core/namespace/dir'
+import type { TableId } from '../../../../src/core/namespace/path'
+import { numbersTable } from './fixtures/data'
+import { lanceView, stagedIn, unlistedData } from './fixtures/lanceView'
+import { makeTempDir, removeDir, sampleTable, seededRandom } from '../../../helpers/catalog'
+import { bundleScript } from '../../../helpers/bundle'
+import { untilZombie } from '../../../helpers/processes'
 
 /**
  * kill -9 at random points of imports (create, append, overwrite — at the root and in a child namespace, in turn)
@@ -42,7 +42,7 @@ interface Run {
 function runWriter(args: string[], killAfter: number): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [writer, ...args], {
-      cwd: join(__dirname, '../../..'),
+      cwd: join(__dirname, '../../../..'),
       env: { ...process.env, TMPDIR: tmp },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
@@ -73,7 +73,7 @@ function runOrphanWriter(args: string[], killAfter: number): Promise<{ pid: numb
   return new Promise((resolve, reject) => {
     const command = [process.execPath, writer, ...args]
     const parent: ChildProcess = spawn('sh', ['-c', '"$@" & echo "pid $!"; read line; wait', 'sh', ...command], {
-      cwd: join(__dirname, '../../..'),
+      cwd: join(__dirname, '../../../..'),
       env: { ...process.env, TMPDIR: tmp },
       stdio: ['pipe', 'pipe', 'ignore'],
     })
