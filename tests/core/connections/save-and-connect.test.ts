@@ -3,10 +3,10 @@
  * it saves only once the server has answered; a wrong key saves nothing and never changes what is saved.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { ConnectionInfo, SavedConnectionView } from '../../src/contract'
-import { ConnectionStore, MemoryConnectionRecords, MemorySecretStore } from '../../src/core/connections'
-import { CatalogService, MemoryRecentsStore } from '../../src/core/service'
-import { KEY, serveTemp } from '../server/support'
+import type { ConnectionInfo, SavedConnectionView } from '../../../src/contract'
+import { ConnectionStore, MemoryConnectionRecords, MemorySecretStore } from '../../../src/core/connections'
+import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
+import { KEY, serveTemp } from '../../server/support'
 
 type Connected = { view: SavedConnectionView; connection: ConnectionInfo }
 
