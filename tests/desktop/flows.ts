@@ -277,9 +277,15 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
         await expect(map.getByTestId('map-points')).toHaveAttribute('data-points', '500')
         await expect(map.getByTestId('map-meta')).toHaveText(`vector · version 1 · 500 points · PCA${kept ? ' · kept' : ''}`)
         if (!kept) {
-          // Colour by a number column: the ramp's ends are the column's range read through IPC (score = row / 2).
+          // Colour by a number column: by quantiles, seven colours of ~71 rows from the column's values read through
+          // IPC (score = row / 2); on the linear scale, the ramp's ends are the column's range.
           await map.getByRole('combobox', { name: 'Colour by' }).selectOption('score')
-          await expect(map.getByRole('list', { name: 'Legend' }).getByRole('listitem')).toHaveText(['0', '249.5'])
+          const legend = map.getByRole('list', { name: 'Legend' }).getByRole('listitem')
+          await expect(legend).toHaveCount(7)
+          await expect(legend.first()).toHaveText(/^0 – [\d.]+ · 7[12]$/)
+          await expect(legend.last()).toHaveText(/^[\d.]+ – 249\.5 · 7[12]$/)
+          await map.getByRole('combobox', { name: 'Colour scale' }).selectOption('linear')
+          await expect(legend).toHaveText(['0', '249.5'])
         }
         if (kept) {
           // The lasso's rows cross the preload as a row set (rowsets/create) the grid's view then names.
