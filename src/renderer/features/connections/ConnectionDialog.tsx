@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react'
 import { useMutation } from '@tanstack/react-query'
-import { connectServer, saveServer } from './mutations'
+import { connectSaved, saveSaved, viewOf } from './mutations'
+import { testSaved } from './queries'
 import type { AppErrorData, ConnectionInfo, SavedConnectionView, VerificationReport } from '../../../contract'
-import { call } from '../../api'
 import { CloseIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
 import { ConnectionDialogShell, Field } from './ConnectionDialogShell'
@@ -39,16 +39,19 @@ export interface ConnectionDialogProps {
  */
 export function ConnectionDialog({ editing, openError = null, onCancel, onSaved, onConnected, kindSwitch }: ConnectionDialogProps) {
   // The writes; the form keeps one busy flag and error for them and its tests (useConnectionForm).
-  const { mutateAsync: save } = useMutation(saveServer)
-  const { mutateAsync: connect } = useMutation(connectServer)
+  const { mutateAsync: save } = useMutation(saveSaved)
+  const { mutateAsync: connect } = useMutation(connectSaved)
   const state = useConnectionForm<ConnectionForm, SavedConnectionView, VerificationReport, 'test' | 'write-test'>({
     editing,
     openError,
     emptyForm,
     fromView: formFromView,
     validate: validateForm,
-    save: (form) => save({ draft: formToDraft(form) }),
-    connect: (form) => connect({ draft: formToDraft(form) }),
+    save: async (form) => viewOf('rest', await save({ kind: 'rest', draft: formToDraft(form) })),
+    connect: async (form) => {
+      const { view, connection } = await connect({ kind: 'rest', draft: formToDraft(form) })
+      return { view: viewOf('rest', view), connection }
+    },
     onCancel,
     onSaved,
     onConnected,
@@ -60,7 +63,7 @@ export function ConnectionDialog({ editing, openError = null, onCancel, onSaved,
 
   const runTest = (write: boolean) => {
     setConfirmWrite(false)
-    return state.runTest(write ? 'write-test' : 'test', (requestId) => call('connections/test', { draft: formToDraft(form), write, requestId }))
+    return state.runTest(write ? 'write-test' : 'test', (requestId) => testSaved({ kind: 'rest', draft: formToDraft(form), write, requestId }))
   }
 
   const secretLabel = form.authKind === 'bearer' ? 'Bearer token' : 'API key'
