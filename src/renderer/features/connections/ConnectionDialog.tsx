@@ -1,6 +1,4 @@
 import { useState, type ReactNode } from 'react'
-import { useMutation } from '@tanstack/react-query'
-import { connectSaved, saveSaved, viewOf } from './mutations'
 import { testSaved } from './queries'
 import type { AppErrorData, ConnectionInfo, SavedConnectionView, VerificationReport } from '../../../contract'
 import { CloseIcon } from '../../components/Icons'
@@ -38,20 +36,15 @@ export interface ConnectionDialogProps {
  * A saved secret is shown as "••••• saved" with a Replace button: it never comes back from main.
  */
 export function ConnectionDialog({ editing, openError = null, onCancel, onSaved, onConnected, kindSwitch }: ConnectionDialogProps) {
-  // The writes; the form keeps one busy flag and error for them and its tests (useConnectionForm).
-  const { mutateAsync: save } = useMutation(saveSaved)
-  const { mutateAsync: connect } = useMutation(connectSaved)
-  const state = useConnectionForm<ConnectionForm, SavedConnectionView, VerificationReport, 'test' | 'write-test'>({
+  // The form keeps one busy flag and error for its writes and its tests (useConnectionForm).
+  const state = useConnectionForm<'rest', ConnectionForm, VerificationReport, 'test' | 'write-test'>({
+    kind: 'rest',
     editing,
     openError,
     emptyForm,
     fromView: formFromView,
     validate: validateForm,
-    save: async (form) => viewOf('rest', await save({ kind: 'rest', draft: formToDraft(form) })),
-    connect: async (form) => {
-      const { view, connection } = await connect({ kind: 'rest', draft: formToDraft(form) })
-      return { view: viewOf('rest', view), connection }
-    },
+    toDraft: formToDraft,
     onCancel,
     onSaved,
     onConnected,

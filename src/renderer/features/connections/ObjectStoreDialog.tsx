@@ -1,6 +1,4 @@
 import { useRef, useState, type ReactNode } from 'react'
-import { useMutation } from '@tanstack/react-query'
-import { connectSaved, saveSaved, viewOf } from './mutations'
 import { testSaved } from './queries'
 import { OBJECT_STORE_SCHEMES, type AppErrorData, type ConnectionInfo, type ObjectStoreConnectionView, type ObjectStoreScheme, type ObjectStoreTestReport } from '../../../contract'
 import { CloseIcon } from '../../components/Icons'
@@ -46,20 +44,16 @@ export function ObjectStoreDialog({ editing, openError = null, kindSwitch, onCan
   // "Create a catalog here" (an empty prefix, confirmed): the next Save & connect writes its __manifest.
   const creating = useRef(false)
   const [confirmCreate, setConfirmCreate] = useState<string | null>(null)
-  // The writes; the form keeps one busy flag and error for them and its test (useConnectionForm).
-  const { mutateAsync: save } = useMutation(saveSaved)
-  const { mutateAsync: connect } = useMutation(connectSaved)
-  const state = useConnectionForm<ObjectStoreForm, ObjectStoreConnectionView, ObjectStoreTestReport, 'test'>({
+  // The form keeps one busy flag and error for its writes and its test (useConnectionForm).
+  const state = useConnectionForm<'object-store', ObjectStoreForm, ObjectStoreTestReport, 'test'>({
+    kind: 'object-store',
     editing,
     openError,
     emptyForm: emptyObjectStoreForm,
     fromView: objectStoreFormFromView,
     validate: validateObjectStoreForm,
-    save: async (form) => viewOf('object-store', await save({ kind: 'object-store', draft: objectStoreFormToDraft(form) })),
-    connect: async (form) => {
-      const { view, connection } = await connect({ kind: 'object-store', draft: objectStoreFormToDraft(form), ...(creating.current ? { create: true } : {}) })
-      return { view: viewOf('object-store', view), connection }
-    },
+    toDraft: objectStoreFormToDraft,
+    connectExtra: () => (creating.current ? { create: true } : {}),
     onCancel,
     onSaved,
     onConnected,
