@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { componentSchema, namespacePathSchema } from './component'
-import { connectionDraftSchema, objectStoreDraftSchema, type CapabilitySnapshot, type ObjectStoreConnectionView, type ObjectStoreTestReport, type SavedConnectionView, type VerificationReport } from './connections'
+import { connectionDraftSchema, objectStoreDraftSchema, savedKindSchema, type CapabilitySnapshot, type SavedTestReport, type SavedView } from './connections'
 import type { AppInfo, ConnectionInfo, Page, QueryPlan, RecentDirectory, TableInfo } from './types'
 import { tableViewSchema } from './view'
 import { dataFormatSchema, type CatalogDataFormats } from './dataFormat'
@@ -29,6 +29,8 @@ export const connectionIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'mus
 export const requestIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a request id')
 
 const savedIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a saved connection id')
+/** One saved connection: its kind (which store holds it) and its id. */
+const savedRef = z.object({ kind: savedKindSchema, id: savedIdSchema })
 
 const namespaceRef = z.object({ connectionId: connectionIdSchema, namespace: namespacePathSchema })
 const listInput = namespaceRef.extend({
@@ -120,43 +122,44 @@ export const api = {
   'tables/drop': method<null>()(tableRefSchema),
   /** Rename a table, inside its namespace or into `newNamespace` (which must exist). */
   'tables/rename': method<null>()(tableRefSchema.extend({ newName: componentSchema, newNamespace: namespacePathSchema.optional() })),
-  /** Saved REST connections (secret-free views). */
-  'connections/saved/list': method<SavedConnectionView[]>()(z.object({})),
-  /** Create or update a saved connection; secrets are stored with safeStorage and never returned. */
-  'connections/saved/save': method<SavedConnectionView>()(z.object({ draft: connectionDraftSchema })),
-  /** Delete a saved connection and its secrets (the only call that does). */
-  'connections/saved/delete': method<null>()(z.object({ id: savedIdSchema })),
-  /** Connect to a saved connection and add it as a root of the tree. Fails (changing nothing) if the server refuses. */
-  'connections/saved/open': method<ConnectionInfo>()(z.object({ id: savedIdSchema })),
   /**
-   * "Save & connect": connect with the form first and save only when the server answers. A failure
+   * Saved connections, one family for both kinds (`kind`: `rest` for a REST catalog server, `object-store` for a
+   * directory catalog in a bucket or at a `file://` URI). Views are secret-free: a view says *that* a secret is saved,
+   * never what it is. The list holds both kinds, each entry with its `kind`.
+   */
+  'connections/saved/list': method<SavedView[]>()(z.object({})),
+  /** Create or update a saved connection; secrets go to the secret store (safeStorage on the desktop) and never come back. */
+  'connections/saved/save': method<SavedView>()(
+    z.discriminatedUnion('kind', [z.object({ kind: z.literal('rest'), draft: connectionDraftSchema }), z.object({ kind: z.literal('object-store'), draft: objectStoreDraftSchema })]),
+  ),
+  /** Delete a saved connection and its secrets (the only call that does). */
+  'connections/saved/delete': method<null>()(savedRef),
+  /** Open a saved connection as a root of the tree. Fails (changing nothing) if the server or store refuses. */
+  'connections/saved/open': method<ConnectionInfo>()(savedRef),
+  /**
+   * "Save & connect": connect with the form first and save only when the server or store answers. A failure
    * (wrong key, dead server) saves nothing and leaves an existing saved connection exactly as it was.
    */
-  'connections/saved/connect': method<{ view: SavedConnectionView; connection: ConnectionInfo }>()(z.object({ draft: connectionDraftSchema })),
+  'connections/saved/connect': method<{ view: SavedView; connection: ConnectionInfo }>()(
+    z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('rest'), draft: connectionDraftSchema }),
+      /** `create`: the prefix is empty and the user confirmed **Create a catalog here** (only an empty prefix is accepted). */
+      z.object({ kind: z.literal('object-store'), draft: objectStoreDraftSchema, create: z.boolean().optional() }),
+    ]),
+  ),
   /**
-   * "Test connection": lists the tables (GET /v1/tables); with `write: true` also creates a small
-   * table, lists again and drops it. Tests a saved connection (`id`) or an unsaved draft.
+   * "Test": a saved connection (`id`) or an unsaved draft. REST lists the tables (GET /v1/tables) and, with
+   * `write: true`, also creates a small table, lists again and drops it; an object store opens the catalog and
+   * lists its root (reads only).
    */
-  'connections/test': method<VerificationReport>()(
-    z.object({ id: savedIdSchema.optional(), draft: connectionDraftSchema.optional(), write: z.boolean(), requestId: requestIdSchema.optional() }),
+  'connections/saved/test': method<SavedTestReport>()(
+    z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('rest'), id: savedIdSchema.optional(), draft: connectionDraftSchema.optional(), write: z.boolean(), requestId: requestIdSchema.optional() }),
+      z.object({ kind: z.literal('object-store'), id: savedIdSchema.optional(), draft: objectStoreDraftSchema.optional() }),
+    ]),
   ),
   /** What a REST connection's server turned out not to support (null for a directory: everything). */
   'connections/capabilities': method<CapabilitySnapshot | null>()(z.object({ connectionId: connectionIdSchema })),
-  /** Saved object-store catalogs (secret-free views), listed beside the saved REST servers. */
-  'connections/objectStore/list': method<ObjectStoreConnectionView[]>()(z.object({})),
-  /** Create or update a saved object-store catalog; secret options go to the secret store and never come back. */
-  'connections/objectStore/save': method<ObjectStoreConnectionView>()(z.object({ draft: objectStoreDraftSchema })),
-  /** Delete a saved object-store catalog and its secrets. */
-  'connections/objectStore/delete': method<null>()(z.object({ id: savedIdSchema })),
-  /** Open a saved object-store catalog as a root of the tree. Fails (changing nothing) if the store refuses. */
-  'connections/objectStore/open': method<ConnectionInfo>()(z.object({ id: savedIdSchema })),
-  /** "Save & connect": open with the form first, save only when the catalog opened. */
-  'connections/objectStore/connect': method<{ view: ObjectStoreConnectionView; connection: ConnectionInfo }>()(
-    /** `create`: the prefix is empty and the user confirmed **Create a catalog here** (only an empty prefix is accepted). */
-    z.object({ draft: objectStoreDraftSchema, create: z.boolean().optional() }),
-  ),
-  /** "Test": open the catalog with the form (or a saved one) and list its root; reads only. */
-  'connections/objectStore/test': method<ObjectStoreTestReport>()(z.object({ id: savedIdSchema.optional(), draft: objectStoreDraftSchema.optional() })),
   /** Abort a request started with a `requestId`; unknown ids are ignored (it may have finished). */
   'requests/cancel': method<null>()(z.object({ requestId: requestIdSchema })),
   /** Import (src/core/import): the sheet's preview of a dropped file or staged upload. */

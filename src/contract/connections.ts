@@ -10,6 +10,7 @@ import { isSecretStorageKey, MAX_STORAGE_OPTIONS, objectStoreUriSchema, storageO
 export type AuthKind = 'api-key' | 'bearer' | 'none'
 
 export interface SavedConnectionView {
+  kind: 'rest'
   id: string
   name: string
   endpoint: string
@@ -230,3 +231,15 @@ export const EMPTY_ROOT_WORDS = 'is empty: there is no Lance catalog to browse'
 export function isEmptyRootError(error: AppErrorData | null | undefined): boolean {
   return !!error && error.code === 'not_a_catalog' && error.message.endsWith(EMPTY_ROOT_WORDS)
 }
+
+// ---- both kinds ------------------------------------------------------------------------------
+
+/** The kinds of saved connection: a REST catalog server, or a directory catalog in object storage (or `file://`). */
+export const SAVED_KINDS = ['rest', 'object-store'] as const
+export type SavedKind = (typeof SAVED_KINDS)[number]
+export const savedKindSchema = z.enum(SAVED_KINDS)
+
+/** A saved connection of either kind, as the renderer sees it (`kind` says which). */
+export type SavedView = SavedConnectionView | ObjectStoreConnectionView
+/** What "Test" answers, per kind. */
+export type SavedTestReport = VerificationReport | ObjectStoreTestReport

@@ -12,8 +12,9 @@ import { RowSetModule } from './rowset'
 import { JobRegistry, jobLimitsFromEnv, type JobBudgetOptions } from './jobs'
 import { ConnectionStore, MemoryConnectionRecords } from './connections/store'
 import { MemorySecretStore } from './connections/model'
-import { RemoteConnectionsModule } from './connections/module'
-import { ObjectStoreConnectionsModule } from './connections/objectStoreModule'
+import { capabilityHandlers, RestConnectionKind } from './connections/module'
+import { ObjectStoreConnectionKind } from './connections/objectStoreModule'
+import { SavedConnectionsModule } from './connections/saved'
 import { ObjectStoreConnectionStore, type SavedObjectStore } from './connections/objectStoreStore'
 import { OpenConnections, type OpenedCatalog, type RecentsStore } from './connections/openConnections'
 import { isReadOnlyStore, MemoryReadOnlyStore, type ReadOnlyStore } from './connections/readOnly'
@@ -82,10 +83,8 @@ export class CatalogService {
   readonly rowSets: RowSetModule
   /** Versions, tags, indexes, stats and maintenance, schema changes. */
   readonly lifecycle: LifecycleModule
-  /** Saved REST connections, opening them, testing them, their capability maps. */
-  readonly remote: RemoteConnectionsModule
-  /** Saved object-store catalogs (s3://, gs://, az://, file://), opened as directory catalogs. */
-  readonly objectStores: ObjectStoreConnectionsModule
+  /** Saved connections of both kinds (REST servers; object-store catalogs opened as directory catalogs): saving, opening, testing. */
+  readonly saved: SavedConnectionsModule
 
   readonly handlers: Handlers
   /** Results kept per table version beside the settings (src/core/sideCache.ts). */
@@ -126,22 +125,22 @@ export class CatalogService {
     this.diffs = new DiffModule({ client, jobs: this.jobs })
     this.maps = new MapModule({ client, location, jobs: this.jobs, sideCache: this.sideCache })
     this.lifecycle = new LifecycleModule({ client, cancellable, jobs: this.jobs })
-    this.remote = new RemoteConnectionsModule(options.connections ?? new ConnectionStore(new MemoryConnectionRecords(), new MemorySecretStore()), {
-      addConnection,
-      client,
-      openConnections,
-      cancellable,
-    })
-    this.objectStores = new ObjectStoreConnectionsModule(
-      options.objectStoreConnections ?? new ObjectStoreConnectionStore(new MemoryConnectionRecords<SavedObjectStore>(), new MemorySecretStore()),
-      { addConnection, openConnections, readOnly: (savedId, location) => this.open.readOnlyBeforeOpen({ id: '', kind: 'dir', label: '', location, savedId }) },
+    this.saved = new SavedConnectionsModule(
+      {
+        rest: new RestConnectionKind(options.connections ?? new ConnectionStore(new MemoryConnectionRecords(), new MemorySecretStore()), cancellable),
+        'object-store': new ObjectStoreConnectionKind(
+          options.objectStoreConnections ?? new ObjectStoreConnectionStore(new MemoryConnectionRecords<SavedObjectStore>(), new MemorySecretStore()),
+          (savedId, location) => this.open.readOnlyBeforeOpen({ id: '', kind: 'dir', label: '', location, savedId }),
+        ),
+      },
+      { addConnection, openConnections },
     )
     // Which part answers what: each method has exactly one (checked here, so no part hides another's).
     this.handlers = joinHandlers(
       hostHandlers(options, () => this.open.initial()),
       this.open.handlers,
-      this.open.withReadOnlyAnswers(this.remote.handlers),
-      this.open.withReadOnlyAnswers(this.objectStores.handlers),
+      this.open.withReadOnlyAnswers(this.saved.handlers),
+      capabilityHandlers(client),
       this.catalog.handlers,
       this.queries.handlers,
       this.lifecycle.handlers,
@@ -211,6 +210,6 @@ export { FileSideCache, MemorySideCache, type SideCache } from './sideCache'
 
 /** The method that opens `catalog` again: a saved REST server or bucket by its saved id, a directory by its path. */
 function reopening(catalog: OpenedCatalog): [Method, unknown] {
-  if (catalog.savedId) return [catalog.kind === 'rest' ? 'connections/saved/open' : 'connections/objectStore/open', { id: catalog.savedId }]
+  if (catalog.savedId) return ['connections/saved/open', { kind: catalog.kind === 'rest' ? 'rest' : 'object-store', id: catalog.savedId }]
   return ['connections/openDirectory', { path: catalog.location }]
 }

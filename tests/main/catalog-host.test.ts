@@ -182,7 +182,7 @@ describe('the catalog host process (main ↔ host)', { timeout: 120_000 }, () =>
   it('saved secrets live with main: the host asks main to keep a key, and keeps none itself', async () => {
     const { call, secrets, asks, userData } = await startHost()
     const draft = { name: 'nowhere', endpoint: 'http://127.0.0.1:9/', auth: { kind: 'api-key', secret: 'sk-test-secret-1234567890' } }
-    const saved = await call<{ id: string }>('connections/saved/save', { draft })
+    const saved = await call<{ id: string }>('connections/saved/save', { kind: 'rest', draft })
     expect(asks.filter((a) => a.op === 'secret.set')).toHaveLength(1)
     expect([...secrets.values()]).toEqual(['sk-test-secret-1234567890'])
     // The host's own files (the connection records, the settings) hold no secret.

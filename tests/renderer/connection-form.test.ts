@@ -3,6 +3,7 @@ import type { SavedConnectionView } from '../../src/contract'
 import { emptyForm, formFromView, formToDraft, newHeaderRow, validateForm, type ConnectionForm } from '../../src/renderer/features/connections/connectionForm'
 
 const view: SavedConnectionView = {
+  kind: 'rest',
   id: 'abc',
   name: 'Team',
   endpoint: 'https://catalog.example.com',

@@ -1,95 +1,69 @@
-import { AppError, type Input, type Output } from '../../contract'
+import { AppError, type ObjectStoreConnectionView, type ObjectStoreTestReport } from '../../contract'
 import { isSecretStorageKey, type StorageOptions } from '../../contract/objectStore'
 import type { NamespaceClient } from '../namespace/client'
 import { createCatalogHere } from '../namespace/dir/createCatalog'
 import { DirNamespaceClient } from '../namespace/dir'
 import { toAppError } from '../errors'
-import type { RemoteConnectionsHost } from './module'
-import type { ObjectStoreConnectionStore } from './objectStoreStore'
+import { view, type ObjectStoreConnectionStore } from './objectStoreStore'
+import type { KindInput, OpenTarget, SavedConnectionKind } from './saved'
 import { MASK, redactError } from '../redact'
-
-type ObjectStoreMethod =
-  | 'connections/objectStore/list'
-  | 'connections/objectStore/save'
-  | 'connections/objectStore/delete'
-  | 'connections/objectStore/open'
-  | 'connections/objectStore/connect'
-  | 'connections/objectStore/test'
 
 /** Root listing size of "Test" (it counts what is there, it does not walk the catalog). */
 const TEST_LIST_LIMIT = 100
 
 /**
- * Object-store catalogs (`s3://`, `gs://`, `az://`, `file://`) saved beside the REST servers: saving, opening
- * them as directory catalogs with their storage options, "Test", and what they cannot do. A failed open or test
- * never changes what is saved, and no error carries a secret option's value.
+ * Object-store catalogs (`s3://`, `gs://`, `az://`, `file://`), one kind of {@link SavedConnectionsModule}: opened
+ * as directory catalogs with their storage options, "Test". A failed open or test never changes what is saved,
+ * and no error carries a secret option's value.
  */
-export class ObjectStoreConnectionsModule {
+export class ObjectStoreConnectionKind implements SavedConnectionKind<'object-store'> {
   constructor(
     private readonly store: ObjectStoreConnectionStore,
-    private readonly host: Pick<RemoteConnectionsHost, 'addConnection' | 'openConnections'> & {
-      /** Whether the saved connection's Read-only switch is on (then opening writes nothing, recovery included). */
-      readOnly?: (savedId: string, uri: string) => Promise<boolean>
-    },
+    /** Whether the saved connection's Read-only switch is on (then opening writes nothing, recovery included). */
+    private readonly readOnly?: (savedId: string, uri: string) => Promise<boolean>,
   ) {}
 
-  readonly handlers: { [M in ObjectStoreMethod]: (input: Input<M>) => Promise<Output<M>> } = {
-    'connections/objectStore/list': async () => this.store.list(),
-    'connections/objectStore/save': async ({ draft }) => this.store.save(draft),
-    'connections/objectStore/delete': async ({ id }) => {
-      await this.store.remove(id)
-      return null
-    },
-    'connections/objectStore/open': async ({ id }) => {
-      const already = this.host.openConnections().find((c) => c.savedId === id)
-      if (already) return already
-      const saved = await this.store.get(id)
-      const readOnly = (await this.host.readOnly?.(saved.id, saved.uri)) ?? false
-      const client = await openObjectStore(saved.uri, await this.store.storageOptions(saved), { recover: !readOnly })
-      return this.host.addConnection('dir', saved.name, saved.uri, client, saved.id)
-    },
-    'connections/objectStore/connect': async ({ draft, create }) => {
-      // Open with the form's values first; save only once the catalog opened (a wrong key saves nothing).
-      const target = await this.store.draftTarget(draft)
-      const client = await openObjectStore(target.uri, target.storageOptions, { create })
-      let saved
-      try {
-        saved = await this.store.save(draft)
-      } catch (error) {
-        await client.close()
-        throw error
-      }
-      const already = this.host.openConnections().find((c) => c.savedId === saved.id)
-      if (already) {
-        await client.close()
-        return { view: saved, connection: already }
-      }
-      return { view: saved, connection: this.host.addConnection('dir', saved.name, saved.uri, client, saved.id) }
-    },
-    'connections/objectStore/test': async ({ id, draft }) => {
-      if (!id && !draft) throw new AppError('invalid_input', 'Nothing to test: give a saved connection or the form')
-      const target = draft
-        ? await this.store.draftTarget({ ...draft, id: draft.id ?? id })
-        : await this.store.get(id!).then(async (saved) => ({ uri: saved.uri, storageOptions: await this.store.storageOptions(saved) }))
-      const started = performance.now()
-      // A test only looks: it never recovers what a crashed writer left (a `file://` catalog).
-      const client = await openObjectStore(target.uri, target.storageOptions, { recover: false })
-      try {
-        const [namespaces, tables] = await guard(
-          () => Promise.all([client.listNamespaces([], { limit: TEST_LIST_LIMIT }), client.listTables([], { limit: TEST_LIST_LIMIT })]),
-          target.storageOptions,
-        )
-        return {
-          namespaces: namespaces.items.length,
-          tables: tables.items.length,
-          more: namespaces.pageToken !== undefined || tables.pageToken !== undefined,
-          ms: performance.now() - started,
-        }
-      } finally {
-        await client.close()
-      }
-    },
+  list = () => this.store.list()
+  save = (draft: unknown) => this.store.save(draft)
+  remove = (id: string) => this.store.remove(id)
+
+  async open(id: string) {
+    const saved = await this.store.get(id)
+    const readOnly = (await this.readOnly?.(saved.id, saved.uri)) ?? false
+    const client = await openObjectStore(saved.uri, await this.store.storageOptions(saved), { recover: !readOnly })
+    return { client, view: view(saved) }
   }
+
+  async openDraft({ draft, create }: KindInput<'connections/saved/connect', 'object-store'>) {
+    const target = await this.store.draftTarget(draft)
+    return openObjectStore(target.uri, target.storageOptions, { create })
+  }
+
+  async test({ id, draft }: KindInput<'connections/saved/test', 'object-store'>): Promise<ObjectStoreTestReport> {
+    if (!id && !draft) throw new AppError('invalid_input', 'Nothing to test: give a saved connection or the form')
+    const target = draft
+      ? await this.store.draftTarget({ ...draft, id: draft.id ?? id })
+      : await this.store.get(id!).then(async (saved) => ({ uri: saved.uri, storageOptions: await this.store.storageOptions(saved) }))
+    const started = performance.now()
+    // A test only looks: it never recovers what a crashed writer left (a `file://` catalog).
+    const client = await openObjectStore(target.uri, target.storageOptions, { recover: false })
+    try {
+      const [namespaces, tables] = await guard(
+        () => Promise.all([client.listNamespaces([], { limit: TEST_LIST_LIMIT }), client.listTables([], { limit: TEST_LIST_LIMIT })]),
+        target.storageOptions,
+      )
+      return {
+        namespaces: namespaces.items.length,
+        tables: tables.items.length,
+        more: namespaces.pageToken !== undefined || tables.pageToken !== undefined,
+        ms: performance.now() - started,
+      }
+    } finally {
+      await client.close()
+    }
+  }
+
+  target = (saved: ObjectStoreConnectionView): OpenTarget => ({ engine: 'dir', label: saved.name, location: saved.uri })
 }
 
 /**

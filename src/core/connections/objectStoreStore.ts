@@ -3,7 +3,7 @@ import { AppError } from '../../contract'
 import { objectStoreDraftSchema, type ObjectStoreConnectionView } from '../../contract/connections'
 import { isSecretStorageKey, type StorageOptions } from '../../contract/objectStore'
 import type { SecretStore } from './model'
-import type { ConnectionRecords } from './store'
+import { saveInOrder, type ConnectionRecords } from './store'
 
 /**
  * Saved object-store catalogs. On disk (a {@link SavedObjectStore}) only the URI and the options that are not
@@ -66,11 +66,15 @@ export class ObjectStoreConnectionStore {
       createdAt: previous?.createdAt ?? now,
       updatedAt: now,
     }
-    // Secrets first: if one fails, the record on disk still describes the old, complete state.
-    for (const [key, value] of Object.entries(secret)) await this.secrets.set(objectStoreSecretKey(id, key), value)
-    await this.records.save(previous ? all.map((c) => (c.id === id ? record : c)) : [...all, record])
-    // Secrets no longer referenced are dropped once the record is safe.
-    for (const key of previous?.secrets ?? []) if (!record.secrets.includes(key)) await this.secrets.delete(objectStoreSecretKey(id, key))
+    await saveInOrder({
+      secrets: async () => {
+        for (const [key, value] of Object.entries(secret)) await this.secrets.set(objectStoreSecretKey(id, key), value)
+      },
+      record: () => this.records.save(previous ? all.map((c) => (c.id === id ? record : c)) : [...all, record]),
+      stale: async () => {
+        for (const key of previous?.secrets ?? []) if (!record.secrets.includes(key)) await this.secrets.delete(objectStoreSecretKey(id, key))
+      },
+    })
     return view(record)
   }
 

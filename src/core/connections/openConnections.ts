@@ -268,5 +268,5 @@ export class OpenConnections {
 }
 
 /** Methods that answer the connection they opened, and those that answer it inside `{ connection }`. */
-const OPENING = ['connections/saved/open', 'connections/objectStore/open'] as const satisfies readonly Method[]
-const CONNECTING = ['connections/saved/connect', 'connections/objectStore/connect'] as const satisfies readonly Method[]
+const OPENING = ['connections/saved/open'] as const satisfies readonly Method[]
+const CONNECTING = ['connections/saved/connect'] as const satisfies readonly Method[]

@@ -81,6 +81,7 @@ export class ConnectionStore {
 
   async view(connection: SavedConnection): Promise<ConnectionView> {
     const view: ConnectionView = {
+      kind: 'rest',
       id: connection.id,
       name: connection.name,
       endpoint: connection.endpoint,
@@ -122,20 +123,24 @@ export class ConnectionStore {
       const missing = draft.auth.secret === '' || (draft.auth.secret === undefined && (previous ? await this.secrets.get(secretKey(id, 'auth')) : undefined) === undefined)
       if (missing) throw new AppError('invalid_input', draft.auth.kind === 'api-key' ? 'Enter the API key' : 'Enter the token')
     }
-    // Secrets first: if one fails, the record on disk still describes the old, complete state.
-    if (draft.auth.kind !== 'none' && draft.auth.secret) await this.secrets.set(secretKey(id, 'auth'), draft.auth.secret)
-    for (const h of draft.headers) {
-      if (!isSecretHeader(h) || h.value === undefined) continue
-      if (h.value === '') await this.secrets.delete(secretKey(id, { header: h.name }))
-      else await this.secrets.set(secretKey(id, { header: h.name }), h.value)
-    }
-    await this.records.save(previous ? all.map((c) => (c.id === id ? record : c)) : [...all, record])
-    // Secrets no longer referenced (auth turned off, header removed or made public) are dropped after the record is safe.
-    if (previous) {
-      if (record.auth === 'none') await this.secrets.delete(secretKey(id, 'auth'))
-      const stillSecret = new Set(record.headers.filter((h) => h.secret).map((h) => h.name.toLowerCase()))
-      for (const h of previous.headers) if (isSecretHeader(h) && !stillSecret.has(h.name.toLowerCase())) await this.secrets.delete(secretKey(id, { header: h.name }))
-    }
+    await saveInOrder({
+      secrets: async () => {
+        if (draft.auth.kind !== 'none' && draft.auth.secret) await this.secrets.set(secretKey(id, 'auth'), draft.auth.secret)
+        for (const h of draft.headers) {
+          if (!isSecretHeader(h) || h.value === undefined) continue
+          if (h.value === '') await this.secrets.delete(secretKey(id, { header: h.name }))
+          else await this.secrets.set(secretKey(id, { header: h.name }), h.value)
+        }
+      },
+      record: () => this.records.save(previous ? all.map((c) => (c.id === id ? record : c)) : [...all, record]),
+      // Auth turned off, a header removed or made public.
+      stale: async () => {
+        if (!previous) return
+        if (record.auth === 'none') await this.secrets.delete(secretKey(id, 'auth'))
+        const stillSecret = new Set(record.headers.filter((h) => h.secret).map((h) => h.name.toLowerCase()))
+        for (const h of previous.headers) if (isSecretHeader(h) && !stillSecret.has(h.name.toLowerCase())) await this.secrets.delete(secretKey(id, { header: h.name }))
+      },
+    })
     return this.view(record)
   }
 
@@ -168,6 +173,17 @@ export class ConnectionStore {
   async properties(connection: string | SavedConnection): Promise<Record<string, string>> {
     return connectionProperties(typeof connection === 'string' ? await this.get(connection) : connection, this.secrets)
   }
+}
+
+/**
+ * The save order of every kind of saved connection. Secrets first: if one fails, the record on disk still
+ * describes the old, complete state. Then the record. Secrets it no longer names are dropped only once the record
+ * is safe, so a crash in between leaves an unused secret, never a record pointing at a missing one.
+ */
+export async function saveInOrder(steps: { secrets: () => Promise<void>; record: () => Promise<void>; stale: () => Promise<void> }): Promise<void> {
+  await steps.secrets()
+  await steps.record()
+  await steps.stale()
 }
 
 /**

@@ -38,8 +38,8 @@ export const invalidate = {
   /** A catalog was opened (or its settings changed): the open connections list it as the core answered it. */
   connection: (client: QueryClient, connection: ConnectionInfo) => putConnection(client, connection),
 
-  /** The saved REST servers or the saved object stores changed (the start screen's list, the "+" menu). */
-  saved: (client: QueryClient, list: 'saved' | 'stores') => client.invalidateQueries({ queryKey: keys[list] }),
+  /** The saved connections changed (the start screen's list, the "+" menu). */
+  saved: (client: QueryClient) => client.invalidateQueries({ queryKey: keys.saved }),
 }
 
 /** What one write makes stale, from its input and its answer. */
@@ -81,15 +81,12 @@ export const staleAfter: { [M in WriteMethod]: StaleRule<M> } = {
       input.newNamespace ? invalidate.listing(client, input.connectionId, input.newNamespace) : undefined,
     ]),
   'tables/createEmpty': (client, { connectionId, namespace }) => invalidate.listing(client, connectionId, namespace),
-  'connections/saved/save': (client) => invalidate.saved(client, 'saved'),
-  'connections/saved/delete': (client) => invalidate.saved(client, 'saved'),
+  // Saved connections of both kinds share one list.
+  'connections/saved/save': (client) => invalidate.saved(client),
+  'connections/saved/delete': (client) => invalidate.saved(client),
   // Open: the catalog joins the open connections. Connect: saved too ("Save & connect").
   'connections/saved/open': (client, _input, connection) => invalidate.connection(client, connection),
-  'connections/saved/connect': (client, _input, { connection }) => Promise.all([invalidate.connection(client, connection), invalidate.saved(client, 'saved')]),
-  'connections/objectStore/save': (client) => invalidate.saved(client, 'stores'),
-  'connections/objectStore/delete': (client) => invalidate.saved(client, 'stores'),
-  'connections/objectStore/open': (client, _input, connection) => invalidate.connection(client, connection),
-  'connections/objectStore/connect': (client, _input, { connection }) => Promise.all([invalidate.connection(client, connection), invalidate.saved(client, 'stores')]),
+  'connections/saved/connect': (client, _input, { connection }) => Promise.all([invalidate.connection(client, connection), invalidate.saved(client)]),
   // The import job's end makes the table and its namespace stale (`invalidate.imported`, when the job is done).
   'import/start': jobStarted,
   // A staged upload nobody reads.

@@ -32,7 +32,6 @@ export const keys = {
   namespace: (connectionId: string, namespace: readonly string[]) => ['namespace', connectionId, namespacePart(namespace), 'describe'] as const,
   /** Saved REST servers and object stores (the start screen's list, the "+" menu). */
   saved: ['connections', 'saved'] as const,
-  stores: ['connections', 'stores'] as const,
   /** Everything about one table: its descriptions, first pages, counts, latest version, lifecycle lists. */
   table: (ref: TableRef) => ['table', ref.connectionId, namespacePart(ref.namespace), ref.name] as const,
   /** Everything about the tables of one connection. */

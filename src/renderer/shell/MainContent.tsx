@@ -51,11 +51,6 @@ function Start({ info, empty }: { info: AppInfo; empty: boolean }) {
           onConnect={remote.connect}
           onEdit={remote.edit}
           onDelete={remote.remove}
-          stores={remote.stores}
-          onNewStore={remote.openNewStore}
-          onConnectStore={remote.connectStore}
-          onEditStore={remote.editStore}
-          onDeleteStore={remote.removeStore}
         />
       }
     />

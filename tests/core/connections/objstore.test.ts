@@ -152,9 +152,9 @@ describe('opening object-store catalogs through the service', () => {
     const root = await azurite.freshRoot('catalog')
     await buildObjectStoreCatalog(root, azurite.storageOptions, { namespaces: [['team']], tables: [{ namespace: [], name: 'events', rows: 30 }, { namespace: ['team'], name: 'scores', rows: 7 }] })
     const draft = { name: 'Emulator', uri: root, options: azurite.storageOptions }
-    const report = await call<{ namespaces: number; tables: number }>('connections/objectStore/test', { draft })
+    const report = await call<{ namespaces: number; tables: number }>('connections/saved/test', { kind: 'object-store', draft })
     expect(report).toMatchObject({ namespaces: 1, tables: 1 })
-    const { view, connection } = await call<{ view: { id: string; secrets: string[] }; connection: ConnectionInfo }>('connections/objectStore/connect', { draft })
+    const { view, connection } = await call<{ view: { id: string; secrets: string[] }; connection: ConnectionInfo }>('connections/saved/connect', { kind: 'object-store', draft })
     expect(view.secrets).toEqual(['azure_storage_account_key'])
     expect(connection).toMatchObject({ kind: 'dir', label: 'Emulator', location: root, savedId: view.id, readOnly: true })
     const ref = { connectionId: connection.id }
@@ -166,7 +166,7 @@ describe('opening object-store catalogs through the service', () => {
     expect(capabilities['table.rename']).toMatchObject({ supported: false, reason: expect.stringMatching(/^Renaming tables is not supported on object storage/) })
     expect(capabilities['table.query']).toMatchObject({ supported: true })
     // Opening the saved one again shows the open connection.
-    expect(await call<ConnectionInfo>('connections/objectStore/open', { id: view.id })).toMatchObject({ id: connection.id })
+    expect(await call<ConnectionInfo>('connections/saved/open', { kind: 'object-store', id: view.id })).toMatchObject({ id: connection.id })
   })
 
   it('a wrong account key is an error in words that carries no key, and saves nothing', async () => {
@@ -174,10 +174,10 @@ describe('opening object-store catalogs through the service', () => {
     const root = await azurite.freshRoot('catalog')
     await buildObjectStoreCatalog(root, azurite.storageOptions, { tables: [{ namespace: [], name: 'events', rows: 3 }] })
     const wrongKey = Buffer.from('not-the-emulator-key-but-64-bytes-long-0123456789abcdef0123456789').toString('base64')
-    const error = await failure('connections/objectStore/connect', { draft: { name: 'Wrong', uri: root, options: { ...azurite.storageOptions, azure_storage_account_key: wrongKey } } })
+    const error = await failure('connections/saved/connect', { kind: 'object-store', draft: { name: 'Wrong', uri: root, options: { ...azurite.storageOptions, azure_storage_account_key: wrongKey } } })
     expect(error.message.length).toBeGreaterThan(10)
     expect(JSON.stringify(error)).not.toContain(wrongKey)
-    expect(await call<unknown[]>('connections/objectStore/list', {})).toEqual([])
+    expect(await call<unknown[]>('connections/saved/list', {})).toEqual([])
     expect(await call<unknown[]>('connections/list', {})).toEqual([])
   })
 
@@ -188,7 +188,7 @@ describe('opening object-store catalogs through the service', () => {
     const signature = 'AbCdEf0123456789SeCrEtSiGnAtUrE0123456789xyz%3D'
     const sas = `sv=2021-12-02&ss=b&srt=sco&sp=rl&se=2099-01-01T00:00:00Z&sig=${signature}`
     const { azure_storage_account_key: _key, ...withoutKey } = azurite.storageOptions
-    const error = await failure('connections/objectStore/test', { draft: { name: 'SAS', uri: root, options: { ...withoutKey, azure_storage_sas_token: sas } } })
+    const error = await failure('connections/saved/test', { kind: 'object-store', draft: { name: 'SAS', uri: root, options: { ...withoutKey, azure_storage_sas_token: sas } } })
     const text = JSON.stringify(error)
     expect(text).not.toContain(signature)
     expect(text).not.toContain(decodeURIComponent(signature))
@@ -200,7 +200,7 @@ describe('opening object-store catalogs through the service', () => {
     const root = join(dir, 'local')
     await buildCatalog(root, { namespaces: [['a']], tables: [{ namespace: ['a'], name: 't', rows: 5 }] })
     const uri = pathToFileURL(root).href
-    const { connection } = await call<{ connection: ConnectionInfo }>('connections/objectStore/connect', { draft: { name: 'Local', uri } })
+    const { connection } = await call<{ connection: ConnectionInfo }>('connections/saved/connect', { kind: 'object-store', draft: { name: 'Local', uri } })
     expect((await call<{ items: string[] }>('tables/list', { connectionId: connection.id, namespace: ['a'] })).items).toEqual(['t'])
     expect(await call<unknown>('connections/capabilities', { connectionId: connection.id })).toBeNull()
   })

@@ -31,7 +31,7 @@ describe('Save & connect', () => {
 
   it('a wrong key saves nothing and opens nothing', async () => {
     fresh()
-    const result = await service.dispatch('connections/saved/connect', { draft: draft('wrong-key-31415926') })
+    const result = await service.dispatch('connections/saved/connect', { kind: 'rest', draft: draft('wrong-key-31415926') })
     expect(result).toMatchObject({ ok: false, error: { code: 'unauthenticated' } })
     expect(JSON.stringify(result)).not.toContain('wrong-key-31415926')
     expect(await store.list()).toEqual([])
@@ -40,7 +40,7 @@ describe('Save & connect', () => {
 
   it('the right key saves the connection and opens it as a root', async () => {
     fresh()
-    const result = await service.dispatch('connections/saved/connect', { draft: draft(KEY) })
+    const result = await service.dispatch('connections/saved/connect', { kind: 'rest', draft: draft(KEY) })
     expect(result.ok).toBe(true)
     const { view, connection } = (result as { value: Connected }).value
     expect(view).toMatchObject({ name: 'Team', endpoint: server.url, auth: { kind: 'api-key', saved: true } })
@@ -54,19 +54,19 @@ describe('Save & connect', () => {
     fresh()
     const saved = await store.save(draft(KEY))
     const before = { list: await store.list(), properties: await store.properties(saved.id) }
-    const result = await service.dispatch('connections/saved/connect', { draft: { ...draft('wrong-key-27182818', saved.id), name: 'Renamed' } })
+    const result = await service.dispatch('connections/saved/connect', { kind: 'rest', draft: { ...draft('wrong-key-27182818', saved.id), name: 'Renamed' } })
     expect(result).toMatchObject({ ok: false, error: { code: 'unauthenticated' } })
     expect(await store.list()).toEqual(before.list)
     expect(await store.properties(saved.id)).toEqual(before.properties)
     // The saved key still works; leaving the secret out of the draft means "keep the saved one".
-    const again = await service.dispatch('connections/saved/connect', { draft: { ...draft(undefined, saved.id), name: 'Renamed' } })
+    const again = await service.dispatch('connections/saved/connect', { kind: 'rest', draft: { ...draft(undefined, saved.id), name: 'Renamed' } })
     expect(again.ok).toBe(true)
     expect((await store.list())[0]).toMatchObject({ id: saved.id, name: 'Renamed', auth: { saved: true } })
   })
 
   it('an unreachable server saves nothing', async () => {
     fresh()
-    const result = await service.dispatch('connections/saved/connect', { draft: { ...draft(KEY), endpoint: 'http://127.0.0.1:1' } })
+    const result = await service.dispatch('connections/saved/connect', { kind: 'rest', draft: { ...draft(KEY), endpoint: 'http://127.0.0.1:1' } })
     expect(result.ok).toBe(false)
     expect(await store.list()).toEqual([])
   })

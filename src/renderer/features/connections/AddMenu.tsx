@@ -1,30 +1,15 @@
 import { useState } from 'react'
-import type { ObjectStoreConnectionView, SavedConnectionView } from '../../../contract'
+import type { SavedKind, SavedView } from '../../../contract'
 import { ContextMenu } from '../../components/ContextMenu'
 import { ServerIcon } from '../../components/ServerIcon'
 
 /** The sidebar's server button: a new connection (server or object storage), or one of the saved ones. */
-export function AddMenu({
-  saved,
-  onConnectServer,
-  onOpenSaved,
-  stores = [],
-  onConnectStore,
-  onOpenStore,
-}: {
-  saved: readonly SavedConnectionView[]
-  onConnectServer(): void
-  onOpenSaved(view: SavedConnectionView): void
-  stores?: readonly ObjectStoreConnectionView[]
-  onConnectStore?(): void
-  onOpenStore?(view: ObjectStoreConnectionView): void
-}) {
+export function AddMenu({ saved, onNew, onOpen }: { saved: readonly SavedView[]; onNew(kind: SavedKind): void; onOpen(view: SavedView): void }) {
   const [at, setAt] = useState<{ x: number; y: number } | null>(null)
   const items = [
     { id: 'server', label: 'Connect to server…', disabled: false },
-    ...(onConnectStore ? [{ id: 'store', label: 'Connect to object storage…', disabled: false }] : []),
+    { id: 'store', label: 'Connect to object storage…', disabled: false },
     ...saved.map((view) => ({ id: `saved:${view.id}`, label: `Connect to “${view.name}”`, disabled: false })),
-    ...stores.map((view) => ({ id: `store:${view.id}`, label: `Connect to “${view.name}”`, disabled: false })),
   ]
   return (
     <>
@@ -52,14 +37,11 @@ export function AddMenu({
           onChoose={(item) => {
             setAt(null)
             const id = item.id
-            if (id === 'server') onConnectServer()
-            else if (id === 'store') onConnectStore?.()
-            else if (id.startsWith('store:')) {
-              const view = stores.find((v) => `store:${v.id}` === id)
-              if (view) onOpenStore?.(view)
-            } else {
+            if (id === 'server') onNew('rest')
+            else if (id === 'store') onNew('object-store')
+            else {
               const view = saved.find((v) => `saved:${v.id}` === id)
-              if (view) onOpenSaved(view)
+              if (view) onOpen(view)
             }
           }}
         />

@@ -1,8 +1,6 @@
 import { useState, type ReactNode } from 'react'
-import { useMutation } from '@tanstack/react-query'
-import { connectServer, saveServer } from './mutations'
+import { testSaved } from './queries'
 import type { AppErrorData, ConnectionInfo, SavedConnectionView, VerificationReport } from '../../../contract'
-import { call } from '../../api'
 import { CloseIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
 import { ConnectionDialogShell, Field } from './ConnectionDialogShell'
@@ -38,17 +36,15 @@ export interface ConnectionDialogProps {
  * A saved secret is shown as "••••• saved" with a Replace button: it never comes back from main.
  */
 export function ConnectionDialog({ editing, openError = null, onCancel, onSaved, onConnected, kindSwitch }: ConnectionDialogProps) {
-  // The writes; the form keeps one busy flag and error for them and its tests (useConnectionForm).
-  const { mutateAsync: save } = useMutation(saveServer)
-  const { mutateAsync: connect } = useMutation(connectServer)
-  const state = useConnectionForm<ConnectionForm, SavedConnectionView, VerificationReport, 'test' | 'write-test'>({
+  // The form keeps one busy flag and error for its writes and its tests (useConnectionForm).
+  const state = useConnectionForm<'rest', ConnectionForm, VerificationReport, 'test' | 'write-test'>({
+    kind: 'rest',
     editing,
     openError,
     emptyForm,
     fromView: formFromView,
     validate: validateForm,
-    save: (form) => save({ draft: formToDraft(form) }),
-    connect: (form) => connect({ draft: formToDraft(form) }),
+    toDraft: formToDraft,
     onCancel,
     onSaved,
     onConnected,
@@ -60,7 +56,7 @@ export function ConnectionDialog({ editing, openError = null, onCancel, onSaved,
 
   const runTest = (write: boolean) => {
     setConfirmWrite(false)
-    return state.runTest(write ? 'write-test' : 'test', (requestId) => call('connections/test', { draft: formToDraft(form), write, requestId }))
+    return state.runTest(write ? 'write-test' : 'test', (requestId) => testSaved({ kind: 'rest', draft: formToDraft(form), write, requestId }))
   }
 
   const secretLabel = form.authKind === 'bearer' ? 'Bearer token' : 'API key'

@@ -1,8 +1,6 @@
 import { useRef, useState, type ReactNode } from 'react'
-import { useMutation } from '@tanstack/react-query'
-import { connectStore, saveStore } from './mutations'
+import { testSaved } from './queries'
 import { OBJECT_STORE_SCHEMES, type AppErrorData, type ConnectionInfo, type ObjectStoreConnectionView, type ObjectStoreScheme, type ObjectStoreTestReport } from '../../../contract'
-import { call } from '../../api'
 import { CloseIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
 import { ConnectionDialogShell, Field } from './ConnectionDialogShell'
@@ -46,17 +44,16 @@ export function ObjectStoreDialog({ editing, openError = null, kindSwitch, onCan
   // "Create a catalog here" (an empty prefix, confirmed): the next Save & connect writes its __manifest.
   const creating = useRef(false)
   const [confirmCreate, setConfirmCreate] = useState<string | null>(null)
-  // The writes; the form keeps one busy flag and error for them and its test (useConnectionForm).
-  const { mutateAsync: save } = useMutation(saveStore)
-  const { mutateAsync: connect } = useMutation(connectStore)
-  const state = useConnectionForm<ObjectStoreForm, ObjectStoreConnectionView, ObjectStoreTestReport, 'test'>({
+  // The form keeps one busy flag and error for its writes and its test (useConnectionForm).
+  const state = useConnectionForm<'object-store', ObjectStoreForm, ObjectStoreTestReport, 'test'>({
+    kind: 'object-store',
     editing,
     openError,
     emptyForm: emptyObjectStoreForm,
     fromView: objectStoreFormFromView,
     validate: validateObjectStoreForm,
-    save: (form) => save({ draft: objectStoreFormToDraft(form) }),
-    connect: (form) => connect({ draft: objectStoreFormToDraft(form), ...(creating.current ? { create: true } : {}) }),
+    toDraft: objectStoreFormToDraft,
+    connectExtra: () => (creating.current ? { create: true } : {}),
     onCancel,
     onSaved,
     onConnected,
@@ -89,7 +86,7 @@ export function ObjectStoreDialog({ editing, openError = null, kindSwitch, onCan
       return { ...previous, store: next, uri: uri === '' ? '' : `${next}://${next === 'file' ? '/' : ''}${rest}` }
     })
 
-  const runTest = () => state.runTest('test', () => call('connections/objectStore/test', { draft: objectStoreFormToDraft(form) }))
+  const runTest = () => state.runTest('test', () => testSaved({ kind: 'object-store', draft: objectStoreFormToDraft(form) }))
 
   const pickKeyFile = async (file: File | undefined) => {
     if (!file) return

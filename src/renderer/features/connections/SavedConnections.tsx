@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { AppErrorData, ConnectionInfo, ObjectStoreConnectionView, SavedConnectionView } from '../../../contract'
+import type { AppErrorData, ConnectionInfo, SavedKind, SavedView } from '../../../contract'
 import { ErrorPanel } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
 import { describeAuth } from './connectionForm'
@@ -8,72 +8,49 @@ import { describeObjectStore } from './objectStoreForm'
 import { ServerIcon } from '../../components/ServerIcon'
 
 export interface SavedConnectionsProps {
-  saved: readonly SavedConnectionView[]
+  /** Saved connections of both kinds (servers and object stores: the same connect, edit, delete). */
+  saved: readonly SavedView[]
   /** Open connections, to mark the saved ones already in the tree. */
   open: readonly ConnectionInfo[]
   openingId: string | null
   failure: { id: string; error: AppErrorData } | null
-  onNew(): void
-  onConnect(view: SavedConnectionView): void
-  onEdit(view: SavedConnectionView): void
-  onDelete(view: SavedConnectionView): void
-  /** Saved object-store catalogs, listed with the servers (same connect, edit, delete). */
-  stores?: readonly ObjectStoreConnectionView[]
-  onNewStore?(): void
-  onConnectStore?(view: ObjectStoreConnectionView): void
-  onEditStore?(view: ObjectStoreConnectionView): void
-  onDeleteStore?(view: ObjectStoreConnectionView): void
+  onNew(kind: SavedKind): void
+  onConnect(view: SavedView): void
+  onEdit(view: SavedView): void
+  onDelete(view: SavedView): void
 }
 
-/** One row of the list, whatever kind of connection it is. */
-interface Row {
-  id: string
-  name: string
-  detail: string
-  icon: 'server' | 'cloud'
-  connect(): void
-  edit(): void
-  remove(): void
+/** What a row says under a saved connection's name. */
+function detailOf(view: SavedView): string {
+  if (view.kind === 'object-store') return `${view.uri} · ${describeObjectStore(view)}`
+  return `${view.endpoint} · ${describeAuth(view)}${view.database ? ` · ${view.database.kind === 'name' ? 'database' : 'prefix'} ${view.database.value}` : ''}`
 }
 
-/** The start screen's list of saved servers: connect, edit, delete (after a confirmation). */
-export function SavedConnections({ saved, open, openingId, failure, onNew, onConnect, onEdit, onDelete, stores = [], onNewStore, onConnectStore, onEditStore, onDeleteStore }: SavedConnectionsProps) {
+/** The start screen's list of saved connections: connect, edit, delete (after a confirmation). */
+export function SavedConnections({ saved, open, openingId, failure, onNew, onConnect, onEdit, onDelete }: SavedConnectionsProps) {
   const [confirming, setConfirming] = useState<string | null>(null)
-  const rows: Row[] = [
-    ...saved.map((view) => ({
-      id: view.id,
-      name: view.name,
-      detail: `${view.endpoint} · ${describeAuth(view)}${view.database ? ` · ${view.database.kind === 'name' ? 'database' : 'prefix'} ${view.database.value}` : ''}`,
-      icon: 'server' as const,
-      connect: () => onConnect(view),
-      edit: () => onEdit(view),
-      remove: () => onDelete(view),
-    })),
-    ...stores.map((view) => ({
-      id: view.id,
-      name: view.name,
-      detail: `${view.uri} · ${describeObjectStore(view)}`,
-      icon: 'cloud' as const,
-      connect: () => onConnectStore?.(view),
-      edit: () => onEditStore?.(view),
-      remove: () => onDeleteStore?.(view),
-    })),
-  ]
+  const rows = saved.map((view) => ({
+    id: view.id,
+    name: view.name,
+    detail: detailOf(view),
+    icon: view.kind === 'object-store' ? ('cloud' as const) : ('server' as const),
+    connect: () => onConnect(view),
+    edit: () => onEdit(view),
+    remove: () => onDelete(view),
+  }))
   return (
     <div className="saved-connections">
       <div className="saved-heading">
         <h2>Saved connections</h2>
         <div className="saved-new">
-          <button type="button" className="button" onClick={onNew}>
+          <button type="button" className="button" onClick={() => onNew('rest')}>
             <ServerIcon />
             Connect to server…
           </button>
-          {onNewStore && (
-            <button type="button" className="button" onClick={onNewStore}>
-              <CloudIcon />
-              Connect to object storage…
-            </button>
-          )}
+          <button type="button" className="button" onClick={() => onNew('object-store')}>
+            <CloudIcon />
+            Connect to object storage…
+          </button>
         </div>
       </div>
       {rows.length === 0 ? (

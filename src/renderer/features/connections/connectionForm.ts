@@ -1,7 +1,7 @@
 import { connectionDraftSchema, type AuthKind, type Input, type SavedConnectionView } from '../../../contract'
 
 /** A draft as the contract methods take it (headers always present). */
-export type Draft = Input<'connections/saved/save'>['draft']
+export type Draft = Extract<Input<'connections/saved/save'>, { kind: 'rest' }>['draft']
 
 /**
  * The "Connect to server" form as plain data, apart from React: built from a saved view, turned
@@ -82,7 +82,7 @@ function headerKeepsSaved(row: HeaderRow): boolean {
   return row.secret && row.saved && !row.replacing
 }
 
-/** The draft for 'connections/saved/save' and 'connections/test'. Secrets left out keep the saved ones. */
+/** The draft for 'connections/saved/save' and 'connections/saved/test' (kind `rest`). Secrets left out keep the saved ones. */
 export function formToDraft(form: ConnectionForm): Draft {
   return {
     ...(form.id ? { id: form.id } : {}),

@@ -8,8 +8,8 @@ import {
   type ObjectStoreScheme,
 } from '../../../contract'
 
-/** A draft as 'connections/objectStore/*' take it. */
-export type ObjectStoreDraft = Input<'connections/objectStore/save'>['draft']
+/** A draft as 'connections/saved/*' take it (kind `object-store`). */
+export type ObjectStoreDraft = Extract<Input<'connections/saved/save'>, { kind: 'object-store' }>['draft']
 
 /**
  * The "Object storage" form as plain data, apart from React. Known storage options of each store are labelled
@@ -131,7 +131,7 @@ function rowKeepsSaved(row: OptionRow): boolean {
   return row.saved && !row.replacing
 }
 
-/** The draft for 'connections/objectStore/*'. Saved secrets still showing "••••• saved" are kept, not sent. */
+/** The draft for 'connections/saved/*' (kind `object-store`). Saved secrets still showing "••••• saved" are kept, not sent. */
 export function objectStoreFormToDraft(form: ObjectStoreForm): ObjectStoreDraft {
   const options: Record<string, string> = {}
   const keep: string[] = []

@@ -1,33 +1,47 @@
+import { useMutation } from '@tanstack/react-query'
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react'
-import type { AppErrorData, ConnectionInfo } from '../../../contract'
+import type { AppErrorData, ConnectionInfo, Input, SavedKind, SavedView } from '../../../contract'
 import { call, newRequestId } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
+import { connectSaved, saveSaved, viewOf } from './mutations'
 
 /** What a connection dialog is doing: a test (of a kind the dialog names), a save, or a "Save & connect". */
 export type Busy<Test extends string> = { what: Test | 'save' | 'connect'; requestId?: string } | null
 
-export interface ConnectionFormOptions<Form, View> {
+type ViewOf<K extends SavedKind> = Extract<SavedView, { kind: K }>
+type DraftOf<K extends SavedKind> = Extract<Input<'connections/saved/save'>, { kind: K }>['draft']
+/** What "Save & connect" of a kind takes besides the draft (an object store's `create`). */
+type ConnectExtra<K extends SavedKind> = Omit<Extract<Input<'connections/saved/connect'>, { kind: K }>, 'kind' | 'draft'>
+
+export interface ConnectionFormOptions<K extends SavedKind, Form> {
+  /** Which kind of saved connection the form makes: its save and connect go to that kind's store. */
+  kind: K
   /** The saved connection to edit; absent = a new one. */
-  editing?: View
+  editing?: ViewOf<K>
   /** Why opening this connection failed just now (shown at the top; it takes no focus). */
   openError: AppErrorData | null
   emptyForm(): Form
-  fromView(view: View): Form
+  fromView(view: ViewOf<K>): Form
   validate(form: Form): Record<string, string>
-  save(form: Form): Promise<View>
-  /** Opens first and saves only when it opened: a wrong key saves nothing. */
-  connect(form: Form): Promise<{ view: View; connection: ConnectionInfo }>
+  /** The draft `connections/saved/*` take (secrets left out keep the saved ones). */
+  toDraft(form: Form): DraftOf<K>
+  /** Extra input of "Save & connect", read when it runs. */
+  connectExtra?(): ConnectExtra<K>
   onCancel(): void
-  onSaved(view: View): void
-  onConnected(view: View, connection: ConnectionInfo): void
+  onSaved(view: ViewOf<K>): void
+  onConnected(view: ViewOf<K>, connection: ConnectionInfo): void
 }
 
 /**
  * The state both connection dialogs (REST server, object storage) keep: the form and which of its errors to show,
  * the running action, its error (focused when it appears) or test report, and the saved connection being edited.
+ * Its Save and "Save & connect" are the saved-connection writes with the dialog's `kind` (one mutation each).
  */
-export function useConnectionForm<Form, View, Report, Test extends string>(options: ConnectionFormOptions<Form, View>) {
-  const { editing, openError, fromView, onCancel, onSaved, onConnected } = options
+export function useConnectionForm<K extends SavedKind, Form, Report, Test extends string>(options: ConnectionFormOptions<K, Form>) {
+  type View = ViewOf<K>
+  const { kind, editing, openError, fromView, toDraft, connectExtra, onCancel, onSaved, onConnected } = options
+  const { mutateAsync: saveWrite } = useMutation(saveSaved)
+  const { mutateAsync: connectWrite } = useMutation(connectSaved)
   const [form, setForm] = useState<Form>(() => (editing ? fromView(editing) : options.emptyForm()))
   const [touched, setTouched] = useState<Set<string>>(() => new Set())
   const [submitted, setSubmitted] = useState(false)
@@ -99,12 +113,16 @@ export function useConnectionForm<Form, View, Report, Test extends string>(optio
     setError(null)
     try {
       if (connect) {
-        const { view, connection } = await options.connect(form)
+        // Opens first and saves only when it opened: a wrong key saves nothing.
+        // (TypeScript cannot see that a draft of kind K goes with `kind: K`, hence the casts here and in Save.)
+        const input = { ...connectExtra?.(), kind, draft: toDraft(form) } as Input<'connections/saved/connect'>
+        const { view: answered, connection } = await connectWrite(input)
+        const view = viewOf(kind, answered)
         onSaved(view)
         onConnected(view, connection)
         return
       }
-      const view = await options.save(form)
+      const view = viewOf(kind, await saveWrite({ kind, draft: toDraft(form) } as Input<'connections/saved/save'>))
       // The form edits this saved connection now, and its secrets show as "saved".
       setSaved(view)
       setForm(fromView(view))

@@ -1,79 +1,63 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { createContext, lazy, Suspense, useCallback, useContext, useState, type ReactNode } from 'react'
-import type { AppErrorData, ConnectionInfo, ObjectStoreConnectionView, SavedConnectionView } from '../../../contract'
+import type { AppErrorData, ConnectionInfo, ObjectStoreConnectionView, SavedConnectionView, SavedKind, SavedView } from '../../../contract'
 import { errorData } from '../../components/ErrorPanel'
-import { savedQuery, storesQuery } from './queries'
-import { deleteServer, deleteStore, openServer, openStore } from './mutations'
+import { savedQuery } from './queries'
+import { deleteSaved, openSaved } from './mutations'
 import { useOpenCatalog } from './useOpenCatalog'
 // Loaded on first use: the first paint does not need the dialog's code, so the cold open is faster.
 const ConnectionDialog = lazy(() => import('./ConnectionDialog').then((m) => ({ default: m.ConnectionDialog })))
 const ObjectStoreDialog = lazy(() => import('./ObjectStoreDialog').then((m) => ({ default: m.ObjectStoreDialog })))
 const ConnectionKindSwitch = lazy(() => import('./ObjectStoreDialog').then((m) => ({ default: m.ConnectionKindSwitch })))
 
-const NO_SAVED: SavedConnectionView[] = []
-const NO_STORES: ObjectStoreConnectionView[] = []
+const NO_SAVED: SavedView[] = []
 
 type DialogState =
   | { kind: 'rest'; editing?: SavedConnectionView; openError?: AppErrorData | null }
   | { kind: 'object-store'; editing?: ObjectStoreConnectionView; openError?: AppErrorData | null }
 
 /**
- * Saved REST connections and the "Connect to server" dialog: the list, opening one (adding it as a
- * root of the tree), editing, deleting. A failed open shows why and changes nothing that is saved.
+ * Saved connections of both kinds and their dialog: the list, opening one (adding it as a root of the tree),
+ * editing, deleting. A failed open shows why and changes nothing that is saved.
  */
 export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => void) {
   const saved = useQuery(savedQuery).data ?? NO_SAVED
-  const stores = useQuery(storesQuery).data ?? NO_STORES
   const [dialog, setDialog] = useState<DialogState | null>(null)
   const [failure, setFailure] = useState<{ id: string; error: AppErrorData } | null>(null)
   // Each write's rule (queries/invalidate.ts) says what it makes stale: an opened catalog joins the open
-  // connections, a deleted one leaves its saved list.
-  const serverOpening = useMutation(openServer)
-  const storeOpening = useMutation(openStore)
-  const { mutateAsync: removeServer } = useMutation(deleteServer)
-  const { mutateAsync: removeStoreWrite } = useMutation(deleteStore)
-  const openingId = serverOpening.isPending ? serverOpening.variables.id : storeOpening.isPending ? storeOpening.variables.id : null
-  const { mutateAsync: openServerAsync } = serverOpening
-  const { mutateAsync: openStoreAsync } = storeOpening
+  // connections, a deleted one leaves the saved list.
+  const opening = useMutation(openSaved)
+  const { mutateAsync: removeAsync } = useMutation(deleteSaved)
+  const { mutateAsync: openAsync } = opening
+  const openingId = opening.isPending ? opening.variables.id : null
 
-  /** Opens a saved connection of either kind from the list; a failure is kept next to it. */
-  const openSaved = useCallback(
-    (id: string, opening: () => Promise<ConnectionInfo>) => {
+  /** Opens a saved connection from the list; a failure is kept next to it. */
+  const connect = useCallback(
+    (view: SavedView) => {
       setFailure(null)
-      opening()
+      openAsync({ kind: view.kind, id: view.id })
         .then((connection) => {
           setFailure(null)
           onOpened(connection)
         })
-        .catch((error: unknown) => setFailure({ id, error: errorData(error) }))
+        .catch((error: unknown) => setFailure({ id: view.id, error: errorData(error) }))
     },
-    [onOpened],
+    [onOpened, openAsync],
   )
 
-  /** Deletes a saved connection of either kind; a failure is kept next to it. */
-  const removeSaved = useCallback(
-    (id: string, removing: () => Promise<unknown>) => {
-      removing().catch((error: unknown) => setFailure({ id, error: errorData(error) }))
+  /** Deletes a saved connection; a failure is kept next to it. */
+  const remove = useCallback(
+    (view: SavedView) => {
+      removeAsync({ kind: view.kind, id: view.id }).catch((error: unknown) => setFailure({ id: view.id, error: errorData(error) }))
     },
-    [],
+    [removeAsync],
   )
 
-  const connect = useCallback((view: SavedConnectionView) => openSaved(view.id, () => openServerAsync({ id: view.id })), [openSaved, openServerAsync])
-  const remove = useCallback((view: SavedConnectionView) => removeSaved(view.id, () => removeServer({ id: view.id })), [removeSaved, removeServer])
-  const connectStore = useCallback((view: ObjectStoreConnectionView) => openSaved(view.id, () => openStoreAsync({ id: view.id })), [openSaved, openStoreAsync])
-  const removeStore = useCallback((view: ObjectStoreConnectionView) => removeSaved(view.id, () => removeStoreWrite({ id: view.id })), [removeSaved, removeStoreWrite])
-
-  const openNew = useCallback(() => setDialog({ kind: 'rest' }), [])
-  const openNewStore = useCallback(() => setDialog({ kind: 'object-store' }), [])
+  const openNew = useCallback((kind: SavedKind = 'rest') => setDialog({ kind }), [])
   const edit = useCallback(
-    (view: SavedConnectionView) => {
-      setDialog({ kind: 'rest', editing: view, openError: failure?.id === view.id ? failure.error : null })
-    },
-    [failure],
-  )
-  const editStore = useCallback(
-    (view: ObjectStoreConnectionView) => {
-      setDialog({ kind: 'object-store', editing: view, openError: failure?.id === view.id ? failure.error : null })
+    (view: SavedView) => {
+      const openError = failure?.id === view.id ? failure.error : null
+      setDialog(view.kind === 'rest' ? { kind: 'rest', editing: view, openError } : { kind: 'object-store', editing: view, openError })
     },
     [failure],
   )
@@ -105,7 +89,7 @@ export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => v
     </Suspense>
   ) : null
 
-  return { saved, stores, openingId, failure, connect, edit, remove, openNew, connectStore, editStore, removeStore, openNewStore, element }
+  return { saved, openingId, failure, connect, edit, remove, openNew, element }
 }
 
 type RemoteConnections = Omit<ReturnType<typeof useRemoteConnections>, 'element'>

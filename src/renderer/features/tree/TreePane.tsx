@@ -62,7 +62,7 @@ export function TreePane({ collapseButton, importButton, onDropFiles }: { collap
         onRefresh={() => tree.refresh()}
         onOpenNew={() => navigation.showStart()}
         onActivate={onActivate}
-        addMenu={<AddMenu saved={remote.saved} onConnectServer={remote.openNew} onOpenSaved={remote.connect} stores={remote.stores} onConnectStore={remote.openNewStore} onOpenStore={remote.connectStore} />}
+        addMenu={<AddMenu saved={remote.saved} onNew={remote.openNew} onOpen={remote.connect} />}
         onDropFiles={onDropFiles}
         importButton={importButton}
         onContextMenu={(row, x, y) => treeActions.openMenu({ kind: row.kind, connectionId: row.connectionId, namespace: row.namespace, name: row.name }, x, y)}

@@ -186,7 +186,7 @@ describe('recovery when a catalog is opened', () => {
         if (!result.ok) throw new Error(result.error.message)
         return result.value
       }
-      const { connection, view } = await call<{ connection: ConnectionInfo; view: { id: string } }>('connections/objectStore/connect', { draft: { name: 'Local', uri: pathToFileURL(root).href } })
+      const { connection, view } = await call<{ connection: ConnectionInfo; view: { id: string } }>('connections/saved/connect', { kind: 'object-store', draft: { name: 'Local', uri: pathToFileURL(root).href } })
       await call('connections/setReadOnly', { connectionId: connection.id, readOnly: true })
       await call('connections/close', { connectionId: connection.id })
       const writer = await DirNamespaceClient.open(root)
@@ -195,8 +195,8 @@ describe('recovery when a catalog is opened', () => {
       await writer.close()
 
       const before = await snapshotTree(root)
-      await call('connections/objectStore/test', { id: view.id })
-      const reopened = await call<ConnectionInfo>('connections/objectStore/open', { id: view.id })
+      await call('connections/saved/test', { kind: 'object-store', id: view.id })
+      const reopened = await call<ConnectionInfo>('connections/saved/open', { kind: 'object-store', id: view.id })
       expect(reopened).toMatchObject({ readOnly: true, pendingRecovery: ['an interrupted import of ns/crashtest'] })
       expect(diffSnapshots(before, await snapshotTree(root))).toEqual([])
       expect(await call<ConnectionInfo>('connections/recover', { connectionId: reopened.id })).not.toHaveProperty('pendingRecovery')
