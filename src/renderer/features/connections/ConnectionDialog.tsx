@@ -38,17 +38,17 @@ export interface ConnectionDialogProps {
  * A saved secret is shown as "••••• saved" with a Replace button: it never comes back from main.
  */
 export function ConnectionDialog({ editing, openError = null, onCancel, onSaved, onConnected, kindSwitch }: ConnectionDialogProps) {
-  // The writes; the form keeps one busy flag and error for them and its tests (useConnectionForm).
-  const { mutateAsync: save } = useMutation(saveServer)
-  const { mutateAsync: connect } = useMutation(connectServer)
+  // The writes; the busy flag and error the form shows are theirs and its tests' (useConnectionForm).
+  const save = useMutation(saveServer)
+  const connect = useMutation(connectServer)
   const state = useConnectionForm<ConnectionForm, SavedConnectionView, VerificationReport, 'test' | 'write-test'>({
     editing,
     openError,
     emptyForm,
     fromView: formFromView,
     validate: validateForm,
-    save: (form) => save({ draft: formToDraft(form) }),
-    connect: (form) => connect({ draft: formToDraft(form) }),
+    save: { mutation: save, run: (form) => save.mutateAsync({ draft: formToDraft(form) }) },
+    connect: { mutation: connect, run: (form) => connect.mutateAsync({ draft: formToDraft(form) }) },
     onCancel,
     onSaved,
     onConnected,

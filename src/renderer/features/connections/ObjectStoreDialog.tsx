@@ -46,17 +46,17 @@ export function ObjectStoreDialog({ editing, openError = null, kindSwitch, onCan
   // "Create a catalog here" (an empty prefix, confirmed): the next Save & connect writes its __manifest.
   const creating = useRef(false)
   const [confirmCreate, setConfirmCreate] = useState<string | null>(null)
-  // The writes; the form keeps one busy flag and error for them and its test (useConnectionForm).
-  const { mutateAsync: save } = useMutation(saveStore)
-  const { mutateAsync: connect } = useMutation(connectStore)
+  // The writes; the busy flag and error the form shows are theirs and its test's (useConnectionForm).
+  const save = useMutation(saveStore)
+  const connect = useMutation(connectStore)
   const state = useConnectionForm<ObjectStoreForm, ObjectStoreConnectionView, ObjectStoreTestReport, 'test'>({
     editing,
     openError,
     emptyForm: emptyObjectStoreForm,
     fromView: objectStoreFormFromView,
     validate: validateObjectStoreForm,
-    save: (form) => save({ draft: objectStoreFormToDraft(form) }),
-    connect: (form) => connect({ draft: objectStoreFormToDraft(form), ...(creating.current ? { create: true } : {}) }),
+    save: { mutation: save, run: (form) => save.mutateAsync({ draft: objectStoreFormToDraft(form) }) },
+    connect: { mutation: connect, run: (form) => connect.mutateAsync({ draft: objectStoreFormToDraft(form), ...(creating.current ? { create: true } : {}) }) },
     onCancel,
     onSaved,
     onConnected,

@@ -1,3 +1,4 @@
+import { useMutation, type UseMutationResult } from '@tanstack/react-query'
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react'
 import type { AppErrorData, ConnectionInfo } from '../../../contract'
 import { call, newRequestId } from '../../api'
@@ -5,6 +6,15 @@ import { errorData } from '../../components/ErrorPanel'
 
 /** What a connection dialog is doing: a test (of a kind the dialog names), a save, or a "Save & connect". */
 export type Busy<Test extends string> = { what: Test | 'save' | 'connect'; requestId?: string } | null
+
+/** What the form reads of a mutation: whether it runs, how it failed, when it was last started. */
+type MutationState = Pick<UseMutationResult<unknown, Error, never>, 'isPending' | 'error' | 'reset' | 'submittedAt'>
+
+/** One of the dialog's writes: its mutation (`useMutation` of the feature's mutations.ts) and its call for a form. */
+export interface FormWrite<Form, Out> {
+  mutation: MutationState
+  run(form: Form): Promise<Out>
+}
 
 export interface ConnectionFormOptions<Form, View> {
   /** The saved connection to edit; absent = a new one. */
@@ -14,42 +24,58 @@ export interface ConnectionFormOptions<Form, View> {
   emptyForm(): Form
   fromView(view: View): Form
   validate(form: Form): Record<string, string>
-  save(form: Form): Promise<View>
+  save: FormWrite<Form, View>
   /** Opens first and saves only when it opened: a wrong key saves nothing. */
-  connect(form: Form): Promise<{ view: View; connection: ConnectionInfo }>
+  connect: FormWrite<Form, { view: View; connection: ConnectionInfo }>
   onCancel(): void
   onSaved(view: View): void
   onConnected(view: View, connection: ConnectionInfo): void
 }
 
+/** A test run: its kind, the id `requests/cancel` stops it by, and the read it makes. */
+interface TestRun<Test extends string, Report> {
+  what: Test
+  requestId: string
+  request(requestId: string): Promise<Report>
+}
+
 /**
  * The state both connection dialogs (REST server, object storage) keep: the form and which of its errors to show,
  * the running action, its error (focused when it appears) or test report, and the saved connection being edited.
+ * What runs and how it failed is the mutations' own state (the save, the "Save & connect", and the test: a read run
+ * on demand, with an id to cancel it by); the form keeps only an error no call made (the open error it came with, or
+ * one the dialog sets, such as a key file too large to read).
  */
 export function useConnectionForm<Form, View, Report, Test extends string>(options: ConnectionFormOptions<Form, View>) {
-  const { editing, openError, fromView, onCancel, onSaved, onConnected } = options
+  const { editing, openError, fromView, onCancel, onSaved, onConnected, save, connect } = options
   const [form, setForm] = useState<Form>(() => (editing ? fromView(editing) : options.emptyForm()))
   const [touched, setTouched] = useState<Set<string>>(() => new Set())
   const [submitted, setSubmitted] = useState(false)
-  const [busy, setBusy] = useState<Busy<Test>>(null)
-  /** What the shown error came from (busy is null again by the time it shows). */
-  const [lastAction, setLastAction] = useState<Busy<Test>>(null)
-  const [error, setError] = useState<AppErrorData | null>(openError)
-  const [report, setReport] = useState<Report | null>(null)
-  const [cancelled, setCancelled] = useState(false)
+  const [formError, setError] = useState<AppErrorData | null>(openError)
   const [saved, setSaved] = useState<View | undefined>(editing)
+  const test = useMutation<Report, Error, TestRun<Test, Report>>({ mutationFn: ({ request, requestId }) => request(requestId) })
+
+  // A cancel the user asked for is not an error to show.
+  const cancelled = test.error !== null && errorData(test.error).code === 'cancelled'
+  const actions: { what: Test | 'save' | 'connect' | undefined; mutation: MutationState; requestId?: string }[] = [
+    { what: test.variables?.what, mutation: test, requestId: test.variables?.requestId },
+    { what: 'save', mutation: save.mutation },
+    { what: 'connect', mutation: connect.mutation },
+  ]
+  const running = actions.find((a) => a.mutation.isPending)
+  const busy: Busy<Test> = running?.what ? { what: running.what, ...(running.requestId ? { requestId: running.requestId } : {}) } : null
+  /** What the shown error came from: the action started last (none has run when the error is the open error). */
+  const latest = actions.filter((a) => a.mutation.submittedAt > 0).sort((a, b) => b.mutation.submittedAt - a.mutation.submittedAt)[0]
+  const lastAction: Busy<Test> = latest?.what ? { what: latest.what } : null
+  const failed = (cancelled ? null : test.error) ?? save.mutation.error ?? connect.mutation.error
+  const callError = useMemo(() => (failed ? errorData(failed) : null), [failed])
+  const error = formError ?? callError
+
   const errorRef = useRef<HTMLDivElement>(null)
   // A failed action leaves the focus in the dialog, on the error (its buttons were disabled meanwhile).
   useEffect(() => {
     if (error && error !== openError) errorRef.current?.focus()
   }, [error, openError])
-  const alive = useRef(true)
-  useEffect(
-    () => () => {
-      alive.current = false
-    },
-    [],
-  )
 
   const validate = options.validate
   const errors = useMemo(() => validate(form), [validate, form])
@@ -66,25 +92,11 @@ export function useConnectionForm<Form, View, Report, Test extends string>(optio
   /** Runs a test of kind `what`; `request` gets an id that `cancelRequest` cancels it by. */
   const runTest = async (what: Test, request: (requestId: string) => Promise<Report>) => {
     if (!requireValid()) return
-    const requestId = newRequestId()
-    setBusy({ what, requestId })
-    setLastAction({ what })
+    // The error shown goes; the test's own earlier report, error or cancel goes as it starts again.
     setError(null)
-    setReport(null)
-    setCancelled(false)
-    try {
-      const result = await request(requestId)
-      if (alive.current) setReport(result)
-    } catch (e) {
-      const data = errorData(e)
-      // A cancel the user asked for is not an error to show.
-      if (alive.current) {
-        if (data.code === 'cancelled') setCancelled(true)
-        else setError(data)
-      }
-    } finally {
-      if (alive.current) setBusy(null)
-    }
+    save.mutation.reset()
+    connect.mutation.reset()
+    await test.mutateAsync({ what, requestId: newRequestId(), request }).catch(() => undefined)
   }
 
   const cancelRequest = () => {
@@ -92,31 +104,32 @@ export function useConnectionForm<Form, View, Report, Test extends string>(optio
   }
 
   /** "Save" (then close) or "Save & connect". */
-  const submit = async (connect: boolean) => {
+  const submit = async (connecting: boolean) => {
     if (!requireValid()) return
-    setBusy({ what: connect ? 'connect' : 'save' })
-    setLastAction({ what: connect ? 'connect' : 'save' })
+    // The error shown goes; a test's report (or its cancel) stays.
     setError(null)
+    if (test.isError && !cancelled) test.reset()
+    save.mutation.reset()
+    connect.mutation.reset()
     try {
-      if (connect) {
-        const { view, connection } = await options.connect(form)
+      if (connecting) {
+        const { view, connection } = await connect.run(form)
         onSaved(view)
         onConnected(view, connection)
         return
       }
-      const view = await options.save(form)
+      const view = await save.run(form)
       // The form edits this saved connection now, and its secrets show as "saved".
       setSaved(view)
       setForm(fromView(view))
       onSaved(view)
       onCancel()
-    } catch (e) {
-      if (alive.current) setError(errorData(e))
-    } finally {
-      if (alive.current) setBusy(null)
+    } catch {
+      // The mutation holds the error, shown at the top.
     }
   }
 
+  const report = test.data ?? null
   return { form, setForm, update, shown, touch, busy, lastAction, error, setError, errorRef, report, cancelled, saved, runTest, cancelRequest, submit, onCancel }
 }
 
