@@ -13,7 +13,7 @@ import doors from './scripts/eslint-doors.mjs'
 // do not relax one without a reason in words here.
 const coreEntryPoints = ['core/index', 'core/service', 'core/namespace/index', 'core/query/index', 'core/arrow/index']
 // core's own root files that the layers below its wiring (service.ts, index.ts) share.
-const coreKit = ['core/errors', 'core/redact', 'core/procStat', 'core/sideCache', { types: 'core/handlers' }]
+const coreKit = ['core/errors', 'core/redact', 'core/procStat', 'core/sideCache', 'core/limits', 'core/tempFolders', { types: 'core/handlers' }]
 // The use-cases: each a module that service.ts wires into the contract's methods.
 const useCases = ['catalog', 'connections', 'demo', 'diff', 'export', 'import', 'jobs', 'lifecycle', 'map', 'profile', 'rowset']
 const useCase = (extra = []) => ['contract', ...coreKit, 'core/arrow', 'core/query', 'core/namespace', 'core/jobs', ...extra]
@@ -22,14 +22,14 @@ const doorTable = {
   contract: [],
   // core: the wiring (service.ts, index.ts) reaches every module; below it, use-cases → namespace drivers → query → arrow.
   core: ['contract', 'core/arrow', 'core/query', 'core/namespace', 'core/namespace/dir', 'core/namespace/rest', ...useCases.map((u) => `core/${u}`)],
-  // Arrow decoding shares the import readers' decompression limits (an arrow back up, named: it is the only one).
-  'core/arrow': ['contract', 'core/import/readers/limits'],
+  // Arrow decoding holds compressed buffers to the same decompression limits as the import readers (core/limits.ts).
+  'core/arrow': ['contract', 'core/limits'],
   // Engine-free, as all of core outside namespace/dir (no lancedb: no-restricted-imports below).
   'core/query': ['contract', 'core/arrow'],
   // The drivers' shared face (client, connect, path, errors, versions); its index registers the drivers.
   'core/namespace': ['contract', 'core/namespace/dir', 'core/namespace/rest', 'core/namespace/objectStore'],
-  // Its manifest stages in the import's temp folders, which know the journal's owners (named, like arrow's).
-  'core/namespace/dir': ['contract', 'core/errors', 'core/procStat', 'core/arrow', 'core/query', 'core/namespace', 'core/namespace/objectStore', 'core/import/tempFolders'],
+  // Its manifest stages in the app's temp folders (core/tempFolders.ts), whose owners procStat tells alive or gone.
+  'core/namespace/dir': ['contract', 'core/errors', 'core/procStat', 'core/tempFolders', 'core/arrow', 'core/query', 'core/namespace', 'core/namespace/objectStore'],
   'core/namespace/rest': ['contract', 'core/errors', 'core/redact', 'core/arrow', 'core/query', 'core/namespace'],
   'core/namespace/objectStore': ['contract'],
   ...Object.fromEntries(useCases.map((u) => [`core/${u}`, useCase()])),
@@ -38,7 +38,6 @@ const doorTable = {
   'core/demo': useCase(['core/namespace/dir']),
   // Imports write through the directory driver's staging and journal (crash-safe publication).
   'core/import': useCase(['core/namespace/dir']),
-  'core/export': useCase(['core/import/tempFolders']),
   // The hosts use core through its entry points. Main only orchestrates (window, menus, dialogs, keychain): core runs
   // in the catalog host process, so main takes only types from core, and from the host what they say to each other.
   main: ['contract', 'host/protocol', ...coreEntryPoints.map((types) => ({ types }))],

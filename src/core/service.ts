@@ -25,7 +25,7 @@ import { CancellableRequests } from './requests'
 import { hostHandlers, type HostOptions } from './host'
 import { joinHandlers, type Handlers } from './handlers'
 import { MemorySideCache, type SideCache } from './sideCache'
-import { sweepTempFoldersAtStart } from './import/tempFolders'
+import { sweepTempFoldersAtStart } from './tempFolders'
 
 export { MemoryRecentsStore, type OpenedCatalog, type RecentsStore } from './connections/openConnections'
 export type { Handlers } from './handlers'

@@ -6,7 +6,7 @@ import type { NamespaceClient } from '../namespace/client'
 import { checkExportTarget } from './file'
 import { ExportJobs } from './jobs'
 import type { JobRegistry } from '../jobs'
-import { makeTempFolder, TEMP_PREFIXES } from '../import/tempFolders'
+import { makeTempFolder, TEMP_PREFIXES } from '../tempFolders'
 
 export interface ExportModuleDeps {
   client: (connectionId: string) => NamespaceClient

@@ -6,7 +6,7 @@ import { basename, join } from 'node:path'
 import { Transform, type Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { AppError } from '../../contract'
-import { makeTempFolder, removeStaleTempFolders } from './tempFolders'
+import { makeTempFolder, removeStaleTempFolders } from '../tempFolders'
 
 /** `lcb-uploads-<pid>-XXXXXX` in the temp folder: the pid tells a crashed run's folder from a live one. */
 const UPLOADS_PREFIX = 'lcb-uploads-'

@@ -3,7 +3,7 @@ import { mkdir, readdir, utimes } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { removeStalePipes } from '../../../src/core/import/native/polars'
-import { makeTempFolder, PROCESS_START, processElapsedSeconds, removeStaleTempFolders } from '../../../src/core/import/tempFolders'
+import { makeTempFolder, PROCESS_START, processElapsedSeconds, removeStaleTempFolders } from '../../../src/core/tempFolders'
 import { removeStaleUploads } from '../../../src/core/import/uploads'
 import { makeTempDir, removeDir } from '../../helpers/catalog'
 

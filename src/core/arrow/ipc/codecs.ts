@@ -1,5 +1,5 @@
 import * as zlib from 'node:zlib'
-import { MAX_RATIO, RATIO_GRACE, bytesText } from '../../import/readers/limits'
+import { MAX_RATIO, RATIO_GRACE, bytesText } from '../../limits'
 import { lz4Frame } from './lz4'
 
 /**

@@ -7,7 +7,7 @@ import { promisify } from 'node:util'
 import { DataType, Schema, Utf8, makeData, tableFromIPC, type Data, type LargeUtf8, type RecordBatch } from 'apache-arrow'
 import { batchFromData } from '../build'
 import { fbMessage, flatbuffers } from '../../arrow/ipc/fb'
-import { makeTempFolder, removeStaleTempFolders } from '../tempFolders'
+import { makeTempFolder, removeStaleTempFolders } from '../../tempFolders'
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /** nodejs-polars, typed loosely: only a handful of its calls are used, and it is optional at run time. */

@@ -11,7 +11,7 @@ import { DEFAULT_BATCH_ROWS, DEFAULT_INFER_ROWS, type BatchSource, type OpenOpti
 import { readSample, rowBatches } from './rowBatches'
 import { nativeCsvBatches, nativeCsvReader, type CsvPlan } from '../native/csv'
 import { CsvFieldGuard } from './csvFields'
-import { MAX_COLUMNS, MAX_RECORD_CHARS, tooManyColumns } from './limits'
+import { MAX_COLUMNS, MAX_RECORD_CHARS, tooManyColumns } from '../../limits'
 
 interface Row {
   cells: string[]

@@ -1,6 +1,6 @@
 import { Transform, type TransformCallback } from 'node:stream'
 import { AppError } from '../../../contract'
-import { MAX_COLUMNS, tooManyColumns } from './limits'
+import { MAX_COLUMNS, tooManyColumns } from '../../limits'
 
 /**
  * Counts each CSV record's fields as the text passes to csv-parse, and stops a record past {@link MAX_COLUMNS}

@@ -2,7 +2,7 @@ import { Transform, type TransformCallback } from 'node:stream'
 import * as zlib from 'node:zlib'
 import { Decompress } from 'fzstd'
 import { AppError } from '../../../contract'
-import { MAX_DECOMPRESSED, MAX_RATIO, RATIO_GRACE, bytesText } from './limits'
+import { MAX_DECOMPRESSED, MAX_RATIO, RATIO_GRACE, bytesText } from '../../limits'
 import type { Compression } from './text'
 import { ZstdFrameGuard } from './zstdFrames'
 

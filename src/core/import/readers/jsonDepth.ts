@@ -1,5 +1,5 @@
 import { AppError } from '../../../contract'
-import { MAX_JSON_DEPTH } from './limits'
+import { MAX_JSON_DEPTH } from '../../limits'
 
 /**
  * How deep `text` (one JSON value) nests, when deeper than `max`; else null. No recursion: a counter over the

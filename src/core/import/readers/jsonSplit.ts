@@ -1,6 +1,6 @@
 import { AppError } from '../../../contract'
 import { tooDeep } from './jsonDepth'
-import { MAX_JSON_DEPTH, MAX_RECORD_CHARS } from './limits'
+import { MAX_JSON_DEPTH, MAX_RECORD_CHARS } from '../../limits'
 
 /** One record's JSON text and the line it starts on. */
 export interface JsonRecordText {
@@ -9,7 +9,7 @@ export interface JsonRecordText {
 }
 
 // A record bigger than MAX_RECORD_CHARS is refused: the splitter holds one record at a time, never the file.
-export { MAX_RECORD_CHARS } from './limits'
+export { MAX_RECORD_CHARS } from '../../limits'
 
 const QUOTE_OR_BACKSLASH = /["\\]/g
 

@@ -5,7 +5,7 @@ import { MISMATCH, batchFromColumns, coerce } from '../build'
 import { JsonColumnInference, toArrowType, type Inferred } from '../infer'
 import { typeName } from '../schema'
 import { DEFAULT_BATCH_ROWS, DEFAULT_INFER_ROWS, type BatchSource, type OpenOptions } from '../source'
-import { MAX_COLUMNS, MAX_NESTED_TYPE_DEPTH, tooManyColumns } from './limits'
+import { MAX_COLUMNS, MAX_NESTED_TYPE_DEPTH, tooManyColumns } from '../../limits'
 import { readSample, rowBatches } from './rowBatches'
 
 

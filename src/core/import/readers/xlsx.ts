@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream'
 import { AppError, formatCellRange, parseCellRange, type CellRange, type SheetsRead } from '../../../contract'
 import type { BatchSource, OpenOptions } from '../source'
 import { recordSource, type RecordRow } from './records'
-import { XLSX_MAX_CELL_CHARS, XLSX_MAX_COLUMN, XLSX_MAX_ROW } from './limits'
+import { XLSX_MAX_CELL_CHARS, XLSX_MAX_COLUMN, XLSX_MAX_ROW } from '../../limits'
 import { local, openWorkbook, parseXmlRows, WorkbookError, WorkbookLimit, type Workbook } from './xlsxBook'
 
 type Cell = string | number | boolean | Date | null

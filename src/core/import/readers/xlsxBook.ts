@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream'
 import { SaxesParser, type SaxesTagPlain } from 'saxes'
 import yauzl from 'yauzl'
 import { InflateWatch } from './inflate'
-import { XLSX_MAX_RATIO, XLSX_MAX_CELL_CHARS, XLSX_MAX_SHARED_CHARS, XLSX_MAX_SHARED_STRINGS, XLSX_MAX_XML_RUN } from './limits'
+import { XLSX_MAX_RATIO, XLSX_MAX_CELL_CHARS, XLSX_MAX_SHARED_CHARS, XLSX_MAX_SHARED_STRINGS, XLSX_MAX_XML_RUN } from '../../limits'
 
 /**
  * The parts of an Excel workbook (.xlsx: a zip of XML, Office Open XML / ECMA-376) that import needs, read with

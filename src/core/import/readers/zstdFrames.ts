@@ -1,6 +1,6 @@
 import { Transform, type TransformCallback } from 'node:stream'
 import { AppError } from '../../../contract'
-import { MAX_ZSTD_WINDOW, bytesText } from './limits'
+import { MAX_ZSTD_WINDOW, bytesText } from '../../limits'
 
 /** ZSTD's largest block (RFC 8878 3.1.1.2.3: Block_Maximum_Size is at most 128 KiB). */
 const BLOCK_MAX = 128 * 1024

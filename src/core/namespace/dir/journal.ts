@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, open, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { procStat } from '../../procStat'
+import { isAlive } from '../../procStat'
 import type { TableId } from '../path'
 
 /**
@@ -106,38 +106,6 @@ export async function abandonedIntents(root: string): Promise<JournalEntry[]> {
   if (entries.length === 0) await rmdir(journalDir(root)).catch(() => undefined)
   return entries
 }
-
-/**
- * Whether the writer that left a mark (a journal entry, a staging table, an upload folder) with this process id
- * may still run. `since` (ms since epoch) is a moment that writer was alive — when it made the mark — and tells
- * it apart from a later process that got the same id.
- *
- * `kill(pid, 0)` alone says yes too often: it succeeds on a zombie (a process killed whose parent never waits
- * for it: a writer orphaned by its launcher, under a PID 1 that does not reap — seen in containers, where a
- * kill -9'd harness left its staging table forever), and on an unrelated process that reuses the id (in a
- * container a restarted server often gets the same small pid, even our own). On Linux /proc tells both apart.
- */
-export function isAlive(pid: number, since?: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false
-  if (typeof since !== 'number' || !Number.isFinite(since)) since = undefined
-  if (pid === process.pid) return since === undefined || PROCESS_STARTED_AT <= since + START_SLACK_MS
-  try {
-    process.kill(pid, 0)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false // EPERM: it runs, as another user
-  }
-  const found = procStat(pid)
-  if (!found) return true // not Linux, or it ended just now: the kill test above is all we know
-  if (found.state === 'Z' || found.state === 'X') return false
-  return since === undefined || found.startedAt === null || found.startedAt <= since + START_SLACK_MS
-}
-
-/**
- * Process start times are known to the clock tick, boot time to the second, and a mark's time comes from the file
- * system: a process that started this much after a mark was made is not the one that made it.
- */
-const START_SLACK_MS = 2000
-const PROCESS_STARTED_AT = Date.now() - process.uptime() * 1000
 
 async function syncDir(dir: string): Promise<void> {
   try {

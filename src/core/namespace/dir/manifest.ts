@@ -4,7 +4,7 @@ import { rm, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import * as lancedb from '@lancedb/lancedb'
 import type { NamespacePath, TableId } from '../path'
-import { makeTempFolder, TEMP_PREFIXES } from '../../import/tempFolders'
+import { makeTempFolder, TEMP_PREFIXES } from '../../tempFolders'
 
 /** One row of a directory catalog's `__manifest` (lance-namespace-impls 8, lancedb 0.31.0). */
 export interface ManifestRow {

@@ -1,6 +1,6 @@
-import { useId, useState, type FormEvent } from 'react'
+import { useId, useMemo, useState, type FormEvent } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { componentProblem, type AppErrorData, type ConnectionInfo, type DataFormat, type ImportJobInfo } from '../../../contract'
+import { AppError, componentProblem, type ConnectionInfo, type DataFormat, type ImportJobInfo, type ImportSource } from '../../../contract'
 import { startImport } from './mutations'
 import { importPreviewQuery } from './queries'
 import { errorData } from '../../components/ErrorPanel'
@@ -56,26 +56,18 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
   const previewState = useImportPreview(source, choices)
   const { mutateAsync: importStart } = useMutation(startImport)
   const client = useQueryClient()
-  const [starting, setStarting] = useState(false)
-  const [startError, setStartError] = useState<AppErrorData | null>(null)
   /** The new table's data format; null = the catalog's default (the core decides). */
   const [dataFormat, setDataFormat] = useState<DataFormat | null>(null)
   const formats = useQuery({ ...catalogFormatsQuery(choices.connectionId), enabled: !!choices.connectionId }).data ?? null
-  const status = sheetStatus(choices, previewState, !!source, starting)
 
-  const start = async (event: FormEvent) => {
-    event.preventDefault()
-    const { connectionId, namespace, name, mode, vectorColumns, datesAsText, columnTypes, sheet, layout } = choices
-    if (!source || !status.canStart || name === null) return
-    setStarting(true)
-    setStartError(null)
-    try {
+  // Starting the file's import (or one per sheet, after their checks) is one mutation: its state is the sheet's busy
+  // flag and its error the one shown. Once it started, the sheet stays busy until the next file's (or none) replaces it.
+  const starting = useMutation({
+    mutationFn: async ({ source, name }: { source: ImportSource; name: string }): Promise<ImportJobInfo[]> => {
+      const { connectionId, namespace, mode, vectorColumns, datesAsText, columnTypes, sheet, layout } = choices
       const { sheetTables } = status
       if (sheetTables.length === 0) {
-        const job = await importStart({ connectionId, namespace, source, name, mode, vectorColumns, datesAsText, columnTypes, sheet, ...layout, ...(dataFormat && mode !== 'append' ? { dataFormat } : {}) })
-        taken()
-        onStarted(job)
-        return
+        return [await importStart({ connectionId, namespace, source, name, mode, vectorColumns, datesAsText, columnTypes, sheet, ...layout, ...(dataFormat && mode !== 'append' ? { dataFormat } : {}) })]
       }
       // A table per sheet: one import each, in tab order; the staged upload is kept until the last one ends. The
       // column type choices were made on the sheet shown, so only its import takes them.
@@ -85,9 +77,7 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
       for (const t of sheetTables) {
         const check = await client.fetchQuery(importPreviewQuery({ connectionId, namespace, source, name: t.name, mode, vectorColumns, datesAsText, columnTypes: t.sheet === shown ? columnTypes : undefined, sheet: t.sheet, ...(layout?.headerRow !== undefined ? { headerRow: layout.headerRow } : {}), ...(layout?.range ? { range: layout.range } : {}) }))
         if (check.nameProblem || check.modeProblem) {
-          setStartError({ code: 'invalid_input', message: `Sheet “${t.sheet}” → ${t.name}: ${check.nameProblem ?? check.modeProblem}`, hint: 'Change the table name (each table is named after it and its sheet), or import in overwrite mode' })
-          setStarting(false)
-          return
+          throw new AppError('invalid_input', `Sheet “${t.sheet}” → ${t.name}: ${check.nameProblem ?? check.modeProblem}`, { hint: 'Change the table name (each table is named after it and its sheet), or import in overwrite mode' })
         }
       }
       const jobs: ImportJobInfo[] = []
@@ -95,12 +85,21 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
         const keepUpload = i < sheetTables.length - 1
         jobs.push(await importStart({ connectionId, namespace, source, name: t.name, mode, vectorColumns, datesAsText, columnTypes: t.sheet === shown ? columnTypes : undefined, sheet: t.sheet, headerRow: layout?.headerRow, range: layout?.range, keepUpload, ...(dataFormat && mode !== 'append' ? { dataFormat } : {}) }))
       }
+      return jobs
+    },
+    onSuccess: (jobs) => {
       taken()
       onStarted(...jobs)
-    } catch (error) {
-      setStartError(errorData(error))
-      setStarting(false)
-    }
+    },
+  })
+  const busy = starting.isPending || starting.isSuccess
+  const startError = useMemo(() => (starting.error ? errorData(starting.error) : null), [starting.error])
+  const status = sheetStatus(choices, previewState, !!source, busy)
+
+  const start = (event: FormEvent) => {
+    event.preventDefault()
+    if (!source || !status.canStart || choices.name === null) return
+    starting.mutate({ source, name: choices.name })
   }
 
   return (
@@ -114,9 +113,9 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
       choices={choices}
       previewState={previewState}
       status={status}
-      starting={starting}
+      starting={busy}
       startError={startError}
-      onSubmit={(event) => void start(event)}
+      onSubmit={start}
       onSkip={onSkip}
       formatChoice={
         choices.mode === 'append' ? null : (
@@ -124,7 +123,7 @@ export function ImportSheet({ item, total, connections, onStarted, onSkip }: Imp
             <label className="field-label" htmlFor={`${titleId}-format`}>
               File format
             </label>
-            <DataFormatChoice id={`${titleId}-format`} formats={formats} value={dataFormat} onChange={setDataFormat} disabled={starting} />
+            <DataFormatChoice id={`${titleId}-format`} formats={formats} value={dataFormat} onChange={setDataFormat} disabled={busy} />
           </>
         )
       }

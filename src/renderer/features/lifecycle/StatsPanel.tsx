@@ -1,6 +1,6 @@
-import { useState } from 'react'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { AppErrorData, OptimizePreview, TableRef } from '../../../contract'
+import { useMemo, useState } from 'react'
+import { useMutation, useQuery } from '@tanstack/react-query'
+import type { TableRef } from '../../../contract'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
@@ -49,26 +49,24 @@ export function StatsPanel({ tableRef, fields, writeBlock, optimizeBlock = write
   const { loaded, refresh } = useLoaded('stats', tableRef, onSettled)
   const [prune, setPrune] = useState(false)
   const [days, setDays] = useState('7')
-  const [preview, setPreview] = useState<OptimizePreview | null>(null)
-  const [previewError, setPreviewError] = useState<AppErrorData | null>(null)
   const [confirming, setConfirming] = useState(false)
   // Optimize rewrites the table: its rule (queries/invalidate.ts) drops what was read of it, the stats included.
   const optimize = useMutation(optimizeTable)
   const result = optimize.data ?? null
-  const client = useQueryClient()
 
   const daysValue = Number(days)
   const daysProblem = prune && !(days.trim() !== '' && Number.isFinite(daysValue) && daysValue >= 0) ? 'Days must be a number ≥ 0' : null
   const options = prune && !daysProblem ? { pruneOlderThanDays: daysValue } : {}
 
+  // The preview is a query asked on each click (Optimize…), for the options then set; its answer opens the
+  // confirmation, its error shows below the button (not while it is asked again).
+  const previewQuery = useQuery({ ...optimizePreviewQuery(tableRef, options), enabled: false })
+  const preview = previewQuery.data ?? null
+  const previewFailure = previewQuery.isFetching ? null : previewQuery.error
+  const previewError = useMemo(() => (previewFailure ? errorData(previewFailure) : null), [previewFailure])
   const showPreview = async () => {
-    setPreviewError(null)
-    try {
-      setPreview(await client.fetchQuery(optimizePreviewQuery(tableRef, options)))
-      setConfirming(true)
-    } catch (e) {
-      setPreviewError(errorData(e))
-    }
+    const asked = await previewQuery.refetch()
+    if (asked.isSuccess) setConfirming(true)
   }
 
   const s = loaded.state === 'ready' ? loaded.value : null

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { isAlive } from '../../../../src/core/namespace/dir/journal'
+import { isAlive } from '../../../../src/core/procStat'
 import { until, untilZombie } from '../../../helpers/processes'
 
 /**

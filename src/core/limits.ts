@@ -1,4 +1,4 @@
-import { AppError } from '../../../contract'
+import { AppError } from '../contract'
 
 /**
  * The limits import holds at the first byte, in one place (docs/reliability.md lists them). Each is far above

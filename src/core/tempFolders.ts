@@ -2,8 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { lstat, mkdtemp, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { isAlive } from '../namespace/dir/journal'
-import { procStat } from '../procStat'
+import { isAlive, procStat } from './procStat'
 
 /**
  * Temp folders that name their owner: `<prefix><pid>-<start>-XXXXXX`, where `<start>` is when that process started
