@@ -13,7 +13,6 @@ const run = measure as (root?: string) => { long: Long[]; jsxHooks: Hook[] }
 // (use*) returns data and handlers, never JSX. The units not yet split are listed here as known exceptions; the
 // list may only shrink (a stale entry fails too), so the rule holds for everything new.
 const knownLong = [
-  'src/renderer/features/table/useGridSelection.tsx useGridSelection',
   'src/renderer/features/table/useTableQueries.tsx useTableQueries',
   'src/renderer/features/import/ImportSheetView.tsx ImportSheetView',
   'src/renderer/features/tree/NamespaceTree.tsx NamespaceTree',
@@ -32,7 +31,6 @@ const knownJsxHooks = [
   'src/renderer/features/import/useImports.tsx useImports',
   'src/renderer/features/lifecycle/useReadOnly.tsx useReadOnly',
   'src/renderer/features/profile/HeaderHistograms.tsx useHeaderHistograms',
-  'src/renderer/features/table/useGridSelection.tsx useGridSelection',
   'src/renderer/features/table/useTableQueries.tsx useTableQueries',
   'src/renderer/features/tree/SidebarFrame.tsx useSidebarLayout',
 ]
