@@ -31,7 +31,6 @@ const knownJsxHooks = [
   'src/renderer/features/lifecycle/useReadOnly.tsx useReadOnly',
   'src/renderer/features/profile/HeaderHistograms.tsx useHeaderHistograms',
   'src/renderer/features/table/useTableQueries.tsx useTableQueries',
-  'src/renderer/features/tree/SidebarFrame.tsx useSidebarLayout',
 ]
 
 describe('units that are one thing', () => {
