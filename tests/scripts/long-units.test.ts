@@ -28,7 +28,6 @@ const knownJsxHooks = [
   'src/renderer/features/actions/useTreeActions.tsx useTreeActions',
   'src/renderer/features/connections/useRemoteConnections.tsx useRemoteConnections',
   'src/renderer/features/import/useImports.tsx useImports',
-  'src/renderer/features/lifecycle/useReadOnly.tsx useReadOnly',
   'src/renderer/features/profile/HeaderHistograms.tsx useHeaderHistograms',
   'src/renderer/features/table/useTableQueries.tsx useTableQueries',
 ]
