@@ -3,7 +3,7 @@ import { pathForDroppedFile } from '../api'
 import { useOpenCatalog } from '../features/connections'
 import { splitDropped } from '../features/import'
 import { useNavigation } from '../features/navigation'
-import { useSidebarLayout } from '../features/tree'
+import { SidebarCollapseButton, SidebarHandle, SidebarRail, useSidebarLayout } from '../features/tree'
 
 /**
  * The window's frame: the sidebar (resizable, foldable) beside the content, and drops anywhere on it — files to
@@ -11,13 +11,13 @@ import { useSidebarLayout } from '../features/tree'
  */
 export function AppFrame({ sidebar, onDropFiles, children }: { sidebar(collapseButton: ReactNode): ReactNode; onDropFiles(files: File[]): void; children: ReactNode }) {
   const [dragging, setDragging] = useState(false)
-  const layout = useSidebarLayout()
+  const { collapsed, width, setCollapsed, railButtonRef, hideButtonRef, handleEvents, className, style } = useSidebarLayout()
   const { openPath } = useOpenCatalog()
   const { showStart } = useNavigation()
   return (
     <div
-      className={`app${dragging ? ' dragging' : ''}${layout.className}`}
-      style={layout.style}
+      className={`app${dragging ? ' dragging' : ''}${className}`}
+      style={style}
       onDragOver={(event) => {
         event.preventDefault()
         setDragging(true)
@@ -40,9 +40,9 @@ export function AppFrame({ sidebar, onDropFiles, children }: { sidebar(collapseB
         else showStart({ code: 'unsupported', message: 'This window cannot tell where a dropped folder is on disk', hint: 'Type or paste the directory path instead' })
       }}
     >
-      {layout.rail}
-      {sidebar(layout.collapseButton)}
-      {layout.handle}
+      <SidebarRail collapsed={collapsed} buttonRef={railButtonRef} onShow={() => setCollapsed(false)} />
+      {sidebar(<SidebarCollapseButton buttonRef={hideButtonRef} onHide={() => setCollapsed(true)} />)}
+      <SidebarHandle collapsed={collapsed} width={width} events={handleEvents} />
       {children}
       {dragging && <div className="drop-overlay">Drop files to import them, or drop a folder to open it as a catalog</div>}
     </div>

@@ -16,23 +16,37 @@ const isInt = (v: unknown, min = 0): v is number => typeof v === 'number' && Num
  * Writes go through the catalog's write lock and forget cached descriptions.
  */
 export function registerLifecycleRoutes(app: FastifyInstance, deps: RouteContext): void {
-  const { catalogOf, json, body, read, decodeGuard } = deps
-  const write = async <T>(request: FastifyRequest, work: (catalog: Catalog, id: TableId) => Promise<T>): Promise<T> => {
+  registerVersionRoutes(app, deps)
+  registerTagAndBranchRoutes(app, deps)
+  registerIndexRoutes(app, deps)
+  registerStatsAndSchemaRoutes(app, deps)
+  registerRowWriteRoutes(app, deps)
+}
+
+/** Runs `work` on the request's table under its catalog's write lock, then forgets the table's cached description. */
+const writer =
+  (catalogOf: RouteContext['catalogOf']) =>
+  async <T>(request: FastifyRequest, work: (catalog: Catalog, id: TableId) => Promise<T>): Promise<T> => {
     const id = tableOf(request)
     const catalog = catalogOf(request)
     return catalog.write(() => work(catalog, id)).finally(() => catalog.forget(id))
   }
-  const lance = (catalog: Catalog): Pick<DirNamespaceClient, 'onTable'> => {
-    if (!(catalog.client instanceof DirNamespaceClient)) throw new AppError('unsupported', 'This catalog does not support row-level writes')
-    return catalog.client
-  }
-  const string = (b: Record<string, unknown>, key: string): string => {
-    const v = b[key]
-    if (typeof v !== 'string' || v === '') throw invalid(`${key} is required`)
-    return v
-  }
 
-  // ---- versions -------------------------------------------------------------------------------
+/** The catalog's Lance tables, for what only the directory catalog does (row-level writes, branches, index stats). */
+const lance = (catalog: Catalog): Pick<DirNamespaceClient, 'onTable'> => {
+  if (!(catalog.client instanceof DirNamespaceClient)) throw new AppError('unsupported', 'This catalog does not support row-level writes')
+  return catalog.client
+}
+
+const string = (b: Record<string, unknown>, key: string): string => {
+  const v = b[key]
+  if (typeof v !== 'string' || v === '') throw invalid(`${key} is required`)
+  return v
+}
+
+/** Versions: list and describe; creating or deleting chosen versions is refused in words. */
+function registerVersionRoutes(app: FastifyInstance, deps: RouteContext): void {
+  const { catalogOf, json, body, read } = deps
 
   const wireVersion = (v: { version: number; timestamp: number; totals?: Record<string, string> }) => ({
     version: v.version,
@@ -70,7 +84,12 @@ export function registerLifecycleRoutes(app: FastifyInstance, deps: RouteContext
   app.post('/v1/table/version/batch-create', managedVersioning('batch-create'))
   app.post('/v1/table/:id/version/delete', managedVersioning('delete'))
 
-  // ---- tags -----------------------------------------------------------------------------------
+}
+
+/** Tags and branches. */
+function registerTagAndBranchRoutes(app: FastifyInstance, deps: RouteContext): void {
+  const { catalogOf, json, body, read } = deps
+  const write = writer(catalogOf)
 
   const listTags = async (request: FastifyRequest, reply: FastifyReply) => {
     const tags = await catalogOf(request).client.listTags(tableOf(request))
@@ -105,7 +124,7 @@ export function registerLifecycleRoutes(app: FastifyInstance, deps: RouteContext
     return json(reply, {})
   })
 
-  // ---- branches (lancedb's Table.branches()) ----------------------------------------------------
+  // Branches (lancedb's Table.branches()).
 
   const branchesOf = async (catalog: Catalog, id: TableId) => lance(catalog).onTable(id, async (t) => ({ t, branches: await (await t.branches()).list() }))
   const listBranches = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -150,7 +169,12 @@ export function registerLifecycleRoutes(app: FastifyInstance, deps: RouteContext
     return json(reply, {})
   })
 
-  // ---- indexes --------------------------------------------------------------------------------
+}
+
+/** Indexes: create (vector or scalar), list (now or at a version), stats, drop. */
+function registerIndexRoutes(app: FastifyInstance, deps: RouteContext): void {
+  const { catalogOf, json, body, read } = deps
+  const write = writer(catalogOf)
 
   const createIndex = (scalarOnly: boolean) => async (request: FastifyRequest, reply: FastifyReply) => {
     const b = body(request)
@@ -239,7 +263,12 @@ export function registerLifecycleRoutes(app: FastifyInstance, deps: RouteContext
     return json(reply, {})
   })
 
-  // ---- stats ----------------------------------------------------------------------------------
+}
+
+/** Table stats and schema changes (add, alter, drop columns). */
+function registerStatsAndSchemaRoutes(app: FastifyInstance, deps: RouteContext): void {
+  const { catalogOf, json, body, read } = deps
+  const write = writer(catalogOf)
 
   app.post('/v1/table/:id/stats', read, async (request, reply) => {
     const stats = await lance(catalogOf(request)).onTable(tableOf(request), (t) => t.stats())
@@ -255,7 +284,6 @@ export function registerLifecycleRoutes(app: FastifyInstance, deps: RouteContext
     })
   })
 
-  // ---- schema ---------------------------------------------------------------------------------
 
   app.post('/v1/table/:id/add_columns', async (request, reply) => {
     const cols = body(request).new_columns
@@ -296,7 +324,12 @@ export function registerLifecycleRoutes(app: FastifyInstance, deps: RouteContext
     return json(reply, { version })
   })
 
-  // ---- row writes -----------------------------------------------------------------------------
+}
+
+/** Row writes: update, delete, merge-insert (an Arrow body). */
+function registerRowWriteRoutes(app: FastifyInstance, deps: RouteContext): void {
+  const { json, body, decodeGuard, catalogOf } = deps
+  const write = writer(catalogOf)
 
   app.post('/v1/table/:id/update', async (request, reply) => {
     const b = body(request)

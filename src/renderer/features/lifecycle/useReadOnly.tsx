@@ -12,11 +12,7 @@ import { RecoveryPrompt } from './RecoveryPrompt'
  * read-only connection: instead of failing, the app offers to switch it off for that connection. A catalog that
  * cannot import at all (on object storage) says why instead — switching Read-only off would not help there.
  */
-export function useReadOnly(
-  connections: readonly ConnectionInfo[],
-  /** After a recovery: what the tree lists of that connection may have changed (a finished rename). */
-  onRecovered?: (connectionId: string) => void,
-) {
+export function useReadOnly(connections: readonly ConnectionInfo[]) {
   const client = useQueryClient()
   const [pending, setPending] = useState<{ connection: ConnectionInfo; proceed: () => void } | null>(null)
   const [refused, setRefused] = useState<{ connection: ConnectionInfo; reason: string } | null>(null)
@@ -50,59 +46,55 @@ export function useReadOnly(
     [connections, client],
   )
 
-  let element: ReactNode = null
-  if (pending) {
-    element = (
-      <ConfirmDialog
-        title={`${pending.connection.label} is read-only`}
-        confirmLabel="Switch off and import"
-        run={async () => {
-          await setReadOnly(pending.connection.id, false)
-          pending.proceed()
-        }}
-        onClose={() => setPending(null)}
-      >
-        <p>
-          Importing writes to <strong>{pending.connection.label}</strong>, which is read-only. Switch “Read-only” off for this connection and import the files?
-        </p>
-      </ConfirmDialog>
-    )
-  }
+  return { setReadOnly, guardImport, pending, refused, closePending: () => setPending(null), closeRefused: () => setRefused(null) }
+}
+
+/** The guard's dialogs: the offer to switch Read-only off and import, or why this catalog cannot import at all. */
+function ReadOnlyDialogs({ guard }: { guard: ReturnType<typeof useReadOnly> }) {
+  const { pending, refused, setReadOnly, closePending, closeRefused } = guard
   if (refused) {
-    element = (
-      <NoticeDialog title={`Cannot import into ${refused.connection.label}`} onClose={() => setRefused(null)}>
+    return (
+      <NoticeDialog title={`Cannot import into ${refused.connection.label}`} onClose={closeRefused}>
         <p>{refused.reason}</p>
       </NoticeDialog>
     )
   }
-  // Read-only catalogs that crashed writers left unfinished: what was found, and the offer to recover it.
-  const prompts = connections
-    .filter((c) => (c.pendingRecovery?.length ?? 0) > 0)
-    .map((c) => (
-      <RecoveryPrompt
-        key={c.id}
-        connection={c}
-        onRecovered={(info) => onRecovered?.(info.id)}
-      />
-    ))
-  return { setReadOnly, guardImport, element, recoveryPrompts: prompts.length > 0 ? prompts : null }
+  if (!pending) return null
+  return (
+    <ConfirmDialog
+      title={`${pending.connection.label} is read-only`}
+      confirmLabel="Switch off and import"
+      run={async () => {
+        await setReadOnly(pending.connection.id, false)
+        pending.proceed()
+      }}
+      onClose={closePending}
+    >
+      <p>
+        Importing writes to <strong>{pending.connection.label}</strong>, which is read-only. Switch “Read-only” off for this connection and import the files?
+      </p>
+    </ConfirmDialog>
+  )
 }
 
-type ReadOnlyGuard = Omit<ReturnType<typeof useReadOnly>, 'element' | 'recoveryPrompts'>
+type ReadOnlyGuard = Pick<ReturnType<typeof useReadOnly>, 'setReadOnly' | 'guardImport'>
 const ReadOnlyContext = createContext<ReadOnlyGuard | null>(null)
-const PromptsContext = createContext<ReactNode>(null)
+// The recovery prompts' data: the connections, and what to do after a recovery (what the tree lists of that
+// connection may have changed: a finished rename).
+const PromptsContext = createContext<{ connections: readonly ConnectionInfo[]; onRecovered?: (connectionId: string) => void }>({ connections: [] })
 
 /**
  * The Read-only switch and the import guard for the whole window; its dialogs mount here, the recovery prompts
  * where `<RecoveryPrompts/>` is placed.
  */
 export function ReadOnlyProvider({ connections, onRecovered, children }: { connections: readonly ConnectionInfo[]; onRecovered(connectionId: string): void; children: ReactNode }) {
-  const { element, recoveryPrompts, ...guard } = useReadOnly(connections, onRecovered)
+  const readOnly = useReadOnly(connections)
+  const { setReadOnly, guardImport } = readOnly
   return (
-    <ReadOnlyContext.Provider value={guard}>
-      <PromptsContext.Provider value={recoveryPrompts}>
+    <ReadOnlyContext.Provider value={{ setReadOnly, guardImport }}>
+      <PromptsContext.Provider value={{ connections, onRecovered }}>
         {children}
-        {element}
+        <ReadOnlyDialogs guard={readOnly} />
       </PromptsContext.Provider>
     </ReadOnlyContext.Provider>
   )
@@ -116,5 +108,14 @@ export function useReadOnlyGuard(): ReadOnlyGuard {
 
 /** Read-only catalogs that crashed writers left unfinished: what was found, and the offer to recover it. */
 export function RecoveryPrompts() {
-  return <>{useContext(PromptsContext)}</>
+  const { connections, onRecovered } = useContext(PromptsContext)
+  return (
+    <>
+      {connections
+        .filter((c) => (c.pendingRecovery?.length ?? 0) > 0)
+        .map((c) => (
+          <RecoveryPrompt key={c.id} connection={c} onRecovered={(info) => onRecovered?.(info.id)} />
+        ))}
+    </>
+  )
 }

@@ -10,6 +10,7 @@ import { onGridKeyDown } from './grid/keyboard'
 import { GridBody, GridHeader, type HeaderExtra } from './grid/render'
 import { GRID_LAYOUT, HEADER_HEIGHT, ROW_HEIGHT, useViewport, useViewportScrolling } from './grid/viewport'
 import { useGridSelection } from './useGridSelection'
+import { SelectionOverlays } from './SelectionOverlays'
 import { PAGE_ROWS, usePages } from './usePages'
 // The header menu button, the cell menu and the inspector's styles (lost when the grid was split into grid/).
 import './inspect.css'
@@ -118,7 +119,7 @@ export const DataGrid = memo(function DataGrid({
     return { row: r, col: c }
   }
 
-  // Selection, copy and the cell inspector (useGridSelection.tsx); rows it lacks come through the contract.
+  // Selection, copy and the cell inspector (useGridSelection.ts, shown by SelectionOverlays.tsx); rows it lacks come through the contract.
   const fetchRows = useMemo(() => contractFetch(tableRef, view), [tableRef, view])
   const selection = useGridSelection({
     rowCount,
@@ -234,8 +235,7 @@ export const DataGrid = memo(function DataGrid({
         </div>
       )}
       {rowCount === 0 && <div className="grid-empty">This table has no rows</div>}
-      {selection.overlays}
-      {selection.inspector}
+      <SelectionOverlays selection={selection} />
     </div>
   )
 })

@@ -97,26 +97,54 @@ export function useSidebarLayout() {
     event.preventDefault()
   }
 
-  const collapseButton = (
-    <button ref={hideButton} type="button" className="icon-button" aria-label="Hide sidebar" title="Hide sidebar" onClick={() => setCollapsed(true)}>
+  return {
+    width,
+    collapsed,
+    setWidth,
+    setCollapsed,
+    railButtonRef: railButton,
+    hideButtonRef: hideButton,
+    /** The drag handle's events: drag, arrows (Shift: larger steps), Home/End, double-click resets. */
+    handleEvents: { onPointerDown, onPointerMove, onPointerUp: endDrag, onPointerCancel: endDrag, onDoubleClick: () => setWidth(SIDEBAR_DEFAULT), onKeyDown },
+    className: `${collapsed ? ' sidebar-collapsed' : ''}${dragging ? ' resizing' : ''}`,
+    style: { '--sidebar-width': `${width}px` } as CSSProperties,
+  }
+}
+
+type SidebarLayout = ReturnType<typeof useSidebarLayout>
+
+/** The button in the sidebar's header that hides it. */
+export function SidebarCollapseButton({ buttonRef, onHide }: { buttonRef: SidebarLayout['hideButtonRef']; onHide(): void }) {
+  return (
+    <button ref={buttonRef} type="button" className="icon-button" aria-label="Hide sidebar" title="Hide sidebar" onClick={onHide}>
       <SidebarIcon />
     </button>
   )
-  const rail = collapsed ? (
+}
+
+/** The narrow rail that brings a hidden sidebar back. */
+export function SidebarRail({ collapsed, buttonRef, onShow }: { collapsed: boolean; buttonRef: SidebarLayout['railButtonRef']; onShow(): void }) {
+  if (!collapsed) return null
+  return (
     <div className="sidebar-rail">
       <button
-        ref={railButton}
+        ref={buttonRef}
         type="button"
         className="icon-button"
         aria-label="Show sidebar"
         title="Show sidebar"
-        onClick={() => setCollapsed(false)}
+        onClick={onShow}
       >
         <SidebarIcon />
       </button>
     </div>
-  ) : null
-  const handle = collapsed ? null : (
+  )
+}
+
+/** The drag handle between the sidebar and the content (role separator), while the sidebar shows. */
+export function SidebarHandle({ collapsed, width, events }: { collapsed: boolean; width: number; events: SidebarLayout['handleEvents'] }) {
+  if (collapsed) return null
+  return (
     <div
       role="separator"
       aria-orientation="vertical"
@@ -127,25 +155,9 @@ export function useSidebarLayout() {
       tabIndex={0}
       title="Drag or use the arrow keys to resize; double-click to reset"
       className="sidebar-handle"
-      onPointerDown={onPointerDown}
-      onPointerMove={onPointerMove}
-      onPointerUp={endDrag}
-      onPointerCancel={endDrag}
-      onDoubleClick={() => setWidth(SIDEBAR_DEFAULT)}
-      onKeyDown={onKeyDown}
+      {...events}
     />
   )
-  return {
-    width,
-    collapsed,
-    setWidth,
-    setCollapsed,
-    collapseButton,
-    rail,
-    handle,
-    className: `${collapsed ? ' sidebar-collapsed' : ''}${dragging ? ' resizing' : ''}`,
-    style: { '--sidebar-width': `${width}px` } as CSSProperties,
-  }
 }
 
 function SidebarIcon() {

@@ -3,6 +3,7 @@ import { cellValue, type FieldInfo, type SortKey } from '../../../../contract'
 import { formatCount } from '../../../lib/format'
 import { formatCell } from '../../../lib/formatCell'
 import type { useGridSelection } from '../useGridSelection'
+import { ColumnMenuButton } from '../SelectionOverlays'
 import { headerTypeLabel } from './columnFit'
 import type { RowWindow } from './geometry'
 import type { GridRow, GridTable } from './model'
@@ -96,7 +97,7 @@ export function GridHeader({
                 {sortOf(sort, header.column.id) === 'ascending' ? '▲' : '▼'}
               </span>
             )}
-            {selection.columnMenuButton(index, header.column.id)}
+            <ColumnMenuButton col={index} name={header.column.id} onOpen={selection.openColumnMenu} />
             <div
               className={`grid-resizer${header.column.getIsResizing() ? ' resizing' : ''}`}
               role="separator"
