@@ -52,6 +52,8 @@ export class SavedConnectionsModule {
     return this.kinds[kind] as SavedConnectionKind<K>
   }
 
+  // The `as never` casts below: TypeScript cannot see that an input of kind K goes to the store of kind K (the
+  // union is narrowed by `kind`, the store's type is not); the zod schema of each method has checked the pair.
   readonly handlers: { [M in SavedMethod]: (input: Input<M>) => Promise<Output<M>> } = {
     'connections/saved/list': async () => [...(await this.kinds.rest.list()), ...(await this.kinds['object-store'].list())],
     'connections/saved/save': async ({ kind, draft }) => this.kind(kind).save(draft),
