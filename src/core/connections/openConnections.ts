@@ -7,7 +7,7 @@ import type { NamespaceClient } from '../namespace/client'
 import { connectNamespace } from '../namespace/connect'
 import { createCatalogHere } from '../namespace/dir/createCatalog'
 import { storageProperties } from '../namespace/objectStore'
-import { defaultReadOnly, readOnlyError, readOnlyKey, WRITE_METHODS, type ReadOnlyStore } from './readOnly'
+import { defaultReadOnly, readOnlyError, readOnlyKey, CATALOG_WRITES, type ReadOnlyStore } from './readOnly'
 
 /** Where recent directories live: a JSON file in Electron's userData, memory in tests. */
 export interface RecentsStore {
@@ -157,7 +157,7 @@ export class OpenConnections {
 
   /** Refuse a write on a read-only connection before it reaches the catalog. */
   guardWrite(method: Method, input: unknown): void {
-    if (!WRITE_METHODS.has(method)) return
+    if (!CATALOG_WRITES.has(method)) return
     const id = (input as { connectionId?: unknown }).connectionId
     const open = typeof id === 'string' ? this.open.get(id) : undefined
     if (open?.info.readOnly) throw readOnlyError(open.info.label)

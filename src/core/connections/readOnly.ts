@@ -1,4 +1,5 @@
-import { AppError, objectStoreScheme, type ConnectionInfo, type Method } from '../../contract'
+import { AppError, objectStoreScheme, type ConnectionInfo } from '../../contract'
+import type { WriteMethod } from '../../contract/methods'
 
 /** Where the Read-only switch is remembered: per saved connection and per directory. */
 export interface ReadOnlyStore {
@@ -31,8 +32,11 @@ export function defaultReadOnly(info: ConnectionInfo): boolean {
   return info.kind === 'rest' || (scheme !== null && scheme !== 'file')
 }
 
-/** Every contract method that writes to a catalog (refused on a read-only connection). */
-export const WRITE_METHODS: ReadonlySet<Method> = new Set<Method>([
+/**
+ * The contract's writes that change a catalog (refused on a read-only connection): a subset of `WRITE_METHODS`
+ * (contract/methods.ts), which also holds writes to the app's own state (settings, saved connections, jobs).
+ */
+export const CATALOG_WRITES: ReadonlySet<string> = new Set<WriteMethod>([
   'namespaces/create',
   'namespaces/drop',
   'tables/drop',
