@@ -270,7 +270,7 @@ export interface Events {
    */
   'jobs/progress': JobInfo
   /** A menu command or accelerator handled by the renderer. */
-  'app/command': { command: 'open-directory' | 'refresh' | 'import' | 'connect-server' }
+  'app/command': { command: 'open-directory' | 'refresh' | 'import' | 'connect-server' | 'close-tab' | 'reopen-tab' | 'split-right' | 'next-tab' | 'previous-tab' }
   /**
    * The desktop app's catalog host process stopped unexpectedly (`stopped`: why, in words), has not answered for a
    * while (`unresponsive`: it may still come back), or runs (again) (`running`; after `app/restartHost` every read
