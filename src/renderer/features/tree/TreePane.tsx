@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useMemo, useState, type ReactNode } from 'react'
 import { parseNamespaceKey } from '../../lib/nodeKeys'
 import { useConnections } from '../../queries/connections'
-import { useTreeActions } from '../actions'
+import { TreeActionLayer, useTreeActions } from '../actions'
 import { AddMenu, isBucket, useRemote } from '../connections'
 import { useNavigation } from '../navigation'
 import { prefetchTable } from '../table'
@@ -75,7 +75,7 @@ export function TreePane({ collapseButton, importButton, onDropFiles }: { collap
           void tree.reload(connectionId, namespace)
         }}
       />
-      {treeActions.element}
+      <TreeActionLayer actions={treeActions} />
     </>
   )
 }
