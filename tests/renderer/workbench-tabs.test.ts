@@ -51,6 +51,8 @@ describe('workbench tabs', () => {
     expect(shown(s)).toBe('c')
     s = reopenTab(s)
     expect(shown(s)).toBe('b')
+    // Each where it was.
+    expect(names(s)).toEqual(['a', 'b', 'c'])
     expect(activeTab(s)!.initial).toEqual({ filter: 'x = 1', version: 2, latest: 5 })
     expect(reopenTab(reopenTab(s))).toEqual(reopenTab(s))
     s = closeTab(closeTab(closeTab(s, s.tabs[0]!.id), s.tabs[1]!.id), s.tabs[2]!.id)

@@ -1,6 +1,6 @@
-import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
+import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import type { TableRef } from '../../../contract'
-import { useNavigation } from '../navigation'
+import { useNavigation, type Selection } from '../navigation'
 import * as model from './tabs'
 import type { Tab, TabsState, TabView } from './tabs'
 
@@ -30,8 +30,10 @@ export interface TabActions {
   /** Which pane has the focus (the user clicked or tabbed into it). */
   focusPane(pane: 0 | 1): void
   setView(id: string, view: TabView): void
-  /** Replace the whole state (restoring remembered tabs). */
+  /** Change the whole state (restoring remembered tabs). */
   update(change: (state: TabsState) => TabsState): void
+  /** The tree's selection changed (the provider calls it). */
+  followSelection(selection: Selection): void
 }
 
 const WorkbenchContext = createContext<Workbench | null>(null)
@@ -46,40 +48,44 @@ export function WorkbenchProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<TabsState>(model.emptyTabs)
   const { selection, selectTable } = useNavigation()
   const active = model.activeTab(state)
+  // The state as the last change left it: every change goes through `apply`, which reads and writes it, so two
+  // changes in one event (a tab closed, then its neighbour selected in the tree) never see a stale state.
+  const latest = useRef(state)
 
-  // The tree's selection and the tabs follow each other: a table selected in the tree (a click, an import's reveal,
-  // a rename followed) shows in the active tab; a namespace selected puts the tabs aside until a tab is chosen.
-  // Adjusted while rendering, when the selection changed (React's pattern for state that follows a prop).
-  const [seen, setSeen] = useState(selection)
-  if (seen !== selection) {
-    setSeen(selection)
-    setState((s) => (selection?.kind === 'table' ? model.openTable(s, selection.ref) : s.shown ? { ...s, shown: false } : s))
-  }
-  // …and the tab shown selects its table in the tree (a tab of no table leaves the tree as it is).
-  const shownRef = state.shown ? active?.ref : undefined
-  useEffect(() => {
-    if (shownRef && !(selection?.kind === 'table' && model.sameTable(selection.ref, shownRef))) selectTable(shownRef)
-  }, [shownRef, selection, selectTable])
+  const actions = useMemo<TabActions>(() => {
+    const apply = (change: (s: TabsState) => TabsState, follow = true) => {
+      const before = latest.current
+      const next = change(before)
+      if (next === before) return
+      latest.current = next
+      setState(next)
+      // The tab the user turned to selects its table in the tree (the selection then finds it shown: no change).
+      const shown = next.shown ? model.activeTab(next) : null
+      if (follow && shown?.ref && shown.id !== (before.shown ? before.panes[before.focus] : null)) selectTable(shown.ref)
+    }
+    return {
+      openTable: (ref, options) => apply((s) => model.openTable(s, ref, options), false),
+      openTab: (tab) => apply((s) => model.addTab(s, tab)),
+      select: (id) => apply((s) => model.selectTab(s, id)),
+      close: (id) => apply((s) => model.closeTab(s, id)),
+      reopen: () => apply(model.reopenTab),
+      move: (id, to) => apply((s) => model.moveTab(s, id, to)),
+      cycle: (delta) => apply((s) => model.cycleTab(s, delta)),
+      selectNumber: (n) => apply((s) => model.selectNumber(s, n)),
+      splitRight: (id) => apply((s) => model.splitRight(s, id ?? undefined)),
+      unsplit: () => apply(model.unsplit),
+      focusPane: (pane) => apply((s) => (s.focus === pane || s.panes[pane] === null ? s : { ...s, focus: pane })),
+      setView: (id, view) => apply((s) => model.setTabView(s, id, view), false),
+      update: (change) => apply(change),
+      followSelection: (next) => apply((s) => (next?.kind === 'table' ? model.openTable(s, next.ref) : s.shown ? { ...s, shown: false } : s), false),
+    }
+  }, [selectTable])
 
-  // The actions only set state: one object for the window's life, so views can hold them without re-rendering.
-  const actions = useMemo<TabActions>(
-    () => ({
-      openTable: (ref, options) => setState((s) => model.openTable(s, ref, options)),
-      openTab: (tab) => setState((s) => model.addTab(s, tab)),
-      select: (id) => setState((s) => model.selectTab(s, id)),
-      close: (id) => setState((s) => model.closeTab(s, id)),
-      reopen: () => setState(model.reopenTab),
-      move: (id, to) => setState((s) => model.moveTab(s, id, to)),
-      cycle: (delta) => setState((s) => model.cycleTab(s, delta)),
-      selectNumber: (n) => setState((s) => model.selectNumber(s, n)),
-      splitRight: (id) => setState((s) => model.splitRight(s, id ?? undefined)),
-      unsplit: () => setState(model.unsplit),
-      focusPane: (pane) => setState((s) => (s.focus === pane || s.panes[pane] === null ? s : { ...s, focus: pane })),
-      setView: (id, view) => setState((s) => model.setTabView(s, id, view)),
-      update: setState,
-    }),
-    [],
-  )
+  // The tree's selection leads: a table selected there (a click, an import's reveal, a rename followed) shows in the
+  // active tab; a namespace selected puts the tabs aside until a tab is chosen.
+  const { followSelection } = actions
+  useEffect(() => followSelection(selection), [selection, followSelection])
+
   const value = useMemo<Workbench>(() => ({ ...actions, actions, state, active }), [actions, state, active])
   return <WorkbenchContext.Provider value={value}>{children}</WorkbenchContext.Provider>
 }

@@ -37,8 +37,8 @@ export interface TabsState {
   focus: 0 | 1
   /** Whether the tabs are on screen (a namespace or the start screen may be shown instead). */
   shown: boolean
-  /** Closed tabs, the last closed last (Ctrl/Cmd+Shift+T opens it again). */
-  closed: Tab[]
+  /** Closed tabs, the last closed last, with where each was (Ctrl/Cmd+Shift+T opens it again there). */
+  closed: (Tab & { closedAt: number })[]
   nextId: number
 }
 
@@ -114,7 +114,7 @@ export function closeTab(state: TabsState, id: string): TabsState {
   const at = state.tabs.findIndex((t) => t.id === id)
   if (at < 0) return state
   const tabs = state.tabs.filter((t) => t.id !== id)
-  const closed = [...state.closed, state.tabs[at]!].slice(-MAX_CLOSED)
+  const closed = [...state.closed, { ...state.tabs[at]!, closedAt: at }].slice(-MAX_CLOSED)
   const pane = state.panes.indexOf(id)
   if (pane < 0) return { ...state, tabs, closed }
   const other = state.panes[pane === 0 ? 1 : 0]
@@ -136,8 +136,10 @@ export function reopenTab(state: TabsState): TabsState {
   const last = state.closed.at(-1)
   if (!last) return state
   const id = `t${state.nextId}`
-  const tab: Tab = { ...last, id, initial: last.view }
-  return { ...state, tabs: [...state.tabs, tab], panes: withPane(state.panes, state.focus, id), shown: true, closed: state.closed.slice(0, -1), nextId: state.nextId + 1 }
+  const { closedAt, ...closed } = last
+  const tabs = [...state.tabs]
+  tabs.splice(Math.min(closedAt, tabs.length), 0, { ...closed, id, initial: last.view })
+  return { ...state, tabs, panes: withPane(state.panes, state.focus, id), shown: true, closed: state.closed.slice(0, -1), nextId: state.nextId + 1 }
 }
 
 /** Move tab `id` to position `to` (clamped). */
