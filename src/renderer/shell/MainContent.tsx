@@ -48,9 +48,17 @@ const TabContent = memo(function TabContent({ tab, connection, actions }: { tab:
   const { id, ref } = tab
   const onView = useCallback((view: TabView) => actions.setView(id, view), [actions, id])
   const close = useCallback(() => actions.close(id), [actions, id])
-  const onShowDiff = useCallback((result: DiffResult) => ref && actions.openTab({ kind: 'diff', connectionId: ref.connectionId, ref, view: {}, initial: {}, payload: result }), [actions, ref])
+  // What changed opens in a tab of its own, with the view's filter and sort (as it did in place).
+  const { filter, sort } = tab.view
+  const onShowDiff = useCallback(
+    (result: DiffResult) => {
+      const initial = { ...(filter ? { filter } : {}), ...(sort ? { sort } : {}) }
+      if (ref) actions.openTab({ kind: 'diff', connectionId: ref.connectionId, ref, view: initial, initial, payload: result })
+    },
+    [actions, ref, filter, sort],
+  )
   if (!connection || !ref) return null
-  const start = tab.kind === 'diff' ? { diff: tab.payload as DiffResult, onCloseDiff: close, onShowDiff } : { ...tab.initial, onShowDiff }
+  const start = tab.kind === 'diff' ? { filter: tab.initial.filter, sort: tab.initial.sort, diff: tab.payload as DiffResult, onCloseDiff: close, onShowDiff } : { ...tab.initial, onShowDiff }
   return (
     // Per-table preferences (hidden columns) are kept under the open table's identity.
     <TableIdentity.Provider value={tableIdentity(connection.location, ref.namespace, ref.name)}>
