@@ -46,7 +46,7 @@ export function useWorkbench(): Workbench {
 
 export function WorkbenchProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<TabsState>(model.emptyTabs)
-  const { selection, selectTable } = useNavigation()
+  const { selection, reveal } = useNavigation()
   const active = model.activeTab(state)
   // The state as the last change left it: every change goes through `apply`, which reads and writes it, so two
   // changes in one event (a tab closed, then its neighbour selected in the tree) never see a stale state.
@@ -59,9 +59,10 @@ export function WorkbenchProvider({ children }: { children: ReactNode }) {
       if (next === before) return
       latest.current = next
       setState(next)
-      // The tab the user turned to selects its table in the tree (the selection then finds it shown: no change).
+      // The tab the user turned to shows its table in the tree, selected, its namespaces expanded (the selection
+      // then finds it shown: no change).
       const shown = next.shown ? model.activeTab(next) : null
-      if (follow && shown?.ref && shown.id !== (before.shown ? before.panes[before.focus] : null)) selectTable(shown.ref)
+      if (follow && shown?.ref && shown.id !== (before.shown ? before.panes[before.focus] : null)) reveal(shown.ref)
     }
     return {
       openTable: (ref, options) => apply((s) => model.openTable(s, ref, options), false),
@@ -79,7 +80,7 @@ export function WorkbenchProvider({ children }: { children: ReactNode }) {
       update: (change) => apply(change),
       followSelection: (next) => apply((s) => (next?.kind === 'table' ? model.openTable(s, next.ref) : s.shown ? { ...s, shown: false } : s), false),
     }
-  }, [selectTable])
+  }, [reveal])
 
   // The tree's selection leads: a table selected there (a click, an import's reveal, a rename followed) shows in the
   // active tab; a namespace selected puts the tabs aside until a tab is chosen.
