@@ -40,7 +40,7 @@ describe('remembered tabs', () => {
     const root = join(dir, 'catalog')
     await buildCatalog(root, { namespaces: [['shop']], tables: [{ namespace: ['shop'], name: 'orders', rows: 3 }] })
     const settings = new SettingsFile(join(dir, 'settings.json'))
-    const service = new CatalogService({ recents: settings })
+    const service = new CatalogService({ host: 'harness', version: 't', recents: settings })
     try {
       const opened = await service.dispatch('connections/openDirectory', { path: root })
       if (!opened.ok) throw new Error(opened.error.message)
