@@ -146,6 +146,17 @@ test('the tab keys: next, previous, by number, close, reopen, move; and the stri
   // Drag a tab onto another to reorder.
   await treeItem(page, 'items').click({ modifiers: ['Control'] })
   await expect(page.getByRole('grid', { name: 'items' })).toBeVisible()
+  // The keys work wherever the focus is (here: a grid cell); Ctrl+\\ splits right.
+  await page.getByRole('grid', { name: 'items' }).getByRole('gridcell').first().click()
+  await page.keyboard.press('Control+Tab')
+  await expect(selected()).toHaveText('orders')
+  await page.keyboard.press('Control+Backslash')
+  await expect(page.getByRole('tabpanel')).toHaveCount(2)
+  expect(await tabNames(page)).toEqual(['orders', 'orders', 'items'])
+  await page.getByRole('button', { name: 'Close split' }).click()
+  await expect(page.getByRole('tabpanel')).toHaveCount(1)
+  await page.keyboard.press('Control+w')
+  expect(await tabNames(page)).toEqual(['orders', 'items'])
   await tab(page, 'items').dragTo(tab(page, 'orders'))
   expect(await tabNames(page)).toEqual(['items', 'orders'])
   // Middle-click on a tab closes it.

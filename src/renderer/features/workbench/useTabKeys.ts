@@ -14,6 +14,8 @@ export function useTabKeys(workbench: Workbench): void {
       if (event.defaultPrevented || event.altKey) return
       const mod = event.ctrlKey || event.metaKey
       if (!mod) return
+      // A dialog over the window keeps its keys: nothing changes behind it.
+      if (document.querySelector('[role="dialog"][aria-modal="true"], [role="alertdialog"]')) return
       const { state, active } = workbench
       const key = event.key.length === 1 ? event.key.toLowerCase() : event.key
       let handled = true
@@ -31,8 +33,9 @@ export function useTabKeys(workbench: Workbench): void {
       else handled = false
       if (handled) event.preventDefault()
     }
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
+    // Before the focused element sees them (the grid, a text box): these keys are the window's wherever the focus is.
+    window.addEventListener('keydown', onKey, true)
+    return () => window.removeEventListener('keydown', onKey, true)
   }, [workbench])
 
   useEffect(
