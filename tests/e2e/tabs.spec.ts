@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path'
 import * as lancedb from '@lancedb/lancedb'
+import AxeBuilder from '@axe-core/playwright'
 import { test as base, type Locator, type Page } from '@playwright/test'
 import { buildCatalog, sampleTable } from '../helpers/catalog'
 import { expect, expandPath, makeTempDir, openApp, removeDir, screenshot, startHarness, treeItem } from '../helpers/e2e'
@@ -74,6 +75,11 @@ test('tables open in tabs from the tree; each keeps its filter when the user swi
   await treeItem(page, 'orders').click({ button: 'right' })
   await page.getByRole('menuitem', { name: 'Open in new tab' }).click()
   expect(await tabNames(page)).toEqual(['orders', 'customers', 'items', 'orders'])
+  // From the keyboard: Ctrl+Enter on a tree item.
+  await treeItem(page, 'customers').focus()
+  await page.keyboard.press('Control+Enter')
+  expect(await tabNames(page)).toEqual(['orders', 'customers', 'items', 'orders', 'customers'])
+  await page.keyboard.press('Control+w')
   await expect(tabs(page).getByRole('tab', { selected: true })).toHaveCount(1)
   await expect(tabs(page).getByRole('tab').nth(3)).toHaveAttribute('aria-selected', 'true')
   // The new tab of orders starts afresh: the whole table.
@@ -88,6 +94,12 @@ test('tables open in tabs from the tree; each keeps its filter when the user swi
   await expect(first.getByTestId('row-count')).toHaveText('20')
   await expect(first.getByRole('textbox', { name: 'Filter rows' })).toHaveValue('id < 20')
   await screenshot(page, 'tabs')
+  // The strip is a clean tablist (its tabs only; the close marks are for the mouse).
+  const axe = await new AxeBuilder({ page }).include('.tab-strip').analyze()
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+  // The strip follows the theme (its colours are the theme's variables).
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await screenshot(page, 'tabs-dark')
 })
 
 test('the tab keys: next, previous, by number, close, reopen, move; and the strip’s own keys and drag', async ({ page, catalog }) => {
@@ -221,6 +233,9 @@ test('What changed opens as a tab; Split right shows one table at two versions s
   await page.keyboard.press('ArrowLeft')
   await page.keyboard.press('ArrowLeft')
   await screenshot(page, 'tabs-split')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await screenshot(page, 'tabs-split-dark')
+  await page.emulateMedia({ colorScheme: 'light' })
 
   // Focus follows the pane the user works in; Close split leaves the focused one.
   await panels.nth(0).getByRole('grid').click()

@@ -1,5 +1,5 @@
 import './workbench.css'
-import { useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react'
+import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react'
 import { ContextMenu, type MenuEntry } from '../../components/ContextMenu'
 import { CloseIcon } from '../../components/Icons'
 import { useWorkbench } from './Workbench'
@@ -33,6 +33,10 @@ export function TabStrip({ connectionLabel }: { connectionLabel(id: string): str
   // The tab that takes the roving focus: the active one, else the first.
   const focusable = activeId ?? state.tabs[0]?.id
 
+  // The active tab is scrolled into the strip's view (many tabs scroll sideways).
+  useEffect(() => {
+    if (activeId) document.getElementById(`tab-${activeId}`)?.scrollIntoView({ block: 'nearest', inline: 'nearest' })
+  }, [activeId])
   const focusTab = (id: string) => requestAnimationFrame(() => document.getElementById(`tab-${id}`)?.focus())
   const onKeyDown = (event: KeyboardEvent, tab: Tab, index: number) => {
     const last = state.tabs.length - 1
@@ -78,6 +82,7 @@ export function TabStrip({ connectionLabel }: { connectionLabel(id: string): str
           return (
             <div
               key={tab.id}
+              role="presentation"
               className={`tab${selected ? ' tab-active' : ''}${visible ? ' tab-visible' : ''}${dragged === tab.id ? ' tab-dragged' : ''}`}
               draggable
               onDragStart={(e) => {
@@ -116,7 +121,8 @@ export function TabStrip({ connectionLabel }: { connectionLabel(id: string): str
                 <span className="tab-label">{label}</span>
                 {tab.view.filter && <span className="tab-filter-dot" aria-hidden="true" data-testid="tab-filter-dot" />}
               </button>
-              <button type="button" className="tab-close" tabIndex={-1} aria-label={`Close ${label}`} title="Close tab (Ctrl+W)" onClick={() => workbench.close(tab.id)}>
+              {/* For the mouse; hidden from the tablist (a tablist owns tabs only): the keyboard closes with Delete, Ctrl/Cmd+W or the menu. */}
+              <button type="button" className="tab-close" tabIndex={-1} aria-hidden="true" title={`Close ${label} (Ctrl+W)`} onClick={() => workbench.close(tab.id)}>
                 <CloseIcon />
               </button>
             </div>
