@@ -94,3 +94,21 @@ export function Field({ label, id, error, hint, children }: { label: string; id:
     </div>
   )
 }
+/** "REST server / Object storage": which kind of connection the dialog makes (new connections only). */
+export function ConnectionKindSwitch({ value, onChange }: { value: 'rest' | 'object-store'; onChange(kind: 'rest' | 'object-store'): void }) {
+  return (
+    <div className="segmented" role="radiogroup" aria-label="Connection type">
+      {(
+        [
+          ['rest', 'REST server'],
+          ['object-store', 'Object storage'],
+        ] as const
+      ).map(([kind, label]) => (
+        <label key={kind} className={value === kind ? 'segment checked' : 'segment'}>
+          <input type="radio" name="connection-kind" value={kind} checked={value === kind} onChange={() => onChange(kind)} />
+          {label}
+        </label>
+      ))}
+    </div>
+  )
+}
