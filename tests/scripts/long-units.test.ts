@@ -24,7 +24,6 @@ const knownLong = [
 ]
 const knownJsxHooks = [
   'src/renderer/features/actions/useTreeActions.tsx useTreeActions',
-  'src/renderer/features/import/useImports.tsx useImports',
   'src/renderer/features/profile/HeaderHistograms.tsx useHeaderHistograms',
   'src/renderer/features/table/useTableQueries.tsx useTableQueries',
 ]
