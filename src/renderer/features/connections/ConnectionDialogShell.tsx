@@ -7,8 +7,8 @@ import { Modal } from '../../components/Modal'
 import type { ConnectionFormState } from './useConnectionForm'
 
 /**
- * What both connection dialogs look like around their fields: the title with Close, the connection-kind switch,
- * the last action's error (focused when it appears), and the footer: the dialog's test buttons on the left,
+ * What the connection dialog looks like around a kind's fields: the title with Close, the connection-kind switch,
+ * the last action's error (focused when it appears), and the footer: the kind's test buttons on the left,
  * Cancel / Save / Save & connect on the right. Enter in a field is "Save & connect".
  */
 export function ConnectionDialogShell({
@@ -94,6 +94,7 @@ export function Field({ label, id, error, hint, children }: { label: string; id:
     </div>
   )
 }
+
 /** "REST server / Object storage": which kind of connection the dialog makes (new connections only). */
 export function ConnectionKindSwitch({ value, onChange }: { value: 'rest' | 'object-store'; onChange(kind: 'rest' | 'object-store'): void }) {
   return (

@@ -101,7 +101,7 @@ function RemoteDialog({ dialog, chooseKind, dialogEvents }: Pick<ReturnType<type
 type RemoteConnections = Omit<ReturnType<typeof useRemoteConnections>, 'dialog' | 'chooseKind' | 'dialogEvents'>
 const RemoteContext = createContext<RemoteConnections | null>(null)
 
-/** Saved servers and stores for the start screen and the "+" menu; the connect dialogs mount here. */
+/** Saved servers and stores for the start screen and the "+" menu; the connection dialog mounts here. */
 export function RemoteConnectionsProvider({ children }: { children: ReactNode }) {
   const { opened } = useOpenCatalog()
   const { dialog, chooseKind, dialogEvents, ...remote } = useRemoteConnections(opened)
