@@ -3,7 +3,7 @@ import { useCallback, useMemo } from 'react'
 import type { AppErrorData, AppInfo, TableRef } from '../contract'
 import { errorData } from './components/ErrorPanel'
 import { Spinner } from './components/Spinner'
-import { ImportButton, splitDropped, useImports } from './features/import'
+import { ImportButton, ImportQueue, splitDropped, useImports } from './features/import'
 import { JobsDock, JobsStatus } from './features/jobs'
 import { useReadOnlyGuard, RecoveryPrompts } from './features/lifecycle'
 import { useNavigation } from './features/navigation'
@@ -83,7 +83,7 @@ function Workspace({ info }: { info: AppInfo }) {
         <JobsDock onOpenTable={onImported} />
       </div>
       <JobsStatus />
-      {imports.element}
+      <ImportQueue imports={imports} />
     </AppFrame>
   )
 }
