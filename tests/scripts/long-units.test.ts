@@ -20,8 +20,6 @@ const knownLong = [
   'src/renderer/features/table/FilterBar.tsx FilterBar',
   'src/renderer/features/table/TableView.tsx TableView',
   'src/renderer/features/connections/ConnectionDialog.tsx ConnectionDialog',
-  'src/core/import/readers/parquet.ts openParquet',
-  'src/core/import/readers/csv.ts openCsv',
 ]
 const knownJsxHooks = [
   'src/renderer/features/connections/useRemoteConnections.tsx useRemoteConnections',
