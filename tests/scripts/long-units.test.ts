@@ -17,7 +17,6 @@ const knownLong = [
   'src/renderer/features/table/DataGrid.tsx DataGrid',
   'src/renderer/features/table/gallery/Gallery.tsx Gallery',
   'src/renderer/features/connections/ObjectStoreDialog.tsx ObjectStoreDialog',
-  'src/renderer/features/table/FilterBar.tsx FilterBar',
   'src/renderer/features/table/TableView.tsx TableView',
   'src/renderer/features/connections/ConnectionDialog.tsx ConnectionDialog',
 ]
