@@ -15,11 +15,7 @@ const run = measure as (root?: string) => { long: Long[]; jsxHooks: Hook[] }
 const knownLong = [
   'src/renderer/features/table/useTableQueries.tsx useTableQueries',
   'src/renderer/features/table/DataGrid.tsx DataGrid',
-  'src/renderer/features/table/gallery/Gallery.tsx Gallery',
-  'src/renderer/features/table/FilterBar.tsx FilterBar',
   'src/renderer/features/table/TableView.tsx TableView',
-  'src/core/import/readers/parquet.ts openParquet',
-  'src/core/import/readers/csv.ts openCsv',
 ]
 const knownJsxHooks = [
   'src/renderer/features/profile/HeaderHistograms.tsx useHeaderHistograms',
