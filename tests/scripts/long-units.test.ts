@@ -15,7 +15,6 @@ const run = measure as (root?: string) => { long: Long[]; jsxHooks: Hook[] }
 const knownLong = [
   'src/renderer/features/table/useTableQueries.tsx useTableQueries',
   'src/renderer/features/tree/NamespaceTree.tsx NamespaceTree',
-  'src/renderer/features/table/DataGrid.tsx DataGrid',
   'src/renderer/features/table/gallery/Gallery.tsx Gallery',
   'src/renderer/features/connections/ObjectStoreDialog.tsx ObjectStoreDialog',
   'src/renderer/features/table/FilterBar.tsx FilterBar',
