@@ -1,3 +1,5 @@
+import { copyFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import type { Harness } from '../../src/harness/server'
@@ -24,13 +26,27 @@ test.afterAll(async () => {
 })
 
 let harness: Harness
+let pageErrors: string[]
 test.beforeEach(async ({ page }) => {
   harness = await startHarness({ root })
+  pageErrors = []
+  page.on('pageerror', (error) => pageErrors.push(error.message))
+  // The editor adds its styles at run time: the strict CSP must refuse none of them (SqlEditor.tsx: its shadow root).
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) pageErrors.push(message.text())
+  })
   await openApp(page, harness)
 })
 test.afterEach(async () => {
   await harness.close()
+  expect(pageErrors, 'uncaught errors and CSP refusals in the page').toEqual([])
 })
+
+/** A screenshot in test-results, and with UPDATE_SCREENSHOTS=1 also the README's copy in resources/screenshots. */
+async function keepScreenshot(page: Page, name: string) {
+  const path = await screenshot(page, name)
+  if (process.env.UPDATE_SCREENSHOTS === '1') await copyFile(path, join(__dirname, '..', '..', 'resources', 'screenshots', `${name}.png`))
+}
 
 const editor = (page: Page) => page.getByRole('textbox', { name: 'SQL' })
 const status = (page: Page) => page.getByRole('region', { name: 'Query' }).getByRole('status')
@@ -73,7 +89,7 @@ test('a join + group-by across two tables gives DuckDB’s answer over the same 
   await runAndRead(page, latest)
   // The status names the row count and the time taken.
   await expect(status(page)).toHaveText(/^\s*5 rows in [\d.]+ (ms|s)$/)
-  await screenshot(page, 'sql-join')
+  await keepScreenshot(page, 'sql-query')
 
   // The same statement at version 1 of orders, through the lance() table function.
   await editor(page).press('ControlOrMeta+a')

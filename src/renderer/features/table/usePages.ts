@@ -31,6 +31,8 @@ export interface PageStore {
 interface ViewPages {
   cache: PageCache
   inFlight: Map<number, AbortController>
+  /** The row count when each page was asked for (a page read before the count grew is read again). */
+  askedAt: Map<number, number>
   initialPage: Table | undefined
 }
 
@@ -53,7 +55,7 @@ export function usePagesOf(source: PageSource, rowCount: number, first: number, 
     // Page 0 already here: the first render shows rows, no second render needed.
     const initialPage = source.initialPage()
     if (initialPage) cache.set(0, initialPage)
-    return { cache, inFlight: new Map(), initialPage }
+    return { cache, inFlight: new Map(), askedAt: new Map(), initialPage }
     // Only a new source key starts a new cache (the key is the rows' identity).
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [source.key])
@@ -62,6 +64,18 @@ export function usePagesOf(source: PageSource, rowCount: number, first: number, 
   const [failed, setError] = useState<{ store: ViewPages; error: AppErrorData } | null>(null)
   const error = failed?.store === store ? failed.error : null
   const [attempt, setAttempt] = useState(0)
+
+  // A page is here when it holds every row it should, or the row count has not grown since it was asked for: a
+  // running query's last page, read while its rows were still arriving, is read again once there are more (a
+  // table's short page under a stale count is not: that would ask for it again and again).
+  const complete = useCallback(
+    (page: number) => {
+      const rows = cache.get(page)?.numRows
+      if (rows === undefined) return false
+      return rows >= Math.min(PAGE_ROWS, rowCount - page * PAGE_ROWS) || (store.askedAt.get(page) ?? 0) >= rowCount
+    },
+    [cache, rowCount, store],
+  )
 
   // Requests the pages of rows [first, end) that are missing; cancels those of rows no longer wanted.
   const request = useCallback(
@@ -85,12 +99,13 @@ export function usePagesOf(source: PageSource, rowCount: number, first: number, 
         }
       }
       // The pages around the window wait until the visible ones are here: they would compete with them.
-      const visibleMissing = wanted.slice(0, visibleLast - visibleFirst + 1).some((page) => !cache.has(page))
+      const visibleMissing = wanted.slice(0, visibleLast - visibleFirst + 1).some((page) => !complete(page))
       for (const page of wanted) {
-        if (cache.has(page) || inFlight.has(page)) continue
+        if (complete(page) || inFlight.has(page)) continue
         if (visibleMissing && (page < visibleFirst || page > visibleLast)) continue
         const controller = new AbortController()
         inFlight.set(page, controller)
+        store.askedAt.set(page, rowCount)
         const offset = page * PAGE_ROWS
         source
           .page(offset, Math.min(PAGE_ROWS, rowCount - offset), controller.signal)
@@ -109,7 +124,7 @@ export function usePagesOf(source: PageSource, rowCount: number, first: number, 
           })
       }
     },
-    [source, rowCount, cache, store],
+    [source, rowCount, cache, store, complete],
   )
 
   // A layout effect: the visible page is requested in the same task as the render that needs it, not after
