@@ -7,9 +7,12 @@ const tableName = (scan: { namespace: readonly string[]; name: string; version: 
  * **Explain**: per catalog table, what was pushed into Lance — the columns read, the filter handed over (or why a
  * predicate was not), the limit — then DuckDB's plan as it printed it.
  */
-export function ExplainPanel({ explain }: { explain: SqlExplain }) {
+export function ExplainPanel({ explain, onClose }: { explain: SqlExplain; onClose(): void }) {
   return (
     <section className="sql-explain" aria-label="Plan">
+      <button type="button" className="button sql-explain-close" onClick={onClose}>
+        Close plan
+      </button>
       {explain.scans.length === 0 && <p className="muted">This statement reads no catalog table.</p>}
       {explain.scans.map((scan, i) => (
         <div key={i} className="sql-scan">

@@ -98,7 +98,7 @@ export function QueryView({ connectionId, connectionLabel, draftKey }: { connect
       <div className="query-body">
         {explained ? (
           explained.plan ? (
-            <ExplainPanel explain={explained.plan} />
+            <ExplainPanel explain={explained.plan} onClose={() => setExplained(null)} />
           ) : explained.error ? (
             <div className="placeholder">
               <ErrorPanel error={explained.error} title="Could not explain this statement" />

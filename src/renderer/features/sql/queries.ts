@@ -8,6 +8,8 @@ export function sqlNamesQuery(connectionId: string) {
     queryKey: [...keys.tables(connectionId), 'sql-names'] as const,
     queryFn: ({ signal }) => call('sql/names', { connectionId }, signal),
     staleTime: 60_000,
+    // Completion without the catalog's names still completes SQL: no retries to wait for.
+    retry: false,
   })
 }
 
