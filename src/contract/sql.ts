@@ -19,6 +19,9 @@ export const queryIdSchema = z.string().regex(/^q[A-Za-z0-9_-]{1,64}$/, 'must be
 /** The SQL text: one statement (a trailing `;` is fine); several are refused (run the one under the caret). */
 export const sqlTextSchema = z.string().min(1, 'must not be empty').max(1_000_000, 'must be at most 1,000,000 characters')
 
+/** Rows of a result kept for paging; past them a result is not read further (it streams, it is not held). */
+export const MAX_SQL_KEPT_ROWS = 1_000_000
+
 /** Most rows one `sql/page` answers (as `tables/page`). */
 export const MAX_SQL_PAGE_ROWS = 10_000
 
@@ -56,6 +59,11 @@ export interface SqlQueryInfo {
   elapsedMs: number
   /** The table versions the query read (a rerun reads the latest again unless a version is named). */
   readVersions: SqlTableRead[]
+  /**
+   * The result is longer than the rows a query keeps for paging (`MAX_SQL_KEPT_ROWS`): `rowCount` counts the kept
+   * ones, and the rest is not read (narrow the query, or Save as table… to keep all of it).
+   */
+  capped?: boolean
   /** Why it failed or was cancelled, as the error a call would answer. */
   error?: { code: string; message: string; hint?: string; span?: { start: number; end: number } }
 }

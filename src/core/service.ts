@@ -128,7 +128,7 @@ export class CatalogService {
     this.diffs = new DiffModule({ client, jobs: this.jobs })
     this.maps = new MapModule({ client, location, jobs: this.jobs, sideCache: this.sideCache })
     this.lifecycle = new LifecycleModule({ client, cancellable, jobs: this.jobs })
-    this.sql = new SqlModule({ client, location, history: isSqlHistoryStore(options.recents) ? options.recents : undefined })
+    this.sql = new SqlModule({ client, location, imports: this.imports, cancellable, history: isSqlHistoryStore(options.recents) ? options.recents : undefined })
     this.saved = new SavedConnectionsModule(
       {
         rest: new RestConnectionKind(options.connections ?? new ConnectionStore(new MemoryConnectionRecords(), new MemorySecretStore()), cancellable),
@@ -207,6 +207,7 @@ export class CatalogService {
     await this.diffs.close()
     await this.maps.close()
     await this.lifecycle.indexJobs.close()
+    await this.sql.closeAll()
     this.requests.abortAll()
     await this.open.closeAll()
   }
