@@ -72,13 +72,13 @@ export async function buildSqlCatalog(dir: string): Promise<{ root: string; parq
   return { root, parquet }
 }
 
-/** DuckDB's own answer over Parquet: each row's cells as the grid shows them (null as the grid's empty text). */
+/** DuckDB's own answer over Parquet: each row's cells as the grid shows them (null as the grid writes it, NULL). */
 export async function duckdbAnswer(sql: string): Promise<string[][]> {
   const instance = await DuckDBInstance.create(':memory:')
   const connection = await instance.connect()
   try {
     const reader = await connection.runAndReadAll(sql)
-    return reader.getRows().map((row) => row.map((cell) => (cell === null ? 'null' : String(cell))))
+    return reader.getRows().map((row) => row.map((cell) => (cell === null ? 'NULL' : String(cell))))
   } finally {
     connection.closeSync()
     instance.closeSync()

@@ -1,4 +1,4 @@
-import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete'
+import { autocompletion, closeBrackets, closeBracketsKeymap, closeCompletion, completionKeymap } from '@codemirror/autocomplete'
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands'
 import { PostgreSQL, sql, type SQLNamespace } from '@codemirror/lang-sql'
 import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language'
@@ -50,6 +50,23 @@ const theme = EditorView.theme({
   '.sql-error-mark': { textDecoration: 'underline wavy var(--error)', textDecorationSkipInk: 'none', textUnderlineOffset: '3px', backgroundColor: 'var(--error-bg)' },
 })
 
+/**
+ * Typing over a selection: Chromium's own edit of the page would leave spans with inline styles behind (it keeps the
+ * replaced text's look), which the CSP refuses, loudly. CodeMirror makes the same change itself instead, through the
+ * same input handlers (closing brackets) a typed character goes through.
+ */
+const typeOverSelection = EditorView.domEventHandlers({
+  beforeinput(event, view) {
+    const range = view.state.selection.main
+    if (event.inputType !== 'insertText' || event.data === null || range.empty || view.composing) return false
+    event.preventDefault()
+    const text = event.data
+    const insert = () => view.state.update(view.state.replaceSelection(text), { userEvent: 'input.type', scrollIntoView: true })
+    if (!view.state.facet(EditorView.inputHandler).some((handler) => handler(view, range.from, range.to, text, insert))) view.dispatch(insert())
+    return true
+  },
+})
+
 /** The dialect lang-sql highlights and completes with: DuckDB's SQL is PostgreSQL's, near enough for both. */
 export function sqlLanguage(schema: SQLNamespace): Extension {
   return sql({ dialect: PostgreSQL, schema, upperCaseKeywords: false })
@@ -72,8 +89,10 @@ export function editorExtensions(options: { language: Compartment; onRun(): void
     autocompletion(),
     options.language.of(sqlLanguage({})),
     errorField,
+    typeOverSelection,
     placeholder('SELECT … FROM namespace.table   (Ctrl/Cmd+Enter runs the statement under the caret)'),
-    Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => (options.onRun(), true), preventDefault: true }])),
+    // Running closes the completion list: the user is done typing.
+    Prec.highest(keymap.of([{ key: 'Mod-Enter', run: (view) => (closeCompletion(view), options.onRun(), true), preventDefault: true }])),
     keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap]),
     EditorView.contentAttributes.of({ 'aria-label': 'SQL' }),
     EditorView.updateListener.of((update) => {
