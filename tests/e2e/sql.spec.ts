@@ -91,6 +91,15 @@ test('a join + group-by across two tables gives DuckDB’s answer over the same 
   await expect(status(page)).toHaveText(/^\s*5 rows in [\d.]+ (ms|s)$/)
   await keepScreenshot(page, 'sql-query')
 
+  // Explain: per table, what is pushed into Lance — only the columns the query needs (orders' id is never read).
+  await page.getByRole('button', { name: 'Explain' }).click()
+  const plan = page.getByRole('region', { name: 'Plan' })
+  await expect(plan).toContainText('shop.orders @ version 2', { timeout: 60_000 })
+  await expect(plan).toContainText(/Columns read\s*customer_id, amount/)
+  await expect(plan).toContainText('HASH_JOIN')
+  await plan.getByRole('button', { name: 'Close plan' }).click()
+  await expect(page.getByRole('grid', { name: 'Result' })).toBeVisible()
+
   // The same statement at version 1 of orders, through the lance() table function.
   await editor(page).press('ControlOrMeta+a')
   await page.keyboard.insertText(sqlFor("lance('shop/orders', version => 1)"))
@@ -112,6 +121,15 @@ test('Ctrl/Cmd+Enter runs the statement under the caret; completion offers the c
   await page.keyboard.insertText('\nSELECT * FROM shop.ord')
   await page.keyboard.press('Control+Space')
   await expect(page.getByRole('listbox').getByRole('option', { name: /orders/ })).toBeVisible()
+  await page.keyboard.press('Escape')
+
+  // The catalog's history, newest first: choosing an entry puts it in the editor.
+  await page.getByRole('button', { name: 'History' }).click()
+  const history = page.getByRole('menu', { name: 'Query history' }).getByRole('menuitem')
+  await expect(history.first()).toHaveText('SELECT count(*) AS n FROM shop.customers')
+  await expect(history.nth(1)).toHaveText('SELECT count(*) AS n FROM shop.orders')
+  await history.nth(1).click()
+  await expect(editor(page)).toHaveText('SELECT count(*) AS n FROM shop.orders')
 })
 
 test('Cancel stops a running query; the status says so and the view takes the next one', async ({ page }) => {

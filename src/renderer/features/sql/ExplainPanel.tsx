@@ -35,7 +35,7 @@ export function ExplainPanel({ explain, onClose }: { explain: SqlExplain; onClos
               </>
             )}
             <dt>Limit</dt>
-            <dd>{scan.limit === null ? 'none (the whole table is scanned)' : `Lance stops after ${scan.limit.toLocaleString('en-US')} rows`}</dd>
+            <dd>{scan.limit === null ? 'none (Lance reads every row that passes its filter)' : `Lance stops after ${scan.limit.toLocaleString('en-US')} rows`}</dd>
           </dl>
         </div>
       ))}

@@ -3,10 +3,10 @@ import { useState } from 'react'
 import { ContextMenu } from '../../components/ContextMenu'
 import { sqlHistoryQuery } from './queries'
 
-/** A history entry's one-line label: its SQL with the whitespace folded, cut at 80 characters. */
+/** A history entry's one-line label: its SQL with the whitespace folded, cut at 60 characters. */
 const label = (sql: string) => {
   const line = sql.replace(/\s+/g, ' ').trim()
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line
 }
 
 /** **History**: this catalog's last queries, newest first; choosing one puts it in the editor. */
