@@ -72,6 +72,9 @@ describe('the status line', () => {
     expect(statusText({ phase: 'result', statement, info: info({ rowCount: 1, rowsSoFar: 1, elapsedMs: 1520 }) }, '')).toBe('1 row in 1.52 s')
     expect(statusText({ phase: 'result', statement, info: info({ state: 'running', done: false, rowCount: null, rowsSoFar: 200, elapsedMs: 3000 }) }, '')).toBe('Running… 200 rows so far · 3.00 s')
     expect(statusText({ phase: 'result', statement, info: info({ state: 'cancelled', done: false, rowCount: null, rowsSoFar: 0, elapsedMs: 400 }) }, '')).toBe('Cancelled after 0 rows · 400 ms')
+    expect(statusText({ phase: 'result', statement, info: info({ rowCount: 1_000_000, rowsSoFar: 1_000_000, capped: true, elapsedMs: 2100 }) }, '')).toBe(
+      'The first 1,000,000 rows in 2.10 s; the rest is not kept (narrow the query, or Save as table… to keep all of it)',
+    )
     expect(elapsedText(125_000)).toBe('2 min 5 s')
   })
 })
