@@ -74,12 +74,7 @@ function writeFast(vector: Vec, data: Data, start: number, rows: number): boolea
     const values = data.values as ArrayBufferView
     duckdb.copy_data_to_vector(vector, 0, values.buffer as ArrayBuffer, values.byteOffset + at * width, rows * width)
   } else if (type.typeId === Type.Utf8 || type.typeId === Type.Binary) {
-    const offsets = data.valueOffsets as Int32Array
-    const bytes = data.values as Uint8Array
-    for (let row = 0; row < rows; row++) {
-      if (!data.getValid(start + row)) continue
-      duckdb.vector_assign_string_element_len(vector, row, bytes.subarray(offsets[at + row]!, offsets[at + row + 1]!))
-    }
+    writeStrings(vector, data, at, rows)
   } else if (type.typeId === Type.Bool) {
     const bits = data.values as Uint8Array
     const out = new Uint8Array(rows)
@@ -151,4 +146,31 @@ function writeTimestampTz(vector: Vec, data: Data, at: number, rows: number): vo
     out[row] = unit === TimeUnit.SECOND ? v * 1_000_000n : unit === TimeUnit.MILLISECOND ? v * 1000n : v / 1000n
   }
   duckdb.copy_data_to_vector(vector, 0, out.buffer as ArrayBuffer, 0, out.byteLength)
+}
+
+/** DuckDB keeps strings of up to 12 bytes inside the 16-byte `string_t` itself: length (uint32), then the bytes. */
+const INLINE_BYTES = 12
+
+/**
+ * Text and binary: the short values (≤ 12 bytes, DuckDB's inlined strings: flags, codes, ids) are laid out as
+ * DuckDB's `string_t` structs in one buffer and copied in one call; each longer value goes through DuckDB's string
+ * setter, which copies it into the vector's own heap.
+ */
+function writeStrings(vector: Vec, data: Data, at: number, rows: number): void {
+  const offsets = data.valueOffsets as Int32Array
+  const bytes = data.values as Uint8Array
+  const structs = new Uint8Array(rows * 16)
+  const lengths = new DataView(structs.buffer)
+  const long: number[] = []
+  for (let row = 0; row < rows; row++) {
+    const from = offsets[at + row]!
+    const length = offsets[at + row + 1]! - from
+    if (length > INLINE_BYTES) long.push(row)
+    else {
+      lengths.setUint32(row * 16, length, true)
+      structs.set(bytes.subarray(from, from + length), row * 16 + 4)
+    }
+  }
+  duckdb.copy_data_to_vector(vector, 0, structs.buffer, 0, structs.byteLength)
+  for (const row of long) duckdb.vector_assign_string_element_len(vector, row, bytes.subarray(offsets[at + row]!, offsets[at + row + 1]!))
 }
