@@ -2,6 +2,7 @@ import { createRequire } from 'node:module'
 import type Bindings from '@duckdb/node-bindings'
 import { DuckDBDataChunk, type DuckDBAppender, type DuckDBType, type DuckDBValue } from '@duckdb/node-api'
 import { TimeUnit, Type, type Data, type DataType, type RecordBatch } from 'apache-arrow'
+import { AppError } from '../../contract'
 import { duckValueOf } from './values'
 
 /**
@@ -70,9 +71,14 @@ function writeFast(vector: Vec, data: Data, start: number, rows: number): boolea
   const type = data.type
   const at = start
   const width = fixedWidth(type)
+  if (data.nullCount === data.length) {
+    // Null throughout (Arrow may leave out its values): only the validity, every row null.
+    duckdb.vector_ensure_validity_writable(vector)
+    duckdb.copy_data_to_vector_validity(vector, 0, new ArrayBuffer(Math.ceil(rows / 64) * 8), 0, Math.ceil(rows / 64) * 8)
+    return true
+  }
   if (width > 0) {
-    const values = data.values as ArrayBufferView
-    duckdb.copy_data_to_vector(vector, 0, values.buffer as ArrayBuffer, values.byteOffset + at * width, rows * width)
+    copyInto(vector, data.values as ArrayBufferView, at * width, rows * width)
   } else if (type.typeId === Type.Utf8 || type.typeId === Type.Binary) {
     writeStrings(vector, data, at, rows)
   } else if (type.typeId === Type.Bool) {
@@ -90,14 +96,24 @@ function writeFast(vector: Vec, data: Data, start: number, rows: number): boolea
     const size = (type as unknown as { listSize: number }).listSize
     const childWidth = fixedWidth(child.type)
     if (childWidth === 0 || child.nullCount > 0) return false
-    const values = child.values as ArrayBufferView
-    const first = at * size * childWidth
-    duckdb.copy_data_to_vector(duckdb.array_vector_get_child(vector), 0, values.buffer as ArrayBuffer, values.byteOffset + first, rows * size * childWidth)
+    copyInto(duckdb.array_vector_get_child(vector), child.values as ArrayBufferView, at * size * childWidth, rows * size * childWidth)
   } else {
     return false
   }
   writeValidity(vector, data, data.offset + start, rows)
   return true
+}
+
+/**
+ * Copy `byteCount` bytes of `view` from `from` into the vector, after checking they are there: a native copy past
+ * the end would read foreign memory (a damaged batch is refused in words instead).
+ */
+function copyInto(vector: Vec, view: ArrayBufferView, from: number, byteCount: number): void {
+  if (from + byteCount <= view.byteLength) {
+    duckdb.copy_data_to_vector(vector, 0, view.buffer as ArrayBuffer, view.byteOffset + from, byteCount)
+    return
+  }
+  throw new AppError('corrupt', 'A column read from Lance is shorter than its row count says', { hint: 'The table may be damaged: open it in the table view to check' })
 }
 
 /** Arrow's validity bits for rows [at, at + rows) into the vector's mask (both LSB-first); none when nothing is null. */
@@ -122,10 +138,8 @@ function writeDecimal(vector: Vec, data: Data, at: number, rows: number): void {
   const precision = (data.type as unknown as { precision: number }).precision
   const words = data.values as Uint32Array
   const raw = new Uint8Array(words.buffer, words.byteOffset, words.byteLength)
-  if (precision > 18) {
-    duckdb.copy_data_to_vector(vector, 0, raw.buffer as ArrayBuffer, raw.byteOffset + at * 16, rows * 16)
-    return
-  }
+  if (precision > 18) return copyInto(vector, raw, at * 16, rows * 16)
+  if (raw.byteLength < (at + rows) * 16) return copyInto(vector, raw, at * 16, rows * 16)
   const lows = new BigInt64Array(raw.buffer, raw.byteOffset, raw.byteLength / 8)
   const out = precision <= 4 ? new Int16Array(rows) : precision <= 9 ? new Int32Array(rows) : new BigInt64Array(rows)
   for (let row = 0; row < rows; row++) {
@@ -141,6 +155,7 @@ function writeTimestampTz(vector: Vec, data: Data, at: number, rows: number): vo
   const unit = (data.type as unknown as { unit: TimeUnit }).unit
   const values = data.values as BigInt64Array
   const out = new BigInt64Array(rows)
+  if (values.length < at + rows) return copyInto(vector, values, at * 8, rows * 8)
   for (let row = 0; row < rows; row++) {
     const v = values[at + row]!
     out[row] = unit === TimeUnit.SECOND ? v * 1_000_000n : unit === TimeUnit.MILLISECOND ? v * 1000n : v / 1000n
@@ -159,6 +174,7 @@ const INLINE_BYTES = 12
 function writeStrings(vector: Vec, data: Data, at: number, rows: number): void {
   const offsets = data.valueOffsets as Int32Array
   const bytes = data.values as Uint8Array
+  if (offsets.length < at + rows + 1 || offsets[at + rows]! > bytes.length) return copyInto(vector, bytes, 0, Infinity)
   const structs = new Uint8Array(rows * 16)
   const lengths = new DataView(structs.buffer)
   const long: number[] = []
