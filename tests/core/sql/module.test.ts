@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { tableFromIPC } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_SQL_HISTORY, SQL_PAGE_META, type AppErrorData, type ConnectionInfo, type ImportJobInfo, type JobInfo, type Result, type SqlHistoryEntry, type SqlQueryInfo } from '../../../src/contract'
-import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
+import { CatalogService } from '../../../src/core/service'
 import { SettingsFile } from '../../../src/core/settings'
 import { buildCatalog, makeTempDir, removeDir } from '../../helpers/catalog'
 
