@@ -61,7 +61,7 @@ export class SqlEngine {
     return this.engine
   }
 
-  private async prepare(client: NamespaceClient, catalog: string, sql: string, signal?: AbortSignal): Promise<Prepared> {
+  private async prepare(client: NamespaceClient, catalog: string, sql: string, signal?: AbortSignal, withPlan = false): Promise<Prepared> {
     const engine = await this.open()
     const planner = await engine.planner.connect()
     try {
@@ -75,7 +75,7 @@ export class SqlEngine {
       for (const table of tables.values()) standInColumns.set(await this.standIn(planner, table), table.schema.fields.map((f) => f.name))
       const replacements = parsed.tables.map((named) => replacement(named, this.standIns.get(tables.get(named)!.key)!, sql))
       const rewritten = rewrite(sql, replacements)
-      const { plan, needs } = await planScans(planner, rewritten, standInColumns, () => parsed.limit).catch((error: unknown) => {
+      const { plan, needs } = await planScans(planner, rewritten, standInColumns, () => parsed.limit, withPlan).catch((error: unknown) => {
         throw sqlError(error, sql, rewritten, replacements)
       })
       const byKey = new Map<string, ScanNeeds>()
@@ -115,7 +115,7 @@ export class SqlEngine {
   }
 
   async explain(client: NamespaceClient, catalog: string, sql: string): Promise<SqlExplain> {
-    const prepared = await this.prepare(client, catalog, sql)
+    const prepared = await this.prepare(client, catalog, sql, undefined, true)
     const seen = new Set<string>()
     const scans: SqlExplain['scans'] = []
     for (const table of prepared.tables.values()) {
@@ -138,7 +138,7 @@ export class SqlEngine {
       const names = new Map<string, string>()
       for (const table of new Map([...prepared.tables.values()].map((t) => [t.key, t])).values()) {
         const needs = prepared.needs.get(table.key)!
-        names.set(table.key, (await this.cache.table(client, table.id, table.version, table.schema, table.key, needs, budget.signal).catch((error: unknown) => {
+        names.set(table.key, (await this.cache.table(client, table.id, table.version, table.schema, table.rowCount, table.key, needs, budget.signal).catch((error: unknown) => {
           throw budget.signal.aborted ? budget.signal.reason : error
         })).name)
       }
@@ -208,7 +208,7 @@ export class SqlEngine {
   async toParquet(client: NamespaceClient, catalog: string, sql: string, fileName: string): Promise<string> {
     const prepared = await this.prepare(client, catalog, sql)
     const names = new Map<string, string>()
-    for (const table of prepared.tables.values()) names.set(table.key, (await this.cache.table(client, table.id, table.version, table.schema, table.key, prepared.needs.get(table.key)!)).name)
+    for (const table of prepared.tables.values()) names.set(table.key, (await this.cache.table(client, table.id, table.version, table.schema, table.rowCount, table.key, prepared.needs.get(table.key)!)).name)
     const rewritten = rewrite(sql, prepared.named.map((named) => replacement(named, names.get(prepared.tables.get(named)!.key)!, sql)))
     const engine = await this.open()
     const path = join(engine.folder, fileName)

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module'
 import type Bindings from '@duckdb/node-bindings'
 import { DuckDBDataChunk, type DuckDBAppender, type DuckDBType, type DuckDBValue } from '@duckdb/node-api'
 import { TimeUnit, Type, type Data, type DataType, type RecordBatch } from 'apache-arrow'
+import { AppError } from '../../contract'
 import { duckValueOf } from './values'
 
 /**
@@ -70,16 +71,16 @@ function writeFast(vector: Vec, data: Data, start: number, rows: number): boolea
   const type = data.type
   const at = start
   const width = fixedWidth(type)
+  if (data.nullCount === data.length) {
+    // Null throughout (Arrow may leave out its values): only the validity, every row null.
+    duckdb.vector_ensure_validity_writable(vector)
+    duckdb.copy_data_to_vector_validity(vector, 0, new ArrayBuffer(Math.ceil(rows / 64) * 8), 0, Math.ceil(rows / 64) * 8)
+    return true
+  }
   if (width > 0) {
-    const values = data.values as ArrayBufferView
-    duckdb.copy_data_to_vector(vector, 0, values.buffer as ArrayBuffer, values.byteOffset + at * width, rows * width)
+    copyInto(vector, data.values as ArrayBufferView, at * width, rows * width)
   } else if (type.typeId === Type.Utf8 || type.typeId === Type.Binary) {
-    const offsets = data.valueOffsets as Int32Array
-    const bytes = data.values as Uint8Array
-    for (let row = 0; row < rows; row++) {
-      if (!data.getValid(start + row)) continue
-      duckdb.vector_assign_string_element_len(vector, row, bytes.subarray(offsets[at + row]!, offsets[at + row + 1]!))
-    }
+    writeStrings(vector, data, at, rows)
   } else if (type.typeId === Type.Bool) {
     const bits = data.values as Uint8Array
     const out = new Uint8Array(rows)
@@ -95,14 +96,24 @@ function writeFast(vector: Vec, data: Data, start: number, rows: number): boolea
     const size = (type as unknown as { listSize: number }).listSize
     const childWidth = fixedWidth(child.type)
     if (childWidth === 0 || child.nullCount > 0) return false
-    const values = child.values as ArrayBufferView
-    const first = at * size * childWidth
-    duckdb.copy_data_to_vector(duckdb.array_vector_get_child(vector), 0, values.buffer as ArrayBuffer, values.byteOffset + first, rows * size * childWidth)
+    copyInto(duckdb.array_vector_get_child(vector), child.values as ArrayBufferView, at * size * childWidth, rows * size * childWidth)
   } else {
     return false
   }
   writeValidity(vector, data, data.offset + start, rows)
   return true
+}
+
+/**
+ * Copy `byteCount` bytes of `view` from `from` into the vector, after checking they are there: a native copy past
+ * the end would read foreign memory (a damaged batch is refused in words instead).
+ */
+function copyInto(vector: Vec, view: ArrayBufferView, from: number, byteCount: number): void {
+  if (from + byteCount <= view.byteLength) {
+    duckdb.copy_data_to_vector(vector, 0, view.buffer as ArrayBuffer, view.byteOffset + from, byteCount)
+    return
+  }
+  throw new AppError('corrupt', 'A column read from Lance is shorter than its row count says', { hint: 'The table may be damaged: open it in the table view to check' })
 }
 
 /** Arrow's validity bits for rows [at, at + rows) into the vector's mask (both LSB-first); none when nothing is null. */
@@ -127,10 +138,8 @@ function writeDecimal(vector: Vec, data: Data, at: number, rows: number): void {
   const precision = (data.type as unknown as { precision: number }).precision
   const words = data.values as Uint32Array
   const raw = new Uint8Array(words.buffer, words.byteOffset, words.byteLength)
-  if (precision > 18) {
-    duckdb.copy_data_to_vector(vector, 0, raw.buffer as ArrayBuffer, raw.byteOffset + at * 16, rows * 16)
-    return
-  }
+  if (precision > 18) return copyInto(vector, raw, at * 16, rows * 16)
+  if (raw.byteLength < (at + rows) * 16) return copyInto(vector, raw, at * 16, rows * 16)
   const lows = new BigInt64Array(raw.buffer, raw.byteOffset, raw.byteLength / 8)
   const out = precision <= 4 ? new Int16Array(rows) : precision <= 9 ? new Int32Array(rows) : new BigInt64Array(rows)
   for (let row = 0; row < rows; row++) {
@@ -146,9 +155,38 @@ function writeTimestampTz(vector: Vec, data: Data, at: number, rows: number): vo
   const unit = (data.type as unknown as { unit: TimeUnit }).unit
   const values = data.values as BigInt64Array
   const out = new BigInt64Array(rows)
+  if (values.length < at + rows) return copyInto(vector, values, at * 8, rows * 8)
   for (let row = 0; row < rows; row++) {
     const v = values[at + row]!
     out[row] = unit === TimeUnit.SECOND ? v * 1_000_000n : unit === TimeUnit.MILLISECOND ? v * 1000n : v / 1000n
   }
   duckdb.copy_data_to_vector(vector, 0, out.buffer as ArrayBuffer, 0, out.byteLength)
+}
+
+/** DuckDB keeps strings of up to 12 bytes inside the 16-byte `string_t` itself: length (uint32), then the bytes. */
+const INLINE_BYTES = 12
+
+/**
+ * Text and binary: the short values (≤ 12 bytes, DuckDB's inlined strings: flags, codes, ids) are laid out as
+ * DuckDB's `string_t` structs in one buffer and copied in one call; each longer value goes through DuckDB's string
+ * setter, which copies it into the vector's own heap.
+ */
+function writeStrings(vector: Vec, data: Data, at: number, rows: number): void {
+  const offsets = data.valueOffsets as Int32Array
+  const bytes = data.values as Uint8Array
+  if (offsets.length < at + rows + 1 || offsets[at + rows]! > bytes.length) return copyInto(vector, bytes, 0, Infinity)
+  const structs = new Uint8Array(rows * 16)
+  const lengths = new DataView(structs.buffer)
+  const long: number[] = []
+  for (let row = 0; row < rows; row++) {
+    const from = offsets[at + row]!
+    const length = offsets[at + row + 1]! - from
+    if (length > INLINE_BYTES) long.push(row)
+    else {
+      lengths.setUint32(row * 16, length, true)
+      structs.set(bytes.subarray(from, from + length), row * 16 + 4)
+    }
+  }
+  duckdb.copy_data_to_vector(vector, 0, structs.buffer, 0, structs.byteLength)
+  for (const row of long) duckdb.vector_assign_string_element_len(vector, row, bytes.subarray(offsets[at + row]!, offsets[at + row + 1]!))
 }

@@ -24,7 +24,7 @@ interface PlanNode {
  * planner runs with statistics propagation off, else it would see the stand-ins are empty and plan no scan at all.
  * A table scanned twice (a self-join) reads the union of the columns, and gets a filter only if both scans have it.
  */
-export async function planScans(planner: DuckDBConnection, sql: string, standIns: ReadonlyMap<string, readonly string[]>, limitOf: () => number | null): Promise<{ plan: string; needs: Map<string, ScanNeeds> }> {
+export async function planScans(planner: DuckDBConnection, sql: string, standIns: ReadonlyMap<string, readonly string[]>, limitOf: () => number | null, withText = false): Promise<{ plan: string; needs: Map<string, ScanNeeds> }> {
   const reader = await planner.runAndReadAll(`${EXPLAIN_PREFIX}${sql}`)
   const json = String(reader.getRows()[0]![1])
   const roots = JSON.parse(json) as PlanNode[]
@@ -38,8 +38,9 @@ export async function planScans(planner: DuckDBConnection, sql: string, standIns
     node.children.forEach((child) => visit(child, [node, ...parents]))
   }
   roots.forEach((root) => visit(root, []))
-  const text = await planner.runAndReadAll(`EXPLAIN ${sql}`)
-  return { plan: String(text.getRows()[0]![1]), needs }
+  // The text plan only for Explain: a run needs only the scans.
+  const text = withText ? String((await planner.runAndReadAll(`EXPLAIN ${sql}`)).getRows()[0]![1]) : ''
+  return { plan: text, needs }
 }
 
 function merge(needs: Map<string, ScanNeeds>, table: string, scan: ScanNeeds): void {
@@ -89,6 +90,8 @@ function mentions(filter: string, column: string): boolean {
 const lanceIdent = (name: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `\`${name.replaceAll('`', '``')}\``)
 
 const COMPARISON = /^\s*("(?:[^"]|"")*"|[A-Za-z_][A-Za-z0-9_]*)\s*(=|!=|<>|<=|>=|<|>)\s*('(?:[^']|'')*'|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?:::([A-Z]+(?:\(\d+,\s*\d+\))?))?\s*$/
+/** `CAST(col AS TIMESTAMP) <= '…'::TIMESTAMP`: a date column compared with a timestamp (DATE ± INTERVAL folds to one). */
+const CAST_COMPARISON = /^\s*CAST\(("(?:[^"]|"")*"|[A-Za-z_][A-Za-z0-9_]*) AS TIMESTAMP\)\s*(=|!=|<>|<=|>=|<|>)\s*('(?:[^']|'')*')::TIMESTAMP\s*$/
 const NULL_TEST = /^\s*("(?:[^"]|"")*"|[A-Za-z_][A-Za-z0-9_]*)\s+IS\s+(NOT\s+)?NULL\s*$/i
 
 /**
@@ -98,7 +101,7 @@ const NULL_TEST = /^\s*("(?:[^"]|"")*"|[A-Za-z_][A-Za-z0-9_]*)\s+IS\s+(NOT\s+)?N
  * so a filter Lance is given only has to be exact, never complete.
  */
 export function lanceFilter(filter: string, columns: readonly string[]): string | null {
-  const parts = splitAnd(filter)
+  const parts = splitAnd(unwrap(filter.trim()))
   if (parts === null) return null
   const out: string[] = []
   for (const part of parts) {
@@ -107,6 +110,13 @@ export function lanceFilter(filter: string, columns: readonly string[]): string 
       const column = unquote(nullTest[1]!)
       if (!columns.includes(column)) return null
       out.push(`${lanceIdent(column)} IS ${nullTest[2] ? 'NOT ' : ''}NULL`)
+      continue
+    }
+    const castColumn = CAST_COMPARISON.exec(part)
+    if (castColumn) {
+      const column = unquote(castColumn[1]!)
+      if (!columns.includes(column)) return null
+      out.push(`CAST(${lanceIdent(column)} AS TIMESTAMP) ${castColumn[2] === '!=' ? '<>' : castColumn[2]} timestamp ${castColumn[3]}`)
       continue
     }
     const match = COMPARISON.exec(part)
@@ -126,6 +136,17 @@ export function lanceFilter(filter: string, columns: readonly string[]): string 
   return out.join(' AND ')
 }
 
+/** `(x)` → `x` when the outer parentheses enclose the whole text (DuckDB wraps some filters so). */
+function unwrap(text: string): string {
+  if (!text.startsWith('(') || !text.endsWith(')')) return text
+  let depth = 0
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '(') depth++
+    else if (text[i] === ')' && --depth === 0 && i < text.length - 1) return text
+  }
+  return unwrap(text.slice(1, -1).trim())
+}
+
 /** `a AND b AND c` split at the top level (outside quotes); null when an OR or parenthesis makes it more than that. */
 function splitAnd(filter: string): string[] | null {
   const parts: string[] = []
@@ -138,7 +159,10 @@ function splitAnd(filter: string): string[] | null {
       current += filter.slice(i, j + 1)
       i = j
     } else if (c === '(' || c === ')') {
-      if (!/::[A-Z]+$/.test(current) && !/^\(\d+,\s*\d+\)/.test(filter.slice(i)) && !(c === ')' && /\(\d+,\s*\d+$/.test(current))) return null
+      // Only the parentheses of a CAST( … AS TIMESTAMP) or a DECIMAL(p, s): anything else may group an OR.
+      const castOpen = c === '(' && /CAST$/.test(current)
+      const castClose = c === ')' && /CAST\([^()]* AS TIMESTAMP$/.test(current)
+      if (!castOpen && !castClose && !/^\(\d+,\s*\d+\)/.test(filter.slice(i)) && !(c === ')' && /\(\d+,\s*\d+$/.test(current))) return null
       current += c
     } else if (filter.startsWith(' AND ', i)) {
       parts.push(current)

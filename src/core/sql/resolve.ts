@@ -9,6 +9,7 @@ export interface ResolvedTable {
   id: TableId
   version: number
   schema: Schema
+  rowCount: number
   /** One key per table version (a table named twice is read once). */
   key: string
 }
@@ -25,7 +26,7 @@ export async function resolveTable(client: NamespaceClient, named: NamedTable, s
   try {
     if (named.tag !== undefined) version = await client.tagVersion(id, named.tag, { signal })
     const description = await client.describeTable(id, { version, signal })
-    return { id, version: description.version, schema: description.schema, key: `${JSON.stringify(id.namespace)}/${id.name}@${description.version}` }
+    return { id, version: description.version, schema: description.schema, rowCount: description.rowCount, key: `${JSON.stringify(id.namespace)}/${id.name}@${description.version}` }
   } catch (error) {
     if (!(error instanceof AppError) || (error.code !== 'not_found' && error.code !== 'invalid_input')) throw error
     const shown = [...id.namespace, id.name].join('.')

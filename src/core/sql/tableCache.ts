@@ -34,7 +34,7 @@ export class TableCache {
   constructor(private readonly connection: () => Promise<DuckDBConnection>) {}
 
   /** The DuckDB table holding what `needs` asks of `key`'s version, loaded now if nothing kept serves it. */
-  async table(client: NamespaceClient, id: TableId, version: number, schema: Schema, key: string, needs: ScanNeeds, signal?: AbortSignal): Promise<{ name: string; cached: boolean }> {
+  async table(client: NamespaceClient, id: TableId, version: number, schema: Schema, rowCount: number, key: string, needs: ScanNeeds, signal?: AbortSignal): Promise<{ name: string; cached: boolean }> {
     const serves = (l: Loaded) => l.key === key && needs.columns.every((c) => l.columns.includes(c)) && ((l.filter === null && l.limit === null) || (l.filter === needs.filter && (l.limit === null || (needs.limit !== null && needs.limit <= l.limit))))
     const kept = this.loaded.find(serves)
     if (kept) {
@@ -44,13 +44,13 @@ export class TableCache {
     const loadKey = `${key}|${needs.columns.join(',')}|${needs.filter ?? ''}|${needs.limit ?? ''}`
     let pending = this.loading.get(loadKey)
     if (!pending) {
-      pending = this.load(client, id, version, schema, key, needs, signal).finally(() => this.loading.delete(loadKey))
+      pending = this.load(client, id, version, schema, rowCount, key, needs, signal).finally(() => this.loading.delete(loadKey))
       this.loading.set(loadKey, pending)
     }
     return { name: (await pending).name, cached: false }
   }
 
-  private async load(client: NamespaceClient, id: TableId, version: number, schema: Schema, key: string, needs: ScanNeeds, signal?: AbortSignal): Promise<Loaded> {
+  private async load(client: NamespaceClient, id: TableId, version: number, schema: Schema, rowCount: number, key: string, needs: ScanNeeds, signal?: AbortSignal): Promise<Loaded> {
     const fields = needs.columns.map((c) => schema.fields.find((f) => f.name === c)).filter((f): f is Field => !!f)
     const types = fields.map((f) => duckTypeOf(f.type, f.name))
     const name = `__lcb_t${++this.next}`
@@ -60,7 +60,7 @@ export class TableCache {
     try {
       const appender = await connection.createAppender(name)
       const view = { version, columns: fields.map((f) => f.name), ...(needs.filter ? { filter: needs.filter } : {}) }
-      for await (const batch of client.scan(id, view, { signal })) {
+      for await (const batch of client.scan(id, view, { signal, limit: Math.max(1, needs.limit ?? rowCount) })) {
         signal?.throwIfAborted()
         const take = needs.limit === null ? batch : batch.slice(0, Math.max(0, needs.limit - rows))
         // Lance may answer the columns in its own order: pick them in the table's.
