@@ -13,6 +13,7 @@ import { mapJobIdSchema, mapMethodSchema, umapSampleSchema, type MapJobInfo } fr
 import { profileJobIdSchema, type ProfileJobInfo } from './profile'
 import { diffJobIdSchema, type DiffJobInfo } from './diff'
 import { MAX_ROW_SET_ROWS, type RowSetInfo } from './rowSet'
+import { queryIdSchema, sqlExplainInput, sqlHistoryAddInput, sqlPageInput, sqlRunInput, sqlSaveAsTableInput, type SqlExplain, type SqlHistoryEntry, type SqlNames, type SqlQueryInfo } from './sql'
 
 /**
  * The one API between the renderer and the core, keyed by `'domain/verb'`.
@@ -246,6 +247,31 @@ export const api = {
       offsets: z.array(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)).min(1, 'must name at least one row').max(MAX_ROW_SET_ROWS, `must name at most ${MAX_ROW_SET_ROWS.toLocaleString('en-US')} rows`),
     }),
   ),
+  /**
+   * SQL over the catalog (src/contract/sql.ts, src/core/sql): run one read-only statement; answers once the first
+   * rows are there or the query ended. The query is kept (and holds memory) until `sql/close`.
+   */
+  'sql/run': method<SqlQueryInfo>()(sqlRunInput),
+  /** Rows `[offset, offset + limit)` of a kept query's result as Arrow IPC bytes; waits for them while the query runs. Schema metadata `SQL_PAGE_META` says done / row count. */
+  'sql/page': method<Uint8Array>()(sqlPageInput),
+  /** A kept query as it stands (state, rows so far, row count once done). */
+  'sql/status': method<SqlQueryInfo>()(z.object({ queryId: queryIdSchema })),
+  /** Stop a running query (DuckDB's interrupt) and free what it holds; answers its final state. An unknown id answers null. */
+  'sql/cancel': method<SqlQueryInfo | null>()(z.object({ queryId: queryIdSchema })),
+  /** Forget a query and free its result (a closed query tab). Unknown ids are ignored. */
+  'sql/close': method<null>()(z.object({ queryId: queryIdSchema })),
+  /** DuckDB's plan of a statement and, per catalog table, what is pushed into Lance (columns, filter, limit). Runs nothing. */
+  'sql/explain': method<SqlExplain>()(sqlExplainInput),
+  /** Namespaces, tables and columns of a catalog, for the editor's completion. */
+  'sql/names': method<SqlNames>()(z.object({ connectionId: connectionIdSchema })),
+  /** The catalog's query history, newest first (kept in the settings, keyed by the catalog's location). */
+  'sql/history/list': method<SqlHistoryEntry[]>()(z.object({ connectionId: connectionIdSchema })),
+  /** Add a query to the catalog's history (the same text again moves to the top). */
+  'sql/history/add': method<null>()(sqlHistoryAddInput),
+  /** Clear the catalog's query history. */
+  'sql/history/clear': method<null>()(z.object({ connectionId: connectionIdSchema })),
+  /** Save as table…: a query's rows written into a namespace through the import path, as an import job. */
+  'sql/saveAsTable': method<ImportJobInfo>()(sqlSaveAsTableInput),
 } as const
 
 export type Api = typeof api
@@ -265,7 +291,7 @@ export interface Events {
    */
   'jobs/progress': JobInfo
   /** A menu command or accelerator handled by the renderer. */
-  'app/command': { command: 'open-directory' | 'refresh' | 'import' | 'connect-server' }
+  'app/command': { command: 'open-directory' | 'refresh' | 'import' | 'connect-server' | 'new-query' }
   /**
    * The desktop app's catalog host process stopped unexpectedly (`stopped`: why, in words), has not answered for a
    * while (`unresponsive`: it may still come back), or runs (again) (`running`; after `app/restartHost` every read

@@ -1,13 +1,16 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { z } from 'zod'
-import type { RecentDirectory } from '../contract'
+import type { RecentDirectory, SqlHistoryEntry } from '../contract'
 import type { RecentsStore } from './connections/openConnections'
+import type { SqlHistoryStore } from './sql/history'
 
 const settingsSchema = z.object({
   recents: z.array(z.object({ path: z.string(), openedAt: z.number() })).default([]),
   /** The Read-only switch per saved connection / directory (src/core/connections/readOnly.ts). */
   readOnly: z.record(z.string(), z.boolean()).optional(),
+  /** Each catalog's SQL query history, by the catalog's location (src/core/sql/history.ts). */
+  sqlHistory: z.record(z.string(), z.array(z.object({ sql: z.string(), ranAt: z.number(), ok: z.boolean(), rowCount: z.number().optional(), elapsedMs: z.number().optional() }))).optional(),
   window: z
     .object({ width: z.number().int().min(400), height: z.number().int().min(300), x: z.number().int().optional(), y: z.number().int().optional(), maximized: z.boolean().optional() })
     .optional(),
@@ -20,7 +23,7 @@ const MAX_RECENTS = 10
  * Settings in one JSON file. Written atomically (temp file + rename) so a crash never leaves
  * half a file; an unreadable or invalid file is treated as empty rather than blocking start-up.
  */
-export class SettingsFile implements RecentsStore {
+export class SettingsFile implements RecentsStore, SqlHistoryStore {
   private cache: Settings | null = null
   private writing: Promise<void> = Promise.resolve()
 
@@ -58,6 +61,14 @@ export class SettingsFile implements RecentsStore {
 
   async setReadOnly(key: string, value: boolean): Promise<void> {
     await this.update((s) => ({ ...s, readOnly: { ...(s.readOnly ?? {}), [key]: value } }))
+  }
+
+  async sqlHistoryOf(key: string): Promise<SqlHistoryEntry[]> {
+    return [...((await this.read()).sqlHistory?.[key] ?? [])]
+  }
+
+  async setSqlHistory(key: string, entries: SqlHistoryEntry[]): Promise<void> {
+    await this.update((s) => ({ ...s, sqlHistory: { ...(s.sqlHistory ?? {}), [key]: entries } }))
   }
 
   async list(): Promise<RecentDirectory[]> {

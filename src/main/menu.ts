@@ -18,6 +18,7 @@ export function buildMenu(send: (command: Command) => void, isMac: boolean): Men
         item('Open Directory…', 'CmdOrCtrl+O', 'open-directory'),
         item('Connect to Server…', 'CmdOrCtrl+Shift+O', 'connect-server'),
         item('Import…', 'CmdOrCtrl+I', 'import'),
+        item('New Query', 'CmdOrCtrl+Shift+N', 'new-query'),
         { type: 'separator' },
         isMac ? { role: 'close' } : { role: 'quit' },
       ],

@@ -88,6 +88,11 @@ export interface ScanOptions {
    * holds a window more (export: ~50 MiB), so it passes false.
    */
   nextWindowEarly?: boolean
+  /**
+   * Dir: at most this many rows, read as ONE streaming Lance query rather than in windows (SQL's hand-over: the
+   * windows' queries cost more than their read-ahead saves when only a few narrow columns are read).
+   */
+  limit?: number
 }
 
 /**

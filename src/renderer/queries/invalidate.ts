@@ -110,4 +110,13 @@ export const staleAfter: { [M in WriteMethod]: StaleRule<M> } = {
   'map/start': jobStarted,
   // A new row set, named by the view that asks for it: nothing cached names it yet.
   'rowsets/create': nothing,
+  // A new query id: nothing cached names it yet (its pages are read under `keys.sqlQuery`).
+  'sql/run': nothing,
+  // A cancelled or closed query's pages and status are gone in core (a closed one answers not_found).
+  'sql/cancel': (client, { queryId }) => client.invalidateQueries({ queryKey: keys.sqlQuery(queryId) }),
+  'sql/close': (client, { queryId }) => client.removeQueries({ queryKey: keys.sqlQuery(queryId) }),
+  'sql/history/add': (client, { connectionId }) => client.invalidateQueries({ queryKey: keys.sqlHistory(connectionId) }),
+  'sql/history/clear': (client, { connectionId }) => client.invalidateQueries({ queryKey: keys.sqlHistory(connectionId) }),
+  // An import job: its end makes the new table and its namespace stale, as any import's does.
+  'sql/saveAsTable': jobStarted,
 }

@@ -4,10 +4,11 @@ import { closeConnection, ConnectionPane, recentsQuery, SavedConnections, StartS
 import { useConnections } from '../queries/connections'
 import { READ_ONLY_REASON, ReadOnlySwitch, useReadOnlyGuard } from '../features/lifecycle'
 import { useNavigation } from '../features/navigation'
+import { QueryView } from '../features/sql'
 import { TableIdentity, tableIdentity, TableView } from '../features/table'
 import { loadListing, useListings, namespaceKey } from '../features/tree'
 
-/** The content pane: the start screen, the selected table, or the selected connection or namespace. */
+/** The content pane: the start screen, the selected table, a query view, or the selected connection or namespace. */
 export function MainContent({ info }: { info: AppInfo }) {
   const connections = useConnections()
   const { selection, start } = useNavigation()
@@ -16,6 +17,7 @@ export function MainContent({ info }: { info: AppInfo }) {
   let content
   if (start.shown || connections.length === 0 || !selection || !connection) content = <Start info={info} empty={connections.length === 0} />
   else if (selection.kind === 'table') content = <TableView key={selection.key} tableRef={selection.ref} connectionLabel={connection.label} writeBlock={connection.readOnly ? READ_ONLY_REASON : undefined} />
+  else if (selection.kind === 'query') content = <QueryView key={selection.key} connectionId={connection.id} connectionLabel={connection.label} draftKey={selection.key} />
   else content = <Namespace key={selection.key} connectionId={connection.id} namespace={selection.namespace} />
   return (
     // Per-table preferences (hidden columns) are kept under the open table's identity.

@@ -6,7 +6,7 @@ import { useNavigation } from '../features/navigation'
 import { refreshTree } from '../features/tree'
 
 /** Menu commands from main (Electron only). */
-export function useAppCommands({ canPickDirectory, importFiles }: { canPickDirectory: boolean; importFiles(): void }) {
+export function useAppCommands({ canPickDirectory, importFiles, newQuery }: { canPickDirectory: boolean; importFiles(): void; newQuery(): void }) {
   const client = useQueryClient()
   const { expanded, showStart } = useNavigation()
   const { pickDirectory } = useOpenCatalog()
@@ -20,7 +20,8 @@ export function useAppCommands({ canPickDirectory, importFiles }: { canPickDirec
         } else if (command === 'refresh') refreshTree(client, expanded)
         else if (command === 'connect-server') openNew()
         else if (command === 'import') importFiles()
+        else if (command === 'new-query') newQuery()
       }),
-    [canPickDirectory, pickDirectory, showStart, client, expanded, openNew, importFiles],
+    [canPickDirectory, pickDirectory, showStart, client, expanded, openNew, importFiles, newQuery],
   )
 }
