@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { parseStorageOption, storageOptionsSchema, type StorageOptions } from '../contract'
 import { ensureLanceThreads } from '../core'
-import { serveHttp } from './http'
+import { MIN_KEY_LENGTH, serveHttp } from './http'
 import { buildMcpServer, openMcpContext } from './server'
 import type { Source } from './source'
 
@@ -105,6 +105,7 @@ async function main(): Promise<void> {
   const port = values.port === undefined ? 0 : Number(values.port)
   if (values.http) {
     if (!apiKey) throw new Error('--http needs --api-key <key> (or LCB_MCP_API_KEY): every request must carry it')
+    if (apiKey.length < MIN_KEY_LENGTH) throw new Error(`--api-key must be at least ${MIN_KEY_LENGTH} characters`)
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a number from 0 to 65535, got "${values.port}"`)
   } else if (values.port !== undefined || values['api-key'] !== undefined) throw new Error('--port and --api-key go with --http')
 
