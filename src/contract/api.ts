@@ -265,7 +265,7 @@ export interface Events {
    */
   'jobs/progress': JobInfo
   /** A menu command or accelerator handled by the renderer. */
-  'app/command': { command: 'open-directory' | 'refresh' | 'import' | 'connect-server' }
+  'app/command': { command: 'open-directory' | 'refresh' | 'import' | 'connect-server' | 'connect-assistant' }
   /**
    * The desktop app's catalog host process stopped unexpectedly (`stopped`: why, in words), has not answered for a
    * while (`unresponsive`: it may still come back), or runs (again) (`running`; after `app/restartHost` every read

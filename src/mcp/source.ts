@@ -58,7 +58,8 @@ export function restDraft(endpoint: string, headers: Record<string, string>): Co
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase()
     if (lower === 'x-api-key') auth = { kind: 'api-key', secret: value }
-    else if (lower === 'authorization' && /^bearer\s+/i.test(value)) auth = { kind: 'bearer', secret: value.replace(/^bearer\s+/i, '') }
+    // `Bearer <token>`, or the token alone (as `--header-env authorization=VAR` gives it).
+    else if (lower === 'authorization') auth = { kind: 'bearer', secret: value.replace(/^bearer\s+/i, '') }
     else if (lower === 'x-service-database') database = { kind: 'name', value }
     else if (lower === 'x-service-database-prefix') database = { kind: 'prefix', value }
     else extra.push({ name, value, secret: true })
