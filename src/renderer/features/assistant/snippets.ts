@@ -70,7 +70,10 @@ export function serverName(connection: ConnectionInfo): string {
   return `lance-${connection.label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'catalog'}`
 }
 
-const pretty = (value: unknown) => JSON.stringify(value, null, 2)
+/** JSON as a person reads it: two-space indents, a list of strings (the arguments) on one line. */
+export function pretty(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(/\[\n\s+("(?:[^"\\\n]|\\.)*"(?:,\n\s+"(?:[^"\\\n]|\\.)*")*)\n\s+\]/g, (_, items: string) => `[${items.split(/,\n\s+/).join(', ')}]`)
+}
 
 export function assistantSnippets(connection: ConnectionInfo, saved: SavedView | undefined, launcher: McpLauncher | undefined, allowWrites: boolean): SnippetSet {
   const start = launcher ?? PLACEHOLDER_LAUNCHER
