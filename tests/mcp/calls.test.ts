@@ -1,7 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { request } from 'node:http'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CallGate } from '../../src/mcp/context'
+import { serveHttp } from '../../src/mcp/http'
 import { buildMcpServer, openMcpContext } from '../../src/mcp/server'
 import { buildCatalog, makeTempDir, removeDir } from '../helpers/catalog'
 
@@ -93,6 +95,29 @@ describe('a cancelled call stops its scan; a read-only catalog refuses writes in
     // The gate's one slot is free again: the next call runs.
     const next = await client.callTool({ name: 'count_rows', arguments: { table: 'things' } })
     expect(JSON.parse((next.content as { text: string }[])[0]!.text).count).toBe(30)
+  })
+
+  it('an HTTP client that goes away mid-call stops its scan', async () => {
+    const key = 'a-test-key-of-enough-length'
+    const http = await serveHttp(() => buildMcpServer(ctx), { port: 0, apiKey: key })
+    const hold = latch()
+    holdCounts = hold.promise
+    const countsBefore = seen.filter((s) => s.method === 'tables/count').length
+    try {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'count_rows', arguments: { table: 'things' } } })
+      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
+      const req = request(http.url, { method: 'POST', headers })
+      req.on('error', () => undefined)
+      req.end(body)
+      await until(() => seen.filter((s) => s.method === 'tables/count').length > countsBefore)
+      const count = seen.filter((s) => s.method === 'tables/count').at(-1)!
+      req.destroy()
+      await until(() => seen.some((s) => s.method === 'requests/cancel' && s.input.requestId === count.input.requestId))
+    } finally {
+      hold.open()
+      holdCounts = null
+      await http.close()
+    }
   })
 
   it('opens the catalog read-only without --allow-writes: the core refuses a write', async () => {

@@ -165,4 +165,25 @@ describe('MCP server over stdio: the read tools', () => {
     expect(text).toMatch(/describe_table[\s\S]*profile_columns[\s\S]*query_rows/)
     expect(text).toContain(`lance://${catalog}/ns/inner`)
   })
+
+  it('ends when its client goes away (closes its stdin) in the middle of a call', async () => {
+    const { spawn } = await import('node:child_process')
+    const { join } = await import('node:path')
+    const { repo } = await import('./fixture')
+    const child = spawn(process.execPath, [join(repo, 'node_modules/tsx/dist/cli.mjs'), join(repo, 'src/mcp/cli.ts'), '--root', root], { cwd: repo, stdio: ['pipe', 'pipe', 'ignore'] })
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    // Only so a server that never ends cannot hang the run: the assertion below then fails (killed: exit code null).
+    const guard = setTimeout(() => child.kill('SIGKILL'), 60_000)
+    let out = ''
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`)
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'lcb-test', version: '1' } } })
+    for (let i = 0; i < 600 && !out.includes('"id":1'); i += 1) await new Promise((resolve) => setTimeout(resolve, 50))
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' })
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'profile_columns', arguments: { table: 'plain' } } })
+    // No signal: the client only closes the pipe, as an assistant that quits does.
+    child.stdin.end()
+    expect(await exited).toBe(0)
+    clearTimeout(guard)
+  })
 })
