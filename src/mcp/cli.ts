@@ -18,7 +18,7 @@ const USAGE =
   '  --header           a header sent to the REST server (repeatable): x-api-key=…, authorization=Bearer …, x-service-database=…\n' +
   '  --header-env       a header whose value is read from an environment variable (repeatable), e.g. x-api-key=LCB_REST_API_KEY:\n' +
   '                     keeps the key out of the assistant\'s config file\n' +
-  '  --allow-writes     list the write tools (create_namespace, import_file, add_rows); without it the catalog is read-only\n' +
+  '  --allow-writes     list the write tools (create_namespace, import_file, add_rows, delete_rows); without it the catalog is read-only\n' +
   '  --import-from      a folder import_file may read files from (repeatable); none: import_file refuses\n' +
   '  --max-calls        calls that run at once (default 4); the rest wait their turn\n' +
   '  --http             serve the streamable HTTP transport on 127.0.0.1:<port>/mcp instead of stdio; needs --api-key\n' +

@@ -32,7 +32,7 @@ describe('MCP server over stdio: the write tools', () => {
 
   it('lists the write tools, marked destructive', async () => {
     const { tools } = await client.listTools()
-    for (const name of ['create_namespace', 'import_file', 'add_rows']) {
+    for (const name of ['create_namespace', 'import_file', 'add_rows', 'delete_rows']) {
       const tool = tools.find((t) => t.name === name)
       expect(tool?.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false })
     }
@@ -80,4 +80,21 @@ describe('MCP server over stdio: the write tools', () => {
     expect(await (await openDirectly(root, 'things')).countRows()).toBe(before + 2)
   })
 
+
+  it('deletes the rows a filter matches, as a new version; a filter that does not parse deletes nothing', async () => {
+    const things = await openDirectly(root, 'things')
+    const before = await things.countRows()
+    const matching = await things.countRows('id >= 10 AND id < 15')
+    const done = await answer(client, 'delete_rows', { table: 'things', filter: 'id >= 10 AND id < 15' })
+    expect(done).toMatchObject({ table: 'things', deleted: matching })
+    const after = await openDirectly(root, 'things')
+    expect(await after.countRows()).toBe(before - matching)
+    expect(await after.countRows('id >= 10 AND id < 15')).toBe(0)
+    expect(done.version).toBe(await after.version())
+    for (const filter of ['id >', 'ghost = 1', '']) {
+      const refused = await callTool(client, 'delete_rows', { table: 'things', filter })
+      expect(refused.ok, filter).toBe(false)
+    }
+    expect(await (await openDirectly(root, 'things')).countRows()).toBe(before - matching)
+  })
 })

@@ -53,6 +53,7 @@ export const CATALOG_WRITES: ReadonlySet<string> = new Set<WriteMethod>([
   'columns/add',
   'columns/alter',
   'columns/drop',
+  'rows/delete',
 ])
 
 export function readOnlyError(label: string): AppError {

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream'
 import { isAbsolute, relative, sep } from 'node:path'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
-import { componentSchema, importModeSchema, type ImportJobInfo } from '../../contract'
+import { componentSchema, importModeSchema, MAX_PREDICATE_LENGTH, type ImportJobInfo } from '../../contract'
 import { call, ToolError, waitForJob, type McpContext } from '../context'
 import { addTool, json, tableArgs } from './common'
 
@@ -13,7 +13,8 @@ export const MAX_ADD_ROWS = 10_000
 /**
  * The write tools, registered only with `--allow-writes` (and marked destructive). Each goes through the app's own
  * use-cases: a namespace through `namespaces/create`, rows and files through the import pipeline (`import/start`:
- * the name claim, a new table published by one rename, an append journalled so a crash rolls it back).
+ * the name claim, a new table published by one rename, an append journalled so a crash rolls it back), deletes through
+ * `rows/delete` (one Lance commit, under the app's one-write-per-table lock).
  */
 export function addWriteTools(server: McpServer, ctx: McpContext): void {
   addTool(
@@ -70,6 +71,26 @@ export function addWriteTools(server: McpServer, ctx: McpContext): void {
         throw new ToolError(started.error)
       }
       return importAnswer(await waitForJob(ctx, (started.value as ImportJobInfo).id, signal) as ImportJobInfo)
+    },
+  )
+  addDeleteTool(server, ctx)
+}
+
+/** `delete_rows`: the rows a filter matches, in one commit (the app's `rows/delete`). */
+export function addDeleteTool(server: McpServer, ctx: McpContext): void {
+  addTool(
+    server,
+    ctx,
+    'delete_rows',
+    {
+      title: 'Delete rows',
+      description: "Delete the rows of a table that a filter matches (Lance's where dialect), all of them or none, as a new version; earlier versions keep them.",
+      inputSchema: { ...tableArgs, filter: z.string().trim().min(1).max(MAX_PREDICATE_LENGTH).describe("The rows to delete, e.g. \"id = 42\" or \"created < '2024-01-01'\"") },
+      writes: true,
+    },
+    async (args) => {
+      const done = await call(ctx, 'rows/delete', { connectionId: ctx.connectionId, namespace: args.namespace, name: args.table, filter: args.filter })
+      return json({ table: args.table, namespace: args.namespace, filter: args.filter, deleted: done.deleted, version: done.version })
     },
   )
 }
