@@ -38,6 +38,29 @@ describe('MCP server over stdio: the write tools', () => {
     }
   })
 
+  it('keeps every tool\'s name and arguments as documented (the user guide lists them: change both together)', async () => {
+    const { tools } = await client.listTools()
+    const table = ['namespace', 'table']
+    const rows = [...table, 'columns', 'filter', 'version', 'full_vectors', 'max_cell_chars', 'max_bytes']
+    const shapes = Object.fromEntries(tools.map((t) => [t.name, Object.keys(t.inputSchema.properties ?? {}).sort()]))
+    expect(shapes).toEqual({
+      list_namespaces: ['limit', 'namespace', 'page_token'],
+      list_tables: ['limit', 'namespace', 'page_token'],
+      describe_table: [...table, 'version'].sort(),
+      count_rows: [...table, 'filter', 'version'].sort(),
+      query_rows: [...rows, 'sort', 'offset', 'limit'].sort(),
+      search_text: [...rows, 'query', 'search_columns', 'k'].sort(),
+      search_similar: [...rows, 'column', 'vector', 'like_row', 'metric', 'k', 'exact'].sort(),
+      profile_columns: [...table, 'filter', 'version', 'columns', 'max_bytes'].sort(),
+      create_namespace: ['namespace'],
+      import_file: [...table, 'path', 'mode'].sort(),
+      add_rows: [...table, 'rows'].sort(),
+      delete_rows: [...table, 'filter'].sort(),
+    })
+    // The namespace defaults to the root everywhere but where it names what is made.
+    for (const tool of tools.filter((t) => t.name !== 'create_namespace')) expect(tool.inputSchema.required ?? [], tool.name).toEqual(expect.not.arrayContaining(['namespace']))
+  })
+
   it('creates a namespace (refusing one that exists, in words)', async () => {
     await answer(client, 'create_namespace', { namespace: ['made'] })
     const db = await lancedb.connectNamespace('dir', { root })
