@@ -26,7 +26,8 @@ export interface HostOptions {
  */
 export function mcpLauncherOf(repoRoot: string): McpLauncher | undefined {
   if (!existsSync(join(repoRoot, 'src', 'mcp', 'cli.ts')) || !existsSync(join(repoRoot, 'package.json'))) return undefined
-  return { command: 'npm', args: ['--prefix', repoRoot, 'run', '--silent', 'mcp', '--'] }
+  // Windows starts npm through its .cmd shim (an assistant spawns the command without a shell).
+  return { command: process.platform === 'win32' ? 'npm.cmd' : 'npm', args: ['--prefix', repoRoot, 'run', '--silent', 'mcp', '--'] }
 }
 
 /** `app/info` and the native dialogs: refused in words where the host has none (a browser). */
