@@ -35,11 +35,17 @@ export function AssistantDialog({ connection, saved, launcher, onClose }: { conn
           </p>
           <label className="checkbox">
             <input type="checkbox" checked={allowWrites} onChange={(event) => setAllowWrites(event.target.checked)} />
-            Allow writes (create namespaces, import files, add rows)
+            Allow writes (create namespaces, import files, add and delete rows)
           </label>
           {set.placeholder && (
             <p className="muted" role="note">
               This app does not run from a checkout of Lance Catalog Browser: replace {set.placeholder} with the folder of one (the MCP server runs from it with npm).
+            </p>
+          )}
+          {set.secrets.length > 0 && (
+            <p role="note">
+              No key is written into these snippets. The server reads {set.secrets.map((s) => `${s.variable} (${s.what})`).join(', ')} from its environment: VS Code asks for it
+              once and keeps it in its secret storage; Cursor takes it from your environment; for Claude Desktop add an &quot;env&quot; block with it to the config yourself.
             </p>
           )}
           {set.snippets.map((snippet) => (
@@ -56,12 +62,6 @@ export function AssistantDialog({ connection, saved, launcher, onClose }: { conn
               </pre>
             </section>
           ))}
-          {set.secrets.length > 0 && (
-            <p role="note">
-              No key is written into these snippets. The server reads {set.secrets.map((s) => `${s.variable} (${s.what})`).join(', ')} from its environment: VS Code asks for it
-              once and keeps it in its secret storage; Cursor takes it from your environment; for Claude Desktop add an &quot;env&quot; block with it to the config yourself.
-            </p>
-          )}
           {connection.kind === 'dir' && /^(s3|gs|az):\/\//.test(connection.location) && (
             <p role="note">The store's credentials are not in the snippet: the server reads them from the environment Lance reads (AWS_*, GOOGLE_*, AZURE_STORAGE_*).</p>
           )}
