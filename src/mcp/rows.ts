@@ -88,8 +88,13 @@ export function boundTable(table: Table, bounds: RowBounds, skipColumns: Readonl
       if (cell.cut) cuts += 1
       parts.push(`${JSON.stringify(field.name)}:${cell.text}`)
     }
-    const text = `{${parts.join(',')}}`
+    let text = `{${parts.join(',')}}`
     if (rows.length > 0 && bytes + text.length + 1 > bounds.maxBytes) return { rows, cutForBytes: table.numRows - row, cellsCut }
+    // A first row larger than the whole budget is named, not shown: the answer stays bounded whatever the row holds.
+    if (text.length + 2 > bounds.maxBytes) {
+      text = JSON.stringify({ row_too_large: { bytes: text.length, how: 'ask for fewer columns, a lower max_cell_chars, or a higher max_bytes' } })
+      cuts = 1
+    }
     rows.push(text)
     bytes += text.length + 1
     cellsCut += cuts

@@ -3,6 +3,8 @@ import * as lancedb from '@lancedb/lancedb'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { makeVector, Utf8, vectorFromArray } from 'apache-arrow'
+import { batchOf, tableOf } from '../../src/core/arrow'
 import { buildCatalog, makeTempDir } from '../helpers/catalog'
 
 export const repo = resolve(__dirname, '../..')
@@ -10,7 +12,8 @@ const tsx = join(repo, 'node_modules/tsx/dist/cli.mjs')
 
 /**
  * A small catalog: `things` (300 rows: id, label, score, note, an 8-d vector) with an FTS index on `label` and a
- * vector index on `vector`, `plain` (the same rows, no index), and `ns.inner` (10 rows).
+ * vector index on `vector`, `plain` (the same rows, no index), `long` (2 rows whose `text` is 5,000 characters) and
+ * `ns.inner` (10 rows).
  */
 export async function fixtureCatalog(): Promise<string> {
   const root = await makeTempDir('lcb-mcp-')
@@ -20,6 +23,11 @@ export async function fixtureCatalog(): Promise<string> {
       { namespace: [], name: 'things', rows: 300 },
       { namespace: [], name: 'plain', rows: 300 },
       { namespace: ['ns'], name: 'inner', rows: 10 },
+      {
+        namespace: [],
+        name: 'long',
+        data: tableOf([batchOf({ id: makeVector(BigInt64Array.from([1n, 2n])), text: vectorFromArray(['a'.repeat(5_000), 'b'.repeat(5_000)], new Utf8()) })]),
+      },
     ],
   })
   const table = await openDirectly(root, 'things')
