@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { componentSchema, namespacePathSchema } from './component'
 import { connectionDraftSchema, objectStoreDraftSchema, savedKindSchema, type CapabilitySnapshot, type SavedTestReport, type SavedView } from './connections'
 import type { AppInfo, ConnectionInfo, Page, QueryPlan, RecentDirectory, TableInfo } from './types'
-import { tableViewSchema } from './view'
+import { MAX_PREDICATE_LENGTH, tableViewSchema } from './view'
 import { dataFormatSchema, type CatalogDataFormats } from './dataFormat'
 import { acknowledgeLegacySchema, columnAlterationSchema, columnSpecSchema, indexSpecSchema, propertiesSchema, type NamespaceContents, newColumnSchema, optimizeInputSchema, type IndexInfo, type OptimizePreview, type OptimizeResult, type RestorePreview, type TableStats, type TagInfo, type VersionComparison, type VersionInfo } from './lifecycle'
 import { importPreviewInput, importStartInput, uploadIdSchema, type ImportJobInfo, type ImportPreview } from './import'
@@ -204,6 +204,13 @@ export const api = {
   /** Rename, cast or relax nullability of columns. */
   'columns/alter': method<{ version: number }>()(tableRefSchema.extend({ alterations: z.array(columnAlterationSchema).min(1).max(100) })),
   'columns/drop': method<{ version: number }>()(tableRefSchema.extend({ columns: columnNames })),
+  /**
+   * Delete the rows a filter matches (Lance's `delete`: one commit, so all of them or none); answers the new version and
+   * how many rows matched. The filter is checked as a view's is first (a filter that does not parse deletes nothing).
+   */
+  'rows/delete': method<{ version: number; deleted: number }>()(
+    tableRefSchema.extend({ filter: z.string().trim().min(1, 'must name the rows to delete').max(MAX_PREDICATE_LENGTH, `must be at most ${MAX_PREDICATE_LENGTH} characters`) }),
+  ),
   /** The schema editor: a new table with no rows (`create_empty_table`); refuses an existing name. */
   'tables/createEmpty': method<TableInfo>()(
     tableRefSchema.extend({ columns: z.array(columnSpecSchema).min(1, 'add at least one column').max(1000), dataFormat: dataFormatSchema.optional() }),
@@ -291,7 +298,7 @@ export interface Events {
    */
   'jobs/progress': JobInfo
   /** A menu command or accelerator handled by the renderer. */
-  'app/command': { command: 'open-directory' | 'refresh' | 'import' | 'connect-server' | 'new-query' }
+  'app/command': { command: 'open-directory' | 'refresh' | 'import' | 'connect-server' | 'new-query' | 'connect-assistant' }
   /**
    * The desktop app's catalog host process stopped unexpectedly (`stopped`: why, in words), has not answered for a
    * while (`unresponsive`: it may still come back), or runs (again) (`running`; after `app/restartHost` every read

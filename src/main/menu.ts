@@ -29,6 +29,7 @@ export function buildMenu(send: (command: Command) => void, isMac: boolean): Men
       submenu: [item('Refresh', 'F5', 'refresh'), { type: 'separator' }, { role: 'toggleDevTools' }, { role: 'togglefullscreen' }],
     },
     { role: 'windowMenu' },
+    { label: 'Help', submenu: [{ label: 'Connect an Assistant…', click: () => send('connect-assistant') }] },
   ]
   return Menu.buildFromTemplate(template)
 }

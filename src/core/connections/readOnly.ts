@@ -54,6 +54,7 @@ export const CATALOG_WRITES: ReadonlySet<string> = new Set<WriteMethod>([
   'columns/alter',
   'columns/drop',
   'sql/saveAsTable',
+  'rows/delete',
 ])
 
 export function readOnlyError(label: string): AppError {

@@ -192,6 +192,8 @@ export interface NamespaceClient {
   addColumns(id: TableId, columns: NewColumn[], options?: CallOptions): Promise<number>
   alterColumns(id: TableId, alterations: ColumnAlteration[], options?: CallOptions): Promise<number>
   dropColumns(id: TableId, names: string[], options?: CallOptions): Promise<number>
+  /** Delete the rows `predicate` matches, in one commit; returns the new version. */
+  deleteRows(id: TableId, predicate: string, options?: CallOptions): Promise<number>
 
   close(): Promise<void>
 }

@@ -102,6 +102,7 @@ export const staleAfter: { [M in WriteMethod]: StaleRule<M> } = {
   'columns/add': (client, input) => invalidate.tableRewritten(client, tableOf(input)),
   'columns/alter': (client, input) => invalidate.tableRewritten(client, tableOf(input)),
   'columns/drop': (client, input) => invalidate.tableRewritten(client, tableOf(input)),
+  'rows/delete': (client, input) => invalidate.tableRewritten(client, tableOf(input)),
   // The job's record changes through its `jobs/progress` events, like every other change of a job.
   'jobs/cancel': nothing,
   'export/start': jobStarted,

@@ -5,6 +5,7 @@ import { useConnections } from '../queries/connections'
 import { READ_ONLY_REASON, ReadOnlySwitch, useReadOnlyGuard } from '../features/lifecycle'
 import { useNavigation } from '../features/navigation'
 import { QueryView } from '../features/sql'
+import { ConnectAssistantButton } from '../features/assistant'
 import { TableIdentity, tableIdentity, TableView } from '../features/table'
 import { loadListing, useListings, namespaceKey } from '../features/tree'
 
@@ -78,6 +79,7 @@ function Namespace({ connectionId, namespace }: { connectionId: string; namespac
         close({ connectionId }, { onError: () => undefined })
         clearSelection()
       }}
+      assistantButton={<ConnectAssistantButton connectionId={connection.id} />}
       readOnlySwitch={<ReadOnlySwitch connection={connection} onChange={(on) => void readOnly.setReadOnly(connection.id, on).catch(() => undefined)} />}
     />
   )
