@@ -44,6 +44,8 @@ const doorTable = {
   host: ['contract', ...coreEntryPoints],
   harness: ['contract', ...coreEntryPoints],
   server: ['contract', ...coreEntryPoints],
+  // The MCP server (npm run mcp) is one more host of the contract: the same doors as the harness and the server.
+  mcp: ['contract', ...coreEntryPoints],
   preload: ['contract', { types: 'host/protocol' }],
   // The renderer talks to the rest only through the contract (window.catalog). A feature is entered by its index.ts.
   renderer: ['contract', 'renderer/shell', 'renderer/styles', ...featureDoors],
@@ -99,7 +101,7 @@ export default tseslint.config(
     rules: { 'doors/allowed': doorRule },
   },
   {
-    files: ['src/core/**', 'src/server/**', 'src/harness/**'],
+    files: ['src/core/**', 'src/server/**', 'src/harness/**', 'src/mcp/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: noElectronReactDom }] },
   },
   {

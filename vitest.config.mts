@@ -59,7 +59,7 @@ export default defineConfig({
       // and the two that set environment variables put them back after each test.
       {
         extends: true,
-        test: { name: 'shared', include: ['tests/{core,server,scripts}/**/*.test.ts', 'tests/renderer/**/*.test.ts'], isolate: false },
+        test: { name: 'shared', include: ['tests/{core,server,scripts,mcp}/**/*.test.ts', 'tests/renderer/**/*.test.ts'], isolate: false },
       },
       // Main's tests replace the electron module (vi.mock), which must not leak into another file.
       { extends: true, test: { name: 'main', include: ['tests/main/**/*.test.ts'], isolate: true } },

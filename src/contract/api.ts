@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { componentSchema, namespacePathSchema } from './component'
 import { connectionDraftSchema, objectStoreDraftSchema, savedKindSchema, type CapabilitySnapshot, type SavedTestReport, type SavedView } from './connections'
 import type { AppInfo, ConnectionInfo, Page, QueryPlan, RecentDirectory, TableInfo } from './types'
-import { tableViewSchema } from './view'
+import { MAX_PREDICATE_LENGTH, tableViewSchema } from './view'
 import { dataFormatSchema, type CatalogDataFormats } from './dataFormat'
 import { acknowledgeLegacySchema, columnAlterationSchema, columnSpecSchema, indexSpecSchema, propertiesSchema, type NamespaceContents, newColumnSchema, optimizeInputSchema, type IndexInfo, type OptimizePreview, type OptimizeResult, type RestorePreview, type TableStats, type TagInfo, type VersionComparison, type VersionInfo } from './lifecycle'
 import { importPreviewInput, importStartInput, uploadIdSchema, type ImportJobInfo, type ImportPreview } from './import'
@@ -14,6 +14,7 @@ import { profileJobIdSchema, type ProfileJobInfo } from './profile'
 import { diffJobIdSchema, type DiffJobInfo } from './diff'
 import { MAX_ROW_SET_ROWS, type RowSetInfo } from './rowSet'
 import { savedTabsSchema, type RememberedTabs } from './workbench'
+import { queryIdSchema, sqlExplainInput, sqlHistoryAddInput, sqlPageInput, sqlRunInput, sqlSaveAsTableInput, type SqlExplain, type SqlHistoryEntry, type SqlNames, type SqlQueryInfo } from './sql'
 
 /**
  * The one API between the renderer and the core, keyed by `'domain/verb'`.
@@ -208,6 +209,13 @@ export const api = {
   /** Rename, cast or relax nullability of columns. */
   'columns/alter': method<{ version: number }>()(tableRefSchema.extend({ alterations: z.array(columnAlterationSchema).min(1).max(100) })),
   'columns/drop': method<{ version: number }>()(tableRefSchema.extend({ columns: columnNames })),
+  /**
+   * Delete the rows a filter matches (Lance's `delete`: one commit, so all of them or none); answers the new version and
+   * how many rows matched. The filter is checked as a view's is first (a filter that does not parse deletes nothing).
+   */
+  'rows/delete': method<{ version: number; deleted: number }>()(
+    tableRefSchema.extend({ filter: z.string().trim().min(1, 'must name the rows to delete').max(MAX_PREDICATE_LENGTH, `must be at most ${MAX_PREDICATE_LENGTH} characters`) }),
+  ),
   /** The schema editor: a new table with no rows (`create_empty_table`); refuses an existing name. */
   'tables/createEmpty': method<TableInfo>()(
     tableRefSchema.extend({ columns: z.array(columnSpecSchema).min(1, 'add at least one column').max(1000), dataFormat: dataFormatSchema.optional() }),
@@ -251,6 +259,31 @@ export const api = {
       offsets: z.array(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)).min(1, 'must name at least one row').max(MAX_ROW_SET_ROWS, `must name at most ${MAX_ROW_SET_ROWS.toLocaleString('en-US')} rows`),
     }),
   ),
+  /**
+   * SQL over the catalog (src/contract/sql.ts, src/core/sql): run one read-only statement; answers once the first
+   * rows are there or the query ended. The query is kept (and holds memory) until `sql/close`.
+   */
+  'sql/run': method<SqlQueryInfo>()(sqlRunInput),
+  /** Rows `[offset, offset + limit)` of a kept query's result as Arrow IPC bytes; waits for them while the query runs. Schema metadata `SQL_PAGE_META` says done / row count. */
+  'sql/page': method<Uint8Array>()(sqlPageInput),
+  /** A kept query as it stands (state, rows so far, row count once done). */
+  'sql/status': method<SqlQueryInfo>()(z.object({ queryId: queryIdSchema })),
+  /** Stop a running query (DuckDB's interrupt) and free what it holds; answers its final state. An unknown id answers null. */
+  'sql/cancel': method<SqlQueryInfo | null>()(z.object({ queryId: queryIdSchema })),
+  /** Forget a query and free its result (a closed query tab). Unknown ids are ignored. */
+  'sql/close': method<null>()(z.object({ queryId: queryIdSchema })),
+  /** DuckDB's plan of a statement and, per catalog table, what is pushed into Lance (columns, filter, limit). Runs nothing. */
+  'sql/explain': method<SqlExplain>()(sqlExplainInput),
+  /** Namespaces, tables and columns of a catalog, for the editor's completion. */
+  'sql/names': method<SqlNames>()(z.object({ connectionId: connectionIdSchema })),
+  /** The catalog's query history, newest first (kept in the settings, keyed by the catalog's location). */
+  'sql/history/list': method<SqlHistoryEntry[]>()(z.object({ connectionId: connectionIdSchema })),
+  /** Add a query to the catalog's history (the same text again moves to the top). */
+  'sql/history/add': method<null>()(sqlHistoryAddInput),
+  /** Clear the catalog's query history. */
+  'sql/history/clear': method<null>()(z.object({ connectionId: connectionIdSchema })),
+  /** Save as table…: a query's rows written into a namespace through the import path, as an import job. */
+  'sql/saveAsTable': method<ImportJobInfo>()(sqlSaveAsTableInput),
 } as const
 
 export type Api = typeof api
@@ -270,7 +303,7 @@ export interface Events {
    */
   'jobs/progress': JobInfo
   /** A menu command or accelerator handled by the renderer. */
-  'app/command': { command: 'open-directory' | 'refresh' | 'import' | 'connect-server' | 'close-tab' | 'reopen-tab' | 'split-right' | 'next-tab' | 'previous-tab' }
+  'app/command': { command: 'open-directory' | 'refresh' | 'import' | 'connect-server' | 'new-query' | 'connect-assistant' | 'close-tab' | 'reopen-tab' | 'split-right' | 'next-tab' | 'previous-tab' }
   /**
    * The desktop app's catalog host process stopped unexpectedly (`stopped`: why, in words), has not answered for a
    * while (`unresponsive`: it may still come back), or runs (again) (`running`; after `app/restartHost` every read

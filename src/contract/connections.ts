@@ -110,6 +110,7 @@ export const operationLabels = {
   'table.stats': 'reading table stats',
   'table.optimize': 'optimizing tables',
   'table.alterSchema': 'changing table schemas',
+  'table.deleteRows': 'deleting rows',
 } as const
 
 export type Operation = keyof typeof operationLabels

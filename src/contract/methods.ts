@@ -63,6 +63,7 @@ export const METHOD_NAMES = [
   'columns/add',
   'columns/alter',
   'columns/drop',
+  'rows/delete',
   'tables/createEmpty',
   'tables/dataFormat',
   'catalog/dataFormats',
@@ -77,6 +78,17 @@ export const METHOD_NAMES = [
   'map/get',
   'map/coords',
   'rowsets/create',
+  'sql/run',
+  'sql/page',
+  'sql/status',
+  'sql/cancel',
+  'sql/close',
+  'sql/explain',
+  'sql/names',
+  'sql/history/list',
+  'sql/history/add',
+  'sql/history/clear',
+  'sql/saveAsTable',
 ] as const satisfies readonly Method[]
 
 type Missing = Exclude<Method, (typeof METHOD_NAMES)[number]>
@@ -116,6 +128,7 @@ export const WRITE_METHODS = [
   'columns/add',
   'columns/alter',
   'columns/drop',
+  'rows/delete',
   'tables/createEmpty',
   'jobs/cancel',
   'export/start',
@@ -124,6 +137,12 @@ export const WRITE_METHODS = [
   'map/start',
   'rowsets/create',
   'workbench/saveTabs',
+  'sql/run',
+  'sql/cancel',
+  'sql/close',
+  'sql/history/add',
+  'sql/history/clear',
+  'sql/saveAsTable',
 ] as const satisfies readonly Method[]
 export type WriteMethod = (typeof WRITE_METHODS)[number]
 
@@ -165,6 +184,11 @@ export const READ_METHODS = [
   'map/coords',
   'tables/dataFormat',
   'catalog/dataFormats',
+  'sql/page',
+  'sql/status',
+  'sql/explain',
+  'sql/names',
+  'sql/history/list',
 ] as const satisfies readonly Method[]
 
 type Unsorted = Exclude<Method, WriteMethod | (typeof READ_METHODS)[number]>
@@ -184,7 +208,7 @@ export function isMethodName(name: unknown): name is Method {
  * app they go from the window straight to the catalog host over a port of their own, so the bytes are not copied
  * through main on the way (src/preload/index.ts); every other call goes through main.
  */
-export const BYTES_METHODS = ['tables/page', 'map/coords', 'import/sample'] as const satisfies readonly Method[]
+export const BYTES_METHODS = ['tables/page', 'map/coords', 'import/sample', 'sql/page'] as const satisfies readonly Method[]
 type Bytes = { [M in Method]: Output<M> extends Uint8Array ? M : never }[Method]
 /** Fails to type-check when a method answering bytes is missing from BYTES_METHODS (or one there does not). */
 export const BYTES_METHODS_EXACT: [Exclude<Bytes, (typeof BYTES_METHODS)[number]>, Exclude<(typeof BYTES_METHODS)[number], Bytes>] extends [never, never] ? true : { not: unknown } = true

@@ -57,6 +57,12 @@ export interface TableInfo {
   indexes?: { name: string; type: string; columns: string[] }[]
 }
 
+/** A command line that starts the MCP server; the catalog's arguments (`--root …`) go after `args`. */
+export interface McpLauncher {
+  command: string
+  args: string[]
+}
+
 export interface AppInfo {
   version: string
   /** Which transport the renderer talks to. */
@@ -67,6 +73,12 @@ export interface AppInfo {
   initialError?: AppErrorData
   /** Whether a native folder picker exists (Electron) — the harness has none. */
   canPickDirectory: boolean
+  /**
+   * How an AI assistant starts this checkout's MCP server (`npm run mcp`): the command and the arguments before the
+   * catalog's own (**Connect an assistant…** writes them into its snippets). Absent where the app does not run from a
+   * checkout that has it (a packaged app).
+   */
+  mcpLauncher?: McpLauncher
 }
 
 export interface TableRef {

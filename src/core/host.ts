@@ -1,4 +1,6 @@
-import { AppError, type AppInfo } from '../contract'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { AppError, type AppInfo, type McpLauncher } from '../contract'
 import type { InitialCatalog } from './connections/openConnections'
 import type { Handlers } from './handlers'
 
@@ -8,12 +10,24 @@ type FileFilters = { name: string; extensions: string[] }[]
 export interface HostOptions {
   host: AppInfo['host']
   version: string
+  /** How this checkout starts its MCP server (`app/info`'s `mcpLauncher`); absent outside a checkout. */
+  mcpLauncher?: AppInfo['mcpLauncher']
   /** Native folder picker (Electron only). */
   pickDirectory?: () => Promise<string | null>
   /** Native file picker for import (Electron only); resolves with the chosen paths, `[]` when cancelled. */
   pickFiles?: (filters?: FileFilters) => Promise<string[]>
   /** Native save dialog for export (Electron only); resolves with the chosen path, null when cancelled. */
   saveFile?: (options: { defaultName?: string; filters?: FileFilters }) => Promise<string | null>
+}
+
+/**
+ * How an assistant starts the MCP server of the checkout at `repoRoot` (`npm run mcp`, quiet: on stdio npm's own
+ * banner would break the protocol), or undefined when `repoRoot` is not a checkout with it (a packaged app).
+ */
+export function mcpLauncherOf(repoRoot: string): McpLauncher | undefined {
+  if (!existsSync(join(repoRoot, 'src', 'mcp', 'cli.ts')) || !existsSync(join(repoRoot, 'package.json'))) return undefined
+  // Windows starts npm through its .cmd shim (an assistant spawns the command without a shell).
+  return { command: process.platform === 'win32' ? 'npm.cmd' : 'npm', args: ['--prefix', repoRoot, 'run', '--silent', 'mcp', '--'] }
 }
 
 /** `app/info` and the native dialogs: refused in words where the host has none (a browser). */
@@ -27,6 +41,7 @@ export function hostHandlers(options: HostOptions, initial: () => Promise<Initia
         initialConnection: connection,
         ...(error ? { initialError: error } : {}),
         canPickDirectory: options.pickDirectory !== undefined,
+        ...(options.mcpLauncher ? { mcpLauncher: options.mcpLauncher } : {}),
       }
     },
     // Main answers it in the desktop app (the catalog host is its child process); anywhere else the core runs in the

@@ -5,6 +5,7 @@
  */
 export { toAppError } from './errors'
 export { ensureLanceThreads } from './lanceThreads'
+export { mcpLauncherOf } from './host'
 export { FileSideCache, MemorySideCache, type SideCache } from './sideCache'
 export { SettingsFile } from './settings'
 export { ConnectionStore, JsonFileConnectionRecords } from './connections/store'

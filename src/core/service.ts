@@ -9,6 +9,7 @@ import { MAP_HISTORY, MapModule } from './map'
 import { PROFILE_HISTORY, ProfileModule } from './profile'
 import { DIFF_HISTORY, DiffModule } from './diff'
 import { RowSetModule } from './rowset'
+import { isSqlHistoryStore, SqlModule } from './sql'
 import { JobRegistry, jobLimitsFromEnv, type JobBudgetOptions } from './jobs'
 import { ConnectionStore, MemoryConnectionRecords } from './connections/store'
 import { MemorySecretStore } from './connections/model'
@@ -86,6 +87,8 @@ export class CatalogService {
   readonly rowSets: RowSetModule
   /** Versions, tags, indexes, stats and maintenance, schema changes. */
   readonly lifecycle: LifecycleModule
+  /** SQL over a catalog (DuckDB reading our scans) and each catalog's query history. */
+  readonly sql: SqlModule
   /** Saved connections of both kinds (REST servers; object-store catalogs opened as directory catalogs): saving, opening, testing. */
   readonly saved: SavedConnectionsModule
 
@@ -128,6 +131,7 @@ export class CatalogService {
     this.diffs = new DiffModule({ client, jobs: this.jobs })
     this.maps = new MapModule({ client, location, jobs: this.jobs, sideCache: this.sideCache })
     this.lifecycle = new LifecycleModule({ client, cancellable, jobs: this.jobs })
+    this.sql = new SqlModule({ client, location, imports: this.imports, cancellable, history: isSqlHistoryStore(options.recents) ? options.recents : undefined })
     this.saved = new SavedConnectionsModule(
       {
         rest: new RestConnectionKind(options.connections ?? new ConnectionStore(new MemoryConnectionRecords(), new MemorySecretStore()), cancellable),
@@ -158,6 +162,7 @@ export class CatalogService {
         if (!info) throw new AppError('not_found', 'This connection is closed', { hint: 'Open it again from the start screen' })
         return readOnlyKey(info)
       }),
+      this.sql.handlers,
       this.jobs.handlers,
       this.requests.handlers,
     )
@@ -210,6 +215,7 @@ export class CatalogService {
     await this.diffs.close()
     await this.maps.close()
     await this.lifecycle.indexJobs.close()
+    await this.sql.closeAll()
     this.requests.abortAll()
     await this.open.closeAll()
   }

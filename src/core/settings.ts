@@ -1,8 +1,9 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { z } from 'zod'
-import type { RecentDirectory, SavedTabs } from '../contract'
+import type { RecentDirectory, SavedTabs, SqlHistoryEntry } from '../contract'
 import type { RecentsStore } from './connections/openConnections'
+import type { SqlHistoryStore } from './sql/history'
 
 const settingsSchema = z.object({
   recents: z.array(z.object({ path: z.string(), openedAt: z.number() })).default([]),
@@ -10,6 +11,8 @@ const settingsSchema = z.object({
   readOnly: z.record(z.string(), z.boolean()).optional(),
   /** The workbench's tabs per catalog, kept as written and parsed per tab when read (connections/tabsStore.ts). */
   tabs: z.record(z.string(), z.unknown()).optional(),
+  /** Each catalog's SQL query history, by the catalog's location (src/core/sql/history.ts). */
+  sqlHistory: z.record(z.string(), z.array(z.object({ sql: z.string(), ranAt: z.number(), ok: z.boolean(), rowCount: z.number().optional(), elapsedMs: z.number().optional() }))).optional(),
   window: z
     .object({ width: z.number().int().min(400), height: z.number().int().min(300), x: z.number().int().optional(), y: z.number().int().optional(), maximized: z.boolean().optional() })
     .optional(),
@@ -22,7 +25,7 @@ const MAX_RECENTS = 10
  * Settings in one JSON file. Written atomically (temp file + rename) so a crash never leaves
  * half a file; an unreadable or invalid file is treated as empty rather than blocking start-up.
  */
-export class SettingsFile implements RecentsStore {
+export class SettingsFile implements RecentsStore, SqlHistoryStore {
   private cache: Settings | null = null
   private writing: Promise<void> = Promise.resolve()
 
@@ -68,6 +71,14 @@ export class SettingsFile implements RecentsStore {
 
   async setTabs(key: string, value: SavedTabs): Promise<void> {
     await this.update((s) => ({ ...s, tabs: { ...(s.tabs ?? {}), [key]: value } }))
+  }
+
+  async sqlHistoryOf(key: string): Promise<SqlHistoryEntry[]> {
+    return [...((await this.read()).sqlHistory?.[key] ?? [])]
+  }
+
+  async setSqlHistory(key: string, entries: SqlHistoryEntry[]): Promise<void> {
+    await this.update((s) => ({ ...s, sqlHistory: { ...(s.sqlHistory ?? {}), [key]: entries } }))
   }
 
   async list(): Promise<RecentDirectory[]> {

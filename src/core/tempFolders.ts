@@ -10,13 +10,14 @@ import { isAlive, procStat } from './procStat'
  * — a pid alone is not enough: a later process may get the same id (in a container a restarted app often does), and
  * its start time differs. Every temp folder the app makes goes through here: staged uploads (`lcb-uploads-`), the
  * pipes of native reads (`lcb-native-`), the manifest links of directory catalogs (`lcb-manifest-`, each holding a
- * symlink into a catalog) and download exports (`lcb-exports-`).
+ * symlink into a catalog), download exports (`lcb-exports-`) and the SQL engine's spill and hand-over folder (`lcb-sql-`).
  */
 export const TEMP_PREFIXES = {
   uploads: 'lcb-uploads-',
   native: 'lcb-native-',
   manifest: 'lcb-manifest-',
   exports: 'lcb-exports-',
+  sql: 'lcb-sql-',
 } as const
 
 /**
@@ -100,7 +101,7 @@ export async function sweepTempFolders(prefixes: readonly string[], dir = tmpdir
 }
 
 /** The folders no module of their own sweeps (uploads and native pipes are swept by the import module). */
-const SWEPT_AT_START = [TEMP_PREFIXES.manifest, TEMP_PREFIXES.exports]
+const SWEPT_AT_START = [TEMP_PREFIXES.manifest, TEMP_PREFIXES.exports, TEMP_PREFIXES.sql]
 let startSweep: Promise<string[]> | undefined
 
 /**

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path'
 import Fastify, { type FastifyError } from 'fastify'
 import { AppError, type StorageOptions } from '../contract'
 import { CatalogService, FileSideCache, MemoryRecentsStore } from '../core/service'
+import { mcpLauncherOf } from '../core'
 import type { HarnessContext } from './context'
 import { EventHub } from './events'
 import { routes } from './routes'
@@ -58,6 +59,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     host: 'harness',
     version: appVersion(),
     recents: new MemoryRecentsStore(),
+    mcpLauncher: mcpLauncherOf(REPO_ROOT),
     emit: (name, payload) => events.publish(name, payload),
     ...(options.cacheDir ? { sideCache: new FileSideCache(options.cacheDir) } : {}),
   })

@@ -5,10 +5,10 @@
  * It talks to main only (src/host/protocol.ts); files from outside are read one step further away, in reader
  * processes the import module starts.
  */
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import type { EventName, Events, Result } from '../contract'
 import { answersBytes } from '../contract/methods'
-import { ConnectionStore, ensureDemoCatalog, ensureLanceThreads, FileSideCache, JsonFileConnectionRecords, ObjectStoreConnectionStore, SettingsFile, type SavedObjectStore } from '../core'
+import { ConnectionStore, ensureDemoCatalog, ensureLanceThreads, FileSideCache, JsonFileConnectionRecords, mcpLauncherOf, ObjectStoreConnectionStore, SettingsFile, type SavedObjectStore } from '../core'
 import { CatalogService } from '../core/service'
 import { MainLink, type HostPort } from './mainLink'
 import { forTransfer } from './transfer'
@@ -52,6 +52,8 @@ async function start(message: Extract<ToHost, { t: 'start' }>): Promise<void> {
   service = new CatalogService({
     host: 'electron',
     version: message.version,
+    // Run from a checkout (out/main/host.js two levels below it), the app can tell an assistant how to start `npm run mcp`.
+    mcpLauncher: mcpLauncherOf(resolve(__dirname, '../..')),
     recents: new SettingsFile(join(userData, 'settings.json')),
     // Connection records hold no secrets; secrets are encrypted with safeStorage, which only main can reach.
     connections: new ConnectionStore(new JsonFileConnectionRecords(join(userData, 'connections.json')), secrets),

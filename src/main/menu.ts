@@ -21,6 +21,7 @@ export function buildMenu(send: (command: Command) => void, isMac: boolean): Men
         item('Open Directory…', 'CmdOrCtrl+O', 'open-directory'),
         item('Connect to Server…', 'CmdOrCtrl+Shift+O', 'connect-server'),
         item('Import…', 'CmdOrCtrl+I', 'import'),
+        item('New Query', 'CmdOrCtrl+Shift+N', 'new-query'),
         { type: 'separator' },
         // Ctrl/Cmd+W closes a tab; the window closes with Shift.
         isMac ? { role: 'close', accelerator: 'Cmd+Shift+W' } : { role: 'quit' },
@@ -44,6 +45,7 @@ export function buildMenu(send: (command: Command) => void, isMac: boolean): Men
     },
     // The window menu without its Close (Ctrl/Cmd+W there would close the window, not the tab).
     { label: 'Window', submenu: isMac ? [{ role: 'minimize' }, { role: 'zoom' }, { type: 'separator' }, { role: 'front' }] : [{ role: 'minimize' }, { role: 'close', accelerator: 'Ctrl+Shift+W' }] },
+    { label: 'Help', submenu: [{ label: 'Connect an Assistant…', click: () => send('connect-assistant') }] },
   ]
   return Menu.buildFromTemplate(template)
 }

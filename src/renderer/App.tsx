@@ -3,8 +3,9 @@ import { useCallback, useMemo } from 'react'
 import type { AppErrorData, AppInfo, TableRef } from '../contract'
 import { errorData } from './components/ErrorPanel'
 import { Spinner } from './components/Spinner'
-import { ImportButton, splitDropped, useImports } from './features/import'
+import { ImportButton, ImportQueue, splitDropped, useImports } from './features/import'
 import { JobsDock, JobsStatus } from './features/jobs'
+import { NewQueryButton } from './features/sql'
 import { useReadOnlyGuard, RecoveryPrompts } from './features/lifecycle'
 import { useNavigation } from './features/navigation'
 import { TreePane } from './features/tree'
@@ -41,7 +42,7 @@ export function App() {
 function Workspace({ info }: { info: AppInfo }) {
   const client = useQueryClient()
   const connections = useConnections()
-  const { selection, reveal } = useNavigation()
+  const { selection, reveal, openQuery } = useNavigation()
   const readOnly = useReadOnlyGuard()
   // Import: files go where they were dropped, else into the selected namespace (a table's own namespace).
   const importTarget = useMemo(() => {
@@ -58,7 +59,12 @@ function Workspace({ info }: { info: AppInfo }) {
     [client, reveal],
   )
   const imports = useImports({ connections, defaultTarget: importTarget, onImported })
-  useAppCommands({ canPickDirectory: info.canPickDirectory, importFiles: imports.pickFiles })
+  // New query: over the catalog of what is selected, else the first open one.
+  const queryConnection = (selection ? (selection.kind === 'table' ? selection.ref.connectionId : selection.connectionId) : null) ?? connections[0]?.id
+  const newQuery = useCallback(() => {
+    if (queryConnection) openQuery(queryConnection)
+  }, [queryConnection, openQuery])
+  useAppCommands({ canPickDirectory: info.canPickDirectory, importFiles: imports.pickFiles, newQuery })
   // A new catalog host (after the last one stopped) has none of the old one's state: the open table is read anew.
   const hostRestarts = useHostRestarts()
 
@@ -68,7 +74,12 @@ function Workspace({ info }: { info: AppInfo }) {
       sidebar={(collapseButton) => (
         <TreePane
           collapseButton={collapseButton}
-          importButton={<ImportButton onClick={imports.pickFiles} disabled={connections.length === 0} />}
+          importButton={
+            <>
+              <ImportButton onClick={imports.pickFiles} disabled={connections.length === 0} />
+              <NewQueryButton onClick={newQuery} disabled={!queryConnection} />
+            </>
+          }
           onDropFiles={(row, transfer) => {
             const { files } = splitDropped(transfer)
             if (files.length > 0) readOnly.guardImport(row.connectionId, () => imports.addFiles(files, { connectionId: row.connectionId, namespace: [...row.namespace] }))
@@ -83,7 +94,7 @@ function Workspace({ info }: { info: AppInfo }) {
         <JobsDock onOpenTable={onImported} />
       </div>
       <JobsStatus />
-      {imports.element}
+      <ImportQueue imports={imports} />
     </AppFrame>
   )
 }

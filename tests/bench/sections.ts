@@ -21,4 +21,5 @@ export const sections: Record<string, () => Promise<Section>> = {
   lasso: async () => (await import('./lasso')).section,
   umap: async () => (await import('./umap')).section,
   host: async () => (await import('./host')).section,
+  sql: async () => (await import('./sql')).section,
 }

@@ -250,6 +250,53 @@ test('a gallery too tall for one element: the scaled scrollbar reaches the middl
   await expect(thumbnail(page, TALL_ROWS)).toBeInViewport()
 })
 
+test('the gallery keeps its place when its width changes: the first visible thumbnail, or the one clicked, stays in view', async ({ page }) => {
+  test.setTimeout(120_000)
+  // Issue #38: a click opened the inspector, the gallery reflowed from 7 a row to 4 and landed ~100k rows away.
+  await page.setViewportSize({ width: 1400, height: 800 })
+  await openApp(page, harness)
+  await openTable(page, [], 'tall')
+  await galleryButton(page).click()
+  await expect(thumbnail(page, 1)).toHaveAttribute('data-state', 'ready')
+  const perRow = async () => Number(await gallery(page).getAttribute('aria-colcount'))
+  const wide = await perRow()
+  const status = page.getByRole('status', { name: 'Table status' })
+  const firstShown = async () => Number(/^Rows ([\d,]+)–/.exec((await status.textContent()) ?? '')?.[1]?.replaceAll(',', '') ?? NaN)
+
+  // Far down a table taller than the browser's tallest element (the scrollbar is scaled).
+  await gallery(page).evaluate((g) => {
+    g.scrollTop = (g.scrollHeight - g.clientHeight) / 2
+  })
+  await expect.poll(firstShown).toBeGreaterThan(TALL_ROWS / 4)
+  const before = await firstShown()
+  await expect(thumbnail(page, before)).toBeInViewport()
+
+  // A narrower window holds fewer a row: the first thumbnail that was visible still is.
+  await page.setViewportSize({ width: 1000, height: 800 })
+  await expect.poll(perRow).toBeLessThan(wide)
+  await expect(thumbnail(page, before)).toBeInViewport()
+  await expect.poll(firstShown).toBeGreaterThan(before - wide * 4)
+  await page.setViewportSize({ width: 1400, height: 800 })
+  await expect.poll(perRow).toBe(wide)
+  await expect(thumbnail(page, before)).toBeInViewport()
+
+  // A thumbnail a few rows down clicked: the inspector opens beside the gallery (fewer a row), the clicked one stays
+  // in view — and again when the inspector closes.
+  const clicked = (await firstShown()) + 2 * wide + 1
+  await thumbnail(page, clicked).click()
+  const inspector = page.getByRole('complementary', { name: 'Cell inspector' })
+  await expect(inspector).toContainText(`Row ${clicked.toLocaleString('en-US')}`)
+  await expect.poll(perRow).toBeLessThan(wide)
+  await expect(thumbnail(page, clicked)).toBeInViewport()
+  await screenshot(page, 'gallery-keeps-place-inspector')
+  await page.keyboard.press('Escape')
+  await expect(inspector).toBeHidden()
+  await expect.poll(perRow).toBe(wide)
+  await expect(thumbnail(page, clicked)).toBeInViewport()
+  const active = gallery(page).locator('[role="gridcell"][aria-selected="true"]')
+  await expect(active.getByRole('img')).toHaveAccessibleName(named(clicked))
+})
+
 test('no Gallery button for binary columns that hold no images', async ({ page }) => {
   await openApp(page, harness)
   const grid = await openTable(page, [], 'blobs')

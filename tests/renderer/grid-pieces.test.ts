@@ -3,7 +3,9 @@ import type { KeyboardEvent } from 'react'
 import { describe, expect, it } from 'vitest'
 import type { FieldInfo } from '../../src/contract'
 import { fitColumns, initialWidth } from '../../src/renderer/features/table/grid/columnFit'
+import { geometry } from '../../src/renderer/features/table/grid/geometry'
 import { onGridKeyDown, type GridKeys } from '../../src/renderer/features/table/grid/keyboard'
+import { keepInView } from '../../src/renderer/features/table/grid/viewport'
 
 describe('the grid column fit', () => {
   const field = (name: string, type: string, extra: Partial<FieldInfo> = {}): FieldInfo => ({ name, type, nullable: true, ...extra })
@@ -63,5 +65,37 @@ describe('the grid keyboard', () => {
     const opened: unknown[] = []
     expect(press('ContextMenu', { openMenu: (cell) => opened.push(cell) }).prevented).toBe(true)
     expect(opened).toEqual([{ row: 10, col: 1 }])
+  })
+})
+
+describe('the viewport at another number of items a row (the gallery resized)', () => {
+  // 1,000,000 thumbnails 156 px high in a 620 px viewport, 4 a row after the change (was 7).
+  const H = 156
+  const g = geometry(Math.ceil(1_000_000 / 4), H, 620)
+  const rowOf = (offset: number) => Math.floor(offset / H)
+
+  it('keeps the first visible item at the top when nothing is active', () => {
+    const offset = 50_000 * H + 40 // row 50,000 partly scrolled out: item 350,000 first visible
+    const next = keepInView(g, offset, 7, 4, null)
+    expect(rowOf(next) * 4).toBeLessThanOrEqual(350_000)
+    expect(rowOf(next) * 4 + 4).toBeGreaterThan(350_000)
+    expect(next % H).toBe(0)
+  })
+
+  it('keeps the active item at the height it was shown', () => {
+    const offset = 50_000 * H
+    const active = 350_000 + 2 * 7 + 3 // two rows down, fourth in its row
+    const next = keepInView(g, offset, 7, 4, active)
+    expect(Math.floor(active / 4) * H - next).toBe(2 * H)
+  })
+
+  it('brings an active item that was out of view into it, and stays within the content', () => {
+    const offset = 50_000 * H
+    const above = keepInView(g, offset, 7, 4, 10)
+    expect(above).toBe(Math.floor(10 / 4) * H)
+    const below = keepInView(g, offset, 7, 4, 999_999)
+    expect(below).toBe(g.maxOffset)
+    expect(Math.floor(999_999 / 4) * H - below).toBeLessThanOrEqual(g.viewportHeight - H)
+    expect(keepInView(g, 0, 4, 7, null)).toBe(0)
   })
 })

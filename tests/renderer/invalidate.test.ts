@@ -95,4 +95,10 @@ describe('where the selection goes after a write from the tree', () => {
     expect(nextSelection(other, { action: 'drop-table', target, result: {} })).toBe(other)
     expect(nextSelection(other, { action: 'drop-namespace', target: { connectionId: 'c1', namespace: ['shop'], name: 'shop' }, result: {} })).toBe(other)
   })
+
+  it('keeps a query view whatever is dropped (its next run says what is gone)', () => {
+    const query: Selection = { kind: 'query', key: 'query:c1:1', connectionId: 'c1' }
+    expect(nextSelection(query, { action: 'drop-namespace', target: { connectionId: 'c1', namespace: [], name: '' }, result: {} })).toBe(query)
+    expect(nextSelection(query, { action: 'drop-table', target, result: {} })).toBe(query)
+  })
 })

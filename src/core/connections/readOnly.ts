@@ -53,6 +53,8 @@ export const CATALOG_WRITES: ReadonlySet<string> = new Set<WriteMethod>([
   'columns/add',
   'columns/alter',
   'columns/drop',
+  'sql/saveAsTable',
+  'rows/delete',
 ])
 
 export function readOnlyError(label: string): AppError {

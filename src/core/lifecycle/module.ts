@@ -24,7 +24,7 @@ type LifecycleMethod =
   | 'tags/list' | 'tags/create' | 'tags/delete' | 'tags/resolve'
   | 'indexes/list' | 'indexes/create' | 'indexes/drop' | 'indexes/start'
   | 'tables/stats' | 'tables/optimizePreview' | 'tables/optimize'
-  | 'columns/add' | 'columns/alter' | 'columns/drop' | 'tables/createEmpty' | 'tables/dataFormat' | 'catalog/dataFormats'
+  | 'columns/add' | 'columns/alter' | 'columns/drop' | 'rows/delete' | 'tables/createEmpty' | 'tables/dataFormat' | 'catalog/dataFormats'
   | 'namespaces/describe' | 'namespaces/contents'
 
 type LifecycleHandlers = { [M in LifecycleMethod & Method]: (input: Input<M>) => Promise<Output<M>> }
@@ -97,6 +97,13 @@ export class LifecycleModule {
       'columns/add': async (i) => ({ version: await write(i, 'adding columns', () => c(i.connectionId).addColumns(idOf(i), i.columns)) }),
       'columns/alter': async (i) => ({ version: await write(i, 'changing columns', () => c(i.connectionId).alterColumns(idOf(i), i.alterations)) }),
       'columns/drop': async (i) => ({ version: await write(i, 'dropping columns', () => c(i.connectionId).dropColumns(idOf(i), i.columns)) }),
+      'rows/delete': async (i) =>
+        write(i, 'deleting rows', async () => {
+          const client = c(i.connectionId)
+          // Counted through the view's checks first: a filter that does not parse, or names no column, deletes nothing.
+          const deleted = await client.countRows(idOf(i), { view: { filter: i.filter } })
+          return { version: deleted === 0 ? (await client.describeTable(idOf(i))).version : await client.deleteRows(idOf(i), i.filter), deleted }
+        }),
       'namespaces/describe': async (i) => c(i.connectionId).describeNamespace(i.namespace),
       'namespaces/contents': async (i) => namespaceContents(c(i.connectionId), i.namespace),
       'tables/createEmpty': async (i) => {

@@ -88,6 +88,11 @@ export interface ScanOptions {
    * holds a window more (export: ~50 MiB), so it passes false.
    */
   nextWindowEarly?: boolean
+  /**
+   * Dir: at most this many rows, read as ONE streaming Lance query rather than in windows (SQL's hand-over: the
+   * windows' queries cost more than their read-ahead saves when only a few narrow columns are read).
+   */
+  limit?: number
 }
 
 /**
@@ -187,6 +192,8 @@ export interface NamespaceClient {
   addColumns(id: TableId, columns: NewColumn[], options?: CallOptions): Promise<number>
   alterColumns(id: TableId, alterations: ColumnAlteration[], options?: CallOptions): Promise<number>
   dropColumns(id: TableId, names: string[], options?: CallOptions): Promise<number>
+  /** Delete the rows `predicate` matches, in one commit; returns the new version. */
+  deleteRows(id: TableId, predicate: string, options?: CallOptions): Promise<number>
 
   close(): Promise<void>
 }

@@ -102,6 +102,7 @@ export const staleAfter: { [M in WriteMethod]: StaleRule<M> } = {
   'columns/add': (client, input) => invalidate.tableRewritten(client, tableOf(input)),
   'columns/alter': (client, input) => invalidate.tableRewritten(client, tableOf(input)),
   'columns/drop': (client, input) => invalidate.tableRewritten(client, tableOf(input)),
+  'rows/delete': (client, input) => invalidate.tableRewritten(client, tableOf(input)),
   // The job's record changes through its `jobs/progress` events, like every other change of a job.
   'jobs/cancel': nothing,
   'export/start': jobStarted,
@@ -112,4 +113,13 @@ export const staleAfter: { [M in WriteMethod]: StaleRule<M> } = {
   'rowsets/create': nothing,
   // The remembered tabs are read once, when a catalog's tabs are restored (features/workbench); the screen is their truth after.
   'workbench/saveTabs': nothing,
+  // A new query id: nothing cached names it yet (its pages are read under `keys.sqlQuery`).
+  'sql/run': nothing,
+  // A cancelled or closed query's pages and status are gone in core (a closed one answers not_found).
+  'sql/cancel': (client, { queryId }) => client.invalidateQueries({ queryKey: keys.sqlQuery(queryId) }),
+  'sql/close': (client, { queryId }) => client.removeQueries({ queryKey: keys.sqlQuery(queryId) }),
+  'sql/history/add': (client, { connectionId }) => client.invalidateQueries({ queryKey: keys.sqlHistory(connectionId) }),
+  'sql/history/clear': (client, { connectionId }) => client.invalidateQueries({ queryKey: keys.sqlHistory(connectionId) }),
+  // An import job: its end makes the new table and its namespace stale, as any import's does.
+  'sql/saveAsTable': jobStarted,
 }

@@ -38,4 +38,8 @@ export const keys = {
   tables: (connectionId: string) => ['table', connectionId] as const,
   /** The data file formats of a connection's tables (under `tables`: a write that makes tables stale makes it stale). */
   dataFormats: (connectionId: string) => ['table', connectionId, 'data-formats'] as const,
+  /** A catalog's SQL query history (`sql/history/list`). */
+  sqlHistory: (connectionId: string) => ['sql', connectionId, 'history'] as const,
+  /** Everything read of one kept SQL query (its status and pages). */
+  sqlQuery: (queryId: string) => ['sql', 'query', queryId] as const,
 }

@@ -5,13 +5,16 @@ import { closeConnection, ConnectionPane, recentsQuery, SavedConnections, StartS
 import { useConnections } from '../queries/connections'
 import { READ_ONLY_REASON, ReadOnlySwitch, useReadOnlyGuard } from '../features/lifecycle'
 import { useNavigation } from '../features/navigation'
+import { QueryView } from '../features/sql'
+import { ConnectAssistantButton } from '../features/assistant'
 import { TableIdentity, tableIdentity, TableView } from '../features/table'
 import { loadListing, useListings, namespaceKey } from '../features/tree'
 import { TabPanes, TabStrip, useRememberedTabs, useTabKeys, useWorkbench, type Tab, type TabActions, type TabView } from '../features/workbench'
 
 /**
- * The content pane: the tabs (features/workbench) with their views, over the start screen or the selected connection
- * or namespace when one of those is asked for. The shell maps each tab kind to its view.
+ * The content pane: the tabs (features/workbench) with their views — tables, What changed, query views — over the
+ * start screen or the selected connection or namespace when one of those is asked for. The shell maps each tab kind
+ * to its view.
  */
 export function MainContent({ info }: { info: AppInfo }) {
   const connections = useConnections()
@@ -57,7 +60,9 @@ const TabContent = memo(function TabContent({ tab, connection, actions }: { tab:
     },
     [actions, ref, filter, sort],
   )
-  if (!connection || !ref) return null
+  if (!connection) return null
+  if (tab.kind === 'query') return <QueryView connectionId={connection.id} connectionLabel={connection.label} draftKey={(tab.payload as { key: string }).key} />
+  if (!ref) return null
   const start = tab.kind === 'diff' ? { filter: tab.initial.filter, sort: tab.initial.sort, diff: tab.payload as DiffResult, onCloseDiff: close, onShowDiff } : { ...tab.initial, onShowDiff }
   return (
     // Per-table preferences (hidden columns) are kept under the open table's identity.
@@ -118,6 +123,7 @@ function Namespace({ connectionId, namespace }: { connectionId: string; namespac
         close({ connectionId }, { onError: () => undefined })
         clearSelection()
       }}
+      assistantButton={<ConnectAssistantButton connectionId={connection.id} />}
       readOnlySwitch={<ReadOnlySwitch connection={connection} onChange={(on) => void readOnly.setReadOnly(connection.id, on).catch(() => undefined)} />}
     />
   )

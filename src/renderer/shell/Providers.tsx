@@ -1,19 +1,22 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, type ReactNode } from 'react'
 import { useConnections } from '../queries/connections'
+import { AssistantProvider } from '../features/assistant'
 import { RemoteConnectionsProvider } from '../features/connections'
 import { ReadOnlyProvider } from '../features/lifecycle'
 import { NavigationProvider, useNavigation } from '../features/navigation'
 import { refreshTree } from '../features/tree'
 import { WorkbenchProvider } from '../features/workbench'
 
-/** The window's shared homes: navigation, the open tabs, the saved connections (their dialogs), the Read-only switch (its dialogs). */
+/** The window's shared homes: navigation, the open tabs, the saved connections (their dialogs), the Read-only switch (its dialogs), Connect an assistant… */
 export function Providers({ initialConnectionId, children }: { initialConnectionId?: string; children: ReactNode }) {
   return (
     <NavigationProvider initialConnectionId={initialConnectionId}>
       <WorkbenchProvider>
         <RemoteConnectionsProvider>
-          <ReadOnly>{children}</ReadOnly>
+          <ReadOnly>
+            <AssistantProvider>{children}</AssistantProvider>
+          </ReadOnly>
         </RemoteConnectionsProvider>
       </WorkbenchProvider>
     </NavigationProvider>

@@ -79,6 +79,17 @@ export function lifecycleContract(name: string, makeTarget: () => Promise<SuiteT
       expect((await appError(client.dropColumns(t, ['nope']))).code).toBe('not_found')
     })
 
+    it('deletes the rows a predicate matches, as one new version; the old version keeps them', async () => {
+      const d = { namespace: ['life'], name: 'deleting' }
+      await client.createTable(d, lifecycleRows(10)) // v1: ids 1…10
+      expect(await client.deleteRows(d, 'id <= 3 OR id = 10')).toBe(2)
+      const ids = arrow.tableFromIPC(await client.readPage(d, { offset: 0, limit: 100 })).getChild('id')!.toArray() as BigInt64Array
+      expect([...ids].map(Number).sort((a, b) => a - b)).toEqual([4, 5, 6, 7, 8, 9])
+      expect((await client.describeTable(d, { version: 1 })).rowCount).toBe(10)
+      expect(await client.deleteRows(d, 'id > 1000')).toBe(3)
+      expect((await client.describeTable(d)).rowCount).toBe(6)
+    })
+
     it('tags: create, list, resolve, delete; duplicates and missing tags fail in words', async () => {
       await client.createTag(t, 'first', 1)
       await client.createTag(t, 'latest', 3)

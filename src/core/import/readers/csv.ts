@@ -30,43 +30,10 @@ export async function openCsv(path: string, head: Buffer, options: OpenOptions, 
   const inferRows = options.inferRows ?? DEFAULT_INFER_ROWS
   const batchRows = options.batchRows ?? DEFAULT_BATCH_ROWS
   const encoding = options.encoding ?? 'utf-8'
-  const sample = decodeSample(head, encoding)
-  const delimiter = sniffDelimiter(sample)
-  const text = openTextStream(path, { fileName, compression: options.compression ?? null, encoding })
-  const recordEnd = recordDelimiter(sample, delimiter)
-  const fields = text.text.pipe(new CsvFieldGuard(fileName, delimiter, recordEnd))
-  const parser = fields.pipe(
-    // A quote inside an unquoted field (`5'11"`, `naïve "café"`) is kept as a character, as DuckDB does.
-    parse({ bom: true, delimiter, record_delimiter: recordEnd, info: true, skip_empty_lines: true, relax_column_count: false, relax_quotes: true, max_record_size: MAX_RECORD_CHARS }),
-  )
-  text.text.on('error', (error) => fields.destroy(error))
-  fields.on('error', (error) => parser.destroy(error))
-  const stream = {
-    get bytesRead() {
-      return text.bytesRead()
-    },
-    destroy: () => {
-      text.destroy()
-      fields.destroy()
-    },
-  }
-  // Errors reach us through the async iterator below; once it has stopped (after the first error, or
-  // when the import stops early) a late 'error' event must not become an uncaught exception.
-  parser.on('error', () => undefined)
-  const records = (parser as AsyncIterable<{ record: string[]; info: { lines: number } }>)[Symbol.asyncIterator]()
+  const sampleText = decodeSample(head, encoding)
+  const delimiter = sniffDelimiter(sampleText)
+  const { next, close, bytesRead } = openRecords(path, sampleText, delimiter, options)
   const size = (await stat(path)).size
-  const next = async (): Promise<Row | null> => {
-    try {
-      const step = await records.next()
-      return step.done ? null : { cells: step.value.record, line: step.value.info.lines }
-    } catch (error) {
-      throw csvError(fileName, error)
-    }
-  }
-  const close = async () => {
-    stream.destroy()
-    parser.destroy()
-  }
   try {
     const header = await next()
     if (!header) throw new AppError('invalid_input', `${fileName} has no header row`, { hint: 'The first line must name the columns' })
@@ -74,62 +41,12 @@ export async function openCsv(path: string, head: Buffer, options: OpenOptions, 
     const names = uniqueNames(header.cells)
     // Read the inference sample; it is replayed as the first batches.
     const { sample, ended } = await readSample(next, inferRows, rowBytes, options.signal)
-    const inference = names.map(() => new CsvColumnInference())
-    for (const row of sample) row.cells.forEach((cell, i) => inference[i]!.add(cell))
-    const chosen = options.columnTypes ?? {}
-    const named = new Set(names)
-    for (const name of Object.keys(chosen)) {
-      if (!named.has(name)) throw new AppError('invalid_input', `${fileName} has no column "${name}" to change the type of`)
-    }
-    const kinds: CsvKind[] = inference.map((c, i) => {
-      const choice = chosen[names[i]!]
-      if (choice) return CSV_CHOICES[choice]
-      return options.datesAsText && isTemporal(c.kind) ? 'string' : c.kind
-    })
-    const schema = new Schema(names.map((name, i) => new Field(name, csvArrowType(kinds[i]!), true)))
+    const { kinds, schema, columns } = columnTypes(names, sample, options)
     const types = schema.fields.map((f) => f.type as DataType)
+    const chosen = options.columnTypes ?? {}
     // An inferred number column meeting `007` after the sample would lose the zeros: that stops the import.
     const guardZeros = types.map((t, i) => !chosen[names[i]!] && (DataType.isInt(t) || DataType.isFloat(t)))
-    const columns: ImportColumnInfo[] = names.map((name, i) => {
-      const c = inference[i]!
-      const inferred = choiceOfCsvKind(c.kind)
-      const choice = chosen[name] ?? choiceOfCsvKind(kinds[i]!)
-      return {
-        name,
-        type: typeName(types[i]!),
-        choice,
-        inferred,
-        choices: importColumnTypeSchema.options,
-        reason: choice === inferred ? c.reason() : null,
-        nulls: c.nulls,
-        sampledRows: c.rows,
-      }
-    })
-
-    const toBatch = (rows: Row[]): RecordBatch => {
-      const children = names.map((name, i) => {
-        const type = types[i]!
-        const fail = (r: number, problem: CellProblem): never => {
-          const cell = rows[r]!.cells[i]!
-          throw new AppError('invalid_input', `${fileName} line ${rows[r]!.line}: "${clip(cell)}" in column "${name}" is not ${problem === 'type' ? typeWord(type) : 'a number without leading zeros'}`, {
-            hint:
-              chosen[name] !== undefined
-                ? `"${name}" was set to ${typeName(type)}; choose another type for it, or fix that cell`
-                : `The first ${sample.length.toLocaleString('en')} rows made "${name}" ${typeName(type)}; change its type (e.g. to text) in the import sheet, or fix that cell`,
-          })
-        }
-        const fast = csvColumn(type, (r) => rows[r]!.cells[i]!, rows.length, guardZeros[i]!, fail)
-        if (fast) return fast
-        const values = new Array<unknown>(rows.length)
-        for (let r = 0; r < rows.length; r++) {
-          const value = parseCsvCell(rows[r]!.cells[i]!, type)
-          if (value === undefined) fail(r, 'type')
-          values[r] = value
-        }
-        return columnData(type, values, rows.length)
-      })
-      return batchFromData(schema, children, rows.length)
-    }
+    const toBatch = (rows: Row[]) => rowsToBatch(rows, { fileName, schema, guardZeros, chosen, sampled: sample.length })
 
     const readAs = [
       ...(options.compression ? [`${COMPRESSION_LABELS[options.compression]}-compressed, decompressed as it is read`] : []),
@@ -140,38 +57,9 @@ export async function openCsv(path: string, head: Buffer, options: OpenOptions, 
     // this reader taking over from the first row polars is unsure of; small files stay here (nothing to gain).
     const plan: CsvPlan = { path, head, delimiter, names, kinds, guardZeros, schema }
     const pl = native && !ended ? nativeCsvReader(plan, encoding, options.compression != null) : null
-    let fallback: BatchSource | null = null
-    let nativeRows = 0
+    const handOver: HandOver = { nativeRows: 0, fallback: null }
     const bytesPerRow = sample.length > 0 ? sample.reduce((n, row) => n + rowBytes(row), 0) / sample.length : 0
-    async function* nativeThenJs(): AsyncGenerator<RecordBatch> {
-      await close()
-      let from: number | null
-      const it = nativeCsvBatches(pl, plan, options.signal)
-      try {
-        for (;;) {
-          const step = await it.next()
-          if (step.done) {
-            from = step.value
-            break
-          }
-          nativeRows += step.value.numRows
-          yield step.value
-        }
-      } catch (error) {
-        if (error instanceof AppError) throw error
-        // polars refused the file (e.g. a row with too many fields): the JS reader says where and why.
-        from = nativeRows
-      } finally {
-        await it.return(null)
-      }
-      if (from === null) return
-      fallback = await openCsv(path, head, options, false)
-      try {
-        yield* skipRows(fallback.batches(), from)
-      } finally {
-        await fallback.close()
-      }
-    }
+    const reopen = () => openCsv(path, head, options, false)
     return {
       format: 'csv',
       schema,
@@ -179,13 +67,146 @@ export async function openCsv(path: string, head: Buffer, options: OpenOptions, 
       rowCount: ended ? sample.length : null,
       readAs,
       columns,
-      bytesRead: () => (fallback ? fallback.bytesRead() : pl ? Math.min(Math.round(nativeRows * bytesPerRow), size) : stream.bytesRead),
-      batches: () => (pl ? nativeThenJs() : rowBatches({ sample, ended, next, rowBytes, toBatch, batchRows, signal: options.signal, close })),
+      bytesRead: () => (handOver.fallback ? handOver.fallback.bytesRead() : pl ? Math.min(Math.round(handOver.nativeRows * bytesPerRow), size) : bytesRead()),
+      batches: () => (pl ? nativeThenJs(pl, plan, { handOver, close, reopen, signal: options.signal }) : rowBatches({ sample, ended, next, rowBytes, toBatch, batchRows, signal: options.signal, close })),
       close,
     }
   } catch (error) {
     await close()
     throw error
+  }
+}
+
+/** The file's records through csv-parse: `next` gives one with its line (null at the end), a parse error in words. */
+function openRecords(path: string, sampleText: string, delimiter: string, options: OpenOptions) {
+  const { fileName } = options
+  const text = openTextStream(path, { fileName, compression: options.compression ?? null, encoding: options.encoding ?? 'utf-8' })
+  const recordEnd = recordDelimiter(sampleText, delimiter)
+  const fields = text.text.pipe(new CsvFieldGuard(fileName, delimiter, recordEnd))
+  const parser = fields.pipe(
+    // A quote inside an unquoted field (`5'11"`, `naïve "café"`) is kept as a character, as DuckDB does.
+    parse({ bom: true, delimiter, record_delimiter: recordEnd, info: true, skip_empty_lines: true, relax_column_count: false, relax_quotes: true, max_record_size: MAX_RECORD_CHARS }),
+  )
+  text.text.on('error', (error) => fields.destroy(error))
+  fields.on('error', (error) => parser.destroy(error))
+  // Errors reach us through the async iterator below; once it has stopped (after the first error, or
+  // when the import stops early) a late 'error' event must not become an uncaught exception.
+  parser.on('error', () => undefined)
+  const records = (parser as AsyncIterable<{ record: string[]; info: { lines: number } }>)[Symbol.asyncIterator]()
+  const next = async (): Promise<Row | null> => {
+    try {
+      const step = await records.next()
+      return step.done ? null : { cells: step.value.record, line: step.value.info.lines }
+    } catch (error) {
+      throw csvError(fileName, error)
+    }
+  }
+  const close = async () => {
+    text.destroy()
+    fields.destroy()
+    parser.destroy()
+  }
+  return { next, close, bytesRead: () => text.bytesRead() }
+}
+
+/** Each column's type: the user's choice in the import sheet, else what the sample says (dates as text on request). */
+function columnTypes(names: string[], sample: Row[], options: OpenOptions): { kinds: CsvKind[]; schema: Schema; columns: ImportColumnInfo[] } {
+  const inference = names.map(() => new CsvColumnInference())
+  for (const row of sample) row.cells.forEach((cell, i) => inference[i]!.add(cell))
+  const chosen = options.columnTypes ?? {}
+  const named = new Set(names)
+  for (const name of Object.keys(chosen)) {
+    if (!named.has(name)) throw new AppError('invalid_input', `${options.fileName} has no column "${name}" to change the type of`)
+  }
+  const kinds: CsvKind[] = inference.map((c, i) => {
+    const choice = chosen[names[i]!]
+    if (choice) return CSV_CHOICES[choice]
+    return options.datesAsText && isTemporal(c.kind) ? 'string' : c.kind
+  })
+  const schema = new Schema(names.map((name, i) => new Field(name, csvArrowType(kinds[i]!), true)))
+  const columns: ImportColumnInfo[] = names.map((name, i) => {
+    const c = inference[i]!
+    const inferred = choiceOfCsvKind(c.kind)
+    const choice = chosen[name] ?? choiceOfCsvKind(kinds[i]!)
+    return {
+      name,
+      type: typeName(schema.fields[i]!.type as DataType),
+      choice,
+      inferred,
+      choices: importColumnTypeSchema.options,
+      reason: choice === inferred ? c.reason() : null,
+      nulls: c.nulls,
+      sampledRows: c.rows,
+    }
+  })
+  return { kinds, schema, columns }
+}
+
+/** Rows as one Arrow batch in the chosen types; a cell that does not fit stops the import with its line and the way out. */
+function rowsToBatch(rows: Row[], to: { fileName: string; schema: Schema; guardZeros: boolean[]; chosen: NonNullable<OpenOptions['columnTypes']>; sampled: number }): RecordBatch {
+  const { fileName, schema, guardZeros, chosen, sampled } = to
+  const children = schema.fields.map(({ name, type }, i) => {
+    const fail = (r: number, problem: CellProblem): never => {
+      const cell = rows[r]!.cells[i]!
+      throw new AppError('invalid_input', `${fileName} line ${rows[r]!.line}: "${clip(cell)}" in column "${name}" is not ${problem === 'type' ? typeWord(type) : 'a number without leading zeros'}`, {
+        hint:
+          chosen[name] !== undefined
+            ? `"${name}" was set to ${typeName(type)}; choose another type for it, or fix that cell`
+            : `The first ${sampled.toLocaleString('en')} rows made "${name}" ${typeName(type)}; change its type (e.g. to text) in the import sheet, or fix that cell`,
+      })
+    }
+    const fast = csvColumn(type, (r) => rows[r]!.cells[i]!, rows.length, guardZeros[i]!, fail)
+    if (fast) return fast
+    const values = new Array<unknown>(rows.length)
+    for (let r = 0; r < rows.length; r++) {
+      const value = parseCsvCell(rows[r]!.cells[i]!, type)
+      if (value === undefined) fail(r, 'type')
+      values[r] = value
+    }
+    return columnData(type, values, rows.length)
+  })
+  return batchFromData(schema, children, rows.length)
+}
+
+/** How far polars got, and the JS reader that took over from there (for the import's progress). */
+interface HandOver {
+  nativeRows: number
+  fallback: BatchSource | null
+}
+
+/** polars' batches, then — from the first row polars is unsure of, or after it refused the file — the JS reader's. */
+async function* nativeThenJs(
+  pl: NonNullable<ReturnType<typeof nativeCsvReader>>,
+  plan: CsvPlan,
+  { handOver, close, reopen, signal }: { handOver: HandOver; close(): Promise<void>; reopen(): Promise<BatchSource>; signal?: AbortSignal },
+): AsyncGenerator<RecordBatch> {
+  await close()
+  let from: number | null
+  const it = nativeCsvBatches(pl, plan, signal)
+  try {
+    for (;;) {
+      const step = await it.next()
+      if (step.done) {
+        from = step.value
+        break
+      }
+      handOver.nativeRows += step.value.numRows
+      yield step.value
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error
+    // polars refused the file (e.g. a row with too many fields): the JS reader says where and why.
+    from = handOver.nativeRows
+  } finally {
+    await it.return(null)
+  }
+  if (from === null) return
+  const fallback = await reopen()
+  handOver.fallback = fallback
+  try {
+    yield* skipRows(fallback.batches(), from)
+  } finally {
+    await fallback.close()
   }
 }
 

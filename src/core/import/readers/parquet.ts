@@ -52,6 +52,11 @@ function loadHyparquet(): Promise<Hyparquet> {
 /** Rows decoded per hyparquet call: a row group is read in slices so wide rows stay bounded. */
 const MAX_SLICE_BYTES = 128 * 1024 * 1024
 
+/** How far into the file the reading is (bytes), for the import's progress; shared by the readers below. */
+interface ReadProgress {
+  read: number
+}
+
 /**
  * Parquet through hyparquet (pure JS), row group by row group, converted to Arrow with a schema
  * mapped from the Parquet schema. The row count comes from the footer metadata.
@@ -60,38 +65,11 @@ const MAX_SLICE_BYTES = 128 * 1024 * 1024
  * Hadoop-framed LZ4 is refused (a clear error); MAP columns are refused.
  */
 export async function openParquet(path: string, options: OpenOptions): Promise<BatchSource> {
-  const { fileName } = options
+  const { fileName, signal } = options
   const batchRows = options.batchRows ?? DEFAULT_BATCH_ROWS
   const hp = await loadHyparquet()
-  let file: AsyncBuffer
-  let metadata: FileMetaData
-  let read = 0
-  try {
-    const raw = await hp.asyncBufferFromFile(path)
-    const size = raw.byteLength
-    file = {
-      byteLength: size,
-      // Damaged metadata can ask for ranges outside the file; refuse them as an error. hyparquet
-      // prefetches ranges it may never await, so the rejection is marked handled here (whoever
-      // awaits it still gets it) instead of becoming an unhandled rejection that ends the process.
-      slice: (start: number, end?: number) => {
-        const stop = end ?? size
-        const result =
-          Number.isSafeInteger(start) && Number.isSafeInteger(stop) && start >= 0 && start <= stop && stop <= size
-            ? Promise.resolve(raw.slice(start, stop)).then((buf) => {
-                read = Math.max(read, stop)
-                return buf
-              })
-            : Promise.reject(new Error(`it points at bytes ${start}–${stop}, outside the file (${size} bytes)`))
-        result.catch(() => undefined)
-        return result
-      },
-    }
-    if (raw.byteLength < 12) throw new Error('the file is shorter than a Parquet header and footer')
-    metadata = await hp.parquetMetadataAsync(file)
-  } catch (error) {
-    throw corrupt(fileName, 'Parquet file', error)
-  }
+  const progress: ReadProgress = { read: 0 }
+  const { file, metadata } = await openFooter(hp, path, fileName, progress)
   await initZstd()
   const compressors = parquetCompressors(hp.snappyUncompress)
   let tree: SchemaTree
@@ -110,10 +88,11 @@ export async function openParquet(path: string, options: OpenOptions): Promise<B
     const to = fieldAt(schema, column)?.type as Timestamp
     return { column, from: readable(new Timestamp(to.unit, zone)), to: readable(to), note: zoneNote(zone) }
   })
-  const rawMetadata = withRawDecimals(metadata)
-  const names = schema.fields.map((f) => f.name)
   const rowCount = Number(metadata.num_rows)
   const size = file.byteLength
+  const rawMetadata = withRawDecimals(metadata)
+  const slow = () => hyparquetBatches({ hp, file, metadata: rawMetadata, schema, compressors, batchRows, fileName, signal, progress })
+  const counted = { fileName, rowCount, size, progress }
 
   const fast = fastDecodable(schema) && rowCount > 0 ? await openWasmReader(path) : null
   return {
@@ -122,113 +101,175 @@ export async function openParquet(path: string, options: OpenOptions): Promise<B
     size,
     rowCount,
     ...(conversions.length > 0 ? { conversions } : {}),
-    bytesRead: () => Math.min(read, size),
+    bytesRead: () => Math.min(progress.read, size),
     async *batches() {
       // polars (native threads) where it is here, else parquet-wasm; hyparquet (pure JS) takes over when either
       // cannot start on this file. Once rows are handed out, a failure is the file's.
-      const native = fastDecodable(schema) && rowCount > 0 ? nativeParquetBatches(path, schema, options.signal) : null
-      if (native) {
-        let rows = 0
-        try {
-          for await (const batch of native) {
-            rows += batch.numRows
-            read = Math.floor((size * rows) / Math.max(1, rowCount))
-            yield batch
-          }
-        } catch (error) {
-          if (error instanceof AppError) throw error
-          if (rows > 0) throw corrupt(fileName, 'Parquet file', error)
-          noteNativeDeclined(`${fileName}: ${error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error)}`)
-          // polars refused the file at once: it is most likely damaged, and hyparquet names the damage best.
-          if (!(error instanceof NativeTypeMismatch)) {
-            yield* readWithHyparquet()
-            return
-          }
-        }
-        if (rows === 0) noteNativeDeclined(`${fileName}: polars gave no rows where the metadata says ${rowCount}`)
-        if (rows > 0) {
-          if (rows !== rowCount) throw corrupt(fileName, 'Parquet file', new Error(`it holds ${rows} rows where its metadata says ${rowCount}`))
-          read = size
-          return
-        }
-      }
+      const native = fastDecodable(schema) && rowCount > 0 ? nativeParquetBatches(path, schema, signal) : null
+      if (native && (yield* fromPolars(native, counted, slow))) return
       if (fast) {
-        let rows = 0
         try {
-          for await (const batch of fast.batches(schema, options.signal)) {
-            rows += batch.numRows
-            read = Math.floor((size * rows) / Math.max(1, rowCount))
-            yield batch
-          }
-        } catch (error) {
-          if (error instanceof AppError) throw error
-          // Nothing handed out yet (the wasm decoder could not start here, or refused the file at once): the
-          // JS reader reads the file instead, and says what is wrong with it if anything is.
-          if (rows === 0) {
-            yield* readWithHyparquet()
-            return
-          }
-          throw corrupt(fileName, 'Parquet file', error)
+          yield* fromWasm(fast.batches(schema, signal), counted, slow)
         } finally {
           fast.close()
         }
-        if (rows !== rowCount) throw corrupt(fileName, 'Parquet file', new Error(`it holds ${rows} rows where its metadata says ${rowCount}`))
-        read = size
         return
       }
-      yield* readWithHyparquet()
+      yield* slow()
     },
     close: async () => undefined,
   }
+}
 
-  async function* readWithHyparquet(): AsyncGenerator<RecordBatch> {
-    let groupStart = 0
-    for (const group of metadata.row_groups) {
-      const groupRows = Number(group.num_rows)
-      const bytesPerRow = groupRows > 0 ? Number(group.total_byte_size) / groupRows : 0
-      // JS objects cost several times the encoded size; slice so one call stays under the cap.
-      const sliceRows = Math.max(batchRows, Math.min(groupRows, Math.floor(MAX_SLICE_BYTES / Math.max(1, bytesPerRow * 4))))
-      for (let start = 0; start < groupRows; start += sliceRows) {
-        throwIfAborted(options.signal)
-        const end = Math.min(groupRows, start + sliceRows)
-        let rows: Record<string, unknown>[]
-        try {
-          rows = (await hp.parquetReadObjects({
-            file,
-            metadata: rawMetadata,
-            rowStart: groupStart + start,
-            rowEnd: groupStart + end,
-            utf8: false,
-            compressors,
-            parsers: RAW_TIMESTAMPS,
-          })) as Record<string, unknown>[]
-        } catch (error) {
-          throw parquetError(fileName, error)
-        }
-        if (rows.length !== end - start) {
-          throw corrupt(fileName, 'Parquet file', new Error(`row group holds ${rows.length} rows where its metadata says ${end - start}`))
-        }
-        for (let b = 0; b < rows.length; b += batchRows) {
-          const slice = rows.slice(b, b + batchRows)
-          const columns = names.map(() => new Array<unknown>(slice.length))
-          slice.forEach((row, r) => {
-            schema.fields.forEach((field, i) => {
-              const value = coerce(row[field.name], field.type)
-              if (value === MISMATCH) {
-                throw new AppError('corrupt', `${fileName} row ${groupStart + start + b + r + 1}: a value of "${field.name}" does not fit ${typeName(field.type)}`, {
-                  hint: 'The file may be damaged; export it again',
-                })
-              }
-              columns[i]![r] = value
-            })
-          })
-          yield batchFromColumns(schema, columns, slice.length)
-        }
-      }
-      groupStart += groupRows
+/**
+ * The file with its footer read. Damaged metadata can ask for ranges outside the file; refuse them as an error.
+ * hyparquet prefetches ranges it may never await, so the rejection is marked handled here (whoever awaits it still
+ * gets it) instead of becoming an unhandled rejection that ends the process.
+ */
+async function openFooter(hp: Hyparquet, path: string, fileName: string, progress: ReadProgress): Promise<{ file: AsyncBuffer; metadata: FileMetaData }> {
+  try {
+    const raw = await hp.asyncBufferFromFile(path)
+    const size = raw.byteLength
+    const file: AsyncBuffer = {
+      byteLength: size,
+      slice: (start: number, end?: number) => {
+        const stop = end ?? size
+        const result =
+          Number.isSafeInteger(start) && Number.isSafeInteger(stop) && start >= 0 && start <= stop && stop <= size
+            ? Promise.resolve(raw.slice(start, stop)).then((buf) => {
+                progress.read = Math.max(progress.read, stop)
+                return buf
+              })
+            : Promise.reject(new Error(`it points at bytes ${start}–${stop}, outside the file (${size} bytes)`))
+        result.catch(() => undefined)
+        return result
+      },
     }
-    read = size
+    if (raw.byteLength < 12) throw new Error('the file is shorter than a Parquet header and footer')
+    return { file, metadata: await hp.parquetMetadataAsync(file) }
+  } catch (error) {
+    throw corrupt(fileName, 'Parquet file', error)
   }
+}
+
+interface Counted {
+  fileName: string
+  rowCount: number
+  size: number
+  progress: ReadProgress
+}
+
+function mismatch(fileName: string, rows: number, rowCount: number): AppError {
+  return corrupt(fileName, 'Parquet file', new Error(`it holds ${rows} rows where its metadata says ${rowCount}`))
+}
+
+/**
+ * polars' batches; true when they were the file's (every row handed out, or hyparquet took over after polars refused
+ * the file at once), false when the wasm decoder or hyparquet should read it instead.
+ */
+async function* fromPolars(native: AsyncIterable<RecordBatch>, { fileName, rowCount, size, progress }: Counted, slow: () => AsyncGenerator<RecordBatch>): AsyncGenerator<RecordBatch, boolean> {
+  let rows = 0
+  try {
+    for await (const batch of native) {
+      rows += batch.numRows
+      progress.read = Math.floor((size * rows) / Math.max(1, rowCount))
+      yield batch
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error
+    if (rows > 0) throw corrupt(fileName, 'Parquet file', error)
+    noteNativeDeclined(`${fileName}: ${error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error)}`)
+    // polars refused the file at once: it is most likely damaged, and hyparquet names the damage best.
+    if (!(error instanceof NativeTypeMismatch)) {
+      yield* slow()
+      return true
+    }
+  }
+  if (rows === 0) {
+    noteNativeDeclined(`${fileName}: polars gave no rows where the metadata says ${rowCount}`)
+    return false
+  }
+  if (rows !== rowCount) throw mismatch(fileName, rows, rowCount)
+  progress.read = size
+  return true
+}
+
+/** parquet-wasm's batches; when it cannot start on this file (nothing handed out yet), hyparquet reads it instead. */
+async function* fromWasm(batches: AsyncIterable<RecordBatch>, { fileName, rowCount, size, progress }: Counted, slow: () => AsyncGenerator<RecordBatch>): AsyncGenerator<RecordBatch> {
+  let rows = 0
+  try {
+    for await (const batch of batches) {
+      rows += batch.numRows
+      progress.read = Math.floor((size * rows) / Math.max(1, rowCount))
+      yield batch
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error
+    // Nothing handed out yet (the wasm decoder could not start here, or refused the file at once): the
+    // JS reader reads the file instead, and says what is wrong with it if anything is.
+    if (rows === 0) {
+      yield* slow()
+      return
+    }
+    throw corrupt(fileName, 'Parquet file', error)
+  }
+  if (rows !== rowCount) throw mismatch(fileName, rows, rowCount)
+  progress.read = size
+}
+
+/** hyparquet (pure JS): each row group in slices, each slice's rows checked against the schema and built into batches. */
+async function* hyparquetBatches(read: {
+  hp: Hyparquet
+  file: AsyncBuffer
+  metadata: FileMetaData
+  schema: Schema
+  compressors: ReturnType<typeof parquetCompressors>
+  batchRows: number
+  fileName: string
+  signal: AbortSignal | undefined
+  progress: ReadProgress
+}): AsyncGenerator<RecordBatch> {
+  const { hp, file, metadata, schema, compressors, batchRows, fileName, signal, progress } = read
+  let groupStart = 0
+  for (const group of metadata.row_groups) {
+    const groupRows = Number(group.num_rows)
+    const bytesPerRow = groupRows > 0 ? Number(group.total_byte_size) / groupRows : 0
+    // JS objects cost several times the encoded size; slice so one call stays under the cap.
+    const sliceRows = Math.max(batchRows, Math.min(groupRows, Math.floor(MAX_SLICE_BYTES / Math.max(1, bytesPerRow * 4))))
+    for (let start = 0; start < groupRows; start += sliceRows) {
+      throwIfAborted(signal)
+      const end = Math.min(groupRows, start + sliceRows)
+      let rows: Record<string, unknown>[]
+      try {
+        rows = (await hp.parquetReadObjects({ file, metadata, rowStart: groupStart + start, rowEnd: groupStart + end, utf8: false, compressors, parsers: RAW_TIMESTAMPS })) as Record<string, unknown>[]
+      } catch (error) {
+        throw parquetError(fileName, error)
+      }
+      if (rows.length !== end - start) {
+        throw corrupt(fileName, 'Parquet file', new Error(`row group holds ${rows.length} rows where its metadata says ${end - start}`))
+      }
+      for (let b = 0; b < rows.length; b += batchRows) yield rowsToBatch(rows.slice(b, b + batchRows), schema, fileName, groupStart + start + b)
+    }
+    groupStart += groupRows
+  }
+  progress.read = file.byteLength
+}
+
+/** hyparquet's rows as one Arrow batch; a value that does not fit its column's type names the row (1-based, `first` 0-based). */
+function rowsToBatch(rows: Record<string, unknown>[], schema: Schema, fileName: string, first: number): RecordBatch {
+  const columns = schema.fields.map(() => new Array<unknown>(rows.length))
+  rows.forEach((row, r) => {
+    schema.fields.forEach((field, i) => {
+      const value = coerce(row[field.name], field.type)
+      if (value === MISMATCH) {
+        throw new AppError('corrupt', `${fileName} row ${first + r + 1}: a value of "${field.name}" does not fit ${typeName(field.type)}`, {
+          hint: 'The file may be damaged; export it again',
+        })
+      }
+      columns[i]![r] = value
+    })
+  })
+  return batchFromColumns(schema, columns, rows.length)
 }
 
 /** Flat columns of these types decode the same through arrow-rs (parquet-wasm) as through hyparquet, only faster. */

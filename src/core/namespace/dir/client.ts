@@ -20,7 +20,7 @@ import { pendingRecovery, recoverCatalog } from './recover'
 import { deregisterTable, registerTable } from './register'
 import { inspectRoot, type RootLayout } from './root'
 import { manifestStamp } from './versionStamp'
-import { majorityFormat, readDataFormat } from './dataFormat'
+import { majorityFormat, readDataFormat, tableUri } from './dataFormat'
 import type { StorageOptions } from '../../../contract/objectStore'
 import type { CapabilitySnapshot } from '../../../contract/connections'
 import { fromStoreMessage, inspectStoreRoot, objectStoreCapabilities, objectStoreUnsupported, parseRoot, redactSecrets, storageProperties, type ObjectStoreLocation } from '../objectStore'
@@ -717,17 +717,6 @@ function storeError(error: unknown, store: ObjectStoreLocation, options: Storage
     // No `cause`: the raw error may carry a signed URL or a secret, and causes end up in logs.
     detail: detail === undefined ? undefined : redactSecrets(detail, options).slice(0, 2000),
   })
-}
-
-/**
- * Where Lance keeps `table`. lancedb 0.31.0 has no accessor for it; `display()` prints
- * `NativeTable(<name>, uri=<uri>, read_consistency_interval=…)`, and the URI is what the namespace resolved
- * (for child-namespace tables the random directory named by `__manifest`).
- */
-export function tableUri(table: LanceTable): string {
-  const match = /\buri=(.*?), read_consistency_interval=/.exec(table.display())
-  if (!match?.[1]) throw new AppError('internal', `Cannot tell where table ${table.name} is stored (lancedb changed its display format)`)
-  return match[1]
 }
 
 /** The fields named by `columns`, in that order (what a projected query answers). */

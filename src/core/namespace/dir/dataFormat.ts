@@ -1,18 +1,85 @@
+import type { Table as LanceTable } from '@lancedb/lancedb'
 import { open, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { AppError } from '../../../contract'
 import { DEFAULT_DATA_FORMAT, dataFormats, type DataFormat } from '../../../contract/dataFormat'
 
 /**
- * The data file format of a local Lance table (Lance's `data_storage_version`), read from its latest manifest.
- * lancedb 0.31 does not expose it, and a table keeps the format it was created with, so one small read of the
- * latest manifest tells it: no Lance call, no data file opened.
+ * The one reader of a table's data file format (Lance's `data_storage_version`). lancedb 0.31 does not expose it,
+ * and a table keeps the format it was created with. Where the table is on this disk, one small read of its latest
+ * manifest tells it: no Lance call, no data file opened ({@link readDataFormat}). Elsewhere (object storage, where
+ * that read would be a round trip, or a manifest that cannot be read) an open handle is asked: one row taken by
+ * position, which legacy files refuse ({@link dataFilesOf}).
  *
  * A Lance manifest file ends with a 16-byte footer (u64 offset of the manifest message, u16 major, u16 minor,
  * "LANC"); at that offset a u32 length and the protobuf `Manifest`, whose field 15 `data_format` holds
  * `{ file_format = 1: "lance", version = 2: "0.1" | "2.0" | "2.1" | … }`. Lance reads a manifest without that field
  * as the legacy format (manifests written before Lance had a second format).
  */
+
+/**
+ * Where Lance keeps `table`. lancedb 0.31.0 has no accessor for it; `display()` prints
+ * `NativeTable(<name>, uri=<uri>, read_consistency_interval=…)`, and the URI is what the namespace resolved
+ * (for child-namespace tables the random directory named by `__manifest`).
+ */
+export function tableUri(table: LanceTable): string {
+  const match = /\buri=(.*?), read_consistency_interval=/.exec(table.display())
+  if (!match?.[1]) throw new AppError('internal', `Cannot tell where table ${table.name} is stored (lancedb changed its display format)`)
+  return match[1]
+}
+
+/** What the legacy read paths (./legacyFiles.ts) need to know: Lance's legacy (v1) files, or any later format. */
+export type DataFiles = 'legacy' | 'v2'
+
+/** Lance's words when a take or a row-position filter meets legacy files. */
+const LEGACY_READ_ERROR = /FilteredRead on v1 files/
+
+/** Whether a Lance error is the one legacy files give (a caller then names the format in words). */
+export function isLegacyReadError(error: unknown): boolean {
+  return LEGACY_READ_ERROR.test(error instanceof Error ? error.message : String(error))
+}
+
+const dataFiles = new WeakMap<LanceTable, Promise<DataFiles>>()
+
+/** Whether the table's data files are legacy, found once per handle: its manifest where there is a file, else the probe. */
+export function dataFilesOf(table: LanceTable): Promise<DataFiles> {
+  let files = dataFiles.get(table)
+  if (!files) {
+    files = (async (): Promise<DataFiles> => {
+      const location = (() => {
+        try {
+          return tableUri(table)
+        } catch {
+          return null
+        }
+      })()
+      const format = location === null ? null : await readDataFormat(location)
+      if (format !== null) return format === 'legacy' ? 'legacy' : 'v2'
+      return probeDataFiles(table)
+    })()
+    dataFiles.set(table, files)
+  }
+  return files
+}
+
+/**
+ * Ask Lance itself (lancedb 0.31 has no data storage version in `stats()` and no manifest accessor): take one row's
+ * first column — what fails on legacy files, in the words above. The files keep the table's format, so one row
+ * answers for all. Exported for the test that holds the manifest's answer and this one to agree.
+ */
+export async function probeDataFiles(table: LanceTable): Promise<DataFiles> {
+  const first = (await table.schema()).fields[0]?.name
+  if (first === undefined) return 'v2'
+  try {
+    await table.takeOffsets([0]).select([first]).toArrow()
+    return 'v2'
+  } catch (error) {
+    if (isLegacyReadError(error)) return 'legacy'
+    // Another failure (an empty table has no row 0 on some releases): the real read reports its own error.
+    return 'v2'
+  }
+}
 
 /** Lance's version strings, as users know them: `0.1`/`0.2` are the legacy (v1) files, `0.3` is 2.0. */
 export function formatName(version: string): string {

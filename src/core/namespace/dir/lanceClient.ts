@@ -265,6 +265,10 @@ export abstract class LanceDirClient {
     return this.onTable(id, (t) => lifecycle.dropColumns(t, names), true)
   }
 
+  async deleteRows(id: TableId, predicate: string, _options: CallOptions = {}): Promise<number> {
+    return this.onTable(id, async (t) => (await t.delete(predicate)).version, true)
+  }
+
   // ---- helpers ----------------------------------------------------------------------------
 
   /** Run work on the latest table (the server's lifecycle routes use it too); `writes` forgets kept handles so later reads see the change. */

@@ -4,15 +4,12 @@ import { ROW_OFFSET_COLUMN, type TableViewSpec } from '../../../contract'
 
 /**
  * Tables whose data files are Lance's legacy format (v1: written by vectordb ≤ 0.4, or by any lancedb with
- * `data_storage_version = legacy`). On those, lancedb 0.31 (and 0.39) cannot read rows' columns by id or by
- * position: `takeRowIds` / `takeOffsets` and a filter on `_rowid` / `_rowoffset` fail with "Attempt to perform
- * FilteredRead on v1 files", while a scan — with a filter on ordinary columns, `orderBy`, `offset`/`limit`, and
- * `_rowid` selected as a column — works. The reads here are the fallback paths for those tables.
+ * `data_storage_version = legacy`; which tables, ./dataFormat.ts `dataFilesOf` says). On those, lancedb 0.31 (and
+ * 0.39) cannot read rows' columns by id or by position: `takeRowIds` / `takeOffsets` and a filter on `_rowid` /
+ * `_rowoffset` fail with "Attempt to perform FilteredRead on v1 files", while a scan — with a filter on ordinary
+ * columns, `orderBy`, `offset`/`limit`, and `_rowid` selected as a column — works. The reads here are the fallback
+ * paths for those tables.
  */
-export type DataFiles = 'legacy' | 'v2'
-
-/** Lance's words when a take or a row-position filter meets legacy files. */
-const LEGACY_READ_ERROR = /FilteredRead on v1 files/
 
 /** Offsets closer than this are read by one scan (the rows between are read and dropped), farther ones by another. */
 const RUN_GAP_ROWS = 1024
@@ -22,38 +19,6 @@ const RUN_GAP_ROWS = 1024
  * spread over the table 2.3 s as 100 scans).
  */
 const MAX_RUNS = 8
-
-const formats = new WeakMap<LanceTable, Promise<DataFiles>>()
-
-/**
- * The format of the table's data files, found once per handle. lancedb 0.31 exposes no data storage version (not
- * in `stats()`, no manifest accessor), so ask Lance itself: take one row's first column — what fails on legacy
- * files, in the words above. A table's files keep the format it was created with, so one row answers for all.
- */
-export function dataFilesOf(table: LanceTable): Promise<DataFiles> {
-  let format = formats.get(table)
-  if (!format) {
-    format = (async (): Promise<DataFiles> => {
-      const first = (await table.schema()).fields[0]?.name
-      if (first === undefined) return 'v2'
-      try {
-        await table.takeOffsets([0]).select([first]).toArrow()
-        return 'v2'
-      } catch (error) {
-        if (LEGACY_READ_ERROR.test(error instanceof Error ? error.message : String(error))) return 'legacy'
-        // Another failure (an empty table has no row 0 on some releases): the real read reports its own error.
-        return 'v2'
-      }
-    })()
-    formats.set(table, format)
-  }
-  return format
-}
-
-/** Whether a Lance error is the one legacy files give (a caller then names the format in words). */
-export function isLegacyReadError(error: unknown): boolean {
-  return LEGACY_READ_ERROR.test(error instanceof Error ? error.message : String(error))
-}
 
 /**
  * The rows at these plain-scan positions (`_rowoffset`), in the order asked, with `columns` (every column when

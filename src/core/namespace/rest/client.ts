@@ -483,6 +483,9 @@ export class RestNamespaceClient implements NamespaceClient {
   dropColumns(id: TableId, names: string[], options: CallOptions = {}): Promise<number> {
     return this.lifecycle.dropColumns(id, names, options)
   }
+  deleteRows(id: TableId, predicate: string, options: CallOptions = {}): Promise<number> {
+    return this.lifecycle.deleteRows(id, predicate, options)
+  }
 }
 
 function compact<T extends Record<string, unknown>>(value: T): T {

@@ -160,4 +160,10 @@ export class RestLifecycle {
     const r = await this.post<{ version: number }>(id, options, 'table.alterSchema', 'drop columns', 'drop_columns', { columns: names })
     return r.version
   }
+
+  /** `POST /v1/table/{id}/delete` (the REST namespace contract's DeleteFromTable). */
+  async deleteRows(id: TableId, predicate: string, options: CallOptions): Promise<number> {
+    const r = await this.post<{ version: number }>(id, options, 'table.deleteRows', 'delete rows', 'delete', { predicate })
+    return r.version
+  }
 }

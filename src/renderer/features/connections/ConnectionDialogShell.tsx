@@ -7,8 +7,8 @@ import { Modal } from '../../components/Modal'
 import type { ConnectionFormState } from './useConnectionForm'
 
 /**
- * What both connection dialogs look like around their fields: the title with Close, the connection-kind switch,
- * the last action's error (focused when it appears), and the footer: the dialog's test buttons on the left,
+ * What the connection dialog looks like around a kind's fields: the title with Close, the connection-kind switch,
+ * the last action's error (focused when it appears), and the footer: the kind's test buttons on the left,
  * Cancel / Save / Save & connect on the right. Enter in a field is "Save & connect".
  */
 export function ConnectionDialogShell({
@@ -91,6 +91,25 @@ export function Field({ label, id, error, hint, children }: { label: string; id:
       ) : (
         hint && <div className="muted small">{hint}</div>
       )}
+    </div>
+  )
+}
+
+/** "REST server / Object storage": which kind of connection the dialog makes (new connections only). */
+export function ConnectionKindSwitch({ value, onChange }: { value: 'rest' | 'object-store'; onChange(kind: 'rest' | 'object-store'): void }) {
+  return (
+    <div className="segmented" role="radiogroup" aria-label="Connection type">
+      {(
+        [
+          ['rest', 'REST server'],
+          ['object-store', 'Object storage'],
+        ] as const
+      ).map(([kind, label]) => (
+        <label key={kind} className={value === kind ? 'segment checked' : 'segment'}>
+          <input type="radio" name="connection-kind" value={kind} checked={value === kind} onChange={() => onChange(kind)} />
+          {label}
+        </label>
+      ))}
     </div>
   )
 }

@@ -17,6 +17,7 @@ export function ConnectionPane({
   onRetry,
   onClose,
   readOnlySwitch,
+  assistantButton,
 }: {
   connection: ConnectionInfo
   namespace: readonly string[]
@@ -25,6 +26,8 @@ export function ConnectionPane({
   onClose(): void
   /** The connection's Read-only switch (src/renderer/features/lifecycle). */
   readOnlySwitch?: ReactNode
+  /** **Connect an assistant…** for this catalog (src/renderer/features/assistant), at the root. */
+  assistantButton?: ReactNode
 }) {
   const isRoot = namespace.length === 0
   return (
@@ -47,6 +50,7 @@ export function ConnectionPane({
         </div>
         <div className="toolbar">
           {readOnlySwitch}
+          {isRoot && assistantButton}
           {isRoot && (
             <button type="button" className="button" onClick={onClose}>
               Close connection

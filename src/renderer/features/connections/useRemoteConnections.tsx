@@ -7,8 +7,7 @@ import { deleteSaved, openSaved } from './mutations'
 import { useOpenCatalog } from './useOpenCatalog'
 // Loaded on first use: the first paint does not need the dialog's code, so the cold open is faster.
 const ConnectionDialog = lazy(() => import('./ConnectionDialog').then((m) => ({ default: m.ConnectionDialog })))
-const ObjectStoreDialog = lazy(() => import('./ObjectStoreDialog').then((m) => ({ default: m.ObjectStoreDialog })))
-const ConnectionKindSwitch = lazy(() => import('./ObjectStoreDialog').then((m) => ({ default: m.ConnectionKindSwitch })))
+const ConnectionKindSwitch = lazy(() => import('./ConnectionDialogShell').then((m) => ({ default: m.ConnectionKindSwitch })))
 
 const NO_SAVED: SavedView[] = []
 
@@ -63,11 +62,11 @@ export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => v
   )
 
   // A new connection can switch between a REST server and object storage; an edited one keeps its kind.
-  const kindSwitch = dialog && !dialog.editing ? <ConnectionKindSwitch value={dialog.kind} onChange={(kind) => setDialog({ kind })} /> : undefined
+  const chooseKind = useCallback((kind: SavedKind) => setDialog({ kind }), [])
 
-  // Both kinds of dialog end the same way: a save (its rule made the list stale) clears the failure shown for it, a
-  // connect shows the catalog.
-  const dialogEvents = {
+  // Both kinds end the same way: a save (its rule made the list stale) clears the failure shown for it, a connect
+  // shows the catalog.
+  const dialogEvents: DialogEvents = {
     onCancel: () => setDialog(null),
     onSaved: (view: { id: string }) => {
       setFailure((previous) => (previous?.id === view.id ? null : previous))
@@ -79,30 +78,37 @@ export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => v
     },
   }
 
-  const element: ReactNode = dialog ? (
-    <Suspense fallback={null}>
-      {dialog.kind === 'object-store' ? (
-        <ObjectStoreDialog key={dialog.editing?.id ?? 'new-store'} editing={dialog.editing} openError={dialog.openError} kindSwitch={kindSwitch} {...dialogEvents} />
-      ) : (
-        <ConnectionDialog key={dialog.editing?.id ?? 'new'} editing={dialog.editing} openError={dialog.openError} kindSwitch={kindSwitch} {...dialogEvents} />
-      )}
-    </Suspense>
-  ) : null
-
-  return { saved, openingId, failure, connect, edit, remove, openNew, element }
+  return { saved, openingId, failure, connect, edit, remove, openNew, dialog, chooseKind, dialogEvents }
 }
 
-type RemoteConnections = Omit<ReturnType<typeof useRemoteConnections>, 'element'>
+interface DialogEvents {
+  onCancel(): void
+  onSaved(view: { id: string }): void
+  onConnected(view: unknown, connection: ConnectionInfo): void
+}
+
+/** The connection dialog, when one is open: the kind's fragments in the one dialog (a lazy chunk). */
+function RemoteDialog({ dialog, chooseKind, dialogEvents }: Pick<ReturnType<typeof useRemoteConnections>, 'dialog' | 'chooseKind' | 'dialogEvents'>) {
+  if (!dialog) return null
+  const kindSwitch = dialog.editing ? undefined : <ConnectionKindSwitch value={dialog.kind} onChange={chooseKind} />
+  return (
+    <Suspense fallback={null}>
+      <ConnectionDialog key={dialog.editing?.id ?? `new-${dialog.kind}`} kind={dialog.kind} editing={dialog.editing} openError={dialog.openError} kindSwitch={kindSwitch} {...dialogEvents} />
+    </Suspense>
+  )
+}
+
+type RemoteConnections = Omit<ReturnType<typeof useRemoteConnections>, 'dialog' | 'chooseKind' | 'dialogEvents'>
 const RemoteContext = createContext<RemoteConnections | null>(null)
 
-/** Saved servers and stores for the start screen and the "+" menu; the connect dialogs mount here. */
+/** Saved servers and stores for the start screen and the "+" menu; the connection dialog mounts here. */
 export function RemoteConnectionsProvider({ children }: { children: ReactNode }) {
   const { opened } = useOpenCatalog()
-  const { element, ...remote } = useRemoteConnections(opened)
+  const { dialog, chooseKind, dialogEvents, ...remote } = useRemoteConnections(opened)
   return (
     <RemoteContext.Provider value={remote}>
       {children}
-      {element}
+      <RemoteDialog dialog={dialog} chooseKind={chooseKind} dialogEvents={dialogEvents} />
     </RemoteContext.Provider>
   )
 }

@@ -1,8 +1,8 @@
-import { lazy, Suspense, useCallback, useLayoutEffect, useRef, useState, type ChangeEvent } from 'react'
+import { useMutation } from '@tanstack/react-query'
+import { lazy, Suspense, useCallback, useLayoutEffect, useMemo, useRef, useState, type ChangeEvent } from 'react'
 import type { ConnectionInfo, TableRef } from '../../../contract'
 import { call, hostKind, pathForDroppedFile } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
-import type { AppErrorData } from '../../../contract'
 import { useJobsDone } from '../jobs'
 import { pendingKey, type ImportTarget, type PendingFile } from './dropped'
 // Drop targets in the tree and the pick-error toast are styled here, before the sheet's code first loads.
@@ -22,11 +22,11 @@ export interface UseImportsOptions {
 /**
  * Import as the window sees it: files waiting for their sheet (one sheet at a time, in drop
  * order), and the hidden file input the harness uses for "Import…" (a browser has no native file
- * dialog to ask for paths). The jobs it starts are shown by the jobs feature (features/jobs).
+ * dialog to ask for paths). The jobs it starts are shown by the jobs feature (features/jobs); the queue is drawn by
+ * `ImportQueue`.
  */
 export function useImports({ connections, defaultTarget, onImported }: UseImportsOptions) {
   const [pending, setPending] = useState<PendingFile[]>([])
-  const [pickError, setPickError] = useState<AppErrorData | null>(null)
   const inputRef = useRef<HTMLInputElement>(null)
   const targetRef = useRef(defaultTarget)
   const importedRef = useRef(onImported)
@@ -50,15 +50,16 @@ export function useImports({ connections, defaultTarget, onImported }: UseImport
     setPending((previous) => [...previous, ...items])
   }, [])
 
+  // "Import…" in Electron asks main for paths (a read); why it failed is the mutation's error, dismissed by a reset.
+  const picking = useMutation({ mutationFn: () => call('dialogs/pickFiles', {}), onSuccess: ({ paths }) => addPaths(paths) })
+  const { mutate: pick, reset: dismissPickError } = picking
+  const pickError = useMemo(() => (picking.error ? errorData(picking.error) : null), [picking.error])
+
   /** "Import…": the native dialog in Electron, the file input in the harness. */
   const pickFiles = useCallback(() => {
-    setPickError(null)
-    if (hostKind === 'electron') {
-      call('dialogs/pickFiles', {})
-        .then(({ paths }) => addPaths(paths))
-        .catch((error: unknown) => setPickError(errorData(error)))
-    } else inputRef.current?.click()
-  }, [addPaths])
+    if (hostKind === 'electron') pick()
+    else inputRef.current?.click()
+  }, [pick])
 
   const onInput = (event: ChangeEvent<HTMLInputElement>) => {
     const files = [...(event.target.files ?? [])]
@@ -66,31 +67,27 @@ export function useImports({ connections, defaultTarget, onImported }: UseImport
     if (files.length) addFiles(files)
   }
 
-  const current = pending[0]
-  const next = () => setPending((previous) => previous.slice(1))
+  const next = useCallback(() => setPending((previous) => previous.slice(1)), [])
 
-  const element = (
+  return { addFiles, pickFiles, connections, current: pending[0], total: pending.length, next, inputRef, onInput, pickError, dismissPickError }
+}
+
+/** The queue as the window shows it: the hidden file input, the first file's sheet (a lazy chunk), the pick error. */
+export function ImportQueue({ imports }: { imports: ReturnType<typeof useImports> }) {
+  const { connections, current, total, next, inputRef, onInput, pickError, dismissPickError } = imports
+  return (
     <>
       <input ref={inputRef} type="file" multiple hidden aria-label="Files to import" data-testid="import-file-input" onChange={onInput} />
       {current && (
         <Suspense fallback={null}>
-          <ImportSheet
-            key={current.key}
-            item={current}
-            total={pending.length}
-            connections={connections}
-            onStarted={() => next()}
-            onSkip={next}
-          />
+          <ImportSheet key={current.key} item={current} total={total} connections={connections} onStarted={() => next()} onSkip={next} />
         </Suspense>
       )}
       {pickError && (
         <div className="import-toast">
-          <ErrorPanel error={pickError} title="Could not open the file dialog" actions={[{ label: 'Dismiss', run: () => setPickError(null) }]} compact />
+          <ErrorPanel error={pickError} title="Could not open the file dialog" actions={[{ label: 'Dismiss', run: dismissPickError }]} compact />
         </div>
       )}
     </>
   )
-
-  return { element, addFiles, pickFiles }
 }

@@ -14,6 +14,8 @@ export interface Navigation {
   selection: Selection
   selectTable(ref: TableRef): void
   selectNamespace(connectionId: string, namespace: readonly string[]): void
+  /** Open a new query view over a catalog (**New query**). */
+  openQuery(connectionId: string): void
   clearSelection(): void
   /** After a write from the tree: never leave a dropped table or namespace selected; follow a renamed table. */
   afterTreeWrite(write: TreeWrite): void
@@ -34,6 +36,9 @@ interface StartState {
   error: AppErrorData | null
   opening: boolean
 }
+
+/** Query views opened in this window: each new one gets its own key (and its own draft). */
+let queriesOpened = 0
 
 const NavigationContext = createContext<Navigation | null>(null)
 
@@ -67,6 +72,11 @@ export function NavigationProvider({ initialConnectionId, children }: { initialC
   const selectNamespace = useCallback((connectionId: string, namespace: readonly string[]) => {
     setSelection({ kind: 'namespace', key: namespaceKey(connectionId, namespace), connectionId, namespace: [...namespace] })
   }, [])
+  const openQuery = useCallback((connectionId: string) => {
+    queriesOpened += 1
+    setStart((previous) => ({ ...previous, shown: false, error: null }))
+    setSelection({ kind: 'query', key: `query:${connectionId}:${queriesOpened}`, connectionId })
+  }, [])
   const reveal = useCallback(
     (ref: TableRef) => {
       for (let depth = 0; depth <= ref.namespace.length; depth++) expand(ref.connectionId, ref.namespace.slice(0, depth))
@@ -81,6 +91,7 @@ export function NavigationProvider({ initialConnectionId, children }: { initialC
       selection,
       selectTable,
       selectNamespace,
+      openQuery,
       clearSelection: () => setSelection(null),
       afterTreeWrite: (write) => setSelection((current) => nextSelection(current, write)),
       start,
@@ -93,7 +104,7 @@ export function NavigationProvider({ initialConnectionId, children }: { initialC
       collapse,
       reveal,
     }),
-    [selection, selectTable, selectNamespace, start, expanded, expand, collapse, reveal],
+    [selection, selectTable, selectNamespace, openQuery, start, expanded, expand, collapse, reveal],
   )
   return <NavigationContext.Provider value={value}>{children}</NavigationContext.Provider>
 }

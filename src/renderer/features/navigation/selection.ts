@@ -4,6 +4,8 @@ import { namespaceKey, tableKey } from '../../lib/nodeKeys'
 export type Selection =
   | { kind: 'table'; key: string; ref: TableRef }
   | { kind: 'namespace'; key: string; connectionId: string; namespace: string[] }
+  /** A query view over one catalog (features/sql); `key` tells two apart. */
+  | { kind: 'query'; key: string; connectionId: string }
   | null
 
 /** A write from the tree's context menu, as far as the selection cares. */
@@ -25,6 +27,8 @@ export function nextSelection(current: Selection, { action, target, result }: Tr
     return current.kind === 'table' && current.key === tableKey(connectionId, namespace, target.name) ? { kind: 'namespace', key: namespaceKey(connectionId, namespace), connectionId, namespace } : current
   }
   if (action === 'drop-namespace') {
+    // A query reads the catalog by name: it stays (its next run says what is gone).
+    if (current.kind === 'query') return current
     const parent = namespace.slice(0, -1)
     const [c, ns] = current.kind === 'table' ? [current.ref.connectionId, current.ref.namespace] : [current.connectionId, current.namespace]
     const inside = c === connectionId && namespace.every((part, i) => ns[i] === part)

@@ -134,7 +134,15 @@ export function useHeaderHistograms(tableRef: TableRef, version: number | undefi
     else if (job.cached) status = `Histograms of version ${job.version} (kept)`
   }
 
-  const button = (disabled: boolean) => (
+  // `button` stays until the table view places <HistogramsToggle/> itself (TableView.tsx is being restructured).
+  const button = (disabled: boolean) => <HistogramsToggle histograms={{ on, toggle, status }} disabled={disabled} />
+  return { on, extra, toggle, status, button }
+}
+
+/** The **Histograms** toggle and, while the strips are read, their progress (role `status`). */
+export function HistogramsToggle({ histograms, disabled }: { histograms: { on: boolean; toggle(): void; status: string | null }; disabled: boolean }) {
+  const { on, toggle, status } = histograms
+  return (
     <>
       <button type="button" className="button" aria-pressed={on} disabled={disabled} onClick={toggle}>
         Histograms
@@ -146,5 +154,4 @@ export function useHeaderHistograms(tableRef: TableRef, version: number | undefi
       )}
     </>
   )
-  return { on, extra, button }
 }

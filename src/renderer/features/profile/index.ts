@@ -1,3 +1,3 @@
 export { SummaryPanel } from './SummaryPanel'
 export { binPredicate } from './binFilter'
-export { useHeaderHistograms } from './HeaderHistograms'
+export { HistogramsToggle, useHeaderHistograms } from './HeaderHistograms'

@@ -1,242 +1,26 @@
-import { memo, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react'
-import type { FieldInfo, SortKey, TableRef, TableViewSpec } from '../../../contract'
-import { ErrorPanel } from '../../components/ErrorPanel'
-import type { CellMenuItem } from './CellMenu'
-import { contractFetch } from './copy'
-import { useColumnSizing, useLateFit } from './grid/columnFit'
-import { offsetToCenter, offsetToReveal } from './grid/geometry'
-import { useGridTable, type ColumnVisibility, type GridRow } from './grid/gridTable'
-import { onGridKeyDown } from './grid/keyboard'
-import { GridBody, GridHeader, type HeaderExtra } from './grid/render'
-import { GRID_LAYOUT, HEADER_HEIGHT, ROW_HEIGHT, useViewport, useViewportScrolling } from './grid/viewport'
-import { useGridSelection } from './useGridSelection'
-import { SelectionOverlays } from './SelectionOverlays'
-import { PAGE_ROWS, usePages } from './usePages'
-// The header menu button, the cell menu and the inspector's styles (lost when the grid was split into grid/).
-import './inspect.css'
+import { memo } from 'react'
+import type { TableRef, TableViewSpec } from '../../../contract'
+import { Grid, type GridProps } from './Grid'
+import { useTablePageSource } from './pageSource'
 
 export type { ColumnVisibility } from './grid/gridTable'
 
 /**
- * The data grid: a virtualized body over the whole table (the scrollbar stands for every row),
- * pages fetched as the user scrolls. ARIA grid pattern: `aria-rowcount` counts the header row
- * too (table rows + 1, as the ARIA spec defines it); the header row has `aria-rowindex` 1 and
- * data row i (0-based) has `aria-rowindex` i + 2. The active cell is `aria-activedescendant`.
- * Memoized: the table view re-renders for its status bar; the grid need not.
- * Its pieces live in ./grid: the viewport (size, scroll offset and its scaling), the column fit, the
- * TanStack table model, the keyboard and the header and body render; this file wires them with the
- * pages, the active cell and the selection.
+ * A table's grid: the data grid (Grid.tsx) paging through one view of the table (`tables/page`). A query
+ * result's grid is the same Grid over another page source (features/sql).
  */
 export const DataGrid = memo(function DataGrid({
   tableRef,
-  label,
-  rowCount,
-  fields,
-  columnVisibility,
-  onColumnVisibilityChange,
-  onStatus,
   view,
   viewKey = '',
-  sort,
-  onSortToggle,
-  onCellContextMenu,
-  selectRow,
-  headerExtra,
-}: {
+  ...grid
+}: Omit<GridProps, 'source'> & {
   tableRef: TableRef
-  label: string
-  rowCount: number
-  fields: readonly FieldInfo[]
-  /** Controlled: the table view's Columns menu edits it. Only `false` hides a column. */
-  columnVisibility: ColumnVisibility
-  onColumnVisibilityChange: (updater: ColumnVisibility | ((old: ColumnVisibility) => ColumnVisibility)) => void
-  onStatus?: (status: { first: number; end: number; loading: boolean; active: { row: number; column: string } | null }) => void
   /** Read every page through this view (version, filter, sort, search); `rowCount` is its count. */
   view?: TableViewSpec
   /** The view's identity (useTableView computes it): a new one starts a fresh page cache, scroll and active cell. */
   viewKey?: string
-  /** The view's sort, shown as `aria-sort` on the headers; a header click calls `onSortToggle`. */
-  sort?: readonly SortKey[]
-  onSortToggle?: (column: string) => void
-  /** Right-click (or the Menu key / Shift+F10) on a cell: `valueOf` reads any column of that row. */
-  onCellContextMenu?: (target: { row: number; column: string; x: number; y: number; valueOf: (column: string) => unknown; extra?: CellMenuItem[] }) => void
-  /** Scroll to this row and select it (a new `nonce` repeats the request): go to row. */
-  selectRow?: { row: number; nonce: number }
-  /** Drawn under each column's name (header histograms); the header grows by its height. Header only: rows never read it. */
-  headerExtra?: HeaderExtra
 }) {
-  const gridId = useId()
-  // A new view (filter, sort, search) keeps this grid, its column widths and its DOM rows (a remount cost
-  // ~25 ms per view change): the scroll offset and the active cell belong to one view, so they are stored
-  // with its key and read as their initial values under any other — no second render to reset them.
-  const headerHeight = HEADER_HEIGHT + (headerExtra?.height ?? 0)
-  const viewport = useViewport(rowCount, viewKey, GRID_LAYOUT, headerHeight)
-  const { g, rows: window_ } = viewport
-  const [activeCell, setActiveCell] = useState<{ viewKey: string; cell: { row: number; col: number } | null }>({ viewKey, cell: null })
-  const active = activeCell.viewKey === viewKey ? activeCell.cell : null
-  const setActive = (cell: { row: number; col: number } | null) => setActiveCell({ viewKey, cell })
-
-  const pages = usePages(tableRef, rowCount, window_.first, window_.end, view, viewKey)
-
-  const data = useMemo(() => {
-    const rows: GridRow[] = []
-    for (let index = window_.first; index < window_.end; index += 1) {
-      const page = pages.pageOf(index) ?? null
-      rows.push({ index, page, pageRow: index % PAGE_ROWS })
-    }
-    return rows
-    // pages.version: a page arrived, so rows of the window may now have data.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [window_.first, window_.end, pages.version, pages.pageOf])
-
-  const sizing = useColumnSizing(fields, viewKey, pages.initialPage)
-  const table = useGridTable(fields, data, columnVisibility, onColumnVisibilityChange, sizing.columnSizing, sizing.onColumnSizingChange)
-  useLateFit(sizing, fields, viewKey, pages)
-  const visibleColumns = table.getVisibleLeafColumns()
-  const gutterWidth = Math.max(56, String(rowCount).length * 8 + 24)
-  const totalWidth = gutterWidth + table.getTotalSize()
-
-  const { scrollRef, offsetRef, scrollToOffset, onScroll } = useViewportScrolling(viewport, pages.prefetch)
-
-  const revealColumn = (col: number) => {
-    const element = scrollRef.current
-    const column = visibleColumns[col]
-    if (!element || !column) return
-    const left = gutterWidth + column.getStart()
-    const right = left + column.getSize()
-    if (left - gutterWidth < element.scrollLeft) element.scrollLeft = left - gutterWidth
-    else if (right > element.scrollLeft + element.clientWidth) element.scrollLeft = right - element.clientWidth
-  }
-
-  /** Make (row, col) the active cell and scroll to it: as little as possible, or with the row centred. */
-  const moveActive = (row: number, col: number, centre = false) => {
-    if (rowCount === 0 || visibleColumns.length === 0) return null
-    const r = Math.min(Math.max(row, 0), rowCount - 1)
-    const c = Math.min(Math.max(col, 0), visibleColumns.length - 1)
-    setActive({ row: r, col: c })
-    scrollToOffset(centre ? offsetToCenter(g, r) : offsetToReveal(g, offsetRef.current, r))
-    revealColumn(c)
-    return { row: r, col: c }
-  }
-
-  // Selection, copy and the cell inspector (useGridSelection.ts, shown by SelectionOverlays.tsx); rows it lacks come through the contract.
-  const fetchRows = useMemo(() => contractFetch(tableRef, view), [tableRef, view])
-  const selection = useGridSelection({
-    rowCount,
-    columns: visibleColumns.map((c) => c.id),
-    fields,
-    active,
-    moveTo: moveActive,
-    pageOf: pages.pageOf,
-    pageRows: PAGE_ROWS,
-    fetch: fetchRows,
-    gridRef: scrollRef,
-    viewKey,
-  })
-
-  /** Move the active cell; `extend` (Shift) grows the selection instead of collapsing it. */
-  const moveTo = (row: number, col: number, extend = false, centre = false) => {
-    const at = moveActive(row, col, centre)
-    if (at) selection.moved(at, extend)
-  }
-
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) =>
-    onGridKeyDown(event, {
-      active,
-      firstRow: window_.first,
-      pageRows: Math.max(1, Math.floor(g.viewportHeight / ROW_HEIGHT) - 1),
-      rowCount,
-      columnCount: visibleColumns.length,
-      moveTo,
-      selectionKey: selection.onKeyDown,
-      openMenu: (cell) => {
-        const box = document.getElementById(cellId(cell.row, cell.col))?.getBoundingClientRect()
-        openCellMenu(cell.row, cell.col, box ? box.left + 8 : 100, box ? box.bottom : 100)
-      },
-    })
-
-  // Go to row: scroll so the row stands in the middle of the grid (not at an edge, where the eye does not
-  // look), select its cell, and give the grid the focus.
-  const selectedNonce = useRef<number | null>(null)
-  useEffect(() => {
-    if (!selectRow || selectedNonce.current === selectRow.nonce) return
-    selectedNonce.current = selectRow.nonce
-    moveTo(selectRow.row, active?.col ?? 0, false, true)
-    scrollRef.current?.focus()
-  })
-
-  /** A cell's menu, the same whether a right-click or the Menu key / Shift+F10 opened it. */
-  const openCellMenu = (row: number, col: number, x: number, y: number) => {
-    const column = visibleColumns[col]?.id
-    if (column === undefined) return
-    if (!onCellContextMenu) return selection.openCellMenu(col, x, y)
-    onCellContextMenu({ row, column, x, y, valueOf: (name) => pages.pageOf(row)?.getChild(name)?.get(row % PAGE_ROWS) as unknown, extra: selection.cellMenuItems() })
-  }
-
-  const onCellMouseDown = (event: MouseEvent, row: number, col: number) => {
-    setActive({ row, col })
-    selection.onCellMouseDown(event, row, col)
-  }
-  const onCellContext = (event: MouseEvent, row: number, col: number) => {
-    // One menu: the table view's query items (filters, similar rows) and the grid's copy items.
-    event.preventDefault()
-    setActive({ row, col })
-    openCellMenu(row, col, event.clientX, event.clientY)
-  }
-
-  useEffect(() => {
-    onStatus?.({
-      first: window_.first,
-      end: window_.end,
-      loading: pages.loading,
-      active: active ? { row: active.row, column: visibleColumns[active.col]?.id ?? '' } : null,
-    })
-  })
-
-  const activeRendered = active && active.row >= window_.first && active.row < window_.end
-  const cellId = (row: number, col: number) => `${gridId}-r${row}-c${col}`
-
-  return (
-    <div className="grid-frame">
-      <div
-        ref={scrollRef}
-        className="grid-scroll"
-        role="grid"
-        aria-label={label}
-        aria-rowcount={rowCount + 1}
-        aria-colcount={visibleColumns.length + 1}
-        aria-busy={pages.loading || undefined}
-        aria-activedescendant={activeRendered && active ? cellId(active.row, active.col) : undefined}
-        tabIndex={0}
-        onScroll={onScroll}
-        onKeyDown={onKeyDown}
-        data-row-count={rowCount}
-      >
-        <div className="grid-sizer" style={{ width: totalWidth }}>
-          <GridHeader table={table} gutterWidth={gutterWidth} sort={sort} onSortToggle={onSortToggle} selection={selection} extra={headerExtra} />
-          <GridBody
-            table={table}
-            rows={window_}
-            viewportHeight={g.viewportHeight}
-            headerHeight={headerHeight}
-            gutterWidth={gutterWidth}
-            active={active}
-            cellId={cellId}
-            selection={selection}
-            onCellMouseDown={onCellMouseDown}
-            onCellContextMenu={onCellContext}
-          />
-          <div className="grid-spacer" style={{ height: Math.max(0, g.scrollHeight - g.viewportHeight) }} />
-        </div>
-      </div>
-      {pages.error && (
-        <div className="grid-error">
-          <ErrorPanel error={pages.error} title="Could not read these rows" actions={[{ label: 'Retry', run: pages.retry }]} compact />
-        </div>
-      )}
-      {rowCount === 0 && <div className="grid-empty">This table has no rows</div>}
-      <SelectionOverlays selection={selection} />
-    </div>
-  )
+  const source = useTablePageSource(tableRef, view, viewKey)
+  return <Grid source={source} {...grid} />
 })
-

@@ -1,6 +1,9 @@
 import { forwardRef, useEffect, useId, useImperativeHandle, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react'
-import { userColumnsOnly, type AppErrorData, type PredicateHint } from '../../../contract'
+import type { AppErrorData, PredicateHint } from '../../../contract'
 import { Spinner } from '../../components/Spinner'
+import { FilterError, FilterWarnings } from './FilterNotes'
+import { RecentFilters } from './RecentFilters'
+import { TextSearch } from './TextSearch'
 import './query.css'
 
 export interface FilterBarHandle {
@@ -14,7 +17,8 @@ export interface FilterBarHandle {
  * wavy underline under that token in the box; the grid keeps its rows.
  * A predicate that may mean something else than it says (src/contract/predicate.ts: a column name in quotes,
  * a name that matches a column only up to case or spaces) gets a warning under the box with the fix as a button.
- * A list of recent filters for this table. The **Full-text search** box appears only when an FTS index exists.
+ * A list of recent filters for this table (RecentFilters). The **Full-text search** box (TextSearch) appears only
+ * when an FTS index exists.
  */
 export const FilterBar = forwardRef<
   FilterBarHandle,
@@ -42,7 +46,6 @@ export const FilterBar = forwardRef<
   }
 >(function FilterBar({ filter, onApply, error, onEdit, applying, recent, ftsColumns, textQuery, onTextSearch, disabledReason, hints, rowSet, onClearRowSet, onSettle }, ref) {
   const [draft, setDraft] = useState(filter)
-  const [search, setSearch] = useState(textQuery)
   const [recentOpen, setRecentOpen] = useState(false)
   const input = useRef<HTMLInputElement>(null)
   const errorId = useId()
@@ -60,7 +63,6 @@ export const FilterBar = forwardRef<
   useImperativeHandle(ref, () => ({ focus: () => input.current?.select() }), [])
   // A quick filter (context menu) changes the applied filter: show it.
   useEffect(() => setDraft(filter), [filter])
-  useEffect(() => setSearch(textQuery), [textQuery])
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'Enter') {
@@ -144,89 +146,31 @@ export const FilterBar = forwardRef<
           </button>
         )}
         {recentOpen && (
-          <ul id={listId} role="listbox" aria-label="Recent filters" className="recent-filters">
-            {recent.map((f) => (
-              <li
-                key={f}
-                role="option"
-                aria-selected={f === filter}
-                tabIndex={-1}
-                onClick={() => {
-                  setRecentOpen(false)
-                  setDraft(f)
-                  onApply(f)
-                }}
-                onKeyDown={(event) => {
-                  const items = [...(event.currentTarget.parentElement?.querySelectorAll<HTMLElement>('[role="option"]') ?? [])]
-                  const at = items.indexOf(event.currentTarget)
-                  if (event.key === 'Enter') {
-                    setRecentOpen(false)
-                    setDraft(f)
-                    onApply(f)
-                    input.current?.focus()
-                  } else if (event.key === 'ArrowDown') items[at + 1]?.focus()
-                  else if (event.key === 'ArrowUp') (at === 0 ? input.current : items[at - 1])?.focus()
-                  else if (event.key === 'Escape') {
-                    setRecentOpen(false)
-                    input.current?.focus()
-                  } else return
-                  event.preventDefault()
-                }}
-              >
-                {f}
-              </li>
-            ))}
-          </ul>
+          <RecentFilters
+            id={listId}
+            recent={recent}
+            filter={filter}
+            input={input}
+            onPick={(f) => {
+              setRecentOpen(false)
+              setDraft(f)
+              onApply(f)
+            }}
+            onClose={() => setRecentOpen(false)}
+          />
         )}
       </div>
-      {ftsColumns.length > 0 && (
-        <input
-          className="search-input"
-          type="search"
-          aria-label="Full-text search"
-          title={`Full-text search in ${ftsColumns.join(', ')} (FTS index)`}
-          placeholder={`Search ${ftsColumns.join(', ')}`}
-          value={search}
-          onChange={(event) => {
-            setSearch(event.target.value)
-            if (event.target.value === '' && textQuery !== '') onTextSearch('')
-          }}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter') onTextSearch(search.trim())
-            else if (event.key === 'Escape') {
-              setSearch('')
-              if (textQuery !== '') onTextSearch('')
-            }
+      {ftsColumns.length > 0 && <TextSearch ftsColumns={ftsColumns} textQuery={textQuery} onTextSearch={onTextSearch} />}
+      {error && <FilterError id={errorId} error={error} span={span} />}
+      {shownHints.length > 0 && (
+        <FilterWarnings
+          id={hintId}
+          hints={shownHints}
+          onFix={(fixed) => {
+            setDraft(fixed)
+            onApply(fixed)
           }}
         />
-      )}
-      {error && (
-        <div id={errorId} role="alert" className="filter-error">
-          {/* A foreign server may pass Lance's lists on as they are: only the user's columns here too. */}
-          <strong>{userColumnsOnly(error.message)}</strong>
-          {span && <span className="filter-error-where"> (character {span.start + 1})</span>}
-          {error.hint && <span> — {error.hint}</span>}
-        </div>
-      )}
-      {shownHints.length > 0 && (
-        <div id={hintId} role="status" aria-label="Filter warning" className="filter-warning">
-          {shownHints.map((hint) => (
-            <div key={`${hint.found}:${hint.column}`} className="filter-warning-item">
-              <span>{hint.message}</span>
-              <button
-                type="button"
-                className="button filter-fix"
-                title={hint.fixed}
-                onClick={() => {
-                  setDraft(hint.fixed)
-                  onApply(hint.fixed)
-                }}
-              >
-                Use <code>{`\`${hint.column.replaceAll('`', '``')}\``}</code>
-              </button>
-            </div>
-          ))}
-        </div>
       )}
     </div>
   )

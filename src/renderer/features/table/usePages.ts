@@ -1,11 +1,11 @@
-import { useQueryClient } from '@tanstack/react-query'
 import type { Table } from 'apache-arrow'
 import { useCallback, useLayoutEffect, useMemo, useState } from 'react'
 import type { AppErrorData, TableRef, TableViewSpec } from '../../../contract'
-import { isAbort, readPage } from '../../api'
+import { isAbort } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
 import { PageCache } from './pageCache'
-import { firstPageQuery, PAGE_ROWS } from './queries'
+import { useTablePageSource, type PageSource } from './pageSource'
+import { PAGE_ROWS } from './queries'
 
 export { PAGE_ROWS }
 /** Decoded pages kept in memory (LRU). */
@@ -31,42 +31,50 @@ export interface PageStore {
 interface ViewPages {
   cache: PageCache
   inFlight: Map<number, AbortController>
+  /** The row count when each page was asked for (a page read before the count grew is read again). */
+  askedAt: Map<number, number>
   initialPage: Table | undefined
+}
+
+/** A table view's pages (the Gallery's): `usePagesOf` over the view's page source. */
+export function usePages(ref: TableRef, rowCount: number, first: number, end: number, view: TableViewSpec = {}, viewKey = ''): PageStore {
+  return usePagesOf(useTablePageSource(ref, view, viewKey), rowCount, first, end)
 }
 
 /**
  * Fetches the pages covering the visible rows `[first, end)` and only those: jumping to the end
- * of a table fetches the last page directly. Requests for pages scrolled past are cancelled with
- * `requests/cancel`, and their late answers ignored. A new `viewKey` (a filter, a sort) starts a fresh
- * page cache and cancels the old view's requests: the grid stays mounted (a remount cost ~25 ms). Page 0 of a view comes through the
- * query cache (`firstPageQuery`), where opening the table or trying the view already put it (or its request).
+ * of a table fetches the last page directly. Requests for pages scrolled past are aborted (the source asks the
+ * host to stop: `requests/cancel`), and their late answers ignored. A new source key (a filter, a sort, another
+ * query) starts a fresh page cache and cancels the old one's requests: the grid stays mounted (a remount cost
+ * ~25 ms). Page 0 comes through the source, which may share it (a table's comes through the query cache).
  */
-export function usePages(ref: TableRef, rowCount: number, first: number, end: number, view: TableViewSpec = {}, viewKey = ''): PageStore {
-  const client = useQueryClient()
+export function usePagesOf(source: PageSource, rowCount: number, first: number, end: number): PageStore {
   // Mutable, but its identity only changes with the view; `version` tells React when it gained a page.
   const store = useMemo<ViewPages>(() => {
     const cache = new PageCache(CACHE_PAGES)
     // Page 0 already here: the first render shows rows, no second render needed.
-    const initialPage = client.getQueryData(firstPageQuery(ref, view).queryKey)
+    const initialPage = source.initialPage()
     if (initialPage) cache.set(0, initialPage)
-    return { cache, inFlight: new Map(), initialPage }
-    // Only a new view starts a new cache (`viewKey` is the view's identity).
+    return { cache, inFlight: new Map(), askedAt: new Map(), initialPage }
+    // Only a new source key starts a new cache (the key is the rows' identity).
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [viewKey])
+  }, [source.key])
   const cache = store.cache
   const [version, setVersion] = useState(0)
   const [failed, setError] = useState<{ store: ViewPages; error: AppErrorData } | null>(null)
   const error = failed?.store === store ? failed.error : null
   const [attempt, setAttempt] = useState(0)
 
-  const firstPage = useCallback(
-    (signal: AbortSignal) => {
-      const options = firstPageQuery(ref, view)
-      // Scrolled past or left: the shared request is cancelled too.
-      signal.addEventListener('abort', () => void client.cancelQueries({ queryKey: options.queryKey, exact: true }), { once: true })
-      return client.fetchQuery(options)
+  // A page is here when it holds every row it should, or the row count has not grown since it was asked for: a
+  // running query's last page, read while its rows were still arriving, is read again once there are more (a
+  // table's short page under a stale count is not: that would ask for it again and again).
+  const complete = useCallback(
+    (page: number) => {
+      const rows = cache.get(page)?.numRows
+      if (rows === undefined) return false
+      return rows >= Math.min(PAGE_ROWS, rowCount - page * PAGE_ROWS) || (store.askedAt.get(page) ?? 0) >= rowCount
     },
-    [client, ref, view],
+    [cache, rowCount, store],
   )
 
   // Requests the pages of rows [first, end) that are missing; cancels those of rows no longer wanted.
@@ -91,16 +99,16 @@ export function usePages(ref: TableRef, rowCount: number, first: number, end: nu
         }
       }
       // The pages around the window wait until the visible ones are here: they would compete with them.
-      const visibleMissing = wanted.slice(0, visibleLast - visibleFirst + 1).some((page) => !cache.has(page))
+      const visibleMissing = wanted.slice(0, visibleLast - visibleFirst + 1).some((page) => !complete(page))
       for (const page of wanted) {
-        if (cache.has(page) || inFlight.has(page)) continue
+        if (complete(page) || inFlight.has(page)) continue
         if (visibleMissing && (page < visibleFirst || page > visibleLast)) continue
         const controller = new AbortController()
         inFlight.set(page, controller)
+        store.askedAt.set(page, rowCount)
         const offset = page * PAGE_ROWS
-        // Page 0 is shared with whoever asked for it first (opening the table, trying the view): one request.
-        const pending = page === 0 ? firstPage(controller.signal) : readPage(ref, offset, Math.min(PAGE_ROWS, rowCount - offset), controller.signal, view)
-        pending
+        source
+          .page(offset, Math.min(PAGE_ROWS, rowCount - offset), controller.signal)
           .then((table) => {
             if (controller.signal.aborted) return
             cache.set(page, table)
@@ -116,7 +124,7 @@ export function usePages(ref: TableRef, rowCount: number, first: number, end: nu
           })
       }
     },
-    [ref, rowCount, cache, view, store, firstPage],
+    [source, rowCount, cache, store, complete],
   )
 
   // A layout effect: the visible page is requested in the same task as the render that needs it, not after

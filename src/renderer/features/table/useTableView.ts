@@ -66,8 +66,9 @@ export function useTableView(ref: TableRef, info: TableInfo | null, keys?: Table
   // A row set names one version's rows: after a reload to another version the whole table shows again.
   const choice = useMemo(() => (chosen.rowSet && version !== undefined && chosen.rowSet.version !== version ? { ...chosen, rowSet: undefined } : chosen), [chosen, version])
   const [error, setError] = useState<AppErrorData | null>(null)
-  const [applying, setApplying] = useState(false)
   const [pending, setPending] = useState<PendingView | null>(null)
+  // Busy exactly while the newest question shows as running: the spinner's render sets both, its answer clears both.
+  const applying = pending?.state === 'running'
 
   const view = useMemo<TableViewSpec>(
     () => ({
@@ -126,10 +127,7 @@ export function useTableView(ref: TableRef, info: TableInfo | null, keys?: Table
       }
       // Not at once: that render would compete for the CPU with the host's work on the two requests.
       // The same render marks what is on screen as the previous result (one render for both).
-      const spinner = setTimeout(() => {
-        setApplying(true)
-        setPending({ choice: next, state: 'running' })
-      }, SPINNER_DELAY_MS)
+      const spinner = setTimeout(() => setPending({ choice: next, state: 'running' }), SPINNER_DELAY_MS)
       try {
         // Page 0 and the count (when it can differ) together, in this event: a bad predicate fails here, before
         // the grid changes. The page is asked for first: its rows are what the user waits to see.
@@ -150,7 +148,6 @@ export function useTableView(ref: TableRef, info: TableInfo | null, keys?: Table
         return false
       } finally {
         clearTimeout(spinner)
-        if (requested.current.seq === seq) setApplying(false)
       }
     },
     [client, ref, version, keys],

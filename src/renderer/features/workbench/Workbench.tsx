@@ -78,7 +78,12 @@ export function WorkbenchProvider({ children }: { children: ReactNode }) {
       focusPane: (pane) => apply((s) => (s.focus === pane || s.panes[pane] === null ? s : { ...s, focus: pane })),
       setView: (id, view) => apply((s) => model.setTabView(s, id, view), false),
       update: (change) => apply(change),
-      followSelection: (next) => apply((s) => (next?.kind === 'table' ? model.openTable(s, next.ref) : s.shown ? { ...s, shown: false } : s), false),
+      followSelection: (next) =>
+        apply((s) => {
+          if (next?.kind === 'table') return model.openTable(s, next.ref)
+          if (next?.kind === 'query') return model.openQuery(s, next.connectionId, next.key)
+          return s.shown ? { ...s, shown: false } : s
+        }, false),
     }
   }, [reveal])
 

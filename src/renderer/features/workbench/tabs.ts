@@ -88,6 +88,14 @@ export function openTable(state: TabsState, ref: TableRef, options: { newTab?: b
   return addTab(state, { kind: 'table', connectionId: ref.connectionId, ref: copyRef(ref), view: {}, initial: {} })
 }
 
+/** **New query** (features/sql): a query tab of its own per key (each New query is a new key); its tab again when it has one. */
+export function openQuery(state: TabsState, connectionId: string, key: string): TabsState {
+  const known = state.tabs.find((t) => t.kind === 'query' && (t.payload as { key?: string } | undefined)?.key === key)
+  if (known) return selectTab(state, known.id)
+  const n = /:(\d+)$/.exec(key)?.[1]
+  return addTab(state, { kind: 'query', connectionId, title: n ? `Query ${n}` : 'Query', view: {}, initial: {}, payload: { key } })
+}
+
 /** Show tab `id`: in the pane that already shows it, else in the focused pane. */
 export function selectTab(state: TabsState, id: string): TabsState {
   if (!state.tabs.some((t) => t.id === id)) return state

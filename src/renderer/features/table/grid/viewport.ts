@@ -39,6 +39,8 @@ export interface Viewport {
   /** Items a row (the layout's `perRow` at this width); `g` counts rows, `rows` too. */
   perRow: number
   g: Geometry
+  /** The rendered offset into the whole content (virtual px, row × rowHeight). */
+  offset: number
   /** The rows in view at the rendered offset. */
   rows: RowWindow
   setOffset(offset: number): void
@@ -47,22 +49,30 @@ export interface Viewport {
 
 /**
  * `itemCount` items (table rows, thumbnails) laid out `layout.perRow` a row. `headerHeight` overrides the layout's
- * when the header grows (the grid's header with its histogram strip).
+ * when the header grows (the grid's header with its histogram strip). When the items a row change (the width did),
+ * `anchor` — the item the user is on, else the first one visible — stays in view, at the height it was shown.
  */
-export function useViewport(itemCount: number, viewKey: string, layout: ViewportLayout = GRID_LAYOUT, headerHeight = layout.headerHeight): Viewport {
+export function useViewport(itemCount: number, viewKey: string, layout: ViewportLayout = GRID_LAYOUT, headerHeight = layout.headerHeight, anchor: number | null = null): Viewport {
   // The last size of this layout, else a guess no smaller than the grid (the window less the app's chrome):
   // more rows than fit are clipped, fewer would leave a gap until measured.
   const [size, setSizeState] = useState(() => lastSizes.get(layout) ?? { height: Math.max(200, window.innerHeight - 76), width: Math.max(300, window.innerWidth - 280) })
-  // A new view (filter, sort, search) keeps this grid, its column widths and its DOM rows (a remount cost
-  // ~25 ms per view change): the scroll offset belongs to one view, so it is stored with its key and read as
-  // 0 under any other — no second render to reset it.
-  const [scrolled, setScrolled] = useState({ viewKey, offset: 0 })
-  const offset = scrolled.viewKey === viewKey ? scrolled.offset : 0
   const { rowHeight, perRow: perRowAt } = layout
   const perRow = Math.max(1, perRowAt ? perRowAt(size.width) : 1)
   const rowCount = Math.ceil(itemCount / perRow)
   const bodyHeight = Math.max(rowHeight, size.height - headerHeight)
   const g = useMemo(() => geometry(rowCount, rowHeight, bodyHeight), [rowCount, rowHeight, bodyHeight])
+  // A new view (filter, sort, search) keeps this grid, its column widths and its DOM rows (a remount cost
+  // ~25 ms per view change): the scroll offset belongs to one view, so it is stored with its key and read as
+  // 0 under any other — no second render to reset it. It is stored with the items a row it was taken at too: the
+  // same offset at another width shows other items (7 a row → 4 a row at row 50,000: 150,000 items up).
+  const [scrolled, setScrolled] = useState({ viewKey, offset: 0, perRow })
+  let offset = scrolled.viewKey === viewKey ? scrolled.offset : 0
+  if (scrolled.viewKey === viewKey && scrolled.perRow !== perRow) {
+    // Adjusted while rendering (React's pattern for state that follows a prop): the first paint at the new width
+    // already shows the anchor; useViewportScrolling moves the scrollbar to match.
+    offset = keepInView(g, scrolled.offset, scrolled.perRow, perRow, anchor !== null && anchor < itemCount ? anchor : null)
+    setScrolled({ viewKey, offset, perRow })
+  }
   const setSize = useCallback(
     (next: Size) => {
       lastSizes.set(layout, next)
@@ -70,8 +80,19 @@ export function useViewport(itemCount: number, viewKey: string, layout: Viewport
     },
     [layout],
   )
-  const setOffset = useCallback((next: number) => setScrolled({ viewKey, offset: next }), [viewKey])
-  return { viewKey, layout, size, perRow, g, rows: visibleRows(g, offset), setOffset, setSize }
+  const setOffset = useCallback((next: number) => setScrolled({ viewKey, offset: next, perRow }), [viewKey, perRow])
+  return { viewKey, layout, size, perRow, g, offset, rows: visibleRows(g, offset), setOffset, setSize }
+}
+
+/**
+ * The offset at `perRow` items a row that shows `anchor` (else the first item visible at `offset`) at the height it
+ * had at `oldPerRow` — moved into view if it was not in it — clamped to the content.
+ */
+export function keepInView(g: Geometry, offset: number, oldPerRow: number, perRow: number, anchor: number | null): number {
+  const item = anchor ?? Math.floor(offset / g.rowHeight) * oldPerRow
+  const shownAt = Math.floor(item / oldPerRow) * g.rowHeight - offset
+  const y = Math.min(Math.max(shownAt, 0), Math.max(0, g.viewportHeight - g.rowHeight))
+  return Math.min(Math.max(Math.floor(item / perRow) * g.rowHeight - y, 0), g.maxOffset)
 }
 
 /**
@@ -81,7 +102,7 @@ export function useViewport(itemCount: number, viewKey: string, layout: Viewport
  * several items a row turns them into items).
  */
 export function useViewportScrolling(viewport: Viewport, prefetch: (first: number, end: number) => void) {
-  const { viewKey, layout, g, setOffset, setSize } = viewport
+  const { viewKey, layout, g, perRow, offset, setOffset, setSize } = viewport
   const scrollRef = useRef<HTMLDivElement>(null)
   /** The offset as last set, ahead of the render that shows it (keys and wheel notches add to it). */
   const offsetRef = useRef(0)
@@ -116,6 +137,20 @@ export function useViewportScrolling(viewport: Viewport, prefetch: (first: numbe
       element.scrollTop = 0
     }
   }, [viewKey])
+
+  // The items a row changed (the width did): the viewport moved the offset to keep its anchor in view; the
+  // scrollbar follows, before the paint (the same scrollTop means another offset now).
+  const shownPerRow = useRef(perRow)
+  useLayoutEffect(() => {
+    if (shownPerRow.current === perRow) return
+    shownPerRow.current = perRow
+    offsetRef.current = offset
+    const element = scrollRef.current
+    if (!element) return
+    const top = scrollTopForOffset(g, offset)
+    expectedScrollTop.current = top
+    element.scrollTop = top
+  }, [perRow, offset, g])
 
   const scrollToOffset = useCallback(
     (next: number) => {

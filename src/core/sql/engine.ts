@@ -1,0 +1,252 @@
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
+import { AppError, type SqlExplain, type SqlQueryInfo, type SqlTableRead } from '../../contract'
+import type { NamespaceClient } from '../namespace/client'
+import { rewrite, sqlError, type Replacement } from './errors'
+import { KeptQuery } from './kept'
+import { openEngine, type SqlEngineLimits } from './instance'
+import { planScans, type ScanNeeds } from './pushdown'
+import { resolveTable, type ResolvedTable } from './resolve'
+import { parseStatement, type NamedTable } from './statement'
+import { TableCache } from './tableCache'
+import { duckTypeOf, quoteIdent } from './types'
+
+/** Queries kept at once; the oldest finished ones are freed first. */
+const KEPT_QUERIES = 32
+
+interface Engine {
+  instance: DuckDBInstance
+  folder: string
+  /** Plans against empty stand-ins, with statistics propagation off (it would plan no scan over an empty table). */
+  planner: DuckDBInstance
+  loader: DuckDBConnection
+}
+
+/** A statement made ready to run: its catalog tables resolved, and what each scan needs of Lance. */
+interface Prepared {
+  named: NamedTable[]
+  tables: Map<NamedTable, ResolvedTable>
+  needs: Map<string, ScanNeeds>
+  plan: string
+}
+
+/**
+ * The SQL engine: DuckDB in this process (the desktop's catalog host, the harness's process) reading the catalog's
+ * tables by name. A statement is parsed by DuckDB, its names resolved to table versions, planned over empty
+ * stand-ins to learn what each scan needs, the needed columns read from Lance into DuckDB (kept per version), and
+ * run there, its result kept for paging.
+ */
+export class SqlEngine {
+  private engine: Promise<Engine> | null = null
+  private readonly cache = new TableCache(async () => (await this.open()).loader)
+  private readonly queries = new Map<string, KeptQuery>()
+  private readonly standIns = new Map<string, string>()
+  private next = 0
+  private standInLock: Promise<void> = Promise.resolve()
+
+  constructor(private readonly limits: SqlEngineLimits) {}
+
+  private open(): Promise<Engine> {
+    this.engine ??= (async () => {
+      const { instance, folder } = await openEngine(this.limits)
+      const planner = await DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false', threads: '1' })
+      const setup = await planner.connect()
+      await setup.run("SET disabled_optimizers = 'statistics_propagation'")
+      await setup.run('SET enable_external_access = false')
+      await setup.run('SET lock_configuration = true')
+      setup.closeSync()
+      return { instance, folder, planner, loader: await instance.connect() }
+    })()
+    return this.engine
+  }
+
+  private async prepare(client: NamespaceClient, catalog: string, sql: string, signal?: AbortSignal, withPlan = false): Promise<Prepared> {
+    const engine = await this.open()
+    const planner = await engine.planner.connect()
+    try {
+      const parsed = await parseStatement(planner, sql)
+      const tables = new Map<NamedTable, ResolvedTable>()
+      for (const named of parsed.tables) {
+        const resolved = await resolveTable(client, named, signal)
+        tables.set(named, { ...resolved, key: `${catalog}|${resolved.key}` })
+      }
+      const standInColumns = new Map<string, string[]>()
+      for (const table of tables.values()) standInColumns.set(await this.standIn(planner, table), table.schema.fields.map((f) => f.name))
+      const replacements = parsed.tables.map((named) => replacement(named, this.standIns.get(tables.get(named)!.key)!, sql))
+      const rewritten = rewrite(sql, replacements)
+      const { plan, needs } = await planScans(planner, rewritten, standInColumns, () => parsed.limit, withPlan).catch((error: unknown) => {
+        throw sqlError(error, sql, rewritten, replacements)
+      })
+      const byKey = new Map<string, ScanNeeds>()
+      for (const table of tables.values()) {
+        const found = needs.get(this.standIns.get(table.key)!)
+        // A table the optimizer dropped (a join it proved empty) still has to exist to run: one column.
+        byKey.set(table.key, found ?? { columns: table.schema.fields.slice(0, 1).map((f) => f.name), filter: null, notPushed: [], limit: 0 })
+      }
+      return { named: parsed.tables, tables, needs: byKey, plan: plan.replace(/__lcb_p\d+/g, (name) => displayOf(tables, this.standIns, name)) }
+    } finally {
+      planner.closeSync()
+    }
+  }
+
+  /** The planner's empty table standing in for a table version (its columns that SQL can read). */
+  private standIn(planner: DuckDBConnection, table: ResolvedTable): Promise<string> {
+    // One at a time: two statements naming the same new table version must not both create its stand-in.
+    const made = this.standInLock.then(() => this.makeStandIn(planner, table))
+    this.standInLock = made.then(() => undefined, () => undefined)
+    return made
+  }
+
+  private async makeStandIn(planner: DuckDBConnection, table: ResolvedTable): Promise<string> {
+    const known = this.standIns.get(table.key)
+    if (known) return known
+    const name = `__lcb_p${++this.next}`
+    const columns = table.schema.fields.flatMap((f) => {
+      try {
+        return [`${quoteIdent(f.name)} ${duckTypeOf(f.type, f.name).toString()}`]
+      } catch {
+        return [] // a column of a type SQL cannot read: a query naming it is told it does not exist
+      }
+    })
+    await planner.run(`CREATE TABLE ${name} (${columns.join(', ') || '"_" INTEGER'})`)
+    this.standIns.set(table.key, name)
+    return name
+  }
+
+  async explain(client: NamespaceClient, catalog: string, sql: string): Promise<SqlExplain> {
+    const prepared = await this.prepare(client, catalog, sql, undefined, true)
+    const seen = new Set<string>()
+    const scans: SqlExplain['scans'] = []
+    for (const table of prepared.tables.values()) {
+      if (seen.has(table.key)) continue
+      seen.add(table.key)
+      const needs = prepared.needs.get(table.key)!
+      scans.push({ namespace: table.id.namespace, name: table.id.name, version: table.version, columns: needs.columns, filter: needs.filter, notPushed: needs.notPushed, limit: needs.limit })
+    }
+    return { plan: prepared.plan, scans }
+  }
+
+  async run(client: NamespaceClient, catalog: string, connectionId: string, sql: string, signal?: AbortSignal): Promise<SqlQueryInfo> {
+    const budget = new AbortController()
+    const timer = setTimeout(() => budget.abort(timeoutError(this.limits.timeoutMs)), this.limits.timeoutMs)
+    timer.unref?.()
+    const stop = () => budget.abort(new AppError('cancelled', 'The query was cancelled'))
+    signal?.addEventListener('abort', stop, { once: true })
+    try {
+      const prepared = await this.prepare(client, catalog, sql, budget.signal)
+      const names = new Map<string, string>()
+      for (const table of new Map([...prepared.tables.values()].map((t) => [t.key, t])).values()) {
+        const needs = prepared.needs.get(table.key)!
+        names.set(table.key, (await this.cache.table(client, table.id, table.version, table.schema, table.rowCount, table.key, needs, budget.signal).catch((error: unknown) => {
+          throw budget.signal.aborted ? budget.signal.reason : error
+        })).name)
+      }
+      const replacements = prepared.named.map((named) => replacement(named, names.get(prepared.tables.get(named)!.key)!, sql))
+      const rewritten = rewrite(sql, replacements)
+      const reads: SqlTableRead[] = [...new Map([...prepared.tables.values()].map((t) => [t.key, { namespace: t.id.namespace, name: t.id.name, version: t.version }])).values()]
+      const engine = await this.open()
+      const id = `q${(++this.next).toString(36)}${Date.now().toString(36)}`
+      const kept = new KeptQuery(id, connectionId, sql, await engine.instance.connect(), (error) => (budget.signal.aborted ? (budget.signal.reason as AppError) : sqlError(error, sql, rewritten, replacements)))
+      this.keep(kept)
+      budget.signal.addEventListener('abort', () => kept.cancel(budget.signal.reason as AppError), { once: true })
+      await kept.start(rewritten, reads)
+      return kept.info()
+    } catch (error) {
+      clearTimeout(timer)
+      throw error
+    } finally {
+      // The budget stays on while the result is read (a kept query ends it when it stops: the timer is then a no-op).
+      signal?.removeEventListener('abort', stop)
+    }
+  }
+
+  private keep(query: KeptQuery): void {
+    this.queries.set(query.id, query)
+    if (this.queries.size <= KEPT_QUERIES) return
+    const oldest = [...this.queries.values()].find((q) => q.state !== 'running') ?? [...this.queries.values()][0]!
+    this.close(oldest.id)
+  }
+
+  private query(queryId: string): KeptQuery {
+    const query = this.queries.get(queryId)
+    if (!query) throw new AppError('not_found', 'This query result is no longer kept', { hint: 'Run the query again' })
+    return query
+  }
+
+  /** The SQL a kept query ran (Save as table of a shown result). */
+  sqlOf(queryId: string): string {
+    return this.query(queryId).sql
+  }
+
+  page(queryId: string, offset: number, limit: number): Promise<Uint8Array> {
+    return this.query(queryId).page(offset, limit)
+  }
+
+  status(queryId: string): SqlQueryInfo {
+    return this.query(queryId).info()
+  }
+
+  cancel(queryId: string): SqlQueryInfo | null {
+    const query = this.queries.get(queryId)
+    if (!query) return null
+    query.cancel(new AppError('cancelled', 'The query was cancelled'))
+    return query.info()
+  }
+
+  close(queryId: string): void {
+    const query = this.queries.get(queryId)
+    if (!query) return
+    query.cancel(new AppError('cancelled', 'The query was closed'))
+    this.queries.delete(queryId)
+  }
+
+  /**
+   * A statement's whole result written to a Parquet file in the engine's own folder (the one place it may write),
+   * for Save as table to import. The caller deletes the file.
+   */
+  async toParquet(client: NamespaceClient, catalog: string, sql: string, fileName: string): Promise<string> {
+    const prepared = await this.prepare(client, catalog, sql)
+    const names = new Map<string, string>()
+    for (const table of prepared.tables.values()) names.set(table.key, (await this.cache.table(client, table.id, table.version, table.schema, table.rowCount, table.key, prepared.needs.get(table.key)!)).name)
+    const rewritten = rewrite(sql, prepared.named.map((named) => replacement(named, names.get(prepared.tables.get(named)!.key)!, sql)))
+    const engine = await this.open()
+    const path = join(engine.folder, fileName)
+    const connection = await engine.instance.connect()
+    try {
+      await connection.run(`COPY (${rewritten}) TO '${path.replaceAll("'", "''")}' (FORMAT parquet)`)
+    } catch (error) {
+      await rm(path, { force: true })
+      throw sqlError(error, sql, rewritten, [])
+    } finally {
+      connection.closeSync()
+    }
+    return path
+  }
+
+  async closeAll(): Promise<void> {
+    for (const id of [...this.queries.keys()]) this.close(id)
+    const engine = await this.engine?.catch(() => null)
+    if (!engine) return
+    engine.loader.closeSync()
+    engine.instance.closeSync()
+    engine.planner.closeSync()
+    await rm(engine.folder, { recursive: true, force: true })
+  }
+}
+
+function timeoutError(ms: number): AppError {
+  return new AppError('timeout', `The query ran longer than its time budget (${Math.round(ms / 1000)} s) and was stopped`, { hint: 'Narrow the query, or raise LCB_SQL_TIMEOUT_S' })
+}
+
+/** The name as written → the DuckDB table, keeping the name the query uses for it (its alias, or its own name). */
+function replacement(named: NamedTable, table: string, sql: string): Replacement {
+  const original = sql.slice(named.start, named.end)
+  const alias = named.alias ? '' : ` AS ${quoteIdent(named.parts[named.parts.length - 1] ?? 't')}`
+  return { start: named.start, end: named.end, text: `${table}${alias}`, original }
+}
+
+function displayOf(tables: Map<NamedTable, ResolvedTable>, standIns: Map<string, string>, name: string): string {
+  for (const table of tables.values()) if (standIns.get(table.key) === name) return [...table.id.namespace, table.id.name].join('.')
+  return name
+}

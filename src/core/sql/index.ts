@@ -1,0 +1,2 @@
+export { SqlModule, type SqlModuleDeps } from './module'
+export { isSqlHistoryStore, MemorySqlHistoryStore, type SqlHistoryStore } from './history'
