@@ -262,3 +262,23 @@ test('a tab whose table was dropped elsewhere says so and offers to close', asyn
   await alert.getByRole('button', { name: 'Close tab' }).click()
   expect(await tabNames(page)).toEqual(['orders'])
 })
+
+test('New query opens a query tab beside the tables; its text is kept when the user switches away and back', async ({ page, catalog }) => {
+  await open(page, catalog.harness)
+  await treeItem(page, 'orders').click()
+  await expect(page.getByRole('grid', { name: 'orders' })).toBeVisible()
+  await page.getByRole('button', { name: 'New query' }).click()
+  await expect(tab(page, 'Query 1')).toHaveAttribute('aria-selected', 'true')
+  const editor = page.getByRole('textbox', { name: 'SQL' })
+  await editor.click()
+  await page.keyboard.insertText('SELECT 42')
+  expect(await tabNames(page)).toEqual(['orders', 'Query 1'])
+  await page.keyboard.press('Control+1')
+  await expect(page.getByRole('grid', { name: 'orders' })).toBeVisible()
+  await expect(editor).toBeHidden()
+  await page.keyboard.press('Control+2')
+  await expect(editor).toContainText('SELECT 42')
+  // A second New query is a tab of its own.
+  await page.getByRole('button', { name: 'New query' }).click()
+  expect(await tabNames(page)).toEqual(['orders', 'Query 1', 'Query 2'])
+})
