@@ -1,9 +1,9 @@
-import './workbench.css'
-import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react'
+import { useEffect, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react'
 import { ContextMenu, type MenuEntry } from '../../components/ContextMenu'
 import { CloseIcon } from '../../components/Icons'
 import { useWorkbench } from './Workbench'
 import { tabLabel, type Tab } from './tabs'
+import './workbench.css'
 
 export const tabId = (tab: Tab) => `tab-${tab.id}`
 export const panelId = (tab: Tab) => `tabpanel-${tab.id}`
@@ -27,7 +27,6 @@ export function TabStrip({ connectionLabel }: { connectionLabel(id: string): str
   const workbench = useWorkbench()
   const { state } = workbench
   const activeId = state.shown ? state.panes[state.focus] : null
-  const strip = useRef<HTMLDivElement>(null)
   const [menu, setMenu] = useState<{ x: number; y: number; tab: Tab } | null>(null)
   const [dragged, setDragged] = useState<string | null>(null)
   // The tab that takes the roving focus: the active one, else the first.
@@ -74,7 +73,7 @@ export function TabStrip({ connectionLabel }: { connectionLabel(id: string): str
   if (state.tabs.length === 0) return null
   return (
     <div className="tab-strip">
-      <div ref={strip} role="tablist" aria-label="Open tables" className="tab-list" onDragOver={(e) => dragged && e.preventDefault()} onDrop={(e) => onDrop(e, state.tabs.length - 1)}>
+      <div role="tablist" aria-label="Open tables" className="tab-list" onDragOver={(e) => dragged && e.preventDefault()} onDrop={(e) => onDrop(e, state.tabs.length - 1)}>
         {state.tabs.map((tab, index) => {
           const label = tabLabel(tab)
           const selected = tab.id === activeId
