@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
+import { Type } from 'apache-arrow'
 import { AppError, type SqlExplain, type SqlQueryInfo, type SqlTableRead } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import { rewrite, sqlError, type Replacement } from './errors'
@@ -71,8 +72,11 @@ export class SqlEngine {
         const resolved = await resolveTable(client, named, signal)
         tables.set(named, { ...resolved, key: `${catalog}|${resolved.key}` })
       }
-      const standInColumns = new Map<string, string[]>()
-      for (const table of tables.values()) standInColumns.set(await this.standIn(planner, table), table.schema.fields.map((f) => f.name))
+      const standInColumns = new Map<string, { columns: string[]; dates: Set<string> }>()
+      for (const table of tables.values()) {
+        const fields = table.schema.fields
+        standInColumns.set(await this.standIn(planner, table), { columns: fields.map((f) => f.name), dates: new Set(fields.filter((f) => f.type.typeId === Type.Date).map((f) => f.name)) })
+      }
       const replacements = parsed.tables.map((named) => replacement(named, this.standIns.get(tables.get(named)!.key)!, sql))
       const rewritten = rewrite(sql, replacements)
       const { plan, needs } = await planScans(planner, rewritten, standInColumns, () => parsed.limit, withPlan).catch((error: unknown) => {
