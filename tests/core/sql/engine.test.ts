@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { DateDay, Int32, makeData, makeVector, tableFromIPC, tableToIPC, Utf8, vectorFromArray, type Table } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SQL_PAGE_META, type AppErrorData, type ConnectionInfo, type Result, type SqlExplain, type SqlQueryInfo } from '../../../src/contract'
+import { SQL_PAGE_META, type AppErrorData, type ConnectionInfo, type Result, type SqlExplain, type SqlNames, type SqlQueryInfo } from '../../../src/contract'
 import { batchOf, tableOf } from '../../../src/core/arrow'
 import { DirNamespaceClient } from '../../../src/core/namespace/dir'
 import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
@@ -129,6 +129,15 @@ describe('SQL over a catalog (DuckDB reading Lance tables by name)', () => {
     expect(await rows(ours)).toEqual(await expected('SELECT o_id FROM orders EXCEPT SELECT o_id FROM orders_v1 ORDER BY 1 LIMIT 3'))
     const info = value<SqlQueryInfo>(await run("SELECT * FROM lance('sales/orders', version => 1) LIMIT 1"))
     expect(info.readVersions).toEqual([{ namespace: ['sales'], name: 'orders', version: 1 }])
+  })
+
+  it('a tag names a version: lance(path, tag => name); the editor lists namespaces, tables and columns', async () => {
+    value(await service.dispatch('tags/create', { connectionId: connection.id, namespace: ['sales'], name: 'orders', tag: 'first', version: 1 }))
+    expect(await rows("SELECT count(*) FROM lance('sales/orders', tag => 'first')")).toEqual([['5000']])
+    const names = value<SqlNames>(await service.dispatch('sql/names', { connectionId: connection.id }))
+    expect(names.namespaces).toContainEqual(['sales', 'eu'])
+    expect(names.tables.find((t) => t.namespace.join('.') === 'sales' && t.name === 'items')?.columns.map((c) => c.name)).toEqual(['i_order', 'i_qty', 'i_flag'])
+    expect(names.truncated).toBe(false)
   })
 
   it('names: nested namespaces, quoted names, root tables unqualified, 64-bit ids exact', async () => {
