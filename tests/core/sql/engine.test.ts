@@ -8,6 +8,8 @@ import { batchOf, tableOf } from '../../../src/core/arrow'
 import { DirNamespaceClient } from '../../../src/core/namespace/dir'
 import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
 import { buildCatalog, makeTempDir, removeDir } from '../../helpers/catalog'
+import { startServer } from '../../../src/server'
+import { KEY } from '../../server/support'
 
 // nodejs-polars (an independent writer) exports the same Arrow data to Parquet for the reference answers.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -52,6 +54,7 @@ describe('SQL over a catalog (DuckDB reading Lance tables by name)', () => {
   let service: CatalogService
   let connection: ConnectionInfo
   let reference: DuckDBInstance
+  let catalogRoot: string
   const run = (sql: string) => service.dispatch('sql/run', { connectionId: connection.id, sql })
   /** Every row of a query's result, through sql/page. */
   async function rows(sql: string): Promise<unknown[][]> {
@@ -75,7 +78,7 @@ describe('SQL over a catalog (DuckDB reading Lance tables by name)', () => {
 
   beforeAll(async () => {
     base = await makeTempDir('lcb-sql-')
-    const root = await buildCatalog(join(base, 'catalog'), {
+    const root = (catalogRoot = await buildCatalog(join(base, 'catalog'), {
       namespaces: [['sales'], ['sales', 'eu'], ['odd.name']],
       tables: [
         { namespace: ['sales'], name: 'orders', data: orders(0, ORDERS) },
@@ -84,7 +87,7 @@ describe('SQL over a catalog (DuckDB reading Lance tables by name)', () => {
         { namespace: ['odd.name'], name: 'select', data: orders(0, 3) },
         { namespace: [], name: 'people', rows: 10 },
       ],
-    })
+    }))
     // Version 2 of sales.orders: 1,000 more rows.
     const client = await DirNamespaceClient.open(root)
     await client.appendRows({ namespace: ['sales'], name: 'orders' }, orders(ORDERS, 1000))
@@ -146,6 +149,23 @@ describe('SQL over a catalog (DuckDB reading Lance tables by name)', () => {
     expect(await rows('SELECT count(*) FROM people')).toEqual([['10']])
     expect(await rows('WITH people AS (SELECT 1 AS x) SELECT * FROM people')).toEqual([[1]])
   })
+
+  it('a REST catalog answers the same: its tables read through the server\'s query route', async () => {
+    const server = await startServer({ root: catalogRoot, apiKeys: [KEY] })
+    try {
+      const { connection: rest } = value<{ connection: ConnectionInfo }>(
+        await service.dispatch('connections/saved/connect', { kind: 'rest', draft: { name: 'Here', endpoint: server.url, auth: { kind: 'api-key', secret: KEY } } }),
+      )
+      const sql = 'SELECT o_status, count(*) AS n, min(o_id) AS lo FROM sales.orders GROUP BY 1 ORDER BY 1'
+      const info = value<SqlQueryInfo>(await service.dispatch('sql/run', { connectionId: rest.id, sql }))
+      const table = tableFromIPC(value<Uint8Array>(await service.dispatch('sql/page', { queryId: info.queryId, offset: 0, limit: 10 })))
+      const got = [...table].map((row) => [row.o_status, String(row.n), String(row.lo)])
+      expect(got).toEqual((await rows(sql)).map((row) => row.map(String)))
+      value(await service.dispatch('connections/close', { connectionId: rest.id }))
+    } finally {
+      await server.close()
+    }
+  }, 120_000)
 
   it('an unknown table suggests the nearest name, with the span of the name in the text', async () => {
     const sql = 'SELECT *\nFROM sales.ordres'
