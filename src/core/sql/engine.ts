@@ -156,11 +156,11 @@ export class SqlEngine {
       budget.signal.addEventListener('abort', () => kept.cancel(budget.signal.reason as AppError), { once: true })
       await kept.start(rewritten, reads)
       return kept.info()
-    } catch (error) {
-      clearTimeout(timer)
-      throw error
     } finally {
-      // The budget stays on while the result is read (a kept query ends it when it stops: the timer is then a no-op).
+      // The budget covers the statement's execution up to its first rows (a recursive query that never ends never
+      // gets there). The rest of a result is read only as its pages are asked for, so a result scrolled for an hour
+      // is not stopped; Cancel stops it.
+      clearTimeout(timer)
       signal?.removeEventListener('abort', stop)
     }
   }
