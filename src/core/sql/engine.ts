@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
+import { Type } from 'apache-arrow'
 import { AppError, type SqlExplain, type SqlQueryInfo, type SqlTableRead } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import { rewrite, sqlError, type Replacement } from './errors'
@@ -71,8 +72,11 @@ export class SqlEngine {
         const resolved = await resolveTable(client, named, signal)
         tables.set(named, { ...resolved, key: `${catalog}|${resolved.key}` })
       }
-      const standInColumns = new Map<string, string[]>()
-      for (const table of tables.values()) standInColumns.set(await this.standIn(planner, table), table.schema.fields.map((f) => f.name))
+      const standInColumns = new Map<string, { columns: string[]; dates: Set<string> }>()
+      for (const table of tables.values()) {
+        const fields = table.schema.fields
+        standInColumns.set(await this.standIn(planner, table), { columns: fields.map((f) => f.name), dates: new Set(fields.filter((f) => f.type.typeId === Type.Date).map((f) => f.name)) })
+      }
       const replacements = parsed.tables.map((named) => replacement(named, this.standIns.get(tables.get(named)!.key)!, sql))
       const rewritten = rewrite(sql, replacements)
       const { plan, needs } = await planScans(planner, rewritten, standInColumns, () => parsed.limit, withPlan).catch((error: unknown) => {
@@ -152,11 +156,11 @@ export class SqlEngine {
       budget.signal.addEventListener('abort', () => kept.cancel(budget.signal.reason as AppError), { once: true })
       await kept.start(rewritten, reads)
       return kept.info()
-    } catch (error) {
-      clearTimeout(timer)
-      throw error
     } finally {
-      // The budget stays on while the result is read (a kept query ends it when it stops: the timer is then a no-op).
+      // The budget covers the statement's execution up to its first rows (a recursive query that never ends never
+      // gets there). The rest of a result is read only as its pages are asked for, so a result scrolled for an hour
+      // is not stopped; Cancel stops it.
+      clearTimeout(timer)
       signal?.removeEventListener('abort', stop)
     }
   }

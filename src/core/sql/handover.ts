@@ -18,21 +18,38 @@ type Vec = ReturnType<typeof duckdb.data_chunk_get_vector>
 
 /**
  * Lance → DuckDB: each Arrow batch goes into a DuckDB table through an appender, a data chunk of 2,048 rows at a
- * time. Fixed-width columns (integers, floats, dates, timestamps, decimals, vectors as `FLOAT[d]`) are copied as bytes
- * (Arrow and DuckDB lay them out alike, validity bits included); text and binary go value by value through DuckDB's
- * string setter; nested types (lists, structs) through the node-api's values. Measured against Parquet files and
- * the node-api's row writers in `npm run bench -- sql` (docs/benchmarks.md).
+ * time (one chunk reused for the whole load: making one costs more than filling it). Fixed-width columns (integers,
+ * floats, dates, timestamps, decimals, vectors as `FLOAT[d]`) are copied as bytes (Arrow and DuckDB lay them out
+ * alike, validity bits included); short text as DuckDB's inlined strings in one copy, longer text value by value
+ * through DuckDB's string setter; nested types (lists, structs) through the node-api's values. Measured in
+ * `npm run bench -- sql` (docs/benchmarks.md).
  */
-export function appendBatch(appender: DuckDBAppender, types: readonly DuckDBType[], batch: RecordBatch): void {
-  const chunk = DuckDBDataChunk.create(types)
-  const columns = batch.schema.fields.map((_, i) => batch.getChildAt(i)!.data[0]!)
-  for (let start = 0; start < batch.numRows; start += CHUNK_ROWS) {
-    const rows = Math.min(CHUNK_ROWS, batch.numRows - start)
-    chunk.reset()
-    chunk.rowCount = rows
-    columns.forEach((data, i) => writeColumn(chunk, i, data, start, rows))
-    appender.appendDataChunk(chunk)
+export class BatchWriter {
+  private readonly chunk: DuckDBDataChunk
+
+  constructor(
+    private readonly appender: DuckDBAppender,
+    private readonly types: readonly DuckDBType[],
+  ) {
+    this.chunk = DuckDBDataChunk.create(types)
   }
+
+  append(batch: RecordBatch): void {
+    const columns = batch.schema.fields.map((_, i) => batch.getChildAt(i)!.data[0]!)
+    if (columns.length !== this.types.length) throw new Error(`a batch of ${columns.length} columns for a table of ${this.types.length}`)
+    for (let start = 0; start < batch.numRows; start += CHUNK_ROWS) {
+      const rows = Math.min(CHUNK_ROWS, batch.numRows - start)
+      this.chunk.reset()
+      this.chunk.rowCount = rows
+      columns.forEach((data, i) => writeColumn(this.chunk, i, data, start, rows))
+      this.appender.appendDataChunk(this.chunk)
+    }
+  }
+}
+
+/** One batch through a {@link BatchWriter} of its own (tests, one-off loads). */
+export function appendBatch(appender: DuckDBAppender, types: readonly DuckDBType[], batch: RecordBatch): void {
+  new BatchWriter(appender, types).append(batch)
 }
 
 function writeColumn(chunk: DuckDBDataChunk, index: number, data: Data, start: number, rows: number): void {

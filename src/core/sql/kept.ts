@@ -61,6 +61,9 @@ export class KeptQuery {
     }
     this.columns = { names: this.result.deduplicatedColumnNames(), types: this.result.columnTypes() }
     await this.until(1)
+    // A first chunk short of DuckDB's 2,048 rows is almost always the whole result: its end comes with the next
+    // fetch, so the run answers done (and the row count) instead of a status call later.
+    if (this.state === 'running' && this.rows < 2048) await this.until(this.rows + 1)
     // A failure while reading the first chunk (or a cancel meanwhile) is the run's answer.
     const state = this.state as SqlQueryState
     if (state === 'failed' || state === 'cancelled') throw this.error!

@@ -4,6 +4,8 @@ import { AppError, type Input, type Output, type SqlNames } from '../../contract
 import type { Handlers } from '../handlers'
 import type { ImportModule } from '../import'
 import type { NamespaceClient } from '../namespace/client'
+import { formatNamespace } from '../namespace/path'
+import { describeOrNull } from '../import/write'
 import { SqlEngine } from './engine'
 import { MemorySqlHistoryStore, withEntry, type SqlHistoryStore } from './history'
 import { sqlLimitsFromEnv, type SqlEngineLimits } from './instance'
@@ -46,6 +48,12 @@ export class SqlModule {
   async saveAsTable(input: Input<'sql/saveAsTable'>): Promise<Output<'sql/saveAsTable'>> {
     const sql = input.sql ?? this.engine.sqlOf(input.queryId!)
     const client = this.deps.client(input.connectionId)
+    // A name that is taken is said before the query runs (the import checks again when its job starts).
+    if (input.mode === 'create' && (await describeOrNull(client, { namespace: input.namespace, name: input.name }))) {
+      throw new AppError('already_exists', `A table named "${input.name}" already exists in ${formatNamespace(input.namespace)}`, {
+        hint: 'Choose another name, or save in overwrite or append mode',
+      })
+    }
     const path = await this.engine.toParquet(client, this.catalogOf(input.connectionId), sql, `save-${++this.saved}.parquet`)
     try {
       const { size } = await stat(path)

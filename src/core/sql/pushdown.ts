@@ -24,7 +24,7 @@ interface PlanNode {
  * planner runs with statistics propagation off, else it would see the stand-ins are empty and plan no scan at all.
  * A table scanned twice (a self-join) reads the union of the columns, and gets a filter only if both scans have it.
  */
-export async function planScans(planner: DuckDBConnection, sql: string, standIns: ReadonlyMap<string, readonly string[]>, limitOf: () => number | null, withText = false): Promise<{ plan: string; needs: Map<string, ScanNeeds> }> {
+export async function planScans(planner: DuckDBConnection, sql: string, standIns: ReadonlyMap<string, { columns: readonly string[]; dates: ReadonlySet<string> }>, limitOf: () => number | null, withText = false): Promise<{ plan: string; needs: Map<string, ScanNeeds> }> {
   const reader = await planner.runAndReadAll(`${EXPLAIN_PREFIX}${sql}`)
   const json = String(reader.getRows()[0]![1])
   const roots = JSON.parse(json) as PlanNode[]
@@ -32,8 +32,8 @@ export async function planScans(planner: DuckDBConnection, sql: string, standIns
   const visit = (node: PlanNode, parents: PlanNode[]) => {
     if (node.name === 'SEQ_SCAN') {
       const table = String(node.extra_info.Table ?? '').split('.').pop()!
-      const columns = standIns.get(table)
-      if (columns) merge(needs, table, scanNeeds(node, columns, parents, limitOf))
+      const standIn = standIns.get(table)
+      if (standIn) merge(needs, table, scanNeeds(node, standIn.columns, standIn.dates, parents, limitOf))
     }
     node.children.forEach((child) => visit(child, [node, ...parents]))
   }
@@ -57,7 +57,7 @@ function merge(needs: Map<string, ScanNeeds>, table: string, scan: ScanNeeds): v
 
 const list = (value: string | string[] | undefined): string[] => (value === undefined ? [] : Array.isArray(value) ? value : [value])
 
-function scanNeeds(node: PlanNode, columns: readonly string[], parents: PlanNode[], limitOf: () => number | null): ScanNeeds {
+function scanNeeds(node: PlanNode, columns: readonly string[], dates: ReadonlySet<string>, parents: PlanNode[], limitOf: () => number | null): ScanNeeds {
   const filters = list(node.extra_info.Filters)
   const projected = list(node.extra_info.Projections).map(unquote)
   const used = new Set(projected.filter((c) => columns.includes(c)))
@@ -65,7 +65,7 @@ function scanNeeds(node: PlanNode, columns: readonly string[], parents: PlanNode
   const notPushed: string[] = []
   for (const filter of filters) {
     for (const column of columns) if (mentions(filter, column)) used.add(column)
-    const lance = lanceFilter(filter, columns)
+    const lance = lanceFilter(filter, columns, dates)
     if (lance) pushed.push(lance)
     else notPushed.push(`${filter} (no exact Lance equivalent; DuckDB applies it)`)
   }
@@ -100,7 +100,7 @@ const NULL_TEST = /^\s*("(?:[^"]|"")*"|[A-Za-z_][A-Za-z0-9_]*)\s+IS\s+(NOT\s+)?N
  * DuckDB's own `optional:` join filters) is not handed over. DuckDB applies every filter again on what Lance returns,
  * so a filter Lance is given only has to be exact, never complete.
  */
-export function lanceFilter(filter: string, columns: readonly string[]): string | null {
+export function lanceFilter(filter: string, columns: readonly string[], dates: ReadonlySet<string> = new Set()): string | null {
   const parts = splitAnd(unwrap(filter.trim()))
   if (parts === null) return null
   const out: string[] = []
@@ -116,7 +116,11 @@ export function lanceFilter(filter: string, columns: readonly string[]): string 
     if (castColumn) {
       const column = unquote(castColumn[1]!)
       if (!columns.includes(column)) return null
-      out.push(`CAST(${lanceIdent(column)} AS TIMESTAMP) ${castColumn[2] === '!=' ? '<>' : castColumn[2]} timestamp ${castColumn[3]}`)
+      const op = castColumn[2] === '!=' ? '<>' : castColumn[2]
+      // A date column against midnight compares as the date itself (Lance then skips the cast per row: ~2× faster);
+      // only for a date: a finer timestamp cast to microseconds would not compare the same.
+      const midnight = /^'(\d{4}-\d{2}-\d{2})(?: 00:00:00)?'$/.exec(castColumn[3]!)
+      out.push(midnight && dates.has(column) ? `${lanceIdent(column)} ${op} date '${midnight[1]}'` : `CAST(${lanceIdent(column)} AS TIMESTAMP) ${op} timestamp ${castColumn[3]}`)
       continue
     }
     const match = COMPARISON.exec(part)

@@ -2,7 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api'
 import type { Field, Schema } from 'apache-arrow'
 import type { NamespaceClient } from '../namespace/client'
 import type { TableId } from '../namespace/path'
-import { appendBatch } from './handover'
+import { BatchWriter } from './handover'
 import type { ScanNeeds } from './pushdown'
 import { duckTypeOf, quoteIdent } from './types'
 
@@ -59,13 +59,14 @@ export class TableCache {
     let rows = 0
     try {
       const appender = await connection.createAppender(name)
+      const writer = new BatchWriter(appender, types)
       const view = { version, columns: fields.map((f) => f.name), ...(needs.filter ? { filter: needs.filter } : {}) }
       for await (const batch of client.scan(id, view, { signal, limit: Math.max(1, needs.limit ?? rowCount) })) {
         signal?.throwIfAborted()
         const take = needs.limit === null ? batch : batch.slice(0, Math.max(0, needs.limit - rows))
         // Lance may answer the columns in its own order: pick them in the table's.
         const ordered = take.select(fields.map((f) => f.name))
-        appendBatch(appender, types, ordered)
+        writer.append(ordered)
         rows += ordered.numRows
         if (needs.limit !== null && rows >= needs.limit) break
       }

@@ -44,7 +44,7 @@ interface Owner {
   exited: Promise<unknown>
 }
 
-/** Start the fixture with `tmp` as its temp folder; resolves once it has made its four folders. */
+/** Start the fixture with `tmp` as its temp folder; resolves once it has made its folders (one of each kind). */
 function startOwner(): Promise<Owner> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [owner, root], { env: { ...process.env, TMPDIR: tmp }, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -89,8 +89,9 @@ describe('temp folders after a kill -9', () => {
     expect(await foldersOf(first.pid)).toEqual(left) // a killed process cleans up nothing
 
     const second = await startOwner()
-    // Its start's own sweep took the manifest and export folders; the import module takes uploads and pipes.
-    expect(second.swept.map((path) => path.slice(tmp.length + 1)).sort()).toEqual(left.filter((n) => n.startsWith(TEMP_PREFIXES.manifest) || n.startsWith(TEMP_PREFIXES.exports)))
+    // Its start's own sweep took the manifest, export and SQL folders; the import module takes uploads and pipes.
+    const sweptAtStart = [TEMP_PREFIXES.manifest, TEMP_PREFIXES.exports, TEMP_PREFIXES.sql]
+    expect(second.swept.map((path) => path.slice(tmp.length + 1)).sort()).toEqual(left.filter((n) => sweptAtStart.some((prefix) => n.startsWith(prefix))))
     await until(() => readdirSync(tmp).every((name) => !left.includes(name)))
     expect(await foldersOf(second.pid)).toHaveLength(KINDS.length)
     // The link went, not the catalog's manifest it pointed to.

@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { tableFromIPC } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type AppErrorData, type ConnectionInfo, type Result, type SqlQueryInfo } from '../../../src/contract'
 import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
@@ -109,4 +110,29 @@ describe('a query that never ends is stopped by the time budget', () => {
     expect(['timeout', 'unavailable']).toContain(error.code)
     expect(error.hint).toMatch(/LCB_SQL_(TIMEOUT_S|MEMORY_MB)/)
   }, 120_000)
+})
+
+describe('a GROUP BY larger than the memory limit spills to the engine\'s temp folder instead of failing', () => {
+  let base: string
+  let service: CatalogService
+  let connection: ConnectionInfo
+  beforeAll(async () => {
+    base = await makeTempDir('lcb-sql-spill-')
+    const root = await buildCatalog(join(base, 'catalog'), { tables: [{ namespace: [], name: 't', rows: 5 }] })
+    process.env.LCB_SQL_MEMORY_MB = '128'
+    service = new CatalogService({ host: 'harness', version: '0', recents: new MemoryRecentsStore() })
+    delete process.env.LCB_SQL_MEMORY_MB
+    connection = value<ConnectionInfo>(await service.dispatch('connections/openDirectory', { path: root }))
+  })
+  afterAll(async () => {
+    await service?.closeAll()
+    await removeDir(base)
+  })
+
+  it('6M groups under a 128 MiB limit', async () => {
+    const info = value<SqlQueryInfo>(await service.dispatch('sql/run', { connectionId: connection.id, sql: 'SELECT count(*) AS groups, sum(s) AS total FROM (SELECT i, sum(i) AS s FROM range(6000000) t(i) GROUP BY i)' }))
+    expect(info.state).toBe('done')
+    const page = tableFromIPC(value<Uint8Array>(await service.dispatch('sql/page', { queryId: info.queryId, offset: 0, limit: 1 })))
+    expect(page.getChild('groups')!.get(0)).toBe(6_000_000n)
+  }, 180_000)
 })
