@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { z } from 'zod'
-import type { RecentDirectory, SqlHistoryEntry } from '../contract'
+import type { RecentDirectory, SavedTabs, SqlHistoryEntry } from '../contract'
 import type { RecentsStore } from './connections/openConnections'
 import type { SqlHistoryStore } from './sql/history'
 
@@ -9,6 +9,8 @@ const settingsSchema = z.object({
   recents: z.array(z.object({ path: z.string(), openedAt: z.number() })).default([]),
   /** The Read-only switch per saved connection / directory (src/core/connections/readOnly.ts). */
   readOnly: z.record(z.string(), z.boolean()).optional(),
+  /** The workbench's tabs per catalog, kept as written and parsed per tab when read (connections/tabsStore.ts). */
+  tabs: z.record(z.string(), z.unknown()).optional(),
   /** Each catalog's SQL query history, by the catalog's location (src/core/sql/history.ts). */
   sqlHistory: z.record(z.string(), z.array(z.object({ sql: z.string(), ranAt: z.number(), ok: z.boolean(), rowCount: z.number().optional(), elapsedMs: z.number().optional() }))).optional(),
   window: z
@@ -61,6 +63,14 @@ export class SettingsFile implements RecentsStore, SqlHistoryStore {
 
   async setReadOnly(key: string, value: boolean): Promise<void> {
     await this.update((s) => ({ ...s, readOnly: { ...(s.readOnly ?? {}), [key]: value } }))
+  }
+
+  async tabsOf(key: string): Promise<unknown> {
+    return (await this.read()).tabs?.[key]
+  }
+
+  async setTabs(key: string, value: SavedTabs): Promise<void> {
+    await this.update((s) => ({ ...s, tabs: { ...(s.tabs ?? {}), [key]: value } }))
   }
 
   async sqlHistoryOf(key: string): Promise<SqlHistoryEntry[]> {

@@ -111,6 +111,8 @@ export const staleAfter: { [M in WriteMethod]: StaleRule<M> } = {
   'map/start': jobStarted,
   // A new row set, named by the view that asks for it: nothing cached names it yet.
   'rowsets/create': nothing,
+  // The remembered tabs are read once, when a catalog's tabs are restored (features/workbench); the screen is their truth after.
+  'workbench/saveTabs': nothing,
   // A new query id: nothing cached names it yet (its pages are read under `keys.sqlQuery`).
   'sql/run': nothing,
   // A cancelled or closed query's pages and status are gone in core (a closed one answers not_found).

@@ -6,16 +6,19 @@ import { RemoteConnectionsProvider } from '../features/connections'
 import { ReadOnlyProvider } from '../features/lifecycle'
 import { NavigationProvider, useNavigation } from '../features/navigation'
 import { refreshTree } from '../features/tree'
+import { WorkbenchProvider } from '../features/workbench'
 
-/** The window's shared homes: navigation, the saved connections (their dialogs), the Read-only switch (its dialogs), Connect an assistant… */
+/** The window's shared homes: navigation, the open tabs, the saved connections (their dialogs), the Read-only switch (its dialogs), Connect an assistant… */
 export function Providers({ initialConnectionId, children }: { initialConnectionId?: string; children: ReactNode }) {
   return (
     <NavigationProvider initialConnectionId={initialConnectionId}>
-      <RemoteConnectionsProvider>
-        <ReadOnly>
-          <AssistantProvider>{children}</AssistantProvider>
-        </ReadOnly>
-      </RemoteConnectionsProvider>
+      <WorkbenchProvider>
+        <RemoteConnectionsProvider>
+          <ReadOnly>
+            <AssistantProvider>{children}</AssistantProvider>
+          </ReadOnly>
+        </RemoteConnectionsProvider>
+      </WorkbenchProvider>
     </NavigationProvider>
   )
 }

@@ -1,5 +1,5 @@
 // The table view: the grid, its queries (filter, sort, search), panels and the cell inspector.
-export { TableView } from './TableView'
+export { TableView, type TableViewTabProps } from './TableView'
 // The grid over any page source (a query's result pages through `sql/page`).
 export { Grid } from './Grid'
 export type { PageSource } from './pageSource'
