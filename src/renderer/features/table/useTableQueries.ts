@@ -1,22 +1,19 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
-import { checkPredicate, MAX_SEARCH_RESULTS, type FieldInfo, type TableViewSpec, type Operation, type PredicateHint, type SortKey, type TableInfo, type TableRef, type VectorSearch } from '../../../contract'
+import { useCallback, useEffect, useMemo, useState } from 'react'
+import { checkPredicate, type FieldInfo, type TableViewSpec, type Operation, type PredicateHint, type SortKey, type TableInfo, type TableRef } from '../../../contract'
 import { capabilitiesQuery } from '../../queries/connections'
-import { CellMenu, type CellMenuItem } from './CellMenu'
-import { FilterBar, type FilterBarHandle } from './FilterBar'
-import { GoToRow } from './GoToRow'
+import type { CellMenuItem } from './CellMenu'
+import type { FilterBarHandle } from './FilterBar'
 import { recentFilters, rememberFilter } from './recentFilters'
-import { SimilarPanel, VectorPasteDialog } from './SimilarPanel'
 import { andFilter, quickFilterPredicate, type QuickFilter } from '../../lib/sql'
 import { useTableView } from './useTableView'
-import { PreviousResultNote } from './previousResult'
 import { formatCount } from '../../lib/format'
 import { createRowSet } from './mutations'
 
 /** Neighbours asked for by **Find similar rows** unless the user changes k. */
 const DEFAULT_K = 20
 /** Results of a full-text search, unless the user raises the limit. */
-const TEXT_SEARCH_K = 1000
+export const TEXT_SEARCH_K = 1000
 
 /** What the header calls the view's count: a search's count is its results, never "matching rows" of the table. */
 export function countLabelOf(choice: { filter?: string; search?: { kind: 'vector' | 'fts' }; rowSet?: unknown }): string {
@@ -27,7 +24,7 @@ export function countLabelOf(choice: { filter?: string; search?: { kind: 'vector
 
 const QUICK_TYPES = /^(u?int\d*|float\d*|double|utf8|largeutf8|bool(ean)?)$/i
 
-interface MenuState {
+export interface MenuState {
   x: number
   y: number
   row: number
@@ -40,13 +37,14 @@ interface MenuState {
 /**
  * Everything the table view needs to *ask* its data: the filter bar, header sorting, quick filters
  * and **Find similar rows** from a cell's context menu, **Go to row**, full-text search and the "Newer version
- * available" hint — as props for the grid and elements for TableView to place.
+ * available" hint — as props for the grid and state for QueryParts.tsx to draw.
  */
 export function useTableQueries(tableRef: TableRef, connectionLabel: string, info: TableInfo | null, reload: () => void, keys?: TableViewSpec['keys']) {
   const tv = useTableView(tableRef, info, keys)
   const { mutateAsync: createRowSetAsync } = useMutation(createRowSet)
   const { choice, apply } = tv
-  const filterBar = useRef<FilterBarHandle>(null)
+  // A callback ref (state): QueryParts.tsx attaches it; the keys below focus it.
+  const [filterBar, setFilterBar] = useState<FilterBarHandle | null>(null)
   const [recent, setRecent] = useState(() => recentFilters({ ...tableRef, connectionLabel }))
   const [goToOpen, setGoToOpen] = useState(false)
   const [pasteOpen, setPasteOpen] = useState(false)
@@ -110,7 +108,7 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
       const key = event.key.toLowerCase()
       if (key === 'f') {
         event.preventDefault()
-        filterBar.current?.focus()
+        filterBar?.focus()
       } else if (key === 'g') {
         event.preventDefault()
         if (tv.count > 0) setGoToOpen(true)
@@ -118,7 +116,7 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [info, tv.count])
+  }, [info, tv.count, filterBar])
 
   const fields = useMemo<FieldInfo[]>(() => {
     const base = info?.schema ?? []
@@ -156,117 +154,6 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
   const onCellContextMenu = useCallback((target: MenuState) => setMenu(target), [])
 
   const search = choice.search
-  const toolbar: ReactNode = info ? (
-    <>
-      <button type="button" className="button" disabled={tv.count === 0} onClick={() => setGoToOpen(true)} title="Go to row (Ctrl/Cmd+G)">
-        Go to row…
-      </button>
-      {vectorFields.length > 0 && (
-        <button type="button" className="button" onClick={() => setPasteOpen(true)} disabled={refused('table.vectorSearch') !== undefined} title={refused('table.vectorSearch')}>
-          Search by vector…
-        </button>
-      )}
-    </>
-  ) : null
-
-  const bars: ReactNode = info ? (
-    <>
-      {tv.newerVersion !== null && (
-        <div className="version-hint" role="status" aria-label="Newer version">
-          <span>
-            Newer version available (version {tv.newerVersion}; showing {info.version}) — reload to see it.
-          </span>
-          <button type="button" className="button" onClick={reload}>
-            Reload
-          </button>
-        </div>
-      )}
-      <FilterBar
-        ref={filterBar}
-        filter={choice.filter ?? ''}
-        rowSet={choice.rowSet ? `lasso: ${formatCount(choice.rowSet.rows)} ${choice.rowSet.rows === 1 ? 'row' : 'rows'} of version ${choice.rowSet.version}` : undefined}
-        onClearRowSet={() => void apply((latest) => ({ ...latest, rowSet: undefined }))}
-        onApply={(f) => void applyFilter(f)}
-        error={tv.error}
-        onEdit={tv.clearError}
-        onSettle={tv.settle}
-        applying={tv.applying}
-        recent={recent}
-        ftsColumns={refused('table.textSearch') ? [] : ftsColumns}
-        disabledReason={refused('table.filter')}
-        hints={hints}
-        textQuery={search?.kind === 'fts' ? search.query : ''}
-        onTextSearch={(query) => void apply({ ...choice, search: query ? { kind: 'fts', query, k: TEXT_SEARCH_K } : undefined })}
-      />
-      {tv.pending && <PreviousResultNote pending={tv.pending} shown={choice} count={tv.count} />}
-      {search && !tv.applying && (
-        <div className="search-count" role="status" aria-label="Search count" data-testid="search-count">
-          {search.kind === 'fts' ? (
-            tv.count >= search.k ? (
-              <>
-                <span>
-                  Top {formatCount(search.k)} matches — {search.k < MAX_SEARCH_RESULTS ? 'raise the limit to see more' : 'the most one search returns'}
-                </span>
-                {search.k < MAX_SEARCH_RESULTS && (
-                  <button type="button" className="button" onClick={() => void apply({ ...choice, search: { ...search, k: Math.min(MAX_SEARCH_RESULTS, search.k * 10) } })}>
-                    Raise the limit to {formatCount(Math.min(MAX_SEARCH_RESULTS, search.k * 10))}
-                  </button>
-                )}
-              </>
-            ) : (
-              <span>
-                All {formatCount(tv.count)} {tv.count === 1 ? 'match' : 'matches'} (under the limit of {formatCount(search.k)})
-              </span>
-            )
-          ) : tv.count >= search.k ? (
-            <span>The {formatCount(search.k)} nearest rows (k = {formatCount(search.k)}) — raise k for more</span>
-          ) : (
-            <span>
-              {formatCount(tv.count)} nearest {tv.count === 1 ? 'row' : 'rows'}: fewer than k = {formatCount(search.k)}
-              {choice.filter ? ' (only these match the filter)' : ''}
-            </span>
-          )}
-        </div>
-      )}
-      {search?.kind === 'vector' && (
-        <SimilarPanel
-          tableRef={tableRef}
-          view={tv.view}
-          search={search}
-          source={similarSource}
-          onChange={(next: VectorSearch) => void apply({ ...choice, search: next })}
-          onClear={() => void apply({ ...choice, search: undefined })}
-        />
-      )}
-    </>
-  ) : null
-
-  const overlays: ReactNode = (
-    <>
-      {goToOpen && (
-        <GoToRow
-          rowCount={tv.count}
-          onClose={() => setGoToOpen(false)}
-          onGo={(row) => {
-            setGoToOpen(false)
-            setSelectRow({ row, nonce: Date.now() })
-          }}
-        />
-      )}
-      {pasteOpen && (
-        <VectorPasteDialog
-          columns={vectorFields}
-          onClose={() => setPasteOpen(false)}
-          onSearch={(column, vector) => {
-            setPasteOpen(false)
-            searchSimilar(column, vector, 'a pasted vector')
-          }}
-        />
-      )}
-      {menu && <CellMenu x={menu.x} y={menu.y} items={menuItems(menu)} onClose={() => setMenu(null)} />}
-    </>
-  )
-
   return {
     count: tv.count,
     narrowed: !!search || !!choice.filter || !!keys || !!choice.rowSet,
@@ -299,8 +186,31 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
       onCellContextMenu,
       selectRow,
     },
-    toolbar,
-    bars,
-    overlays,
+    // What QueryParts.tsx draws: the toolbar's buttons, the bars over the grid and the dialogs and menu.
+    tableRef,
+    info,
+    tv,
+    choice,
+    apply,
+    reload,
+    setFilterBar,
+    recent,
+    hints,
+    ftsColumns,
+    vectorFields,
+    refused,
+    similarSource,
+    goToOpen,
+    setGoToOpen,
+    pasteOpen,
+    setPasteOpen,
+    menu,
+    setMenu,
+    menuItems,
+    applyFilter,
+    searchSimilar,
+    setSelectRow,
   }
 }
+
+export type TableQueries = ReturnType<typeof useTableQueries>
