@@ -13,13 +13,11 @@ const run = measure as (root?: string) => { long: Long[]; jsxHooks: Hook[] }
 // (use*) returns data and handlers, never JSX. The units not yet split are listed here as known exceptions; the
 // list may only shrink (a stale entry fails too), so the rule holds for everything new.
 const knownLong = [
-  'src/renderer/features/table/useTableQueries.tsx useTableQueries',
   'src/renderer/features/tree/NamespaceTree.tsx NamespaceTree',
   'src/renderer/features/table/DataGrid.tsx DataGrid',
   'src/renderer/features/table/gallery/Gallery.tsx Gallery',
   'src/renderer/features/connections/ObjectStoreDialog.tsx ObjectStoreDialog',
   'src/renderer/features/table/FilterBar.tsx FilterBar',
-  'src/renderer/features/table/TableView.tsx TableView',
   'src/renderer/features/connections/ConnectionDialog.tsx ConnectionDialog',
   'src/core/import/readers/parquet.ts openParquet',
   'src/core/import/readers/csv.ts openCsv',
@@ -29,7 +27,6 @@ const knownJsxHooks = [
   'src/renderer/features/connections/useRemoteConnections.tsx useRemoteConnections',
   'src/renderer/features/import/useImports.tsx useImports',
   'src/renderer/features/profile/HeaderHistograms.tsx useHeaderHistograms',
-  'src/renderer/features/table/useTableQueries.tsx useTableQueries',
 ]
 
 describe('units that are one thing', () => {

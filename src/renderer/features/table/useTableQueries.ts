@@ -3,11 +3,11 @@ import { useCallback, useEffect, useMemo, useState } from 'react'
 import { checkPredicate, type FieldInfo, type TableViewSpec, type Operation, type PredicateHint, type SortKey, type TableInfo, type TableRef } from '../../../contract'
 import { capabilitiesQuery } from '../../queries/connections'
 import type { CellMenuItem } from './CellMenu'
+import { cellMenuItems, type MenuState } from './cellMenuItems'
 import type { FilterBarHandle } from './FilterBar'
 import { recentFilters, rememberFilter } from './recentFilters'
-import { andFilter, quickFilterPredicate, type QuickFilter } from '../../lib/sql'
+import { andFilter } from '../../lib/sql'
 import { useTableView } from './useTableView'
-import { formatCount } from '../../lib/format'
 import { createRowSet } from './mutations'
 
 /** Neighbours asked for by **Find similar rows** unless the user changes k. */
@@ -22,17 +22,6 @@ export function countLabelOf(choice: { filter?: string; search?: { kind: 'vector
   return choice.filter?.trim() || choice.rowSet ? 'Matching rows' : 'Rows'
 }
 
-const QUICK_TYPES = /^(u?int\d*|float\d*|double|utf8|largeutf8|bool(ean)?)$/i
-
-export interface MenuState {
-  x: number
-  y: number
-  row: number
-  column: string
-  valueOf: (column: string) => unknown
-  /** Items the grid adds (copy, inspect), shown after the query items. */
-  extra?: CellMenuItem[]
-}
 
 /**
  * Everything the table view needs to *ask* its data: the filter bar, header sorting, quick filters
@@ -125,31 +114,7 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
     return base
   }, [info, choice.search?.kind])
 
-  const menuItems = (m: MenuState): CellMenuItem[] => {
-    const field = fields.find((f) => f.name === m.column)
-    const value = m.valueOf(m.column)
-    const comparable = field !== undefined && QUICK_TYPES.test(field.type) && !m.column.startsWith('_')
-    const quick = (kind: QuickFilter) => () => {
-      const predicate = quickFilterPredicate(kind, m.column, value)
-      if (predicate) void applyFilter(andFilter(choice.filter, predicate))
-    }
-    const notComparable = m.column.startsWith('_') ? 'Not a column of the table' : 'Only numbers, text and booleans can be compared here; type a filter instead'
-    const vectorField = field?.vectorDimension !== undefined ? field : vectorFields[0]
-    const rawVector = vectorField ? m.valueOf(vectorField.name) : undefined
-    const vector = rawVector && typeof rawVector === 'object' && 'toArray' in rawVector ? Array.from((rawVector as { toArray(): ArrayLike<number> }).toArray(), Number) : null
-    return [
-      { label: 'Filter to this value', run: quick('equals'), disabled: comparable || value === null ? undefined : notComparable },
-      { label: 'Exclude this value', run: quick('excludes'), disabled: comparable || value === null ? undefined : notComparable },
-      { label: 'Is null', run: quick('is-null'), disabled: m.column.startsWith('_') ? notComparable : undefined },
-      {
-        label: 'Find similar rows',
-        separatorBefore: true,
-        run: () => vectorField && vector && searchSimilar(vectorField.name, vector, `row ${formatCount(m.row + 1)}`),
-        disabled: !vectorField ? 'This table has no vector column' : !vector ? 'This row has no vector' : refused('table.vectorSearch'),
-      },
-      ...(m.extra ?? []).map((item, i) => (i === 0 ? { ...item, separatorBefore: true } : item)),
-    ]
-  }
+  const menuItems = (m: MenuState): CellMenuItem[] => cellMenuItems(m, { fields, vectorFields, filter: choice.filter, applyFilter, searchSimilar, vectorSearchRefused: refused('table.vectorSearch') })
 
   const onCellContextMenu = useCallback((target: MenuState) => setMenu(target), [])
 
@@ -213,4 +178,5 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
   }
 }
 
+export type { MenuState }
 export type TableQueries = ReturnType<typeof useTableQueries>
