@@ -118,10 +118,26 @@ test('at 900×600 the panels lie in one drawer over the grid; Escape closes it',
   expect(await widthOf(grid)).toBeGreaterThanOrEqual(480)
   await expect(grid.getByRole('gridcell', { name: 'item 0', exact: true }).first()).toBeVisible()
   await screenshot(page, 'docks-900x600')
-  // The grid's left side is not under the drawer.
-  await grid.click({ position: { x: 40, y: 80 } })
+  // One Escape closes the whole drawer (in a wide view it closes the panel opened last).
+  await drawer.getByRole('tab', { name: 'Map' }).click()
+  await expect(page.getByRole('region', { name: 'Embedding map' })).toBeVisible()
   await page.keyboard.press('Escape')
   await expect(drawer).toHaveCount(0)
   await expect(page.getByRole('button', { name: 'Summary', exact: true })).toHaveAttribute('aria-pressed', 'false')
   await expect(grid).toBeVisible()
+})
+
+test('at 1280×800 the toolbar holds every control on one line, and Histograms moves none of them', async ({ page }) => {
+  await openApp(page, harness)
+  await openTable(page, [], 'embeddings')
+  const toolbar = page.locator('.table-header .toolbar')
+  // The middle of each control's line: one line, one value.
+  const tops = async () => new Set(await toolbar.locator(':scope > *').evaluateAll((els) => els.map((e) => Math.round((e.getBoundingClientRect().top + e.getBoundingClientRect().bottom) / 2))))
+  await expect.poll(async () => (await tops()).size).toBe(1)
+  const before = await toolbar.boundingBox()
+  await page.getByRole('button', { name: 'Histograms', exact: true }).click()
+  await expect(page.getByRole('button', { name: 'Histograms', exact: true })).toHaveAttribute('aria-pressed', 'true')
+  await expect(page.getByRole('status', { name: 'Histograms progress' })).toBeVisible()
+  expect(await toolbar.boundingBox()).toEqual(before)
+  expect((await tops()).size).toBe(1)
 })

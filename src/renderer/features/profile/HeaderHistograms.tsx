@@ -134,8 +134,9 @@ export function useHeaderHistograms(tableRef: TableRef, version: number | undefi
     else if (job.cached) status = `Histograms of version ${job.version} (kept)`
   }
 
+  // The status floats under the button (profile.css): the toolbar keeps its place while it comes and goes.
   const button = (disabled: boolean) => (
-    <>
+    <span className="header-histograms">
       <button type="button" className="button" aria-pressed={on} disabled={disabled} onClick={toggle}>
         Histograms
       </button>
@@ -144,7 +145,7 @@ export function useHeaderHistograms(tableRef: TableRef, version: number | undefi
           {status}
         </span>
       )}
-    </>
+    </span>
   )
   return { on, extra, button }
 }
