@@ -141,3 +141,15 @@ test('at 1280×800 the toolbar holds every control on one line, and Histograms m
   expect(await toolbar.boundingBox()).toEqual(before)
   expect((await tops()).size).toBe(1)
 })
+
+test('a remembered dock size that no longer parses is ignored: the dock opens at its default size', async ({ page }) => {
+  // An older version's value, or a hand edit, under the key the right dock reads (react-resizable-panels' own form).
+  await page.addInitScript(() => {
+    localStorage.setItem('react-resizable-panels:lcb.dock.right:main:right', '{"main": "wide", oops')
+    localStorage.setItem('react-resizable-panels:lcb.dock.right:main', 'not json')
+  })
+  const grid = await openThree(page)
+  await expect(page.getByRole('tablist', { name: 'Right dock' }).getByRole('tab')).toHaveCount(3)
+  await expect(page.getByRole('separator', { name: 'Resize dock' })).toHaveAttribute('aria-valuenow', /\d/)
+  await expect(grid.getByRole('gridcell', { name: 'item 0', exact: true }).first()).toBeVisible()
+})

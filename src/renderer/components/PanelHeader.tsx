@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import { CloseIcon } from './Icons'
+import './panel.css'
 
 /**
  * The header every docked panel shares (Schema, Summary, Map, Versions, Indexes, Stats, the cell inspector): its

@@ -1,5 +1,5 @@
 import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react'
-import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels'
+import { Group, Panel, Separator, useDefaultLayout, type LayoutStorage } from 'react-resizable-panels'
 import type { DockSide } from './registry'
 import './dock.css'
 
@@ -16,13 +16,30 @@ export interface DockedPanel {
   node: ReactNode
 }
 
-/** Dock sizes live in the window's own storage (per window in the desktop app; per browser profile in the harness). */
-function layoutStorage(): Storage | undefined {
-  try {
-    return window.localStorage
-  } catch {
-    return undefined
-  }
+/**
+ * Dock sizes live in the window's own storage (per userData in the desktop app, per browser profile in the harness).
+ * A remembered value that no longer parses (an older version, a hand edit) reads as none: the library would throw
+ * on it during render, and a dock is not worth a window that does not start. Writes that fail (storage full,
+ * disabled) are dropped: the sizes are a convenience.
+ */
+const layoutStorage: LayoutStorage = {
+  getItem(key) {
+    try {
+      const value = window.localStorage.getItem(key)
+      if (value === null) return null
+      const parsed: unknown = JSON.parse(value)
+      return parsed !== null && typeof parsed === 'object' && Object.values(parsed).every((n) => typeof n === 'number' && Number.isFinite(n)) ? value : null
+    } catch {
+      return null
+    }
+  },
+  setItem(key, value) {
+    try {
+      window.localStorage.setItem(key, value)
+    } catch {
+      // Not kept: the next window starts with the default sizes.
+    }
+  },
 }
 
 /**
@@ -35,8 +52,8 @@ function layoutStorage(): Storage | undefined {
 export function DockLayout({ main, panels, active, onSelect, narrow }: { main: ReactNode; panels: readonly DockedPanel[]; active: Partial<Record<DockSide, string>>; onSelect(side: DockSide, id: string): void; narrow: boolean }) {
   const right = narrow ? [] : panels.filter((p) => p.dock === 'right')
   const bottom = narrow ? [] : panels.filter((p) => p.dock === 'bottom')
-  const outer = useDefaultLayout({ id: 'lcb.dock.right', panelIds: right.length > 0 ? ['main', 'right'] : ['main'], storage: layoutStorage() })
-  const inner = useDefaultLayout({ id: 'lcb.dock.bottom', panelIds: bottom.length > 0 ? ['view', 'bottom'] : ['view'], storage: layoutStorage() })
+  const outer = useDefaultLayout({ id: 'lcb.dock.right', panelIds: right.length > 0 ? ['main', 'right'] : ['main'], storage: layoutStorage })
+  const inner = useDefaultLayout({ id: 'lcb.dock.bottom', panelIds: bottom.length > 0 ? ['view', 'bottom'] : ['view'], storage: layoutStorage })
   return (
     <div className="dock-layout">
       {/* The separators' own width is their grip: none of it reaches into a panel (the map's lasso starts at its edge). */}

@@ -5,7 +5,7 @@ import './lifecycle.css'
 /** The side panel shell shared by Versions, Indexes and Stats (same look as the Schema panel). */
 export function PanelFrame({ title, meta, onClose, children }: { title: string; meta?: string; onClose(): void; children: ReactNode }) {
   return (
-    <aside className="schema-panel lifecycle-panel" aria-label={title}>
+    <aside className="side-panel lifecycle-panel" aria-label={title}>
       <PanelHeader title={title} meta={meta} onClose={onClose} />
       <div className="lifecycle-scroll">{children}</div>
     </aside>

@@ -44,7 +44,7 @@ export function MapPanel({ tableRef, version, fields, gridNarrowed, onSelectRow,
   const { job, error, points, cancel, retry } = useMap(tableRef, version, column, method, sample)
   const summary = job?.state === 'done' ? job.result : null
   return (
-    <section className="map-panel" aria-label="Embedding map">
+    <section className="map-panel side-panel" aria-label="Embedding map">
       <PanelHeader
         title="Map"
         metaTestId="map-meta"

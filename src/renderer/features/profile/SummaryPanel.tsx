@@ -189,7 +189,7 @@ export function SummaryPanel({
   // Log scale: for skewed columns, where proportional bars leave the small counts a hairline.
   const [log, setLog] = useState(false)
   return (
-    <section className="summary-panel" aria-label="Summary">
+    <section className="summary-panel side-panel" aria-label="Summary">
       <PanelHeader
         title="Summary"
         metaTestId="summary-meta"

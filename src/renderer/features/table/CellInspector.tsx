@@ -32,7 +32,7 @@ export function CellInspector({ cell, onClose }: { cell: InspectedCell; onClose(
     }
   }
   return (
-    <aside className="inspector-panel" aria-label="Cell inspector" onKeyDown={onKeyDown}>
+    <aside className="inspector-panel side-panel" aria-label="Cell inspector" onKeyDown={onKeyDown}>
       <PanelHeader
         as="header"
         title="Inspector"

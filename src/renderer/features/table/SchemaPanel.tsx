@@ -40,7 +40,7 @@ function FieldRow({ field, depth }: { field: FieldInfo; depth: number }) {
 /** Column, readable Arrow type, nullable, vector dimension. */
 export function SchemaPanel({ fields, onClose }: { fields: readonly FieldInfo[]; onClose(): void }) {
   return (
-    <aside className="schema-panel" aria-label="Schema">
+    <aside className="schema-panel side-panel" aria-label="Schema">
       <PanelHeader title="Schema" meta={`${fields.length} columns`} onClose={onClose} />
       <div className="schema-scroll">
         <table className="schema-table">
