@@ -51,6 +51,12 @@ const doorTable = {
   renderer: ['contract', 'renderer/shell', 'renderer/styles', ...featureDoors],
   'renderer/shell': featureDoors,
   'renderer/queries': ['contract', 'renderer/api', 'renderer/lib'],
+  // The table view reads its panels, sheets and header strip from a registry (components/dock/registry.ts, filled by
+  // renderer/panels.ts): it enters none of the features behind them, so a new panel never changes it (#38).
+  'renderer/features/table': [
+    ...featureDoors.filter((door) => door !== 'renderer/features/*/index'),
+    ...['actions', 'connections', 'import', 'jobs', 'navigation', 'tree'].map((feature) => `renderer/features/${feature}/index`),
+  ],
   'renderer/features/*': featureDoors,
   'renderer/components': ['contract', 'renderer/lib'],
   'renderer/lib': ['contract'],

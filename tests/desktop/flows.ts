@@ -384,6 +384,31 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       await expect(restored.getByRole('tab')).toHaveText(['events', 'welcome'])
     })
 
+    test('docked panels: Summary, Map and Versions are tabs of the right dock beside a grid of ≥ 480 px; the dock keeps its size after a restart', async ({ launch, work }) => {
+      const root = await buildCatalog(join(work, 'catalog'), { tables: [{ namespace: [], name: 'rows', rows: 500 }] })
+      let app = await launch()
+      let page = await openCatalog(app, root)
+      await treeItem(page, 'rows').click()
+      const grid = page.getByRole('grid', { name: 'rows' })
+      for (const name of ['Summary', 'Map', 'Versions']) await page.getByRole('button', { name, exact: true }).click()
+      await expect(page.getByRole('tablist', { name: 'Right dock' }).getByRole('tab')).toHaveText(['Summary', 'Map', 'Versions'])
+      await expect(page.getByRole('complementary', { name: 'Versions' })).toBeVisible()
+      expect((await grid.boundingBox())!.width).toBeGreaterThanOrEqual(480)
+      const separator = page.getByRole('separator', { name: 'Resize dock' })
+      await separator.focus()
+      for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowLeft')
+      const size = await separator.getAttribute('aria-valuenow')
+      await page.keyboard.press('Escape')
+      await expect(page.getByRole('complementary', { name: 'Versions' })).toHaveCount(0)
+      await app.quit()
+
+      app = await launch({ userData: app.userData })
+      page = await openCatalog(app, root)
+      await treeItem(page, 'rows').click()
+      await page.getByRole('button', { name: 'Summary', exact: true }).click()
+      await expect(page.getByRole('separator', { name: 'Resize dock' })).toHaveAttribute('aria-valuenow', size!)
+    })
+
     test('a column profile survives a restart: the Summary of the same version is answered from userData/cache', async ({ launch, work }) => {
       const root = await buildCatalog(join(work, 'catalog'), { tables: [{ namespace: [], name: 'rows', rows: 500 }] })
       let app = await launch()

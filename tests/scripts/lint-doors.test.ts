@@ -82,6 +82,10 @@ const refused: Probe[] = [
   probe('renderer/queries', "import '../shell/AppFrame'", 'queries/ import no shell'),
   probe('renderer/features/table', "import '../../shell/AppFrame'", 'features may not import shell/'),
   probe('renderer/features/table', "import { App } from '../../App'", 'features may not import App'),
+  probe('renderer/features/table', "import { MapPanel } from '../map'", 'the table view takes its panels from the registry, not from a feature'),
+  probe('renderer/features/table/gallery', "import { SummaryPanel } from '../../profile'", 'nor does any file of the table feature'),
+  probe('renderer/features/table', "import { LifecyclePanel } from '../lifecycle'", 'the lifecycle panels are contributions too'),
+  probe('renderer/features/table', "import { ExportSheet } from '../export'", 'so is the export sheet'),
   probe('renderer/features/table', "import '../tree/treeModel'", "another feature is entered by its index"),
   probe('renderer/features/table/grid', "import '../../../shell/MainContent'", "a feature's subfolder is held like the feature"),
   probe('renderer/components', "import '../features/tree'", 'the shared kit imports no feature'),
@@ -149,8 +153,8 @@ describe('lint doors (eslint.config.mjs: each folder lists what it may import)',
   })
 
   it('names the folder and its doors in the refusal', async () => {
-    const [message] = await problems('src/renderer/features/table/__door_probe__.ts', "import '../../shell/AppFrame'")
-    expect(message).toContain('src/renderer/features/table/__door_probe__.ts may not import src/renderer/shell/AppFrame')
+    const [message] = await problems('src/renderer/features/tree/__door_probe__.ts', "import '../../shell/AppFrame'")
+    expect(message).toContain('src/renderer/features/tree/__door_probe__.ts may not import src/renderer/shell/AppFrame')
     expect(message).toContain('renderer/features/*/index')
   })
 })

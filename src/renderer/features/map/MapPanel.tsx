@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
 import { UMAP_SAMPLE, type FieldInfo, type MapMethod, type MapSummary, type TableRef } from '../../../contract'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
+import { PanelHeader } from '../../components/PanelHeader'
 import { Spinner } from '../../components/Spinner'
 import { ScanProgress } from '../jobs'
 import { formatCount, formatPercent } from '../../lib/format'
@@ -43,9 +44,13 @@ export function MapPanel({ tableRef, version, fields, gridNarrowed, onSelectRow,
   const { job, error, points, cancel, retry } = useMap(tableRef, version, column, method, sample)
   const summary = job?.state === 'done' ? job.result : null
   return (
-    <section className="map-panel" aria-label="Embedding map">
-      <div className="panel-header">
-        <span className="panel-title">Map</span>
+    <section className="map-panel side-panel" aria-label="Embedding map">
+      <PanelHeader
+        title="Map"
+        metaTestId="map-meta"
+        meta={summary && `${column} · version ${summary.version} · ${formatCount(summary.rows)} points · ${methodLabel(summary)}${job?.cached ? ' · kept' : ''}`}
+        onClose={onClose}
+      >
         {vectors.length > 1 && (
           <select aria-label="Vector column" value={column} onChange={(e) => setColumn(e.target.value)}>
             {vectors.map((f) => (
@@ -58,13 +63,7 @@ export function MapPanel({ tableRef, version, fields, gridNarrowed, onSelectRow,
           <option value="umap">UMAP</option>
         </select>
         {method === 'umap' && <SampleField value={sample} onChange={setSample} />}
-        <span className="panel-meta" data-testid="map-meta">
-          {summary && `${column} · version ${summary.version} · ${formatCount(summary.rows)} points · ${methodLabel(summary)}${job?.cached ? ' · kept' : ''}`}
-        </span>
-        <button type="button" className="icon-button" aria-label="Close map" title="Close map" onClick={onClose}>
-          ×
-        </button>
-      </div>
+      </PanelHeader>
       {!error && <ScanProgress job={job} label="Map progress" verb="Placing" text={mapPhaseText(job?.progress.phase)} className="map-progress" onCancel={cancel} onRetry={retry} />}
       {error && <ErrorPanel error={error} title="Could not make the map" actions={[{ label: 'Try again', run: retry }]} />}
       {job?.state === 'failed' && job.error && <ErrorPanel error={job.error} title="Could not make the map" actions={[{ label: 'Try again', run: retry }]} />}

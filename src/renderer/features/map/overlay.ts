@@ -37,7 +37,8 @@ export function paintOverlay(canvas: HTMLCanvasElement, v: View, points: Points,
   }
   for (const [point, colour] of [
     [selected, 'rgb(220, 38, 38)'],
-    [hovered, 'rgb(17, 24, 39)'],
+    // The theme's ink (the canvas's CSS colour, map.css): dark on the light ground, light on the dark one.
+    [hovered, getComputedStyle(ctx.canvas).color || 'rgb(17, 24, 39)'],
   ] as const) {
     if (point === null) continue
     const [x, y] = toScreen(points.x[point]!, points.y[point]!)

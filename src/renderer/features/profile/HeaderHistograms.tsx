@@ -134,7 +134,7 @@ export function useHeaderHistograms(tableRef: TableRef, version: number | undefi
     else if (job.cached) status = `Histograms of version ${job.version} (kept)`
   }
 
-  // `button` stays until the table view places <HistogramsToggle/> itself (TableView.tsx is being restructured).
+  // The table view takes the strip from the dock registry (`HeaderStrip.button`), so the hook hands it the toggle.
   const button = (disabled: boolean) => <HistogramsToggle histograms={{ on, toggle, status }} disabled={disabled} />
   return { on, extra, toggle, status, button }
 }
@@ -143,7 +143,8 @@ export function useHeaderHistograms(tableRef: TableRef, version: number | undefi
 export function HistogramsToggle({ histograms, disabled }: { histograms: { on: boolean; toggle(): void; status: string | null }; disabled: boolean }) {
   const { on, toggle, status } = histograms
   return (
-    <>
+    // The status floats under the button (profile.css): the toolbar keeps its place while it comes and goes.
+    <span className="header-histograms">
       <button type="button" className="button" aria-pressed={on} disabled={disabled} onClick={toggle}>
         Histograms
       </button>
@@ -152,6 +153,6 @@ export function HistogramsToggle({ histograms, disabled }: { histograms: { on: b
           {status}
         </span>
       )}
-    </>
+    </span>
   )
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import type { ColumnProfile, HistogramBin, NumberStats, TableProfile, TableRef } from '../../../contract'
 import { ErrorPanel } from '../../components/ErrorPanel'
+import { PanelHeader } from '../../components/PanelHeader'
 import { ScanProgress } from '../jobs'
 import { barLabel, barShare, binPredicate, formatEdge } from './binFilter'
 import { useProfile } from './useProfile'
@@ -188,19 +189,17 @@ export function SummaryPanel({
   // Log scale: for skewed columns, where proportional bars leave the small counts a hairline.
   const [log, setLog] = useState(false)
   return (
-    <section className="summary-panel" aria-label="Summary">
-      <div className="panel-header">
-        <span className="panel-title">Summary</span>
-        <span className="panel-meta" data-testid="summary-meta">
-          {job && `Version ${job.version}${job.filter ? ' · filtered' : ''}${job.rowSet ? ' · lasso' : ''}${profile ? ` · ${rowsWord(profile.rows)}` : ''}${job.cached ? ' · kept' : ''}`}
-        </span>
+    <section className="summary-panel side-panel" aria-label="Summary">
+      <PanelHeader
+        title="Summary"
+        metaTestId="summary-meta"
+        meta={job && `Version ${job.version}${job.filter ? ' · filtered' : ''}${job.rowSet ? ' · lasso' : ''}${profile ? ` · ${rowsWord(profile.rows)}` : ''}${job.cached ? ' · kept' : ''}`}
+        onClose={onClose}
+      >
         <button type="button" className="button summary-scale" aria-pressed={log} title="Bar heights by the logarithm of the counts (for skewed columns); off: proportional to the counts" onClick={() => setLog((was) => !was)}>
           Log scale
         </button>
-        <button type="button" className="icon-button" aria-label="Close summary" title="Close summary" onClick={onClose}>
-          ×
-        </button>
-      </div>
+      </PanelHeader>
       <div className="summary-scroll">
         {(job?.filter || job?.rowSet) && (
           <div className="summary-note">

@@ -1,7 +1,7 @@
 import { DataType, type Field, type Vector } from 'apache-arrow'
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import { cellValue, fieldText, RawTimestamp, temporalText } from '../../../contract'
-import { CloseIcon } from '../../components/Icons'
+import { PanelHeader } from '../../components/PanelHeader'
 import { Spinner } from '../../components/Spinner'
 import { formatFloat } from '../../lib/formatCell'
 import { hexDump, parseJsonText, sniffImage, vectorStats } from './inspectValue'
@@ -32,16 +32,19 @@ export function CellInspector({ cell, onClose }: { cell: InspectedCell; onClose(
     }
   }
   return (
-    <aside className="inspector-panel" aria-label="Cell inspector" onKeyDown={onKeyDown}>
-      <header className="panel-header">
-        <span className="panel-title">Inspector</span>
-        <span className="panel-meta" title={`${cell.column}: ${cell.typeLabel}`}>
-          Row {formatCount(cell.row + 1)} · <span className="inspector-column">{cell.column}</span>
-        </span>
-        <button type="button" className="icon-button" aria-label="Close inspector" title="Close (Esc)" onClick={onClose}>
-          <CloseIcon />
-        </button>
-      </header>
+    <aside className="inspector-panel side-panel" aria-label="Cell inspector" onKeyDown={onKeyDown}>
+      <PanelHeader
+        as="header"
+        title="Inspector"
+        metaTitle={`${cell.column}: ${cell.typeLabel}`}
+        meta={
+          <>
+            Row {formatCount(cell.row + 1)} · <span className="inspector-column">{cell.column}</span>
+          </>
+        }
+        closeTitle="Close (Esc)"
+        onClose={onClose}
+      />
       <div className="inspector-scroll">
         <div className="inspector-type mono">{cell.typeLabel}</div>
         {cell.vector ? (

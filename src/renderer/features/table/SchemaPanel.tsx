@@ -1,4 +1,5 @@
 import type { FieldInfo } from '../../../contract'
+import { PanelHeader } from '../../components/PanelHeader'
 
 /** Long Arrow types wrap after `<`, `,` and `>` rather than mid-word. */
 function breakable(type: string) {
@@ -39,14 +40,8 @@ function FieldRow({ field, depth }: { field: FieldInfo; depth: number }) {
 /** Column, readable Arrow type, nullable, vector dimension. */
 export function SchemaPanel({ fields, onClose }: { fields: readonly FieldInfo[]; onClose(): void }) {
   return (
-    <aside className="schema-panel" aria-label="Schema">
-      <div className="panel-header">
-        <span className="panel-title">Schema</span>
-        <span className="panel-meta">{fields.length} columns</span>
-        <button type="button" className="icon-button" aria-label="Close schema" title="Close schema" onClick={onClose}>
-          ×
-        </button>
-      </div>
+    <aside className="schema-panel side-panel" aria-label="Schema">
+      <PanelHeader title="Schema" meta={`${fields.length} columns`} onClose={onClose} />
       <div className="schema-scroll">
         <table className="schema-table">
           <thead>

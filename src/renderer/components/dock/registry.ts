@@ -1,0 +1,109 @@
+import type { ReactNode } from 'react'
+import type { DiffResult, TableInfo, TableRef, TableViewSpec } from '../../../contract'
+
+/**
+ * What features contribute to a table view, so that the table view imports none of them: panels for its docks,
+ * sheets opened from its toolbar (Export…) and the grid's header strip (histograms). Filled once at start-up by
+ * `renderer/panels.ts` (App imports it before the first render); read by every table view. The registry holds
+ * only definitions: which panels are open, and the dock sizes, belong to each view (two views in a split keep
+ * their own).
+ */
+
+export type DockSide = 'right' | 'bottom'
+
+/** The version the view reads: the latest, one opened read-only from Versions, or the changes between two. */
+export interface VersionControl {
+  opened: { version: number; latest: number } | null
+  open(version: number, latest: number): void
+  backToLatest(): void
+  showChanges(result: DiffResult): void
+}
+
+/** What a panel is given: the table, the view the grid shows, and what it may ask of that view. */
+export interface PanelContext {
+  /** The table at its latest version: where writes go. */
+  tableRef: TableRef
+  /** The version being read (the latest unless one is open): what the grid reads. */
+  viewRef: TableRef & { version?: number }
+  info: TableInfo
+  /** The version the grid's rows come from. */
+  version: number
+  filter: string | undefined
+  /** The map's lasso (a row set id), when it narrows the grid. */
+  rowSet: string | undefined
+  /** A vector or text search narrows the grid. */
+  searching: boolean
+  /** A filter, sort, search or row set: a row's place in the grid is not its offset. */
+  narrowed: boolean
+  /** Why writes are refused here (read-only switch), if they are. */
+  writeBlock: string | undefined
+  addFilter(predicate: string): void
+  goToRow(row: number): void
+  lasso(rows: number[]): Promise<void>
+  versions: VersionControl
+  /** Close this panel. */
+  close(): void
+}
+
+export interface PanelContribution {
+  id: string
+  /** The toolbar button's label and the dock tab's name. */
+  title: string
+  dock: DockSide
+  /** Buttons of one group sit together (Versions, Indexes, Stats: "Table lifecycle"). */
+  group?: string
+  /** Whether the table offers it (the Map needs a vector column); the button is absent otherwise. */
+  available?(info: TableInfo): boolean
+  render(context: PanelContext): ReactNode
+}
+
+/** A modal sheet opened from the toolbar (Export…), for the view as the grid shows it. */
+export interface SheetContext {
+  tableRef: TableRef
+  view: TableViewSpec
+  rowCount: number
+  tableRows: number
+  columnCount: number
+  totalColumns: number
+  close(): void
+}
+
+export interface SheetContribution {
+  id: string
+  /** The toolbar button's label ("Export…"). */
+  label: string
+  render(context: SheetContext): ReactNode
+}
+
+/** The grid header's strip under each column name (header histograms). */
+export interface HeaderStrip {
+  button(disabled: boolean): ReactNode
+  extra: { height: number; render(name: string): ReactNode } | undefined
+}
+export type UseHeaderStrip = (tableRef: TableRef, version: number | undefined, filter: string | undefined, rowSet: string | undefined, onFilter: (predicate: string) => void) => HeaderStrip
+
+const panels: PanelContribution[] = []
+const sheets: SheetContribution[] = []
+const noStrip: HeaderStrip = { button: () => null, extra: undefined }
+let headerStrip: UseHeaderStrip = () => noStrip
+
+export function registerPanel(panel: PanelContribution): void {
+  if (panels.some((p) => p.id === panel.id)) throw new Error(`a panel "${panel.id}" is registered twice`)
+  panels.push(panel)
+}
+
+export function registerSheet(sheet: SheetContribution): void {
+  if (sheets.some((s) => s.id === sheet.id)) throw new Error(`a sheet "${sheet.id}" is registered twice`)
+  sheets.push(sheet)
+}
+
+/** One strip at most: the hook is called on every render of every table view, so it is set before the first. */
+export function registerHeaderStrip(hook: UseHeaderStrip): void {
+  headerStrip = hook
+}
+
+export const contributions = {
+  panels: (): readonly PanelContribution[] => panels,
+  sheets: (): readonly SheetContribution[] => sheets,
+  headerStrip: (): UseHeaderStrip => headerStrip,
+}

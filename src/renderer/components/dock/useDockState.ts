@@ -1,0 +1,40 @@
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
+import type { DockSide } from './registry'
+
+/**
+ * Which panels one table view has open (in the order they were opened: Escape closes the last) and which tab
+ * each dock shows. Held by the view itself, so two views side by side keep their own.
+ */
+export function useDockState() {
+  const [open, setOpen] = useState<readonly string[]>([])
+  const [active, setActive] = useState<Partial<Record<DockSide, string>>>({})
+  const show = useCallback((id: string, side: DockSide) => {
+    setOpen((was) => (was.includes(id) ? was : [...was, id]))
+    setActive((was) => ({ ...was, [side]: id }))
+  }, [])
+  const close = useCallback((id: string) => setOpen((was) => was.filter((p) => p !== id)), [])
+  const closeAll = useCallback(() => setOpen([]), [])
+  /** A toolbar button: opens the panel (and shows its tab), or closes it when it is open. */
+  const toggle = useCallback((id: string, side: DockSide) => {
+    setOpen((was) => (was.includes(id) ? was.filter((p) => p !== id) : [...was, id]))
+    setActive((was) => ({ ...was, [side]: id }))
+  }, [])
+  const select = useCallback((side: DockSide, id: string) => setActive((was) => ({ ...was, [side]: id })), [])
+  return { open, active, show, close, closeAll, toggle, select }
+}
+
+/** Whether the element is narrower than `width` (a small window, or one side of a split): the docks become a drawer. */
+export function useNarrow(ref: RefObject<HTMLElement | null>, width: number): boolean {
+  const [narrow, setNarrow] = useState(false)
+  const widthRef = useRef(width)
+  useEffect(() => {
+    const element = ref.current
+    if (!element) return
+    const measure = () => setNarrow(element.getBoundingClientRect().width < widthRef.current)
+    measure()
+    const observer = new ResizeObserver(measure)
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [ref])
+  return narrow
+}

@@ -1,0 +1,155 @@
+import { join } from 'node:path'
+import type { Locator, Page } from '@playwright/test'
+import { Float32, Int32, Utf8, vectorFromArray } from 'apache-arrow'
+import { batchOf, float32Vectors, seededRandom, tableOf } from '../../src/core/arrow'
+import { buildCatalog } from '../helpers/catalog'
+import { expect, makeTempDir, openApp, openTable, removeDir, screenshot, startHarness, test } from '../helpers/e2e'
+import type { Harness } from '../../src/harness/server'
+
+/**
+ * Docked panels (#38 item 3): Summary, Map and Versions open at once never hide the grid. In a wide view they are
+ * tabs of the right dock beside a grid at least 480 px wide; in a narrow one (a 900×600 window) they lie in one
+ * drawer over the grid that Escape closes. The dock's separator resizes it by keyboard and is remembered.
+ */
+const ROWS = 3000
+const DIM = 8
+let dir: string
+let root: string
+
+function embeddings() {
+  const random = seededRandom(7)
+  const values = new Float32Array(ROWS * DIM).map(() => random())
+  return tableOf([
+    batchOf({
+      id: vectorFromArray(Array.from({ length: ROWS }, (_, i) => i), new Int32()),
+      label: vectorFromArray(Array.from({ length: ROWS }, (_, i) => `item ${i % 13}`), new Utf8()),
+      weight: vectorFromArray(Array.from({ length: ROWS }, () => random() * 100), new Float32()),
+      vec: { vector: float32Vectors(values, DIM), nullable: false },
+    }),
+  ])
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000)
+  dir = await makeTempDir('lcb-e2e-docks-')
+  root = await buildCatalog(join(dir, 'catalog'), { tables: [{ namespace: [], name: 'embeddings', data: embeddings() }] })
+})
+test.afterAll(async () => {
+  await removeDir(dir)
+})
+
+let harness: Harness
+test.beforeEach(async () => {
+  harness = await startHarness({ root })
+})
+test.afterEach(async () => {
+  await harness.close()
+})
+
+async function openThree(page: Page): Promise<Locator> {
+  await openApp(page, harness)
+  const grid = await openTable(page, [], 'embeddings')
+  for (const name of ['Summary', 'Map', 'Versions']) await page.getByRole('button', { name, exact: true }).click()
+  return grid
+}
+
+async function widthOf(locator: Locator): Promise<number> {
+  return (await locator.boundingBox())?.width ?? 0
+}
+
+for (const [width, height] of [
+  [1280, 800],
+  [1920, 1080],
+] as const) {
+  test(`at ${width}×${height}, Summary + Map + Versions are tabs of the right dock and the grid keeps ≥ 480 px`, async ({ page }) => {
+    await page.setViewportSize({ width, height })
+    const grid = await openThree(page)
+    const tabs = page.getByRole('tablist', { name: 'Right dock' }).getByRole('tab')
+    await expect(tabs).toHaveText(['Summary', 'Map', 'Versions'])
+    // The panel opened last is the one shown; the others keep their place as tabs.
+    await expect(tabs.nth(2)).toHaveAttribute('aria-selected', 'true')
+    await expect(page.getByRole('complementary', { name: 'Versions' })).toBeVisible()
+    await expect(page.getByRole('region', { name: 'Summary' })).toBeHidden()
+    // The grid beside the dock: wide, and showing rows.
+    await expect(grid.getByRole('gridcell', { name: 'item 0', exact: true }).first()).toBeVisible()
+    expect(await widthOf(grid)).toBeGreaterThanOrEqual(480)
+    // Arrow keys move between the dock's tabs; the tab shown is its panel.
+    await tabs.nth(2).focus()
+    await page.keyboard.press('ArrowLeft')
+    await expect(tabs.nth(1)).toHaveAttribute('aria-selected', 'true')
+    await expect(tabs.nth(1)).toBeFocused()
+    await expect(page.getByRole('region', { name: 'Embedding map' })).toBeVisible()
+    await page.keyboard.press('Home')
+    await expect(page.getByRole('region', { name: 'Summary' })).toBeVisible()
+    await screenshot(page, `docks-${width}x${height}`)
+
+    // The separator resizes the dock by keyboard; the grid never gets narrower than 480 px.
+    const separator = page.getByRole('separator', { name: 'Resize dock' })
+    await expect(separator).toHaveAttribute('aria-valuenow', /\d/)
+    const before = Number(await separator.getAttribute('aria-valuenow'))
+    await separator.focus()
+    for (let i = 0; i < 40; i++) await page.keyboard.press('ArrowLeft')
+    await expect.poll(async () => Number(await separator.getAttribute('aria-valuenow'))).not.toBe(before)
+    expect(await widthOf(grid)).toBeGreaterThanOrEqual(479)
+    await expect(grid.getByRole('gridcell', { name: 'item 0', exact: true }).first()).toBeVisible()
+  })
+}
+
+test('the dock keeps the size it was given after a reload', async ({ page }) => {
+  const grid = await openThree(page)
+  const separator = page.getByRole('separator', { name: 'Resize dock' })
+  await separator.focus()
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight')
+  const dockWidth = await widthOf(page.locator('[data-dock="right"]'))
+  await page.reload()
+  await expect(page.getByRole('main')).toBeVisible()
+  await page.getByRole('treeitem', { name: 'embeddings', exact: true }).click()
+  await expect(grid).toBeVisible()
+  for (const name of ['Summary', 'Map', 'Versions']) await page.getByRole('button', { name, exact: true }).click()
+  await expect.poll(() => widthOf(page.locator('[data-dock="right"]'))).toBeCloseTo(dockWidth, -1)
+})
+
+test('at 900×600 the panels lie in one drawer over the grid; Escape closes it', async ({ page }) => {
+  await page.setViewportSize({ width: 900, height: 600 })
+  const grid = await openThree(page)
+  const drawer = page.locator('[data-dock="drawer"]')
+  await expect(drawer.getByRole('tab')).toHaveText(['Summary', 'Map', 'Versions'])
+  await expect(page.getByRole('separator', { name: 'Resize dock' })).toHaveCount(0)
+  expect(await widthOf(grid)).toBeGreaterThanOrEqual(480)
+  await expect(grid.getByRole('gridcell', { name: 'item 0', exact: true }).first()).toBeVisible()
+  await screenshot(page, 'docks-900x600')
+  // One Escape closes the whole drawer (in a wide view it closes the panel opened last).
+  await drawer.getByRole('tab', { name: 'Map' }).click()
+  await expect(page.getByRole('region', { name: 'Embedding map' })).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(drawer).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Summary', exact: true })).toHaveAttribute('aria-pressed', 'false')
+  await expect(grid).toBeVisible()
+})
+
+test('at 1280×800 the toolbar holds every control on one line, and Histograms moves none of them', async ({ page }) => {
+  await openApp(page, harness)
+  await openTable(page, [], 'embeddings')
+  const toolbar = page.locator('.table-header .toolbar')
+  // The middle of each control's line: one line, one value.
+  const tops = async () => new Set(await toolbar.locator(':scope > *').evaluateAll((els) => els.map((e) => Math.round((e.getBoundingClientRect().top + e.getBoundingClientRect().bottom) / 2))))
+  await expect.poll(async () => (await tops()).size).toBe(1)
+  const before = await toolbar.boundingBox()
+  await page.getByRole('button', { name: 'Histograms', exact: true }).click()
+  await expect(page.getByRole('button', { name: 'Histograms', exact: true })).toHaveAttribute('aria-pressed', 'true')
+  await expect(page.getByRole('status', { name: 'Histograms progress' })).toBeVisible()
+  expect(await toolbar.boundingBox()).toEqual(before)
+  expect((await tops()).size).toBe(1)
+})
+
+test('a remembered dock size that no longer parses is ignored: the dock opens at its default size', async ({ page }) => {
+  // An older version's value, or a hand edit, under the key the right dock reads (react-resizable-panels' own form).
+  await page.addInitScript(() => {
+    localStorage.setItem('react-resizable-panels:lcb.dock.right:main:right', '{"main": "wide", oops')
+    localStorage.setItem('react-resizable-panels:lcb.dock.right:main', 'not json')
+  })
+  const grid = await openThree(page)
+  await expect(page.getByRole('tablist', { name: 'Right dock' }).getByRole('tab')).toHaveCount(3)
+  await expect(page.getByRole('separator', { name: 'Resize dock' })).toHaveAttribute('aria-valuenow', /\d/)
+  await expect(grid.getByRole('gridcell', { name: 'item 0', exact: true }).first()).toBeVisible()
+})
