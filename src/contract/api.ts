@@ -13,6 +13,7 @@ import { mapJobIdSchema, mapMethodSchema, umapSampleSchema, type MapJobInfo } fr
 import { profileJobIdSchema, type ProfileJobInfo } from './profile'
 import { diffJobIdSchema, type DiffJobInfo } from './diff'
 import { MAX_ROW_SET_ROWS, type RowSetInfo } from './rowSet'
+import { savedTabsSchema, type RememberedTabs } from './workbench'
 
 /**
  * The one API between the renderer and the core, keyed by `'domain/verb'`.
@@ -72,6 +73,10 @@ export const api = {
    */
   'connections/recover': method<ConnectionInfo>()(z.object({ connectionId: connectionIdSchema })),
   'connections/recent': method<RecentDirectory[]>()(z.object({})),
+  /** The tabs remembered for an open catalog (the settings, keyed like its Read-only switch); none when nothing is. */
+  'workbench/tabs': method<RememberedTabs>()(z.object({ connectionId: connectionIdSchema })),
+  /** Remember the tabs open on a catalog (the desktop app restores them at the next start). */
+  'workbench/saveTabs': method<null>()(z.object({ connectionId: connectionIdSchema, saved: savedTabsSchema })),
   'dialogs/pickDirectory': method<{ path: string | null }>()(z.object({})),
   /** Native file picker for "Import…" (Electron); `paths` is empty when the user cancels. The harness has none (`unsupported`). */
   'dialogs/pickFiles': method<{ paths: string[] }>()(
@@ -265,7 +270,7 @@ export interface Events {
    */
   'jobs/progress': JobInfo
   /** A menu command or accelerator handled by the renderer. */
-  'app/command': { command: 'open-directory' | 'refresh' | 'import' | 'connect-server' }
+  'app/command': { command: 'open-directory' | 'refresh' | 'import' | 'connect-server' | 'close-tab' | 'reopen-tab' | 'split-right' | 'next-tab' | 'previous-tab' }
   /**
    * The desktop app's catalog host process stopped unexpectedly (`stopped`: why, in words), has not answered for a
    * while (`unresponsive`: it may still come back), or runs (again) (`running`; after `app/restartHost` every read

@@ -13,6 +13,8 @@ export const METHOD_NAMES = [
   'connections/close',
   'connections/setReadOnly',
   'connections/recent',
+  'workbench/tabs',
+  'workbench/saveTabs',
   'connections/createCatalog',
   'connections/recover',
   'dialogs/pickDirectory',
@@ -121,6 +123,7 @@ export const WRITE_METHODS = [
   'diff/start',
   'map/start',
   'rowsets/create',
+  'workbench/saveTabs',
 ] as const satisfies readonly Method[]
 export type WriteMethod = (typeof WRITE_METHODS)[number]
 
@@ -128,6 +131,7 @@ export const READ_METHODS = [
   'app/info',
   'connections/list',
   'connections/recent',
+  'workbench/tabs',
   'dialogs/pickDirectory',
   'dialogs/pickFiles',
   'dialogs/saveFile',

@@ -1,4 +1,4 @@
-import { api, fail, isMethod, ok, parseInput, type ConnectionInfo, type EventName, type Events, type JobInfo, type Method, type Result, type StorageOptions } from '../contract'
+import { api, AppError, fail, isMethod, ok, parseInput, type ConnectionInfo, type EventName, type Events, type JobInfo, type Method, type Result, type StorageOptions } from '../contract'
 import type { NamespaceClient } from './namespace/client'
 import { toAppError } from './errors'
 import './namespace/dir'
@@ -17,7 +17,8 @@ import { ObjectStoreConnectionKind } from './connections/objectStoreModule'
 import { SavedConnectionsModule } from './connections/saved'
 import { ObjectStoreConnectionStore, type SavedObjectStore } from './connections/objectStoreStore'
 import { OpenConnections, type OpenedCatalog, type RecentsStore } from './connections/openConnections'
-import { isReadOnlyStore, MemoryReadOnlyStore, type ReadOnlyStore } from './connections/readOnly'
+import { isReadOnlyStore, MemoryReadOnlyStore, readOnlyKey, type ReadOnlyStore } from './connections/readOnly'
+import { isTabsStore, MemoryTabsStore, tabsHandlers, type TabsStore } from './connections/tabsStore'
 import { CatalogModule } from './catalog/module'
 import { QueryModule } from './query/module'
 import { LifecycleModule } from './lifecycle/module'
@@ -38,6 +39,8 @@ export interface ServiceOptions extends HostOptions {
   objectStoreConnections?: ObjectStoreConnectionStore
   /** Where the Read-only switch is remembered; defaults to `recents` when it can (the settings file), else memory. */
   readOnly?: ReadOnlyStore
+  /** Where the workbench's tabs are remembered per catalog; defaults to `recents` when it can (the settings file), else memory. */
+  tabs?: TabsStore
   /** Where results about a table version are kept (profiles, map coordinates); this process only when absent. */
   sideCache?: SideCache
   /**
@@ -150,6 +153,11 @@ export class CatalogService {
       this.diffs.handlers,
       this.maps.handlers,
       this.rowSets.handlers,
+      tabsHandlers(options.tabs ?? (isTabsStore(options.recents) ? options.recents : new MemoryTabsStore()), (connectionId) => {
+        const info = this.open.infos().find((c) => c.id === connectionId)
+        if (!info) throw new AppError('not_found', 'This connection is closed', { hint: 'Open it again from the start screen' })
+        return readOnlyKey(info)
+      }),
       this.jobs.handlers,
       this.requests.handlers,
     )

@@ -1,13 +1,15 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { z } from 'zod'
-import type { RecentDirectory } from '../contract'
+import type { RecentDirectory, SavedTabs } from '../contract'
 import type { RecentsStore } from './connections/openConnections'
 
 const settingsSchema = z.object({
   recents: z.array(z.object({ path: z.string(), openedAt: z.number() })).default([]),
   /** The Read-only switch per saved connection / directory (src/core/connections/readOnly.ts). */
   readOnly: z.record(z.string(), z.boolean()).optional(),
+  /** The workbench's tabs per catalog, kept as written and parsed per tab when read (connections/tabsStore.ts). */
+  tabs: z.record(z.string(), z.unknown()).optional(),
   window: z
     .object({ width: z.number().int().min(400), height: z.number().int().min(300), x: z.number().int().optional(), y: z.number().int().optional(), maximized: z.boolean().optional() })
     .optional(),
@@ -58,6 +60,14 @@ export class SettingsFile implements RecentsStore {
 
   async setReadOnly(key: string, value: boolean): Promise<void> {
     await this.update((s) => ({ ...s, readOnly: { ...(s.readOnly ?? {}), [key]: value } }))
+  }
+
+  async tabsOf(key: string): Promise<unknown> {
+    return (await this.read()).tabs?.[key]
+  }
+
+  async setTabs(key: string, value: SavedTabs): Promise<void> {
+    await this.update((s) => ({ ...s, tabs: { ...(s.tabs ?? {}), [key]: value } }))
   }
 
   async list(): Promise<RecentDirectory[]> {

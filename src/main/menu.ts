@@ -10,6 +10,9 @@ export function buildMenu(send: (command: Command) => void, isMac: boolean): Men
     accelerator,
     click: () => send(command),
   })
+  // The tab keys are the window's own (features/workbench/useTabKeys.ts: they work in the browser too): shown here,
+  // not registered, so one key press is handled once.
+  const tabItem = (label: string, accelerator: string, command: Command): MenuItemConstructorOptions => ({ ...item(label, accelerator, command), registerAccelerator: false })
   const template: MenuItemConstructorOptions[] = [
     ...(isMac ? [{ role: 'appMenu' } as MenuItemConstructorOptions] : []),
     {
@@ -19,15 +22,28 @@ export function buildMenu(send: (command: Command) => void, isMac: boolean): Men
         item('Connect to Server…', 'CmdOrCtrl+Shift+O', 'connect-server'),
         item('Import…', 'CmdOrCtrl+I', 'import'),
         { type: 'separator' },
-        isMac ? { role: 'close' } : { role: 'quit' },
+        // Ctrl/Cmd+W closes a tab; the window closes with Shift.
+        isMac ? { role: 'close', accelerator: 'Cmd+Shift+W' } : { role: 'quit' },
       ],
     },
     { role: 'editMenu' },
     {
       label: 'View',
-      submenu: [item('Refresh', 'F5', 'refresh'), { type: 'separator' }, { role: 'toggleDevTools' }, { role: 'togglefullscreen' }],
+      submenu: [
+        item('Refresh', 'F5', 'refresh'),
+        { type: 'separator' },
+        tabItem('Next Tab', 'Ctrl+Tab', 'next-tab'),
+        tabItem('Previous Tab', 'Ctrl+Shift+Tab', 'previous-tab'),
+        tabItem('Split Right', 'CmdOrCtrl+\\', 'split-right'),
+        tabItem('Close Tab', 'CmdOrCtrl+W', 'close-tab'),
+        tabItem('Reopen Closed Tab', 'CmdOrCtrl+Shift+T', 'reopen-tab'),
+        { type: 'separator' },
+        { role: 'toggleDevTools' },
+        { role: 'togglefullscreen' },
+      ],
     },
-    { role: 'windowMenu' },
+    // The window menu without its Close (Ctrl/Cmd+W there would close the window, not the tab).
+    { label: 'Window', submenu: isMac ? [{ role: 'minimize' }, { role: 'zoom' }, { type: 'separator' }, { role: 'front' }] : [{ role: 'minimize' }, { role: 'close', accelerator: 'Ctrl+Shift+W' }] },
   ]
   return Menu.buildFromTemplate(template)
 }

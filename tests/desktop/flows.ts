@@ -253,7 +253,8 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       await form.getByRole('button', { name: 'Compare…' }).click()
       await form.getByRole('button', { name: 'Show changes' }).click()
       await expect(page.getByRole('region', { name: 'Changes from version 1 to version 3: 0 added, 3 deleted, 20 changed' })).toBeVisible()
-      await expect(page.getByTestId('row-count')).toHaveText('20')
+      // What changed is a tab of its own: the tab shown holds the changed rows.
+      await expect(page.getByRole('tabpanel').getByTestId('row-count')).toHaveText('20')
       const target = join(work, 'changed.csv')
       await exportCsv(app, page, target)
       // Both jobs over (the comparison had ended before the export began, so "ended" alone would not wait for the export).
@@ -334,6 +335,53 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       page = await ready(app)
       await expect(page.getByRole('switch', { name: 'Read-only' })).toHaveAttribute('aria-checked', 'true')
       await expect(page.getByRole('separator', { name: 'Resize sidebar' })).toHaveAttribute('aria-valuenow', '292')
+    })
+
+    test('the tabs survive a restart (kept in the settings, not the catalog): their tables, filter and order; a table dropped since says so and offers to close', async ({ launch }) => {
+      let app = await launch()
+      let page = await ready(app)
+      const tabs = page.getByRole('tablist', { name: 'Open tables' })
+      await treeItem(page, 'analytics').click()
+      await treeItem(page, 'events').click()
+      await expect(page.getByRole('grid', { name: 'events', exact: true })).toBeVisible()
+      const filter = page.getByRole('textbox', { name: 'Filter rows' })
+      await filter.fill('id < 100')
+      await filter.press('Enter')
+      await expect(page.getByRole('tabpanel').getByTestId('row-count')).toHaveText('100')
+      await treeItem(page, 'welcome').click({ modifiers: ['Control'] })
+      await treeItem(page, 'samples').click()
+      await treeItem(page, 'empty').click({ button: 'middle' })
+      await expect(page.getByRole('grid', { name: 'empty', exact: true })).toBeVisible()
+      await expect(tabs.getByRole('tab')).toHaveText(['events', 'welcome', 'empty'])
+      await page.keyboard.press('Control+1')
+      await expect(tabs.getByRole('tab', { selected: true })).toHaveText('events')
+      // Written a moment after the last change, into settings.json (the catalog holds nothing of it).
+      const settings = join(app.userData, 'settings.json')
+      const remembered = async () => JSON.stringify(JSON.parse(await readFile(settings, 'utf8').catch(() => '{}')).tabs ?? null)
+      await expect.poll(remembered, { timeout: 15_000 }).toMatch(/"name":"empty".*"active":0/)
+      await app.quit()
+
+      // Dropped by someone else between the two runs.
+      const lancedb = await import('@lancedb/lancedb')
+      const db = await lancedb.connectNamespace('dir', { root: join(app.userData, 'demo-catalog') })
+      await db.dropTable('empty', ['samples'])
+      db.close()
+
+      app = await launch({ userData: app.userData })
+      page = await ready(app)
+      const restored = page.getByRole('tablist', { name: 'Open tables' })
+      await expect(restored.getByRole('tab')).toHaveText(['events', 'welcome', 'empty'], { timeout: 30_000 })
+      await expect(restored.getByRole('tab', { selected: true })).toHaveText('events')
+      const shown = page.getByRole('tabpanel')
+      await expect(shown.getByTestId('row-count')).toHaveText('100')
+      await expect(shown.getByRole('textbox', { name: 'Filter rows' })).toHaveValue('id < 100')
+      await expect(treeItem(page, 'events')).toHaveAttribute('aria-selected', 'true')
+      await restored.getByRole('tab', { name: 'empty' }).click()
+      const gone = page.getByRole('tabpanel').getByRole('alert')
+      await expect(gone).toContainText('Could not open empty')
+      await page.screenshot({ path: join('test-results', `desktop-${app.kind}-tab-gone.png`) })
+      await gone.getByRole('button', { name: 'Close tab' }).click()
+      await expect(restored.getByRole('tab')).toHaveText(['events', 'welcome'])
     })
 
     test('a column profile survives a restart: the Summary of the same version is answered from userData/cache', async ({ launch, work }) => {

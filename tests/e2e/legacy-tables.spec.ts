@@ -72,13 +72,15 @@ test('a vectordb 0.4 table (legacy files): sort by a header, go to a row of the 
   await expect(panel.getByRole('region', { name: 'Comparison' })).toContainText('v1 300 → v4 288')
   await form.getByRole('combobox', { name: 'Key column' }).selectOption('name')
   await form.getByRole('button', { name: 'Show changes' }).click()
+  // What changed opens in a tab of its own (features/workbench): read the tab shown.
+  const shown = page.getByRole('tabpanel')
   const banner = page.getByRole('region', { name: 'Changes from version 1 to version 4: 18 added, 30 deleted, 5 changed' })
   await expect(banner).toBeVisible()
-  await expect(page.getByTestId('row-count')).toHaveText('5')
+  await expect(shown.getByTestId('row-count')).toHaveText('5')
   await expect(grid.getByRole('gridcell', { name: '99.5', exact: true })).toHaveCount(5)
   await banner.getByRole('button', { name: /^Deleted/ }).click()
-  await expect(page.getByTestId('table-version')).toHaveText('1')
-  await expect(page.getByTestId('row-count')).toHaveText('30')
+  await expect(shown.getByTestId('table-version')).toHaveText('1')
+  await expect(shown.getByTestId('row-count')).toHaveText('30')
   // The view keeps its sort (name, descending): the deleted row with the greatest name (id 27) first.
   await expect(gridCell(grid, 0, 1)).toHaveText('item-999')
   await expect(gridCell(grid, 0, 0)).toHaveText('27')

@@ -44,13 +44,16 @@ test('Compare… then Show changes opens the changed rows under a header with bo
   // The key column defaults to the unique-looking `id`.
   await expect(form.getByRole('combobox', { name: 'Key column' })).toHaveValue('id')
   await form.getByRole('button', { name: 'Show changes' }).click()
+  // What changed opens in a tab of its own (features/workbench): the tab shown is the one read below.
+  await expect(page.getByRole('tab', { name: 'orders: what changed', selected: true })).toBeVisible()
+  const shown = page.getByRole('tabpanel')
 
   const banner = page.getByRole('region', { name: 'Changes from version 1 to version 4: 3 added, 5 deleted, 10 changed' })
   await expect(banner).toBeVisible()
   // Changed rows first, read from the newer version.
   await expect(banner.getByRole('button', { name: /^Changed/ })).toHaveAttribute('aria-pressed', 'true')
-  await expect(page.getByTestId('row-count')).toHaveText('10')
-  await expect(page.getByTestId('table-version')).toHaveText('4')
+  await expect(shown.getByTestId('row-count')).toHaveText('10')
+  await expect(shown.getByTestId('table-version')).toHaveText('4')
   await expect(grid).toHaveAttribute('aria-rowcount', '11')
   await expect(grid.getByRole('gridcell', { name: 'row-50', exact: true })).toBeVisible()
   await expect(grid.getByRole('gridcell', { name: 'edited', exact: true }).first()).toBeVisible()
@@ -61,26 +64,28 @@ test('Compare… then Show changes opens the changed rows under a header with bo
   const filter = page.getByRole('textbox', { name: 'Filter rows' })
   await filter.fill('id >= 55')
   await filter.press('Enter')
-  await expect(page.getByTestId('row-count')).toHaveText('5')
+  await expect(shown.getByTestId('row-count')).toHaveText('5')
   await expect(grid.getByRole('gridcell', { name: 'row-50', exact: true })).toHaveCount(0)
   await filter.fill('')
   await filter.press('Enter')
-  await expect(page.getByTestId('row-count')).toHaveText('10')
+  await expect(shown.getByTestId('row-count')).toHaveText('10')
 
   // Deleted rows come from the older version; added ones from the newer.
   await banner.getByRole('button', { name: /^Deleted/ }).click()
-  await expect(page.getByTestId('table-version')).toHaveText('1')
-  await expect(page.getByTestId('row-count')).toHaveText('5')
+  await expect(shown.getByTestId('table-version')).toHaveText('1')
+  await expect(shown.getByTestId('row-count')).toHaveText('5')
   await expect(grid.getByRole('gridcell', { name: 'row-0', exact: true })).toBeVisible()
   await banner.getByRole('button', { name: /^Added/ }).click()
-  await expect(page.getByTestId('table-version')).toHaveText('4')
-  await expect(page.getByTestId('row-count')).toHaveText('3')
+  await expect(shown.getByTestId('table-version')).toHaveText('4')
+  await expect(shown.getByTestId('row-count')).toHaveText('3')
   // sampleTable labels count from 0 whatever the first id: the added rows are ids 200–202.
   await expect(grid.getByRole('gridcell', { name: '202', exact: true }).first()).toBeVisible()
 
+  // Closing the changes closes their tab: the table's own tab shows again, as it was.
   await banner.getByRole('button', { name: 'Close changes' }).click()
   await expect(banner).toBeHidden()
-  await expect(page.getByTestId('row-count')).toHaveText('198')
+  await expect(page.getByRole('tab', { name: 'orders', selected: true })).toBeVisible()
+  await expect(shown.getByTestId('row-count')).toHaveText('198')
 })
 
 test('a key column with duplicates is refused in words', async ({ page, catalog }) => {

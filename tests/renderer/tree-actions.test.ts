@@ -17,7 +17,7 @@ describe('tree actions', () => {
   it('offers the operations per kind of item; the root cannot be dropped', () => {
     expect(menuItemsFor(root, null).map((i) => i.label)).toEqual(['New namespace…', 'New table…', 'Refresh'])
     expect(menuItemsFor(namespace, null).map((i) => i.label)).toEqual(['New namespace…', 'New table…', 'Drop namespace…', 'Refresh'])
-    expect(menuItemsFor(table, null).map((i) => i.label)).toEqual(['Rename table…', 'Drop table…'])
+    expect(menuItemsFor(table, null).map((i) => i.label)).toEqual(['Rename table…', 'Drop table…', 'Open in new tab'])
   })
 
   it('disables only what the server is known not to support, with the reason', () => {

@@ -110,4 +110,6 @@ export const staleAfter: { [M in WriteMethod]: StaleRule<M> } = {
   'map/start': jobStarted,
   // A new row set, named by the view that asks for it: nothing cached names it yet.
   'rowsets/create': nothing,
+  // The remembered tabs are read once, when a catalog's tabs are restored (features/workbench); the screen is their truth after.
+  'workbench/saveTabs': nothing,
 }

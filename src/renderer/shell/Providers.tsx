@@ -5,14 +5,17 @@ import { RemoteConnectionsProvider } from '../features/connections'
 import { ReadOnlyProvider } from '../features/lifecycle'
 import { NavigationProvider, useNavigation } from '../features/navigation'
 import { refreshTree } from '../features/tree'
+import { WorkbenchProvider } from '../features/workbench'
 
-/** The window's shared homes: navigation, the saved connections (their dialogs), the Read-only switch (its dialogs). */
+/** The window's shared homes: navigation, the open tabs, the saved connections (their dialogs), the Read-only switch (its dialogs). */
 export function Providers({ initialConnectionId, children }: { initialConnectionId?: string; children: ReactNode }) {
   return (
     <NavigationProvider initialConnectionId={initialConnectionId}>
-      <RemoteConnectionsProvider>
-        <ReadOnly>{children}</ReadOnly>
-      </RemoteConnectionsProvider>
+      <WorkbenchProvider>
+        <RemoteConnectionsProvider>
+          <ReadOnly>{children}</ReadOnly>
+        </RemoteConnectionsProvider>
+      </WorkbenchProvider>
     </NavigationProvider>
   )
 }

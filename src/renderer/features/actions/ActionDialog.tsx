@@ -9,7 +9,7 @@ import { nameProblem } from '../../lib/names'
 import type { TreeActionId, TreeActionTarget } from './treeActions'
 import { DialogFooter } from '../../components/DialogFooter'
 
-export type WriteAction = Exclude<TreeActionId, 'refresh' | 'create-table' | 'drop-namespace-cascade' | 'namespace-properties'>
+export type WriteAction = Exclude<TreeActionId, 'refresh' | 'create-table' | 'drop-namespace-cascade' | 'namespace-properties' | 'open-new-tab'>
 
 export interface ActionDialogProps {
   action: WriteAction

@@ -1,7 +1,7 @@
 import { operationLabels, type CapabilitySnapshot, type Operation } from '../../../contract'
 
 /** What a tree item's context menu can do. */
-export type TreeActionId = 'create-namespace' | 'drop-namespace' | 'rename-table' | 'drop-table' | 'refresh' | 'create-table' | 'drop-namespace-cascade' | 'namespace-properties'
+export type TreeActionId = 'create-namespace' | 'drop-namespace' | 'rename-table' | 'drop-table' | 'refresh' | 'create-table' | 'drop-namespace-cascade' | 'namespace-properties' | 'open-new-tab'
 
 export interface TreeActionTarget {
   kind: 'connection' | 'namespace' | 'table'
@@ -36,6 +36,8 @@ const ITEMS: Record<TreeActionTarget['kind'], { id: TreeActionId; label: string;
   table: [
     { id: 'rename-table', label: 'Rename table…', operation: 'table.rename' },
     { id: 'drop-table', label: 'Drop table…', operation: 'table.drop' },
+    // Last: the menu's first item (focused when it opens) stays what it was.
+    { id: 'open-new-tab', label: 'Open in new tab' },
   ],
 }
 

@@ -18,6 +18,8 @@ export interface TreeActionsOptions {
   onChanged?(action: WriteAction, target: TreeActionTarget, result: { name?: string; namespace?: string[] }): void
   /** What a namespace holds according to the tree's loaded listing; undefined when not loaded. */
   contentsOf?(connectionId: string, namespace: readonly string[]): NamespaceContents | undefined
+  /** The menu's **Open in new tab** on a table. */
+  openInNewTab?(target: TreeActionTarget): void
 }
 
 /** What is open: the context menu, or the dialog of the action chosen in it (one at a time). */
@@ -31,7 +33,7 @@ export type TreeActionsOpen =
  * server does not support them, or where the connection is read-only), the dialog of the chosen action, and what
  * the tree shows after it. `TreeActionLayer` renders them.
  */
-export function useTreeActions({ connections, reload, expand, onChanged, contentsOf }: TreeActionsOptions) {
+export function useTreeActions({ connections, reload, expand, onChanged, contentsOf, openInNewTab }: TreeActionsOptions) {
   const [open, setOpen] = useState<TreeActionsOpen | null>(null)
   const menu = open?.kind === 'menu' ? open : null
   const client = useQueryClient()
@@ -74,6 +76,9 @@ export function useTreeActions({ connections, reload, expand, onChanged, content
     if (item.id === 'refresh') {
       setOpen(null)
       reload(target.connectionId, target.namespace)
+    } else if (item.id === 'open-new-tab') {
+      setOpen(null)
+      openInNewTab?.(target)
     }
     else if (item.id === 'create-table') setOpen({ kind: 'new-table', target })
     else if (item.id === 'drop-namespace-cascade') setOpen({ kind: 'cascade', target })

@@ -17,34 +17,59 @@ export type VersionedRef = TableRef & { version?: number }
  * The table view's lifecycle state: which panel is open and which version is shown. `viewRef` is what the
  * table view reads through (the same ref object while nothing changes, so nothing reloads needlessly).
  */
-export function useTableLifecycle(tableRef: TableRef) {
+export function useTableLifecycle(tableRef: TableRef, start: LifecycleStart = {}) {
   const [panel, setPanel] = useState<LifecyclePanel | null>(null)
   // Remembered with the table it belongs to: opening another table shows that table's latest version.
-  const [openedFor, setOpenedFor] = useState<{ ref: TableRef; version: number; latest: number } | null>(null)
+  const [openedFor, setOpenedFor] = useState<{ ref: TableRef; version: number; latest: number } | null>(() =>
+    start.version !== undefined ? { ref: tableRef, version: start.version, latest: start.latest ?? start.version } : null,
+  )
   const opened = openedFor && openedFor.ref === tableRef ? { version: openedFor.version, latest: openedFor.latest } : null
   const setOpened = useCallback((next: { version: number; latest: number } | null) => setOpenedFor(next ? { ref: tableRef, ...next } : null), [tableRef])
   // The changes between two versions shown in the grid (Compare… → Show changes), with the kind of rows picked.
-  const [diffFor, setDiffFor] = useState<{ ref: TableRef; result: DiffResult; side: DiffSide } | null>(null)
+  const [diffFor, setDiffFor] = useState<{ ref: TableRef; result: DiffResult; side: DiffSide } | null>(() => (start.diff ? { ref: tableRef, result: start.diff, side: firstSide(start.diff) } : null))
   const diff = diffFor && diffFor.ref === tableRef ? diffFor : null
   // Deleted rows are read from the older version, added and changed ones from the newer.
   const diffVersion = diff ? (diff.side === 'deleted' ? diff.result.from : diff.result.to) : undefined
   const openVersion = diffVersion ?? opened?.version
   const viewRef = useMemo<VersionedRef>(() => (openVersion !== undefined ? { ...tableRef, version: openVersion } : tableRef), [tableRef, openVersion])
   const diffKeys = useMemo<TableViewSpec['keys']>(() => (diff ? { column: diff.result.key, values: diff.result.keys[diff.side], integers: diff.result.keyType === 'integer' } : undefined), [diff])
+  const { onShowDiff, onCloseDiff } = start
   const showDiff = useCallback(
     (result: DiffResult) => {
-      setDiffFor({ ref: tableRef, result, side: result.changed > 0 ? 'changed' : result.added > 0 ? 'added' : result.deleted > 0 ? 'deleted' : 'changed' })
+      // The workbench opens What changed as a tab of its own; alone, the view shows it in place.
+      if (onShowDiff) onShowDiff(result)
+      else setDiffFor({ ref: tableRef, result, side: firstSide(result) })
       setPanel(null)
     },
-    [tableRef],
+    [tableRef, onShowDiff],
   )
   const setDiffSide = useCallback((side: DiffSide) => setDiffFor((d) => (d ? { ...d, side } : d)), [])
-  const closeDiff = useCallback(() => setDiffFor(null), [])
+  const clearDiff = useCallback(() => setDiffFor(null), [])
+  const closeDiff = useCallback(() => {
+    if (onCloseDiff && diffFor) onCloseDiff()
+    else setDiffFor(null)
+  }, [onCloseDiff, diffFor])
   const toggle = useCallback((p: LifecyclePanel) => setPanel((current) => (current === p ? null : p)), [])
-  return { panel, setPanel, toggle, opened, setOpened, viewRef, diff, diffKeys, showDiff, setDiffSide, closeDiff }
+  return { panel, setPanel, toggle, opened, setOpened, viewRef, diff, diffKeys, showDiff, setDiffSide, closeDiff, clearDiff }
 }
 
 export type TableLifecycle = ReturnType<typeof useTableLifecycle>
+
+/** Where a table view starts (a tab opened again, a split, What changed in its own tab) and who shows a diff. */
+export interface LifecycleStart {
+  /** A pinned version, with the latest there was when it was pinned. */
+  version?: number
+  latest?: number
+  diff?: DiffResult
+  /** Show a diff elsewhere (a tab of its own) instead of in this view. */
+  onShowDiff?: (result: DiffResult) => void
+  /** Closing the diff this view started with ends the view (its tab closes). */
+  onCloseDiff?: () => void
+}
+
+function firstSide(result: DiffResult): DiffSide {
+  return result.changed > 0 ? 'changed' : result.added > 0 ? 'added' : result.deleted > 0 ? 'deleted' : 'changed'
+}
 
 /** The header's **Versions**, **Indexes** and **Stats** buttons. */
 export function LifecycleButtons({ lifecycle, disabled }: { lifecycle: TableLifecycle; disabled: boolean }) {
@@ -100,11 +125,11 @@ export function LifecyclePanelView({ lifecycle, tableRef, fields, writeBlock }: 
         onSettled={settled}
         fields={fields}
         onOpen={(version, latest) => {
-          lifecycle.closeDiff()
+          lifecycle.clearDiff()
           lifecycle.setOpened({ version, latest })
         }}
         onLatest={() => {
-          lifecycle.closeDiff()
+          lifecycle.clearDiff()
           lifecycle.setOpened(null)
         }}
         onShowChanges={lifecycle.showDiff}

@@ -2,6 +2,6 @@
 export { CascadeDropDialog, PropertiesDialog } from './NamespaceDialogs'
 export { READ_ONLY_REASON, ReadOnlySwitch } from './ReadOnlySwitch'
 export { NewTableDialog } from './SchemaEditor'
-export { LifecycleButtons, LifecyclePanelView, ReadOnlyBadge, useTableLifecycle } from './TableLifecycle'
+export { LifecycleButtons, LifecyclePanelView, ReadOnlyBadge, useTableLifecycle, type LifecycleStart } from './TableLifecycle'
 export { ReadOnlyProvider, RecoveryPrompts, useReadOnlyGuard } from './useReadOnly'
 export { dropNamespace } from './mutations'

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useState } from 'react'
-import type { TableRef } from '../../../contract'
+import type { SortKey, TableRef } from '../../../contract'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { RefreshIcon, SchemaIcon, TableIcon } from '../../components/Icons'
 import { Spinner } from '../../components/Spinner'
@@ -15,14 +15,24 @@ import { useEscapeLayer } from './panelStack'
 import { SummaryPanel, useHeaderHistograms } from '../profile'
 import { MapPanel } from '../map'
 import { Gallery, GalleryButton, useGallery } from './gallery'
-import { LifecycleButtons, LifecyclePanelView, ReadOnlyBadge, useTableLifecycle } from '../lifecycle'
+import { LifecycleButtons, LifecyclePanelView, ReadOnlyBadge, useTableLifecycle, type LifecycleStart } from '../lifecycle'
 import { formatCount } from '../../lib/format'
 
 
+/** What a tab (features/workbench) gives the view it holds: where it starts, and where it reports what it shows. */
+export interface TableViewTabProps {
+  /** A pinned version, a filter and sort to start from (a tab opened again, a split) and a diff (What changed). */
+  start?: LifecycleStart & { filter?: string; sort?: SortKey[] }
+  /** The view's version, filter and sort as they change (the tab's label, the remembered tabs). */
+  onViewChange?: (view: { version?: number; latest?: number; filter?: string; sort?: SortKey[] }) => void
+  /** Close the tab: offered when the table cannot be opened (dropped elsewhere). */
+  onCloseTab?: () => void
+}
+
 /** The right pane for one table: header, schema panel, data grid, status bar. */
-export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: { tableRef: TableRef; connectionLabel: string; writeBlock?: string }) {
+export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, start, onViewChange, onCloseTab }: { tableRef: TableRef; connectionLabel: string; writeBlock?: string } & TableViewTabProps) {
   // Versions, Indexes and Stats panels; `tableRef` below is the version being read (the latest unless one is open).
-  const lifecycle = useTableLifecycle(latestRef)
+  const lifecycle = useTableLifecycle(latestRef, start)
   const tableRef = lifecycle.viewRef
   const client = useQueryClient()
   // The description (and, with it, the first page: queries.ts), usually already asked for by the tree's click.
@@ -59,7 +69,12 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
   const path = [connectionLabel, ...tableRef.namespace]
   const info = described.data ?? null
   // Filter, sort, go to row, similar rows, text search, version hint (useTableQueries.tsx).
-  const q = useTableQueries(tableRef, connectionLabel, info, reload, lifecycle.diffKeys)
+  const [initialChoice] = useState(() => (start?.filter || start?.sort ? { filter: start.filter, sort: start.sort } : undefined))
+  const q = useTableQueries(tableRef, connectionLabel, info, reload, lifecycle.diffKeys, initialChoice)
+  const [pinned, latest] = [lifecycle.opened?.version, lifecycle.opened?.latest]
+  useEffect(() => {
+    onViewChange?.({ ...(pinned !== undefined ? { version: pinned, latest } : {}), ...(q.filter?.trim() ? { filter: q.filter } : {}), ...(q.gridProps.sort?.length ? { sort: q.gridProps.sort } : {}) })
+  }, [onViewChange, pinned, latest, q.filter, q.gridProps.sort])
   // Image columns shown as thumbnails over the same view (table/gallery/); the grid stays mounted behind it.
   const gallery = useGallery(tableRef, info, q.gridProps.view?.version)
   // A histogram in each column header from the view's profile (profile feature); the grid only draws the strip.
@@ -141,7 +156,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock }: 
         )}
         {described.isError && !info && (
           <div className="placeholder">
-            <ErrorPanel error={errorData(described.error)} title={`Could not open ${tableRef.name}`} actions={[{ label: 'Try again', run: reload }]} />
+            <ErrorPanel error={errorData(described.error)} title={`Could not open ${tableRef.name}`} actions={[{ label: 'Try again', run: reload }, ...(onCloseTab ? [{ label: 'Close tab', run: onCloseTab }] : [])]} />
           </div>
         )}
         {info && gallery.open && (

@@ -8,7 +8,7 @@ import { GoToRow } from './GoToRow'
 import { recentFilters, rememberFilter } from './recentFilters'
 import { SimilarPanel, VectorPasteDialog } from './SimilarPanel'
 import { andFilter, quickFilterPredicate, type QuickFilter } from '../../lib/sql'
-import { useTableView } from './useTableView'
+import { useTableView, type ViewChoice } from './useTableView'
 import { PreviousResultNote } from './previousResult'
 import { formatCount } from '../../lib/format'
 import { createRowSet } from './mutations'
@@ -42,8 +42,8 @@ interface MenuState {
  * and **Find similar rows** from a cell's context menu, **Go to row**, full-text search and the "Newer version
  * available" hint — as props for the grid and elements for TableView to place.
  */
-export function useTableQueries(tableRef: TableRef, connectionLabel: string, info: TableInfo | null, reload: () => void, keys?: TableViewSpec['keys']) {
-  const tv = useTableView(tableRef, info, keys)
+export function useTableQueries(tableRef: TableRef, connectionLabel: string, info: TableInfo | null, reload: () => void, keys?: TableViewSpec['keys'], initial?: ViewChoice) {
+  const tv = useTableView(tableRef, info, keys, initial)
   const { mutateAsync: createRowSetAsync } = useMutation(createRowSet)
   const { choice, apply } = tv
   const filterBar = useRef<FilterBarHandle>(null)

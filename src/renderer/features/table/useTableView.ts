@@ -59,7 +59,7 @@ function narrows(choice: ViewChoice): boolean {
  * Query, cancelled through its AbortSignal), the grid's pages and the "newer version" check. Pages stay in the
  * grid's own page cache (usePages), the scrolling hot path; a new view gets a fresh cache in the same grid.
  */
-export function useTableView(ref: TableRef, info: TableInfo | null, keys?: TableViewSpec['keys']): TableViewState {
+export function useTableView(ref: TableRef, info: TableInfo | null, keys?: TableViewSpec['keys'], initial?: ViewChoice): TableViewState {
   const client = useQueryClient()
   const [chosen, setChoice] = useState<ViewChoice>({})
   const version = info?.version
@@ -152,6 +152,15 @@ export function useTableView(ref: TableRef, info: TableInfo | null, keys?: Table
     },
     [client, ref, version, keys],
   )
+
+  // A view that starts from a choice (a tab opened again): asked once the version is known, like any choice, so a
+  // filter that no longer holds (a column dropped since) is refused in words and the whole table shows.
+  const started = useRef(false)
+  useEffect(() => {
+    if (started.current || version === undefined) return
+    started.current = true
+    if (initial && (initial.filter?.trim() || initial.sort?.length)) void apply(initial)
+  }, [version, initial, apply])
 
   const clearError = useCallback(() => setError(null), [])
   const settle = useCallback(() => {

@@ -7,8 +7,8 @@ import { toggle, useTreeKeys } from './useTreeKeys'
 export interface NamespaceTreeProps {
   rows: readonly TreeRow[]
   selectedKey: string | null
-  /** Enter or click: open a table, select a namespace. */
-  onActivate(row: TreeItemRow): void
+  /** Enter or click: open a table, select a namespace. Ctrl/Cmd+click, middle-click and Ctrl/Cmd+Enter ask for a new tab. */
+  onActivate(row: TreeItemRow, options?: { newTab?: boolean }): void
   onExpand(row: TreeItemRow): void
   onCollapse(row: TreeItemRow): void
   onRetry(parentKey: string): void
@@ -63,11 +63,19 @@ export function NamespaceTree({ rows, selectedKey, onActivate, onExpand, onColla
                     }
                   : undefined
               }
-              onClick={() => {
+              onClick={(event) => {
                 setFocusedKey(row.key)
                 toggle(row, onExpand, onCollapse)
-                onActivate(row)
+                onActivate(row, { newTab: event.ctrlKey || event.metaKey })
               }}
+              onMiddleClick={
+                row.kind === 'table'
+                  ? () => {
+                      setFocusedKey(row.key)
+                      onActivate(row, { newTab: true })
+                    }
+                  : undefined
+              }
             />
           )
         })}

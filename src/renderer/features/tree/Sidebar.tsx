@@ -12,7 +12,7 @@ export interface SidebarProps {
   onFilter(text: string): void
   onRefresh(): void
   onOpenNew(): void
-  onActivate(row: TreeItemRow): void
+  onActivate(row: TreeItemRow, options?: { newTab?: boolean }): void
   onExpand(row: TreeItemRow): void
   onCollapse(row: TreeItemRow): void
   onRetry(parentKey: string): void

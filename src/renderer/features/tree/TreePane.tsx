@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useMemo, useState, type ReactNode } from 'react'
+import type { TableRef } from '../../../contract'
 import { parseNamespaceKey } from '../../lib/nodeKeys'
 import { useConnections } from '../../queries/connections'
 import { TreeActionLayer, useTreeActions } from '../actions'
@@ -9,6 +10,7 @@ import { prefetchTable } from '../table'
 import { Sidebar } from './Sidebar'
 import { namespaceKey, type TreeItemRow } from './treeModel'
 import { useNamespaceTree } from './useNamespaceTree'
+import { useWorkbench } from '../workbench'
 
 /**
  * The sidebar: the tree of every open connection with its filter, its context menu and the dialogs of its
@@ -29,26 +31,37 @@ export function TreePane({ collapseButton, importButton, onDropFiles }: { collap
     },
     [nodes],
   )
+  const { hideStart, selectTable, selectNamespace } = navigation
+  const { openTable } = useWorkbench().actions
+  const openTableRef = useCallback(
+    (ref: TableRef, newTab: boolean) => {
+      hideStart()
+      prefetchTable(client, ref)
+      // A new tab is opened first; the selection then finds it showing the table (else it replaces the tab's table).
+      if (newTab) openTable(ref, { newTab: true })
+      selectTable(ref)
+    },
+    [client, hideStart, selectTable, openTable],
+  )
   const treeActions = useTreeActions({
     connections,
     reload: (connectionId, namespace) => void tree.reload(connectionId, namespace),
     expand: tree.expand,
     onChanged: (action, target, result) => navigation.afterTreeWrite({ action, target, result }),
     contentsOf,
+    openInNewTab: (target) => openTableRef({ connectionId: target.connectionId, namespace: target.namespace, name: target.name }, true),
   })
   const remoteIds = useMemo(() => new Set(connections.filter((c) => c.kind === 'rest').map((c) => c.id)), [connections])
   const cloudIds = useMemo(() => new Set(connections.filter((c) => isBucket(c.location)).map((c) => c.id)), [connections])
-  const { hideStart, selectTable, selectNamespace } = navigation
   const onActivate = useCallback(
-    (row: TreeItemRow) => {
-      hideStart()
-      if (row.kind === 'table') {
-        const ref = { connectionId: row.connectionId, namespace: row.namespace, name: row.name }
-        prefetchTable(client, ref)
-        selectTable(ref)
-      } else selectNamespace(row.connectionId, row.namespace)
+    (row: TreeItemRow, options?: { newTab?: boolean }) => {
+      if (row.kind === 'table') openTableRef({ connectionId: row.connectionId, namespace: row.namespace, name: row.name }, options?.newTab === true)
+      else {
+        hideStart()
+        selectNamespace(row.connectionId, row.namespace)
+      }
     },
-    [client, hideStart, selectTable, selectNamespace],
+    [openTableRef, hideStart, selectNamespace],
   )
   return (
     <>

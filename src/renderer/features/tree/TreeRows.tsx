@@ -37,14 +37,16 @@ export interface TreeItemProps {
   remote: boolean
   cloud: boolean
   onFocus(): void
-  onClick(): void
+  onClick(event: MouseEvent): void
+  /** The middle button (a table: open it in a new tab). */
+  onMiddleClick?(): void
   onContextMenu?(event: MouseEvent): void
   /** The row's drop target handlers (connection and namespace rows that take files). */
   drop?: ReturnType<typeof dropHandlers>
 }
 
 /** One connection, namespace or table: a WAI-ARIA treeitem with its level, position, expanded and selected state. */
-export function TreeItem({ row, style, selected, tabbable, dropTarget, remote, cloud, onFocus, onClick, onContextMenu, drop }: TreeItemProps) {
+export function TreeItem({ row, style, selected, tabbable, dropTarget, remote, cloud, onFocus, onClick, onMiddleClick, onContextMenu, drop }: TreeItemProps) {
   const expandable = row.kind !== 'table'
   return (
     <div
@@ -65,6 +67,9 @@ export function TreeItem({ row, style, selected, tabbable, dropTarget, remote, c
       onFocus={onFocus}
       onContextMenu={onContextMenu}
       onClick={onClick}
+      // The middle button's own meaning (autoscroll) is not wanted on a row.
+      onMouseDown={onMiddleClick ? (event) => event.button === 1 && event.preventDefault() : undefined}
+      onAuxClick={onMiddleClick ? (event) => event.button === 1 && onMiddleClick() : undefined}
     >
       <span style={{ width: (row.level - 1) * INDENT }} className="tree-indent" />
       {expandable ? <ChevronIcon className="tree-chevron" expanded={row.expanded} /> : <span className="tree-chevron" />}

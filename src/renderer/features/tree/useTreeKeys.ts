@@ -9,7 +9,8 @@ export interface TreeKeysOptions {
   /** The tabbable item, the one the keys act on. */
   activeKey: string | null
   moveFocus(key: string): void
-  onActivate(row: TreeItemRow): void
+  /** Enter or Space; Ctrl/Cmd+Enter asks for a new tab. */
+  onActivate(row: TreeItemRow, options?: { newTab?: boolean }): void
   onExpand(row: TreeItemRow): void
   onCollapse(row: TreeItemRow): void
   onContextMenu?(row: TreeItemRow, x: number, y: number): void
@@ -75,7 +76,7 @@ export function useTreeKeys({ rows, itemIndexes, activeKey, moveFocus, onActivat
       case 'Enter':
       case ' ':
         toggle(current, onExpand, onCollapse)
-        onActivate(current)
+        onActivate(current, { newTab: event.key === 'Enter' && (event.ctrlKey || event.metaKey) })
         break
       default:
         handled = false

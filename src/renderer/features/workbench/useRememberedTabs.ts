@@ -1,0 +1,64 @@
+import { useMutation } from '@tanstack/react-query'
+import { useEffect, useRef, useState } from 'react'
+import type { ConnectionInfo } from '../../../contract'
+import { call } from '../../api'
+import { errorData } from '../../components/ErrorPanel'
+import { saveTabs } from './mutations'
+import { dropConnectionTabs, restoreTabs, savedTabsOf } from './tabs'
+import type { Workbench } from './Workbench'
+
+/** How long the tabs rest unchanged before they are written (a filter typed, tabs dragged: one write). */
+const SAVE_DELAY_MS = 600
+
+/**
+ * Each catalog's tabs, remembered in the settings (`workbench/saveTabs`, never in the catalog) and opened again when
+ * the catalog is open in a new session (`workbench/tabs`). Tabs of a catalog that closes close with it (remembered
+ * as they were). Answers what could not be restored, in words, for the window to say.
+ */
+export function useRememberedTabs(workbench: Workbench, connections: readonly ConnectionInfo[]): { notes: string[]; dismiss(): void } {
+  const { state, update } = workbench
+  const restored = useRef(new Set<string>())
+  const written = useRef(new Map<string, string>())
+  const [notes, setNotes] = useState<string[]>([])
+  const { mutate: save } = useMutation(saveTabs)
+
+  useEffect(() => {
+    const open = new Set(connections.map((c) => c.id))
+    for (const id of restored.current) {
+      if (open.has(id)) continue
+      restored.current.delete(id)
+      written.current.delete(id)
+      update((s) => dropConnectionTabs(s, id))
+    }
+    for (const connection of connections) {
+      if (restored.current.has(connection.id)) continue
+      restored.current.add(connection.id)
+      call('workbench/tabs', { connectionId: connection.id }).then(
+        (remembered) => {
+          written.current.set(connection.id, JSON.stringify({ tabs: remembered.tabs, ...(remembered.active !== undefined ? { active: remembered.active } : {}) }))
+          if (remembered.tabs.length > 0) update((s) => restoreTabs(s, connection.id, remembered))
+          if (remembered.skipped > 0) setNotes((n) => [...n, `${remembered.skipped} remembered tab${remembered.skipped === 1 ? '' : 's'} of ${connection.label} could not be read (an older or edited settings file) and did not open.`])
+        },
+        (error: unknown) => {
+          written.current.set(connection.id, '')
+          setNotes((n) => [...n, `The tabs of ${connection.label} could not be restored: ${errorData(error).message}`])
+        },
+      )
+    }
+  }, [connections, update])
+
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      for (const [connectionId, before] of written.current) {
+        const saved = savedTabsOf(state, connectionId)
+        const text = JSON.stringify(saved)
+        if (text === before) continue
+        written.current.set(connectionId, text)
+        save({ connectionId, saved }, { onError: () => written.current.set(connectionId, before) })
+      }
+    }, SAVE_DELAY_MS)
+    return () => clearTimeout(timer)
+  }, [state, save])
+
+  return { notes, dismiss: () => setNotes([]) }
+}
