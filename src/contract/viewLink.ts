@@ -134,7 +134,7 @@ function checkCatalog(catalog: LinkCatalog): void {
   const location = catalogLocation(catalog)
   if (!location) throw new ViewLinkError(`The link's ${catalog.kind} is empty`)
   if (location.length > MAX_LINK_LOCATION) throw new ViewLinkError(`The link's ${catalog.kind} is ${location.length} characters long; at most ${MAX_LINK_LOCATION} are accepted`)
-  if (/[\u0000-\u001f\u007f]/.test(location)) throw new ViewLinkError(`The link's ${catalog.kind} holds a control character`)
+  if ([...location].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) throw new ViewLinkError(`The link's ${catalog.kind} holds a control character`)
   if (catalog.kind === 'dir') {
     if (isUriLocation(location)) throw new ViewLinkError('The link\'s dir is a URI; an object-store catalog is named by "uri"')
     return

@@ -5,6 +5,7 @@ import { errorData } from './components/ErrorPanel'
 import { Spinner } from './components/Spinner'
 import { ImportButton, ImportQueue, splitDropped, useImports } from './features/import'
 import { JobsDock, JobsStatus } from './features/jobs'
+import { LinkPrompt } from './features/links'
 import { useReadOnlyGuard, RecoveryPrompts } from './features/lifecycle'
 import { useNavigation } from './features/navigation'
 import { TreePane } from './features/tree'
@@ -79,6 +80,7 @@ function Workspace({ info }: { info: AppInfo }) {
       <div className="app-main">
         <HostStatusBanner />
         <RecoveryPrompts />
+        <LinkPrompt />
         <MainContent key={hostRestarts} info={info} />
         <JobsDock onOpenTable={onImported} />
       </div>

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import type { SortKey, TableRef } from '../../../contract'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { RefreshIcon, SchemaIcon, TableIcon } from '../../components/Icons'
@@ -17,12 +17,14 @@ import { MapPanel } from '../map'
 import { Gallery, GalleryButton, useGallery } from './gallery'
 import { LifecycleButtons, LifecyclePanelView, ReadOnlyBadge, useTableLifecycle, type LifecycleStart } from '../lifecycle'
 import { formatCount } from '../../lib/format'
+import { CopyLinkButton, copyViewLink, type LinkedView } from '../links'
+import { useConnections } from '../../queries/connections'
 
 
 /** What a tab (features/workbench) gives the view it holds: where it starts, and where it reports what it shows. */
 export interface TableViewTabProps {
   /** A pinned version, a filter and sort to start from (a tab opened again, a split) and a diff (What changed). */
-  start?: LifecycleStart & { filter?: string; sort?: SortKey[] }
+  start?: LifecycleStart & { filter?: string; sort?: SortKey[]; row?: number }
   /** The view's version, filter and sort as they change (the tab's label, the remembered tabs). */
   onViewChange?: (view: { version?: number; latest?: number; filter?: string; sort?: SortKey[] }) => void
   /** Close the tab: offered when the table cannot be opened (dropped elsewhere). */
@@ -70,8 +72,36 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
   const info = described.data ?? null
   // Filter, sort, go to row, similar rows, text search, version hint (useTableQueries.tsx).
   const [initialChoice] = useState(() => (start?.filter || start?.sort ? { filter: start.filter, sort: start.sort } : undefined))
-  const q = useTableQueries(tableRef, connectionLabel, info, reload, lifecycle.diffKeys, initialChoice)
+  const connections = useConnections()
+  // What a link to this view names (Copy link to this view): the pinned version, filter, sort and the selected row
+  // (the active cell's, or the row whose context menu was opened). Set after each render: read when the user copies.
+  const viewForLink = useRef<(row?: number) => LinkedView>(() => ({}))
+  const linkItem = useCallback(
+    (row: number) => ({ label: 'Copy link to this view', run: () => void copyViewLink(connections, latestRef, viewForLink.current(row)).catch(() => undefined) }),
+    [connections, latestRef],
+  )
+  const q = useTableQueries(tableRef, connectionLabel, info, reload, lifecycle.diffKeys, initialChoice, linkItem)
   const [pinned, latest] = [lifecycle.opened?.version, lifecycle.opened?.latest]
+  useEffect(() => {
+    viewForLink.current = (row = status.get()?.active?.row) => ({
+      ...(pinned !== undefined ? { version: pinned } : {}),
+      ...(q.filter?.trim() ? { filter: q.filter } : {}),
+      ...(q.gridProps.sort?.length ? { sort: q.gridProps.sort } : {}),
+      ...(row !== undefined ? { row } : {}),
+    })
+  })
+  // A link's selected row, selected once its view (filter, sort, version) is the one on screen and counted: the
+  // grid's active cell belongs to one view (viewKey), so a row selected earlier would be dropped with it.
+  const startRow = useRef(start?.row)
+  const { goToRow, stale, count } = q
+  const viewKey = q.gridProps.viewKey
+  // The first render shows the table unfiltered; the start's filter and sort are applied after it.
+  const startShown = (q.gridProps.view?.filter ?? '') === (start?.filter ?? '') && JSON.stringify(q.gridProps.view?.sort ?? []) === JSON.stringify(start?.sort ?? [])
+  useEffect(() => {
+    if (startRow.current === undefined || !info || stale || !viewKey || !startShown || startRow.current >= count) return
+    goToRow(startRow.current)
+    startRow.current = undefined
+  }, [info, goToRow, stale, viewKey, startShown, count])
   useEffect(() => {
     onViewChange?.({ ...(pinned !== undefined ? { version: pinned, latest } : {}), ...(q.filter?.trim() ? { filter: q.filter } : {}), ...(q.gridProps.sort?.length ? { sort: q.gridProps.sort } : {}) })
   }, [onViewChange, pinned, latest, q.filter, q.gridProps.sort])
@@ -142,6 +172,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
             <SchemaIcon />
             Schema
           </button>
+          <CopyLinkButton tableRef={latestRef} view={() => viewForLink.current()} disabled={!info} />
           <button type="button" className="icon-button" aria-label="Reload table" title="Reload table" onClick={reload}>
             <RefreshIcon />
           </button>

@@ -42,7 +42,7 @@ interface MenuState {
  * and **Find similar rows** from a cell's context menu, **Go to row**, full-text search and the "Newer version
  * available" hint — as props for the grid and elements for TableView to place.
  */
-export function useTableQueries(tableRef: TableRef, connectionLabel: string, info: TableInfo | null, reload: () => void, keys?: TableViewSpec['keys'], initial?: ViewChoice) {
+export function useTableQueries(tableRef: TableRef, connectionLabel: string, info: TableInfo | null, reload: () => void, keys?: TableViewSpec['keys'], initial?: ViewChoice, linkItem?: (row: number) => CellMenuItem) {
   const tv = useTableView(tableRef, info, keys, initial)
   const { mutateAsync: createRowSetAsync } = useMutation(createRowSet)
   const { choice, apply } = tv
@@ -150,6 +150,8 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
         disabled: !vectorField ? 'This table has no vector column' : !vector ? 'This row has no vector' : refused('table.vectorSearch'),
       },
       ...(m.extra ?? []).map((item, i) => (i === 0 ? { ...item, separatorBefore: true } : item)),
+      // The links feature's item (TableView passes it): a link naming this row.
+      ...(linkItem ? [{ ...linkItem(m.row), separatorBefore: true }] : []),
     ]
   }
 
