@@ -5,7 +5,7 @@
 'use strict'
 const net = require('node:net')
 const { unlinkSync } = require('node:fs')
-const { Worker } = require('node:worker_threads')
+const { Worker: ThreadWorker } = require('node:worker_threads')
 
 const WORKER = `
 const net = require('node:net')
@@ -22,7 +22,7 @@ socket.on('close', () => done(answer === 'ok' ? 1 : 2))
 /** True when a first instance took `message` (this one must quit); false when there is none (take the lock). */
 function handOver(path, message) {
   const state = new Int32Array(new SharedArrayBuffer(4))
-  const worker = new Worker(WORKER, { eval: true, workerData: { path, message, state } })
+  const worker = new ThreadWorker(WORKER, { eval: true, workerData: { path, message, state } })
   Atomics.wait(state, 0, 0, 30_000)
   void worker.terminate()
   return Atomics.load(state, 0) === 1
