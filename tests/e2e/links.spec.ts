@@ -119,4 +119,14 @@ test('a link pins its version; a gone version, a malformed link and an unknown c
   const grid = shownPanel(page).getByRole('grid', { name: 'elsewhere' })
   await expect(grid).toBeVisible({ timeout: 60_000 })
   await expect(shownPanel(page).getByTestId('row-count')).toHaveText('7')
+
+  // A REST catalog with no saved connection: the dialog opens at the link's endpoint, with no key (the link has none).
+  await openLink(page, catalog.harness, encodeViewLink({ catalog: { kind: 'rest', endpoint: 'http://127.0.0.1:9/catalog' }, namespace: [], table: 't' }))
+  await expect(ask).toContainText('Connect to http://127.0.0.1:9/catalog?')
+  await expect(ask).toContainText('Links never carry keys')
+  await ask.getByRole('button', { name: 'Connect' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Connect to server' })
+  await expect(dialog.getByLabel('Endpoint URL')).toHaveValue('http://127.0.0.1:9/catalog')
+  for (const input of await dialog.locator('input[type="password"]').all()) await expect(input).toHaveValue('')
+  await screenshot(page, 'links-rest-dialog')
 })

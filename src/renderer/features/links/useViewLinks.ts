@@ -109,11 +109,12 @@ export function useViewLinks() {
       })
       return
     }
-    // A saved connection with the link's endpoint or URI opens with its own key; else the dialog, for the user to fill.
+    // A saved connection with the link's endpoint or URI opens with its own key; else the dialog opens with the
+    // endpoint or URI filled in and no key (the link has none), and its Save & connect opens the view.
     const saved = remote.saved.find((s) => (s.kind === 'rest' ? catalog.kind === 'rest' && sameLocation(s.endpoint, catalog.endpoint) : catalog.kind === 'uri' && sameLocation(s.uri, catalog.uri)))
     setNotice(null)
     if (saved) remote.connect(saved)
-    else remote.openNew(catalog.kind === 'rest' ? 'rest' : 'object-store')
+    else remote.openNew(catalog.kind === 'rest' ? 'rest' : 'object-store', catalog.kind === 'rest' ? catalog.endpoint : catalog.uri)
   }, [notice, openDir, remote])
 
   const dismiss = useCallback(() => {

@@ -149,9 +149,10 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
         run: () => vectorField && vector && searchSimilar(vectorField.name, vector, `row ${formatCount(m.row + 1)}`),
         disabled: !vectorField ? 'This table has no vector column' : !vector ? 'This row has no vector' : refused('table.vectorSearch'),
       },
-      ...(m.extra ?? []).map((item, i) => (i === 0 ? { ...item, separatorBefore: true } : item)),
-      // The links feature's item (TableView passes it): a link naming this row.
+      // The links feature's item (TableView passes it): a link naming this row. Before the grid's items, so the
+      // menu still ends on Inspect cell.
       ...(linkItem ? [{ ...linkItem(m.row), separatorBefore: true }] : []),
+      ...(m.extra ?? []).map((item, i) => (i === 0 ? { ...item, separatorBefore: true } : item)),
     ]
   }
 
