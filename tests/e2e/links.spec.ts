@@ -95,6 +95,7 @@ test('a link pins its version; a gone version, a malformed link and an unknown c
   await openLink(page, catalog.harness, encodeViewLink({ ...base, version: 1 }))
   await expect(shownPanel(page).getByTestId('table-version')).toHaveText('1')
   await expect(shownPanel(page).getByTestId('row-count')).toHaveText('200')
+  await expect(shownPanel(page)).toContainText('version 1 of 2')
 
   await openLink(page, catalog.harness, encodeViewLink({ ...base, version: 99 }))
   const gone = page.getByRole('alert', { name: 'Link not opened' })

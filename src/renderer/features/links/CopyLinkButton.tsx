@@ -1,3 +1,4 @@
+import './links.css'
 import { useState } from 'react'
 import type { TableRef } from '../../../contract'
 import { useConnections } from '../../queries/connections'

@@ -37,9 +37,13 @@ export function useViewLinks() {
 
   const openView = useCallback(async (link: ViewLink, connectionId: string) => {
     const ref: TableRef = { connectionId, namespace: link.namespace, name: link.table }
+    let newest: number
     try {
-      // The table (and the version) must still be there: said in words, not shown as an empty tab.
-      await call('tables/describe', { ...ref, namespace: [...ref.namespace], ...(link.version !== undefined ? { version: link.version } : {}) })
+      // The table (and the version) must still be there: said in words, not shown as an empty tab. The latest
+      // version is read too: a pinned view says which version is the latest ("version 3 of 5").
+      const at = { ...ref, namespace: [...ref.namespace] }
+      newest = (await call('tables/describe', at)).version
+      if (link.version !== undefined) await call('tables/describe', { ...at, version: link.version })
     } catch (error) {
       const data = errorData(error)
       const what = [...link.namespace, link.table].join('/') + (link.version !== undefined ? ` at version ${link.version}` : '')
@@ -47,7 +51,7 @@ export function useViewLinks() {
       return
     }
     setNotice(null)
-    const initial = { ...(link.version !== undefined ? { version: link.version, latest: link.version } : {}), ...(link.filter ? { filter: link.filter } : {}), ...(link.sort ? { sort: link.sort } : {}), ...(link.row !== undefined ? { row: link.row } : {}) }
+    const initial = { ...(link.version !== undefined ? { version: link.version, latest: newest } : {}), ...(link.filter ? { filter: link.filter } : {}), ...(link.sort ? { sort: link.sort } : {}), ...(link.row !== undefined ? { row: link.row } : {}) }
     latest.current.workbench.openTab({ kind: 'table', connectionId, ref, view: initial, initial })
   }, [])
 
