@@ -101,3 +101,24 @@ test.describe('desktop app (rig) — links to a view', () => {
     }
   })
 })
+
+test.describe('desktop app (rig) — started with a link', () => {
+  test.describe.configure({ timeout: 180_000 })
+  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
+  test('the first launch with a link in argv opens its view once the window is up (the link waits for the page)', async ({}, testInfo) => {
+    const userData = testInfo.outputPath('userData')
+    await ensureDemoCatalog(join(userData, 'demo-catalog'))
+    const link = encodeViewLink({ catalog: { kind: 'dir', path: join(userData, 'demo-catalog') }, namespace: [], table: 'welcome', row: 1 })
+    const app = await launchRig({ userData, args: [link] })
+    try {
+      const page = await app.window()
+      const shown = page.locator('[role="tabpanel"]:not([hidden])')
+      const grid = shown.getByRole('grid', { name: 'welcome' })
+      await expect(grid).toBeVisible({ timeout: 60_000 })
+      await expect(grid.locator('[role="gridcell"][aria-selected="true"]').first().locator('xpath=..')).toHaveAttribute('aria-rowindex', String(1 + 2))
+      await expect(page.getByRole('alertdialog', { name: 'Open link' })).toHaveCount(0)
+    } finally {
+      await app.dispose()
+    }
+  })
+})
