@@ -303,6 +303,8 @@ export interface Events {
    */
   'jobs/progress': JobInfo
   /** A menu command or accelerator handled by the renderer. */
+  /** A link to a view (`lance-catalog://open?…`) the app was opened with (desktop: argv, a second launch, open-url). */
+  'app/openLink': { url: string }
   'app/command': { command: 'open-directory' | 'refresh' | 'import' | 'connect-server' | 'new-query' | 'connect-assistant' | 'close-tab' | 'reopen-tab' | 'split-right' | 'next-tab' | 'previous-tab' }
   /**
    * The desktop app's catalog host process stopped unexpectedly (`stopped`: why, in words), has not answered for a

@@ -1,11 +1,12 @@
 import { app, BrowserWindow, dialog, ipcMain, MessageChannelMain, Menu, session, utilityProcess } from 'electron'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { EventName, Events } from '../contract'
 import { PORT_CHANNEL } from '../contract/channels'
 import { HOST_ENTRY, type HostAsk } from '../host/protocol'
 import { CatalogHost, type HostProcess } from './catalogHost'
 import { createSenderCheck, registerIpc, registerPortRequests, sendEvent } from './ipc'
+import { LinkInbox, linkFromArgv, registerLinkRequests } from './links'
 import { buildMenu } from './menu'
 import { createSaveFile } from './saveDialog'
 import { SafeStorageSecretStore } from './secrets'
@@ -83,17 +84,40 @@ async function answerHost(ask: HostAsk): Promise<unknown> {
   }
 }
 
-// One instance: a second launch focuses the first window.
-if (!app.requestSingleInstanceLock()) app.quit()
-app.on('second-instance', () => {
-  if (mainWindow?.isMinimized()) mainWindow.restore()
-  mainWindow?.focus()
-})
+// Links to a view (`lance-catalog://open?…`): the OS starts the app with one, or hands it to the running app.
+const links = new LinkInbox()
+registerProtocol()
 
-app.whenReady().then(onReady, (error: unknown) => {
-  console.error('start-up failed:', error instanceof Error ? error.message : error)
+// One instance: a second launch hands its command line (a link, maybe) to the first window and quits; it starts
+// nothing of its own (no host, no window).
+if (!app.requestSingleInstanceLock()) {
   app.quit()
-})
+} else {
+  app.on('second-instance', (_event, argv) => {
+    if (mainWindow?.isMinimized()) mainWindow.restore()
+    mainWindow?.focus()
+    const link = linkFromArgv(argv)
+    if (link) links.receive(link)
+  })
+  // macOS hands links to the running app (and to the one it starts) as open-url, not in argv.
+  app.on('open-url', (event, url) => {
+    event.preventDefault()
+    links.receive(url)
+  })
+  const startLink = linkFromArgv(process.argv)
+  if (startLink) links.receive(startLink)
+  app.whenReady().then(onReady, (error: unknown) => {
+    console.error('start-up failed:', error instanceof Error ? error.message : error)
+    app.quit()
+  })
+}
+
+/** This app opens `lance-catalog://` links. Unpackaged (`electron .`), the OS must also be told which script to run. */
+function registerProtocol(): void {
+  const script = process.argv[1]
+  const registered = process.defaultApp && script ? app.setAsDefaultProtocolClient('lance-catalog', process.execPath, [resolve(script)]) : app.setAsDefaultProtocolClient('lance-catalog')
+  if (!registered) console.error('could not register as the handler of lance-catalog:// links')
+}
 
 async function onReady(): Promise<void> {
   denyAllPermissions()
@@ -104,6 +128,8 @@ async function onReady(): Promise<void> {
   registerIpc(ipcMain, (method, input) => host.dispatch(method, input), senderCheck)
   // The window's calls then go straight to the host over a port of their own (no copy through main).
   registerPortRequests(ipcMain, (sender) => host.connect(sender, PORT_CHANNEL), senderCheck)
+  // Links wait until the page says it can take them (its preload asks on LINK_CHANNEL).
+  registerLinkRequests(ipcMain, links, senderCheck)
   // The window is known to the sender check before its page loads (the renderer calls while it loads).
   mainWindow = await createMainWindow(windowState, urls, isAppUrl, (created) => (mainWindow = created))
   Menu.setApplicationMenu(buildMenu((command) => emit('app/command', { command }), process.platform === 'darwin'))

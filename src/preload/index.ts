@@ -3,7 +3,7 @@
 // rule for src/preload and tests/main/preload-sandbox.test.ts, which loads the built file under those rules).
 import { contextBridge, ipcRenderer, webUtils } from 'electron'
 import type { EventName, Events, Result } from '../contract'
-import { EVENT_CHANNEL, INVOKE_CHANNEL, PORT_CHANNEL } from '../contract/channels'
+import { EVENT_CHANNEL, INVOKE_CHANNEL, LINK_CHANNEL, PORT_CHANNEL } from '../contract/channels'
 import { answersBytes, isMethodName } from '../contract/methods'
 import type { PortCall, PortResult } from '../host/protocol'
 import type { CatalogBridge } from './api'
@@ -51,6 +51,25 @@ ipcRenderer.on(EVENT_CHANNEL, (_e: unknown, name: unknown, payload: unknown) => 
 // Ask main for the port now; calls made before it comes go through main.
 ipcRenderer.send(PORT_CHANNEL)
 
+// Links to a view (main's LinkInbox): kept until the page listens for `app/openLink` (React subscribes after the
+// first render), then handed on as they come. Asked for once, now: main answers with those that came before.
+const heldLinks: string[] = []
+const linkListeners = new Set<(payload: Events['app/openLink']) => void>()
+ipcRenderer.on(LINK_CHANNEL, (_e: unknown, url: unknown) => {
+  if (typeof url !== 'string') return
+  if (linkListeners.size === 0) heldLinks.push(url)
+  for (const listener of linkListeners) listener({ url })
+})
+ipcRenderer.send(LINK_CHANNEL)
+
+function onLink(listener: (payload: Events['app/openLink']) => void): () => void {
+  linkListeners.add(listener)
+  for (const url of heldLinks.splice(0)) listener({ url })
+  return () => {
+    linkListeners.delete(listener)
+  }
+}
+
 function overPort(open: WindowPort, method: string, input: unknown): Promise<Result<unknown>> {
   const id = nextCall++
   return new Promise((resolve, reject) => {
@@ -75,6 +94,7 @@ const bridge: CatalogBridge = {
     return ipcRenderer.invoke(INVOKE_CHANNEL, method, input)
   },
   on<E extends EventName>(event: E, listener: (payload: Events[E]) => void) {
+    if (event === 'app/openLink') return onLink(listener as (payload: Events['app/openLink']) => void)
     const wrapped = (_e: unknown, name: unknown, payload: unknown) => {
       if (name === event) listener(payload as Events[E])
     }

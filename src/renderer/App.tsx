@@ -7,6 +7,7 @@ import './panels'
 import { ImportButton, ImportQueue, splitDropped, useImports } from './features/import'
 import { JobsDock, JobsStatus } from './features/jobs'
 import { NewQueryButton } from './features/sql'
+import { LinkPrompt } from './features/links'
 import { useReadOnlyGuard, RecoveryPrompts } from './features/lifecycle'
 import { useNavigation } from './features/navigation'
 import { TreePane } from './features/tree'
@@ -91,6 +92,7 @@ function Workspace({ info }: { info: AppInfo }) {
       <div className="app-main">
         <HostStatusBanner />
         <RecoveryPrompts />
+        <LinkPrompt />
         <MainContent key={hostRestarts} info={info} />
         <JobsDock onOpenTable={onImported} />
       </div>

@@ -24,7 +24,7 @@ test('the keyboard’s cell menu has the mouse’s items; Escape gives the focus
   const menu = app.getByRole('menu', { name: 'Cell actions' })
   await expect(menu).toBeVisible()
   const byMouse = await menuItems(app)
-  expect(byMouse).toEqual(['Filter to this value', 'Exclude this value', 'Is null', 'Find similar rows', 'Copy', 'Copy as CSV', 'Copy as JSON', 'Copy as Markdown', 'Inspect cell'])
+  expect(byMouse).toEqual(['Filter to this value', 'Exclude this value', 'Is null', 'Find similar rows', 'Copy link to this view', 'Copy', 'Copy as CSV', 'Copy as JSON', 'Copy as Markdown', 'Inspect cell'])
   await app.keyboard.press('Escape')
   await expect(menu).toHaveCount(0)
   await expectFocusOnCell(grid, cell)

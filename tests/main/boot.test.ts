@@ -64,6 +64,7 @@ vi.mock('electron', async () => {
       getVersion: () => '0.0.0-test',
       isPackaged: true,
       requestSingleInstanceLock: () => true,
+      setAsDefaultProtocolClient: () => true,
       whenReady: () => Promise.resolve(),
       on: () => undefined,
       quit: () => undefined,

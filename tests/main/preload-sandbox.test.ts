@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events'
 import * as timers from 'node:timers'
 import * as url from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { EVENT_CHANNEL, INVOKE_CHANNEL, PORT_CHANNEL } from '../../src/contract/channels'
+import { EVENT_CHANNEL, INVOKE_CHANNEL, LINK_CHANNEL, PORT_CHANNEL } from '../../src/contract/channels'
 import { api } from '../../src/contract/api'
 import { METHOD_NAMES } from '../../src/contract/methods'
 
@@ -106,7 +106,8 @@ describe('the built preload under the sandbox rules', () => {
   it("asks main for its port to the catalog host; calls answering bytes go over it, the rest through main; a stopped host's calls are answered", async () => {
     const electron = standInElectron()
     expect(loadSandboxed(readFileSync(PRELOAD, 'utf8'), electron.module)).toBeNull()
-    expect(electron.sent).toEqual([[PORT_CHANNEL]])
+    // The port, and the links to a view held for the page (see the links test below).
+    expect(electron.sent).toEqual([[PORT_CHANNEL], [LINK_CHANNEL]])
     const bridge = electron.exposed.get('catalog') as { invoke(method: string, input: unknown): Promise<unknown> }
     // Before the port comes, everything goes through main.
     await bridge.invoke('tables/page', { a: 1 })
@@ -140,6 +141,22 @@ describe('the built preload under the sandbox rules', () => {
       expect(await bridge.invoke(method, {})).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('Unknown method') } })
     }
     expect(electron.invokes).toEqual([])
+  })
+
+  it('hands links to a view from main to the page as app/openLink, holding those that came before the page listened', () => {
+    const electron = standInElectron()
+    expect(loadSandboxed(readFileSync(PRELOAD, 'utf8'), electron.module)).toBeNull()
+    const bridge = electron.exposed.get('catalog') as { on(event: string, listener: (payload: unknown) => void): () => void }
+    // main answers the page's ask with the link of the command line, before React has subscribed.
+    electron.listeners.emit(LINK_CHANNEL, {}, 'lance-catalog://open?first')
+    electron.listeners.emit(LINK_CHANNEL, {}, { not: 'a string' })
+    const seen: unknown[] = []
+    const off = bridge.on('app/openLink', (payload) => seen.push(payload))
+    expect(seen).toEqual([{ url: 'lance-catalog://open?first' }])
+    electron.listeners.emit(LINK_CHANNEL, {}, 'lance-catalog://open?second')
+    off()
+    electron.listeners.emit(LINK_CHANNEL, {}, 'lance-catalog://open?held')
+    expect(seen).toEqual([{ url: 'lance-catalog://open?first' }, { url: 'lance-catalog://open?second' }])
   })
 
   it("the preload's method list is the contract's", () => {

@@ -51,6 +51,14 @@ export function RefreshIcon({ className }: IconProps) {
   )
 }
 
+export function LinkIcon({ className }: IconProps) {
+  return (
+    <svg {...common} className={className}>
+      <path d="M7 9.5a2.5 2.5 0 0 0 3.5 0l2-2a2.5 2.5 0 0 0-3.5-3.5l-.8.8M9 6.5a2.5 2.5 0 0 0-3.5 0l-2 2A2.5 2.5 0 0 0 7 12l.8-.8" fill="none" stroke="currentColor" strokeWidth="1.3" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  )
+}
+
 export function PlusIcon({ className }: IconProps) {
   return (
     <svg {...common} className={className}>

@@ -42,6 +42,8 @@ class App extends EventEmitter {
     this.isReady_ = false
     this.quitting = false
     this.readyPromise = new Promise((resolve) => (this.markReady = resolve))
+    this.lock = null
+    this.protocolClients = new Map()
   }
   getPath(name) {
     const paths = { userData, appData: join(userData, '..'), temp: require('node:os').tmpdir(), home: require('node:os').homedir(), logs: join(userData, 'logs') }
@@ -60,8 +62,38 @@ class App extends EventEmitter {
   whenReady() {
     return this.readyPromise
   }
-  requestSingleInstanceLock() {
+  /**
+   * Electron's lock is per userData directory and synchronous: in a second instance it hands that instance's argv,
+   * working directory and additionalData to the first (its 'second-instance') before it returns false. Here the
+   * first instance listens on a Unix socket named after userData; a second one connects, hands over and waits for
+   * the first's answer, blocking as Electron does (single-instance.cjs).
+   */
+  requestSingleInstanceLock(additionalData) {
+    if (this.lock) return true
+    const { handOver, listen } = require('./single-instance.cjs')
+    const path = lockPath()
+    if (handOver(path, { argv: process.argv, workingDirectory: process.cwd(), additionalData: additionalData ?? null })) return false
+    this.lock = listen(path, (message) => this.emit('second-instance', preventable(), message.argv, message.workingDirectory, message.additionalData ?? {}))
     return true
+  }
+  hasSingleInstanceLock() {
+    return !!this.lock
+  }
+  releaseSingleInstanceLock() {
+    this.lock?.close()
+    this.lock = null
+  }
+  /** Registering is the OS's business; the rig records which schemes main claimed (and with which command). */
+  setAsDefaultProtocolClient(protocol, path, args) {
+    this.protocolClients.set(protocol, { path: path ?? process.execPath, args: args ?? [] })
+    post({ t: 'protocol-client', protocol, path: path ?? null, args: args ?? [] })
+    return true
+  }
+  isDefaultProtocolClient(protocol) {
+    return this.protocolClients.has(protocol)
+  }
+  removeAsDefaultProtocolClient(protocol) {
+    return this.protocolClients.delete(protocol)
   }
   /** Electron's order: before-quit (preventable), every window closes, will-quit, quit, then the process ends. */
   quit() {
@@ -74,11 +106,13 @@ class App extends EventEmitter {
     const will = preventable()
     this.emit('will-quit', will)
     this.emit('quit', preventable(), 0)
+    this.releaseSingleInstanceLock()
     post({ t: 'quit' })
     // Like Electron, pending asynchronous work is not waited for.
     setImmediate(() => process.exit(0))
   }
   exit(code = 0) {
+    this.releaseSingleInstanceLock()
     post({ t: 'quit' })
     process.exit(code)
   }
@@ -95,6 +129,11 @@ function preventable() {
 }
 
 const app = new App()
+
+/** The single-instance lock's socket: one per userData, as Electron's lock is (short: a socket path has a limit). */
+function lockPath() {
+  return join(require('node:os').tmpdir(), `lcb-rig-${createHash('sha256').update(userData).digest('hex').slice(0, 16)}.sock`)
+}
 
 // ---- windows ----------------------------------------------------------------------------------------------------
 
@@ -478,6 +517,11 @@ process.on('message', (message) => {
     case 'quit':
       app.quit()
       return
+    case 'open-url': {
+      // macOS: the OS hands a link to the running app.
+      app.emit('open-url', preventable(), message.url)
+      return
+    }
     case 'loop-delay': {
       // The benchmark's probe of main's event loop (tests/bench/host.ts): how long timers waited, in ms.
       // A sample is the time between two timer turns, the resolution included: the delay is what exceeds it.

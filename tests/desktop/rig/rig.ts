@@ -53,10 +53,15 @@ interface RigWindow {
  */
 export type RigApp = DesktopApp & {
   readonly mainPid: number
+  /** The link schemes main registered with app.setAsDefaultProtocolClient. */
+  protocolClients(): string[]
+  /** macOS hands the running app a link: app's 'open-url'. */
+  openUrl(url: string): void
   mainLoopDelay(reset?: boolean): Promise<{ p50: number; p99: number; max: number; count: number } | null>
 }
 
-export async function launchRig(options: LaunchOptions & { loopDelay?: boolean }): Promise<RigApp> {
+/** `args`: the command line after the app (as the OS passes a `lance-catalog://` link to it). */
+export async function launchRig(options: LaunchOptions & { loopDelay?: boolean; args?: string[] }): Promise<RigApp> {
   const rig = new Rig(options)
   await rig.started
   return rig
@@ -85,9 +90,11 @@ class Rig implements DesktopApp {
   private readonly utilities: { pid: number; serviceName: string | null }[] = []
   private utilityWaiters: Array<() => void> = []
 
-  constructor(private readonly options: LaunchOptions & { loopDelay?: boolean }) {
+  private readonly protocols: string[] = []
+
+  constructor(private readonly options: LaunchOptions & { loopDelay?: boolean; args?: string[] }) {
     this.userData = options.userData
-    this.child = fork(MAIN, [], {
+    this.child = fork(MAIN, options.args ?? [], {
       cwd: ROOT,
       execArgv: ['--require', REGISTER],
       serialization: 'advanced',
@@ -208,6 +215,9 @@ class Rig implements DesktopApp {
       }
       case 'menu':
         this.menu = message.items as typeof this.menu
+        return
+      case 'protocol-client':
+        this.protocols.push(message.protocol as string)
         return
       case 'utility-spawned':
         this.utilities.push({ pid: message.pid as number, serviceName: (message.serviceName as string | null) ?? null })
@@ -468,6 +478,14 @@ class Rig implements DesktopApp {
 
   exited(): Promise<void> {
     return this.exit
+  }
+
+  protocolClients(): string[] {
+    return [...this.protocols]
+  }
+
+  openUrl(url: string): void {
+    this.send({ t: 'open-url', url })
   }
 
   async dispose(): Promise<void> {

@@ -16,6 +16,8 @@ export interface ConnectionDialogProps<K extends SavedKind> {
   editing?: ViewOf<K>
   /** Why opening this connection failed just now (shown at the top, e.g. a wrong key). */
   openError?: AppErrorData | null
+  /** A new connection's endpoint or URI, filled in (a link to a view names it; never a key). */
+  prefill?: string
   onCancel(): void
   /** Saved (the list should refresh). */
   onSaved(view: ViewOf<K>): void
@@ -30,9 +32,9 @@ export interface ConnectionDialogProps<K extends SavedKind> {
  * (useConnectionForm) in one shell (ConnectionDialogShell) — title, error, Cancel / Save / Save & connect — with the
  * kind's fragments in its slots: its fields, its test buttons, what a test shows, and any confirmation over it.
  */
-export function ConnectionDialog<K extends SavedKind>({ kind, editing, openError = null, onCancel, onSaved, onConnected, kindSwitch }: ConnectionDialogProps<K>) {
+export function ConnectionDialog<K extends SavedKind>({ kind, editing, openError = null, prefill, onCancel, onSaved, onConnected, kindSwitch }: ConnectionDialogProps<K>) {
   const fragment = KINDS[kind]
-  const state = useConnectionForm<K>({ kind, editing, openError, ...fragment.form, onCancel, onSaved, onConnected })
+  const state = useConnectionForm<K>({ kind, editing, openError, prefill, ...fragment.form, onCancel, onSaved, onConnected })
   const [confirm, setConfirm] = useState<string | null>(null)
   const props = { state, confirm, setConfirm }
   const { Fields, TestButtons, Outcome, Overlay } = fragment

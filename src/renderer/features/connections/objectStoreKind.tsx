@@ -16,6 +16,7 @@ export const objectStoreKind: ConnectionKind<'object-store'> = {
   newTitle: 'Connect to object storage',
   form: {
     emptyForm: emptyObjectStoreForm,
+    withLocation: (form, uri) => ({ ...form, uri }),
     fromView: objectStoreFormFromView,
     validate: validateObjectStoreForm,
     toDraft: objectStoreFormToDraft,

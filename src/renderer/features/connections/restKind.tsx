@@ -12,6 +12,7 @@ export const restKind: ConnectionKind<'rest'> = {
   newTitle: 'Connect to server',
   form: {
     emptyForm,
+    withLocation: (form, endpoint) => ({ ...form, endpoint }),
     fromView: formFromView,
     validate: validateForm,
     toDraft: formToDraft,

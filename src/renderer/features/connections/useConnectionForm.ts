@@ -27,6 +27,8 @@ export type Busy<Test extends string> = { what: Test | 'save' | 'connect'; reque
 /** What a kind brings to the one form: its empty form, its form ⇄ saved view and draft, its checks and its test. */
 export interface KindForm<K extends SavedKind> {
   emptyForm(): FormOf<K>
+  /** A new form at `location` (a link's endpoint or URI: never a key, the user fills that in). */
+  withLocation(form: FormOf<K>, location: string): FormOf<K>
   fromView(view: ViewOf<K>): FormOf<K>
   validate(form: FormOf<K>): Record<string, string>
   /** The draft `connections/saved/*` take (secrets left out keep the saved ones). */
@@ -42,6 +44,8 @@ export interface ConnectionFormOptions<K extends SavedKind> extends KindForm<K> 
   editing?: ViewOf<K>
   /** Why opening this connection failed just now (shown at the top; it takes no focus). */
   openError: AppErrorData | null
+  /** A new connection's endpoint or URI, filled in (a link to a view names it). */
+  prefill?: string
   onCancel(): void
   onSaved(view: ViewOf<K>): void
   onConnected(view: ViewOf<K>, connection: ConnectionInfo): void
@@ -60,7 +64,7 @@ export function useConnectionForm<K extends SavedKind>(options: ConnectionFormOp
   const save = useMutation(saveSaved)
   const connect = useMutation(connectSaved)
   const test = useMutation({ mutationFn: ({ what, draft, requestId }: TestInput<K>) => options.test(what, draft, requestId) })
-  const [form, setForm] = useState<FormOf<K>>(() => (editing ? fromView(editing) : options.emptyForm()))
+  const [form, setForm] = useState<FormOf<K>>(() => (editing ? fromView(editing) : options.prefill ? options.withLocation(options.emptyForm(), options.prefill) : options.emptyForm()))
   const [touched, setTouched] = useState<Set<string>>(() => new Set())
   const [submitted, setSubmitted] = useState(false)
   /** A problem no call answered: why opening failed just now, or a key file refused before it is read. */

@@ -12,8 +12,8 @@ const ConnectionKindSwitch = lazy(() => import('./ConnectionDialogShell').then((
 const NO_SAVED: SavedView[] = []
 
 type DialogState =
-  | { kind: 'rest'; editing?: SavedConnectionView; openError?: AppErrorData | null }
-  | { kind: 'object-store'; editing?: ObjectStoreConnectionView; openError?: AppErrorData | null }
+  | { kind: 'rest'; editing?: SavedConnectionView; openError?: AppErrorData | null; prefill?: string }
+  | { kind: 'object-store'; editing?: ObjectStoreConnectionView; openError?: AppErrorData | null; prefill?: string }
 
 /**
  * Saved connections of both kinds and their dialog: the list, opening one (adding it as a root of the tree),
@@ -52,7 +52,8 @@ export function useRemoteConnections(onOpened: (connection: ConnectionInfo) => v
     [removeAsync],
   )
 
-  const openNew = useCallback((kind: SavedKind = 'rest') => setDialog({ kind }), [])
+  // `prefill`: the endpoint or URI a link to a view named (the form opens with it; the key is the user's to enter).
+  const openNew = useCallback((kind: SavedKind = 'rest', prefill?: string) => setDialog({ kind, ...(prefill ? { prefill } : {}) }), [])
   const edit = useCallback(
     (view: SavedView) => {
       const openError = failure?.id === view.id ? failure.error : null
@@ -93,7 +94,7 @@ function RemoteDialog({ dialog, chooseKind, dialogEvents }: Pick<ReturnType<type
   const kindSwitch = dialog.editing ? undefined : <ConnectionKindSwitch value={dialog.kind} onChange={chooseKind} />
   return (
     <Suspense fallback={null}>
-      <ConnectionDialog key={dialog.editing?.id ?? `new-${dialog.kind}`} kind={dialog.kind} editing={dialog.editing} openError={dialog.openError} kindSwitch={kindSwitch} {...dialogEvents} />
+      <ConnectionDialog key={dialog.editing?.id ?? `new-${dialog.kind}:${dialog.prefill ?? ''}`} kind={dialog.kind} editing={dialog.editing} openError={dialog.openError} prefill={dialog.prefill} kindSwitch={kindSwitch} {...dialogEvents} />
     </Suspense>
   )
 }

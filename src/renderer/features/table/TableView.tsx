@@ -18,6 +18,8 @@ import { TableToolbar } from './TableToolbar'
 import { useTableScope } from './useTableScope'
 import { useViewVersion, type ViewStart } from './useViewVersion'
 import { VersionBadge } from './VersionBadge'
+import { useLinkedView, useLinkItem } from './useViewLink'
+import { CopyLinkButton } from '../links'
 
 /** Narrower than this, the table body shows its panels in one drawer over the grid (a 900 px window, a split). */
 const DRAWER_BELOW = 760
@@ -25,7 +27,7 @@ const DRAWER_BELOW = 760
 /** What a tab (features/workbench) gives the view it holds: where it starts, and where it reports what it shows. */
 export interface TableViewTabProps {
   /** A pinned version, a filter and sort to start from (a tab opened again, a split) and a diff (What changed). */
-  start?: ViewStart & { filter?: string; sort?: SortKey[] }
+  start?: ViewStart & { filter?: string; sort?: SortKey[]; row?: number }
   /** The view's version, filter and sort as they change (the tab's label, the remembered tabs). */
   onViewChange?: (view: { version?: number; latest?: number; filter?: string; sort?: SortKey[] }) => void
   /** Close the tab: offered when the table cannot be opened (dropped elsewhere). */
@@ -56,9 +58,12 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
   const info = described.data ?? null
   // Filter, sort, go to row, similar rows, text search, version hint (useTableQueries.ts, drawn by QueryParts.tsx).
   const [initialChoice] = useState(() => (start?.filter || start?.sort ? { filter: start.filter, sort: start.sort } : undefined))
-  const q = useTableQueries(tableRef, connectionLabel, info, reload, version.diffKeys, initialChoice)
+  const link = useLinkItem(latestRef)
+  const q = useTableQueries(tableRef, connectionLabel, info, reload, version.diffKeys, initialChoice, link.linkItem)
   const view = q.gridProps.view
   const [pinned, latest] = [version.opened?.version, version.opened?.latest]
+  // What Copy link to this view names, and a link's selected row once its view is on screen (links feature).
+  useLinkedView(link.viewForLink, { pinned, filter: q.filter, sort: q.gridProps.sort, activeRow: () => status.get()?.active?.row, start, shown: view, ready: info !== null && !q.stale, viewKey: q.gridProps.viewKey, count: q.count, goToRow: q.goToRow })
   useEffect(() => {
     onViewChange?.({ ...(pinned !== undefined ? { version: pinned, latest } : {}), ...(q.filter?.trim() ? { filter: q.filter } : {}), ...(q.gridProps.sort?.length ? { sort: q.gridProps.sort } : {}) })
   }, [onViewChange, pinned, latest, q.filter, q.gridProps.sort])
@@ -154,6 +159,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
               {strip.button(!info)}
             </>
           }
+          share={<CopyLinkButton tableRef={latestRef} view={() => link.viewForLink.current()} disabled={!info} />}
           onReload={reload}
         />
       </TableHeader>

@@ -23,10 +23,12 @@ interface MenuDeps {
   searchSimilar(column: string, vector: number[], source: string): void
   /** Why this connection refuses vector search, if it does. */
   vectorSearchRefused: string | undefined
+  /** The links feature's **Copy link to this view** naming this row (TableView passes it). */
+  linkItem?: (row: number) => CellMenuItem
 }
 
 /** A cell's context menu: quick filters on its value, **Find similar rows** by its row's vector, then the grid's own items. */
-export function cellMenuItems(m: MenuState, { fields, vectorFields, filter, applyFilter, searchSimilar, vectorSearchRefused }: MenuDeps): CellMenuItem[] {
+export function cellMenuItems(m: MenuState, { fields, vectorFields, filter, applyFilter, searchSimilar, vectorSearchRefused, linkItem }: MenuDeps): CellMenuItem[] {
   const field = fields.find((f) => f.name === m.column)
   const value = m.valueOf(m.column)
   const comparable = field !== undefined && QUICK_TYPES.test(field.type) && !m.column.startsWith('_')
@@ -48,6 +50,8 @@ export function cellMenuItems(m: MenuState, { fields, vectorFields, filter, appl
       run: () => vectorField && vector && searchSimilar(vectorField.name, vector, `row ${formatCount(m.row + 1)}`),
       disabled: !vectorField ? 'This table has no vector column' : !vector ? 'This row has no vector' : vectorSearchRefused,
     },
+    // Before the grid's items, so the menu still ends on Inspect cell.
+    ...(linkItem ? [{ ...linkItem(m.row), separatorBefore: true }] : []),
     ...(m.extra ?? []).map((item, i) => (i === 0 ? { ...item, separatorBefore: true } : item)),
   ]
 }

@@ -28,7 +28,7 @@ export function countLabelOf(choice: { filter?: string; search?: { kind: 'vector
  * and **Find similar rows** from a cell's context menu, **Go to row**, full-text search and the "Newer version
  * available" hint — as props for the grid and state for QueryParts.tsx to draw.
  */
-export function useTableQueries(tableRef: TableRef, connectionLabel: string, info: TableInfo | null, reload: () => void, keys?: TableViewSpec['keys'], initial?: ViewChoice) {
+export function useTableQueries(tableRef: TableRef, connectionLabel: string, info: TableInfo | null, reload: () => void, keys?: TableViewSpec['keys'], initial?: ViewChoice, linkItem?: (row: number) => CellMenuItem) {
   const tv = useTableView(tableRef, info, keys, initial)
   const { mutateAsync: createRowSetAsync } = useMutation(createRowSet)
   const { choice, apply } = tv
@@ -114,7 +114,7 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
     return base
   }, [info, choice.search?.kind])
 
-  const menuItems = (m: MenuState): CellMenuItem[] => cellMenuItems(m, { fields, vectorFields, filter: choice.filter, applyFilter, searchSimilar, vectorSearchRefused: refused('table.vectorSearch') })
+  const menuItems = (m: MenuState): CellMenuItem[] => cellMenuItems(m, { fields, vectorFields, filter: choice.filter, applyFilter, searchSimilar, vectorSearchRefused: refused('table.vectorSearch'), linkItem })
 
   const onCellContextMenu = useCallback((target: MenuState) => setMenu(target), [])
 

@@ -8,6 +8,8 @@ export interface TabView {
   latest?: number
   filter?: string
   sort?: SortKey[]
+  /** The row to select when the view opens (a link's selected row; 0-based in the view). Not remembered. */
+  row?: number
 }
 
 /**
