@@ -55,7 +55,7 @@ const doorTable = {
   // renderer/panels.ts): it enters none of the features behind them, so a new panel never changes it (#38).
   'renderer/features/table': [
     ...featureDoors.filter((door) => door !== 'renderer/features/*/index'),
-    ...['actions', 'connections', 'import', 'jobs', 'navigation', 'tree'].map((feature) => `renderer/features/${feature}/index`),
+    ...['actions', 'connections', 'import', 'jobs', 'links', 'navigation', 'tree'].map((feature) => `renderer/features/${feature}/index`),
   ],
   'renderer/features/*': featureDoors,
   'renderer/components': ['contract', 'renderer/lib'],

@@ -36,10 +36,10 @@ interface LinkedState {
 }
 
 /** Keeps what a link names current, and selects a link's starting row once its view is the one on screen. */
-export function useLinkedView(viewForLink: ReturnType<typeof useLinkItem>['viewForLink'], s: LinkedState) {
+export function useLinkedView(viewForLinkRef: ReturnType<typeof useLinkItem>['viewForLink'], s: LinkedState) {
   const { pinned, filter, sort, activeRow } = s
   useEffect(() => {
-    viewForLink.current = (row = activeRow()) => ({
+    viewForLinkRef.current = (row = activeRow()) => ({
       ...(pinned !== undefined ? { version: pinned } : {}),
       ...(filter?.trim() ? { filter } : {}),
       ...(sort?.length ? { sort } : {}),
