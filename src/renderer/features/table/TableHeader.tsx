@@ -5,13 +5,17 @@ import { formatCount } from '../../lib/format'
 import type { TableQueries } from './useTableQueries'
 
 /** The table view's header: the table's name and namespace, its counts and version, a version badge and the toolbar. */
-export function TableHeader({ tableRef, connectionLabel, info, q, badge, children }: { tableRef: TableRef; connectionLabel: string; info: TableInfo | null; q: TableQueries; badge: ReactNode; children: ReactNode }) {
+export function TableHeader({ tableRef, connectionLabel, info, q, badge, share, children }: { tableRef: TableRef; connectionLabel: string; info: TableInfo | null; q: TableQueries; badge: ReactNode; share?: ReactNode; children: ReactNode }) {
   const path = [connectionLabel, ...tableRef.namespace]
   return (
     <header className="table-header">
       <TableIcon className="table-header-icon" />
       <div className="table-title">
-        <h1 className="table-name">{tableRef.name}</h1>
+        {/* Copy link to this view sits by the name it links to (the toolbar is full at 1280 px). */}
+        <div className="table-name-line">
+          <h1 className="table-name">{tableRef.name}</h1>
+          {share}
+        </div>
         <div className="table-path" aria-label="Namespace">
           {path.map((part, i) => (
             <span key={i} className="path-part">

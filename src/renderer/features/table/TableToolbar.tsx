@@ -34,8 +34,6 @@ export function TableToolbar(props: {
   queries: ReactNode
   /** The gallery and histogram switches. */
   switches: ReactNode
-  /** Copy link to this view (links feature), beside Reload. */
-  share?: ReactNode
   onReload(): void
 }) {
   const { ready, panels, open, onToggle } = props
@@ -61,7 +59,6 @@ export function TableToolbar(props: {
       {others.map((p) => (
         <PanelButton key={p.id} panel={p} open={open.includes(p.id)} disabled={!ready} onToggle={onToggle} />
       ))}
-      {props.share}
       <button type="button" className="icon-button" aria-label="Reload table" title="Reload table" onClick={props.onReload}>
         <RefreshIcon />
       </button>

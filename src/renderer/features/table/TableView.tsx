@@ -141,7 +141,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
 
   return (
     <section className="table-view" aria-label={`Table ${tableRef.name}`}>
-      <TableHeader tableRef={tableRef} connectionLabel={connectionLabel} info={info} q={q} badge={<VersionBadge version={version} />}>
+      <TableHeader tableRef={tableRef} connectionLabel={connectionLabel} info={info} q={q} badge={<VersionBadge version={version} />} share={<CopyLinkButton tableRef={latestRef} view={() => link.viewForLink.current()} disabled={!info} />}>
         <TableToolbar
           ready={info !== null}
           fields={info?.schema ?? null}
@@ -159,7 +159,6 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
               {strip.button(!info)}
             </>
           }
-          share={<CopyLinkButton tableRef={latestRef} view={() => link.viewForLink.current()} disabled={!info} />}
           onReload={reload}
         />
       </TableHeader>
