@@ -79,6 +79,13 @@ describe('MCP server over stdio: run_sql', () => {
     expect(long.cells_cut).toMatch(/max_cell_chars/)
     const tooMany = await callTool(client, 'run_sql', { sql: 'SELECT 1', limit: 501 })
     expect(tooMany.ok).toBe(false)
+    // Past the million rows a query keeps, the answer says so (and no row count) and how to page further.
+    const far = await answer(client, 'run_sql', { sql: 'SELECT range AS i FROM range(1500000)', offset: 999_497, limit: 5 })
+    expect(far.rows.map((r: { i: number }) => r.i)).toEqual([999_497, 999_498, 999_499, 999_500, 999_501])
+    expect(far.capped).toMatch(/LIMIT … OFFSET/)
+    expect(far.rows_in_result).toBeUndefined()
+    const past = await callTool(client, 'run_sql', { sql: 'SELECT 1', offset: 999_500 })
+    expect(past.ok ? '' : past.text).toMatch(/LIMIT … OFFSET/)
   })
 
   it('refuses writes, files and settings in words, as tool errors, and keeps serving', async () => {

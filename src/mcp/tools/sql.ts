@@ -94,11 +94,13 @@ export function addSqlTool(server: McpServer, ctx: McpContext): void {
       if (page.cellsCut > 0) {
         tail.cells_cut = `${page.cellsCut} value(s) shown shortened: vectors as {dimension, norm, first} (full_vectors: true shows them whole), long text as {cut, chars} (max_cell_chars), binary as {bytes, first_base64}`
       }
-      if (info.capped || (done && known >= MAX_SQL_KEPT_ROWS)) tail.capped = `only the first ${MAX_SQL_KEPT_ROWS} rows of a result can be read by offset; page further with LIMIT … OFFSET in the SQL`
+      // Past the rows a query keeps, the result is not read on: its length is not known, only that it is at least that.
+      const capped = info.capped === true || known >= MAX_SQL_KEPT_ROWS
+      if (capped) tail.capped = `only the first ${MAX_SQL_KEPT_ROWS} rows of a result can be read by offset; page further with LIMIT … OFFSET in the SQL`
       const head = {
         read_versions: reads,
         columns: info.columns.map((c) => ({ name: c.name, type: c.type })),
-        ...(done && Number.isFinite(known) ? { rows_in_result: known } : {}),
+        ...(done && !capped && Number.isFinite(known) ? { rows_in_result: known } : {}),
         offset,
         returned: rows.length,
       }
