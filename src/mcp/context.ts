@@ -47,7 +47,7 @@ export async function call<M extends Method>(ctx: McpContext, method: M, input: 
 }
 
 /** As {@link call}, for the reads that take a `requestId`: the client's cancel (or disconnect) stops the scan. */
-export async function cancellableCall<M extends 'tables/page' | 'tables/count' | 'namespaces/list' | 'tables/list'>(
+export async function cancellableCall<M extends 'tables/page' | 'tables/count' | 'namespaces/list' | 'tables/list' | 'sql/run'>(
   ctx: McpContext,
   method: M,
   input: Omit<Input<M>, 'requestId'>,

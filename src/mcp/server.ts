@@ -9,6 +9,7 @@ import { addBrowseTools } from './tools/browse'
 import { addProfileTool } from './tools/profile'
 import { addRowTools } from './tools/rows'
 import { addSearchTools } from './tools/search'
+import { addSqlTool } from './tools/sql'
 import { addWriteTools } from './tools/writes'
 
 export interface McpOptions {
@@ -22,7 +23,7 @@ export interface McpOptions {
 }
 
 /** The read tools, always listed; the write tools only with `--allow-writes`. Names and schemas are stable (the user guide lists them). */
-export const READ_TOOLS = ['list_namespaces', 'list_tables', 'describe_table', 'count_rows', 'query_rows', 'search_text', 'search_similar', 'profile_columns'] as const
+export const READ_TOOLS = ['list_namespaces', 'list_tables', 'describe_table', 'count_rows', 'query_rows', 'search_text', 'search_similar', 'profile_columns', 'run_sql'] as const
 export const WRITE_TOOLS = ['create_namespace', 'import_file', 'add_rows', 'delete_rows'] as const
 
 /** One MCP server over the catalog: tools, resources and the prompt. One per session (HTTP) or per process (stdio). */
@@ -32,7 +33,7 @@ export function buildMcpServer(ctx: McpContext, version = '0.0.0'): McpServer {
     {
       instructions:
         `A Lance catalog (${ctx.location}), read through Lance Catalog Browser's core. Start with list_tables or the table resources; ` +
-        'describe_table before reading rows; every answer names the table version it read and says when it was cut. ' +
+        'describe_table before reading rows; every answer names the table version it read and says when it was cut; run_sql answers one read-only SQL query over the tables. ' +
         (ctx.allowWrites ? 'Writes are allowed (create_namespace, import_file, add_rows, delete_rows).' : 'Read-only: no tool changes the catalog.'),
     },
   )
@@ -40,6 +41,7 @@ export function buildMcpServer(ctx: McpContext, version = '0.0.0'): McpServer {
   addRowTools(server, ctx)
   addSearchTools(server, ctx)
   addProfileTool(server, ctx)
+  addSqlTool(server, ctx)
   if (ctx.allowWrites) addWriteTools(server, ctx)
   addResources(server, ctx)
   addPrompts(server, ctx)

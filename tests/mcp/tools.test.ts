@@ -24,7 +24,7 @@ describe('MCP server over stdio: the read tools', () => {
 
   it('lists the read tools only, each read-only, and no write tool without --allow-writes', async () => {
     const { tools } = await client.listTools()
-    expect(tools.map((t) => t.name).sort()).toEqual(['count_rows', 'describe_table', 'list_namespaces', 'list_tables', 'profile_columns', 'query_rows', 'search_similar', 'search_text'])
+    expect(tools.map((t) => t.name).sort()).toEqual(['count_rows', 'describe_table', 'list_namespaces', 'list_tables', 'profile_columns', 'query_rows', 'run_sql', 'search_similar', 'search_text'])
     for (const tool of tools) expect(tool.annotations?.readOnlyHint).toBe(true)
     const refused = await callTool(client, 'add_rows', { table: 'things', rows: [{ id: 1 }] })
     expect(refused.ok).toBe(false)

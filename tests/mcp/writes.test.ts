@@ -52,6 +52,7 @@ describe('MCP server over stdio: the write tools', () => {
       search_text: [...rows, 'query', 'search_columns', 'k'].sort(),
       search_similar: [...rows, 'column', 'vector', 'like_row', 'metric', 'k', 'exact'].sort(),
       profile_columns: [...table, 'filter', 'version', 'columns', 'max_bytes'].sort(),
+      run_sql: ['sql', 'offset', 'limit', 'full_vectors', 'max_cell_chars', 'max_bytes'].sort(),
       create_namespace: ['namespace'],
       import_file: [...table, 'path', 'mode'].sort(),
       add_rows: [...table, 'rows'].sort(),

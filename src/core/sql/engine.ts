@@ -137,6 +137,7 @@ export class SqlEngine {
     timer.unref?.()
     const stop = () => budget.abort(new AppError('cancelled', 'The query was cancelled'))
     signal?.addEventListener('abort', stop, { once: true })
+    if (signal?.aborted) stop()
     try {
       const prepared = await this.prepare(client, catalog, sql, budget.signal)
       const names = new Map<string, string>()
@@ -154,6 +155,12 @@ export class SqlEngine {
       const kept = new KeptQuery(id, connectionId, sql, await engine.instance.connect(), (error) => (budget.signal.aborted ? (budget.signal.reason as AppError) : sqlError(error, sql, rewritten, replacements)))
       this.keep(kept)
       budget.signal.addEventListener('abort', () => kept.cancel(budget.signal.reason as AppError), { once: true })
+      // A cancel (or the budget's end) that came while the statement was prepared fired no listener: it ends the
+      // query here, before DuckDB starts it (else it would run unstopped).
+      if (budget.signal.aborted) {
+        kept.cancel(budget.signal.reason as AppError)
+        throw budget.signal.reason
+      }
       await kept.start(rewritten, reads)
       return kept.info()
     } finally {

@@ -85,6 +85,14 @@ describe('SQL is safe by default: it reads the catalog and nothing else', () => 
     expect(error.code).toBe('cancelled')
     expect(value<SqlQueryInfo>(await run('SELECT count(*) AS n FROM ns.t')).state).toMatch(/running|done/)
   }, 60_000)
+
+  it('a cancel that comes while the statement is still being prepared stops it too (it never runs unstopped)', async () => {
+    // The handler itself, so the request is registered before the cancel is sent (the dispatch would queue it).
+    const running = service.sql.handlers['sql/run']({ connectionId: connection.id, sql: ENDLESS_GROUP_BY, requestId: 'early1' })
+    value(await service.dispatch('requests/cancel', { requestId: 'early1' }))
+    await expect(running).rejects.toMatchObject({ code: 'cancelled' })
+    expect(value<SqlQueryInfo>(await run('SELECT count(*) AS n FROM ns.t')).state).toMatch(/running|done/)
+  }, 60_000)
 })
 
 describe('a query that never ends is stopped by the time budget', () => {
