@@ -110,7 +110,7 @@ export const MAX_SQL_HISTORY = 200
 
 const connectionId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a connection id')
 /** Other open connections a statement may name with `lance('ns/t', catalog => 'label')` (their labels in the tree). */
-const otherCatalogs = z.array(connectionId).max(32).optional()
+const otherCatalogs = z.array(connectionId).max(256).optional()
 
 export const sqlRunInput = z.object({
   connectionId,
