@@ -109,12 +109,15 @@ export interface SqlHistoryEntry {
 export const MAX_SQL_HISTORY = 200
 
 const connectionId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a connection id')
+/** Other open connections a statement may name with `lance('ns/t', catalog => 'label')` (their labels in the tree). */
+const otherCatalogs = z.array(connectionId).max(256).optional()
 
 export const sqlRunInput = z.object({
   connectionId,
   sql: sqlTextSchema,
   /** `requests/cancel` with it stops the run before `sql/run` answers (the query id is not known yet). */
   requestId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a request id').optional(),
+  catalogs: otherCatalogs,
 })
 
 export const sqlPageInput = z.object({
@@ -123,7 +126,7 @@ export const sqlPageInput = z.object({
   limit: z.number().int().min(1).max(MAX_SQL_PAGE_ROWS),
 })
 
-export const sqlExplainInput = z.object({ connectionId, sql: sqlTextSchema })
+export const sqlExplainInput = z.object({ connectionId, sql: sqlTextSchema, catalogs: otherCatalogs })
 
 export const sqlHistoryAddInput = z.object({
   connectionId,
@@ -149,5 +152,6 @@ export const sqlSaveAsTableInput = z
     name: componentSchema,
     mode: importModeSchema.default('create'),
     dataFormat: dataFormatSchema.optional(),
+    catalogs: otherCatalogs,
   })
   .refine((input) => input.queryId !== undefined || input.sql !== undefined, { message: 'must name a query (queryId) or give its SQL', path: ['sql'] })

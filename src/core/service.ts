@@ -131,7 +131,8 @@ export class CatalogService {
     this.diffs = new DiffModule({ client, jobs: this.jobs })
     this.maps = new MapModule({ client, location, jobs: this.jobs, sideCache: this.sideCache })
     this.lifecycle = new LifecycleModule({ client, cancellable, jobs: this.jobs })
-    this.sql = new SqlModule({ client, location, imports: this.imports, cancellable, history: isSqlHistoryStore(options.recents) ? options.recents : undefined })
+    const label = (connectionId: string) => this.open.infos().find((c) => c.id === connectionId)?.label
+    this.sql = new SqlModule({ client, location, label, imports: this.imports, cancellable, history: isSqlHistoryStore(options.recents) ? options.recents : undefined })
     this.saved = new SavedConnectionsModule(
       {
         rest: new RestConnectionKind(options.connections ?? new ConnectionStore(new MemoryConnectionRecords(), new MemorySecretStore()), cancellable),

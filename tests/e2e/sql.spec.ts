@@ -1,9 +1,11 @@
 import { copyFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
+import { Table, type RecordBatch } from 'apache-arrow'
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import type { Harness } from '../../src/harness/server'
 import { expect, gridCell, makeTempDir, openApp, removeDir, screenshot, startHarness, test, treeItem } from '../helpers/e2e'
+import { buildCatalog } from '../helpers/catalog'
 import { buildSqlCatalog, duckdbAnswer, parquetTable, sqlFor } from './sqlData'
 
 /**
@@ -104,6 +106,25 @@ test('a join + group-by across two tables gives DuckDB’s answer over the same 
   await editor(page).press('ControlOrMeta+a')
   await page.keyboard.insertText(sqlFor("lance('shop/orders', version => 1)"))
   await runAndRead(page, older)
+})
+
+test('a statement joins a table of another open catalog, named by its label: lance(path, catalog => label)', async ({ page }) => {
+  // A second directory catalog, "crm", holding the same customers under another namespace.
+  const source = await DirNamespaceClient.open(root)
+  const batches: RecordBatch[] = []
+  for await (const batch of source.scan({ namespace: ['shop'], name: 'customers' }, {})) batches.push(batch)
+  await source.close()
+  const customers = new Table(batches)
+  const second = await buildCatalog(join(dir, 'crm'), { namespaces: [['crm']], tables: [{ namespace: ['crm'], name: 'customers', data: customers }] })
+  await page.getByRole('button', { name: 'Open directory' }).click()
+  await page.getByLabel('Directory path').fill(second)
+  await page.getByRole('button', { name: 'Open', exact: true }).click()
+  await expect(treeItem(page, 'crm')).toBeVisible()
+
+  // The new query is on the catalog just opened (crm); the orders are the first catalog's, by its label.
+  await newQuery(page, sqlFor("lance('shop/orders', catalog => 'catalog')", 'crm.customers'))
+  await runAndRead(page, await duckdbAnswer(sqlFor(parquetTable(parquet.ordersV2), parquetTable(parquet.customers))))
+  await screenshot(page, 'sql-two-catalogs')
 })
 
 test('Ctrl/Cmd+Enter runs the statement under the caret; completion offers the catalog’s tables', async ({ page }) => {

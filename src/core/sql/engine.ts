@@ -24,10 +24,21 @@ interface Engine {
   loader: DuckDBConnection
 }
 
+/** An open catalog a statement reads: its client, and where it lives (the key of what is kept of its tables). */
+export interface SqlCatalog {
+  client: NamespaceClient
+  catalog: string
+}
+
+/** The other open catalogs a statement may name with `lance('ns/t', catalog => 'label')`, by label; null when two share it. */
+export type OtherCatalogs = ReadonlyMap<string, SqlCatalog | null>
+
+type SourcedTable = ResolvedTable & { client: NamespaceClient }
+
 /** A statement made ready to run: its catalog tables resolved, and what each scan needs of Lance. */
 interface Prepared {
   named: NamedTable[]
-  tables: Map<NamedTable, ResolvedTable>
+  tables: Map<NamedTable, SourcedTable>
   needs: Map<string, ScanNeeds>
   plan: string
 }
@@ -62,15 +73,16 @@ export class SqlEngine {
     return this.engine
   }
 
-  private async prepare(client: NamespaceClient, catalog: string, sql: string, signal?: AbortSignal, withPlan = false): Promise<Prepared> {
+  private async prepare(client: NamespaceClient, catalog: string, sql: string, signal?: AbortSignal, withPlan = false, others: OtherCatalogs = new Map()): Promise<Prepared> {
     const engine = await this.open()
     const planner = await engine.planner.connect()
     try {
       const parsed = await parseStatement(planner, sql)
-      const tables = new Map<NamedTable, ResolvedTable>()
+      const tables = new Map<NamedTable, SourcedTable>()
       for (const named of parsed.tables) {
-        const resolved = await resolveTable(client, named, signal)
-        tables.set(named, { ...resolved, key: `${catalog}|${resolved.key}` })
+        const source = named.catalog === undefined ? { client, catalog } : otherCatalog(others, named)
+        const resolved = await resolveTable(source.client, named, signal)
+        tables.set(named, { ...resolved, key: `${source.catalog}|${resolved.key}`, client: source.client })
       }
       const standInColumns = new Map<string, { columns: string[]; dates: Set<string> }>()
       for (const table of tables.values()) {
@@ -118,8 +130,8 @@ export class SqlEngine {
     return name
   }
 
-  async explain(client: NamespaceClient, catalog: string, sql: string): Promise<SqlExplain> {
-    const prepared = await this.prepare(client, catalog, sql, undefined, true)
+  async explain(client: NamespaceClient, catalog: string, sql: string, others?: OtherCatalogs): Promise<SqlExplain> {
+    const prepared = await this.prepare(client, catalog, sql, undefined, true, others)
     const seen = new Set<string>()
     const scans: SqlExplain['scans'] = []
     for (const table of prepared.tables.values()) {
@@ -131,7 +143,7 @@ export class SqlEngine {
     return { plan: prepared.plan, scans }
   }
 
-  async run(client: NamespaceClient, catalog: string, connectionId: string, sql: string, signal?: AbortSignal): Promise<SqlQueryInfo> {
+  async run(client: NamespaceClient, catalog: string, connectionId: string, sql: string, signal?: AbortSignal, others?: OtherCatalogs): Promise<SqlQueryInfo> {
     const budget = new AbortController()
     const timer = setTimeout(() => budget.abort(timeoutError(this.limits.timeoutMs)), this.limits.timeoutMs)
     timer.unref?.()
@@ -139,11 +151,11 @@ export class SqlEngine {
     signal?.addEventListener('abort', stop, { once: true })
     if (signal?.aborted) stop()
     try {
-      const prepared = await this.prepare(client, catalog, sql, budget.signal)
+      const prepared = await this.prepare(client, catalog, sql, budget.signal, false, others)
       const names = new Map<string, string>()
       for (const table of new Map([...prepared.tables.values()].map((t) => [t.key, t])).values()) {
         const needs = prepared.needs.get(table.key)!
-        names.set(table.key, (await this.cache.table(client, table.id, table.version, table.schema, table.rowCount, table.key, needs, budget.signal).catch((error: unknown) => {
+        names.set(table.key, (await this.cache.table(table.client, table.id, table.version, table.schema, table.rowCount, table.key, needs, budget.signal).catch((error: unknown) => {
           throw budget.signal.aborted ? budget.signal.reason : error
         })).name)
       }
@@ -216,10 +228,10 @@ export class SqlEngine {
    * A statement's whole result written to a Parquet file in the engine's own folder (the one place it may write),
    * for Save as table to import. The caller deletes the file.
    */
-  async toParquet(client: NamespaceClient, catalog: string, sql: string, fileName: string): Promise<string> {
-    const prepared = await this.prepare(client, catalog, sql)
+  async toParquet(client: NamespaceClient, catalog: string, sql: string, fileName: string, others?: OtherCatalogs): Promise<string> {
+    const prepared = await this.prepare(client, catalog, sql, undefined, false, others)
     const names = new Map<string, string>()
-    for (const table of prepared.tables.values()) names.set(table.key, (await this.cache.table(client, table.id, table.version, table.schema, table.rowCount, table.key, prepared.needs.get(table.key)!)).name)
+    for (const table of prepared.tables.values()) names.set(table.key, (await this.cache.table(table.client, table.id, table.version, table.schema, table.rowCount, table.key, prepared.needs.get(table.key)!)).name)
     const rewritten = rewrite(sql, prepared.named.map((named) => replacement(named, names.get(prepared.tables.get(named)!.key)!, sql)))
     const engine = await this.open()
     const path = join(engine.folder, fileName)
@@ -246,6 +258,20 @@ export class SqlEngine {
   }
 }
 
+/** The open catalog `lance(…, catalog => 'label')` names, or why there is none in words. */
+function otherCatalog(others: OtherCatalogs, named: NamedTable): SqlCatalog {
+  const label = named.catalog!
+  const found = others.get(label)
+  if (found) return found
+  const span = { start: named.start, end: named.end }
+  if (found === null) throw new AppError('invalid_input', `Two open catalogs are labelled "${label}"`, { span, hint: 'Close one of them, then run the query again' })
+  const open = [...others.keys()].map((l) => `"${l}"`).join(', ')
+  throw new AppError('invalid_input', `No other open catalog is labelled "${label}"`, {
+    span,
+    hint: open ? `The other open catalogs: ${open}` : 'Open that catalog too (File › Open…), then run the query again',
+  })
+}
+
 function timeoutError(ms: number): AppError {
   return new AppError('timeout', `The query ran longer than its time budget (${Math.round(ms / 1000)} s) and was stopped`, { hint: 'Narrow the query, or raise LCB_SQL_TIMEOUT_S' })
 }
@@ -257,7 +283,7 @@ function replacement(named: NamedTable, table: string, sql: string): Replacement
   return { start: named.start, end: named.end, text: `${table}${alias}`, original }
 }
 
-function displayOf(tables: Map<NamedTable, ResolvedTable>, standIns: Map<string, string>, name: string): string {
+function displayOf(tables: Map<NamedTable, SourcedTable>, standIns: Map<string, string>, name: string): string {
   for (const table of tables.values()) if (standIns.get(table.key) === name) return [...table.id.namespace, table.id.name].join('.')
   return name
 }

@@ -6,7 +6,7 @@ import type { ImportModule } from '../import'
 import type { NamespaceClient } from '../namespace/client'
 import { formatNamespace } from '../namespace/path'
 import { describeOrNull } from '../import/write'
-import { SqlEngine } from './engine'
+import { SqlEngine, type OtherCatalogs, type SqlCatalog } from './engine'
 import { MemorySqlHistoryStore, withEntry, type SqlHistoryStore } from './history'
 import { sqlLimitsFromEnv, type SqlEngineLimits } from './instance'
 import { catalogNames } from './names'
@@ -17,6 +17,8 @@ export interface SqlModuleDeps {
   client: (connectionId: string) => NamespaceClient
   /** Where a connection's catalog lives: its history is kept under it (connection ids change between runs). */
   location: (connectionId: string) => string | undefined
+  /** What the tree shows for a connection's root: how a statement names another open catalog. */
+  label?: (connectionId: string) => string | undefined
   /** Save as table writes through the import path (a job with progress and cancel, crash-safe). */
   imports: ImportModule
   cancellable: <T>(requestId: string | undefined, work: (signal: AbortSignal) => Promise<T>) => Promise<T>
@@ -45,6 +47,17 @@ export class SqlModule {
     return location
   }
 
+  /** The other open catalogs a statement run on `connectionId` may name, by label (null: two share one). */
+  private others(connectionId: string, ids: readonly string[] = []): OtherCatalogs {
+    const others = new Map<string, SqlCatalog | null>()
+    for (const id of new Set(ids)) {
+      if (id === connectionId) continue
+      const label = this.deps.label?.(id) ?? id
+      others.set(label, others.has(label) ? null : { client: this.deps.client(id), catalog: this.catalogOf(id) })
+    }
+    return others
+  }
+
   async saveAsTable(input: Input<'sql/saveAsTable'>): Promise<Output<'sql/saveAsTable'>> {
     const sql = input.sql ?? this.engine.sqlOf(input.queryId!)
     const client = this.deps.client(input.connectionId)
@@ -54,7 +67,7 @@ export class SqlModule {
         hint: 'Choose another name, or save in overwrite or append mode',
       })
     }
-    const path = await this.engine.toParquet(client, this.catalogOf(input.connectionId), sql, `save-${++this.saved}.parquet`)
+    const path = await this.engine.toParquet(client, this.catalogOf(input.connectionId), sql, `save-${++this.saved}.parquet`, this.others(input.connectionId, input.catalogs))
     try {
       const { size } = await stat(path)
       // Staged as an upload: the import job deletes its copy when it ends, whatever the end.
@@ -75,8 +88,8 @@ export class SqlModule {
 
   get handlers(): Pick<Handlers, SqlMethod> {
     return {
-      'sql/run': ({ connectionId, sql, requestId }) =>
-        this.deps.cancellable(requestId, (signal) => this.engine.run(this.deps.client(connectionId), this.catalogOf(connectionId), connectionId, sql, signal)),
+      'sql/run': ({ connectionId, sql, requestId, catalogs }) =>
+        this.deps.cancellable(requestId, (signal) => this.engine.run(this.deps.client(connectionId), this.catalogOf(connectionId), connectionId, sql, signal, this.others(connectionId, catalogs))),
       'sql/page': async ({ queryId, offset, limit }) => this.engine.page(queryId, offset, limit),
       'sql/status': async ({ queryId }) => this.engine.status(queryId),
       'sql/cancel': async ({ queryId }) => this.engine.cancel(queryId),
@@ -84,7 +97,7 @@ export class SqlModule {
         this.engine.close(queryId)
         return null
       },
-      'sql/explain': ({ connectionId, sql }) => this.engine.explain(this.deps.client(connectionId), this.catalogOf(connectionId), sql),
+      'sql/explain': ({ connectionId, sql, catalogs }) => this.engine.explain(this.deps.client(connectionId), this.catalogOf(connectionId), sql, this.others(connectionId, catalogs)),
       'sql/names': ({ connectionId }) => this.names(connectionId),
       'sql/history/list': async ({ connectionId }) => this.history.sqlHistoryOf(this.catalogOf(connectionId)),
       'sql/history/add': async ({ connectionId, entry }) => {

@@ -8,6 +8,8 @@ export interface NamedTable {
   /** `lance('ns/t', version => 3)` / `tag => 'v3'`. */
   version?: number
   tag?: string
+  /** `lance('ns/t', catalog => 'label')`: a table of another open catalog, by its label in the tree. */
+  catalog?: string
   start: number
   end: number
   /** The alias written after it (`ns.t x`), or '' (the table's own name then names it). */
@@ -179,14 +181,18 @@ function tableFunction(sql: string, node: Node): NamedTable | null {
   const args = fn.children
   const path = args.find((a) => !a.alias)
   const text = path?.class === 'CONSTANT' && typeof path.value?.value === 'string' ? path.value.value : null
-  if (text === null || args.length > 2) {
-    throw new AppError('invalid_input', "lance() takes a table's path as text, and version => n or tag => 'name'", { span: { start, end }, hint: "For example lance('ns/table', version => 3)" })
+  if (text === null || args.filter((a) => !a.alias).length !== 1 || args.length > 3) {
+    throw new AppError('invalid_input', "lance() takes a table's path as text, and version => n or tag => 'name', and catalog => 'label'", { span: { start, end }, hint: "For example lance('ns/table', version => 3)" })
   }
-  const named = args.find((a) => a.alias)
   const table: NamedTable = { parts: text.split('/').filter((p) => p !== ''), start, end, alias: node.alias ?? '' }
-  if (named?.alias.toLowerCase() === 'version' && Number.isInteger(Number(named.value?.value))) table.version = Number(named.value!.value)
-  else if (named?.alias.toLowerCase() === 'tag' && typeof named.value?.value === 'string') table.tag = named.value.value
-  else if (named) throw new AppError('invalid_input', `lance() takes version => n or tag => 'name', not ${named.alias}`, { span: { start, end } })
+  for (const named of args.filter((a) => a.alias)) {
+    const key = named.alias.toLowerCase()
+    if (key === 'version' && Number.isInteger(Number(named.value?.value)) && table.version === undefined) table.version = Number(named.value!.value)
+    else if (key === 'tag' && typeof named.value?.value === 'string' && table.tag === undefined) table.tag = named.value.value
+    else if (key === 'catalog' && typeof named.value?.value === 'string' && table.catalog === undefined) table.catalog = named.value.value
+    else throw new AppError('invalid_input', `lance() takes version => n or tag => 'name', and catalog => 'label', not ${named.alias}`, { span: { start, end } })
+  }
+  if (table.version !== undefined && table.tag !== undefined) throw new AppError('invalid_input', 'lance() takes version => n or tag => \'name\', not both', { span: { start, end } })
   return table
 }
 

@@ -167,6 +167,46 @@ describe('SQL over a catalog (DuckDB reading Lance tables by name)', () => {
     }
   }, 120_000)
 
+  it('across two open catalogs: a directory\'s table joined with a REST catalog\'s, named by its label', async () => {
+    // The REST server serves another catalog: its orders hold the first 10 of ours (sales.eu.orders' data).
+    const otherRoot = await buildCatalog(join(base, 'other'), { namespaces: [['sales']], tables: [{ namespace: ['sales'], name: 'orders', data: orders(0, 10) }] })
+    const server = await startServer({ root: otherRoot, apiKeys: [KEY] })
+    try {
+      const { connection: rest } = value<{ connection: ConnectionInfo }>(
+        await service.dispatch('connections/saved/connect', { kind: 'rest', draft: { name: 'Remote', endpoint: server.url, auth: { kind: 'api-key', secret: KEY } } }),
+      )
+      expect(rest.label).toBe('Remote')
+      const sql = `SELECT r.o_status, count(*) AS n, sum(i.i_qty) AS qty
+        FROM lance('sales/orders', catalog => 'Remote') r JOIN sales.items i ON i.i_order = r.o_id
+        GROUP BY 1 ORDER BY 1`
+      const info = value<SqlQueryInfo>(await service.dispatch('sql/run', { connectionId: connection.id, sql, catalogs: [connection.id, rest.id] }))
+      expect(info.readVersions).toContainEqual({ namespace: ['sales'], name: 'items', version: 1 })
+      const table = tableFromIPC(value<Uint8Array>(await service.dispatch('sql/page', { queryId: info.queryId, offset: 0, limit: 10 })))
+      const got = [...table].map((row) => [row.o_status, String(row.n), normal(row.qty)])
+      // The same join in the reference: orders 0..9 are the first 10 rows of the reference's orders.
+      const want = await expected('SELECT r.o_status, count(*) AS n, sum(i.i_qty) AS qty FROM (SELECT * FROM orders ORDER BY o_id LIMIT 10) r JOIN items i ON i.i_order = r.o_id GROUP BY 1 ORDER BY 1')
+      expect(got).toEqual(want.map(([status, n, qty]) => [status, String(n), qty]))
+      expect(got.length).toBe(3)
+      // The same name on this catalog alone is this catalog's table (6,000 rows, not the REST catalog's 10).
+      expect(await rows('SELECT count(*) FROM sales.orders')).toEqual([['6000']])
+      // Explain names what each catalog's scan reads.
+      const explain = value<SqlExplain>(await service.dispatch('sql/explain', { connectionId: connection.id, sql, catalogs: [rest.id] }))
+      expect(explain.scans.map((s) => s.name).sort()).toEqual(['items', 'orders'])
+      // A label not among the catalogs given: refused in words, naming those that are, the name underlined.
+      const unknown = "SELECT * FROM lance('sales/orders', catalog => 'Elsewhere')"
+      const error = failure(await service.dispatch('sql/run', { connectionId: connection.id, sql: unknown, catalogs: [rest.id] }))
+      expect(error.code).toBe('invalid_input')
+      expect(error.message).toContain('"Elsewhere"')
+      expect(error.hint).toContain('"Remote"')
+      expect(unknown.slice(error.span!.start, error.span!.end)).toMatch(/^lance\(/)
+      // Without the other catalog in the call it is not reachable.
+      expect(failure(await service.dispatch('sql/run', { connectionId: connection.id, sql })).message).toContain('"Remote"')
+      value(await service.dispatch('connections/close', { connectionId: rest.id }))
+    } finally {
+      await server.close()
+    }
+  }, 120_000)
+
   it('an unknown table suggests the nearest name, with the span of the name in the text', async () => {
     const sql = 'SELECT *\nFROM sales.ordres'
     const error = failure(await run(sql))

@@ -4,6 +4,7 @@ import type { AppErrorData, SqlExplain } from '../../../contract'
 import { call } from '../../api'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Spinner } from '../../components/Spinner'
+import { useConnections } from '../../queries/connections'
 import { completionSchema } from './completion'
 import { ExplainPanel } from './ExplainPanel'
 import { HistoryButton } from './HistoryButton'
@@ -29,6 +30,7 @@ export function QueryView({ connectionId, connectionLabel, draftKey }: { connect
   const names = useQuery(sqlNamesQuery(connectionId)).data
   const schema = useMemo(() => (names ? completionSchema(names) : {}), [names])
   const query = useSqlQuery(connectionId)
+  const connections = useConnections()
   const { run, running } = query
   // The whole text as it was at Run: the error's line and column are counted in it.
   const [ranText, setRanText] = useState('')
@@ -52,7 +54,7 @@ export function QueryView({ connectionId, connectionLabel, draftKey }: { connect
     const statement = current()
     if (!statement) return
     setExplained({ statement, plan: null, error: null })
-    call('sql/explain', { connectionId, sql: statement.sql })
+    call('sql/explain', { connectionId, sql: statement.sql, catalogs: connections.map((c) => c.id) })
       .then((plan) => setExplained((e) => (e?.statement === statement ? { statement, plan, error: null } : e)))
       .catch((error: unknown) => setExplained((e) => (e?.statement === statement ? { statement, plan: null, error: errorData(error) } : e)))
   }

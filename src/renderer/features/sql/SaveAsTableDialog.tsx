@@ -7,6 +7,7 @@ import { ErrorPanel, errorData } from '../../components/ErrorPanel'
 import { Modal } from '../../components/Modal'
 import { namespaceLabel } from '../../lib/format'
 import { catalogFormatsQuery } from '../../queries/catalog'
+import { useConnections } from '../../queries/connections'
 import { saveAsTable } from './mutations'
 import { sqlNamesQuery } from './queries'
 
@@ -20,6 +21,7 @@ export type SaveSource = { queryId: string } | { sql: string }
 export function SaveAsTableDialog({ connectionId, source, onClose }: { connectionId: string; source: SaveSource; onClose(): void }) {
   const id = useId()
   const names = useQuery(sqlNamesQuery(connectionId)).data
+  const connections = useConnections()
   const formats = useQuery(catalogFormatsQuery(connectionId)).data ?? null
   const namespaces = [[], ...(names?.namespaces ?? [])].map((n) => [...n])
   const [namespace, setNamespace] = useState(0)
@@ -32,7 +34,7 @@ export function SaveAsTableDialog({ connectionId, source, onClose }: { connectio
     setTried(true)
     if (problem) return
     const target = namespaces[namespace] ?? []
-    saving.mutate({ connectionId, ...source, namespace: target, name, mode: 'create', ...(dataFormat ? { dataFormat } : {}) }, { onSuccess: onClose })
+    saving.mutate({ connectionId, ...source, namespace: target, name, mode: 'create', ...(dataFormat ? { dataFormat } : {}), catalogs: connections.map((c) => c.id) }, { onSuccess: onClose })
   }
   return (
     <Modal labelledBy={`${id}-title`} onClose={saving.isPending ? undefined : onClose} className="action-dialog">

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import type { AppErrorData, SqlQueryInfo } from '../../../contract'
 import { call, newRequestId } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
+import { useConnections } from '../../queries/connections'
 import { addHistory, cancelQuery, closeQuery, runQuery } from './mutations'
 import type { Statement } from './statements'
 
@@ -31,6 +32,8 @@ export function useSqlQuery(connectionId: string) {
   const [run, setRun] = useState<QueryRun>({ phase: 'idle' })
   const current = useRef<Token | null>(null)
   const { mutateAsync: start } = useMutation(runQuery)
+  // Every open catalog: a statement may name another's table, lance('ns/t', catalog => 'label').
+  const connections = useConnections()
   const { mutateAsync: cancelWrite } = useMutation(cancelQuery)
   const { mutate: close } = useMutation(closeQuery)
   const { mutate: remember } = useMutation(addHistory)
@@ -67,7 +70,7 @@ export function useSqlQuery(connectionId: string) {
       const token: Token = { requestId: newRequestId(), queryId: null, live: true }
       current.current = token
       setRun({ phase: 'starting', statement, startedAt: performance.now() })
-      start({ connectionId, sql: statement.sql, requestId: token.requestId })
+      start({ connectionId, sql: statement.sql, requestId: token.requestId, catalogs: connections.map((c) => c.id) })
         .then((info) => {
           if (!token.live) return void close({ queryId: info.queryId }, { onError: () => undefined })
           token.queryId = info.queryId
@@ -80,7 +83,7 @@ export function useSqlQuery(connectionId: string) {
           remember({ connectionId, entry: { sql: statement.sql, ranAt: Date.now(), ok: false } }, { onError: () => undefined })
         })
     },
-    [connectionId, start, close, release, follow, remember],
+    [connectionId, connections, start, close, release, follow, remember],
   )
 
   const cancel = useCallback(() => {
