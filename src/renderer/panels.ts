@@ -6,7 +6,7 @@ import { registerHeaderStrip, registerPanel, registerSheet } from './components/
 import { ExportSheet } from './features/export'
 import { LifecyclePanel, type LifecyclePanelKind } from './features/lifecycle'
 import { MapPanel } from './features/map'
-import { SummaryPanel, useHeaderHistograms } from './features/profile'
+import { headerHistogramsStrip, SummaryPanel } from './features/profile'
 import { SchemaPanel } from './features/table'
 
 const lifecycle: [LifecyclePanelKind, string][] = [
@@ -40,4 +40,4 @@ registerSheet({
   render: (c) => createElement(ExportSheet, { tableRef: c.tableRef, view: c.view, rowCount: c.rowCount, tableRows: c.tableRows, columnCount: c.columnCount, totalColumns: c.totalColumns, onClose: c.close }),
 })
 
-registerHeaderStrip(useHeaderHistograms)
+registerHeaderStrip(headerHistogramsStrip)

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import type { ComponentType, ReactNode } from 'react'
 import type { DiffResult, TableInfo, TableRef, TableViewSpec } from '../../../contract'
 
 /**
@@ -75,17 +75,22 @@ export interface SheetContribution {
   render(context: SheetContext): ReactNode
 }
 
-/** The grid header's strip under each column name (header histograms). */
-export interface HeaderStrip {
-  button(disabled: boolean): ReactNode
-  extra: { height: number; render(name: string): ReactNode } | undefined
+/**
+ * The grid header's strip under each column name (header histograms): a hook that holds its state (data and
+ * handlers only), and the two components that draw it — the toolbar's toggle and one column's strip.
+ */
+export interface HeaderStripContribution<S> {
+  use(tableRef: TableRef, version: number | undefined, filter: string | undefined, rowSet: string | undefined, onFilter: (predicate: string) => void): S
+  /** Pixels the header grows by; undefined while the strip is off. */
+  height(state: S): number | undefined
+  Toggle: ComponentType<{ state: S; disabled: boolean }>
+  Cell: ComponentType<{ state: S; column: string }>
 }
-export type UseHeaderStrip = (tableRef: TableRef, version: number | undefined, filter: string | undefined, rowSet: string | undefined, onFilter: (predicate: string) => void) => HeaderStrip
 
 const panels: PanelContribution[] = []
 const sheets: SheetContribution[] = []
-const noStrip: HeaderStrip = { button: () => null, extra: undefined }
-let headerStrip: UseHeaderStrip = () => noStrip
+const noStrip: HeaderStripContribution<null> = { use: () => null, height: () => undefined, Toggle: () => null, Cell: () => null }
+let headerStrip = noStrip as HeaderStripContribution<unknown>
 
 export function registerPanel(panel: PanelContribution): void {
   if (panels.some((p) => p.id === panel.id)) throw new Error(`a panel "${panel.id}" is registered twice`)
@@ -98,12 +103,13 @@ export function registerSheet(sheet: SheetContribution): void {
 }
 
 /** One strip at most: the hook is called on every render of every table view, so it is set before the first. */
-export function registerHeaderStrip(hook: UseHeaderStrip): void {
-  headerStrip = hook
+export function registerHeaderStrip<S>(strip: HeaderStripContribution<S>): void {
+  // The view hands each piece the state its own hook made: the type is the contribution's, not the view's.
+  headerStrip = strip as unknown as HeaderStripContribution<unknown>
 }
 
 export const contributions = {
   panels: (): readonly PanelContribution[] => panels,
   sheets: (): readonly SheetContribution[] => sheets,
-  headerStrip: (): UseHeaderStrip => headerStrip,
+  headerStrip: (): HeaderStripContribution<unknown> => headerStrip,
 }

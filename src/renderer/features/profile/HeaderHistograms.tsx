@@ -112,17 +112,7 @@ export function useHeaderHistograms(tableRef: TableRef, version: number | undefi
   })
   const filterBy = useCallback((predicate: string) => onFilterRef.current(predicate), [])
 
-  const extra = useMemo(() => {
-    if (!on) return undefined
-    const byName = new Map((profile?.columns ?? []).map((c) => [c.name, c]))
-    return {
-      height: STRIP_HEIGHT,
-      render: (name: string) => {
-        const column = byName.get(name)
-        return column ? <ColumnStrip column={column} onFilter={filterBy} /> : null
-      },
-    }
-  }, [on, profile, filterBy])
+  const columns = useMemo(() => (on ? new Map((profile?.columns ?? []).map((c) => [c.name, c])) : undefined), [on, profile])
 
   let status: string | null = null
   if (on) {
@@ -133,15 +123,38 @@ export function useHeaderHistograms(tableRef: TableRef, version: number | undefi
       status = `Histograms: reading ${job ? `${formatCount(job.progress.rows)}${job.progress.totalRows !== null ? ` of ${formatCount(job.progress.totalRows)}` : ''} rows` : 'rows'}…`
     else if (job.cached) status = `Histograms of version ${job.version} (kept)`
   }
+  // The same object while nothing changes: the grid's header is memoized on it.
+  return useMemo<HistogramsState>(() => ({ on, toggle, status, columns, filterBy }), [on, toggle, status, columns, filterBy])
+}
 
-  // The table view takes the strip from the dock registry (`HeaderStrip.button`), so the hook hands it the toggle.
-  const button = (disabled: boolean) => <HistogramsToggle histograms={{ on, toggle, status }} disabled={disabled} />
-  return { on, extra, toggle, status, button }
+/** What the header histograms hold for one table view (useHeaderHistograms); HistogramsToggle and HistogramCell draw it. */
+export interface HistogramsState {
+  on: boolean
+  toggle(): void
+  /** While the strips are read, or why they are not: the toggle's progress. */
+  status: string | null
+  /** Each column's profile by name, while on. */
+  columns: Map<string, ColumnProfile> | undefined
+  filterBy(predicate: string): void
+}
+
+/** The header histograms as the table view's header strip (components/dock/registry.ts). */
+export const headerHistogramsStrip = {
+  use: useHeaderHistograms,
+  height: (state: HistogramsState) => (state.on ? STRIP_HEIGHT : undefined),
+  Toggle: HistogramsToggle,
+  Cell: HistogramCell,
+}
+
+/** One column header's strip. */
+export function HistogramCell({ state, column }: { state: HistogramsState; column: string }) {
+  const profile = state.columns?.get(column)
+  return profile ? <ColumnStrip column={profile} onFilter={state.filterBy} /> : null
 }
 
 /** The **Histograms** toggle and, while the strips are read, their progress (role `status`). */
-export function HistogramsToggle({ histograms, disabled }: { histograms: { on: boolean; toggle(): void; status: string | null }; disabled: boolean }) {
-  const { on, toggle, status } = histograms
+export function HistogramsToggle({ state, disabled }: { state: HistogramsState; disabled: boolean }) {
+  const { on, toggle, status } = state
   return (
     // The status floats under the button (profile.css): the toolbar keeps its place while it comes and goes.
     <span className="header-histograms">

@@ -1,3 +1,3 @@
 export { SummaryPanel } from './SummaryPanel'
 export { binPredicate } from './binFilter'
-export { HistogramsToggle, useHeaderHistograms } from './HeaderHistograms'
+export { headerHistogramsStrip } from './HeaderHistograms'

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import type { SortKey, TableInfo, TableRef } from '../../../contract'
 import { DockLayout, type DockedPanel } from '../../components/dock/DockLayout'
 import { contributions, type PanelContext, type PanelContribution } from '../../components/dock/registry'
@@ -70,8 +70,10 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
   // Image columns shown as thumbnails over the same view (table/gallery/); the grid stays mounted behind it.
   const gallery = useGallery(tableRef, info, view?.version)
   // A strip in each column header (the profile's histograms, contributed); the grid only draws it.
-  const useHeaderStrip = contributions.headerStrip()
-  const strip = useHeaderStrip(tableRef, info ? (view?.version ?? info.version) : undefined, q.filter, view?.rowSet, q.addFilter)
+  const strip = contributions.headerStrip()
+  const stripState = strip.use(tableRef, info ? (view?.version ?? info.version) : undefined, q.filter, view?.rowSet, q.addFilter)
+  const stripHeight = strip.height(stripState)
+  const headerExtra = useMemo(() => stripHeight === undefined ? undefined : { height: stripHeight, render: (name: string) => <strip.Cell state={stripState} column={name} /> }, [strip, stripState, stripHeight])
 
   // Panels keep the last description while the table is read afresh (a reload, a write's reset): they stay mounted
   // with their state (an optimize's result, a form) instead of closing and opening again.
@@ -131,7 +133,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
             columnVisibility={visibility}
             onColumnVisibilityChange={setVisibility}
             onStatus={gallery.open ? undefined : status.report}
-            headerExtra={strip.extra}
+            headerExtra={headerExtra}
             {...q.gridProps}
           />
         </div>
@@ -156,7 +158,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
           switches={
             <>
               <GalleryButton gallery={gallery} disabled={!info} />
-              {strip.button(!info)}
+              <strip.Toggle state={stripState} disabled={!info} />
             </>
           }
           onReload={reload}
