@@ -99,7 +99,8 @@ function RemoteDialog({ dialog, chooseKind, dialogEvents }: Pick<ReturnType<type
   )
 }
 
-type RemoteConnections = Omit<ReturnType<typeof useRemoteConnections>, 'dialog' | 'chooseKind' | 'dialogEvents'>
+/** What the rest of the window sees: the saved connections and their actions, and whether the dialog is open. */
+type RemoteConnections = Omit<ReturnType<typeof useRemoteConnections>, 'dialog' | 'chooseKind' | 'dialogEvents'> & { dialogOpen: boolean }
 const RemoteContext = createContext<RemoteConnections | null>(null)
 
 /** Saved servers and stores for the start screen and the "+" menu; the connection dialog mounts here. */
@@ -107,7 +108,7 @@ export function RemoteConnectionsProvider({ children }: { children: ReactNode })
   const { opened } = useOpenCatalog()
   const { dialog, chooseKind, dialogEvents, ...remote } = useRemoteConnections(opened)
   return (
-    <RemoteContext.Provider value={remote}>
+    <RemoteContext.Provider value={{ ...remote, dialogOpen: dialog !== null }}>
       {children}
       <RemoteDialog dialog={dialog} chooseKind={chooseKind} dialogEvents={dialogEvents} />
     </RemoteContext.Provider>

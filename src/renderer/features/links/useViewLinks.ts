@@ -99,6 +99,17 @@ export function useViewLinks() {
     void openView(link, open.id)
   }, [connections, openView])
 
+  // A connection dialog opened for a link and closed without connecting (Cancel) ends the wait: connecting that
+  // catalog later, for another reason, opens no view. A connect closes the dialog in the same render as the
+  // catalog joins the open list, so a match is there when a connect closes it.
+  const { dialogOpen } = remote
+  const wasOpen = useRef(false)
+  useEffect(() => {
+    const link = waiting.current
+    if (wasOpen.current && !dialogOpen && link && !matchingConnection(connections, link.catalog)) waiting.current = null
+    wasOpen.current = dialogOpen
+  }, [dialogOpen, connections])
+
   const connect = useCallback(() => {
     if (notice?.kind !== 'ask') return
     const { link } = notice
