@@ -107,6 +107,20 @@ export function parseStorageOption(entry: string): [string, string] {
   return [key.toLowerCase(), entry.slice(i + 1)]
 }
 
+/** Every `--storage-option key=value` of a command line (harness, MCP server), checked; a key given twice is a
+ * mistake worth stopping for (which value would win is a guess). */
+export function storageOptionsFromFlags(entries: readonly string[]): StorageOptions {
+  const options: StorageOptions = {}
+  for (const entry of entries) {
+    const [key, value] = parseStorageOption(entry)
+    if (key in options) throw new Error(`--storage-option ${key} is given twice`)
+    options[key] = value
+  }
+  const checked = storageOptionsSchema.safeParse(options)
+  if (!checked.success) throw new Error(`--storage-option: ${checked.error.issues[0]?.message ?? 'not valid'}`)
+  return options
+}
+
 /** Options with every secret value replaced, for logs and messages. */
 export function redactStorageOptions(options: StorageOptions): StorageOptions {
   return Object.fromEntries(Object.entries(options).map(([k, v]) => [k, isSecretStorageKey(k) ? '•••' : v]))

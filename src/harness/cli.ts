@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { parseStorageOption, storageOptionsSchema, type StorageOptions } from '../contract/objectStore'
+import { storageOptionsFromFlags } from '../contract/objectStore'
 import { ensureRendererBuilt, rendererDirOf } from './build'
 import { startHarness } from './server'
 import { ensureLanceThreads } from '../core'
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   }
   const port = values.port === undefined ? 0 : Number(values.port)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a number from 0 to 65535, got "${values.port}"`)
-  const storageOptions = storageOptionsOf(values['storage-option'] ?? [])
+  const storageOptions = storageOptionsFromFlags(values['storage-option'] ?? [])
   if (Object.keys(storageOptions).length > 0 && values.root === undefined) throw new Error('--storage-option needs --root <uri>')
 
   const outDir = values['out-dir'] ?? resolve(__dirname, '../../out')
@@ -57,18 +57,6 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop)
 }
 
-/** `key=value` entries; a key given twice is a mistake worth stopping for (which value would win is a guess). */
-function storageOptionsOf(entries: string[]): StorageOptions {
-  const options: StorageOptions = {}
-  for (const entry of entries) {
-    const [key, value] = parseStorageOption(entry)
-    if (key in options) throw new Error(`--storage-option ${key} is given twice`)
-    options[key] = value
-  }
-  const checked = storageOptionsSchema.safeParse(options)
-  if (!checked.success) throw new Error(`--storage-option: ${checked.error.issues[0]?.message ?? 'not valid'}`)
-  return options
-}
 
 main().catch((error: unknown) => {
   console.error(`harness failed: ${error instanceof Error ? error.message : String(error)}`)

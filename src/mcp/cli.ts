@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import { parseStorageOption, storageOptionsSchema, type StorageOptions } from '../contract'
+import { storageOptionsFromFlags } from '../contract'
 import { ensureLanceThreads } from '../core'
 import { MIN_KEY_LENGTH, serveHttp } from './http'
 import { buildMcpServer, openMcpContext } from './server'
@@ -37,17 +37,6 @@ function pairs(entries: string[], flag: string): Record<string, string> {
   return out
 }
 
-function storageOptionsOf(entries: string[]): StorageOptions {
-  const options: StorageOptions = {}
-  for (const entry of entries) {
-    const [key, value] = parseStorageOption(entry)
-    if (key in options) throw new Error(`--storage-option ${key} is given twice`)
-    options[key] = value
-  }
-  const checked = storageOptionsSchema.safeParse(options)
-  if (!checked.success) throw new Error(`--storage-option: ${checked.error.issues[0]?.message ?? 'not valid'}`)
-  return options
-}
 
 /** The REST headers: given ones, and those read from the environment (`--header-env name=VAR`). */
 function restHeaders(given: string[], fromEnv: string[]): Record<string, string> {
@@ -67,7 +56,7 @@ function sourceOf(values: Record<string, string | string[] | boolean | undefined
   if ((root === undefined) === (rest === undefined)) throw new Error('give exactly one of --root or --rest')
   if (root !== undefined) {
     if (values.header || values['header-env']) throw new Error('--header goes with --rest')
-    return { root, storageOptions: storageOptionsOf((values['storage-option'] as string[] | undefined) ?? []) }
+    return { root, storageOptions: storageOptionsFromFlags((values['storage-option'] as string[] | undefined) ?? []) }
   }
   if (values['storage-option']) throw new Error('--storage-option goes with --root')
   return { rest: rest!, headers: restHeaders((values.header as string[] | undefined) ?? [], (values['header-env'] as string[] | undefined) ?? []) }
