@@ -261,6 +261,12 @@ test('a tab whose table was dropped elsewhere says so and offers to close', asyn
   await expect(alert).toContainText('Could not open items')
   await alert.getByRole('button', { name: 'Close tab' }).click()
   expect(await tabNames(page)).toEqual(['orders'])
+  // A tab left open notices too: its check for a newer version finds the table gone and the view says so.
+  const again = await lancedb.connectNamespace('dir', { root: catalog.root })
+  await again.dropTable('orders', ['shop'])
+  again.close()
+  await expect(page.getByRole('tabpanel').getByRole('alert')).toContainText('Could not open orders', { timeout: 15_000 })
+  await expect(page.getByRole('grid', { name: 'orders' })).toHaveCount(0)
 })
 
 test('New query opens a query tab beside the tables; its text is kept when the user switches away and back', async ({ page, catalog }) => {

@@ -55,7 +55,10 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
   const narrow = useNarrow(body, DRAWER_BELOW)
   const { reload } = useTableScope(latestRef)
 
-  const info = described.data ?? null
+  // A table (or version) gone since it was last read says so even when an earlier description is still cached:
+  // a tab closed and reopened at once finds the old description, and its refetch answers not_found.
+  const gone = described.isError && errorData(described.error).code === 'not_found'
+  const info = gone ? null : (described.data ?? null)
   // Filter, sort, go to row, similar rows, text search, version hint (useTableQueries.ts, drawn by QueryParts.tsx).
   const [initialChoice] = useState(() => (start?.filter || start?.sort ? { filter: start.filter, sort: start.sort } : undefined))
   const link = useLinkItem(latestRef)

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { AppErrorData, RowSetInfo, Search, SortKey, TableInfo, TableRef, TableViewSpec } from '../../../contract'
 import { call } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
-import { countQuery, firstPageQuery, tableKeys } from './queries'
+import { countQuery, firstPageQuery, tableKeys, tableScope } from './queries'
 
 /** A new view that takes longer than this shows the filter bar's spinner (a quick one re-renders nothing while it runs). */
 const SPINNER_DELAY_MS = 150
@@ -104,6 +104,12 @@ export function useTableView(ref: TableRef, info: TableInfo | null, keys?: Table
     refetchOnWindowFocus: 'always',
     staleTime: 0,
   })
+  // Dropped (or renamed) by another process: the description is read again, and its not_found is what the view
+  // shows (TableView: "Could not open …", with Close tab) instead of rows of a table that is gone.
+  const gone = latest.isError && errorData(latest.error).code === 'not_found'
+  useEffect(() => {
+    if (gone) void client.invalidateQueries({ queryKey: [...tableScope(ref), 'describe'] })
+  }, [gone, client, ref])
   const newerVersion = version !== undefined && latest.data !== undefined && latest.data > version ? latest.data : null
 
   // The choice most recently asked for, and which request asked for it. A step computed from the choice (a header
