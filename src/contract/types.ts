@@ -65,8 +65,8 @@ export interface McpLauncher {
 
 export interface AppInfo {
   version: string
-  /** Which transport the renderer talks to. */
-  host: 'electron' | 'harness'
+  /** Which process serves the core: the desktop app, the harness (the renderer over loopback HTTP) or the MCP server (no renderer). */
+  host: 'electron' | 'harness' | 'mcp'
   /** The connection opened at start (the demo catalog in the app, the `--root` in the harness). */
   initialConnection: ConnectionInfo | null
   /** Why the start connection could not be opened, if it failed. */

@@ -26,7 +26,7 @@ function appVersion(): string {
  */
 export async function openSource(source: Source, allowWrites: boolean): Promise<OpenedSource> {
   const service = new CatalogService({
-    host: 'harness',
+    host: 'mcp',
     version: appVersion(),
     recents: new MemoryRecentsStore(),
     // The switch's store answers the server's one setting for every catalog.
