@@ -1,30 +1,19 @@
 import { useQuery } from '@tanstack/react-query'
 import { useId, useState } from 'react'
-import { MAX_SEARCH_RESULTS, type DistanceMetric, type FieldInfo, type TableRef, type TableViewSpec, type VectorSearch } from '../../../contract'
+import { MAX_SEARCH_RESULTS, type DistanceMetric, type FieldInfo, type TableRef } from '../../../contract'
 import { call } from '../../api'
+import type { SimilarSearch } from '../../components/dock/registry'
 import { FormDialog } from '../../components/FormDialog'
+import { PanelHeader } from '../../components/PanelHeader'
 
 /**
- * The bar above the grid while it shows nearest neighbours (**Find similar rows**): metric, k, pre- or
- * post-filter, and whether Lance used the column's vector index (its `explainPlan` says): "approximate (index)"
- * or "exact". With an index, **Exact search** bypasses it and **Refine** re-ranks refine × k candidates exactly.
+ * **Similar rows**, a panel of the bottom dock while the grid shows nearest neighbours (**Find similar rows**): metric,
+ * k, pre- or post-filter, and whether Lance used the column's vector index (its `explainPlan` says): "approximate
+ * (index)" or "exact". With an index, **Exact search** bypasses it and **Refine** re-ranks refine × k candidates
+ * exactly. Closing it clears the search (the grid shows every row again).
  */
-export function SimilarPanel({
-  tableRef,
-  view,
-  search,
-  source,
-  onChange,
-  onClear,
-}: {
-  tableRef: TableRef
-  view: TableViewSpec
-  search: VectorSearch
-  /** What the search started from: "row 42" or "a pasted vector". */
-  source: string
-  onChange: (next: VectorSearch) => void
-  onClear: () => void
-}) {
+export function SimilarPanel({ tableRef, similar }: { tableRef: TableRef; similar: SimilarSearch }) {
+  const { view, search, source, change: onChange, clear: onClear } = similar
   const [k, setK] = useState(String(search.k))
   const plan = useQuery({
     queryKey: ['tables/explain', tableRef.connectionId, [...tableRef.namespace], tableRef.name, view],
@@ -62,10 +51,9 @@ export function SimilarPanel({
     else setK(String(search.k))
   }
   return (
-    <div className="similar-bar" role="region" aria-label="Similar rows">
-      <span className="similar-title">
-        Nearest {search.k} to {source} · {search.column}
-      </span>
+    <section className="similar-panel side-panel" aria-label="Similar rows">
+      <PanelHeader title="Similar rows" meta={`Nearest ${search.k} to ${source} · ${search.column}`} closeTitle="Close: clear the search" onClose={onClear} />
+      <div className="similar-bar">
       <label>
         Metric
         <select aria-label="Metric" value={search.metric} onChange={(event) => onChange({ ...search, metric: event.target.value as DistanceMetric })}>
@@ -132,7 +120,8 @@ export function SimilarPanel({
       <button type="button" className="button" onClick={onClear}>
         Clear search
       </button>
-    </div>
+      </div>
+    </section>
   )
 }
 

@@ -2,6 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import { checkPredicate, type FieldInfo, type TableViewSpec, type Operation, type PredicateHint, type SortKey, type TableInfo, type TableRef } from '../../../contract'
 import { capabilitiesQuery } from '../../queries/connections'
+import type { SimilarSearch } from '../../components/dock/registry'
 import type { CellMenuItem } from './CellMenu'
 import { cellMenuItems, type MenuState } from './cellMenuItems'
 import type { FilterBarHandle } from './FilterBar'
@@ -119,6 +120,11 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
   const onCellContextMenu = useCallback((target: MenuState) => setMenu(target), [])
 
   const search = choice.search
+  // The nearest-neighbour search the grid shows, for the Similar rows panel (registered by renderer/panels.ts).
+  const similar: SimilarSearch | null =
+    search?.kind === 'vector'
+      ? { view: tv.view, search, source: similarSource, change: (next) => void apply({ ...choice, search: next }), clear: () => void apply({ ...choice, search: undefined }) }
+      : null
   return {
     count: tv.count,
     narrowed: !!search || !!choice.filter || !!keys || !!choice.rowSet,
@@ -165,6 +171,7 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
     vectorFields,
     refused,
     similarSource,
+    similar,
     goToOpen,
     setGoToOpen,
     pasteOpen,
