@@ -8,7 +8,7 @@ export const MAIN_MIN_WIDTH = 480
 /** Each dock's smallest and first size: the right one beside the rows, the bottom one a band under them. */
 const DOCK_SIZES: Record<DockSide, { min: number; initial: string }> = {
   right: { min: 280, initial: '40%' },
-  bottom: { min: 120, initial: '180px' },
+  bottom: { min: 100, initial: '140px' },
 }
 const GRIP = { coarse: 12, fine: 5 }
 
