@@ -37,6 +37,8 @@ export interface TableViewTabProps {
 
 /**
  * The right pane for one table: header, filter bar, the grid (or gallery) with its docked panels, status bar.
+ * Why long: it is the wiring of those parts (each its own module: TableHeader, QueryParts, DataGrid, Gallery,
+ * DockLayout, GridStatusBar) — the props between them read best in one place.
  * The panels, sheets and the header strip are contributions (components/dock/registry.ts); this view imports none
  * of the features behind them. Everything here is this view's own: two views side by side keep their own panels.
  */
@@ -102,8 +104,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
       goToRow: q.goToRow,
       lasso: q.lasso,
       versions: version.control,
-      inspection: opened.inspection,
-      similar: q.similar,
+      ...{ inspection: opened.inspection, similar: q.similar },
       close: () => opened.close(panel) || dock.close(panel.id),
     }
   const docked: DockedPanel[] = [...dock.open, ...opened.ids].flatMap((id) => {

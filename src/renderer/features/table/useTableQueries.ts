@@ -120,11 +120,6 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
   const onCellContextMenu = useCallback((target: MenuState) => setMenu(target), [])
 
   const search = choice.search
-  // The nearest-neighbour search the grid shows, for the Similar rows panel (registered by renderer/panels.ts).
-  const similar: SimilarSearch | null =
-    search?.kind === 'vector'
-      ? { view: tv.view, search, source: similarSource, change: (next) => void apply({ ...choice, search: next }), clear: () => void apply({ ...choice, search: undefined }) }
-      : null
   return {
     count: tv.count,
     narrowed: !!search || !!choice.filter || !!keys || !!choice.rowSet,
@@ -170,8 +165,7 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
     ftsColumns,
     vectorFields,
     refused,
-    similarSource,
-    similar,
+    similar: similarOf(tv.view, choice, similarSource, apply),
     goToOpen,
     setGoToOpen,
     pasteOpen,
@@ -183,6 +177,13 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
     searchSimilar,
     setSelectRow,
   }
+}
+
+/** The nearest-neighbour search the grid shows, for the Similar rows panel (registered by renderer/panels.ts). */
+function similarOf(view: TableViewSpec, choice: ViewChoice, source: string, apply: ReturnType<typeof useTableView>['apply']): SimilarSearch | null {
+  const search = choice.search
+  if (search?.kind !== 'vector') return null
+  return { view, search, source, change: (next) => void apply({ ...choice, search: next }), clear: () => void apply({ ...choice, search: undefined }) }
 }
 
 export type { MenuState }
