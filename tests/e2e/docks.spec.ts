@@ -275,7 +275,7 @@ test('at 900×600 the inspector joins the drawer while Similar rows stays under 
   const similar = await findSimilar(page, grid)
   await expect(page.locator('[data-dock="bottom"]').getByRole('region', { name: 'Similar rows' })).toBeVisible()
   await page.getByRole('button', { name: 'Versions', exact: true }).click()
-  await gridCell(grid, 1, 2).dblclick()
+  await gridCell(grid, 1, 0).dblclick()
   const drawer = page.locator('[data-dock="drawer"]')
   await expect(drawer.getByRole('tab')).toHaveText(['Versions', 'Inspector'])
   await expect(drawer.getByRole('complementary', { name: 'Cell inspector' })).toContainText('Row 2')
