@@ -7,7 +7,7 @@ import { ExportSheet } from './features/export'
 import { LifecyclePanel, type LifecyclePanelKind } from './features/lifecycle'
 import { MapPanel } from './features/map'
 import { headerHistogramsStrip, SummaryPanel } from './features/profile'
-import { SchemaPanel } from './features/table'
+import { InspectorPanel, SchemaPanel, SimilarPanel } from './features/table'
 
 const lifecycle: [LifecyclePanelKind, string][] = [
   ['versions', 'Versions'],
@@ -33,6 +33,11 @@ registerPanel({
 })
 
 registerPanel({ id: 'schema', title: 'Schema', dock: 'right', render: (c) => createElement(SchemaPanel, { fields: c.info.schema, onClose: c.close }) })
+
+// Opened by the grid, not the toolbar: the cell inspector where the user's eyes are (beside the rows it follows), and
+// Similar rows under the grid (its controls are one line: the rows it found keep the width).
+registerPanel({ id: 'inspector', title: 'Inspector', dock: 'right', openedBy: 'inspect', render: (c) => createElement(InspectorPanel, { inspection: c.inspection }) })
+registerPanel({ id: 'similar', title: 'Similar rows', dock: 'bottom', openedBy: 'similar', render: (c) => c.similar && createElement(SimilarPanel, { tableRef: c.viewRef, similar: c.similar }) })
 
 registerSheet({
   id: 'export',

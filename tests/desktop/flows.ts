@@ -409,6 +409,36 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       await expect(page.getByRole('separator', { name: 'Resize dock' })).toHaveAttribute('aria-valuenow', size!)
     })
 
+    test('docked panels opened by the grid: the cell inspector is a tab of the right dock, Similar rows opens in the bottom dock under the grid', async ({ launch, work }) => {
+      const root = await buildCatalog(join(work, 'catalog'), { tables: [{ namespace: [], name: 'rows', rows: 500 }] })
+      const app = await launch()
+      const page = await openCatalog(app, root)
+      await treeItem(page, 'rows').click()
+      const grid = page.getByRole('grid', { name: 'rows' })
+      await page.getByRole('button', { name: 'Summary', exact: true }).click()
+      // Enter on a cell: the inspector beside Summary, as the right dock's shown tab, reading the cell through IPC.
+      await grid.getByRole('gridcell', { name: 'row-7', exact: true }).click()
+      await page.keyboard.press('Enter')
+      const inspector = page.getByRole('complementary', { name: 'Cell inspector' })
+      await expect(inspector).toContainText('Row 8')
+      await expect(page.getByRole('tablist', { name: 'Right dock' }).getByRole('tab')).toHaveText(['Summary', 'Inspector'])
+      await expect(page.locator('[data-dock="right"]').getByRole('complementary', { name: 'Cell inspector' })).toBeVisible()
+      // Find similar rows from the cell's menu: the bottom dock under the grid, the grid showing the nearest rows.
+      await grid.getByRole('gridcell', { name: 'row-7', exact: true }).click({ button: 'right' })
+      await page.getByRole('menuitem', { name: 'Find similar rows' }).click()
+      const similar = page.locator('[data-dock="bottom"]').getByRole('region', { name: 'Similar rows' })
+      await expect(similar).toContainText('Nearest 20 to row 8')
+      await expect(grid.getByRole('columnheader', { name: '_distance' })).toBeVisible()
+      await expect(grid.getByRole('gridcell', { name: 'row-7', exact: true })).toBeVisible()
+      const [gridBox, dockBox] = [(await grid.boundingBox())!, (await similar.boundingBox())!]
+      expect(dockBox.y).toBeGreaterThanOrEqual(gridBox.y + gridBox.height - 1)
+      await expect(page.getByRole('separator', { name: 'Resize dock' })).toHaveCount(2)
+      await page.screenshot({ path: join('test-results', `desktop-${app.kind}-docks-inspector-similar.png`) })
+      await similar.getByRole('button', { name: 'Clear search' }).click()
+      await expect(similar).toHaveCount(0)
+      await expect(grid.getByRole('columnheader', { name: '_distance' })).toHaveCount(0)
+    })
+
     test('a column profile survives a restart: the Summary of the same version is answered from userData/cache', async ({ launch, work }) => {
       const root = await buildCatalog(join(work, 'catalog'), { tables: [{ namespace: [], name: 'rows', rows: 500 }] })
       let app = await launch()

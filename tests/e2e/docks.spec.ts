@@ -3,13 +3,14 @@ import type { Locator, Page } from '@playwright/test'
 import { Float32, Int32, Utf8, vectorFromArray } from 'apache-arrow'
 import { batchOf, float32Vectors, seededRandom, tableOf } from '../../src/core/arrow'
 import { buildCatalog } from '../helpers/catalog'
-import { expect, makeTempDir, openApp, openTable, removeDir, screenshot, startHarness, test } from '../helpers/e2e'
+import { expect, gridCell, makeTempDir, openApp, openTable, removeDir, screenshot, startHarness, test } from '../helpers/e2e'
 import type { Harness } from '../../src/harness/server'
 
 /**
  * Docked panels (#38 item 3): Summary, Map and Versions open at once never hide the grid. In a wide view they are
  * tabs of the right dock beside a grid at least 480 px wide; in a narrow one (a 900×600 window) they lie in one
- * drawer over the grid that Escape closes. The dock's separator resizes it by keyboard and is remembered.
+ * drawer over the grid that Escape closes. The dock's separator resizes it by keyboard and is remembered. The cell
+ * inspector joins the right dock as a tab; Similar rows opens in the bottom dock, under the grid.
  */
 const ROWS = 3000
 const DIM = 8
@@ -160,4 +161,135 @@ test('a remembered dock size that no longer parses is ignored: the dock opens at
   await expect(page.getByRole('tablist', { name: 'Right dock' }).getByRole('tab')).toHaveCount(3)
   await expect(page.getByRole('separator', { name: 'Resize dock' })).toHaveAttribute('aria-valuenow', /\d/)
   await expect(grid.getByRole('gridcell', { name: 'item 0', exact: true }).first()).toBeVisible()
+})
+
+async function heightOf(locator: Locator): Promise<number> {
+  return (await locator.boundingBox())?.height ?? 0
+}
+
+async function findSimilar(page: Page, grid: Locator): Promise<Locator> {
+  await gridCell(grid, 3, 1).click({ button: 'right' })
+  await page.getByRole('menuitem', { name: 'Find similar rows' }).click()
+  const similar = page.getByRole('region', { name: 'Similar rows' })
+  await expect(similar).toContainText('Nearest 20 to row 4')
+  return similar
+}
+
+test('Similar rows opens in the bottom dock under the grid, which still shows rows; Resize dock by keyboard resizes it and is remembered', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await openApp(page, harness)
+  const grid = await openTable(page, [], 'embeddings')
+  const similar = await findSimilar(page, grid)
+  const bottom = page.locator('[data-dock="bottom"]')
+  await expect(bottom.getByRole('region', { name: 'Similar rows' })).toBeVisible()
+  // Under the grid, across its width; the grid shows the nearest rows, the source row first.
+  await expect(grid.getByRole('columnheader', { name: '_distance' })).toBeVisible()
+  await expect(gridCell(grid, 0, 1)).toHaveText('3')
+  const gridBox = (await grid.boundingBox())!
+  const dockBox = (await bottom.boundingBox())!
+  expect(dockBox.y).toBeGreaterThanOrEqual(gridBox.y + gridBox.height - 1)
+  expect(gridBox.height).toBeGreaterThanOrEqual(200)
+  await expect(page.getByRole('tablist', { name: 'Right dock' })).toHaveCount(0)
+  await screenshot(page, 'docks-bottom-similar')
+
+  // Its separator (the only one: no right dock is open) grows the dock by keyboard.
+  const separator = page.getByRole('separator', { name: 'Resize dock' })
+  await expect(separator).toHaveAttribute('aria-orientation', 'horizontal')
+  const before = Number(await separator.getAttribute('aria-valuenow'))
+  const tall = await heightOf(bottom)
+  await separator.focus()
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowUp')
+  await expect.poll(async () => Number(await separator.getAttribute('aria-valuenow'))).not.toBe(before)
+  await expect.poll(() => heightOf(bottom)).toBeGreaterThan(tall + 10)
+  const grown = await heightOf(bottom)
+  await expect(grid.getByRole('gridcell').first()).toBeVisible()
+
+  // Clear search closes it; the next search opens it at the size it was given, after a reload too.
+  await similar.getByRole('button', { name: 'Clear search' }).click()
+  await expect(similar).toHaveCount(0)
+  await expect(page.getByRole('separator', { name: 'Resize dock' })).toHaveCount(0)
+  await page.reload()
+  await expect(page.getByRole('main')).toBeVisible()
+  await page.getByRole('treeitem', { name: 'embeddings', exact: true }).click()
+  await expect(grid).toBeVisible()
+  await findSimilar(page, grid)
+  await expect.poll(() => heightOf(bottom)).toBeCloseTo(grown, -1)
+  // Its close button clears the search too: every row again.
+  await page.getByRole('button', { name: 'Close similar rows' }).click()
+  await expect(bottom).toHaveCount(0)
+  await expect(grid.getByRole('columnheader', { name: '_distance' })).toHaveCount(0)
+})
+
+test('the cell inspector is a tab of the right dock beside Summary; Similar rows below at the same time', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await openApp(page, harness)
+  const grid = await openTable(page, [], 'embeddings')
+  await page.getByRole('button', { name: 'Summary', exact: true }).click()
+  await expect(page.getByRole('region', { name: 'Summary' })).toBeVisible()
+  await gridCell(grid, 2, 2).dblclick()
+  const inspector = page.getByRole('complementary', { name: 'Cell inspector' })
+  const tabs = page.getByRole('tablist', { name: 'Right dock' }).getByRole('tab')
+  // It opens as the shown tab, after the panels the user opened; it has no toolbar button.
+  await expect(tabs).toHaveText(['Summary', 'Inspector'])
+  await expect(tabs.nth(1)).toHaveAttribute('aria-selected', 'true')
+  await expect(inspector).toContainText('Row 3')
+  await expect(page.locator('[data-dock="right"]').getByRole('complementary', { name: 'Cell inspector' })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Inspector', exact: true })).toHaveCount(0)
+  expect(await widthOf(grid)).toBeGreaterThanOrEqual(480)
+  // It follows the active cell.
+  await grid.focus()
+  await page.keyboard.press('ArrowDown')
+  await expect(inspector).toContainText('Row 4')
+  // Summary's tab shows Summary; the inspector stays open behind its tab.
+  await tabs.nth(0).click()
+  await expect(page.getByRole('region', { name: 'Summary' })).toBeVisible()
+  await expect(inspector).toBeHidden()
+  await tabs.nth(1).click()
+  await expect(inspector).toBeVisible()
+
+  // Similar rows under the grid at the same time: two docks, two separators; a new view closes the inspector.
+  const similar = await findSimilar(page, grid)
+  await expect(inspector).toHaveCount(0)
+  await expect(page.locator('[data-dock="bottom"]').getByRole('region', { name: 'Similar rows' })).toBeVisible()
+  await expect(page.getByRole('separator', { name: 'Resize dock' })).toHaveCount(2)
+  await gridCell(grid, 0, 2).dblclick()
+  await expect(inspector).toContainText('Row 1')
+  await screenshot(page, 'docks-inspector-similar')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await screenshot(page, 'docks-inspector-similar-dark')
+  await page.emulateMedia({ colorScheme: 'light' })
+
+  // The inspector's close button ends the inspection: Summary is the right dock's one panel again.
+  await inspector.getByRole('button', { name: 'Close inspector' }).click()
+  await expect(inspector).toHaveCount(0)
+  await expect(page.getByRole('tablist', { name: 'Right dock' })).toHaveCount(0)
+  await expect(page.getByRole('region', { name: 'Summary' })).toBeVisible()
+  await expect(grid).toBeFocused()
+  await expect(similar).toBeVisible()
+})
+
+test('at 900×600 the inspector joins the drawer while Similar rows stays under the grid; Escape closes the drawer, not the search', async ({ page }) => {
+  await page.setViewportSize({ width: 900, height: 600 })
+  await openApp(page, harness)
+  const grid = await openTable(page, [], 'embeddings')
+  const similar = await findSimilar(page, grid)
+  await expect(page.locator('[data-dock="bottom"]').getByRole('region', { name: 'Similar rows' })).toBeVisible()
+  await page.getByRole('button', { name: 'Versions', exact: true }).click()
+  await gridCell(grid, 1, 0).dblclick()
+  const drawer = page.locator('[data-dock="drawer"]')
+  await expect(drawer.getByRole('tab')).toHaveText(['Versions', 'Inspector'])
+  await expect(drawer.getByRole('complementary', { name: 'Cell inspector' })).toContainText('Row 2')
+  // The grid keeps its width and shows the nearest rows above the bottom dock.
+  expect(await widthOf(grid)).toBeGreaterThanOrEqual(480)
+  await expect(grid.getByRole('columnheader', { name: '_distance' })).toBeVisible()
+  await screenshot(page, 'docks-900x600-similar')
+  // Escape closes the inspector (opened last), then the drawer; the search and its panel stay.
+  await grid.focus()
+  await page.keyboard.press('Escape')
+  await expect(page.getByRole('complementary', { name: 'Cell inspector' })).toHaveCount(0)
+  await expect(drawer.getByRole('complementary', { name: 'Versions' })).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(drawer).toHaveCount(0)
+  await expect(similar).toBeVisible()
+  await expect(grid.getByRole('columnheader', { name: '_distance' })).toBeVisible()
 })

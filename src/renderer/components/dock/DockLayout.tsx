@@ -5,8 +5,11 @@ import './dock.css'
 
 /** The main view (grid or gallery) never gets narrower than this while the docks are beside it. */
 export const MAIN_MIN_WIDTH = 480
-const RIGHT_MIN_WIDTH = 280
-const BOTTOM_MIN_HEIGHT = 140
+/** Each dock's smallest and first size: the right one beside the rows, the bottom one a band under them. */
+const DOCK_SIZES: Record<DockSide, { min: number; initial: string }> = {
+  right: { min: 280, initial: '40%' },
+  bottom: { min: 100, initial: '140px' },
+}
 const GRIP = { coarse: 12, fine: 5 }
 
 export interface DockedPanel {
@@ -46,14 +49,16 @@ const layoutStorage: LayoutStorage = {
  * The main view with a right dock and a bottom dock (react-resizable-panels: docs/ARCHITECTURE.md says why). Each
  * dock shows its panels as tabs, so panels never squeeze the main view below {@link MAIN_MIN_WIDTH}; separators named
  * **Resize dock** resize them by mouse and arrow keys, and the sizes are remembered. `narrow` (a small window or
- * a split): every panel goes to one drawer over the main view instead. The main view keeps its place in the tree
- * whatever opens or closes (the grid is never remounted by a panel).
+ * a split): the right dock's panels go to one drawer over the main view instead; the bottom dock stays (it takes
+ * height, not width). The main view keeps its place in the tree whatever opens or closes (the grid is never
+ * remounted by a panel).
  */
 export function DockLayout({ main, panels, active, onSelect, narrow }: { main: ReactNode; panels: readonly DockedPanel[]; active: Partial<Record<DockSide, string>>; onSelect(side: DockSide, id: string): void; narrow: boolean }) {
   const right = narrow ? [] : panels.filter((p) => p.dock === 'right')
-  const bottom = narrow ? [] : panels.filter((p) => p.dock === 'bottom')
-  const outer = useDefaultLayout({ id: 'lcb.dock.right', panelIds: right.length > 0 ? ['main', 'right'] : ['main'], storage: layoutStorage })
-  const inner = useDefaultLayout({ id: 'lcb.dock.bottom', panelIds: bottom.length > 0 ? ['view', 'bottom'] : ['view'], storage: layoutStorage })
+  const bottom = panels.filter((p) => p.dock === 'bottom')
+  const drawer = narrow ? panels.filter((p) => p.dock === 'right') : []
+  const outer = useDockSizes('right', right.length > 0)
+  const inner = useDockSizes('bottom', bottom.length > 0)
   return (
     <div className="dock-layout">
       {/* The separators' own width is their grip: none of it reaches into a panel (the map's lasso starts at its edge). */}
@@ -63,38 +68,38 @@ export function DockLayout({ main, panels, active, onSelect, narrow }: { main: R
             <Panel id="view" minSize={120} className="dock-view">
               {main}
             </Panel>
-            {bottom.length > 0 && (
-              <>
-                <Separator className="dock-separator dock-separator-h" aria-label="Resize dock" />
-                <Panel id="bottom" minSize={BOTTOM_MIN_HEIGHT} defaultSize="40%" className="dock-panel">
-                  <DockTabs side="bottom" panels={bottom} active={active.bottom} onSelect={(id) => onSelect('bottom', id)} />
-                </Panel>
-              </>
-            )}
+            <Dock side="bottom" panels={bottom} active={active.bottom} onSelect={onSelect} />
           </Group>
         </Panel>
-        {right.length > 0 && (
-          <>
-            <Separator className="dock-separator dock-separator-v" aria-label="Resize dock" />
-            <Panel id="right" minSize={RIGHT_MIN_WIDTH} defaultSize="40%" className="dock-panel">
-              <DockTabs side="right" panels={right} active={active.right} onSelect={(id) => onSelect('right', id)} />
-            </Panel>
-          </>
-        )}
+        <Dock side="right" panels={right} active={active.right} onSelect={onSelect} />
       </Group>
-      {narrow && panels.length > 0 && (
+      {drawer.length > 0 && (
         <div className="dock-drawer">
-          <DockTabs side="drawer" panels={panels} active={drawerActive(panels, active)} onSelect={(id) => onSelect(panels.find((p) => p.id === id)!.dock, id)} />
+          <DockTabs side="drawer" panels={drawer} active={active.right} onSelect={(id) => onSelect('right', id)} />
         </div>
       )}
     </div>
   )
 }
 
-/** In the drawer, the tab shown is the active one of the dock opened last. */
-function drawerActive(panels: readonly DockedPanel[], active: Partial<Record<DockSide, string>>): string | undefined {
-  const last = panels[panels.length - 1]
-  return last ? (active[last.dock] ?? last.id) : undefined
+/** The remembered sizes of one dock's group (`lcb.dock.right`, `lcb.dock.bottom`), with or without the dock open. */
+function useDockSizes(side: DockSide, open: boolean) {
+  const main = side === 'right' ? 'main' : 'view'
+  return useDefaultLayout({ id: `lcb.dock.${side}`, panelIds: open ? [main, side] : [main], storage: layoutStorage })
+}
+
+/** One dock beside (right) or under (bottom) the main view: its **Resize dock** separator and its panels as tabs. */
+function Dock({ side, panels, active, onSelect }: { side: DockSide; panels: readonly DockedPanel[]; active: string | undefined; onSelect(side: DockSide, id: string): void }) {
+  if (panels.length === 0) return null
+  const size = DOCK_SIZES[side]
+  return (
+    <>
+      <Separator className={`dock-separator dock-separator-${side}`} aria-label="Resize dock" />
+      <Panel id={side} minSize={size.min} defaultSize={size.initial} className="dock-panel">
+        <DockTabs side={side} panels={panels} active={active} onSelect={(id) => onSelect(side, id)} />
+      </Panel>
+    </>
+  )
 }
 
 const SIDE_NAMES = { right: 'Right dock', bottom: 'Bottom dock', drawer: 'Panels' }

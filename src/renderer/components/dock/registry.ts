@@ -1,5 +1,6 @@
 import type { ComponentType, ReactNode } from 'react'
-import type { DiffResult, TableInfo, TableRef, TableViewSpec } from '../../../contract'
+import type { DiffResult, TableInfo, TableRef, TableViewSpec, VectorSearch } from '../../../contract'
+import type { InspectionStore } from './inspection'
 
 /**
  * What features contribute to a table view, so that the table view imports none of them: panels for its docks,
@@ -10,6 +11,23 @@ import type { DiffResult, TableInfo, TableRef, TableViewSpec } from '../../../co
  */
 
 export type DockSide = 'right' | 'bottom'
+
+/**
+ * What opens a panel that has no toolbar button, from the view's own state: `inspect` while the grid (or gallery)
+ * inspects a cell (Enter, a double-click, a thumbnail), `similar` while the grid shows a nearest-neighbour search.
+ * Closing such a panel ends that state (the inspection, the search); Escape is the grid's, as before.
+ */
+export type PanelOpener = 'inspect' | 'similar'
+
+/** The nearest-neighbour search the grid shows (**Find similar rows**), and how to change or clear it. */
+export interface SimilarSearch {
+  view: TableViewSpec
+  search: VectorSearch
+  /** What the search started from: "row 42" or "a pasted vector". */
+  source: string
+  change(next: VectorSearch): void
+  clear(): void
+}
 
 /** The version the view reads: the latest, one opened read-only from Versions, or the changes between two. */
 export interface VersionControl {
@@ -41,6 +59,10 @@ export interface PanelContext {
   goToRow(row: number): void
   lasso(rows: number[]): Promise<void>
   versions: VersionControl
+  /** The cell the shown grid or gallery inspects (the inspector reads it). */
+  inspection: InspectionStore
+  /** The grid's nearest-neighbour search, if it shows one. */
+  similar: SimilarSearch | null
   /** Close this panel. */
   close(): void
 }
@@ -54,6 +76,8 @@ export interface PanelContribution {
   group?: string
   /** Whether the table offers it (the Map needs a vector column); the button is absent otherwise. */
   available?(info: TableInfo): boolean
+  /** Opened by the view's state instead of a toolbar button (no button is drawn for it). */
+  openedBy?: PanelOpener
   render(context: PanelContext): ReactNode
 }
 

@@ -2,6 +2,7 @@ import './links.css'
 import { useState } from 'react'
 import type { TableRef } from '../../../contract'
 import { useConnections } from '../../queries/connections'
+import { ButtonWithNote } from '../../components/ButtonNote'
 import { LinkIcon } from '../../components/Icons'
 import { viewLinkOf, type LinkedView } from './viewLinkOf'
 
@@ -25,16 +26,15 @@ export function CopyLinkButton({ tableRef, view, disabled }: { tableRef: TableRe
       .catch((error: unknown) => setSaid({ ok: false, text: error instanceof Error ? error.message : String(error) }))
   }
   return (
-    // An icon, so the toolbar keeps one line at 1280 px; what happened floats under it (links.css) and moves nothing.
-    <span className="copy-link">
-      <button type="button" className="icon-button" aria-label="Copy link to this view" disabled={disabled} onClick={copy} onBlur={() => setSaid(null)} title="Copy link to this view: a lance-catalog:// link that opens it (catalog, table, version, filter, sort, selected row)">
-        <LinkIcon />
-      </button>
-      {said && (
-        <span role={said.ok ? 'status' : 'alert'} className={said.ok ? 'link-copied' : 'link-copy-error'}>
-          {said.text}
-        </span>
-      )}
-    </span>
+    // An icon, so the toolbar keeps one line at 1280 px; what happened floats under it and moves nothing.
+    <ButtonWithNote
+      note={said?.text}
+      error={said !== null && !said.ok}
+      button={
+        <button type="button" className="icon-button" aria-label="Copy link to this view" disabled={disabled} onClick={copy} onBlur={() => setSaid(null)} title="Copy link to this view: a lance-catalog:// link that opens it (catalog, table, version, filter, sort, selected row)">
+          <LinkIcon />
+        </button>
+      }
+    />
   )
 }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import type { ColumnProfile, HistogramBin, NumberStats, TableProfile, TableRef } from '../../../contract'
+import { ButtonWithNote } from '../../components/ButtonNote'
 import { formatCount } from '../../lib/format'
 import { quoteIdentifier, quoteString } from '../../lib/sql'
 import { barLabel, barShare, binPredicate } from './binFilter'
@@ -156,16 +157,16 @@ export function HistogramCell({ state, column }: { state: HistogramsState; colum
 export function HistogramsToggle({ state, disabled }: { state: HistogramsState; disabled: boolean }) {
   const { on, toggle, status } = state
   return (
-    // The status floats under the button (profile.css): the toolbar keeps its place while it comes and goes.
-    <span className="header-histograms">
-      <button type="button" className="button" aria-pressed={on} disabled={disabled} onClick={toggle}>
-        Histograms
-      </button>
-      {status && (
-        <span className="header-histograms-status" role="status" aria-label="Histograms progress">
-          {status}
-        </span>
-      )}
-    </span>
+    // The status floats under the button: the toolbar keeps its place while it comes and goes.
+    <ButtonWithNote
+      align="right"
+      label="Histograms progress"
+      note={status}
+      button={
+        <button type="button" className="button" aria-pressed={on} disabled={disabled} onClick={toggle}>
+          Histograms
+        </button>
+      }
+    />
   )
 }

@@ -1,6 +1,7 @@
 import { DataType, type Field, type Vector } from 'apache-arrow'
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import { cellValue, fieldText, RawTimestamp, temporalText } from '../../../contract'
+import type { InspectedCell } from '../../components/dock/inspection'
 import { PanelHeader } from '../../components/PanelHeader'
 import { Spinner } from '../../components/Spinner'
 import { formatFloat } from '../../lib/formatCell'
@@ -10,19 +11,12 @@ import { formatBytes, formatCount } from '../../lib/format'
 const HEX_LIMIT = 4096
 const TREE_CHILD_LIMIT = 1000
 
-export interface InspectedCell {
-  row: number
-  column: string
-  /** The column's readable type (from the schema). */
-  typeLabel: string
-  /** The column vector of the loaded page holding the row, and the row's index in it; absent while loading. */
-  vector?: Vector
-  pageRow: number
-}
+export type { InspectedCell }
 
 /**
  * The cell inspector: a side panel (role complementary, "Cell inspector") with the whole value of the
- * active cell, shown by its kind. It follows the grid's selection; Escape closes it.
+ * active cell, shown by its kind. It follows the grid's selection; Escape closes it. In a table view it is a panel of
+ * the right dock (InspectorPanel.tsx); a query's result grid draws it beside its rows.
  */
 export function CellInspector({ cell, onClose }: { cell: InspectedCell; onClose(): void }) {
   const onKeyDown = (event: KeyboardEvent) => {

@@ -1,6 +1,7 @@
 import { memo, useEffect, useId, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react'
 import type { FieldInfo, SortKey } from '../../../contract'
 import { ErrorPanel } from '../../components/ErrorPanel'
+import type { InspectionStore } from '../../components/dock/inspection'
 import type { CellMenuItem } from './CellMenu'
 import { useColumnSizing, useLateFit } from './grid/columnFit'
 import { useGridTable, type ColumnVisibility, type GridRow } from './grid/gridTable'
@@ -36,6 +37,8 @@ export interface GridProps {
   headerExtra?: HeaderExtra
   /** Shown over an empty grid. */
   emptyText?: string
+  /** Where the inspected cell goes (a table view's right dock); without it the grid draws the inspector itself. */
+  inspect?: InspectionStore
 }
 
 /**
@@ -135,6 +138,11 @@ export const Grid = memo(function Grid(props: GridProps) {
     openCellMenu(row, col, event.clientX, event.clientY)
   }
 
+  // The inspected cell, for the dock's inspector: it follows the active cell and its page as they change.
+  const { inspect } = props
+  useEffect(() => inspect?.report(selection.inspected ? { cell: selection.inspected, close: selection.closeInspector } : null))
+  useEffect(() => () => inspect?.report(null), [inspect])
+
   useEffect(() => {
     props.onStatus?.({ first: window_.first, end: window_.end, loading: pages.loading, active: active ? { row: active.row, column: visibleColumns[active.col]?.id ?? '' } : null })
   })
@@ -179,7 +187,7 @@ export const Grid = memo(function Grid(props: GridProps) {
         </div>
       )}
       {rowCount === 0 && <div className="grid-empty">{props.emptyText ?? 'This table has no rows'}</div>}
-      <SelectionOverlays selection={selection} />
+      <SelectionOverlays selection={selection} inline={!inspect} />
     </div>
   )
 })

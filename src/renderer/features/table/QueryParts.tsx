@@ -1,10 +1,10 @@
-import { MAX_SEARCH_RESULTS, type VectorSearch } from '../../../contract'
+import { MAX_SEARCH_RESULTS } from '../../../contract'
 import { formatCount } from '../../lib/format'
 import { CellMenu } from './CellMenu'
 import { FilterBar } from './FilterBar'
 import { GoToRow } from './GoToRow'
 import { PreviousResultNote } from './previousResult'
-import { SimilarPanel, VectorPasteDialog } from './SimilarPanel'
+import { VectorPasteDialog } from './SimilarPanel'
 import { TEXT_SEARCH_K, type TableQueries } from './useTableQueries'
 
 /** The toolbar's query buttons: **Go to row…** and, with a vector column, **Search by vector…**. */
@@ -24,7 +24,7 @@ export function QueryToolbar({ q }: { q: TableQueries }) {
   )
 }
 
-/** The bars over the grid: the newer-version hint, the filter bar, the previous-result note, the search count, Similar rows. */
+/** The bars over the grid: the newer-version hint, the filter bar, the previous-result note, the search count (Similar rows is a docked panel). */
 export function QueryBars({ q }: { q: TableQueries }) {
   const { info, tv, choice, apply, setFilterBar, applyFilter, recent, refused, ftsColumns, hints, reload } = q
   if (!info) return null
@@ -60,16 +60,6 @@ export function QueryBars({ q }: { q: TableQueries }) {
       />
       {tv.pending && <PreviousResultNote pending={tv.pending} shown={choice} count={tv.count} />}
       {search && !tv.applying && <SearchCount q={q} />}
-      {search?.kind === 'vector' && (
-        <SimilarPanel
-          tableRef={q.tableRef}
-          view={tv.view}
-          search={search}
-          source={q.similarSource}
-          onChange={(next: VectorSearch) => void apply({ ...choice, search: next })}
-          onClear={() => void apply({ ...choice, search: undefined })}
-        />
-      )}
     </>
   )
 }

@@ -30,8 +30,11 @@ export function ColumnMenuButton({ col, name, onOpen }: { col: number; name: str
   )
 }
 
-/** What the grid's selection shows above the grid: its menu, the large-copy question, the copy toast and the cell inspector. */
-export function SelectionOverlays({ selection }: { selection: Selection }) {
+/**
+ * What the grid's selection shows above the grid: its menu, the large-copy question, the copy toast and — for a
+ * grid whose host has no dock for it (`inline`: a query's result) — the cell inspector.
+ */
+export function SelectionOverlays({ selection, inline }: { selection: Selection; inline: boolean }) {
   const { menu, menuLabel, menuItems, choose, closeMenu, copy, notice, runCopy, cancelConfirm, dismissNotice, inspected, closeInspector } = selection
   const confirmTitle = useId()
   return (
@@ -85,7 +88,7 @@ export function SelectionOverlays({ selection }: { selection: Selection }) {
           )}
         </div>
       )}
-      {inspected && <CellInspector cell={inspected} onClose={closeInspector} />}
+      {inline && inspected && <CellInspector cell={inspected} onClose={closeInspector} />}
     </>
   )
 }

@@ -1,30 +1,19 @@
 import { useQuery } from '@tanstack/react-query'
 import { useId, useState } from 'react'
-import { MAX_SEARCH_RESULTS, type DistanceMetric, type FieldInfo, type TableRef, type TableViewSpec, type VectorSearch } from '../../../contract'
+import { MAX_SEARCH_RESULTS, type DistanceMetric, type FieldInfo, type TableRef } from '../../../contract'
 import { call } from '../../api'
+import type { SimilarSearch } from '../../components/dock/registry'
 import { FormDialog } from '../../components/FormDialog'
+import { PanelHeader } from '../../components/PanelHeader'
 
 /**
- * The bar above the grid while it shows nearest neighbours (**Find similar rows**): metric, k, pre- or
- * post-filter, and whether Lance used the column's vector index (its `explainPlan` says): "approximate (index)"
- * or "exact". With an index, **Exact search** bypasses it and **Refine** re-ranks refine × k candidates exactly.
+ * **Similar rows**, a panel of the bottom dock while the grid shows nearest neighbours (**Find similar rows**): metric,
+ * k, pre- or post-filter, and whether Lance used the column's vector index (its `explainPlan` says): "approximate
+ * (index)" or "exact". With an index, **Exact search** bypasses it and **Refine** re-ranks refine × k candidates
+ * exactly. Closing it clears the search (the grid shows every row again).
  */
-export function SimilarPanel({
-  tableRef,
-  view,
-  search,
-  source,
-  onChange,
-  onClear,
-}: {
-  tableRef: TableRef
-  view: TableViewSpec
-  search: VectorSearch
-  /** What the search started from: "row 42" or "a pasted vector". */
-  source: string
-  onChange: (next: VectorSearch) => void
-  onClear: () => void
-}) {
+export function SimilarPanel({ tableRef, similar }: { tableRef: TableRef; similar: SimilarSearch }) {
+  const { view, search, source, change: onChange, clear: onClear } = similar
   const [k, setK] = useState(String(search.k))
   const plan = useQuery({
     queryKey: ['tables/explain', tableRef.connectionId, [...tableRef.namespace], tableRef.name, view],
@@ -62,77 +51,77 @@ export function SimilarPanel({
     else setK(String(search.k))
   }
   return (
-    <div className="similar-bar" role="region" aria-label="Similar rows">
-      <span className="similar-title">
-        Nearest {search.k} to {source} · {search.column}
-      </span>
-      <label>
-        Metric
-        <select aria-label="Metric" value={search.metric} onChange={(event) => onChange({ ...search, metric: event.target.value as DistanceMetric })}>
-          <option value="l2">L2</option>
-          <option value="cosine">Cosine</option>
-          <option value="dot">Dot</option>
-        </select>
-      </label>
-      <label>
-        k
-        <input
-          aria-label="Number of neighbours"
-          type="number"
-          min={1}
-          max={MAX_SEARCH_RESULTS}
-          value={k}
-          onChange={(event) => setK(event.target.value)}
-          onBlur={applyK}
-          onKeyDown={(event) => event.key === 'Enter' && applyK()}
-        />
-      </label>
-      <label title="Apply the filter before the search (exact k results that match), or to its results">
-        <input type="checkbox" checked={search.prefilter !== false} onChange={(event) => onChange({ ...search, prefilter: event.target.checked })} />
-        Pre-filter
-      </label>
-      {plan.data !== undefined && (
-        <span className={`chip search-mode${approximate ? ' approximate' : ''}`} data-testid="search-mode" title={approximate ? 'Lance searched the vector index: results and distances are approximate' : 'Every row was compared: exact distances'}>
-          {approximate ? 'approximate (index)' : 'exact'}
-        </span>
-      )}
-      {indexed && (
-        <label title="Compare every row, bypassing the vector index: exact distances (the source row at 0), slower on a large table">
-          <input
-            type="checkbox"
-            checked={exact}
-            onChange={(event) => {
-              setClicked({ value: event.target.checked, from: search.bypassIndex === true })
-              const { bypassIndex: _drop, ...rest } = search
-              onChange(event.target.checked ? { ...rest, bypassIndex: true } : rest)
-            }}
-          />
-          Exact search
+    <section className="similar-panel side-panel" aria-label="Similar rows">
+      <PanelHeader title="Similar rows" meta={`Nearest ${search.k} to ${source} · ${search.column}`} closeTitle="Close: clear the search" onClose={onClear} />
+      <div className="similar-bar">
+        <label>
+          Metric
+          <select aria-label="Metric" value={search.metric} onChange={(event) => onChange({ ...search, metric: event.target.value as DistanceMetric })}>
+            <option value="l2">L2</option>
+            <option value="cosine">Cosine</option>
+            <option value="dot">Dot</option>
+          </select>
         </label>
-      )}
-      {indexed && !search.bypassIndex && (
-        <label title="Fetch refine × k candidates from the index and re-rank them by their exact distance (empty: no refine)">
-          Refine
+        <label>
+          k
           <input
-            aria-label="Refine factor"
+            aria-label="Number of neighbours"
             type="number"
             min={1}
-            max={1000}
-            placeholder="off"
-            value={refine}
-            onChange={(event) => setRefine(event.target.value)}
-            onBlur={applyRefine}
-            onKeyDown={(event) => event.key === 'Enter' && applyRefine()}
+            max={MAX_SEARCH_RESULTS}
+            value={k}
+            onChange={(event) => setK(event.target.value)}
+            onBlur={applyK}
+            onKeyDown={(event) => event.key === 'Enter' && applyK()}
           />
         </label>
-      )}
-      <span className="index-note" data-testid="index-note">
-        {indexNote}
-      </span>
-      <button type="button" className="button" onClick={onClear}>
-        Clear search
-      </button>
-    </div>
+        <label title="Apply the filter before the search (exact k results that match), or to its results">
+          <input type="checkbox" checked={search.prefilter !== false} onChange={(event) => onChange({ ...search, prefilter: event.target.checked })} />
+          Pre-filter
+        </label>
+        {plan.data !== undefined && (
+          <span className={`chip search-mode${approximate ? ' approximate' : ''}`} data-testid="search-mode" title={approximate ? 'Lance searched the vector index: results and distances are approximate' : 'Every row was compared: exact distances'}>
+            {approximate ? 'approximate (index)' : 'exact'}
+          </span>
+        )}
+        {indexed && (
+          <label title="Compare every row, bypassing the vector index: exact distances (the source row at 0), slower on a large table">
+            <input
+              type="checkbox"
+              checked={exact}
+              onChange={(event) => {
+                setClicked({ value: event.target.checked, from: search.bypassIndex === true })
+                const { bypassIndex: _drop, ...rest } = search
+                onChange(event.target.checked ? { ...rest, bypassIndex: true } : rest)
+              }}
+            />
+            Exact search
+          </label>
+        )}
+        {indexed && !search.bypassIndex && (
+          <label title="Fetch refine × k candidates from the index and re-rank them by their exact distance (empty: no refine)">
+            Refine
+            <input
+              aria-label="Refine factor"
+              type="number"
+              min={1}
+              max={1000}
+              placeholder="off"
+              value={refine}
+              onChange={(event) => setRefine(event.target.value)}
+              onBlur={applyRefine}
+              onKeyDown={(event) => event.key === 'Enter' && applyRefine()}
+            />
+          </label>
+        )}
+        <span className="index-note" data-testid="index-note">
+          {indexNote}
+        </span>
+        <button type="button" className="button" onClick={onClear}>
+          Clear search
+        </button>
+      </div>
+    </section>
   )
 }
 

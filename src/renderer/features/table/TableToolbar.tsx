@@ -36,7 +36,9 @@ export function TableToolbar(props: {
   switches: ReactNode
   onReload(): void
 }) {
-  const { ready, panels, open, onToggle } = props
+  const { ready, open, onToggle } = props
+  // Panels the view's own state opens (the inspector, Similar rows) have no button.
+  const panels = props.panels.filter((p) => !p.openedBy)
   const lifecycle = panels.filter((p) => p.group === 'lifecycle')
   const others = panels.filter((p) => p.group !== 'lifecycle')
   return (

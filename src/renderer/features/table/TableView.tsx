@@ -19,6 +19,7 @@ import { useTableScope } from './useTableScope'
 import { useViewVersion, type ViewStart } from './useViewVersion'
 import { VersionBadge } from './VersionBadge'
 import { useLinkedView, useLinkItem } from './useViewLink'
+import { useOpenedPanels } from './useOpenedPanels'
 import { CopyLinkButton } from '../links'
 
 /** Narrower than this, the table body shows its panels in one drawer over the grid (a 900 px window, a split). */
@@ -36,6 +37,8 @@ export interface TableViewTabProps {
 
 /**
  * The right pane for one table: header, filter bar, the grid (or gallery) with its docked panels, status bar.
+ * Why long: it is the wiring of those parts (each its own module: TableHeader, QueryParts, DataGrid, Gallery,
+ * DockLayout, GridStatusBar) — the props between them read best in one place.
  * The panels, sheets and the header strip are contributions (components/dock/registry.ts); this view imports none
  * of the features behind them. Everything here is this view's own: two views side by side keep their own panels.
  */
@@ -84,6 +87,8 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
   if (info && held?.info !== info) setHeld({ ref: latestRef, info })
   const panelInfo = info ?? (held?.ref === latestRef ? held.info : null)
   const panels = contributions.panels().filter((p) => (panelInfo ? !p.available || p.available(panelInfo) : !p.available))
+  // The inspector and Similar rows, opened by the grid's state rather than the toolbar (useOpenedPanels.ts).
+  const opened = useOpenedPanels(panels, gallery.open, q.similar, dock.select)
   const context = (panel: PanelContribution): PanelContext | null =>
     panelInfo && {
       tableRef: latestRef,
@@ -99,9 +104,10 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
       goToRow: q.goToRow,
       lasso: q.lasso,
       versions: version.control,
-      close: () => dock.close(panel.id),
+      ...{ inspection: opened.inspection, similar: q.similar },
+      close: () => opened.close(panel) || dock.close(panel.id),
     }
-  const docked: DockedPanel[] = dock.open.flatMap((id) => {
+  const docked: DockedPanel[] = [...dock.open, ...opened.ids].flatMap((id) => {
     const panel = panels.find((p) => p.id === id)
     const ctx = panel && context(panel)
     return panel && ctx ? [{ id, title: panel.title, dock: panel.dock, node: panel.render(ctx) }] : []
@@ -121,7 +127,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
           <ErrorPanel error={errorData(described.error)} title={`Could not open ${tableRef.name}`} actions={[{ label: 'Try again', run: reload }, ...(onCloseTab ? [{ label: 'Close tab', run: onCloseTab }] : [])]} />
         </div>
       )}
-      {info && gallery.open && <Gallery tableRef={tableRef} rowCount={q.count} fields={q.fields} view={view} viewKey={q.gridProps.viewKey} columns={gallery.columns} onStatus={status.report} onClose={() => gallery.setOpen(false)} />}
+      {info && gallery.open && <Gallery tableRef={tableRef} rowCount={q.count} fields={q.fields} view={view} viewKey={q.gridProps.viewKey} columns={gallery.columns} onStatus={status.report} onClose={() => gallery.setOpen(false)} inspect={opened.stores.gallery} />}
       {/* Dimmed while the rows answer an earlier question (the note above says which); a class, not a grid render. */}
       {info && (
         <div className={q.stale ? 'grid-host grid-stale' : 'grid-host'} hidden={gallery.open}>
@@ -137,6 +143,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
             onColumnVisibilityChange={setVisibility}
             onStatus={gallery.open ? undefined : status.report}
             headerExtra={headerExtra}
+            inspect={opened.stores.grid}
             {...q.gridProps}
           />
         </div>
@@ -185,7 +192,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
       </div>
       <GridStatusBar store={status} count={q.count} ready={info !== null} stale={q.stale} />
       <QueryOverlays q={q} />
-      <DockEscapes open={docked.map((p) => p.id)} narrow={narrow} close={dock.close} closeAll={dock.closeAll} />
+      <DockEscapes open={docked.map((p) => p.id).filter((id) => !opened.ids.includes(id))} narrow={narrow} close={dock.close} closeAll={() => opened.closeAll(dock.closeAll)} />
     </section>
   )
 }

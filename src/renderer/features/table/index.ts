@@ -8,3 +8,6 @@ export { TableIdentity, tableIdentity } from './tableIdentity'
 export { prefetchTable } from './queries'
 export { warmGridWhenIdle } from './warmGrid'
 export { SchemaPanel } from './SchemaPanel'
+// Panels the table view's own state opens (renderer/panels.ts registers them in the docks).
+export { InspectorPanel } from './InspectorPanel'
+export { SimilarPanel } from './SimilarPanel'

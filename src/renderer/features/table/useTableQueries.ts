@@ -2,6 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import { checkPredicate, type FieldInfo, type TableViewSpec, type Operation, type PredicateHint, type SortKey, type TableInfo, type TableRef } from '../../../contract'
 import { capabilitiesQuery } from '../../queries/connections'
+import type { SimilarSearch } from '../../components/dock/registry'
 import type { CellMenuItem } from './CellMenu'
 import { cellMenuItems, type MenuState } from './cellMenuItems'
 import type { FilterBarHandle } from './FilterBar'
@@ -164,7 +165,7 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
     ftsColumns,
     vectorFields,
     refused,
-    similarSource,
+    similar: similarOf(tv.view, choice, similarSource, apply),
     goToOpen,
     setGoToOpen,
     pasteOpen,
@@ -176,6 +177,13 @@ export function useTableQueries(tableRef: TableRef, connectionLabel: string, inf
     searchSimilar,
     setSelectRow,
   }
+}
+
+/** The nearest-neighbour search the grid shows, for the Similar rows panel (registered by renderer/panels.ts). */
+function similarOf(view: TableViewSpec, choice: ViewChoice, source: string, apply: ReturnType<typeof useTableView>['apply']): SimilarSearch | null {
+  const search = choice.search
+  if (search?.kind !== 'vector') return null
+  return { view, search, source, change: (next) => void apply({ ...choice, search: next }), clear: () => void apply({ ...choice, search: undefined }) }
 }
 
 export type { MenuState }

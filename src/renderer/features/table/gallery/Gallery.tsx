@@ -1,6 +1,7 @@
+import { useEffect } from 'react'
 import type { FieldInfo, TableRef, TableViewSpec } from '../../../../contract'
 import { ErrorPanel } from '../../../components/ErrorPanel'
-import { CellInspector } from '../CellInspector'
+import type { InspectionStore } from '../../../components/dock/inspection'
 import { PAGE_ROWS } from '../usePages'
 import { GalleryBar } from './GalleryBar'
 import { GalleryRow } from './GalleryRow'
@@ -21,9 +22,10 @@ export function GalleryButton({ gallery, disabled }: { gallery: GalleryState; di
 /**
  * The gallery: every row of the view (its filter, sort and search) as a thumbnail of one image column, in a
  * virtualized grid read through the grid's pages (the same view, projected to that column). ARIA grid: each cell
- * holds an `img` named by its row number; arrows move, Enter opens the row in the cell inspector, Escape leaves.
+ * holds an `img` named by its row number; arrows move, Enter opens the row in the cell inspector (the table view's
+ * right dock, through `inspect`), Escape leaves.
  */
-export function Gallery({ tableRef, rowCount, fields, view, viewKey = '', columns, onStatus, onClose }: Omit<GalleryViewOptions, 'viewKey'> & { tableRef: TableRef; fields: readonly FieldInfo[]; view?: TableViewSpec; viewKey?: string }) {
+export function Gallery({ tableRef, rowCount, fields, view, viewKey = '', columns, onStatus, onClose, inspect: inspection }: Omit<GalleryViewOptions, 'viewKey'> & { tableRef: TableRef; fields: readonly FieldInfo[]; view?: TableViewSpec; viewKey?: string; inspect: InspectionStore }) {
   const { column, setPicked, key, viewport, gridRows, slots, cellWidth, first, end, pages, decoder, active, inspecting, cellId, scrollRef, onScroll, onKeyDown, activate, inspect, closeInspector } = useGalleryView({
     tableRef,
     rowCount,
@@ -36,6 +38,9 @@ export function Gallery({ tableRef, rowCount, fields, view, viewKey = '', column
   const { g, rows: shown, perRow: cols } = viewport
   const field = fields.find((f) => f.name === column)
   const activePage = active !== null ? pages.pageOf(active) : undefined
+  const inspected = inspecting && active !== null ? { row: active, column, typeLabel: field?.type ?? '', vector: activePage?.getChild(column) ?? undefined, pageRow: active % PAGE_ROWS } : null
+  useEffect(() => inspection.report(inspected && { cell: inspected, close: closeInspector }))
+  useEffect(() => () => inspection.report(null), [inspection])
 
   return (
     <div className="gallery-view">
@@ -84,12 +89,6 @@ export function Gallery({ tableRef, rowCount, fields, view, viewKey = '', column
           </div>
         )}
         {rowCount === 0 && <div className="grid-empty">No rows to show</div>}
-        {inspecting && active !== null && (
-          <CellInspector
-            cell={{ row: active, column, typeLabel: field?.type ?? '', vector: activePage?.getChild(column) ?? undefined, pageRow: active % PAGE_ROWS }}
-            onClose={closeInspector}
-          />
-        )}
       </div>
     </div>
   )
