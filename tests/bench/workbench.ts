@@ -199,7 +199,8 @@ async function tabsRound(browser: Browser, harness: Harness, rows: number, tabs:
     const max = await grid.evaluate((g) => g.scrollHeight - g.clientHeight)
     const by = Math.round((max * k) / tabs)
     let at = by > 0 ? await probe(page, { kind: 'scroll', by }, panelId) : await probe(page, { kind: 'none' }, panelId)
-    const pxPerRow = by > 0 && at.first > 0 ? by / at.first : 24
+    // The scroll height is scaled down past the browser's limit: the pixels of 100 rows, measured.
+    const pxPerRow = by > 0 && at.first > 0 ? by / at.first : max / rows
     for (let s = 1; s < fill; s += 1) at = await probe(page, { kind: 'scroll', by: Math.max(1, Math.round(FILL_STEP_ROWS * pxPerRow)) }, panelId)
     places.push({ tabId, panelId, first: at.first })
     mem.push(await memory(cdp, browserCdp))
@@ -239,7 +240,6 @@ async function tabsRound(browser: Browser, harness: Harness, rows: number, tabs:
     await writeFile(`${profilePath}.trace.json`, await browser.stopTracing())
     await writeFile(`${profilePath}.cpuprofile`, JSON.stringify((await cdp.send('Profiler.stop')).profile))
   }
-  void rows
   await page.close()
   return { memory: mem, baseline, switches: done, cpuPerSwitch }
 }
