@@ -22,4 +22,5 @@ export const sections: Record<string, () => Promise<Section>> = {
   umap: async () => (await import('./umap')).section,
   host: async () => (await import('./host')).section,
   sql: async () => (await import('./sql')).section,
+  workbench: async () => (await import('./workbench')).section,
 }

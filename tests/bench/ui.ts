@@ -25,7 +25,7 @@ import { count, envInt, median, ms, type Report, type Section } from './lib'
 const RATIO_TARGET = 1.2
 const COLD_TARGET_MS = 100
 const FILTER = 'id % 2 = 1'
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 
 type Action = { kind: 'click' | 'enter'; selector: string } | { kind: 'scroll-end' } | { kind: 'call'; fn: 'open' | 'apply'; arg: unknown }
 /** Done when the first cell of the row with this aria-rowindex shows this text. */

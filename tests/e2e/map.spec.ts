@@ -374,3 +374,34 @@ test('the tooltip reads a timestamp and a float32 as the grid shows them', async
   await expect.poll(cellTexts).toContain(taken)
   expect(await cellTexts()).toContain(ratio)
 })
+
+test('dragging the dock wider or narrower: the map takes the dock’s new size once the drag ends, every point drawn again', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 860 })
+  await openApp(page, harness)
+  await openTable(page, [], 'points')
+  await page.getByRole('button', { name: 'Map', exact: true }).click()
+  const map = page.getByRole('region', { name: 'Embedding map' })
+  const points = map.getByTestId('map-points')
+  await expect(points).toHaveAttribute('data-points', String(ROWS))
+  await expect.poll(async () => (await drawnPixels(page)).count).toBeGreaterThan(20)
+  const before = (await points.boundingBox())!.width
+  // A drag as a hand makes it: many small moves (while they come, the canvas keeps its size and picture).
+  const separator = page.getByRole('separator', { name: 'Resize dock' })
+  const grip = (await separator.boundingBox())!
+  await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2)
+  await page.mouse.down()
+  await page.mouse.move(grip.x + grip.width / 2 - 120, grip.y + grip.height / 2, { steps: 12 })
+  await page.mouse.up()
+  // Then the canvas fills the map's box again, its pixels match its size, and both clusters are drawn.
+  const canvasFitsBox = () =>
+    points.evaluate((canvas: HTMLCanvasElement) => {
+      const box = canvas.parentElement!.getBoundingClientRect()
+      const own = canvas.getBoundingClientRect()
+      const ratio = window.devicePixelRatio || 1
+      return Math.abs(own.width - box.width) < 1 && Math.abs(own.height - box.height) < 1 && canvas.width === Math.round(box.width * ratio)
+    })
+  await expect.poll(canvasFitsBox).toBe(true)
+  expect((await points.boundingBox())!.width).toBeGreaterThan(before + 60)
+  await expect.poll(async () => (await drawnPixels(page)).halves.every((half) => half.count > 50)).toBe(true)
+  await screenshot(page, 'map-after-dock-drag')
+})

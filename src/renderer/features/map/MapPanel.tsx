@@ -169,10 +169,7 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
   useEffect(() => {
     const ratio = window.devicePixelRatio || 1
     if (!pointsCanvas.current || !overlay.current || size.width === 0) return
-    for (const canvas of [pointsCanvas.current, overlay.current]) {
-      canvas.width = Math.round(size.width * ratio)
-      canvas.height = Math.round(size.height * ratio)
-    }
+    for (const canvas of [pointsCanvas.current, overlay.current]) sizeCanvas(canvas, size, ratio)
     const first = !scatter.current
     if (!scatter.current) {
       try {
@@ -286,7 +283,26 @@ function MapCanvas({ tableRef, summary, points, fields, gridNarrowed, onSelectRo
   )
 }
 
-/** The element's box in CSS pixels, following it as it resizes. */
+/** The canvas's pixels for a box of `size` CSS pixels; its CSS size too: the box may change before this size does (a drag: useBoxSize). */
+function sizeCanvas(canvas: HTMLCanvasElement, size: { width: number; height: number }, ratio: number): void {
+  canvas.width = Math.round(size.width * ratio)
+  canvas.height = Math.round(size.height * ratio)
+  canvas.style.width = `${size.width}px`
+  canvas.style.height = `${size.height}px`
+}
+
+/**
+ * A size change that comes within this long of the one before is part of a drag (a dock's separator, a window
+ * edge): the map waits until the box has kept its size this long. Redrawing 1M points costs 9–20 ms of CPU
+ * (density image, drawer.ts), more than a frame, so redrawing on every step of a drag dropped frames.
+ */
+const SETTLE_MS = 150
+
+/**
+ * The element's box in CSS pixels, following it as it resizes: a lone change at once, the steps of a drag once the
+ * drag stops ({@link SETTLE_MS}). Meanwhile the canvases keep their size and image (sized in pixels, not
+ * stretched: a point stays under the pointer), cropped or short of the box's edge.
+ */
 function useBoxSize(host: RefObject<HTMLDivElement | null>) {
   const [size, setSize] = useState({ width: 0, height: 0 })
   useEffect(() => {
@@ -300,10 +316,22 @@ function useBoxSize(host: RefObject<HTMLDivElement | null>) {
       const height = element.clientHeight
       setSize((old) => (old.width === width && old.height === height ? old : { width, height }))
     }
-    const observer = new ResizeObserver(measure)
+    let last = Number.NEGATIVE_INFINITY
+    let settle: ReturnType<typeof setTimeout> | undefined
+    const observer = new ResizeObserver(() => {
+      const now = performance.now()
+      const dragging = now - last < SETTLE_MS
+      last = now
+      clearTimeout(settle)
+      if (dragging) settle = setTimeout(measure, SETTLE_MS)
+      else measure()
+    })
     observer.observe(element)
     measure()
-    return () => observer.disconnect()
+    return () => {
+      observer.disconnect()
+      clearTimeout(settle)
+    }
   }, [host])
   return size
 }
