@@ -65,7 +65,7 @@ function orders(first: number, n: number, random: () => number): Table {
 }
 
 /** The Lance catalog (`tpch.lineitem`, `tpch.orders`) and the same rows as Parquet files, generated once. */
-async function ensureTpch(ctx: BenchContext, rows: number): Promise<{ root: string; parquet: { lineitem: string; orders: string } }> {
+export async function ensureTpch(ctx: BenchContext, rows: number): Promise<{ root: string; parquet: { lineitem: string; orders: string } }> {
   const root = join(ctx.dir, `tpch-${rows}`)
   const parquet = { lineitem: join(ctx.dir, `tpch-${rows}-lineitem.parquet`), orders: join(ctx.dir, `tpch-${rows}-orders.parquet`) }
   if (existsSync(`${root}.ready`)) return { root, parquet }

@@ -51,13 +51,23 @@ interface Prepared {
  */
 export class SqlEngine {
   private engine: Promise<Engine> | null = null
-  private readonly cache = new TableCache(async () => (await this.open()).loader)
+  private readonly cache: TableCache
   private readonly queries = new Map<string, KeptQuery>()
   private readonly standIns = new Map<string, string>()
   private next = 0
   private standInLock: Promise<void> = Promise.resolve()
 
-  constructor(private readonly limits: SqlEngineLimits) {}
+  constructor(
+    private readonly limits: SqlEngineLimits,
+    options: { heldLoadBytes?: number } = {},
+  ) {
+    this.cache = new TableCache(async () => (await this.open()).loader, options.heldLoadBytes)
+  }
+
+  /** The catalog tables kept for queries (tests, diagnostics). */
+  kept(): ReturnType<TableCache['kept']> {
+    return this.cache.kept()
+  }
 
   private open(): Promise<Engine> {
     this.engine ??= (async () => {
