@@ -15,7 +15,9 @@ interface Loaded {
   filter: string | null
   limit: number | null
   rows: number
-  /** Bytes held in this process (a held table), or 0 for a DuckDB table. */
+  /** Held in this process and scanned through heldScan.ts (else a DuckDB table). */
+  held: boolean
+  /** The held batches' bytes (0 for a DuckDB table). */
   bytes: number
   lastUsed: number
 }
@@ -31,15 +33,18 @@ export const HELD_LOAD_BYTES = 256 * 1024 * 1024
 export const HELD_BYTES = 512 * 1024 * 1024
 /**
  * Rows per Lance batch of a load: Lance's default 1,024-row batches each cross from Rust to JS (IPC bytes, decoded),
- * ~1,000 crossings per million rows; 65,536-row batches read Q1's 7 columns of 1M rows ~2–3× faster.
+ * ~1,000 crossings per million rows. Q1's 7 columns of 1M rows (filtered), medians of 7 and 11 reads on the loaded
+ * 2-core bench machine: 1,024 → ~1,070 ms, 8,192 → 205–325, 16,384 → 215–259, 32,768 → 168–355, 65,536 → 265–453
+ * (larger batches leave Lance fewer to decode at once).
  */
-const LANCE_BATCH_ROWS = 65_536
+const LANCE_BATCH_ROWS = 16_384
 
 /**
- * Catalog tables as DuckDB tables, per table version: a query's scan reads Lance once (only the columns it needs, its
- * filter and limit handed to Lance) into a DuckDB table, and a second query over the same version reuses it (the
- * entry holding a superset of the columns, read without filter or limit, serves any query). A table dropped while
- * loading ends that query with the driver's error; nothing is kept half-loaded.
+ * Catalog tables for DuckDB, per table version: a query's scan reads Lance once (only the columns it needs, its
+ * filter and limit handed to Lance) into Arrow batches held here, which DuckDB scans through a table function
+ * (heldScan.ts), or, past {@link HELD_LOAD_BYTES}, into a DuckDB table; a second query over the same version reuses
+ * it (the entry holding a superset of the columns, read without filter or limit, serves any query). A table dropped
+ * while loading ends that query with the driver's error; nothing is kept half-loaded.
  */
 export class TableCache {
   private readonly loaded: Loaded[] = []
@@ -55,8 +60,8 @@ export class TableCache {
   ) {}
 
   /** What is kept: each entry's SQL name (`__lcb_scan(n)` held here, `__lcb_t<n>` a DuckDB table), rows, held bytes. */
-  kept(): { name: string; rows: number; bytes: number }[] {
-    return this.loaded.map(({ name, rows, bytes }) => ({ name, rows, bytes }))
+  kept(): { name: string; held: boolean; rows: number; bytes: number }[] {
+    return this.loaded.map(({ name, held, rows, bytes }) => ({ name, held, rows, bytes }))
   }
 
   /** The loader's connection, the held tables' scan function registered on it first. */
@@ -120,7 +125,7 @@ export class TableCache {
       throw error
     }
     const name = table ? table.name : this.held.add(heldTable(names, types, batches))
-    const loaded: Loaded = { name, key, columns: names, filter: needs.filter, limit: needs.limit, rows, bytes: table ? 0 : bytes, lastUsed: Date.now() }
+    const loaded: Loaded = { name, key, columns: names, filter: needs.filter, limit: needs.limit, rows, held: !table, bytes: table ? 0 : bytes, lastUsed: Date.now() }
     this.loaded.push(loaded)
     await this.evict(connection, loaded)
     return loaded
@@ -139,13 +144,13 @@ export class TableCache {
    * or {@link HELD_BYTES} held here.
    */
   private async evict(connection: DuckDBConnection, keep: Loaded): Promise<void> {
-    let cells = this.loaded.reduce((sum, l) => sum + (l.bytes === 0 ? l.rows * Math.max(1, l.columns.length) : 0), 0)
+    let cells = this.loaded.reduce((sum, l) => sum + (l.held ? 0 : l.rows * Math.max(1, l.columns.length)), 0)
     let bytes = this.loaded.reduce((sum, l) => sum + l.bytes, 0)
     const byAge = [...this.loaded].sort((a, b) => a.lastUsed - b.lastUsed)
     for (const old of byAge) {
-      const over = old.bytes > 0 ? bytes > HELD_BYTES : cells > CACHED_ROWS * 4
+      const over = old.held ? bytes > HELD_BYTES : cells > CACHED_ROWS * 4
       if (old === keep || !over) continue
-      if (old.bytes === 0) cells -= old.rows * Math.max(1, old.columns.length)
+      if (!old.held) cells -= old.rows * Math.max(1, old.columns.length)
       bytes -= old.bytes
       await this.drop(connection, old)
     }
@@ -153,7 +158,7 @@ export class TableCache {
 
   private async drop(connection: DuckDBConnection, old: Loaded): Promise<void> {
     this.loaded.splice(this.loaded.indexOf(old), 1)
-    if (old.bytes > 0) this.held.drop(old.name)
+    if (old.held) this.held.drop(old.name)
     else await connection.run(`DROP TABLE IF EXISTS ${old.name}`).catch(() => undefined)
   }
 
