@@ -71,8 +71,8 @@ export class SqlEngine {
 
   private open(): Promise<Engine> {
     this.engine ??= (async () => {
-      const { instance, folder } = await openEngine(this.limits)
-      const planner = await DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false', threads: '1' })
+      // The two instances start at once (each ~0.1 s: a query that starts the engine waits for both).
+      const [{ instance, folder }, planner] = await Promise.all([openEngine(this.limits), DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false', threads: '1' })])
       const setup = await planner.connect()
       // Late materialization (DuckDB 1.5) plans `SELECT * … LIMIT n` as a rowid semi-join of the table with itself:
       // the scans read here would lose their LIMIT (a 100M-row table was read whole for 100 rows).
@@ -83,6 +83,11 @@ export class SqlEngine {
       return { instance, folder, planner, loader: await instance.connect() }
     })()
     return this.engine
+  }
+
+  /** Start DuckDB now if it is not running (its failure, if any, is the next statement's answer). */
+  warm(): void {
+    this.open().catch(() => undefined)
   }
 
   private async prepare(client: NamespaceClient, catalog: string, sql: string, signal?: AbortSignal, withPlan = false, others: OtherCatalogs = new Map()): Promise<Prepared> {
