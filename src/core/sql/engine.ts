@@ -71,8 +71,8 @@ export class SqlEngine {
 
   private open(): Promise<Engine> {
     this.engine ??= (async () => {
-      // The two instances start at once (each ~0.1 s: a query that starts the engine waits for both).
-      const [{ instance, folder }, planner] = await Promise.all([openEngine(this.limits), DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false', threads: '1' })])
+      const { instance, folder } = await openEngine(this.limits)
+      const planner = await DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false', threads: '1' })
       const setup = await planner.connect()
       // Late materialization (DuckDB 1.5) plans `SELECT * … LIMIT n` as a rowid semi-join of the table with itself:
       // the scans read here would lose their LIMIT (a 100M-row table was read whole for 100 rows).
