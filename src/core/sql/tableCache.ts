@@ -75,12 +75,12 @@ export class TableCache {
   }
 
   /** The DuckDB table holding what `needs` asks of `key`'s version, loaded now if nothing kept serves it. */
-  async table(client: NamespaceClient, id: TableId, version: number, schema: Schema, rowCount: number, key: string, needs: ScanNeeds, signal?: AbortSignal): Promise<{ name: string; cached: boolean }> {
+  async table(client: NamespaceClient, id: TableId, version: number, schema: Schema, rowCount: number, key: string, needs: ScanNeeds, signal?: AbortSignal): Promise<{ name: string; columns: readonly string[]; cached: boolean }> {
     const serves = (l: Loaded) => l.key === key && needs.columns.every((c) => l.columns.includes(c)) && ((l.filter === null && l.limit === null) || (l.filter === needs.filter && (l.limit === null || (needs.limit !== null && needs.limit <= l.limit))))
     const kept = this.loaded.find(serves)
     if (kept) {
       kept.lastUsed = Date.now()
-      return { name: kept.name, cached: true }
+      return { name: kept.name, columns: kept.columns, cached: true }
     }
     const loadKey = `${key}|${needs.columns.join(',')}|${needs.filter ?? ''}|${needs.limit ?? ''}`
     let pending = this.loading.get(loadKey)
@@ -88,7 +88,8 @@ export class TableCache {
       pending = this.load(client, id, version, schema, rowCount, key, needs, signal).finally(() => this.loading.delete(loadKey))
       this.loading.set(loadKey, pending)
     }
-    return { name: (await pending).name, cached: false }
+    const loaded = await pending
+    return { name: loaded.name, columns: loaded.columns, cached: false }
   }
 
   private async load(client: NamespaceClient, id: TableId, version: number, schema: Schema, rowCount: number, key: string, needs: ScanNeeds, signal?: AbortSignal): Promise<Loaded> {

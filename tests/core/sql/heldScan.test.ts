@@ -56,6 +56,8 @@ describe('catalog tables held for DuckDB or loaded into it', () => {
       'SELECT vector[2] AS v, label, id FROM ns.t WHERE id % 7919 = 3 ORDER BY id',
       ids.filter((i) => i % 7919 === 3).map((i) => [((i % PER_WRITE) + 0.001).toFixed(3), `row-${i % PER_WRITE}`, String(i)]),
     ],
+    // Names a column the plan never reads (DuckDB drops a sum under a count(*)): it must still bind.
+    ['SELECT count(*) AS n FROM (SELECT id, sum(score) AS s FROM ns.t GROUP BY id)', [[String(ROWS)]]],
     // A whole row across a fragment's end, nulls included (the note of a multiple of 5).
     ["SELECT id, label, score, note FROM ns.t WHERE id BETWEEN 9998 AND 10001 ORDER BY id", [9998, 9999, 10000, 10001].map((i) => [String(i), `row-${i % PER_WRITE}`, String((i % PER_WRITE) / 2), i % 5 === 0 ? 'null' : `note ${i % PER_WRITE}`])],
   ]
