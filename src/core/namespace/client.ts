@@ -93,6 +93,11 @@ export interface ScanOptions {
    * windows' queries cost more than their read-ahead saves when only a few narrow columns are read).
    */
   limit?: number
+  /**
+   * Dir, with `limit` (that one query): rows per batch Lance answers (its default is 1,024: each batch crosses from
+   * Rust to JS on its own, so SQL's hand-over asks for far larger ones).
+   */
+  batchRows?: number
 }
 
 /**

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
-import { Type } from 'apache-arrow'
+import { Type, type Schema } from 'apache-arrow'
 import { AppError, type SqlExplain, type SqlQueryInfo, type SqlTableRead } from '../../contract'
 import type { NamespaceClient } from '../namespace/client'
 import { rewrite, sqlError, type Replacement } from './errors'
@@ -51,26 +51,43 @@ interface Prepared {
  */
 export class SqlEngine {
   private engine: Promise<Engine> | null = null
-  private readonly cache = new TableCache(async () => (await this.open()).loader)
+  private readonly cache: TableCache
   private readonly queries = new Map<string, KeptQuery>()
   private readonly standIns = new Map<string, string>()
   private next = 0
   private standInLock: Promise<void> = Promise.resolve()
 
-  constructor(private readonly limits: SqlEngineLimits) {}
+  constructor(
+    private readonly limits: SqlEngineLimits,
+    options: { heldLoadBytes?: number } = {},
+  ) {
+    this.cache = new TableCache(async () => (await this.open()).loader, options.heldLoadBytes)
+  }
+
+  /** The catalog tables kept for queries (tests, diagnostics). */
+  kept(): ReturnType<TableCache['kept']> {
+    return this.cache.kept()
+  }
 
   private open(): Promise<Engine> {
     this.engine ??= (async () => {
       const { instance, folder } = await openEngine(this.limits)
       const planner = await DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false', threads: '1' })
       const setup = await planner.connect()
-      await setup.run("SET disabled_optimizers = 'statistics_propagation'")
+      // Late materialization (DuckDB 1.5) plans `SELECT * … LIMIT n` as a rowid semi-join of the table with itself:
+      // the scans read here would lose their LIMIT (a 100M-row table was read whole for 100 rows).
+      await setup.run("SET disabled_optimizers = 'statistics_propagation,late_materialization'")
       await setup.run('SET enable_external_access = false')
       await setup.run('SET lock_configuration = true')
       setup.closeSync()
       return { instance, folder, planner, loader: await instance.connect() }
     })()
     return this.engine
+  }
+
+  /** Start DuckDB now if it is not running (its failure, if any, is the next statement's answer). */
+  warm(): void {
+    this.open().catch(() => undefined)
   }
 
   private async prepare(client: NamespaceClient, catalog: string, sql: string, signal?: AbortSignal, withPlan = false, others: OtherCatalogs = new Map()): Promise<Prepared> {
@@ -155,9 +172,10 @@ export class SqlEngine {
       const names = new Map<string, string>()
       for (const table of new Map([...prepared.tables.values()].map((t) => [t.key, t])).values()) {
         const needs = prepared.needs.get(table.key)!
-        names.set(table.key, (await this.cache.table(table.client, table.id, table.version, table.schema, table.rowCount, table.key, needs, budget.signal).catch((error: unknown) => {
+        const loaded = await this.cache.table(table.client, table.id, table.version, table.schema, table.rowCount, table.key, needs, budget.signal).catch((error: unknown) => {
           throw budget.signal.aborted ? budget.signal.reason : error
-        })).name)
+        })
+        names.set(table.key, sourceOf(loaded.name, loaded.columns, table.schema))
       }
       const replacements = prepared.named.map((named) => replacement(named, names.get(prepared.tables.get(named)!.key)!, sql))
       const rewritten = rewrite(sql, replacements)
@@ -231,7 +249,10 @@ export class SqlEngine {
   async toParquet(client: NamespaceClient, catalog: string, sql: string, fileName: string, others?: OtherCatalogs): Promise<string> {
     const prepared = await this.prepare(client, catalog, sql, undefined, false, others)
     const names = new Map<string, string>()
-    for (const table of prepared.tables.values()) names.set(table.key, (await this.cache.table(table.client, table.id, table.version, table.schema, table.rowCount, table.key, prepared.needs.get(table.key)!)).name)
+    for (const table of prepared.tables.values()) {
+      const loaded = await this.cache.table(table.client, table.id, table.version, table.schema, table.rowCount, table.key, prepared.needs.get(table.key)!)
+      names.set(table.key, sourceOf(loaded.name, loaded.columns, table.schema))
+    }
     const rewritten = rewrite(sql, prepared.named.map((named) => replacement(named, names.get(prepared.tables.get(named)!.key)!, sql)))
     const engine = await this.open()
     const path = join(engine.folder, fileName)
@@ -274,6 +295,24 @@ function otherCatalog(others: OtherCatalogs, named: NamedTable): SqlCatalog {
 
 function timeoutError(ms: number): AppError {
   return new AppError('timeout', `The query ran longer than its time budget (${Math.round(ms / 1000)} s) and was stopped`, { hint: 'Narrow the query, or raise LCB_SQL_TIMEOUT_S' })
+}
+
+/**
+ * A loaded table as the statement sees it: every column of its stand-in, since a statement binds every column it
+ * names though DuckDB's optimizer may read fewer (`sum(x)` under a `count(*)` is dropped, so the plan reads no `x`).
+ * A column not read from Lance is a guard that fails in words if a plan ever reads it; unread, DuckDB drops it.
+ */
+function sourceOf(name: string, loaded: readonly string[], schema: Schema): string {
+  const columns = schema.fields.flatMap((f) => {
+    if (loaded.includes(f.name)) return [quoteIdent(f.name)]
+    try {
+      const message = `The column ${f.name} was not read from Lance for this query, which uses it: please report the query`
+      return [`CAST(error('${message.replaceAll("'", "''")}') AS ${duckTypeOf(f.type, f.name).toString()}) AS ${quoteIdent(f.name)}`]
+    } catch {
+      return [] // a type SQL cannot read: the stand-in has no such column either
+    }
+  })
+  return columns.length === loaded.length ? name : `(SELECT ${columns.join(', ')} FROM ${name})`
 }
 
 /** The name as written → the DuckDB table, keeping the name the query uses for it (its alias, or its own name). */

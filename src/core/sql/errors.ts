@@ -43,7 +43,7 @@ export function sqlError(error: unknown, sql: string, rewritten: string, replace
   const raw = error instanceof Error ? error.message : String(error)
   let message = raw.split('\n')[0]!.trim()
   for (const r of replacements) message = message.replaceAll(r.text, r.original).replaceAll(r.text.split(' AS ')[0]!, r.original)
-  message = message.replace(/__lcb_[pt]\d+\./g, '').replace(/"?__lcb_[pt]\d+"?/g, 'the table')
+  message = message.replace(/__lcb_(?:[pt]\d+|scan\(\d+\))\./g, '').replace(/"?__lcb_(?:[pt]\d+|scan\(\d+\))"?/g, 'the table')
   if (/^INTERRUPT Error/i.test(message)) return new AppError('cancelled', 'The query was cancelled')
   if (/^Out of Memory Error/i.test(message)) {
     return new AppError('unavailable', `The query needs more memory than the SQL engine may use: ${message.replace(/^Out of Memory Error:\s*/i, '')}`, {
@@ -51,9 +51,9 @@ export function sqlError(error: unknown, sql: string, rewritten: string, replace
     })
   }
   const candidates = /Candidate bindings:\s*(.+)/.exec(raw)?.[1]
-  const hint = candidates ? `Did you mean ${candidates.split(',')[0]!.trim().replace(/__lcb_[pt]\d+\./g, '').replace(/^"?(?:[^".]+\.)?/, '"').replace(/^""/, '"')}?` : undefined
+  const hint = candidates ? `Did you mean ${candidates.split(',')[0]!.trim().replace(/__lcb_(?:[pt]\d+|scan\(\d+\))\./g, '').replace(/^"?(?:[^".]+\.)?/, '"').replace(/^""/, '"')}?` : undefined
   const at = caret(raw, rewritten)
-  const data: { span?: { start: number; end: number }; hint?: string; detail: string } = { detail: raw.replace(/__lcb_[pt]\d+/g, 'table') }
+  const data: { span?: { start: number; end: number }; hint?: string; detail: string } = { detail: raw.replace(/__lcb_(?:[pt]\d+|scan\(\d+\))/g, 'table') }
   if (hint) data.hint = hint
   let text = message.replace(/^[A-Za-z ]+ Error:\s*/, '')
   text = text.charAt(0).toUpperCase() + text.slice(1)

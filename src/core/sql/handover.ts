@@ -12,7 +12,7 @@ import { duckValueOf } from './values'
 const duckdb: typeof Bindings = createRequire(require.resolve('@duckdb/node-api'))('@duckdb/node-bindings')
 
 /** Rows in a DuckDB data chunk (DuckDB's vector size). */
-const CHUNK_ROWS = duckdb.vector_size()
+export const CHUNK_ROWS = duckdb.vector_size()
 
 type Vec = ReturnType<typeof duckdb.data_chunk_get_vector>
 
@@ -40,11 +40,19 @@ export class BatchWriter {
     for (let start = 0; start < batch.numRows; start += CHUNK_ROWS) {
       const rows = Math.min(CHUNK_ROWS, batch.numRows - start)
       this.chunk.reset()
-      this.chunk.rowCount = rows
-      columns.forEach((data, i) => writeColumn(this.chunk, i, data, start, rows))
+      fillChunk(this.chunk, columns, start, rows)
       this.appender.appendDataChunk(this.chunk)
     }
   }
+}
+
+/**
+ * Rows `[start, start + rows)` of Arrow columns into a DuckDB data chunk (at most {@link CHUNK_ROWS} rows), column
+ * `i` into the chunk's vector `i`: the appender's chunks and the held tables' scan (heldScan.ts) alike.
+ */
+export function fillChunk(chunk: DuckDBDataChunk, columns: readonly Data[], start: number, rows: number): void {
+  chunk.rowCount = rows
+  columns.forEach((data, i) => writeColumn(chunk, i, data, start, rows))
 }
 
 /** One batch through a {@link BatchWriter} of its own (tests, one-off loads). */

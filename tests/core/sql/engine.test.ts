@@ -243,6 +243,9 @@ describe('SQL over a catalog (DuckDB reading Lance tables by name)', () => {
     expect(explain.plan).toContain('sales.orders')
     const limited = value<SqlExplain>(await service.dispatch('sql/explain', { connectionId: connection.id, sql: 'SELECT o_id FROM sales.orders LIMIT 7' }))
     expect(limited.scans[0]).toMatchObject({ columns: ['o_id'], limit: 7, filter: null })
+    // Every column: DuckDB 1.5's late materialization would plan this as a rowid semi-join the planner must not see.
+    const star = value<SqlExplain>(await service.dispatch('sql/explain', { connectionId: connection.id, sql: 'SELECT * FROM sales.orders LIMIT 7 OFFSET 2' }))
+    expect(star.scans[0]).toMatchObject({ limit: 9, filter: null })
     // DATE - INTERVAL folds to a timestamp at midnight: a date column is compared with the date in Lance, and counts the same.
     const interval = "SELECT count(*) FROM sales.orders WHERE o_date <= DATE '1995-12-01' - INTERVAL 90 DAY"
     const folded = value<SqlExplain>(await service.dispatch('sql/explain', { connectionId: connection.id, sql: interval }))

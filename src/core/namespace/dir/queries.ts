@@ -1,4 +1,4 @@
-import type { Table as LanceTable } from '@lancedb/lancedb'
+import type { Query, Table as LanceTable, VectorQuery } from '@lancedb/lancedb'
 import type { RecordBatch, Schema } from 'apache-arrow'
 import { AppError, ROW_OFFSET_COLUMN, viewPredicate, type TableViewSpec } from '../../../contract'
 import { schemaFields } from '../../arrow'
@@ -175,7 +175,7 @@ export class DirQueries {
   }
 
   /** Every row of the view, batch by batch, from one streaming Lance query (no offset paging). */
-  async *scan(id: TableId, asked: TableViewSpec, options: CallOptions & QueryWindow & { nextWindowEarly?: boolean } = {}): AsyncGenerator<RecordBatch> {
+  async *scan(id: TableId, asked: TableViewSpec, options: CallOptions & QueryWindow & { nextWindowEarly?: boolean; batchRows?: number } = {}): AsyncGenerator<RecordBatch> {
     const sent: Sent = {}
     const { table, view: typed } = await this.run(id, () => this.checked(id, asked, sent), sent)
     const view = await this.run(id, () => this.searchable(table, typed), sent)
@@ -187,7 +187,7 @@ export class DirQueries {
       ? scanSorted(table, view, options.signal)
       : !view.search && !viewNarrowsRows(view) && options.offset === undefined && options.limit === undefined
         ? scanWindows(table, view, options.signal, SCAN_WINDOW_ROWS, options.nextWindowEarly !== false)
-        : buildQuery(table, view, options)[Symbol.asyncIterator]()
+        : batchesOfLength(buildQuery(table, view, options), options.batchRows)
     yield* this.batchesOf(id, iterator, options.signal, sent)
   }
 
@@ -462,4 +462,14 @@ function isSorted(view: TableViewSpec): boolean {
 async function indexesOf(table: LanceTable): Promise<IndexSummary[]> {
   const list = await table.listIndices()
   return list.map((i) => ({ name: i.name, type: i.indexType, columns: [...i.columns] }))
+}
+
+/**
+ * A query's batches, `rows` rows each where given: lancedb's stream takes a batch length only through its
+ * `execute(options)`, which its typings mark protected (the public iterator always asks for Lance's 1,024).
+ */
+function batchesOfLength(query: Query | VectorQuery, rows: number | undefined): AsyncIterator<RecordBatch> {
+  if (rows === undefined) return query[Symbol.asyncIterator]()
+  const open = query as unknown as { execute(options: { maxBatchLength: number }): AsyncGenerator<RecordBatch> }
+  return open.execute({ maxBatchLength: rows })
 }
