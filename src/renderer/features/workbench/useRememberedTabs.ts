@@ -38,6 +38,8 @@ export function useRememberedTabs(workbench: Workbench, connections: readonly Co
           written.current.set(connection.id, JSON.stringify({ tabs: remembered.tabs, ...(remembered.active !== undefined ? { active: remembered.active } : {}) }))
           if (remembered.tabs.length > 0) update((s) => restoreTabs(s, connection.id, remembered))
           if (remembered.skipped > 0) setNotes((n) => [...n, `${remembered.skipped} remembered tab${remembered.skipped === 1 ? '' : 's'} of ${connection.label} could not be read (an older or edited settings file) and did not open.`])
+          const partial = remembered.partial ?? 0
+          if (partial > 0) setNotes((n) => [...n, `${partial} remembered tab${partial === 1 ? '' : 's'} of ${connection.label} opened without part of ${partial === 1 ? 'its' : 'their'} place (scroll, selected cell, panels or gallery): it could not be read (an older or edited settings file).`])
         },
         (error: unknown) => {
           written.current.set(connection.id, '')
