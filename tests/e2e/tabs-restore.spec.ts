@@ -8,9 +8,8 @@ import { join } from 'node:path'
 import { test as base, type Page, type Request } from '@playwright/test'
 import { imagesTable } from '../../src/core/demo'
 import { buildCatalog } from '../helpers/catalog'
-import { expect, makeTempDir, openApp, removeDir, screenshot, startHarness, treeItem } from '../helpers/e2e'
+import { expect, makeTempDir, openApp, rememberedTabs, removeDir, screenshot, startHarness, treeItem } from '../helpers/e2e'
 import type { Harness } from '../../src/harness/server'
-import type { ConnectionInfo, RememberedTabs } from '../../src/contract'
 
 const test = base.extend<{ catalog: { root: string; harness: Harness } }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
@@ -32,16 +31,6 @@ const test = base.extend<{ catalog: { root: string; harness: Harness } }>({
 })
 
 const tabs = (page: Page) => page.getByRole('tablist', { name: 'Open tables' })
-
-/** What the service remembers for the harness's catalog (written a moment after the tabs rest). */
-async function remembered(harness: Harness): Promise<RememberedTabs> {
-  const list = await harness.service.dispatch('connections/list', {})
-  if (!list.ok) throw new Error(list.error.message)
-  const [connection] = list.value as ConnectionInfo[]
-  const tabs = await harness.service.dispatch('workbench/tabs', { connectionId: connection!.id })
-  if (!tabs.ok) throw new Error(tabs.error.message)
-  return tabs.value as RememberedTabs
-}
 
 test('a reload brings each tab back where it was: first row, active cell, open panels and their dock tab, the gallery', async ({ page, catalog }) => {
   await openApp(page, catalog.harness)
@@ -79,12 +68,16 @@ test('a reload brings each tab back where it was: first row, active cell, open p
 
   // Written once the tabs rest (never on every scrolled frame).
   await expect
-    .poll(async () => (await remembered(catalog.harness)).tabs, { timeout: 15_000 })
-    .toEqual([
-      { kind: 'table', namespace: [], name: 'orders', filter: 'id >= 100', first: 300, cell: { row: 304, column: 'label' }, panels: ['versions', 'summary'], dockTabs: { right: 'versions' } },
-      { kind: 'table', namespace: [], name: 'pictures', gallery: true },
-      { kind: 'table', namespace: [], name: 'customers' },
-    ])
+    .poll(() => rememberedTabs(catalog.harness), { timeout: 15_000 })
+    .toEqual({
+      tabs: [
+        { kind: 'table', namespace: [], name: 'orders', filter: 'id >= 100', first: 300, cell: { row: 304, column: 'label' }, panels: ['versions', 'summary'], dockTabs: { right: 'versions' } },
+        { kind: 'table', namespace: [], name: 'pictures', gallery: true },
+        { kind: 'table', namespace: [], name: 'customers' },
+      ],
+      active: 0,
+      skipped: 0,
+    })
 
   await page.reload()
   await expect(tabs(page).getByRole('tab')).toHaveText(['orders', 'pictures', 'customers'])
@@ -110,7 +103,7 @@ test('a reload brings each tab back where it was: first row, active cell, open p
   // Nothing was lost by restoring: the remembered tabs are as they were.
   await tabs(page).getByRole('tab', { name: 'customers' }).click()
   await expect(page.getByRole('grid', { name: 'customers' })).toBeVisible()
-  expect((await remembered(catalog.harness)).tabs[0]).toMatchObject({ first: 300, cell: { row: 304, column: 'label' } })
+  expect((await rememberedTabs(catalog.harness)).tabs[0]).toMatchObject({ first: 300, cell: { row: 304, column: 'label' } })
 })
 
 test('only the tab on screen asks for a newer version; a hidden one asks again once it is shown', async ({ page, catalog }) => {

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useMemo, useRef, useState } from 'react'
 import type { SortKey, TableInfo, TableRef } from '../../../contract'
 import { DockLayout, type DockedPanel } from '../../components/dock/DockLayout'
 import { contributions, type PanelContext, type PanelContribution } from '../../components/dock/registry'
@@ -71,10 +71,8 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
   useLinkedView(link.viewForLink, { pinned, filter: q.filter, sort: q.gridProps.sort, activeRow: () => status.get()?.active?.row, start, shown: view, ready: info !== null && !q.stale, viewKey: q.gridProps.viewKey, count: q.count, goToRow: q.goToRow })
   // Image columns shown as thumbnails over the same view (table/gallery/); the grid stays mounted behind it.
   const gallery = useGallery(tableRef, info, view?.version, start?.gallery)
-  const place = useViewPlace(status, { start, shown: view, ready: info !== null && !q.stale, count: q.count, dock, gallery: gallery.open })
-  useEffect(() => {
-    onViewChange?.({ ...(pinned !== undefined ? { version: pinned, latest } : {}), ...(q.filter?.trim() ? { filter: q.filter } : {}), ...(q.gridProps.sort?.length ? { sort: q.gridProps.sort } : {}), ...place.place })
-  }, [onViewChange, pinned, latest, q.filter, q.gridProps.sort, place.place])
+  // The view's version, filter, sort and place, reported to its tab (useViewPlace.ts); a start's place given back.
+  const place = useViewPlace(status, { start, shown: view, ready: info !== null && !q.stale, count: q.count, dock, gallery: gallery.open, report: onViewChange, pinned, latest, filter: q.filter, sort: q.gridProps.sort })
   // A strip in each column header (the profile's histograms, contributed); the grid only draws it.
   const strip = contributions.headerStrip()
   const stripState = strip.use(tableRef, info ? (view?.version ?? info.version) : undefined, q.filter, view?.rowSet, q.addFilter)

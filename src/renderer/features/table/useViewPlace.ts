@@ -36,10 +36,17 @@ interface PlaceState {
   count: number
   dock: { open: readonly string[]; active: Partial<Record<DockSide, string>> }
   gallery: boolean
+  /** Where the view reports what it shows (its tab), with its pinned version (and the latest then), filter and sort. */
+  report?: (view: { version?: number; latest?: number; filter?: string; sort?: SortKey[] } & ViewPlace) => void
+  pinned: number | undefined
+  latest: number | undefined
+  filter: string | undefined
+  sort: SortKey[] | undefined
 }
 
 /**
- * The view's place, reported for its tab to remember, and the start's place given back to the grid. The grid's part
+ * The view's place, reported for its tab to remember (with its version, filter and sort), and the start's place
+ * given back to the grid. The grid's part
  * is read from its status (the store the status bar reads) once it has rested; while the start's place is not yet
  * on screen — the tab is hidden (its grid has no size to scroll), its filter not yet applied, the gallery over the
  * grid — the start's place is what is reported, so a tab never shown in a session keeps its place for the next.
@@ -48,8 +55,10 @@ export function useViewPlace(status: GridStatusStore, s: PlaceState): { place: V
   const onScreen = useShown()
   const { start, shown, ready, count, dock, gallery } = s
   const [startPart] = useState(() => gridPartOf(start))
-  // The start's place until the grid has been given it (null: given, or there was none).
+  // The start's place until the grid has been given it (null: given, or there was none), then the first row given
+  // until the grid's status shows it (a loaded machine renders the scroll a while after it is asked for).
   const waiting = useRef(startPart.first !== undefined ? startPart : null)
+  const given = useRef<{ first: number; from: number } | null>(null)
   const [gridPart, setGridPart] = useState(startPart)
   const [grid, setGrid] = useState<GridPlace | undefined>(undefined)
 
@@ -59,15 +68,20 @@ export function useViewPlace(status: GridStatusStore, s: PlaceState): { place: V
     const want = waiting.current
     if (!want || !onScreen || !ready || !startShown || gallery || count === 0) return
     waiting.current = null
-    setGrid({ first: Math.min(want.first ?? 0, count - 1), ...(want.cell && want.cell.row < count ? { cell: want.cell } : {}), nonce: 1 })
-  }, [onScreen, ready, startShown, gallery, count])
+    const first = Math.min(want.first ?? 0, count - 1)
+    given.current = { first, from: status.get()?.first ?? 0 }
+    setGrid({ first, ...(want.cell && want.cell.row < count ? { cell: want.cell } : {}), nonce: 1 })
+  }, [onScreen, ready, startShown, gallery, count, status])
 
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined
     const read = () => {
       // The gallery reports its own thumbnails into the same store: the grid's place is the one it had.
       const now = status.get()
-      if (waiting.current || gallery || !now) return
+      // Still where it was before the place was given (the grid clamps a row near the end: another first row).
+      const unmoved = given.current !== null && now?.first !== given.current.first && now?.first === given.current.from
+      if (waiting.current || gallery || !now || unmoved) return
+      given.current = null
       setGrid(undefined) // given once: a grid mounted again (a reload) starts at its top, as before
       setGridPart((was) => {
         const cell = now.active && now.active.column ? { row: now.active.row, column: now.active.column } : undefined
@@ -94,6 +108,11 @@ export function useViewPlace(status: GridStatusStore, s: PlaceState): { place: V
     const galleryOn = gallery || (!ready && !!start?.gallery)
     return { ...gridPart, ...(panels.length ? { panels } : {}), ...(Object.keys(dockTabs).length ? { dockTabs } : {}), ...(galleryOn ? { gallery: true } : {}) }
   }, [gridPart, open, active, gallery, ready, start?.gallery])
+
+  const { report, pinned, latest, filter, sort } = s
+  useEffect(() => {
+    report?.({ ...(pinned !== undefined ? { version: pinned, latest } : {}), ...(filter?.trim() ? { filter } : {}), ...(sort?.length ? { sort } : {}), ...place })
+  }, [report, pinned, latest, filter, sort, place])
   return { place, grid }
 }
 
