@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -337,7 +337,7 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       await expect(page.getByRole('separator', { name: 'Resize sidebar' })).toHaveAttribute('aria-valuenow', '292')
     })
 
-    test('the tabs survive a restart (kept in the settings, not the catalog): their tables, filter and order; a table dropped since says so and offers to close', async ({ launch }) => {
+    test('the tabs survive a restart (kept in the settings, not the catalog): their tables, filter, order, scroll, active cell, panels and gallery; a table dropped since says so and offers to close', async ({ launch }) => {
       let app = await launch()
       let page = await ready(app)
       const tabs = page.getByRole('tablist', { name: 'Open tables' })
@@ -348,17 +348,30 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       await filter.fill('id < 100')
       await filter.press('Enter')
       await expect(page.getByRole('tabpanel').getByTestId('row-count')).toHaveText('100')
+      // Where the user is in it: row 41 first, a cell of row 45 active, Versions open.
+      const status = page.getByRole('tabpanel').getByRole('status', { name: 'Table status' })
+      await page.getByRole('grid', { name: 'events', exact: true }).evaluate((element) => (element.scrollTop = 40 * 24))
+      await expect(status).toContainText('Rows 41–')
+      await page.getByRole('grid', { name: 'events', exact: true }).locator('[aria-rowindex="46"] [role="gridcell"]').nth(1).click()
+      await expect(status).toContainText('Row 45, ')
+      const activeText = (await status.textContent())!.replace(/^.*(Row 45, \S+).*$/, '$1')
+      await page.getByRole('tabpanel').getByRole('button', { name: 'Versions', exact: true }).click()
+      await expect(page.getByRole('complementary', { name: 'Versions' })).toBeVisible()
       await treeItem(page, 'welcome').click({ modifiers: ['Control'] })
       await treeItem(page, 'samples').click()
       await treeItem(page, 'empty').click({ button: 'middle' })
       await expect(page.getByRole('grid', { name: 'empty', exact: true })).toBeVisible()
-      await expect(tabs.getByRole('tab')).toHaveText(['events', 'welcome', 'empty'])
+      // The pictures shown as a gallery.
+      await treeItem(page, 'pictures').click({ button: 'middle' })
+      await page.getByRole('tabpanel').getByRole('button', { name: 'Gallery', exact: true }).click()
+      await expect(page.getByRole('grid', { name: 'Gallery of image' })).toBeVisible()
+      await expect(tabs.getByRole('tab')).toHaveText(['events', 'welcome', 'empty', 'pictures'])
       await page.keyboard.press('Control+1')
       await expect(tabs.getByRole('tab', { selected: true })).toHaveText('events')
       // Written a moment after the last change, into settings.json (the catalog holds nothing of it).
       const settings = join(app.userData, 'settings.json')
       const remembered = async () => JSON.stringify(JSON.parse(await readFile(settings, 'utf8').catch(() => '{}')).tabs ?? null)
-      await expect.poll(remembered, { timeout: 15_000 }).toMatch(/"name":"empty".*"active":0/)
+      await expect.poll(remembered, { timeout: 15_000 }).toMatch(/"name":"events","filter":"id < 100","first":40,"cell":\{"row":44,.*"panels":\["versions"\].*"name":"empty".*"name":"pictures","gallery":true\}\],"active":0/)
       await app.quit()
 
       // Dropped by someone else between the two runs.
@@ -370,18 +383,62 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       app = await launch({ userData: app.userData })
       page = await ready(app)
       const restored = page.getByRole('tablist', { name: 'Open tables' })
-      await expect(restored.getByRole('tab')).toHaveText(['events', 'welcome', 'empty'], { timeout: 30_000 })
+      await expect(restored.getByRole('tab')).toHaveText(['events', 'welcome', 'empty', 'pictures'], { timeout: 30_000 })
       await expect(restored.getByRole('tab', { selected: true })).toHaveText('events')
       const shown = page.getByRole('tabpanel')
       await expect(shown.getByTestId('row-count')).toHaveText('100')
       await expect(shown.getByRole('textbox', { name: 'Filter rows' })).toHaveValue('id < 100')
       await expect(treeItem(page, 'events')).toHaveAttribute('aria-selected', 'true')
+      // Where the user was: the same first row and active cell, Versions open; the pictures as a gallery.
+      const shownStatus = shown.getByRole('status', { name: 'Table status' })
+      await expect(shownStatus).toContainText('Rows 41–')
+      await expect(shownStatus).toContainText(activeText)
+      await expect(page.getByRole('complementary', { name: 'Versions' })).toBeVisible()
+      await page.screenshot({ path: join('test-results', `desktop-${app.kind}-tabs-restored.png`) })
+      await restored.getByRole('tab', { name: 'pictures' }).click()
+      await expect(page.getByRole('grid', { name: 'Gallery of image' })).toBeVisible()
       await restored.getByRole('tab', { name: 'empty' }).click()
       const gone = page.getByRole('tabpanel').getByRole('alert')
       await expect(gone).toContainText('Could not open empty')
       await page.screenshot({ path: join('test-results', `desktop-${app.kind}-tab-gone.png`) })
       await gone.getByRole('button', { name: 'Close tab' }).click()
-      await expect(restored.getByRole('tab')).toHaveText(['events', 'welcome'])
+      await expect(restored.getByRole('tab')).toHaveText(['events', 'welcome', 'pictures'])
+    })
+
+    test('a catalog that cannot be reached at restart: the window starts, the refusal is in words, its tabs wait in the settings and come back once it opens', async ({ launch, work }) => {
+      const root = await buildCatalog(join(work, 'catalog'), { tables: [{ namespace: [], name: 'rows', rows: 500 }] })
+      let app = await launch()
+      let page = await openCatalog(app, root)
+      await treeItem(page, 'rows').click()
+      const filter = page.getByRole('textbox', { name: 'Filter rows' })
+      await filter.fill('id < 50')
+      await filter.press('Enter')
+      await expect(page.getByRole('tabpanel').getByTestId('row-count')).toHaveText('50')
+      const settings = join(app.userData, 'settings.json')
+      const remembered = async () => JSON.stringify(JSON.parse(await readFile(settings, 'utf8').catch(() => '{}')).tabs?.[`dir:${root}`] ?? null)
+      await expect.poll(remembered, { timeout: 15_000 }).toContain('"filter":"id < 50"')
+      await app.quit()
+
+      // The catalog is away (an unplugged drive, a network share down) when the app starts again.
+      await rename(root, `${root}-away`)
+      app = await launch({ userData: app.userData })
+      page = await ready(app)
+      await app.answerNextDialog('open', [root])
+      await app.clickMenu('File', 'Open Directory…')
+      await expect(page.getByRole('alert')).toContainText(root)
+      await page.screenshot({ path: join('test-results', `desktop-${app.kind}-catalog-away.png`) })
+      // The window works (the demo catalog is there) and the away catalog's tabs are kept as they were.
+      await expect(treeItem(page, 'demo-catalog')).toBeVisible()
+      await expect.poll(remembered).toContain('"filter":"id < 50"')
+
+      // Back: opening it restores its tab with its filter.
+      await rename(`${root}-away`, root)
+      await app.answerNextDialog('open', [root])
+      await app.clickMenu('File', 'Open Directory…')
+      await expect(page.getByRole('tablist', { name: 'Open tables' }).getByRole('tab', { name: 'rows' })).toBeVisible({ timeout: 30_000 })
+      await page.getByRole('tablist', { name: 'Open tables' }).getByRole('tab', { name: 'rows' }).click()
+      await expect(page.getByRole('tabpanel').getByTestId('row-count')).toHaveText('50')
+      await expect(page.getByRole('tabpanel').getByRole('textbox', { name: 'Filter rows' })).toHaveValue('id < 50')
     })
 
     test('docked panels: Summary, Map and Versions are tabs of the right dock beside a grid of ≥ 480 px; the dock keeps its size after a restart', async ({ launch, work }) => {

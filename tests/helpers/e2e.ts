@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { test as base, expect, type Locator, type Page } from '@playwright/test'
 import { startHarness, type Harness } from '../../src/harness/server'
 import { ensureDemoCatalog, makeTempDir, removeDir } from './catalog'
+import type { ConnectionInfo, RememberedTabs } from '../../src/contract'
 
 export { expect }
 
@@ -98,6 +99,17 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(SCREENSHOT_DIR, `${name}.png`)
   await page.screenshot({ path })
   return path
+}
+
+/** The tabs the harness remembers for its (first) open catalog: what a reload restores (written once the tabs rest). */
+export async function rememberedTabs(harness: Harness): Promise<RememberedTabs> {
+  const list = await harness.service.dispatch('connections/list', {})
+  if (!list.ok) throw new Error(list.error.message)
+  const [connection] = list.value as ConnectionInfo[]
+  if (!connection) return { tabs: [], skipped: 0 }
+  const tabs = await harness.service.dispatch('workbench/tabs', { connectionId: connection.id })
+  if (!tabs.ok) throw new Error(tabs.error.message)
+  return tabs.value as RememberedTabs
 }
 
 export { startHarness, makeTempDir, removeDir }

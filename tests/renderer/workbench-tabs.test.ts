@@ -96,4 +96,19 @@ describe('workbench tabs', () => {
     expect(tabLabel(restored.tabs[0]!)).toBe('a @ v2')
     expect(tabLabel(restored.tabs[1]!)).toBe('b')
   })
+
+  it('remembers where the user was in each tab: first row, active cell, open panels with their dock tab, the gallery', () => {
+    let s = three()
+    const place = { first: 120, cell: { row: 131, column: 'score' }, panels: ['summary', 'map'], dockTabs: { right: 'map' }, gallery: true }
+    s = setTabView(s, s.tabs[0]!.id, { filter: 'id > 1', ...place })
+    // The defaults are not written: the top row, no panels, the grid.
+    s = setTabView(s, s.tabs[1]!.id, { first: 0, panels: [], gallery: false })
+    const saved = savedTabsOf(s, 'c1')
+    expect(saved.tabs.slice(0, 2)).toEqual([{ kind: 'table', namespace: ['shop'], name: 'a', filter: 'id > 1', ...place }, { kind: 'table', namespace: ['shop'], name: 'b' }])
+    const restored = restoreTabs(emptyTabs, 'c1', saved)
+    expect(restored.tabs[0]!.initial).toEqual({ filter: 'id > 1', ...place })
+    expect(restored.tabs[0]!.view).toEqual(restored.tabs[0]!.initial)
+    // A split of a restored tab starts where it is.
+    expect(splitRight(restored, restored.tabs[0]!.id).tabs[1]!.initial).toEqual({ filter: 'id > 1', ...place })
+  })
 })

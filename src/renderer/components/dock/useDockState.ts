@@ -1,13 +1,19 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
 import type { DockSide } from './registry'
 
+/** Panels to start with (a tab restored after a restart, a split): their ids and the tab each dock shows. */
+export interface DockStart {
+  open?: readonly string[]
+  active?: Partial<Record<DockSide, string>>
+}
+
 /**
  * Which panels one table view has open (in the order they were opened: Escape closes the last) and which tab
- * each dock shows. Held by the view itself, so two views side by side keep their own.
+ * each dock shows. Held by the view itself, so two views side by side keep their own. `start` is read once.
  */
-export function useDockState() {
-  const [open, setOpen] = useState<readonly string[]>([])
-  const [active, setActive] = useState<Partial<Record<DockSide, string>>>({})
+export function useDockState(start?: DockStart) {
+  const [open, setOpen] = useState<readonly string[]>(() => start?.open ?? [])
+  const [active, setActive] = useState<Partial<Record<DockSide, string>>>(() => start?.active ?? {})
   const show = useCallback((id: string, side: DockSide) => {
     setOpen((was) => (was.includes(id) ? was : [...was, id]))
     setActive((was) => ({ ...was, [side]: id }))

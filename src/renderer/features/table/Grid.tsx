@@ -33,6 +33,8 @@ export interface GridProps {
   onCellContextMenu?: (target: { row: number; column: string; x: number; y: number; valueOf: (column: string) => unknown; extra?: CellMenuItem[] }) => void
   /** Scroll to this row and select it (a new `nonce` repeats the request): go to row. */
   selectRow?: { row: number; nonce: number }
+  /** Show this row first and make this cell active (a tab restored after a restart; a new `nonce` repeats it). */
+  place?: { first: number; cell?: { row: number; column: string }; nonce: number }
   /** Drawn under each column's name (header histograms); the header grows by its height. Header only: rows never read it. */
   headerExtra?: HeaderExtra
   /** Shown over an empty grid. */
@@ -125,6 +127,16 @@ export const Grid = memo(function Grid(props: GridProps) {
     selectedNonce.current = selectRow.nonce
     moveTo(selectRow.row, active?.col ?? 0, false, true)
     scrollRef.current?.focus()
+  })
+
+  // A remembered place: its row at the top (not centred: where the user left it) and its cell active, unfocused.
+  const placedNonce = useRef<number | null>(null)
+  useEffect(() => {
+    const place = props.place
+    if (!place || placedNonce.current === place.nonce) return
+    placedNonce.current = place.nonce
+    scrollToOffset(place.first * ROW_HEIGHT)
+    if (place.cell && place.cell.row < rowCount) setActive({ row: place.cell.row, col: Math.max(0, visibleColumns.findIndex((c) => c.id === place.cell!.column)) })
   })
 
   const onCellMouseDown = (event: MouseEvent, row: number, col: number) => {

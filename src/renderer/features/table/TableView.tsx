@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useMemo, useRef, useState } from 'react'
 import type { SortKey, TableInfo, TableRef } from '../../../contract'
 import { DockLayout, type DockedPanel } from '../../components/dock/DockLayout'
 import { contributions, type PanelContext, type PanelContribution } from '../../components/dock/registry'
@@ -17,6 +17,7 @@ import { TableHeader } from './TableHeader'
 import { TableToolbar } from './TableToolbar'
 import { useTableScope } from './useTableScope'
 import { useViewVersion, type ViewStart } from './useViewVersion'
+import { useViewPlace, type ViewPlace } from './useViewPlace'
 import { VersionBadge } from './VersionBadge'
 import { useLinkedView, useLinkItem } from './useViewLink'
 import { useOpenedPanels } from './useOpenedPanels'
@@ -27,10 +28,11 @@ const DRAWER_BELOW = 760
 
 /** What a tab (features/workbench) gives the view it holds: where it starts, and where it reports what it shows. */
 export interface TableViewTabProps {
-  /** A pinned version, a filter and sort to start from (a tab opened again, a split) and a diff (What changed). */
-  start?: ViewStart & { filter?: string; sort?: SortKey[]; row?: number }
-  /** The view's version, filter and sort as they change (the tab's label, the remembered tabs). */
-  onViewChange?: (view: { version?: number; latest?: number; filter?: string; sort?: SortKey[] }) => void
+  /** A pinned version, a filter and sort to start from (a tab opened again, a split) and a diff (What changed); a
+   * restored tab's place too (its first row, active cell, panels, gallery: useViewPlace.ts). */
+  start?: ViewStart & { filter?: string; sort?: SortKey[]; row?: number } & ViewPlace
+  /** The view's version, filter, sort and place as they change (the tab's label, the remembered tabs). */
+  onViewChange?: (view: { version?: number; latest?: number; filter?: string; sort?: SortKey[] } & ViewPlace) => void
   /** Close the tab: offered when the table cannot be opened (dropped elsewhere). */
   onCloseTab?: () => void
 }
@@ -53,7 +55,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
   const [visibility, setVisibility] = useState<ColumnVisibility>({})
   const status = useGridStatusStore()
   const [sheet, setSheet] = useState<string | null>(null)
-  const dock = useDockState()
+  const dock = useDockState(start && { open: start.panels, active: start.dockTabs })
   const body = useRef<HTMLDivElement>(null)
   const narrow = useNarrow(body, DRAWER_BELOW)
   const { reload } = useTableScope(latestRef)
@@ -70,11 +72,10 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
   const [pinned, latest] = [version.opened?.version, version.opened?.latest]
   // What Copy link to this view names, and a link's selected row once its view is on screen (links feature).
   useLinkedView(link.viewForLink, { pinned, filter: q.filter, sort: q.gridProps.sort, activeRow: () => status.get()?.active?.row, start, shown: view, ready: info !== null && !q.stale, viewKey: q.gridProps.viewKey, count: q.count, goToRow: q.goToRow })
-  useEffect(() => {
-    onViewChange?.({ ...(pinned !== undefined ? { version: pinned, latest } : {}), ...(q.filter?.trim() ? { filter: q.filter } : {}), ...(q.gridProps.sort?.length ? { sort: q.gridProps.sort } : {}) })
-  }, [onViewChange, pinned, latest, q.filter, q.gridProps.sort])
   // Image columns shown as thumbnails over the same view (table/gallery/); the grid stays mounted behind it.
-  const gallery = useGallery(tableRef, info, view?.version)
+  const gallery = useGallery(tableRef, info, view?.version, start?.gallery)
+  // The view's version, filter, sort and place, reported to its tab (useViewPlace.ts); a start's place given back.
+  const place = useViewPlace(status, { start, shown: view, ready: info !== null && !q.stale, count: q.count, dock, gallery: gallery.open, report: onViewChange, pinned, latest, filter: q.filter, sort: q.gridProps.sort })
   // A strip in each column header (the profile's histograms, contributed); the grid only draws it.
   const strip = contributions.headerStrip()
   const stripState = strip.use(tableRef, info ? (view?.version ?? info.version) : undefined, q.filter, view?.rowSet, q.addFilter)
@@ -144,6 +145,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
             onStatus={gallery.open ? undefined : status.report}
             headerExtra={headerExtra}
             inspect={opened.stores.grid}
+            place={place.grid}
             {...q.gridProps}
           />
         </div>

@@ -3,11 +3,12 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { AppErrorData, RowSetInfo, Search, SortKey, TableInfo, TableRef, TableViewSpec } from '../../../contract'
 import { call } from '../../api'
 import { errorData } from '../../components/ErrorPanel'
+import { useShown } from '../../components/shown'
 import { countQuery, firstPageQuery, tableKeys, tableScope } from './queries'
 
 /** A new view that takes longer than this shows the filter bar's spinner (a quick one re-renders nothing while it runs). */
 const SPINNER_DELAY_MS = 150
-/** How often an open table asks whether a newer version exists (one cheap version read). */
+/** How often a table on screen asks whether a newer version exists (one cheap version read); a hidden tab asks once when shown again. */
 const VERSION_POLL_MS = 4000
 
 /** What the user chose to see; the version comes from the description. */
@@ -96,10 +97,12 @@ export function useTableView(ref: TableRef, info: TableInfo | null, keys?: Table
     const timer = setTimeout(() => setPolling(true), VERSION_POLL_MS)
     return () => clearTimeout(timer)
   }, [info])
+  // Only a view on screen asks (ten tabs: one check, not ten); a tab shown again asks at once (its answer is stale).
+  const shown = useShown()
   const latest = useQuery({
     queryKey: tableKeys.latest(ref),
     queryFn: () => call('tables/latestVersion', { ...ref, namespace: [...ref.namespace] }),
-    enabled: polling,
+    enabled: polling && shown,
     refetchInterval: VERSION_POLL_MS,
     refetchOnWindowFocus: 'always',
     staleTime: 0,

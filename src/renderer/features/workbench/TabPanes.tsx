@@ -1,4 +1,5 @@
 import { useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react'
+import { ShownContext } from '../../components/shown'
 import { useWorkbench } from './Workbench'
 import { panelId, tabId } from './TabStrip'
 import type { Tab } from './tabs'
@@ -52,7 +53,8 @@ export function TabPanes({ render, other }: { render(tab: Tab, visible: boolean)
             onFocusCapture={() => pane !== null && workbench.focusPane(pane)}
             onPointerDownCapture={() => pane !== null && workbench.focusPane(pane)}
           >
-            {render(tab, visible)}
+            {/* Whether it is on screen: a hidden tab's view does no on-screen work (components/shown.ts). */}
+            <ShownContext.Provider value={visible}>{render(tab, visible)}</ShownContext.Provider>
           </div>
         )
       })}

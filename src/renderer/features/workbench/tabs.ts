@@ -10,6 +10,28 @@ export interface TabView {
   sort?: SortKey[]
   /** The row to select when the view opens (a link's selected row; 0-based in the view). Not remembered. */
   row?: number
+  /** Where the user was (remembered over a restart): the grid's first visible row and active cell, the open dock
+   * panels and each dock's tab, the gallery. */
+  first?: number
+  cell?: { row: number; column: string }
+  panels?: string[]
+  dockTabs?: { right?: string; bottom?: string }
+  gallery?: boolean
+}
+
+/** The parts of a view that are remembered beside its table (SavedTab's). */
+const REMEMBERED = ['version', 'filter', 'sort', 'first', 'cell', 'panels', 'dockTabs', 'gallery'] as const
+
+/** The remembered parts of `view` that say something (no empty filter, sort or panel list). */
+function rememberedOf(view: TabView): Partial<SavedTab> {
+  const kept: Record<string, unknown> = {}
+  for (const key of REMEMBERED) {
+    const value = view[key]
+    // The defaults (the top row, no filter, no panels, the grid) are not written.
+    if (value === undefined || value === '' || value === false || (key === 'first' && value === 0) || (Array.isArray(value) && value.length === 0)) continue
+    kept[key] = value
+  }
+  return kept
 }
 
 /**
@@ -189,10 +211,7 @@ export function savedTabsOf(state: TabsState, connectionId: string): SavedTabs {
   const kept = state.tabs.filter((t) => t.connectionId === connectionId && t.kind === 'table' && t.ref)
   const active = kept.findIndex((t) => t.id === state.panes[state.focus])
   return {
-    tabs: kept.map((t) => {
-      const { version, filter, sort } = t.view
-      return { kind: 'table', namespace: [...t.ref!.namespace], name: t.ref!.name, ...(version !== undefined ? { version } : {}), ...(filter ? { filter } : {}), ...(sort?.length ? { sort } : {}) }
-    }),
+    tabs: kept.map((t) => ({ kind: 'table', namespace: [...t.ref!.namespace], name: t.ref!.name, ...rememberedOf(t.view) })),
     ...(active >= 0 ? { active } : {}),
   }
 }
@@ -202,7 +221,7 @@ export function restoreTabs(state: TabsState, connectionId: string, saved: { tab
   let next = state
   let show: string | null = null
   saved.tabs.forEach((tab, i) => {
-    const view: TabView = { ...(tab.version !== undefined ? { version: tab.version, latest: tab.version } : {}), ...(tab.filter ? { filter: tab.filter } : {}), ...(tab.sort ? { sort: tab.sort } : {}) }
+    const view: TabView = { ...rememberedOf(tab), ...(tab.version !== undefined ? { latest: tab.version } : {}) }
     const id = `t${next.nextId}`
     next = { ...next, tabs: [...next.tabs, { id, kind: 'table', connectionId, ref: { connectionId, namespace: tab.namespace, name: tab.name }, view, initial: view }], nextId: next.nextId + 1 }
     if (i === (saved.active ?? 0)) show = id

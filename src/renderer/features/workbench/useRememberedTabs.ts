@@ -7,7 +7,11 @@ import { saveTabs } from './mutations'
 import { dropConnectionTabs, restoreTabs, savedTabsOf } from './tabs'
 import type { Workbench } from './Workbench'
 
-/** How long the tabs rest unchanged before they are written (a filter typed, tabs dragged: one write). */
+/**
+ * How long the tabs rest unchanged before they are written (a filter typed, tabs dragged: one write). A view reports
+ * its scroll and active cell once its grid has rested 400 ms (table/useViewPlace.ts), so scrolling writes once,
+ * about a second after it stops, never on every frame.
+ */
 const SAVE_DELAY_MS = 600
 
 /**
@@ -20,7 +24,9 @@ export function useRememberedTabs(workbench: Workbench, connections: readonly Co
   const restored = useRef(new Set<string>())
   const written = useRef(new Map<string, string>())
   const [notes, setNotes] = useState<string[]>([])
-  const { mutate: save } = useMutation(saveTabs)
+  const { mutateAsync: save } = useMutation(saveTabs)
+  // One write at a time, in order: two in flight could land out of order (an older list over a newer one).
+  const queue = useRef<Promise<unknown>>(Promise.resolve())
 
   useEffect(() => {
     const open = new Set(connections.map((c) => c.id))
@@ -38,6 +44,8 @@ export function useRememberedTabs(workbench: Workbench, connections: readonly Co
           written.current.set(connection.id, JSON.stringify({ tabs: remembered.tabs, ...(remembered.active !== undefined ? { active: remembered.active } : {}) }))
           if (remembered.tabs.length > 0) update((s) => restoreTabs(s, connection.id, remembered))
           if (remembered.skipped > 0) setNotes((n) => [...n, `${remembered.skipped} remembered tab${remembered.skipped === 1 ? '' : 's'} of ${connection.label} could not be read (an older or edited settings file) and did not open.`])
+          const partial = remembered.partial ?? 0
+          if (partial > 0) setNotes((n) => [...n, `${partial} remembered tab${partial === 1 ? '' : 's'} of ${connection.label} opened without part of ${partial === 1 ? 'its' : 'their'} place (scroll, selected cell, panels or gallery): it could not be read (an older or edited settings file).`])
         },
         (error: unknown) => {
           written.current.set(connection.id, '')
@@ -54,7 +62,11 @@ export function useRememberedTabs(workbench: Workbench, connections: readonly Co
         const text = JSON.stringify(saved)
         if (text === before) continue
         written.current.set(connectionId, text)
-        save({ connectionId, saved }, { onError: () => written.current.set(connectionId, before) })
+        // A failed write is tried again with the next change (unless a newer one was written since).
+        const retry = () => {
+          if (written.current.get(connectionId) === text) written.current.set(connectionId, before)
+        }
+        queue.current = queue.current.then(() => save({ connectionId, saved }).catch(retry))
       }
     }, SAVE_DELAY_MS)
     return () => clearTimeout(timer)

@@ -17,9 +17,10 @@ export interface GalleryState {
 
 /**
  * Whether the open table can be shown as a gallery: its binary columns, sampled from the first rows of the version
- * shown (page 0 of the grid when it is cached, else a read of those columns only), and whether the gallery is on.
+ * shown (page 0 of the grid when it is cached, else a read of those columns only), and whether the gallery is on
+ * (from `startOpen`: a tab restored with its gallery; shown once the images are found).
  */
-export function useGallery(tableRef: TableRef, info: TableInfo | null, version: number | undefined): GalleryState {
+export function useGallery(tableRef: TableRef, info: TableInfo | null, version: number | undefined, startOpen = false): GalleryState {
   const client = useQueryClient()
   const names = useMemo(() => binaryFields(info?.schema ?? []).map((f) => f.name), [info])
   const at = version ?? info?.version
@@ -31,6 +32,6 @@ export function useGallery(tableRef: TableRef, info: TableInfo | null, version: 
     staleTime: Infinity,
   })
   const columns = useMemo(() => (info ? imageColumns(info.schema, sample.data) : []), [info, sample.data])
-  const [open, setOpen] = useState(false)
+  const [open, setOpen] = useState(startOpen)
   return { columns, open: open && columns.length > 0, setOpen }
 }
