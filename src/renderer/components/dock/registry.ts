@@ -54,6 +54,8 @@ export interface PanelContribution {
   group?: string
   /** Whether the table offers it (the Map needs a vector column); the button is absent otherwise. */
   available?(info: TableInfo): boolean
+  /** Offered on a query result too: the result opened as a read-only table (`sql/resultTable`), the context's refs its. */
+  results?: boolean
   render(context: PanelContext): ReactNode
 }
 
@@ -72,6 +74,8 @@ export interface SheetContribution {
   id: string
   /** The toolbar button's label ("Export…"). */
   label: string
+  /** Offered on a query result too (as {@link PanelContribution.results}). */
+  results?: boolean
   render(context: SheetContext): ReactNode
 }
 

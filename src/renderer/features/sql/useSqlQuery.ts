@@ -50,14 +50,15 @@ export function useSqlQuery(connectionId: string) {
   const follow = useCallback(
     async (token: Token, statement: Statement, info: SqlQueryInfo) => {
       let latest = info
-      while (token.live && latest.state === 'running') {
+      // A result longer than the rows kept is done at the keep limit (capped): nothing more to follow.
+      while (token.live && latest.state === 'running' && !latest.done) {
         await new Promise((resolve) => setTimeout(resolve, POLL_MS))
         if (!token.live) return
         latest = await call('sql/status', { queryId: latest.queryId })
         if (token.live) setRun({ phase: 'result', statement, info: latest })
       }
       if (!token.live) return
-      const ok = latest.state === 'done'
+      const ok = latest.done
       if (latest.state === 'failed' && latest.error) setRun({ phase: 'failed', statement, error: latest.error as AppErrorData })
       remember({ connectionId, entry: { sql: statement.sql, ranAt: Date.now(), ok, ...(ok ? { rowCount: latest.rowCount ?? latest.rowsSoFar, elapsedMs: latest.elapsedMs } : {}) } }, { onError: () => undefined })
     },

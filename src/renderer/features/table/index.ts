@@ -8,3 +8,5 @@ export { TableIdentity, tableIdentity } from './tableIdentity'
 export { prefetchTable } from './queries'
 export { warmGridWhenIdle } from './warmGrid'
 export { SchemaPanel } from './SchemaPanel'
+// Escape closes the panel opened last (a query result's docks too).
+export { useEscapeLayer } from './panelStack'

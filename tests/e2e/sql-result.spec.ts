@@ -1,0 +1,120 @@
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Page } from '@playwright/test'
+import { parse } from 'csv-parse/sync'
+import type { Harness } from '../../src/harness/server'
+import { expect, gridCell, makeTempDir, openApp, removeDir, screenshot, startHarness, test } from '../helpers/e2e'
+import { buildSqlCatalog, duckdbAnswer, parquetTable } from './sqlData'
+
+/**
+ * A query result is a view like a table (#39 item 4): Export…, the Summary and the Map of the result, through the
+ * table's own sheet and panels (the result opened as a read-only table in the app's temp folder), in Chromium over
+ * the harness against the real core and DuckDB.
+ */
+let dir: string
+let root: string
+let parquet: Awaited<ReturnType<typeof buildSqlCatalog>>['parquet']
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000)
+  dir = await makeTempDir('lcb-e2e-sql-result-')
+  ;({ root, parquet } = await buildSqlCatalog(dir))
+})
+test.afterAll(async () => {
+  await removeDir(dir)
+})
+
+let harness: Harness
+let pageErrors: string[]
+test.beforeEach(async ({ page }) => {
+  harness = await startHarness({ root })
+  pageErrors = []
+  page.on('pageerror', (error) => pageErrors.push(error.message))
+  await openApp(page, harness)
+})
+test.afterEach(async () => {
+  await harness.close()
+  expect(pageErrors, 'uncaught errors in the page').toEqual([])
+})
+
+const editor = (page: Page) => page.getByRole('textbox', { name: 'SQL' })
+const status = (page: Page) => page.getByRole('region', { name: 'Query' }).getByRole('status')
+
+/** Orders over 5,000 with their customer's region and a 3-d vector made in SQL (DuckDB's FLOAT[3]). */
+const RESULT_SQL = (orders: string, customers: string) => `SELECT o.id, c.region, o.amount, [o.amount / 100, o.id, 1]::FLOAT[3] AS v
+FROM ${orders} AS o JOIN ${customers} AS c ON o.customer_id = c.id
+WHERE o.amount > 5000
+ORDER BY o.id`
+
+async function runResult(page: Page): Promise<number> {
+  const expected = await duckdbAnswer(RESULT_SQL(parquetTable(parquet.ordersV2), parquetTable(parquet.customers)))
+  await page.getByRole('button', { name: 'New query' }).click()
+  await editor(page).click()
+  await page.keyboard.insertText(RESULT_SQL('shop.orders', 'shop.customers'))
+  await editor(page).press('ControlOrMeta+Enter')
+  await expect(status(page)).toContainText(`${expected.length} rows in`, { timeout: 60_000 })
+  await expect(gridCell(page.getByRole('grid', { name: 'Result' }), 0, 0)).toHaveText(expected[0]![0]!)
+  return expected.length
+}
+
+test('Export… writes the result’s rows through the table’s export sheet (a download in the harness)', async ({ page }) => {
+  const rows = await runResult(page)
+  await page.getByRole('button', { name: 'Export…' }).click()
+  const sheet = page.getByRole('dialog', { name: /^Export query_result_/ })
+  await expect(sheet).toBeVisible({ timeout: 60_000 })
+  await expect(sheet).toContainText(`${rows}`)
+  await sheet.getByRole('radio', { name: /^CSV/ }).check()
+  const download = page.waitForEvent('download')
+  await sheet.getByRole('button', { name: 'Export', exact: true }).click()
+  const file = await download
+  const path = join(dir, `download-${file.suggestedFilename()}`)
+  await file.saveAs(path)
+  const records = parse(await readFile(path), { columns: true }) as Record<string, string>[]
+  const expected = await duckdbAnswer(`SELECT id, region, amount FROM (${RESULT_SQL(parquetTable(parquet.ordersV2), parquetTable(parquet.customers))})`)
+  expect(records.map((r) => [r.id, r.region || 'NULL', r.amount])).toEqual(expected)
+  // The copy lives in the app's temp folder: the catalog holds only its own tables.
+  expect((await readdir(join(root, 'shop'), { withFileTypes: true }).catch(() => [])).map((e) => e.name).filter((n) => n.includes('query_result'))).toEqual([])
+})
+
+test('the Summary profiles the result and the Map places its vectors; a row picked on the map is selected in the grid', async ({ page }) => {
+  const rows = await runResult(page)
+  await page.getByRole('button', { name: 'Summary', exact: true }).click()
+  const summary = page.getByRole('region', { name: 'Summary' })
+  await expect(summary.getByTestId('summary-meta')).toHaveText(`Version 1 · ${rows} rows`, { timeout: 60_000 })
+  await expect(summary).toContainText('region')
+  await expect(summary).toContainText('amount')
+
+  await page.getByRole('button', { name: 'Map', exact: true }).click()
+  const map = page.getByRole('region', { name: 'Embedding map' })
+  await expect(map.getByTestId('map-meta')).toContainText(`v · version 1 · ${rows} points`, { timeout: 60_000 })
+  await expect(map.getByTestId('map-points')).toHaveAttribute('data-points', String(rows))
+  await screenshot(page, 'sql-result-summary-map')
+
+  // A bar of the Summary: a result has no filter bar, so the condition to add to the query is said instead.
+  await page.getByRole('tab', { name: 'Summary' }).click()
+  await summary.locator('.summary-bar').first().click()
+  await expect(page.getByRole('note')).toContainText('add this condition to the query’s WHERE')
+
+  // Run another statement: the open Summary follows the new result.
+  await editor(page).press('ControlOrMeta+a')
+  await page.keyboard.insertText('SELECT region, count(*) AS n FROM shop.customers GROUP BY region')
+  await editor(page).press('ControlOrMeta+Enter')
+  await expect(status(page)).toContainText('5 rows in', { timeout: 60_000 })
+  await expect(summary.getByTestId('summary-meta')).toHaveText('Version 1 · 5 rows', { timeout: 60_000 })
+  // No vector column in this result: no Map button.
+  await expect(page.getByRole('button', { name: 'Map', exact: true })).toHaveCount(0)
+})
+
+test('a result too long to open as a table is refused in words where the Summary would show', async ({ page }) => {
+  await page.getByRole('button', { name: 'New query' }).click()
+  await editor(page).click()
+  await page.keyboard.insertText('SELECT i FROM range(1200000) t(i)')
+  await editor(page).press('ControlOrMeta+Enter')
+  // The result is read only as far as it is shown until the Summary asks for all of it.
+  await expect(status(page)).toContainText('rows so far', { timeout: 60_000 })
+  await page.getByRole('button', { name: 'Summary', exact: true }).click()
+  const summary = page.getByRole('region', { name: 'Summary' })
+  await expect(summary.getByRole('alert')).toContainText('more than 1,000,000 rows', { timeout: 60_000 })
+  await expect(summary).toContainText('Save as table…')
+  await expect(status(page)).toContainText(/The first [\d,]+ rows in/, { timeout: 60_000 })
+})
