@@ -46,7 +46,7 @@ FROM ${orders} AS o JOIN ${customers} AS c ON o.customer_id = c.id
 WHERE o.amount > 5000
 ORDER BY o.id`
 
-async function runResult(page: Page): Promise<number> {
+async function runResult(page: Page): Promise<string[][]> {
   const expected = await duckdbAnswer(RESULT_SQL(parquetTable(parquet.ordersV2), parquetTable(parquet.customers)))
   await page.getByRole('button', { name: 'New query' }).click()
   await editor(page).click()
@@ -54,11 +54,31 @@ async function runResult(page: Page): Promise<number> {
   await editor(page).press('ControlOrMeta+Enter')
   await expect(status(page)).toContainText(`${expected.length} rows in`, { timeout: 60_000 })
   await expect(gridCell(page.getByRole('grid', { name: 'Result' }), 0, 0)).toHaveText(expected[0]![0]!)
-  return expected.length
+  return expected
+}
+
+/** The leftmost drawn pixel of the map's points canvas (CSS pixels from its corner), read back. */
+function leftmostPoint(page: Page): Promise<[number, number]> {
+  return page.getByTestId('map-points').evaluate((canvas: HTMLCanvasElement) => {
+    const copy = document.createElement('canvas')
+    copy.width = canvas.width
+    copy.height = canvas.height
+    const ctx = copy.getContext('2d')!
+    ctx.drawImage(canvas, 0, 0)
+    const { data } = ctx.getImageData(0, 0, copy.width, copy.height)
+    const ratio = canvas.width / canvas.clientWidth
+    let best: [number, number] = [Infinity, 0]
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3]! === 0) continue
+      const x = ((i / 4) % copy.width) / ratio
+      if (x < best[0]) best = [x, Math.floor(i / 4 / copy.width) / ratio]
+    }
+    return best
+  })
 }
 
 test('Export… writes the result’s rows through the table’s export sheet (a download in the harness)', async ({ page }) => {
-  const rows = await runResult(page)
+  const rows = (await runResult(page)).length
   await page.getByRole('button', { name: 'Export…' }).click()
   const sheet = page.getByRole('dialog', { name: /^Export query_result_/ })
   await expect(sheet).toBeVisible({ timeout: 60_000 })
@@ -77,7 +97,8 @@ test('Export… writes the result’s rows through the table’s export sheet (a
 })
 
 test('the Summary profiles the result and the Map places its vectors; a row picked on the map is selected in the grid', async ({ page }) => {
-  const rows = await runResult(page)
+  const result = await runResult(page)
+  const rows = result.length
   await page.getByRole('button', { name: 'Summary', exact: true }).click()
   const summary = page.getByRole('region', { name: 'Summary' })
   await expect(summary.getByTestId('summary-meta')).toHaveText(`Version 1 · ${rows} rows`, { timeout: 60_000 })
@@ -89,6 +110,16 @@ test('the Summary profiles the result and the Map places its vectors; a row pick
   await expect(map.getByTestId('map-meta')).toContainText(`v · version 1 · ${rows} points`, { timeout: 60_000 })
   await expect(map.getByTestId('map-points')).toHaveAttribute('data-points', String(rows))
   await screenshot(page, 'sql-result-summary-map')
+  // A click on a point selects its row in the Result grid (the result table's rows are the result's, in order).
+  const [x, y] = await leftmostPoint(page)
+  const overlay = (await map.getByTestId('map-overlay').boundingBox())!
+  await page.mouse.click(overlay.x + x + 1, overlay.y + y + 1)
+  const selected = map.getByRole('status', { name: 'Selected point' })
+  await expect(selected).toContainText(/Row [\d,]+ selected/)
+  const row = Number((await selected.textContent())!.match(/Row ([\d,]+)/)![1]!.replace(/,/g, ''))
+  const grid = page.getByRole('grid', { name: 'Result' })
+  await expect(grid.locator('[role="row"]:has([aria-selected="true"])').first()).toContainText(result[row - 1]![1]!)
+  await expect(gridCell(grid, row - 1, 0)).toHaveText(result[row - 1]![0]!)
 
   // A bar of the Summary: a result has no filter bar, so the condition to add to the query is said instead.
   await page.getByRole('tab', { name: 'Summary' }).click()
