@@ -145,7 +145,7 @@ test('a result too long to open as a table is refused in words where the Summary
   await expect(status(page)).toContainText('rows so far', { timeout: 60_000 })
   await page.getByRole('button', { name: 'Summary', exact: true }).click()
   const summary = page.getByRole('region', { name: 'Summary' })
-  await expect(summary.getByRole('alert')).toContainText('more than 1,000,000 rows', { timeout: 60_000 })
+  await expect(summary.getByRole('alert')).toContainText('at least 1,000,000 rows', { timeout: 60_000 })
   await expect(summary).toContainText('Save as table…')
   await expect(status(page)).toContainText(/The first [\d,]+ rows in/, { timeout: 60_000 })
 })

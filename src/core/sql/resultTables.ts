@@ -157,7 +157,8 @@ function tableSchema(page: Schema): Schema {
 
 function tooLong(): AppError {
   const most = MAX_SQL_RESULT_TABLE_ROWS.toLocaleString('en-US')
-  return new AppError('unsupported', `This result has more than ${most} rows: the Summary, the Map and Export… read at most ${most} rows of a result`, {
+  // A query stops reading at the rows it keeps, so a result that reaches them may hold more: "at least".
+  return new AppError('unsupported', `This result has at least ${most} rows: the Summary, the Map and Export… open results of fewer rows than that`, {
     hint: 'Narrow the query (WHERE, LIMIT), or keep the whole result with Save as table… and open that table',
   })
 }

@@ -118,7 +118,7 @@ describe('a query result opened as a table: the Summary, the Map and Export read
     const info = await run('SELECT i FROM range(1500000) t(i)')
     const refused = failure(await service.dispatch('sql/resultTable', { queryId: info.queryId }))
     expect(refused.code).toBe('unsupported')
-    expect(refused.message).toBe('This result has more than 1,000,000 rows: the Summary, the Map and Export… read at most 1,000,000 rows of a result')
+    expect(refused.message).toBe('This result has at least 1,000,000 rows: the Summary, the Map and Export… open results of fewer rows than that')
     expect(refused.hint).toContain('Save as table…')
     expect((await service.sql.results.client().listTables([])).items).not.toContain(expect.stringMatching(/query_result/))
   }, 60_000)
