@@ -147,5 +147,10 @@ test('a result too long to open as a table is refused in words where the Summary
   const summary = page.getByRole('region', { name: 'Summary' })
   await expect(summary.getByRole('alert')).toContainText('at least 1,000,000 rows', { timeout: 60_000 })
   await expect(summary).toContainText('Save as table…')
+  await screenshot(page, 'sql-result-too-long')
   await expect(status(page)).toContainText(/The first [\d,]+ rows in/, { timeout: 60_000 })
+  // Capped, the query runs no further: Run and Save as table… are free again, Cancel has nothing to stop.
+  await expect(page.getByRole('button', { name: 'Run' })).toBeEnabled()
+  await expect(page.getByRole('button', { name: 'Save as table…' })).toBeEnabled()
+  await expect(page.getByRole('button', { name: 'Cancel' })).toBeDisabled()
 })

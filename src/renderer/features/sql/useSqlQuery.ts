@@ -102,6 +102,7 @@ export function useSqlQuery(connectionId: string) {
       .catch(() => undefined)
   }, [cancelWrite])
 
-  const running = run.phase === 'starting' || (run.phase === 'result' && run.info.state === 'running')
+  // A result past the rows kept is done at that limit (capped): it runs no further, so Run and Save as table… are free.
+  const running = run.phase === 'starting' || (run.phase === 'result' && run.info.state === 'running' && !run.info.done)
   return { run, running, execute, cancel }
 }
