@@ -77,8 +77,18 @@ function leftmostPoint(page: Page): Promise<[number, number]> {
   })
 }
 
-test('Export… writes the result’s rows through the table’s export sheet (a download in the harness)', async ({ page }) => {
-  const rows = (await runResult(page)).length
+test('copy takes the result’s rows as TSV; Export… writes them through the table’s export sheet (a download in the harness)', async ({ page }) => {
+  const result = await runResult(page)
+  const rows = result.length
+  // Copy: the Result grid is the table's grid, so Ctrl/Cmd+A, Ctrl/Cmd+C copy every row (a header row first; null empty).
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(harness.url).origin })
+  const grid = page.getByRole('grid', { name: 'Result' })
+  await gridCell(grid, 0, 0).click()
+  await page.keyboard.press('ControlOrMeta+a')
+  await page.keyboard.press('ControlOrMeta+c')
+  const clipboard = () => page.evaluate(() => navigator.clipboard.readText())
+  await expect.poll(async () => (await clipboard()).trimEnd().split('\n').map((line) => line.split('\t').slice(0, 3))).toEqual([['id', 'region', 'amount'], ...result.map((row) => row.slice(0, 3).map((cell) => (cell === 'NULL' ? '' : cell)))])
+
   await page.getByRole('button', { name: 'Export…' }).click()
   const sheet = page.getByRole('dialog', { name: /^Export query_result_/ })
   await expect(sheet).toBeVisible({ timeout: 60_000 })
