@@ -14,7 +14,7 @@ import { profileJobIdSchema, type ProfileJobInfo } from './profile'
 import { diffJobIdSchema, type DiffJobInfo } from './diff'
 import { MAX_ROW_SET_ROWS, type RowSetInfo } from './rowSet'
 import { savedTabsSchema, type RememberedTabs } from './workbench'
-import { queryIdSchema, sqlExplainInput, sqlHistoryAddInput, sqlPageInput, sqlRunInput, sqlSaveAsTableInput, type SqlExplain, type SqlHistoryEntry, type SqlNames, type SqlQueryInfo } from './sql'
+import { queryIdSchema, sqlExplainInput, sqlHistoryAddInput, sqlPageInput, sqlResultTableInput, sqlRunInput, sqlSaveAsTableInput, type SqlExplain, type SqlHistoryEntry, type SqlNames, type SqlQueryInfo, type SqlResultTable } from './sql'
 
 /**
  * The one API between the renderer and the core, keyed by `'domain/verb'`.
@@ -284,6 +284,11 @@ export const api = {
   'sql/history/clear': method<null>()(z.object({ connectionId: connectionIdSchema })),
   /** Save as table…: a query's rows written into a namespace through the import path, as an import job. */
   'sql/saveAsTable': method<ImportJobInfo>()(sqlSaveAsTableInput),
+  /**
+   * A finished query's result as a read-only table (src/contract/sql.ts `SqlResultTable`), for the Summary, the Map
+   * and Export…: copied once (at most `MAX_SQL_RESULT_TABLE_ROWS` rows), then answered at once until `sql/close`.
+   */
+  'sql/resultTable': method<SqlResultTable>()(sqlResultTableInput),
 } as const
 
 export type Api = typeof api

@@ -89,6 +89,7 @@ export const METHOD_NAMES = [
   'sql/history/add',
   'sql/history/clear',
   'sql/saveAsTable',
+  'sql/resultTable',
 ] as const satisfies readonly Method[]
 
 type Missing = Exclude<Method, (typeof METHOD_NAMES)[number]>
@@ -189,6 +190,7 @@ export const READ_METHODS = [
   'sql/explain',
   'sql/names',
   'sql/history/list',
+  'sql/resultTable',
 ] as const satisfies readonly Method[]
 
 type Unsorted = Exclude<Method, WriteMethod | (typeof READ_METHODS)[number]>

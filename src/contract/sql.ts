@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { componentSchema, namespacePathSchema, type NamespacePath } from './component'
 import { dataFormatSchema } from './dataFormat'
 import { importModeSchema } from './import'
-import type { FieldInfo } from './types'
+import type { FieldInfo, TableInfo, TableRef } from './types'
 
 /**
  * SQL over a catalog (src/core/sql): DuckDB reads the catalog's tables by name (`ns.table`, `"ns 2"."t"`, root tables
@@ -38,6 +38,8 @@ export interface SqlTableRead {
   namespace: NamespacePath
   name: string
   version: number
+  /** The label of the other open catalog it came from (`lance('ns/t', catalog => 'label')`); absent for the query's own. */
+  catalog?: string
 }
 
 export type SqlQueryState = 'running' | 'done' | 'cancelled' | 'failed'
@@ -73,6 +75,8 @@ export interface SqlScanPlan {
   namespace: NamespacePath
   name: string
   version: number
+  /** The label of the other open catalog it came from; absent for the query's own. */
+  catalog?: string
   /** The columns read (projection pushdown); every other column is never read. */
   columns: string[]
   /** The predicate handed to Lance in its filter language, or null. */
@@ -155,3 +159,30 @@ export const sqlSaveAsTableInput = z
     catalogs: otherCatalogs,
   })
   .refine((input) => input.queryId !== undefined || input.sql !== undefined, { message: 'must name a query (queryId) or give its SQL', path: ['sql'] })
+
+/**
+ * A query result opened as a table, so the table's own panels and sheets (Summary, Map, Export…) read it: its rows
+ * copied once into a hidden Lance table in the app's temp folder (never in a catalog), under the connection id
+ * {@link SQL_RESULTS_CONNECTION}. Read-only; freed with its query (`sql/close`) or when the app ends.
+ */
+export const SQL_RESULTS_CONNECTION = 'sql-results'
+
+/** Rows of a result that can be opened as a table (the rows a query keeps); a longer result is refused in words. */
+export const MAX_SQL_RESULT_TABLE_ROWS = MAX_SQL_KEPT_ROWS
+
+export const sqlResultTableInput = z.object({
+  queryId: queryIdSchema,
+  /** `requests/cancel` with it stops the copy. */
+  requestId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a request id').optional(),
+})
+
+export interface SqlResultTable {
+  queryId: string
+  /** The result as a table: `tables/describe`, `profile/start`, `map/start`, `export/start`… take it. */
+  tableRef: TableRef
+  info: TableInfo
+  /** Time the copy took (0 when it was already there). */
+  elapsedMs: number
+  /** Columns named differently in the table: a dot in a name becomes `_` (Lance refuses a dot there). */
+  renamed?: { from: string; to: string }[]
+}

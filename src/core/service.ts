@@ -1,4 +1,4 @@
-import { api, AppError, fail, isMethod, ok, parseInput, type ConnectionInfo, type EventName, type Events, type JobInfo, type Method, type Result, type StorageOptions } from '../contract'
+import { api, AppError, fail, isMethod, ok, parseInput, SQL_RESULTS_CONNECTION, type ConnectionInfo, type EventName, type Events, type JobInfo, type Method, type Result, type StorageOptions } from '../contract'
 import type { NamespaceClient } from './namespace/client'
 import { toAppError } from './errors'
 import './namespace/dir'
@@ -112,7 +112,8 @@ export class CatalogService {
       noteRecovery: (id, label, lines) => this.imports.noteRecovery(id, label, lines),
       onChange: options.onCatalogsChanged,
     })
-    const client = (connectionId: string) => this.open.client(connectionId)
+    // Query results opened as tables (sql/resultTable) answer under their own connection id: the panels read them as tables.
+    const client = (connectionId: string) => (connectionId === SQL_RESULTS_CONNECTION ? this.sql.results.client() : this.open.client(connectionId))
     const cancellable = <T>(requestId: string | undefined, work: (signal: AbortSignal) => Promise<T>) => this.requests.run(requestId, work)
     const addConnection = (kind: ConnectionInfo['kind'], label: string, location: string, built: NamespaceClient, savedId?: string) =>
       this.open.add(kind, label, location, built, savedId)
@@ -175,6 +176,7 @@ export class CatalogService {
     try {
       const input = parseInput(api[method].input, rawInput ?? {}, `input of ${method}`)
       this.open.guardWrite(method, input)
+      this.sql.results.guardWrite(method, input)
       const handler = this.handlers[method] as (input: unknown) => Promise<unknown>
       return ok(await handler(input))
     } catch (error) {

@@ -10,7 +10,7 @@ import { isAlive, procStat } from './procStat'
  * — a pid alone is not enough: a later process may get the same id (in a container a restarted app often does), and
  * its start time differs. Every temp folder the app makes goes through here: staged uploads (`lcb-uploads-`), the
  * pipes of native reads (`lcb-native-`), the manifest links of directory catalogs (`lcb-manifest-`, each holding a
- * symlink into a catalog), download exports (`lcb-exports-`) and the SQL engine's spill and hand-over folder (`lcb-sql-`).
+ * symlink into a catalog), download exports (`lcb-exports-`) the SQL engine's spill and hand-over folder (`lcb-sql-`) and the query results opened as tables (`lcb-results-`).
  */
 export const TEMP_PREFIXES = {
   uploads: 'lcb-uploads-',
@@ -18,6 +18,7 @@ export const TEMP_PREFIXES = {
   manifest: 'lcb-manifest-',
   exports: 'lcb-exports-',
   sql: 'lcb-sql-',
+  results: 'lcb-results-',
 } as const
 
 /**
@@ -101,7 +102,7 @@ export async function sweepTempFolders(prefixes: readonly string[], dir = tmpdir
 }
 
 /** The folders no module of their own sweeps (uploads and native pipes are swept by the import module). */
-const SWEPT_AT_START = [TEMP_PREFIXES.manifest, TEMP_PREFIXES.exports, TEMP_PREFIXES.sql]
+const SWEPT_AT_START = [TEMP_PREFIXES.manifest, TEMP_PREFIXES.exports, TEMP_PREFIXES.sql, TEMP_PREFIXES.results]
 let startSweep: Promise<string[]> | undefined
 
 /**

@@ -1,5 +1,5 @@
 // What the features contribute to the table view (components/dock/registry.ts): its docked panels, the sheets its
-// toolbar opens and the grid header's strip. Imported by App before the first render; the table view reads the
+// toolbar opens and the grid header's strip; those marked `results` are offered on a query's result too. Imported by App before the first render; the table view reads the
 // registry and imports none of these features. The order here is the toolbar's order.
 import { createElement } from 'react'
 import { registerHeaderStrip, registerPanel, registerSheet } from './components/dock/registry'
@@ -20,6 +20,7 @@ registerPanel({
   id: 'summary',
   title: 'Summary',
   dock: 'right',
+  results: true,
   render: (c) => createElement(SummaryPanel, { tableRef: c.viewRef, version: c.version, filter: c.filter, rowSet: c.rowSet, searching: c.searching, onFilter: c.addFilter, onClose: c.close }),
 })
 
@@ -28,6 +29,7 @@ registerPanel({
   title: 'Map',
   // Beside the grid, as before: the bottom dock of a 800 px window is too short for its tools and canvas.
   dock: 'right',
+  results: true,
   available: (info) => info.schema.some((f) => f.vectorDimension !== undefined),
   render: (c) => createElement(MapPanel, { tableRef: c.viewRef, version: c.version, fields: c.info.schema, gridNarrowed: c.narrowed, onSelectRow: c.goToRow, onLasso: c.lasso, onClose: c.close }),
 })
@@ -42,6 +44,7 @@ registerPanel({ id: 'similar', title: 'Similar rows', dock: 'bottom', openedBy: 
 registerSheet({
   id: 'export',
   label: 'Export…',
+  results: true,
   render: (c) => createElement(ExportSheet, { tableRef: c.tableRef, view: c.view, rowCount: c.rowCount, tableRows: c.tableRows, columnCount: c.columnCount, totalColumns: c.totalColumns, onClose: c.close }),
 })
 

@@ -1,7 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
+import { parse } from 'csv-parse/sync'
 import { gridCell } from '../helpers/e2e'
 import { buildSqlCatalog, duckdbAnswer, parquetTable, sqlFor } from '../e2e/sqlData'
 import { launchRig } from './rig/rig'
@@ -10,7 +11,7 @@ import { launchRig } from './rig/rig'
  * The query view on the desktop rig (the built main bundle, its menu, the sandboxed preload, the catalog host):
  * File › New Query's shortcut opens it over the selected catalog, and the join + group-by gives DuckDB's own
  * answer over the same rows in Parquet, at the latest version and at an older one; Save as table… writes it and opens
- * the table; Cancel stops a long query; an error is underlined.
+ * the table; Cancel stops a long query; an error is underlined; a result's Export… goes through the save dialog.
  */
 let dir: string
 let built: Awaited<ReturnType<typeof buildSqlCatalog>>
@@ -79,6 +80,44 @@ test('New Query (Ctrl/Cmd+Shift+N), a join + group-by as DuckDB answers it over 
     await expect(page.getByRole('alert')).toContainText('line 3, column 7', { timeout: 60_000 })
     await expect(page.getByTestId('sql-error-mark')).toHaveText('regoin')
     await page.screenshot({ path: join('test-results', 'desktop-rig-sql.png') })
+  } finally {
+    await app.dispose()
+  }
+})
+
+// eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
+test('Export… of a query result through the save dialog: the file holds the result’s rows, as DuckDB answers over Parquet', async ({}, testInfo) => {
+  test.setTimeout(180_000)
+  const expected = await duckdbAnswer(sqlFor(parquetTable(built.parquet.ordersV2), parquetTable(built.parquet.customers)))
+  const app = await launchRig({ userData: testInfo.outputPath('userData') })
+  try {
+    const page = await app.window()
+    await expect(page.getByRole('tree')).toBeVisible({ timeout: 120_000 })
+    await app.answerNextDialog('open', [built.root])
+    await app.clickMenu('File', 'Open Directory…')
+    await expect(page.getByRole('treeitem', { name: basename(built.root), exact: true })).toHaveAttribute('aria-expanded', 'true')
+    await app.pressAccelerator('CmdOrCtrl+Shift+N')
+    await editor(page).click()
+    await page.keyboard.insertText(sqlFor('shop.orders'))
+    await editor(page).press('ControlOrMeta+Enter')
+    const status = page.getByRole('region', { name: 'Query' }).getByRole('status')
+    await expect(status).toContainText(`${expected.length} rows in`, { timeout: 60_000 })
+
+    // The table's export sheet, for the result: the save dialog asks where, the job writes there.
+    const target = join(testInfo.outputPath(), 'by-region.csv')
+    await app.answerNextDialog('save', target)
+    await page.getByRole('button', { name: 'Export…' }).click()
+    const sheet = page.getByRole('dialog', { name: /^Export query_result_/ })
+    await sheet.getByRole('radio', { name: /^CSV/ }).check()
+    await sheet.getByRole('button', { name: 'Export', exact: true }).click()
+    await expect(sheet).toBeHidden({ timeout: 60_000 })
+    const indicator = page.getByRole('button', { name: /^Jobs: / })
+    await expect(indicator).toContainText('ended', { timeout: 60_000 })
+    if ((await indicator.getAttribute('aria-expanded')) !== 'true') await indicator.click()
+    await expect(page.getByRole('listitem', { name: /^Export of query_result_/ }).first()).toContainText('Done')
+    const records = parse(await readFile(target), { columns: true }) as Record<string, string>[]
+    expect(records.map((r) => [r.region || 'NULL', r.orders, r.total])).toEqual(expected)
+    expect((await app.dialogsShown()).map((d) => d.kind)).toEqual(['open', 'save'])
   } finally {
     await app.dispose()
   }

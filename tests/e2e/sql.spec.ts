@@ -126,6 +126,11 @@ test('a statement joins a table of another open catalog, named by its label: lan
   await newQuery(page, sqlFor("lance('shop/orders', catalog => 'catalog')", 'crm.customers'))
   await runAndRead(page, await duckdbAnswer(sqlFor(parquetTable(parquet.ordersV2), parquetTable(parquet.customers))))
   await screenshot(page, 'sql-two-catalogs')
+  // Explain names the other catalog a table came from; this catalog's own table names none.
+  await page.getByRole('button', { name: 'Explain' }).click()
+  const plan = page.getByRole('region', { name: 'Plan' })
+  await expect(plan.getByRole('heading', { name: 'shop.orders @ version 2 · catalog catalog' })).toBeVisible({ timeout: 60_000 })
+  await expect(plan.getByRole('heading', { name: 'crm.customers @ version 1', exact: true })).toBeVisible()
 })
 
 test('Ctrl/Cmd+Enter runs the statement under the caret; completion offers the catalog’s tables', async ({ page }) => {

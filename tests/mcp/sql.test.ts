@@ -3,6 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import type * as lancedb from '@lancedb/lancedb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildMcpServer, openMcpContext } from '../../src/mcp/server'
+import { pinnedName } from '../../src/mcp/tools/sql'
 import { removeDir } from '../helpers/catalog'
 import { answer, callTool, fixtureCatalog, openDirectly, stdioClient } from './fixture'
 
@@ -179,4 +180,11 @@ describe('run_sql through the contract', () => {
     await until(() => run.ok !== undefined)
     expect(run.code).toBe('cancelled')
   }, 120_000)
+})
+
+describe('run_sql names a version read exactly as a statement would', () => {
+  it('names the other open catalog a table came from, quotes doubled', () => {
+    expect(pinnedName({ namespace: ['shop'], name: 'orders', version: 3 })).toBe("lance('shop/orders', version => 3)")
+    expect(pinnedName({ namespace: ['shop'], name: "o'x", version: 2, catalog: "Re'mote" })).toBe("lance('shop/o''x', version => 2, catalog => 'Re''mote')")
+  })
 })

@@ -75,6 +75,8 @@ describe('the status line', () => {
     expect(statusText({ phase: 'result', statement, info: info({ rowCount: 1_000_000, rowsSoFar: 1_000_000, capped: true, elapsedMs: 2100 }) }, '')).toBe(
       'The first 1,000,000 rows in 2.10 s; the rest is not kept (narrow the query, or Save as table… to keep all of it)',
     )
+    // Capped while the query is still open (its state running: the rest is never read): the same words, not "Running…".
+    expect(statusText({ phase: 'result', statement, info: info({ state: 'running', rowCount: 1_000_000, rowsSoFar: 1_000_448, capped: true, elapsedMs: 2100 }) }, '')).toMatch(/^The first 1,000,000 rows in 2\.10 s; the rest is not kept/)
     expect(elapsedText(125_000)).toBe('2 min 5 s')
   })
 })

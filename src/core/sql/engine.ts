@@ -33,7 +33,8 @@ export interface SqlCatalog {
 /** The other open catalogs a statement may name with `lance('ns/t', catalog => 'label')`, by label; null when two share it. */
 export type OtherCatalogs = ReadonlyMap<string, SqlCatalog | null>
 
-type SourcedTable = ResolvedTable & { client: NamespaceClient }
+/** A resolved table with the client it is read through and, for another open catalog's, that catalog's label. */
+type SourcedTable = ResolvedTable & { client: NamespaceClient; label?: string }
 
 /** A statement made ready to run: its catalog tables resolved, and what each scan needs of Lance. */
 interface Prepared {
@@ -99,7 +100,7 @@ export class SqlEngine {
       for (const named of parsed.tables) {
         const source = named.catalog === undefined ? { client, catalog } : otherCatalog(others, named)
         const resolved = await resolveTable(source.client, named, signal)
-        tables.set(named, { ...resolved, key: `${source.catalog}|${resolved.key}`, client: source.client })
+        tables.set(named, { ...resolved, key: `${source.catalog}|${resolved.key}`, client: source.client, ...(named.catalog !== undefined ? { label: named.catalog } : {}) })
       }
       const standInColumns = new Map<string, { columns: string[]; dates: Set<string> }>()
       for (const table of tables.values()) {
@@ -155,7 +156,7 @@ export class SqlEngine {
       if (seen.has(table.key)) continue
       seen.add(table.key)
       const needs = prepared.needs.get(table.key)!
-      scans.push({ namespace: table.id.namespace, name: table.id.name, version: table.version, columns: needs.columns, filter: needs.filter, notPushed: needs.notPushed, limit: needs.limit })
+      scans.push({ namespace: table.id.namespace, name: table.id.name, version: table.version, ...catalogOf(table), columns: needs.columns, filter: needs.filter, notPushed: needs.notPushed, limit: needs.limit })
     }
     return { plan: prepared.plan, scans }
   }
@@ -179,7 +180,7 @@ export class SqlEngine {
       }
       const replacements = prepared.named.map((named) => replacement(named, names.get(prepared.tables.get(named)!.key)!, sql))
       const rewritten = rewrite(sql, replacements)
-      const reads: SqlTableRead[] = [...new Map([...prepared.tables.values()].map((t) => [t.key, { namespace: t.id.namespace, name: t.id.name, version: t.version }])).values()]
+      const reads: SqlTableRead[] = [...new Map([...prepared.tables.values()].map((t) => [t.key, { namespace: t.id.namespace, name: t.id.name, version: t.version, ...catalogOf(t) }])).values()]
       const engine = await this.open()
       const id = `q${(++this.next).toString(36)}${Date.now().toString(36)}`
       const kept = new KeptQuery(id, connectionId, sql, await engine.instance.connect(), (error) => (budget.signal.aborted ? (budget.signal.reason as AppError) : sqlError(error, sql, rewritten, replacements)))
@@ -291,6 +292,11 @@ function otherCatalog(others: OtherCatalogs, named: NamedTable): SqlCatalog {
     span,
     hint: open ? `The other open catalogs: ${open}` : 'Open that catalog too (File › Open…), then run the query again',
   })
+}
+
+/** Names the other open catalog a table came from (`lance('ns/t', catalog => 'label')`); nothing for the query's own. */
+function catalogOf(table: SourcedTable): { catalog?: string } {
+  return table.label !== undefined ? { catalog: table.label } : {}
 }
 
 function timeoutError(ms: number): AppError {

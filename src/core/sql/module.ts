@@ -10,6 +10,7 @@ import { SqlEngine, type OtherCatalogs, type SqlCatalog } from './engine'
 import { MemorySqlHistoryStore, withEntry, type SqlHistoryStore } from './history'
 import { sqlLimitsFromEnv, type SqlEngineLimits } from './instance'
 import { catalogNames } from './names'
+import { ResultTables } from './resultTables'
 
 type SqlMethod = Extract<keyof Handlers, `sql/${string}`>
 
@@ -34,11 +35,14 @@ export interface SqlModuleDeps {
 export class SqlModule {
   private readonly history: SqlHistoryStore
   readonly engine: SqlEngine
+  /** Finished results opened as read-only tables (Summary, Map, Export… of a result), under `SQL_RESULTS_CONNECTION`. */
+  readonly results: ResultTables
   private saved = 0
 
   constructor(private readonly deps: SqlModuleDeps) {
     this.history = deps.history ?? new MemorySqlHistoryStore()
     this.engine = new SqlEngine({ ...sqlLimitsFromEnv(), ...deps.limits })
+    this.results = new ResultTables(this.engine)
   }
 
   private catalogOf(connectionId: string): string {
@@ -87,6 +91,7 @@ export class SqlModule {
 
   async closeAll(): Promise<void> {
     await this.engine.closeAll()
+    await this.results.closeAll()
   }
 
   get handlers(): Pick<Handlers, SqlMethod> {
@@ -98,6 +103,7 @@ export class SqlModule {
       'sql/cancel': async ({ queryId }) => this.engine.cancel(queryId),
       'sql/close': async ({ queryId }) => {
         this.engine.close(queryId)
+        await this.results.drop(queryId)
         return null
       },
       'sql/explain': ({ connectionId, sql, catalogs }) => this.engine.explain(this.deps.client(connectionId), this.catalogOf(connectionId), sql, this.others(connectionId, catalogs)),
@@ -113,6 +119,7 @@ export class SqlModule {
         return null
       },
       'sql/saveAsTable': (input) => this.saveAsTable(input),
+      'sql/resultTable': ({ queryId, requestId }) => this.deps.cancellable(requestId, (signal) => this.results.table(queryId, signal)),
     }
   }
 }

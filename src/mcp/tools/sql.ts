@@ -9,7 +9,8 @@ import { boundsOf, DEFAULT_ROWS, MAX_ROWS } from './rows'
 
 /** How a table version is named in SQL, so a next call can read exactly the versions this one read. */
 export function pinnedName(read: SqlTableRead): string {
-  return `lance('${[...read.namespace, read.name].join('/').replaceAll("'", "''")}', version => ${read.version})`
+  const catalog = read.catalog !== undefined ? `, catalog => '${read.catalog.replaceAll("'", "''")}'` : ''
+  return `lance('${[...read.namespace, read.name].join('/').replaceAll("'", "''")}', version => ${read.version}${catalog})`
 }
 
 /**
@@ -80,7 +81,7 @@ export function addSqlTool(server: McpServer, ctx: McpContext): void {
       const rows = more ? page.rows.slice(0, limit) : page.rows
       const done = table.schema.metadata.get(SQL_PAGE_META.done) === 'true'
       const known = Number(table.schema.metadata.get(SQL_PAGE_META.rowCount))
-      const reads = info.readVersions.map((r) => ({ namespace: r.namespace, table: r.name, version: r.version }))
+      const reads = info.readVersions.map((r) => ({ namespace: r.namespace, table: r.name, version: r.version, ...(r.catalog !== undefined ? { catalog: r.catalog } : {}) }))
       const tail: Record<string, unknown> = {}
       if (page.cutForBytes > 0 || more) {
         const next = offset + rows.length

@@ -77,11 +77,11 @@ describe('temp folders after a kill -9', () => {
   it("the next start removes the killed process's folders; a live process's stay; the catalog is untouched", { timeout: 120_000 }, async () => {
     const first = await startOwner()
     const left = await foldersOf(first.pid)
-    // One of each kind, each named `<prefix><pid>-<start>-XXXXXX`.
-    expect(left.map((name) => KINDS.find((prefix) => name.startsWith(prefix)))).toEqual([...KINDS].sort())
+    // Each kind, each named `<prefix><pid>-<start>-XXXXXX` (two manifest links: the catalog's and the result tables').
+    expect([...new Set(left.map((name) => KINDS.find((prefix) => name.startsWith(prefix))))]).toEqual([...KINDS].sort())
     for (const name of left) expect(name).toMatch(/^lcb-[a-z]+-\d+-[tm]\d+-[A-Za-z0-9]{6}$/)
-    const manifest = left.find((name) => name.startsWith(TEMP_PREFIXES.manifest))!
-    expect(await readlink(join(tmp, manifest, 'm.lance'))).toBe(join(root, '__manifest'))
+    const manifests = left.filter((name) => name.startsWith(TEMP_PREFIXES.manifest))
+    expect(await Promise.all(manifests.map((name) => readlink(join(tmp, name, 'm.lance'))))).toContain(join(root, '__manifest'))
     const catalog = await snapshotTree(root)
 
     first.child.kill('SIGKILL')
@@ -89,21 +89,21 @@ describe('temp folders after a kill -9', () => {
     expect(await foldersOf(first.pid)).toEqual(left) // a killed process cleans up nothing
 
     const second = await startOwner()
-    // Its start's own sweep took the manifest, export and SQL folders; the import module takes uploads and pipes.
-    const sweptAtStart = [TEMP_PREFIXES.manifest, TEMP_PREFIXES.exports, TEMP_PREFIXES.sql]
+    // Its start's own sweep took the manifest, export, SQL and result-table folders; the import module takes uploads and pipes.
+    const sweptAtStart = [TEMP_PREFIXES.manifest, TEMP_PREFIXES.exports, TEMP_PREFIXES.sql, TEMP_PREFIXES.results]
     expect(second.swept.map((path) => path.slice(tmp.length + 1)).sort()).toEqual(left.filter((n) => sweptAtStart.some((prefix) => n.startsWith(prefix))))
     await until(() => readdirSync(tmp).every((name) => !left.includes(name)))
-    expect(await foldersOf(second.pid)).toHaveLength(KINDS.length)
+    expect(await foldersOf(second.pid)).toHaveLength(left.length)
     // The link went, not the catalog's manifest it pointed to.
     expect(await snapshotTree(root)).toEqual(catalog)
 
     // Another sweep while the second runs: its folders are its own, kept.
     expect(await sweepTempFolders(KINDS, tmp)).toEqual([])
-    expect(await foldersOf(second.pid)).toHaveLength(KINDS.length)
+    expect(await foldersOf(second.pid)).toHaveLength(left.length)
 
     second.child.kill('SIGKILL')
     await second.exited
-    expect((await sweepTempFolders(KINDS, tmp)).length).toBe(KINDS.length)
+    expect((await sweepTempFolders(KINDS, tmp)).length).toBe(left.length)
     expect(await readdir(tmp)).toEqual([])
     expect(await snapshotTree(root)).toEqual(catalog)
   })

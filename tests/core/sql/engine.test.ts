@@ -181,6 +181,8 @@ describe('SQL over a catalog (DuckDB reading Lance tables by name)', () => {
         GROUP BY 1 ORDER BY 1`
       const info = value<SqlQueryInfo>(await service.dispatch('sql/run', { connectionId: connection.id, sql, catalogs: [connection.id, rest.id] }))
       expect(info.readVersions).toContainEqual({ namespace: ['sales'], name: 'items', version: 1 })
+      // The versions read name the other catalog a table came from (the query's own tables name none).
+      expect(info.readVersions).toContainEqual({ namespace: ['sales'], name: 'orders', version: 1, catalog: 'Remote' })
       const table = tableFromIPC(value<Uint8Array>(await service.dispatch('sql/page', { queryId: info.queryId, offset: 0, limit: 10 })))
       const got = [...table].map((row) => [row.o_status, String(row.n), normal(row.qty)])
       // The same join in the reference: orders 0..9 are the first 10 rows of the reference's orders.
@@ -192,6 +194,7 @@ describe('SQL over a catalog (DuckDB reading Lance tables by name)', () => {
       // Explain names what each catalog's scan reads.
       const explain = value<SqlExplain>(await service.dispatch('sql/explain', { connectionId: connection.id, sql, catalogs: [rest.id] }))
       expect(explain.scans.map((s) => s.name).sort()).toEqual(['items', 'orders'])
+      expect(explain.scans.map((s) => [s.name, s.catalog])).toEqual(expect.arrayContaining([['items', undefined], ['orders', 'Remote']]))
       // A label not among the catalogs given: refused in words, naming those that are, the name underlined.
       const unknown = "SELECT * FROM lance('sales/orders', catalog => 'Elsewhere')"
       const error = failure(await service.dispatch('sql/run', { connectionId: connection.id, sql: unknown, catalogs: [rest.id] }))

@@ -109,6 +109,24 @@ describe('Lance types map exactly into DuckDB and back', () => {
     }
   })
 
+  it('vector pages copied from DuckDB memory keep nulls and values: FLOAT[d] and DOUBLE[d], across chunks, from mid-chunk', async () => {
+    // Every third row has no vector (a LEFT JOIN's null: DuckDB's CASE takes no arrays).
+    const sql = `SELECT t.i, v.f, [t.i, 2 * t.i]::DOUBLE[2] AS d FROM range(9000) t(i)
+      LEFT JOIN (SELECT j, [j, j + 0.5, -j]::FLOAT[3] AS f FROM range(9000) s(j) WHERE j % 3 <> 0) v ON v.j = t.i ORDER BY t.i`
+    const info = value<SqlQueryInfo>(await service.dispatch('sql/run', { connectionId: connection.id, sql }))
+    // 5,000 rows from row 1,000: three DuckDB chunks (2,048 rows each), the first and last in part.
+    const table = tableFromIPC(value<Uint8Array>(await service.dispatch('sql/page', { queryId: info.queryId, offset: 1000, limit: 5000 })))
+    expect(table.numRows).toBe(5000)
+    for (let r = 0; r < 5000; r++) {
+      const i = 1000 + r
+      expect(Number(table.getChild('i')!.get(r))).toBe(i)
+      const f = table.getChild('f')!.get(r) as Iterable<number> | null
+      expect(f === null ? null : Array.from(f)).toEqual(i % 3 === 0 ? null : [i, i + 0.5, -i])
+      expect(Array.from(table.getChild('d')!.get(r) as Iterable<number>)).toEqual([i, 2 * i])
+    }
+    expect(table.getChild('f')!.nullCount).toBe(Array.from({ length: 5000 }, (_, r) => (1000 + r) % 3 === 0).filter(Boolean).length)
+  })
+
   it('vectors are FLOAT[d] arrays: array_cosine_similarity works; decimals keep their scale; zones read as UTC', async () => {
     const { table } = await page("SELECT array_cosine_similarity(vec, [1, 0, 0]::FLOAT[3]) AS sim, dec10 * 2 AS twice, ts_utc AT TIME ZONE 'UTC' AS local, pair.b AS b FROM kinds WHERE u64 = 18446744073709551615")
     expect(table.numRows).toBe(1)

@@ -78,6 +78,8 @@ export interface PanelContribution {
   available?(info: TableInfo): boolean
   /** Opened by the view's state instead of a toolbar button (no button is drawn for it). */
   openedBy?: PanelOpener
+  /** Offered on a query result too: the result opened as a read-only table (`sql/resultTable`), the context's refs its. */
+  results?: boolean
   render(context: PanelContext): ReactNode
 }
 
@@ -96,6 +98,8 @@ export interface SheetContribution {
   id: string
   /** The toolbar button's label ("Export…"). */
   label: string
+  /** Offered on a query result too (as {@link PanelContribution.results}). */
+  results?: boolean
   render(context: SheetContext): ReactNode
 }
 

@@ -1,7 +1,8 @@
 import type { SqlExplain } from '../../../contract'
 
-/** A table's name as the query names it: `ns.sub.table@v3`. */
-const tableName = (scan: { namespace: readonly string[]; name: string; version: number }) => `${[...scan.namespace, scan.name].join('.')} @ version ${scan.version}`
+/** A table's name as the query names it, `ns.sub.table @ version 3`, and the other open catalog it came from. */
+const tableName = (scan: { namespace: readonly string[]; name: string; version: number; catalog?: string }) =>
+  `${[...scan.namespace, scan.name].join('.')} @ version ${scan.version}${scan.catalog !== undefined ? ` · catalog ${scan.catalog}` : ''}`
 
 /**
  * **Explain**: per catalog table, what was pushed into Lance — the columns read, the filter handed over (or why a

@@ -5,9 +5,10 @@ import { queryPageSource } from './queryPageSource'
 
 /**
  * A query's result as a grid named **Result**: the table's grid (virtualized, copy, the cell inspector) paging
- * through `sql/page`. While the query runs the grid holds the rows known so far and grows as more arrive.
+ * through `sql/page`. While the query runs the grid holds the rows known so far and grows as more arrive. The Map
+ * selects a row here (`selectRow`).
  */
-export const QueryResult = memo(function QueryResult({ info }: { info: SqlQueryInfo }) {
+export const QueryResult = memo(function QueryResult({ info, selectRow }: { info: SqlQueryInfo; selectRow?: { row: number; nonce: number } }) {
   const source = useMemo(() => queryPageSource(info.queryId), [info.queryId])
   const [visibility, setVisibility] = useState<ColumnVisibility>({})
   const rowCount = info.rowCount ?? info.rowsSoFar
@@ -20,6 +21,7 @@ export const QueryResult = memo(function QueryResult({ info }: { info: SqlQueryI
       columnVisibility={visibility}
       onColumnVisibilityChange={setVisibility}
       emptyText={info.state === 'running' ? 'No rows yet' : 'The query returned no rows'}
+      selectRow={selectRow}
     />
   )
 })

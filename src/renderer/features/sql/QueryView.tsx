@@ -10,11 +10,13 @@ import { ExplainPanel } from './ExplainPanel'
 import { HistoryButton } from './HistoryButton'
 import { queryDraft } from './drafts'
 import { QueryResult } from './QueryResult'
+import { ResultDock, ResultViewButtons } from './ResultDock'
 import { SaveAsTableDialog, type SaveSource } from './SaveAsTableDialog'
 import { sqlNamesQuery } from './queries'
 import { SqlEditor, type SqlEditorHandle } from './SqlEditor'
 import { errorPosition, errorSpan, statusText } from './status'
 import type { Statement } from './statements'
+import { useResultViews } from './useResultViews'
 import { useSqlQuery } from './useSqlQuery'
 import './sql.css'
 
@@ -23,7 +25,8 @@ type Explained = { statement: Statement; plan: SqlExplain | null; error: AppErro
 /**
  * The query view: the SQL editor (the `textbox` **SQL**), **Run** / **Cancel** / **Explain** / **Save as table…** /
  * **History**, an error as an `alert` naming its line and column (the editor underlines its span), the result as the
- * grid **Result** or Explain's plan, and a `status` with the row count and the time taken.
+ * grid **Result** (with the table's Summary, Map and Export… on it: ResultDock) or Explain's plan, and a `status`
+ * with the row count and the time taken.
  */
 export function QueryView({ connectionId, connectionLabel, draftKey }: { connectionId: string; connectionLabel: string; draftKey: string }) {
   const editor = useRef<SqlEditorHandle>(null)
@@ -32,6 +35,8 @@ export function QueryView({ connectionId, connectionLabel, draftKey }: { connect
   const query = useSqlQuery(connectionId)
   const connections = useConnections()
   const { run, running } = query
+  // The table's Summary, Map and Export… on the result (contributions: this view imports none of them).
+  const views = useResultViews(run.phase === 'result' ? run.info : null)
   // The whole text as it was at Run: the error's line and column are counted in it.
   const [ranText, setRanText] = useState('')
   const [explained, setExplained] = useState<Explained>(null)
@@ -86,6 +91,7 @@ export function QueryView({ connectionId, connectionLabel, draftKey }: { connect
             Save as table…
           </button>
           <HistoryButton connectionId={connectionId} onChoose={(sql) => editor.current?.setText(sql)} />
+          {run.phase === 'result' && <ResultViewButtons views={views} />}
         </div>
       </header>
       <div className="sql-editor-pane">
@@ -111,7 +117,7 @@ export function QueryView({ connectionId, connectionLabel, draftKey }: { connect
             </div>
           )
         ) : run.phase === 'result' ? (
-          <QueryResult info={run.info} />
+          <ResultDock views={views} info={run.info} grid={<QueryResult info={run.info} selectRow={views.selectRow} />} />
         ) : (
           <div className="placeholder muted">{run.phase === 'starting' ? 'Running…' : 'The result shows here.'}</div>
         )}

@@ -25,10 +25,11 @@ export function statusText(run: QueryRun, text: string): string {
     }
     case 'result': {
       const { info } = run
+      // Past the rows a query keeps for paging the rest is not read (the query stays open, not running on): say so,
+      // and how to get all of it.
+      if (info.capped && info.state !== 'cancelled') return `The first ${rows(info.rowCount ?? info.rowsSoFar)} in ${elapsedText(info.elapsedMs)}; the rest is not kept (narrow the query, or Save as table… to keep all of it)`
       if (info.state === 'running') return `Running… ${rows(info.rowsSoFar)} so far · ${elapsedText(info.elapsedMs)}`
       if (info.state === 'cancelled') return `Cancelled after ${rows(info.rowsSoFar)} · ${elapsedText(info.elapsedMs)}`
-      // Past the rows a query keeps for paging the rest is not read: say so, and how to get all of it.
-      if (info.capped) return `The first ${rows(info.rowCount ?? info.rowsSoFar)} in ${elapsedText(info.elapsedMs)}; the rest is not kept (narrow the query, or Save as table… to keep all of it)`
       return `${rows(info.rowCount ?? info.rowsSoFar)} in ${elapsedText(info.elapsedMs)}`
     }
   }

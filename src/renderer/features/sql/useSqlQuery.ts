@@ -50,14 +50,15 @@ export function useSqlQuery(connectionId: string) {
   const follow = useCallback(
     async (token: Token, statement: Statement, info: SqlQueryInfo) => {
       let latest = info
-      while (token.live && latest.state === 'running') {
+      // A result longer than the rows kept is done at the keep limit (capped): nothing more to follow.
+      while (token.live && latest.state === 'running' && !latest.done) {
         await new Promise((resolve) => setTimeout(resolve, POLL_MS))
         if (!token.live) return
         latest = await call('sql/status', { queryId: latest.queryId })
         if (token.live) setRun({ phase: 'result', statement, info: latest })
       }
       if (!token.live) return
-      const ok = latest.state === 'done'
+      const ok = latest.done
       if (latest.state === 'failed' && latest.error) setRun({ phase: 'failed', statement, error: latest.error as AppErrorData })
       remember({ connectionId, entry: { sql: statement.sql, ranAt: Date.now(), ok, ...(ok ? { rowCount: latest.rowCount ?? latest.rowsSoFar, elapsedMs: latest.elapsedMs } : {}) } }, { onError: () => undefined })
     },
@@ -101,6 +102,7 @@ export function useSqlQuery(connectionId: string) {
       .catch(() => undefined)
   }, [cancelWrite])
 
-  const running = run.phase === 'starting' || (run.phase === 'result' && run.info.state === 'running')
+  // A result past the rows kept is done at that limit (capped): it runs no further, so Run and Save as table… are free.
+  const running = run.phase === 'starting' || (run.phase === 'result' && run.info.state === 'running' && !run.info.done)
   return { run, running, execute, cancel }
 }

@@ -11,3 +11,5 @@ export { SchemaPanel } from './SchemaPanel'
 // Panels the table view's own state opens (renderer/panels.ts registers them in the docks).
 export { InspectorPanel } from './InspectorPanel'
 export { SimilarPanel } from './SimilarPanel'
+// Escape closes the panel opened last (a query result's docks too).
+export { useEscapeLayer } from './panelStack'
