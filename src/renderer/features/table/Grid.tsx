@@ -129,12 +129,7 @@ export const Grid = memo(function Grid(props: GridProps) {
     scrollRef.current?.focus()
   })
 
-  // A remembered place: its row at the top (not centred: where the user left it) and its cell active, unfocused.
-  const placedNonce = useRef<number | null>(null)
-  useEffect(() => {
-    const place = props.place
-    if (!place || placedNonce.current === place.nonce) return
-    placedNonce.current = place.nonce
+  usePlace(props.place, (place) => {
     scrollToOffset(place.first * ROW_HEIGHT)
     if (place.cell && place.cell.row < rowCount) setActive({ row: place.cell.row, col: Math.max(0, visibleColumns.findIndex((c) => c.id === place.cell!.column)) })
   })
@@ -203,3 +198,13 @@ export const Grid = memo(function Grid(props: GridProps) {
     </div>
   )
 })
+
+/** A remembered place, applied once per `nonce`: its row at the top (not centred: where the user left it) and its cell active, unfocused. */
+function usePlace(place: GridProps['place'], apply: (place: NonNullable<GridProps['place']>) => void): void {
+  const placedNonce = useRef<number | null>(null)
+  useEffect(() => {
+    if (!place || placedNonce.current === place.nonce) return
+    placedNonce.current = place.nonce
+    apply(place)
+  })
+}
