@@ -496,6 +496,82 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       await expect(grid.getByRole('columnheader', { name: '_distance' })).toHaveCount(0)
     })
 
+    test('Split right: one table at two versions side by side, each pane its own grid and version', async ({ launch, work }) => {
+      const root = await buildCatalog(join(work, 'catalog'), { tables: [{ namespace: [], name: 'orders', rows: 200 }] })
+      // v2: 10 rows added (210); v1 keeps 200.
+      const lancedb = await import('@lancedb/lancedb')
+      const db = await lancedb.connectNamespace('dir', { root })
+      const table = await db.openTable('orders', [])
+      await table.add(sampleTable(10, { start: 200n }))
+      table.close()
+      db.close()
+      const app = await launch()
+      const page = await openCatalog(app, root)
+      await treeItem(page, 'orders').click()
+      await expect(page.getByRole('tabpanel').getByTestId('row-count')).toHaveText('210')
+      // Version 1 pinned in the tab, from the Versions panel.
+      await page.getByRole('button', { name: 'Versions', exact: true }).click()
+      const versions = page.getByRole('complementary', { name: 'Versions' })
+      await versions.getByRole('listitem', { name: /^Version 1,/ }).getByRole('button', { name: 'Open read-only' }).click()
+      const tabs = page.getByRole('tablist', { name: 'Open tables' })
+      await expect(tabs.getByRole('tab', { name: 'orders @ v1', exact: true })).toBeVisible()
+      await page.getByRole('button', { name: 'Versions', exact: true }).click()
+      await expect(versions).toHaveCount(0)
+
+      // Split right shows the same view beside it; the right one goes back to the latest version.
+      await page.getByRole('button', { name: 'Split right' }).click()
+      const panes = page.getByRole('tabpanel')
+      await expect(panes).toHaveCount(2)
+      await expect(page.getByRole('grid', { name: 'orders', exact: true })).toHaveCount(2)
+      const [left, right] = [panes.nth(0), panes.nth(1)]
+      await expect(right.getByTestId('table-version')).toHaveText('1')
+      await right.getByRole('note').getByRole('button', { name: 'Back to latest' }).click()
+      await expect(right.getByTestId('table-version')).toHaveText('2')
+      await expect(right.getByTestId('row-count')).toHaveText('210')
+      await expect(left.getByTestId('table-version')).toHaveText('1')
+      await expect(left.getByTestId('row-count')).toHaveText('200')
+      await expect(tabs.getByRole('tab')).toHaveText(['orders @ v1', 'orders'])
+      // Each pane's grid reads its own version (the header row counts too) and shows its rows.
+      await expect(right.getByRole('grid')).toHaveAttribute('aria-rowcount', '211')
+      await expect(left.getByRole('grid')).toHaveAttribute('aria-rowcount', '201')
+      for (const pane of [left, right]) await expect(pane.getByRole('gridcell', { name: 'row-0', exact: true })).toBeVisible()
+      // The split is resized from the keyboard.
+      const separator = page.getByRole('separator', { name: 'Resize split' })
+      await expect(separator).toHaveAttribute('aria-valuenow', '50')
+      await separator.focus()
+      await page.keyboard.press('ArrowLeft')
+      await expect(separator).toHaveAttribute('aria-valuenow', '45')
+      await page.screenshot({ path: join('test-results', `desktop-${app.kind}-split.png`) })
+      await page.getByRole('button', { name: 'Close split' }).click()
+      await expect(page.getByRole('tabpanel')).toHaveCount(1)
+    })
+
+    test('in a 900×600 window Summary, Map and Versions lie in one drawer over the grid; Escape closes it', async ({ launch, work }) => {
+      const root = await buildCatalog(join(work, 'catalog'), { tables: [{ namespace: [], name: 'rows', rows: 500 }] })
+      const app = await launch()
+      const page = await openCatalog(app, root)
+      await page.setViewportSize({ width: 900, height: 600 })
+      await treeItem(page, 'rows').click()
+      const grid = page.getByRole('grid', { name: 'rows' })
+      await expect(grid.getByRole('gridcell', { name: 'row-0', exact: true })).toBeVisible()
+      for (const name of ['Summary', 'Map', 'Versions']) await page.getByRole('button', { name, exact: true }).click()
+      const drawer = page.locator('[data-dock="drawer"]')
+      await expect(drawer.getByRole('tab')).toHaveText(['Summary', 'Map', 'Versions'])
+      await expect(page.getByRole('complementary', { name: 'Versions' })).toBeVisible()
+      // A drawer has no splitter; the grid keeps its width under it and still shows rows.
+      await expect(page.getByRole('separator', { name: 'Resize dock' })).toHaveCount(0)
+      expect((await grid.boundingBox())!.width).toBeGreaterThanOrEqual(480)
+      await expect(grid.getByRole('gridcell', { name: 'row-0', exact: true })).toBeVisible()
+      await drawer.getByRole('tab', { name: 'Map' }).click()
+      await expect(page.getByRole('region', { name: 'Embedding map' })).toBeVisible()
+      await page.screenshot({ path: join('test-results', `desktop-${app.kind}-drawer.png`) })
+      // One Escape closes the whole drawer; the panels' buttons are off again.
+      await page.keyboard.press('Escape')
+      await expect(drawer).toHaveCount(0)
+      for (const name of ['Summary', 'Map', 'Versions']) await expect(page.getByRole('button', { name, exact: true })).toHaveAttribute('aria-pressed', 'false')
+      await expect(grid.getByRole('gridcell', { name: 'row-0', exact: true })).toBeVisible()
+    })
+
     test('a column profile survives a restart: the Summary of the same version is answered from userData/cache', async ({ launch, work }) => {
       const root = await buildCatalog(join(work, 'catalog'), { tables: [{ namespace: [], name: 'rows', rows: 500 }] })
       let app = await launch()

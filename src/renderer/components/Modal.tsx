@@ -40,7 +40,9 @@ export function Modal({ labelledBy, onClose, className, children, role = 'dialog
   const ref = useRef<HTMLDivElement>(null)
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null
-    const first = ref.current?.querySelector<HTMLElement>('[data-autofocus]') ?? ref.current?.querySelector<HTMLElement>(FOCUSABLE)
+    // An action that waits for a check (Restore's) is disabled at first: focus cannot land there, so the first
+    // enabled control takes it (else the focus stays behind the dialog, where Escape and Tab never reach it).
+    const first = ref.current?.querySelector<HTMLElement>('[data-autofocus]:not(:disabled)') ?? ref.current?.querySelector<HTMLElement>(FOCUSABLE)
     first?.focus()
     return () => previous?.focus?.()
   }, [])

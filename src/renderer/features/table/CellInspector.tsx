@@ -151,7 +151,8 @@ function BinaryValue({ bytes }: { bytes: Uint8Array }) {
           <img ref={imageRef} alt={`${image.replace('image/', '').toUpperCase()} image, ${formatBytes(bytes.length)}`} />
         </div>
       )}
-      <pre className="inspector-hex selectable" aria-label="Hex dump">
+      {/* Focusable: it scrolls, and a keyboard user must be able to scroll it too. */}
+      <pre className="inspector-hex selectable" aria-label="Hex dump" tabIndex={0}>
         {lines.join('\n')}
       </pre>
       {bytes.length > HEX_LIMIT && (
@@ -178,7 +179,7 @@ function VectorValue({ values }: { values: ArrayLike<number> }) {
         <Fact label="Zeros" value={formatCount(stats.zeros)} />
       </Facts>
       <VectorPlot values={values} min={stats.min} max={stats.max} />
-      <pre className="inspector-text selectable inspector-values">[{all}]</pre>
+      <pre className="inspector-text selectable inspector-values" tabIndex={0}>[{all}]</pre>
     </>
   )
 }
