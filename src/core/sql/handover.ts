@@ -50,9 +50,37 @@ export class BatchWriter {
  * Rows `[start, start + rows)` of Arrow columns into a DuckDB data chunk (at most {@link CHUNK_ROWS} rows), column
  * `i` into the chunk's vector `i`: the appender's chunks and the held tables' scan (heldScan.ts) alike.
  */
-export function fillChunk(chunk: DuckDBDataChunk, columns: readonly Data[], start: number, rows: number): void {
+export function fillChunk(chunk: DuckDBDataChunk, columns: readonly Data[], start: number, rows: number, inline?: readonly (Uint8Array | undefined)[]): void {
   chunk.rowCount = rows
-  columns.forEach((data, i) => writeColumn(chunk, i, data, start, rows))
+  columns.forEach((data, i) => {
+    const structs = inline?.[i]
+    if (!structs) return writeColumn(chunk, i, data, start, rows)
+    const vector = duckdb.data_chunk_get_vector(chunk.chunk, i)
+    copyInto(vector, structs, start * 16, rows * 16)
+    writeValidity(vector, data, data.offset + start, rows)
+  })
+}
+
+/**
+ * A text or binary column whose every value is short (≤ 12 bytes: flags, codes, ids) as DuckDB's `string_t` structs,
+ * laid out once for a column scanned again and again (heldScan.ts); undefined for other columns.
+ */
+export function inlineStrings(data: Data): Uint8Array | undefined {
+  if (data.type.typeId !== Type.Utf8 && data.type.typeId !== Type.Binary) return undefined
+  const offsets = data.valueOffsets as Int32Array
+  const bytes = data.values as Uint8Array
+  const rows = data.length
+  if (offsets.length < rows + 1 || offsets[rows]! > bytes.length) return undefined
+  const structs = new Uint8Array(rows * 16)
+  const lengths = new DataView(structs.buffer)
+  for (let row = 0; row < rows; row++) {
+    const from = offsets[row]!
+    const length = offsets[row + 1]! - from
+    if (length > INLINE_BYTES) return undefined
+    lengths.setUint32(row * 16, length, true)
+    for (let b = 0, to = row * 16 + 4; b < length; b++) structs[to + b] = bytes[from + b]!
+  }
+  return structs
 }
 
 /** One batch through a {@link BatchWriter} of its own (tests, one-off loads). */
@@ -209,7 +237,8 @@ function writeStrings(vector: Vec, data: Data, at: number, rows: number): void {
     if (length > INLINE_BYTES) long.push(row)
     else {
       lengths.setUint32(row * 16, length, true)
-      structs.set(bytes.subarray(from, from + length), row * 16 + 4)
+      // Byte by byte: a short string is a few bytes, and a subarray per row (an allocation) cost more than its copy.
+      for (let b = 0, to = row * 16 + 4; b < length; b++) structs[to + b] = bytes[from + b]!
     }
   }
   duckdb.copy_data_to_vector(vector, 0, structs.buffer, 0, structs.byteLength)

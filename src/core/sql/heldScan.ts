@@ -1,6 +1,6 @@
 import { DuckDBTableFunction, INTEGER, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api'
 import type { Data, RecordBatch } from 'apache-arrow'
-import { CHUNK_ROWS, fillChunk } from './handover'
+import { CHUNK_ROWS, fillChunk, inlineStrings } from './handover'
 
 /** The table function DuckDB scans held tables through; statements cannot name it (statement.ts refuses it). */
 export const HELD_SCAN_FUNCTION = '__lcb_scan'
@@ -9,8 +9,11 @@ export const HELD_SCAN_FUNCTION = '__lcb_scan'
 export interface HeldTable {
   names: readonly string[]
   types: readonly DuckDBType[]
-  /** Per batch, its columns' Arrow data in `names`' order. */
-  batches: readonly { rows: number; columns: readonly Data[] }[]
+  /**
+   * Per batch, its columns' Arrow data in `names`' order, and for a column of short strings their DuckDB structs,
+   * laid out once (each scan of a held table would otherwise lay them out again: Q1's two flag columns cost ~100 ms).
+   */
+  batches: readonly { rows: number; columns: readonly Data[]; inline: readonly (Uint8Array | undefined)[] }[]
   rows: number
   bytes: number
 }
@@ -33,7 +36,12 @@ export function heldTable(names: readonly string[], types: readonly DuckDBType[]
       bytes += dataBytes(data)
       return data
     })
-    return { rows: batch.numRows, columns }
+    const inline = columns.map((data) => {
+      const structs = inlineStrings(data)
+      bytes += structs?.byteLength ?? 0
+      return structs
+    })
+    return { rows: batch.numRows, columns, inline }
   })
   return { names, types, batches: held, rows, bytes }
 }
@@ -90,7 +98,7 @@ export class HeldTables {
           }
           const rows = Math.min(CHUNK_ROWS, batch.rows - state.row)
           try {
-            fillChunk(output, state.columns.map((c) => batch.columns[c]!), state.row, rows)
+            fillChunk(output, state.columns.map((c) => batch.columns[c]!), state.row, rows, state.columns.map((c) => batch.inline[c]))
           } catch (error) {
             output.rowCount = 0
             return info.setError(error instanceof Error ? error.message : String(error))
