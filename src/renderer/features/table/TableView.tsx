@@ -105,7 +105,8 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
       goToRow: q.goToRow,
       lasso: q.lasso,
       versions: version.control,
-      ...{ inspection: opened.inspection, similar: q.similar },
+      inspection: opened.inspection,
+      similar: q.similar,
       close: () => opened.close(panel) || dock.close(panel.id),
     }
   const docked: DockedPanel[] = [...dock.open, ...opened.ids].flatMap((id) => {
