@@ -37,6 +37,18 @@ interface WorkerFixtures {
   demoSeed: string
 }
 
+/**
+ * Forget the remembered tabs (settings.json's `tabs`) of an app that has ended: a flow about another thing kept over
+ * a restart (a cache) starts the next run without its tabs coming back with their panels open (a click on a
+ * restored panel's button would close it).
+ */
+async function forgetTabs(userData: string): Promise<void> {
+  const file = join(userData, 'settings.json')
+  const settings = JSON.parse(await readFile(file, 'utf8').catch(() => '{}')) as Record<string, unknown>
+  delete settings.tabs
+  await writeFile(file, JSON.stringify(settings))
+}
+
 export function desktopFlows(title: string, launcher: Launcher, unavailable: string | null): void {
   const test = base.extend<Fixtures, WorkerFixtures>({
     demoSeed: [
@@ -312,6 +324,7 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
           expect(existsSync(profiles) ? await readdir(profiles) : []).toEqual([])
         }
         await app.dispose()
+        await forgetTabs(userData)
       }
       // One entry of kind `map` beside the settings, nothing in the catalog.
       expect((await readdir(join(userData, 'cache', 'map'))).filter((name) => !name.endsWith('.tmp'))).toHaveLength(1)
@@ -458,6 +471,7 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       await page.keyboard.press('Escape')
       await expect(page.getByRole('complementary', { name: 'Versions' })).toHaveCount(0)
       await app.quit()
+      await forgetTabs(app.userData)
 
       app = await launch({ userData: app.userData })
       page = await openCatalog(app, root)
@@ -582,6 +596,7 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       // Kept beside the settings, never in the catalog.
       expect(await readdir(join(app.userData, 'cache', 'profile'))).toHaveLength(1)
       await app.quit()
+      await forgetTabs(app.userData)
 
       app = await launch({ userData: app.userData })
       page = await openCatalog(app, root)
