@@ -129,3 +129,45 @@ test('a profiled version is kept across a harness restart (--cache-dir): the Sum
     await second.close()
   }
 })
+
+/** The data row under the grid's header: the one drawn at the first pixel below the header row. */
+async function rowUnderHeader(page: Page, name: string) {
+  return page.getByRole('grid', { name }).evaluate((grid) => {
+    const head = grid.querySelector('[role="row"][aria-rowindex="1"]')!.getBoundingClientRect()
+    const rows = [...grid.querySelectorAll('[role="row"][aria-rowindex]:not([aria-rowindex="1"])')]
+    const under = rows.find((r) => {
+      const box = r.getBoundingClientRect()
+      return box.top <= head.bottom + 1 && box.bottom > head.bottom + 1
+    })
+    return under ? Number(under.getAttribute('aria-rowindex')) - 2 : null
+  })
+}
+
+test('Histograms on and off keeps the grid’s first visible row: the header grows over no row', async ({ page }) => {
+  const harness = await startHarness({ root })
+  try {
+    await page.setViewportSize({ width: 1300, height: 760 })
+    await openApp(page, harness)
+    await openTable(page, [], 'readings')
+    const grid = page.getByRole('grid', { name: 'readings' })
+    await grid.getByRole('gridcell').first().hover()
+    await page.mouse.wheel(0, 900 * 24)
+    const status = page.getByRole('status', { name: 'Table status' })
+    await expect(status).not.toContainText('Rows 1–')
+    await expect(grid.getByRole('gridcell').first()).toBeVisible()
+    const first = await rowUnderHeader(page, 'readings')
+    expect(first).toBeGreaterThan(100)
+    const shown = (await status.textContent())!.match(/Rows ([\d,]+)–/)![1]
+    const toggle = page.getByRole('button', { name: 'Histograms', exact: true })
+    await toggle.click()
+    await expect(header(page, 'readings').getByRole('group', { name: 'Histogram of level' }).getByRole('button')).toHaveCount(20)
+    await expect.poll(() => rowUnderHeader(page, 'readings')).toBe(first)
+    await expect(status).toContainText(`Rows ${shown}–`)
+    await toggle.click()
+    await expect(header(page, 'readings').getByRole('group')).toHaveCount(0)
+    await expect.poll(() => rowUnderHeader(page, 'readings')).toBe(first)
+    await expect(status).toContainText(`Rows ${shown}–`)
+  } finally {
+    await harness.close()
+  }
+})
