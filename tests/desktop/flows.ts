@@ -510,6 +510,41 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       await expect(grid.getByRole('columnheader', { name: '_distance' })).toHaveCount(0)
     })
 
+    test('the View menu drives the tabs: Next Tab, Split Right, Close Tab, Reopen Closed Tab, Previous Tab', async ({ launch, work }) => {
+      const root = await buildCatalog(join(work, 'catalog'), {
+        tables: [
+          { namespace: [], name: 'orders', rows: 30 },
+          { namespace: [], name: 'items', rows: 20 },
+        ],
+      })
+      const app = await launch()
+      const page = await openCatalog(app, root)
+      const tabs = page.getByRole('tablist', { name: 'Open tables' })
+      await treeItem(page, 'orders').click()
+      await treeItem(page, 'items').click({ modifiers: ['ControlOrMeta'] })
+      await expect(tabs.getByRole('tab')).toHaveText(['orders', 'items'])
+      await expect(tabs.getByRole('tab', { name: 'items' })).toHaveAttribute('aria-selected', 'true')
+      await app.clickMenu('View', 'Next Tab')
+      await expect(tabs.getByRole('tab', { name: 'orders' })).toHaveAttribute('aria-selected', 'true')
+      await app.clickMenu('View', 'Split Right')
+      await expect(page.getByRole('tabpanel')).toHaveCount(2)
+      await expect(page.getByRole('grid', { name: 'orders', exact: true })).toHaveCount(2)
+      // The split's right pane is a tab of its own: it stays when the split closes.
+      await page.getByRole('button', { name: 'Close split' }).click()
+      await expect(page.getByRole('tabpanel')).toHaveCount(1)
+      await expect(tabs.getByRole('tab')).toHaveText(['orders', 'orders', 'items'])
+      await app.clickMenu('View', 'Close Tab')
+      await expect(tabs.getByRole('tab')).toHaveText(['orders', 'items'])
+      await app.clickMenu('View', 'Close Tab')
+      await expect(tabs.getByRole('tab')).toHaveText(['orders'])
+      await app.clickMenu('View', 'Reopen Closed Tab')
+      await expect(tabs.getByRole('tab')).toHaveText(['orders', 'items'])
+      await expect(tabs.getByRole('tab', { name: 'items' })).toHaveAttribute('aria-selected', 'true')
+      await expect(page.getByRole('grid', { name: 'items', exact: true }).getByRole('gridcell', { name: 'row-0', exact: true })).toBeVisible()
+      await app.clickMenu('View', 'Previous Tab')
+      await expect(tabs.getByRole('tab', { name: 'orders' })).toHaveAttribute('aria-selected', 'true')
+    })
+
     test('Split right: one table at two versions side by side, each pane its own grid and version', async ({ launch, work }) => {
       const root = await buildCatalog(join(work, 'catalog'), { tables: [{ namespace: [], name: 'orders', rows: 200 }] })
       // v2: 10 rows added (210); v1 keeps 200.
