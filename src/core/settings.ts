@@ -47,8 +47,9 @@ export class SettingsFile implements RecentsStore, SqlHistoryStore {
   async update(change: (settings: Settings) => Settings): Promise<void> {
     const next = change(await this.read())
     this.cache = next
-    // Serialize writes so an older snapshot never lands after a newer one.
-    this.writing = this.writing.then(async () => {
+    // Serialize writes so an older snapshot never lands after a newer one. A write that failed (a full disk) is its
+    // caller's error only: the next write still runs, and writes the whole of the newer settings.
+    this.writing = this.writing.catch(() => undefined).then(async () => {
       await mkdir(dirname(this.path), { recursive: true })
       const tmp = `${this.path}.${process.pid}.tmp`
       await writeFile(tmp, JSON.stringify(next, null, 2))
