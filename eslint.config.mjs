@@ -13,7 +13,7 @@ import doors from './scripts/eslint-doors.mjs'
 // do not relax one without a reason in words here.
 const coreEntryPoints = ['core/index', 'core/service', 'core/namespace/index', 'core/query/index', 'core/arrow/index']
 // core's own root files that the layers below its wiring (service.ts, index.ts) share.
-const coreKit = ['core/errors', 'core/redact', 'core/procStat', 'core/sideCache', 'core/limits', 'core/tempFolders', { types: 'core/handlers' }]
+const coreKit = ['core/errors', 'core/redact', 'core/procStat', 'core/sideCache', 'core/limits', 'core/tempFolders', 'core/atomicFile', { types: 'core/handlers' }]
 // The use-cases: each a module that service.ts wires into the contract's methods.
 const useCases = ['catalog', 'connections', 'demo', 'diff', 'export', 'import', 'jobs', 'lifecycle', 'map', 'profile', 'rowset']
 const useCase = (extra = []) => ['contract', ...coreKit, 'core/arrow', 'core/query', 'core/namespace', 'core/jobs', ...extra]
@@ -40,7 +40,9 @@ const doorTable = {
   'core/import': useCase(['core/namespace/dir']),
   // The hosts use core through its entry points. Main only orchestrates (window, menus, dialogs, keychain): core runs
   // in the catalog host process, so main takes only types from core, and from the host what they say to each other.
-  main: ['contract', 'host/protocol', ...coreEntryPoints.map((types) => ({ types }))],
+  // One exception, core/atomicFile: a leaf of node:fs alone, so main's own files (window-state.json, the secrets)
+  // are written whole-or-nothing, in order, by the same code as the host's settings.
+  main: ['contract', 'host/protocol', 'core/atomicFile', ...coreEntryPoints.map((types) => ({ types }))],
   host: ['contract', ...coreEntryPoints],
   harness: ['contract', ...coreEntryPoints],
   server: ['contract', ...coreEntryPoints],

@@ -1,7 +1,7 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
 import type { RecentDirectory, SavedTabs, SqlHistoryEntry } from '../contract'
+import { AtomicFile } from './atomicFile'
 import type { RecentsStore } from './connections/openConnections'
 import type { SqlHistoryStore } from './sql/history'
 
@@ -27,9 +27,11 @@ const MAX_RECENTS = 10
  */
 export class SettingsFile implements RecentsStore, SqlHistoryStore {
   private cache: Settings | null = null
-  private writing: Promise<void> = Promise.resolve()
+  private readonly file: AtomicFile
 
-  constructor(private readonly path: string) {}
+  constructor(private readonly path: string) {
+    this.file = new AtomicFile(path)
+  }
 
   async read(): Promise<Settings> {
     if (this.cache) return this.cache
@@ -47,15 +49,7 @@ export class SettingsFile implements RecentsStore, SqlHistoryStore {
   async update(change: (settings: Settings) => Settings): Promise<void> {
     const next = change(await this.read())
     this.cache = next
-    // Serialize writes so an older snapshot never lands after a newer one. A write that failed (a full disk) is its
-    // caller's error only: the next write still runs, and writes the whole of the newer settings.
-    this.writing = this.writing.catch(() => undefined).then(async () => {
-      await mkdir(dirname(this.path), { recursive: true })
-      const tmp = `${this.path}.${process.pid}.tmp`
-      await writeFile(tmp, JSON.stringify(next, null, 2))
-      await rename(tmp, this.path)
-    })
-    return this.writing
+    return this.file.write(JSON.stringify(next, null, 2))
   }
 
   async readOnlyOf(key: string): Promise<boolean | undefined> {

@@ -1,8 +1,8 @@
 import { safeStorage } from 'electron'
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { readFile } from 'node:fs/promises'
 import { AppError } from '../contract'
 import type { SecretStore } from '../core'
+import { AtomicFile } from '../core/atomicFile'
 
 /**
  * Secrets (API keys, tokens, secret headers) encrypted with Electron `safeStorage` (the OS keychain /
@@ -11,9 +11,11 @@ import type { SecretStore } from '../core'
  */
 export class SafeStorageSecretStore implements SecretStore {
   private cache: Record<string, string> | null = null
-  private writing: Promise<void> = Promise.resolve()
+  private readonly file: AtomicFile
 
-  constructor(private readonly path: string) {}
+  constructor(private readonly path: string) {
+    this.file = new AtomicFile(path, 0o600)
+  }
 
   private async load(): Promise<Record<string, string>> {
     if (this.cache) return this.cache
@@ -28,13 +30,7 @@ export class SafeStorageSecretStore implements SecretStore {
 
   private persist(next: Record<string, string>): Promise<void> {
     this.cache = next
-    this.writing = this.writing.then(async () => {
-      await mkdir(dirname(this.path), { recursive: true })
-      const tmp = `${this.path}.tmp`
-      await writeFile(tmp, JSON.stringify(next), { mode: 0o600 })
-      await rename(tmp, this.path)
-    })
-    return this.writing
+    return this.file.write(JSON.stringify(next))
   }
 
   async get(key: string): Promise<string | undefined> {

@@ -1,6 +1,7 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { z } from 'zod'
+import { AtomicFile } from '../core/atomicFile'
 
 const boundsSchema = z.object({
   width: z.number().int().min(400),
@@ -18,11 +19,12 @@ export type WindowBounds = z.infer<typeof boundsSchema>
  */
 export class WindowState {
   private cache: WindowBounds | undefined | null = null
-  private writing: Promise<void> = Promise.resolve()
   private readonly path: string
+  private readonly file: AtomicFile
 
   constructor(private readonly userData: string) {
     this.path = join(userData, 'window-state.json')
+    this.file = new AtomicFile(this.path)
   }
 
   async read(): Promise<WindowBounds | undefined> {
@@ -33,14 +35,7 @@ export class WindowState {
 
   write(bounds: WindowBounds): Promise<void> {
     this.cache = bounds
-    // One write at a time, in order, each whole (temp file + rename): a crash never leaves half a file.
-    this.writing = this.writing.then(async () => {
-      await mkdir(dirname(this.path), { recursive: true })
-      const tmp = `${this.path}.${process.pid}.tmp`
-      await writeFile(tmp, JSON.stringify(bounds))
-      await rename(tmp, this.path)
-    })
-    return this.writing
+    return this.file.write(JSON.stringify(bounds))
   }
 }
 

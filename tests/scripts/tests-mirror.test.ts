@@ -9,11 +9,12 @@ const repo = resolve(__dirname, '../..')
 
 /**
  * The only files at tests/core's top: the wiring (service.ts and the top-level files beside it in src/core) seen
- * whole — one service, its settings and side files, Lance's threads, closing under calls, the file pickers.
+ * whole — one service, its settings, the files it rewrites whole and its side files, Lance's threads, closing under calls, the file pickers.
  */
 const WIRING_TESTS = [
   'service.test.ts',
   'settings.test.ts',
+  'atomicFile.test.ts',
   'side-cache.test.ts',
   'lance-threads.test.ts',
   'close-under-calls.test.ts',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { readFile } from 'node:fs/promises'
 import { AppError } from '../../contract'
+import { AtomicFile } from '../atomicFile'
 import type { NamespaceClient } from '../namespace/client'
 import {
   baseProperties,
@@ -32,7 +32,10 @@ export class MemoryConnectionRecords<T = SavedConnection> implements ConnectionR
 
 /** A JSON file written atomically (temp file + rename), so a crash never leaves half a file. */
 export class JsonFileConnectionRecords<T = SavedConnection> implements ConnectionRecords<T> {
-  constructor(readonly path: string) {}
+  private readonly file: AtomicFile
+  constructor(readonly path: string) {
+    this.file = new AtomicFile(path, 0o600)
+  }
   async load(): Promise<T[]> {
     let text: string
     try {
@@ -49,10 +52,7 @@ export class JsonFileConnectionRecords<T = SavedConnection> implements Connectio
     }
   }
   async save(connections: T[]): Promise<void> {
-    await mkdir(dirname(this.path), { recursive: true })
-    const tmp = `${this.path}.${process.pid}.tmp`
-    await writeFile(tmp, JSON.stringify({ version: 1, connections }, null, 2), { mode: 0o600 })
-    await rename(tmp, this.path)
+    await this.file.write(JSON.stringify({ version: 1, connections }, null, 2))
   }
 }
 
