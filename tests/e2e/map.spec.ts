@@ -56,6 +56,13 @@ function spreadTable() {
   ])
 }
 
+/** `rows` vectors of DIM whose element k of row i is `element(i, k)`: on one line, or all the same. */
+function degenerateTable(rows: number, element: (i: number, k: number) => number) {
+  const values = new Float32Array(rows * DIM)
+  for (let i = 0; i < rows; i++) for (let k = 0; k < DIM; k++) values[i * DIM + k] = element(i, k)
+  return tableOf([batchOf({ vec: { vector: float32Vectors(values, DIM), nullable: false } })])
+}
+
 test.beforeAll(async () => {
   test.setTimeout(120_000)
   dir = await makeTempDir('lcb-e2e-map-')
@@ -63,6 +70,8 @@ test.beforeAll(async () => {
     tables: [
       { namespace: [], name: 'points', data: pointsTable() },
       { namespace: [], name: 'spread', data: spreadTable() },
+      { namespace: [], name: 'line', data: degenerateTable(200, (i, k) => (i - 100) * (k + 1)) },
+      { namespace: [], name: 'same', data: degenerateTable(50, (_, k) => k) },
     ],
   })
   await mkdir(SCREENSHOTS, { recursive: true })
@@ -318,6 +327,19 @@ async function openSpread(page: Page) {
   await expect.poll(async () => (await drawnPixels(page)).count).toBeGreaterThan(1000)
   return { grid, map, colourBy: map.getByRole('combobox', { name: 'Colour by' }), legend: map.getByRole('list', { name: 'Legend' }), caption: map.getByTestId('map-legend-caption') }
 }
+
+test('vectors on one line: the first axis explains all the variance, not more; vectors all the same: said so', async ({ page }) => {
+  await openApp(page, harness)
+  await openTable(page, [], 'line')
+  await page.getByRole('button', { name: 'Map', exact: true }).click()
+  const map = page.getByRole('region', { name: 'Embedding map' })
+  await expect(map.getByTestId('map-points')).toHaveAttribute('data-points', '200')
+  await expect(map.getByTestId('map-note')).toHaveText(`PCA of ${DIM}-d vectors: axes explain 100% and 0%.`)
+  await openTable(page, [], 'same')
+  await page.getByRole('button', { name: 'Map', exact: true }).click()
+  await expect(map.getByTestId('map-points')).toHaveAttribute('data-points', '50')
+  await expect(map.getByTestId('map-note')).toHaveText(`PCA of ${DIM}-d vectors: the sampled vectors are all the same, so every row is drawn at one point.`)
+})
 
 test('a skewed number is coloured by quantiles: seven colours, each a real share of the picture; linear stays a choice', async ({ page }) => {
   const { map, colourBy, legend, caption } = await openSpread(page)

@@ -84,7 +84,8 @@ export function fitBasis(sample: Float32Array, rows: number, d: number, k: numbe
     const i = order[n]![1]
     for (let j = 0; j < b; j++) for (let q = 0; q < d; q++) axes[n * d + q]! += basis[j]![q]! * vectors[j]![i]!
   }
-  const share = (n: number) => (total > 0 ? Math.max(0, order[n]?.[0] ?? 0) / total : 0)
+  // A share of the total, so at most 1 (rounding could leave the top one a hair over it on rank-1 vectors).
+  const share = (n: number) => (total > 0 ? Math.min(1, Math.max(0, order[n]?.[0] ?? 0) / total) : 0)
   options.onStep?.(options.passes + 1)
   return { mean, axes, explained: [share(0), share(1)] }
 }
@@ -175,15 +176,23 @@ function dot(a: Float64Array, b: Float64Array): number {
   return s
 }
 
+/**
+ * Gram–Schmidt, twice over (one pass leaves a vector that was nearly in the span of the earlier ones far from
+ * orthogonal to them: on collinear or rank-1 vectors every vector of the block converges to the same direction, and
+ * the Rayleigh–Ritz step then counted that direction's variance once per copy — "axes explain 199%"). A vector left
+ * with under 1e-9 of its length is in that span to within rounding, and is dropped (all zeros).
+ */
 function orthonormalise(basis: Float64Array[]): Float64Array[] {
   for (let j = 0; j < basis.length; j++) {
     const v = basis[j]!
-    for (let i = 0; i < j; i++) {
-      const p = dot(v, basis[i]!)
-      for (let k = 0; k < v.length; k++) v[k]! -= p * basis[i]![k]!
-    }
+    const before = Math.sqrt(dot(v, v))
+    for (let again = 0; again < 2; again++)
+      for (let i = 0; i < j; i++) {
+        const p = dot(v, basis[i]!)
+        for (let k = 0; k < v.length; k++) v[k]! -= p * basis[i]![k]!
+      }
     const n = Math.sqrt(dot(v, v))
-    if (n > 1e-12) for (let k = 0; k < v.length; k++) v[k]! /= n
+    if (n > 1e-12 && n > before * 1e-9) for (let k = 0; k < v.length; k++) v[k]! /= n
     else v.fill(0)
   }
   return basis

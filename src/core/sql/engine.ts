@@ -6,7 +6,7 @@ import { AppError, type SqlExplain, type SqlQueryInfo, type SqlTableRead } from 
 import type { NamespaceClient } from '../namespace/client'
 import { rewrite, sqlError, type Replacement } from './errors'
 import { KeptQuery } from './kept'
-import { openEngine, type SqlEngineLimits } from './instance'
+import { memorySplit, openEngine, type SqlEngineLimits } from './instance'
 import { planScans, type ScanNeeds } from './pushdown'
 import { resolveTable, type ResolvedTable } from './resolve'
 import { parseStatement, type NamedTable } from './statement'
@@ -62,7 +62,7 @@ export class SqlEngine {
     private readonly limits: SqlEngineLimits,
     options: { heldLoadBytes?: number } = {},
   ) {
-    this.cache = new TableCache(async () => (await this.open()).loader, options.heldLoadBytes)
+    this.cache = new TableCache(async () => (await this.open()).loader, memorySplit(limits).heldBytes, options.heldLoadBytes)
   }
 
   /** The catalog tables kept for queries (tests, diagnostics). */
@@ -168,16 +168,10 @@ export class SqlEngine {
     const stop = () => budget.abort(new AppError('cancelled', 'The query was cancelled'))
     signal?.addEventListener('abort', stop, { once: true })
     if (signal?.aborted) stop()
+    const pinned: string[] = []
     try {
       const prepared = await this.prepare(client, catalog, sql, budget.signal, false, others)
-      const names = new Map<string, string>()
-      for (const table of new Map([...prepared.tables.values()].map((t) => [t.key, t])).values()) {
-        const needs = prepared.needs.get(table.key)!
-        const loaded = await this.cache.table(table.client, table.id, table.version, table.schema, table.rowCount, table.key, needs, budget.signal).catch((error: unknown) => {
-          throw budget.signal.aborted ? budget.signal.reason : error
-        })
-        names.set(table.key, sourceOf(loaded.name, loaded.columns, table.schema))
-      }
+      const names = await this.load(prepared, pinned, budget.signal)
       const replacements = prepared.named.map((named) => replacement(named, names.get(prepared.tables.get(named)!.key)!, sql))
       const rewritten = rewrite(sql, replacements)
       const reads: SqlTableRead[] = [...new Map([...prepared.tables.values()].map((t) => [t.key, { namespace: t.id.namespace, name: t.id.name, version: t.version, ...catalogOf(t) }])).values()]
@@ -200,7 +194,27 @@ export class SqlEngine {
       // is not stopped; Cancel stops it.
       clearTimeout(timer)
       signal?.removeEventListener('abort', stop)
+      // DuckDB has bound the statement's tables (a running scan keeps held batches alive), or it failed.
+      for (const name of pinned) this.cache.unpin(name)
     }
+  }
+
+  /**
+   * Each catalog table of a statement loaded (or kept) for DuckDB, by key: the SQL that reads it. Each is pinned in
+   * the cache (its name added to `pinned`, for the caller to unpin once the statement has started) so loading the
+   * next cannot let it go.
+   */
+  private async load(prepared: Prepared, pinned: string[], signal?: AbortSignal): Promise<Map<string, string>> {
+    const names = new Map<string, string>()
+    for (const table of new Map([...prepared.tables.values()].map((t) => [t.key, t])).values()) {
+      const needs = prepared.needs.get(table.key)!
+      const loaded = await this.cache.table(table.client, table.id, table.version, table.schema, table.rowCount, table.key, needs, signal).catch((error: unknown) => {
+        throw signal?.aborted ? signal.reason : error
+      })
+      pinned.push(loaded.name)
+      names.set(table.key, sourceOf(loaded.name, loaded.columns, table.schema))
+    }
+    return names
   }
 
   private keep(query: KeptQuery): void {
@@ -249,24 +263,25 @@ export class SqlEngine {
    */
   async toParquet(client: NamespaceClient, catalog: string, sql: string, fileName: string, others?: OtherCatalogs): Promise<string> {
     const prepared = await this.prepare(client, catalog, sql, undefined, false, others)
-    const names = new Map<string, string>()
-    for (const table of prepared.tables.values()) {
-      const loaded = await this.cache.table(table.client, table.id, table.version, table.schema, table.rowCount, table.key, prepared.needs.get(table.key)!)
-      names.set(table.key, sourceOf(loaded.name, loaded.columns, table.schema))
-    }
-    const rewritten = rewrite(sql, prepared.named.map((named) => replacement(named, names.get(prepared.tables.get(named)!.key)!, sql)))
-    const engine = await this.open()
-    const path = join(engine.folder, fileName)
-    const connection = await engine.instance.connect()
+    const pinned: string[] = []
     try {
-      await connection.run(`COPY (${rewritten}) TO '${path.replaceAll("'", "''")}' (FORMAT parquet)`)
-    } catch (error) {
-      await rm(path, { force: true })
-      throw sqlError(error, sql, rewritten, [])
+      const names = await this.load(prepared, pinned)
+      const rewritten = rewrite(sql, prepared.named.map((named) => replacement(named, names.get(prepared.tables.get(named)!.key)!, sql)))
+      const engine = await this.open()
+      const path = join(engine.folder, fileName)
+      const connection = await engine.instance.connect()
+      try {
+        await connection.run(`COPY (${rewritten}) TO '${path.replaceAll("'", "''")}' (FORMAT parquet)`)
+      } catch (error) {
+        await rm(path, { force: true })
+        throw sqlError(error, sql, rewritten, [])
+      } finally {
+        connection.closeSync()
+      }
+      return path
     } finally {
-      connection.closeSync()
+      for (const name of pinned) this.cache.unpin(name)
     }
-    return path
   }
 
   async closeAll(): Promise<void> {

@@ -47,7 +47,8 @@ export function sqlError(error: unknown, sql: string, rewritten: string, replace
   if (/^INTERRUPT Error/i.test(message)) return new AppError('cancelled', 'The query was cancelled')
   if (/^Out of Memory Error/i.test(message)) {
     return new AppError('unavailable', `The query needs more memory than the SQL engine may use: ${message.replace(/^Out of Memory Error:\s*/i, '')}`, {
-      hint: 'Aggregate or filter more, or raise LCB_SQL_MEMORY_MB',
+      // The figures DuckDB gives are its own limit: three quarters of LCB_SQL_MEMORY_MB (instance.ts memorySplit).
+      hint: 'Aggregate or filter more, or raise LCB_SQL_MEMORY_MB (DuckDB works in three quarters of it; the rest holds the tables read from Lance)',
     })
   }
   const candidates = /Candidate bindings:\s*(.+)/.exec(raw)?.[1]

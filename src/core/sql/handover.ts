@@ -67,20 +67,8 @@ export function fillChunk(chunk: DuckDBDataChunk, columns: readonly Data[], star
  */
 export function inlineStrings(data: Data): Uint8Array | undefined {
   if (data.type.typeId !== Type.Utf8 && data.type.typeId !== Type.Binary) return undefined
-  const offsets = data.valueOffsets as Int32Array
-  const bytes = data.values as Uint8Array
-  const rows = data.length
-  if (offsets.length < rows + 1 || offsets[rows]! > bytes.length) return undefined
-  const structs = new Uint8Array(rows * 16)
-  const lengths = new DataView(structs.buffer)
-  for (let row = 0; row < rows; row++) {
-    const from = offsets[row]!
-    const length = offsets[row + 1]! - from
-    if (length > INLINE_BYTES) return undefined
-    lengths.setUint32(row * 16, length, true)
-    for (let b = 0, to = row * 16 + 4; b < length; b++) structs[to + b] = bytes[from + b]!
-  }
-  return structs
+  const laid = layoutShortStrings(data.valueOffsets as Int32Array, data.values as Uint8Array, 0, data.length, 'stop')
+  return laid && laid.long.length === 0 ? laid.structs : undefined
 }
 
 /** One batch through a {@link BatchWriter} of its own (tests, one-off loads). */
@@ -220,27 +208,41 @@ function writeTimestampTz(vector: Vec, data: Data, at: number, rows: number): vo
 const INLINE_BYTES = 12
 
 /**
- * Text and binary: the short values (≤ 12 bytes, DuckDB's inlined strings: flags, codes, ids) are laid out as
- * DuckDB's `string_t` structs in one buffer and copied in one call; each longer value goes through DuckDB's string
- * setter, which copies it into the vector's own heap.
+ * Rows `[from, from + rows)` of a text or binary column (Arrow's offsets and bytes) as DuckDB's `string_t` structs:
+ * each short value (≤ 12 bytes) laid in as its length and bytes; each longer value's row is listed in `long`, its struct
+ * left for the caller (`'stop'`: give up at the first, for a column kept only when all are short). Undefined when the
+ * offsets point past the bytes (a damaged batch).
  */
-function writeStrings(vector: Vec, data: Data, at: number, rows: number): void {
-  const offsets = data.valueOffsets as Int32Array
-  const bytes = data.values as Uint8Array
-  if (offsets.length < at + rows + 1 || offsets[at + rows]! > bytes.length) return copyInto(vector, bytes, 0, Infinity)
+function layoutShortStrings(offsets: Int32Array, bytes: Uint8Array, from: number, rows: number, onLong: 'list' | 'stop' = 'list'): { structs: Uint8Array; long: number[] } | undefined {
+  if (offsets.length < from + rows + 1 || offsets[from + rows]! > bytes.length) return undefined
   const structs = new Uint8Array(rows * 16)
   const lengths = new DataView(structs.buffer)
   const long: number[] = []
   for (let row = 0; row < rows; row++) {
-    const from = offsets[at + row]!
-    const length = offsets[at + row + 1]! - from
-    if (length > INLINE_BYTES) long.push(row)
-    else {
-      lengths.setUint32(row * 16, length, true)
-      // Byte by byte: a short string is a few bytes, and a subarray per row (an allocation) cost more than its copy.
-      for (let b = 0, to = row * 16 + 4; b < length; b++) structs[to + b] = bytes[from + b]!
+    const start = offsets[from + row]!
+    const length = offsets[from + row + 1]! - start
+    if (length > INLINE_BYTES) {
+      long.push(row)
+      if (onLong === 'stop') break
+      continue
     }
+    lengths.setUint32(row * 16, length, true)
+    // Byte by byte: a short string is a few bytes, and a subarray per row (an allocation) cost more than its copy.
+    for (let b = 0, to = row * 16 + 4; b < length; b++) structs[to + b] = bytes[start + b]!
   }
-  duckdb.copy_data_to_vector(vector, 0, structs.buffer, 0, structs.byteLength)
-  for (const row of long) duckdb.vector_assign_string_element_len(vector, row, bytes.subarray(offsets[at + row]!, offsets[at + row + 1]!))
+  return { structs, long }
+}
+
+/**
+ * Text and binary: the short values (DuckDB's inlined strings: flags, codes, ids) laid out as `string_t` structs in
+ * one buffer and copied in one call; each longer value goes through DuckDB's string setter, which copies it into the
+ * vector's own heap.
+ */
+function writeStrings(vector: Vec, data: Data, at: number, rows: number): void {
+  const offsets = data.valueOffsets as Int32Array
+  const bytes = data.values as Uint8Array
+  const laid = layoutShortStrings(offsets, bytes, at, rows)
+  if (!laid) return copyInto(vector, bytes, 0, Infinity)
+  duckdb.copy_data_to_vector(vector, 0, laid.structs.buffer as ArrayBuffer, 0, laid.structs.byteLength)
+  for (const row of laid.long) duckdb.vector_assign_string_element_len(vector, row, bytes.subarray(offsets[at + row]!, offsets[at + row + 1]!))
 }

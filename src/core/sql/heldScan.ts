@@ -25,25 +25,28 @@ interface ScanState {
   columns: number[]
 }
 
-/** A held table from the batches Lance answered (each batch's columns picked in `names`' order). */
-export function heldTable(names: readonly string[], types: readonly DuckDBType[], batches: readonly RecordBatch[]): HeldTable {
-  let rows = 0
+/** One batch of a held table: its columns' Arrow data in `names`' order, their short strings laid out, its bytes. */
+export type HeldBatch = HeldTable['batches'][number] & { bytes: number }
+
+/** A batch Lance answered, ready to hold: its columns picked in `names`' order, short strings laid out once. */
+export function heldBatch(names: readonly string[], batch: RecordBatch): HeldBatch {
   let bytes = 0
-  const held = batches.map((batch) => {
-    rows += batch.numRows
-    const columns = names.map((name) => {
-      const data = batch.getChild(name)!.data[0]!
-      bytes += dataBytes(data)
-      return data
-    })
-    const inline = columns.map((data) => {
-      const structs = inlineStrings(data)
-      bytes += structs?.byteLength ?? 0
-      return structs
-    })
-    return { rows: batch.numRows, columns, inline }
+  const columns = names.map((name) => {
+    const data = batch.getChild(name)!.data[0]!
+    bytes += dataBytes(data)
+    return data
   })
-  return { names, types, batches: held, rows, bytes }
+  const inline = columns.map((data) => {
+    const structs = inlineStrings(data)
+    bytes += structs?.byteLength ?? 0
+    return structs
+  })
+  return { rows: batch.numRows, columns, inline, bytes }
+}
+
+/** A held table of its batches. */
+export function heldTable(names: readonly string[], types: readonly DuckDBType[], batches: readonly HeldBatch[]): HeldTable {
+  return { names, types, batches, rows: batches.reduce((sum, b) => sum + b.rows, 0), bytes: batches.reduce((sum, b) => sum + b.bytes, 0) }
 }
 
 /** The bytes an Arrow column's buffers take (values, offsets, validity, and its children's). */

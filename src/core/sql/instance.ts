@@ -3,7 +3,10 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { makeTempFolder, TEMP_PREFIXES } from '../tempFolders'
 
 export interface SqlEngineLimits {
-  /** DuckDB's `memory_limit` in MiB: past it, operators spill to the temp folder, or the query fails in words. */
+  /**
+   * The engine's memory in MiB: DuckDB's `memory_limit` (past it, operators spill to the temp folder, or the query
+   * fails in words) and the tables held for it as Arrow batches together ({@link memorySplit}).
+   */
   memoryMb: number
   /** DuckDB's worker threads. */
   threads: number
@@ -25,6 +28,21 @@ export function sqlLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): SqlEngin
   }
 }
 
+/** The share of the engine's memory kept for held tables (heldScan.ts); DuckDB's `memory_limit` is the rest. */
+const HELD_SHARE = 1 / 4
+
+/**
+ * The engine's memory split between DuckDB and the catalog tables held in this process for it to scan, which DuckDB
+ * does not count (it only knows its own buffers): DuckDB's `memory_limit` is the budget less the held share, so the
+ * two together stay inside it. Fixed at start: the configuration is locked (no statement, ours included, can change
+ * the limit later), so the split cannot follow what is held. The held share is bounded by the least recently used
+ * going first, and a load past it goes into a DuckDB table, which DuckDB spills (tableCache.ts).
+ */
+export function memorySplit(limits: SqlEngineLimits): { duckdbMb: number; heldBytes: number } {
+  const heldMb = limits.memoryMb * HELD_SHARE
+  return { duckdbMb: limits.memoryMb - heldMb, heldBytes: Math.floor(heldMb * 1024 * 1024) }
+}
+
 /**
  * DuckDB, locked down at birth: no file or network access but our own temp folder (spills and Save as table's
  * hand-over file), no extension installed or loaded (DuckDB would download them), a memory limit, bounded threads,
@@ -38,7 +56,7 @@ export async function openEngine(limits: SqlEngineLimits): Promise<{ instance: D
     autoload_known_extensions: 'false',
     allow_community_extensions: 'false',
     allow_unsigned_extensions: 'false',
-    memory_limit: `${Math.round(limits.memoryMb)}MB`,
+    memory_limit: `${Math.round(memorySplit(limits).duckdbMb)}MiB`,
     threads: String(limits.threads),
     temp_directory: folder,
     preserve_insertion_order: 'true',

@@ -3,7 +3,7 @@ import type { Field, RecordBatch, Schema } from 'apache-arrow'
 import type { NamespaceClient } from '../namespace/client'
 import type { TableId } from '../namespace/path'
 import { BatchWriter } from './handover'
-import { dataBytes, heldTable, HeldTables } from './heldScan'
+import { heldBatch, heldTable, HeldTables, type HeldBatch } from './heldScan'
 import type { ScanNeeds } from './pushdown'
 import { duckTypeOf, quoteIdent } from './types'
 
@@ -20,17 +20,17 @@ interface Loaded {
   /** The held batches' bytes (0 for a DuckDB table). */
   bytes: number
   lastUsed: number
+  /** Statements that named it and have not yet started (DuckDB's bind then keeps held batches alive itself). */
+  pins: number
 }
 
 /** Rows kept over every loaded table; the least recently used go first past it (DuckDB spills what exceeds memory). */
 export const CACHED_ROWS = 50_000_000
 /**
- * A load holds its rows here (scanned by DuckDB through heldScan.ts) up to this many bytes; a bigger one goes into a
- * DuckDB table, which DuckDB spills to its temp folder under its memory limit (this process's memory has none).
+ * A load holds its rows here (scanned by DuckDB through heldScan.ts) up to this many bytes (or the held budget, if
+ * smaller); a bigger one goes into a DuckDB table, which DuckDB spills to its temp folder under its memory limit.
  */
 export const HELD_LOAD_BYTES = 256 * 1024 * 1024
-/** Bytes held over every held table; the least recently used go first past it. */
-export const HELD_BYTES = 512 * 1024 * 1024
 /**
  * Rows per Lance batch of a load: Lance's default 1,024-row batches each cross from Rust to JS (IPC bytes, decoded),
  * ~1,000 crossings per million rows. Q1's 7 columns of 1M rows (filtered), medians of 7 and 11 reads on the loaded
@@ -52,12 +52,22 @@ export class TableCache {
   private readonly held = new HeldTables()
   private registered = false
   private next = 0
+  /** Bytes of held loads still reading from Lance. */
+  private loadingBytes = 0
+  private readonly heldLoadBytes: number
 
   constructor(
     private readonly engineConnection: () => Promise<DuckDBConnection>,
+    /**
+     * The bytes every held table and held load together may take: the engine's memory budget less DuckDB's own
+     * limit (instance.ts), since DuckDB does not count what this process holds. The least recently used go first.
+     */
+    private readonly heldBytes: number,
     /** {@link HELD_LOAD_BYTES} (tests set it low to see a load go into a DuckDB table). */
-    private readonly heldLoadBytes = HELD_LOAD_BYTES,
-  ) {}
+    heldLoadBytes = HELD_LOAD_BYTES,
+  ) {
+    this.heldLoadBytes = Math.min(heldLoadBytes, heldBytes)
+  }
 
   /** What is kept: each entry's SQL name (`__lcb_scan(n)` held here, `__lcb_t<n>` a DuckDB table), rows, held bytes. */
   kept(): { name: string; held: boolean; rows: number; bytes: number }[] {
@@ -74,22 +84,35 @@ export class TableCache {
     return connection
   }
 
-  /** The DuckDB table holding what `needs` asks of `key`'s version, loaded now if nothing kept serves it. */
+  /**
+   * The DuckDB table holding what `needs` asks of `key`'s version, loaded now if nothing kept serves it; pinned (kept
+   * from eviction) until {@link unpin}, which the statement calls once DuckDB has bound it.
+   */
   async table(client: NamespaceClient, id: TableId, version: number, schema: Schema, rowCount: number, key: string, needs: ScanNeeds, signal?: AbortSignal): Promise<{ name: string; columns: readonly string[]; cached: boolean }> {
     const serves = (l: Loaded) => l.key === key && needs.columns.every((c) => l.columns.includes(c)) && ((l.filter === null && l.limit === null) || (l.filter === needs.filter && (l.limit === null || (needs.limit !== null && needs.limit <= l.limit))))
     const kept = this.loaded.find(serves)
     if (kept) {
       kept.lastUsed = Date.now()
+      kept.pins++
       return { name: kept.name, columns: kept.columns, cached: true }
     }
     const loadKey = `${key}|${needs.columns.join(',')}|${needs.filter ?? ''}|${needs.limit ?? ''}`
     let pending = this.loading.get(loadKey)
+    const shared = !!pending
     if (!pending) {
       pending = this.load(client, id, version, schema, rowCount, key, needs, signal).finally(() => this.loading.delete(loadKey))
       this.loading.set(loadKey, pending)
     }
     const loaded = await pending
+    // The load pinned it for the statement that started it; another waiting on the same load pins it too.
+    if (shared) loaded.pins++
     return { name: loaded.name, columns: loaded.columns, cached: false }
+  }
+
+  /** A statement no longer needs `name` kept (it started, or failed before). */
+  unpin(name: string): void {
+    const entry = this.loaded.find((l) => l.name === name)
+    if (entry && entry.pins > 0) entry.pins--
   }
 
   private async load(client: NamespaceClient, id: TableId, version: number, schema: Schema, rowCount: number, key: string, needs: ScanNeeds, signal?: AbortSignal): Promise<Loaded> {
@@ -98,7 +121,10 @@ export class TableCache {
     const types = fields.map((f) => duckTypeOf(f.type, f.name))
     const connection = await this.connection()
     const batches: RecordBatch[] = []
+    const held: HeldBatch[] = []
     let bytes = 0
+    /** What this load has added to {@link loadingBytes} (taken back when it ends or goes into DuckDB). */
+    let counted = 0
     let rows = 0
     let table: { name: string; appender: DuckDBAppender; writer: BatchWriter } | null = null
     try {
@@ -109,13 +135,22 @@ export class TableCache {
         rows += take.numRows
         if (table) table.writer.append(take.select(names))
         else {
+          const piece = heldBatch(names, take)
           batches.push(take)
-          bytes += take.schema.fields.reduce((sum, _, i) => sum + dataBytes(take.getChildAt(i)!.data[0]!), 0)
-          // Past what this process may hold, the rows go into a DuckDB table instead (DuckDB spills it to its temp
-          // folder under its memory limit): the batches so far first, then each as it comes.
-          if (bytes > this.heldLoadBytes) {
+          held.push(piece)
+          bytes += piece.bytes
+          this.loadingBytes += piece.bytes
+          counted += piece.bytes
+          // Past what this load may hold, or what the held budget would have room for once every table no statement
+          // is about to use were let go, the rows go into a DuckDB table instead (DuckDB spills it to its temp folder
+          // under its memory limit): the batches so far first, then each as it comes. The tables are let go only
+          // once the load is held (a load that goes into DuckDB lets none go).
+          if (bytes > this.heldLoadBytes || this.pinnedBytes() + this.loadingBytes > this.heldBytes) {
+            this.loadingBytes -= counted
+            counted = 0
+            held.length = 0
             table = await this.createTable(connection, fields, types)
-            for (const held of batches.splice(0)) table.writer.append(held.select(names))
+            for (const old of batches.splice(0)) table.writer.append(old.select(names))
           }
         }
         if (needs.limit !== null && rows >= needs.limit) break
@@ -124,12 +159,35 @@ export class TableCache {
     } catch (error) {
       if (table) await connection.run(`DROP TABLE IF EXISTS ${table.name}`).catch(() => undefined)
       throw error
+    } finally {
+      this.loadingBytes -= counted
     }
-    const name = table ? table.name : this.held.add(heldTable(names, types, batches))
-    const loaded: Loaded = { name, key, columns: names, filter: needs.filter, limit: needs.limit, rows, held: !table, bytes: table ? 0 : bytes, lastUsed: Date.now() }
+    const name = table ? table.name : this.held.add(heldTable(names, types, held))
+    const loaded: Loaded = { name, key, columns: names, filter: needs.filter, limit: needs.limit, rows, held: !table, bytes: table ? 0 : bytes, lastUsed: Date.now(), pins: 1 }
     this.loaded.push(loaded)
-    await this.evict(connection, loaded)
+    await this.evict(connection)
     return loaded
+  }
+
+  /** Bytes held: every held table's and every held load's. */
+  private heldNow(): number {
+    return this.loaded.reduce((sum, l) => sum + l.bytes, 0) + this.loadingBytes
+  }
+
+  /** Bytes of the held tables a statement has pinned (which cannot be let go). */
+  private pinnedBytes(): number {
+    return this.loaded.reduce((sum, l) => sum + (l.pins > 0 ? l.bytes : 0), 0)
+  }
+
+  /** Let held tables go, least recently used first, none that a statement has pinned, until what is held fits the held budget. */
+  private makeRoom(): void {
+    for (const old of [...this.loaded].sort((a, b) => a.lastUsed - b.lastUsed)) {
+      if (this.heldNow() <= this.heldBytes) return
+      if (old.held && old.pins === 0) {
+        this.loaded.splice(this.loaded.indexOf(old), 1)
+        this.held.drop(old.name)
+      }
+    }
   }
 
   /** An empty DuckDB table of the columns, with an appender writing into it. */
@@ -141,18 +199,15 @@ export class TableCache {
   }
 
   /**
-   * Drop the least recently used entries (never the one just loaded) past {@link CACHED_ROWS} cells of DuckDB tables
-   * or {@link HELD_BYTES} held here.
+   * Drop the least recently used entries (none a statement has pinned) past {@link CACHED_ROWS} cells of DuckDB tables
+   * or the held budget.
    */
-  private async evict(connection: DuckDBConnection, keep: Loaded): Promise<void> {
+  private async evict(connection: DuckDBConnection): Promise<void> {
+    this.makeRoom()
     let cells = this.loaded.reduce((sum, l) => sum + (l.held ? 0 : l.rows * Math.max(1, l.columns.length)), 0)
-    let bytes = this.loaded.reduce((sum, l) => sum + l.bytes, 0)
-    const byAge = [...this.loaded].sort((a, b) => a.lastUsed - b.lastUsed)
-    for (const old of byAge) {
-      const over = old.held ? bytes > HELD_BYTES : cells > CACHED_ROWS * 4
-      if (old === keep || !over) continue
-      if (!old.held) cells -= old.rows * Math.max(1, old.columns.length)
-      bytes -= old.bytes
+    for (const old of [...this.loaded].sort((a, b) => a.lastUsed - b.lastUsed)) {
+      if (old.held || old.pins > 0 || cells <= CACHED_ROWS * 4) continue
+      cells -= old.rows * Math.max(1, old.columns.length)
       await this.drop(connection, old)
     }
   }

@@ -43,6 +43,28 @@ function mixedTable(rows: number) {
   return tableOf([batchOf({ emb: makeVector(vectorFromArray(lists, new List(new Field('item', new Float32(), true)))) })])
 }
 
+/** `rows` vectors of DIM, row i's element k `element(i, k)` (NaN allowed: the table is written whole). */
+function vectorsTable(rows: number, element: (i: number, k: number) => number) {
+  const values = new Float32Array(rows * DIM)
+  for (let i = 0; i < rows; i++) for (let k = 0; k < DIM; k++) values[i * DIM + k] = element(i, k)
+  return tableOf([batchOf({ vec: float32Vectors(values, DIM) })])
+}
+
+/** Degenerate vectors: their variance lies along one or two directions, or there is none. */
+const direction = (seed: number) => {
+  const random = seededRandom(seed)
+  return Array.from({ length: DIM }, () => random() - 0.5)
+}
+const [u, w] = [direction(11), direction(12)]
+const DEGENERATE = {
+  collinear: vectorsTable(300, (i, k) => (i - 150) * u[k]!),
+  duplicates: vectorsTable(300, (i, k) => (i % 2 === 0 ? u[k]! : w[k]!) * 3),
+  plane: vectorsTable(300, (i, k) => Math.sin(i) * u[k]! * 5 + Math.cos(i * 1.7) * w[k]! + 1),
+  same: vectorsTable(50, (_, k) => u[k]!),
+  one: vectorsTable(1, (_, k) => u[k]!),
+  nan: vectorsTable(20, (i, k) => (k === i % DIM ? Number.NaN : u[k]!)),
+}
+
 describe('embedding map (core, real Lance tables)', () => {
   let base: string
   let root: string
@@ -56,6 +78,7 @@ describe('embedding map (core, real Lance tables)', () => {
       tables: [
         { namespace: [], name: 'clusters', data: clustersTable(N) },
         { namespace: [], name: 'mixed', data: mixedTable(500) },
+        ...Object.entries(DEGENERATE).map(([name, data]) => ({ namespace: [], name, data })),
       ],
     })
     service = new CatalogService({ host: 'harness', version: '0', recents: new MemoryRecentsStore() })
@@ -180,6 +203,41 @@ describe('embedding map (core, real Lance tables)', () => {
     // A later page too (Lance alone would apply the limit before this filter and miss rows).
     const later = tableFromIPC(value<Uint8Array>(await service.dispatch('tables/page', { ...ref(), offset: 1000, limit: 3, view })))
     expect(Array.from(later.getChild('id')!.toArray() as Float32Array)).toEqual([3000, 3003, 3006])
+  })
+
+  it.each([
+    // One direction of variance: the first axis explains all of it (was 127–199%: every axis of the fit counted it).
+    ['collinear', [1, 0]],
+    ['duplicates', [1, 0]],
+    // Two directions: the two axes explain all of it between them.
+    ['plane', null],
+    // No variance at all: nothing to explain (every row at one point).
+    ['same', [0, 0]],
+    ['one', [0, 0]],
+  ] as const)('%s vectors: the axes explain shares of the variance, together at most all of it', async (name, expected) => {
+    const job = await map(name, 'vec')
+    expect(job.state).toBe('done')
+    const [first, second] = job.result!.explained
+    expect(first).toBeGreaterThanOrEqual(0)
+    expect(second).toBeGreaterThanOrEqual(0)
+    expect(first + second).toBeLessThanOrEqual(1 + 1e-9)
+    if (expected) {
+      expect(first).toBeCloseTo(expected[0], 6)
+      expect(second).toBeCloseTo(expected[1], 6)
+    } else {
+      expect(first + second).toBeCloseTo(1, 6)
+      expect(first).toBeGreaterThan(second)
+    }
+    const coords = tableFromIPC(value<Uint8Array>(await service.dispatch('map/coords', { jobId: job.id })))
+    expect(coords.numRows).toBe(job.result!.rows)
+    const xy = [...(coords.getChild('x')!.toArray() as Float32Array), ...(coords.getChild('y')!.toArray() as Float32Array)]
+    expect(xy.every(Number.isFinite)).toBe(true)
+  })
+
+  it('vectors that all hold a NaN: refused in words, nothing placed', async () => {
+    const job = await map('nan', 'vec')
+    expect(job.state).toBe('failed')
+    expect(job.error!.message).toMatch(/No vector of "vec" can be placed: every one sampled has a NaN/)
   })
 
   describe('a kept map damaged outside the app', () => {

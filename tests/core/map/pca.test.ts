@@ -78,6 +78,26 @@ describe('PCA fit (subspace iteration on the sample)', () => {
     expect(fitted.explained[0]).toBeGreaterThan(fitted.explained[1])
   })
 
+  it.each([
+    ['on one line (rank 1)', 1],
+    ['in a plane (rank 2)', 2],
+  ])('vectors %s: the axes are orthonormal or dropped, and explain at most all the variance', (_, rank) => {
+    const random = seededRandom(5)
+    const directions = Array.from({ length: rank }, () => Float64Array.from({ length: D }, () => random() - 0.5))
+    const x = new Float32Array(ROWS * D)
+    for (let r = 0; r < ROWS; r++) directions.forEach((v, i) => v.forEach((e, k) => (x[r * D + k]! += e * Math.sin(r * (i + 1.3)) * 10)))
+    // A block of 12 as the UMAP worker fits: all but `rank` of its vectors converge onto the same directions.
+    const fitted = fitBasis(x, ROWS, D, 8, { block: 12, passes: BASIS_PASSES, seed: BASIS_SEED })
+    const axes = Array.from({ length: 8 }, (_, n) => fitted.axes.subarray(n * D, (n + 1) * D))
+    for (const [i, a] of axes.entries()) {
+      const norm = dotOf(a, a)
+      expect(norm < 1e-12 || Math.abs(norm - 1) < 1e-9).toBe(true)
+      for (const b of axes.slice(0, i)) expect(Math.abs(dotOf(a, b))).toBeLessThan(1e-9)
+    }
+    expect(fitted.explained[0] + fitted.explained[1]).toBeLessThanOrEqual(1 + 1e-12)
+    expect(fitted.explained[0] + fitted.explained[1]).toBeCloseTo(1, 9)
+  })
+
   it('a random plane is far from the exact one (the angle measure can fail)', () => {
     const x = spectrumSample((k) => 1 / (k + 1))
     const random = seededRandom(11)

@@ -119,7 +119,10 @@ function SkippedNote({ summary }: { summary: MapSummary }) {
     <div className="map-note" data-testid="map-note">
       {summary.method === 'umap'
         ? `UMAP of ${formatCount(summary.sample)} sample rows of ${summary.dimension}-d vectors; every other row placed at the weighted mean of its nearest sample rows (found in a 16-d PCA).`
-        : `PCA of ${summary.dimension}-d vectors: axes explain ${formatPercent(summary.explained[0])} and ${formatPercent(summary.explained[1])}.`}
+        : summary.explained[0] === 0
+          ? // No variance in the sample (one row, or every vector the same): nothing for an axis to explain.
+            `PCA of ${summary.dimension}-d vectors: the sampled vectors are all the same, so every row is drawn at one point.`
+          : `PCA of ${summary.dimension}-d vectors: axes explain ${formatPercent(summary.explained[0])} and ${formatPercent(summary.explained[1])}.`}
       {parts.length > 0 && ` Left off: ${parts.join(', ')}.`}
     </div>
   )
