@@ -124,3 +124,36 @@ test('only the tab on screen asks for a newer version; a hidden one asks again o
   await tabs(page).getByRole('tab', { name: 'orders' }).click()
   await expect.poll(() => asked.filter((name) => name === 'orders').length, { timeout: 20_000 }).toBeGreaterThanOrEqual(1)
 })
+
+test('a tab restored hidden computes its Summary only once it is shown; then the Summary is there', async ({ page, catalog }) => {
+  const profiled: string[] = []
+  page.on('request', (request: Request) => {
+    if (request.url().endsWith('/api/profile/start')) profiled.push((JSON.parse(request.postData() ?? '{}') as { name?: string }).name ?? '?')
+  })
+  await openApp(page, catalog.harness)
+  for (const [name, modifiers] of [['orders', []], ['customers', ['Control']]] as const) {
+    await treeItem(page, name).click({ modifiers: [...modifiers] })
+    const shown = page.getByRole('tabpanel')
+    await expect(shown.getByRole('grid', { name })).toBeVisible()
+    await shown.getByRole('button', { name: 'Summary', exact: true }).click()
+    await expect(shown.getByTestId('summary-meta')).toContainText('rows')
+  }
+  await expect
+    .poll(async () => (await rememberedTabs(catalog.harness)).tabs.map((t) => t.kind === 'table' && [t.name, t.panels]), { timeout: 15_000 })
+    .toEqual([
+      ['orders', ['summary']],
+      ['customers', ['summary']],
+    ])
+
+  profiled.length = 0
+  await page.reload()
+  await expect(tabs(page).getByRole('tab', { selected: true })).toHaveText('customers')
+  // The shown tab's Summary is back and done; the hidden tab has asked for nothing.
+  await expect(page.getByRole('tabpanel').getByTestId('summary-meta')).toContainText('50 rows')
+  await expect(page.locator('[role="tabpanel"][hidden]').getByRole('grid', { name: 'orders', includeHidden: true })).toHaveCount(1)
+  expect(profiled).toEqual(['customers'])
+  // Shown, it computes (or is answered from the kept profile) and shows its Summary.
+  await tabs(page).getByRole('tab', { name: 'orders' }).click()
+  await expect(page.getByRole('tabpanel').getByTestId('summary-meta')).toContainText('2,000 rows')
+  expect(profiled).toEqual(['customers', 'orders'])
+})

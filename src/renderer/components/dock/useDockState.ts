@@ -29,14 +29,21 @@ export function useDockState(start?: DockStart) {
   return { open, active, show, close, closeAll, toggle, select }
 }
 
-/** Whether the element is narrower than `width` (a small window, or one side of a split): the docks become a drawer. */
+/** Whether the element is narrower than `width` (a small window, or one side of a split): the docks become a drawer.
+ * While it is hidden, the answer it last had on screen. */
 export function useNarrow(ref: RefObject<HTMLElement | null>, width: number): boolean {
   const [narrow, setNarrow] = useState(false)
   const widthRef = useRef(width)
   useEffect(() => {
     const element = ref.current
     if (!element) return
-    const measure = () => setNarrow(element.getBoundingClientRect().width < widthRef.current)
+    const measure = () => {
+      const box = element.getBoundingClientRect()
+      // A hidden view (a tab not shown: display none) measures 0 × 0. It keeps the layout it had: moving its panels
+      // into the drawer and back would remount each on every tab switch (a Summary asked again, a Map redrawn).
+      if (box.width === 0 && box.height === 0) return
+      setNarrow(box.width < widthRef.current)
+    }
     measure()
     const observer = new ResizeObserver(measure)
     observer.observe(element)

@@ -5,6 +5,7 @@ import { DockLayout, type DockedPanel } from '../../components/dock/DockLayout'
 import { contributions, type PanelContext, type PanelContribution } from '../../components/dock/registry'
 import { useDockState, useNarrow } from '../../components/dock/useDockState'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
+import { useShownOnce } from '../../components/shown'
 import { Spinner } from '../../components/Spinner'
 import { GridStatusBar, useGridStatusStore } from './GridStatusBar'
 import { DataGrid, type ColumnVisibility } from './DataGrid'
@@ -59,6 +60,8 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
   const body = useRef<HTMLDivElement>(null)
   const narrow = useNarrow(body, DRAWER_BELOW)
   const { reload } = useTableScope(latestRef)
+  // A tab restored hidden computes no Summary, Map or histograms until it is first shown (components/shown.ts).
+  const shownOnce = useShownOnce()
 
   // A table (or version) gone since it was last read says so even when an earlier description is still cached:
   // a tab closed and reopened at once finds the old description, and its refetch answers not_found.
@@ -78,7 +81,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
   const place = useViewPlace(status, { start, shown: view, ready: info !== null && !q.stale, count: q.count, dock, gallery: gallery.open, report: onViewChange, pinned, latest, filter: q.filter, sort: q.gridProps.sort })
   // A strip in each column header (the profile's histograms, contributed); the grid only draws it.
   const strip = contributions.headerStrip()
-  const stripState = strip.use(tableRef, info ? (view?.version ?? info.version) : undefined, q.filter, view?.rowSet, q.addFilter)
+  const stripState = strip.use(tableRef, info && shownOnce ? (view?.version ?? info.version) : undefined, q.filter, view?.rowSet, q.addFilter)
   const stripHeight = strip.height(stripState)
   const headerExtra = useMemo(() => stripHeight === undefined ? undefined : { height: stripHeight, render: (name: string) => <strip.Cell state={stripState} column={name} /> }, [strip, stripState, stripHeight])
 
@@ -112,7 +115,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
   const docked: DockedPanel[] = [...dock.open, ...opened.ids].flatMap((id) => {
     const panel = panels.find((p) => p.id === id)
     const ctx = panel && context(panel)
-    return panel && ctx ? [{ id, title: panel.title, dock: panel.dock, node: panel.render(ctx) }] : []
+    return panel && ctx ? [{ id, title: panel.title, dock: panel.dock, node: shownOnce ? panel.render(ctx) : null }] : []
   })
   const openSheet = info && contributions.sheets().find((s) => s.id === sheet)
   const shownColumns = info ? info.schema.filter((f) => visibility[f.name] !== false) : []
