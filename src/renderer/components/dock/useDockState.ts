@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
+import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react'
 import type { DockSide } from './registry'
 
 /** Panels to start with (a tab restored after a restart, a split): their ids and the tab each dock shows. */
@@ -32,9 +32,15 @@ export function useDockState(start?: DockStart) {
 /** Whether the element is narrower than `width` (a small window, or one side of a split): the docks become a drawer.
  * While it is hidden, the answer it last had on screen. */
 export function useNarrow(ref: RefObject<HTMLElement | null>, width: number): boolean {
-  const [narrow, setNarrow] = useState(false)
+  return useMeasuredNarrow(ref, width) ?? false
+}
+
+/** {@link useNarrow}, and null until the element has been on screen to measure (a tab restored hidden). */
+export function useMeasuredNarrow(ref: RefObject<HTMLElement | null>, width: number): boolean | null {
+  const [narrow, setNarrow] = useState<boolean | null>(null)
   const widthRef = useRef(width)
-  useEffect(() => {
+  // Before the first paint: a view on screen at once knows its layout before its panels draw.
+  useLayoutEffect(() => {
     const element = ref.current
     if (!element) return
     const measure = () => {
