@@ -162,6 +162,7 @@ test('a tab restored hidden computes its Summary only once it is shown; then the
   await tabs(page).getByRole('tab', { name: 'orders' }).click()
   await expect(page.getByRole('tabpanel').getByTestId('summary-meta')).toContainText('2,000 rows')
   expect(profiled).toEqual(['customers', 'orders'])
+  await screenshot(page, 'tabs-restored-hidden-summary')
   await tabs(page).getByRole('tab', { name: 'customers' }).click()
   await expect(page.getByRole('tabpanel').getByTestId('summary-meta')).toContainText('50 rows')
   expect(profiled).toEqual(['customers', 'orders'])
@@ -175,4 +176,5 @@ test('in a 900×600 window a tab restored hidden opens its Summary once shown, s
   const drawer = page.getByRole('tabpanel').locator('.dock-drawer')
   await expect(drawer.getByTestId('summary-meta')).toContainText('2,000 rows')
   expect(profiled).toEqual(['customers', 'orders'])
+  await screenshot(page, 'tabs-restored-hidden-summary-drawer')
 })
