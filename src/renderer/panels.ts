@@ -38,7 +38,7 @@ registerPanel({ id: 'schema', title: 'Schema', dock: 'right', render: (c) => cre
 
 // Opened by the grid, not the toolbar: the cell inspector where the user's eyes are (beside the rows it follows), and
 // Similar rows under the grid (its controls are one line: the rows it found keep the width).
-registerPanel({ id: 'inspector', title: 'Inspector', dock: 'right', openedBy: 'inspect', render: (c) => createElement(InspectorPanel, { inspection: c.inspection }) })
+registerPanel({ id: 'inspector', title: 'Inspector', dock: 'right', openedBy: 'inspect', render: (c) => c.inspection && createElement(InspectorPanel, { inspection: c.inspection }) })
 registerPanel({ id: 'similar', title: 'Similar rows', dock: 'bottom', openedBy: 'similar', render: (c) => c.similar && createElement(SimilarPanel, { tableRef: c.viewRef, similar: c.similar }) })
 
 registerSheet({

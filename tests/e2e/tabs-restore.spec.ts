@@ -124,3 +124,57 @@ test('only the tab on screen asks for a newer version; a hidden one asks again o
   await tabs(page).getByRole('tab', { name: 'orders' }).click()
   await expect.poll(() => asked.filter((name) => name === 'orders').length, { timeout: 20_000 }).toBeGreaterThanOrEqual(1)
 })
+
+/** Two tabs, orders then customers (shown), each with its Summary open and done, remembered; then the page reloaded. The names of the tables each `profile/start` after the reload asked for. */
+async function reloadTwoSummaries(page: Page, harness: Harness): Promise<string[]> {
+  const profiled: string[] = []
+  page.on('request', (request: Request) => {
+    if (request.url().endsWith('/api/profile/start')) profiled.push((JSON.parse(request.postData() ?? '{}') as { name?: string }).name ?? '?')
+  })
+  await openApp(page, harness)
+  for (const [name, modifiers] of [['orders', []], ['customers', ['Control']]] as const) {
+    await treeItem(page, name).click({ modifiers: [...modifiers] })
+    const shown = page.getByRole('tabpanel')
+    await expect(shown.getByRole('grid', { name })).toBeVisible()
+    await shown.getByRole('button', { name: 'Summary', exact: true }).click()
+    await expect(shown.getByTestId('summary-meta')).toContainText('rows')
+  }
+  await expect
+    .poll(async () => (await rememberedTabs(harness)).tabs.map((t) => t.kind === 'table' && [t.name, t.panels]), { timeout: 15_000 })
+    .toEqual([
+      ['orders', ['summary']],
+      ['customers', ['summary']],
+    ])
+  profiled.length = 0
+  await page.reload()
+  await expect(tabs(page).getByRole('tab', { selected: true })).toHaveText('customers')
+  return profiled
+}
+
+test('a tab restored hidden computes its Summary only once it is shown; then the Summary is there', async ({ page, catalog }) => {
+  const profiled = await reloadTwoSummaries(page, catalog.harness)
+  // The shown tab's Summary is back and done; the hidden tab has asked for nothing.
+  await expect(page.getByRole('tabpanel').getByTestId('summary-meta')).toContainText('50 rows')
+  await expect(page.locator('[role="tabpanel"][hidden]').getByRole('grid', { name: 'orders', includeHidden: true })).toHaveCount(1)
+  expect(profiled).toEqual(['customers'])
+  // Shown, it computes (or is answered from the kept profile) and shows its Summary; the tab now hidden keeps its
+  // own mounted (it is not asked again).
+  await tabs(page).getByRole('tab', { name: 'orders' }).click()
+  await expect(page.getByRole('tabpanel').getByTestId('summary-meta')).toContainText('2,000 rows')
+  expect(profiled).toEqual(['customers', 'orders'])
+  await screenshot(page, 'tabs-restored-hidden-summary')
+  await tabs(page).getByRole('tab', { name: 'customers' }).click()
+  await expect(page.getByRole('tabpanel').getByTestId('summary-meta')).toContainText('50 rows')
+  expect(profiled).toEqual(['customers', 'orders'])
+})
+
+test('in a 900×600 window a tab restored hidden opens its Summary once shown, straight in the drawer (asked once)', async ({ page, catalog }) => {
+  await page.setViewportSize({ width: 900, height: 600 })
+  const profiled = await reloadTwoSummaries(page, catalog.harness)
+  await expect(page.getByRole('tabpanel').getByTestId('summary-meta')).toContainText('50 rows')
+  await tabs(page).getByRole('tab', { name: 'orders' }).click()
+  const drawer = page.getByRole('tabpanel').locator('.dock-drawer')
+  await expect(drawer.getByTestId('summary-meta')).toContainText('2,000 rows')
+  expect(profiled).toEqual(['customers', 'orders'])
+  await screenshot(page, 'tabs-restored-hidden-summary-drawer')
+})

@@ -59,8 +59,9 @@ export interface PanelContext {
   goToRow(row: number): void
   lasso(rows: number[]): Promise<void>
   versions: VersionControl
-  /** The cell the shown grid or gallery inspects (the inspector reads it). */
-  inspection: InspectionStore
+  /** The cell the shown grid or gallery inspects: the Inspector panel reads it. A view that does not offer that
+   * panel (a query's result: its grid draws its own inspector) has none. */
+  inspection?: InspectionStore
   /** The grid's nearest-neighbour search, if it shows one. */
   similar: SimilarSearch | null
   /** Close this panel. */

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
+import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react'
 import type { DockSide } from './registry'
 
 /** Panels to start with (a tab restored after a restart, a split): their ids and the tab each dock shows. */
@@ -29,14 +29,27 @@ export function useDockState(start?: DockStart) {
   return { open, active, show, close, closeAll, toggle, select }
 }
 
-/** Whether the element is narrower than `width` (a small window, or one side of a split): the docks become a drawer. */
+/** Whether the element is narrower than `width` (a small window, or one side of a split): the docks become a drawer.
+ * While it is hidden, the answer it last had on screen. */
 export function useNarrow(ref: RefObject<HTMLElement | null>, width: number): boolean {
-  const [narrow, setNarrow] = useState(false)
+  return useMeasuredNarrow(ref, width) ?? false
+}
+
+/** {@link useNarrow}, and null until the element has been on screen to measure (a tab restored hidden). */
+export function useMeasuredNarrow(ref: RefObject<HTMLElement | null>, width: number): boolean | null {
+  const [narrow, setNarrow] = useState<boolean | null>(null)
   const widthRef = useRef(width)
-  useEffect(() => {
+  // Before the first paint: a view on screen at once knows its layout before its panels draw.
+  useLayoutEffect(() => {
     const element = ref.current
     if (!element) return
-    const measure = () => setNarrow(element.getBoundingClientRect().width < widthRef.current)
+    const measure = () => {
+      const box = element.getBoundingClientRect()
+      // A hidden view (a tab not shown: display none) measures 0 × 0. It keeps the layout it had: moving its panels
+      // into the drawer and back would remount each on every tab switch (a Summary asked again, a Map redrawn).
+      if (box.width === 0 && box.height === 0) return
+      setNarrow(box.width < widthRef.current)
+    }
     measure()
     const observer = new ResizeObserver(measure)
     observer.observe(element)

@@ -3,7 +3,6 @@ import { useCallback, useState } from 'react'
 import type { SqlQueryInfo, SqlResultTable, TableInfo } from '../../../contract'
 import { call, newRequestId } from '../../api'
 import { contributions, type PanelContext, type PanelContribution, type VersionControl } from '../../components/dock/registry'
-import { useInspectionStore } from '../../components/dock/inspection'
 import { useDockState } from '../../components/dock/useDockState'
 import { keys } from '../../queries/keys'
 
@@ -51,8 +50,6 @@ export function useResultViews(info: SqlQueryInfo | null) {
   const sheets = contributions.sheets().filter((s) => s.results)
   const wanted = dock.open.length > 0 || sheet !== null
   const table = useQuery({ ...resultTableQuery(info?.queryId ?? 'q-none'), enabled: wanted && open })
-  // The result grid draws its own inspector; the docks' Inspector panel is not offered here (its store stays empty).
-  const inspection = useInspectionStore()
   const goToRow = useCallback((row: number) => setSelectRow((was) => ({ row, nonce: (was?.nonce ?? 0) + 1 })), [])
 
   const context = (panel: PanelContribution, opened: SqlResultTable): PanelContext => ({
@@ -70,7 +67,7 @@ export function useResultViews(info: SqlQueryInfo | null) {
     goToRow,
     lasso: () => Promise.reject(new Error('a query result is not narrowed by the lasso: add a condition to the query’s WHERE')),
     versions: NO_VERSIONS,
-    inspection,
+    // No inspection: the result grid draws its own inspector (the docks' Inspector panel is not offered here).
     similar: null,
     close: () => dock.close(panel.id),
   })

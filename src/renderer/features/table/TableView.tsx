@@ -3,8 +3,9 @@ import { useMemo, useRef, useState } from 'react'
 import type { SortKey, TableInfo, TableRef } from '../../../contract'
 import { DockLayout, type DockedPanel } from '../../components/dock/DockLayout'
 import { contributions, type PanelContext, type PanelContribution } from '../../components/dock/registry'
-import { useDockState, useNarrow } from '../../components/dock/useDockState'
+import { useDockState, useMeasuredNarrow } from '../../components/dock/useDockState'
 import { ErrorPanel, errorData } from '../../components/ErrorPanel'
+import { useShownOnce } from '../../components/shown'
 import { Spinner } from '../../components/Spinner'
 import { GridStatusBar, useGridStatusStore } from './GridStatusBar'
 import { DataGrid, type ColumnVisibility } from './DataGrid'
@@ -57,8 +58,13 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
   const [sheet, setSheet] = useState<string | null>(null)
   const dock = useDockState(start && { open: start.panels, active: start.dockTabs })
   const body = useRef<HTMLDivElement>(null)
-  const narrow = useNarrow(body, DRAWER_BELOW)
+  const measured = useMeasuredNarrow(body, DRAWER_BELOW)
+  const narrow = measured ?? false
   const { reload } = useTableScope(latestRef)
+  // A tab restored hidden computes no Summary, Map or histograms until it is first shown (components/shown.ts); its
+  // panels then mount once its width is known, straight into the dock or the drawer (a move would remount them).
+  const shownOnce = useShownOnce()
+  const panelsMount = shownOnce && measured !== null
 
   // A table (or version) gone since it was last read says so even when an earlier description is still cached:
   // a tab closed and reopened at once finds the old description, and its refetch answers not_found.
@@ -78,7 +84,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
   const place = useViewPlace(status, { start, shown: view, ready: info !== null && !q.stale, count: q.count, dock, gallery: gallery.open, report: onViewChange, pinned, latest, filter: q.filter, sort: q.gridProps.sort })
   // A strip in each column header (the profile's histograms, contributed); the grid only draws it.
   const strip = contributions.headerStrip()
-  const stripState = strip.use(tableRef, info ? (view?.version ?? info.version) : undefined, q.filter, view?.rowSet, q.addFilter)
+  const stripState = strip.use(tableRef, info && shownOnce ? (view?.version ?? info.version) : undefined, q.filter, view?.rowSet, q.addFilter)
   const stripHeight = strip.height(stripState)
   const headerExtra = useMemo(() => stripHeight === undefined ? undefined : { height: stripHeight, render: (name: string) => <strip.Cell state={stripState} column={name} /> }, [strip, stripState, stripHeight])
 
@@ -112,7 +118,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
   const docked: DockedPanel[] = [...dock.open, ...opened.ids].flatMap((id) => {
     const panel = panels.find((p) => p.id === id)
     const ctx = panel && context(panel)
-    return panel && ctx ? [{ id, title: panel.title, dock: panel.dock, node: panel.render(ctx) }] : []
+    return panel && ctx ? [{ id, title: panel.title, dock: panel.dock, node: panelsMount ? panel.render(ctx) : null }] : []
   })
   const openSheet = info && contributions.sheets().find((s) => s.id === sheet)
   const shownColumns = info ? info.schema.filter((f) => visibility[f.name] !== false) : []
