@@ -7,14 +7,18 @@ describe('the toolbar overflow', () => {
     { id: 'query', width: 100 },
     { id: 'columns', width: 80 },
     { id: 'export', width: 60 },
-    { id: 'reload', width: 20 },
+    { id: 'reload', width: 40 },
   ]
   const order = ['reload', 'export', 'columns', 'query']
-  // All four with three 4 px gaps: 272 px.
+  // All four with three 4 px gaps: 292 px.
+
+  it('moves more items when moving the last ones leaves no room for the button', () => {
+    expect(overflowing([{ id: 'a', width: 100 }, { id: 'b', width: 20 }], ['b', 'a'], 120, 4, 28)).toEqual(new Set(['b', 'a']))
+  })
 
   it('moves nothing while every item fits, to the pixel', () => {
-    expect(overflowing(items, order, 272, 4, 28)).toEqual(new Set())
-    expect(overflowing(items, order, 272.4, 4, 28)).toEqual(new Set())
+    expect(overflowing(items, order, 292, 4, 28)).toEqual(new Set())
+    expect(overflowing(items, order, 291.6, 4, 28)).toEqual(new Set())
   })
 
   it('moves items in the order given until what stays and the More tools button fit', () => {
