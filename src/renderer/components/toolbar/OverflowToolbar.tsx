@@ -11,9 +11,10 @@ export interface ToolEntry extends MenuEntry {
   run?(): void
   /**
    * Instead of `run`: what opens under More tools (Columns' popover), inside `within` (a pointer down outside it
-   * closes it); `close` closes it and gives the focus back to More tools.
+   * closes it), or at `at` (the button's lower right corner, for a menu); `close` closes it and gives the focus
+   * back to More tools.
    */
-  popup?(close: (focusBack?: boolean) => void, within: RefObject<HTMLElement | null>): ReactNode
+  popup?(close: (focusBack?: boolean) => void, within: RefObject<HTMLElement | null>, at: { x: number; y: number }): ReactNode
 }
 
 export interface ToolbarItem {
@@ -50,7 +51,7 @@ export function OverflowToolbar({ items, moveOrder, className }: { items: readon
   const [sizes, setSizes] = useState<Sizes>({ available: 0, widths: {}, more: MORE_WIDTH })
   const [gap, setGap] = useState(0)
   const [at, setAt] = useState<{ x: number; y: number } | null>(null)
-  const [popup, setPopup] = useState<string | null>(null)
+  const [popup, setPopup] = useState<{ id: string; x: number; y: number } | null>(null)
 
   const observer = useMemo(
     () =>
@@ -92,7 +93,7 @@ export function OverflowToolbar({ items, moveOrder, className }: { items: readon
     [ids, moveOrder, measured, gap, sizes],
   )
   const entries = items.filter((item) => moved.has(item.id)).flatMap((item) => item.menu)
-  const opened = popup === null ? undefined : entries.find((entry) => entry.id === popup)
+  const opened = popup === null ? undefined : entries.find((entry) => entry.id === popup.id)
 
   const open = () => {
     const box = more.current?.getBoundingClientRect()
@@ -120,7 +121,7 @@ export function OverflowToolbar({ items, moveOrder, className }: { items: readon
           <button ref={moreRef} type="button" className="icon-button" aria-label="More tools" title="More tools" aria-haspopup="menu" aria-expanded={at !== null} onClick={open} onKeyDown={onMoreKey}>
             <MoreIcon />
           </button>
-          {opened?.popup && <Popup open={opened.popup} close={closePopup} within={anchor} />}
+          {opened?.popup && popup && <Popup open={opened.popup} close={closePopup} within={anchor} at={popup} />}
         </div>
       )}
       {at && (
@@ -134,7 +135,7 @@ export function OverflowToolbar({ items, moveOrder, className }: { items: readon
           onClose={() => setAt(null)}
           onChoose={(entry) => {
             setAt(null)
-            if (entry.popup) setPopup(entry.id)
+            if (entry.popup) setPopup({ id: entry.id, ...at })
             else entry.run?.()
           }}
         />
@@ -144,8 +145,8 @@ export function OverflowToolbar({ items, moveOrder, className }: { items: readon
 }
 
 /** What an entry opens under More tools (Columns' popover). */
-function Popup({ open, close, within }: { open: NonNullable<ToolEntry['popup']>; close(focusBack?: boolean): void; within: RefObject<HTMLElement | null> }) {
-  return open(close, within)
+function Popup({ open, close, within, at }: { open: NonNullable<ToolEntry['popup']>; close(focusBack?: boolean): void; within: RefObject<HTMLElement | null>; at: { x: number; y: number } }) {
+  return open(close, within, at)
 }
 
 /** The sizes after a ResizeObserver's report: the same object when nothing changed (no render). */
