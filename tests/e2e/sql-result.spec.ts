@@ -166,8 +166,9 @@ test('a result too long to open as a table is refused in words where the Summary
   await expect(page.getByRole('button', { name: 'Cancel' })).toBeDisabled()
 })
 
-test('at 900×600 the query toolbar keeps one line: Summary and History are reached through More tools', async ({ page }) => {
-  await page.setViewportSize({ width: 900, height: 600 })
+test('in a 700×600 window the query toolbar keeps one line: Summary and History are reached through More tools', async ({ page }) => {
+  // (At 900×600 it holds every button, Map included, on its line.)
+  await page.setViewportSize({ width: 700, height: 600 })
   await runResult(page)
   const view = page.getByRole('region', { name: 'Query' })
   const toolbar = view.locator('.overflow-toolbar')
@@ -179,7 +180,7 @@ test('at 900×600 the query toolbar keeps one line: Summary and History are reac
   await toolbarButton(view, 'Summary')
   await expect(page.getByRole('region', { name: 'Summary' })).toBeVisible()
   await expectToolOn(view, 'Summary', true)
-  await screenshot(page, 'sql-toolbar-overflow-900x600')
+  await screenshot(page, 'sql-toolbar-overflow-700x600')
   // History from More tools opens the query history under it; choosing an entry puts it in the editor.
   await toolbarButton(view, 'History')
   const history = page.getByRole('menu', { name: 'Query history' })
