@@ -19,7 +19,7 @@ export function moreToolsItem(scope: Page | Locator, name: string | RegExp): Loc
 
 /** Where the button is once the toolbar has laid out its items: on the bar (true) or in More tools (false). */
 async function onTheBar(scope: Page | Locator, name: string | RegExp): Promise<boolean> {
-  await expect(scope.locator('.overflow-toolbar')).toHaveAttribute('data-measured', 'true')
+  await expect(scope.locator('.overflow-toolbar:visible')).toHaveAttribute('data-measured', 'true')
   const button = scope.getByRole('button', typeof name === 'string' ? { name, exact: true } : { name })
   await expect(button.or(moreTools(scope)).first()).toBeVisible()
   return button.isVisible()

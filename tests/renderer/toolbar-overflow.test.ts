@@ -18,7 +18,8 @@ describe('the toolbar overflow', () => {
 
   it('moves nothing while every item fits, to the pixel', () => {
     expect(overflowing(items, order, 292, 4, 28)).toEqual(new Set())
-    expect(overflowing(items, order, 291.6, 4, 28)).toEqual(new Set())
+    expect(overflowing(items, order, 291.9, 4, 28)).toEqual(new Set(['reload']))
+    expect(overflowing(items, order, 291.99, 4, 28)).toEqual(new Set())
   })
 
   it('moves items in the order given until what stays and the More tools button fit', () => {

@@ -60,6 +60,12 @@ export function OverflowToolbar({ items, moveOrder, className }: { items: readon
         : new ResizeObserver((entries) => {
             // Drawn before the frame is painted: a toolbar that does not fit is never shown wrapped or cut.
             flushSync(() => setSizes((previous) => measure(previous, entries, bar.current, more.current)))
+            // The toolbar's width changed: the menu and what it opened close (they were placed for the old one, and
+            // an item back on the bar must not bring its popover back later).
+            if (entries.some((entry) => entry.target.classList.contains('overflow-toolbar'))) {
+              setAt(null)
+              setPopup(null)
+            }
           }),
     [],
   )

@@ -13,8 +13,8 @@ export interface MeasuredItem {
 export function overflowing(items: readonly MeasuredItem[], moveOrder: readonly string[], available: number, gap: number, moreWidth: number): Set<string> {
   const moved = new Set<string>()
   const widthOf = new Map(items.map((item) => [item.id, item.width]))
-  // Half a pixel of slack: widths are fractional and rounding must not move an item that fits.
-  const fits = (used: number) => used <= available + 0.5
+  // A hair of slack: widths are fractional, and a sum of them must not move an item that fits exactly.
+  const fits = (used: number) => used <= available + 0.05
   let used = items.reduce((sum, item, i) => sum + item.width + (i > 0 ? gap : 0), 0)
   if (fits(used)) return moved
   // From here the More tools button takes its place (and a gap) at the end of the line.
