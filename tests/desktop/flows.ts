@@ -12,6 +12,7 @@ import { DirNamespaceClient } from '../../src/core/namespace/dir'
 import { IMAGE_ROWS } from '../../src/core/demo/tables'
 import { buildCatalog, ensureDemoCatalog, sampleTable } from '../helpers/catalog'
 import { gridCell } from '../helpers/e2e'
+import { expectToolOn, moreTools, moreToolsItem, toolbarButton } from '../e2e/toolbar'
 import { readAnswerProbe, startAnswerProbe, watchProcessTree } from '../helpers/hostWatch'
 import { ABORTING_READER_ENV, hostileFiles, setEnv } from '../fixtures/import/hostile'
 import type { DesktopApp, LaunchOptions, Launcher } from './app'
@@ -591,6 +592,13 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       await page.keyboard.press('ArrowLeft')
       await expect(separator).toHaveAttribute('aria-valuenow', '45')
       await page.screenshot({ path: join('test-results', `desktop-${app.kind}-split.png`) })
+      // The pane's toolbar keeps one line: Summary is in its More tools menu and opens that pane's dock, checked.
+      await moreTools(right).click()
+      await moreToolsItem(right, 'Summary').click()
+      await expect(right.getByRole('region', { name: 'Summary' })).toBeVisible()
+      await expect(left.getByRole('region', { name: 'Summary' })).toHaveCount(0)
+      await expectToolOn(right, 'Summary', true)
+      await page.screenshot({ path: join('test-results', `desktop-${app.kind}-split-summary.png`) })
       await page.getByRole('button', { name: 'Close split' }).click()
       await expect(page.getByRole('tabpanel')).toHaveCount(1)
     })
@@ -603,7 +611,7 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       await treeItem(page, 'rows').click()
       const grid = page.getByRole('grid', { name: 'rows' })
       await expect(grid.getByRole('gridcell', { name: 'row-0', exact: true })).toBeVisible()
-      for (const name of ['Summary', 'Map', 'Versions']) await page.getByRole('button', { name, exact: true }).click()
+      for (const name of ['Summary', 'Map', 'Versions']) await toolbarButton(page, name)
       const drawer = page.locator('[data-dock="drawer"]')
       await expect(drawer.getByRole('tab')).toHaveText(['Summary', 'Map', 'Versions'])
       await expect(page.getByRole('complementary', { name: 'Versions' })).toBeVisible()
@@ -617,7 +625,7 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       // One Escape closes the whole drawer; the panels' buttons are off again.
       await page.keyboard.press('Escape')
       await expect(drawer).toHaveCount(0)
-      for (const name of ['Summary', 'Map', 'Versions']) await expect(page.getByRole('button', { name, exact: true })).toHaveAttribute('aria-pressed', 'false')
+      for (const name of ['Summary', 'Map', 'Versions']) await expectToolOn(page, name, false)
       await expect(grid.getByRole('gridcell', { name: 'row-0', exact: true })).toBeVisible()
     })
 

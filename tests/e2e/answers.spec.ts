@@ -26,6 +26,7 @@ import { batchOf, float32Vectors, tableOf } from '../../src/core/arrow'
 import { buildCatalog } from '../helpers/catalog'
 import { expect, gridCell, gridRow, makeTempDir, openApp, openTable, removeDir, screenshot, startHarness, test } from '../helpers/e2e'
 import type { Harness } from '../../src/harness/server'
+import { toolbarButton } from './toolbar'
 
 /**
  * Right answers, said plainly: filters that cannot silently mean something else, counts that are the count
@@ -407,7 +408,7 @@ test('a 900×600 window: a side panel overlays the grid instead of squeezing it'
   await openApp(page, harness)
   const grid = await openTable(page, [], 'wildlife')
   const before = await grid.boundingBox()
-  await page.getByRole('button', { name: 'Schema' }).click()
+  await toolbarButton(page, 'Schema')
   const schema = page.getByRole('complementary', { name: 'Schema' })
   await expect(schema).toBeVisible()
   await screenshot(page, 'answers-900x600-schema')

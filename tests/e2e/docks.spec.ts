@@ -5,6 +5,7 @@ import { batchOf, float32Vectors, seededRandom, tableOf } from '../../src/core/a
 import { buildCatalog } from '../helpers/catalog'
 import { expect, gridCell, makeTempDir, openApp, openTable, rememberedTabs, removeDir, screenshot, startHarness, test } from '../helpers/e2e'
 import type { Harness } from '../../src/harness/server'
+import { expectToolOn, toolbarButton } from './toolbar'
 
 /**
  * Docked panels (#38 item 3): Summary, Map and Versions open at once never hide the grid. In a wide view they are
@@ -50,7 +51,7 @@ test.afterEach(async () => {
 async function openThree(page: Page): Promise<Locator> {
   await openApp(page, harness)
   const grid = await openTable(page, [], 'embeddings')
-  for (const name of ['Summary', 'Map', 'Versions']) await page.getByRole('button', { name, exact: true }).click()
+  for (const name of ['Summary', 'Map', 'Versions']) await toolbarButton(page, name)
   return grid
 }
 
@@ -125,7 +126,7 @@ test('at 900×600 the panels lie in one drawer over the grid; Escape closes it',
   await expect(page.getByRole('region', { name: 'Embedding map' })).toBeVisible()
   await page.keyboard.press('Escape')
   await expect(drawer).toHaveCount(0)
-  await expect(page.getByRole('button', { name: 'Summary', exact: true })).toHaveAttribute('aria-pressed', 'false')
+  await expectToolOn(page, 'Summary', false)
   await expect(grid).toBeVisible()
 })
 
@@ -275,7 +276,7 @@ test('at 900×600 the inspector joins the drawer while Similar rows stays under 
   const grid = await openTable(page, [], 'embeddings')
   const similar = await findSimilar(page, grid)
   await expect(page.locator('[data-dock="bottom"]').getByRole('region', { name: 'Similar rows' })).toBeVisible()
-  await page.getByRole('button', { name: 'Versions', exact: true }).click()
+  await toolbarButton(page, 'Versions')
   await gridCell(grid, 1, 0).dblclick()
   const drawer = page.locator('[data-dock="drawer"]')
   await expect(drawer.getByRole('tab')).toHaveText(['Versions', 'Inspector'])

@@ -5,6 +5,7 @@ import { parse } from 'csv-parse/sync'
 import type { Harness } from '../../src/harness/server'
 import { expect, gridCell, makeTempDir, openApp, removeDir, screenshot, startHarness, test } from '../helpers/e2e'
 import { buildSqlCatalog, duckdbAnswer, parquetTable } from './sqlData'
+import { expectToolOn, moreTools, toolbarButton } from './toolbar'
 
 /**
  * A query result is a view like a table (#39 item 4): Export…, the Summary and the Map of the result, through the
@@ -163,4 +164,27 @@ test('a result too long to open as a table is refused in words where the Summary
   await expect(page.getByRole('button', { name: 'Run' })).toBeEnabled()
   await expect(page.getByRole('button', { name: 'Save as table…' })).toBeEnabled()
   await expect(page.getByRole('button', { name: 'Cancel' })).toBeDisabled()
+})
+
+test('in a 700×600 window the query toolbar keeps one line: Summary and History are reached through More tools', async ({ page }) => {
+  // (At 900×600 it holds every button, Map included, on its line.)
+  await page.setViewportSize({ width: 700, height: 600 })
+  await runResult(page)
+  const view = page.getByRole('region', { name: 'Query' })
+  const toolbar = view.locator('.overflow-toolbar')
+  await expect(toolbar).toHaveAttribute('data-measured', 'true')
+  const middles = () => toolbar.locator(':scope > *:not([hidden])').evaluateAll((els) => new Set(els.map((e) => Math.round((e.getBoundingClientRect().top + e.getBoundingClientRect().bottom) / 2))).size)
+  await expect.poll(middles).toBe(1)
+  await expect(view.getByRole('button', { name: 'Run', exact: true })).toBeVisible()
+  await expect(moreTools(view)).toBeVisible()
+  await toolbarButton(view, 'Summary')
+  await expect(page.getByRole('region', { name: 'Summary' })).toBeVisible()
+  await expectToolOn(view, 'Summary', true)
+  await screenshot(page, 'sql-toolbar-overflow-700x600')
+  // History from More tools opens the query history under it; choosing an entry puts it in the editor.
+  await toolbarButton(view, 'History')
+  const history = page.getByRole('menu', { name: 'Query history' })
+  await expect(history).toBeVisible()
+  await history.getByRole('menuitem').first().click()
+  await expect(history).toHaveCount(0)
 })

@@ -1,14 +1,15 @@
 import { join } from 'node:path'
 import * as lancedb from '@lancedb/lancedb'
-import type { Page } from '@playwright/test'
 import { buildCatalog, sampleTable } from '../helpers/catalog'
 import { expect, makeTempDir, openApp, openTable, removeDir, screenshot, startHarness, test } from '../helpers/e2e'
 import type { Harness } from '../../src/harness/server'
+import { moreTools, moreToolsItem, moreToolsMenu } from './toolbar'
 
 /**
  * The table header with every control the merged table view has (filter, full-text search on a table with an
  * FTS index, go to row, vector search, Versions, Indexes, Stats, Columns, Export…, Schema, Reload) at a wide
- * and a small window, light and dark: every control visible, inside the window, none overlapping another.
+ * and a small window, light and dark: every control on the bar or (a small window) in More tools; those on the bar
+ * inside the window, none overlapping another.
  */
 let dir: string
 let root: string
@@ -36,32 +37,30 @@ const SIZES = [
   { width: 900, height: 600 },
 ]
 
-function controls(page: Page) {
-  const view = page.getByRole('region', { name: 'Table customer_events_enriched' })
-  return [
-    view.getByRole('textbox', { name: 'Filter rows' }),
-    view.getByRole('searchbox', { name: 'Full-text search' }),
-    view.getByRole('button', { name: 'Go to row…' }),
-    view.getByRole('button', { name: 'Search by vector…' }),
-    view.getByRole('button', { name: 'Versions' }),
-    view.getByRole('button', { name: 'Indexes' }),
-    view.getByRole('button', { name: 'Stats' }),
-    view.getByRole('button', { name: /^Columns/ }),
-    view.getByRole('button', { name: 'Export…' }),
-    view.getByRole('button', { name: 'Summary', exact: true }),
-    view.getByRole('button', { name: 'Map', exact: true }),
-    view.getByRole('button', { name: 'Schema' }),
-    view.getByRole('button', { name: 'Reload table' }),
-  ]
-}
+/** The toolbar's buttons (each on the bar, or — in a narrow window — an item of More tools). */
+const BUTTONS: (string | RegExp)[] = ['Go to row…', 'Search by vector…', 'Versions', 'Indexes', 'Stats', /^Columns/, 'Export…', 'Summary', 'Map', 'Schema', 'Reload table']
 
-test('the table toolbar: every control visible, inside the window and apart, at 1400×900 and 900×600, light and dark', async ({ page }) => {
+test('the table toolbar: every control on the bar or in More tools, those shown inside the window and apart, at 1400×900 and 900×600, light and dark', async ({ page }) => {
   await openApp(page, harness)
   await openTable(page, ['analytics', 'emea'], 'customer_events_enriched')
+  const view = page.getByRole('region', { name: 'Table customer_events_enriched' })
   for (const size of SIZES) {
     await page.setViewportSize(size)
+    await expect(view.locator('.overflow-toolbar')).toHaveAttribute('data-measured', 'true')
+    // The bars over the grid are never moved; the toolbar's buttons are on the bar or in the menu.
+    const shown = [view.getByRole('textbox', { name: 'Filter rows' }), view.getByRole('searchbox', { name: 'Full-text search' })]
+    const moved: (string | RegExp)[] = []
+    for (const name of BUTTONS) {
+      const button = view.getByRole('button', typeof name === 'string' ? { name, exact: true } : { name })
+      if (await button.isVisible()) shown.push(button)
+      else moved.push(name)
+    }
+    // At 1400 px every button is on the bar; at 900 px the trailing ones are in More tools, the query controls stay.
+    if (size.width === 1400) expect(moved).toEqual([])
+    else expect(moved).toContain('Reload table')
+    expect(moved).not.toContain('Go to row…')
     const boxes = []
-    for (const control of controls(page)) {
+    for (const control of shown) {
       await expect(control).toBeVisible()
       const box = (await control.boundingBox())!
       expect(box.x, `${await control.getAttribute('aria-label') ?? await control.textContent()} inside the window at ${size.width}`).toBeGreaterThanOrEqual(0)
@@ -75,10 +74,18 @@ test('the table toolbar: every control visible, inside the window and apart, at 
         expect(overlap, `controls ${i} and ${j} overlap at ${size.width}×${size.height}`).toBe(false)
       }
     }
+    if (moved.length > 0) {
+      await moreTools(view).click()
+      for (const name of moved) await expect(moreToolsItem(view, name)).toBeVisible()
+    }
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme })
       await screenshot(page, `table-toolbar-${size.width}x${size.height}-${scheme}`)
     }
     await page.emulateMedia({ colorScheme: 'light' })
+    if (moved.length > 0) {
+      await page.keyboard.press('Escape')
+      await expect(moreToolsMenu(view)).toHaveCount(0)
+    }
   }
 })

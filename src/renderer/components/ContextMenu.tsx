@@ -5,6 +5,8 @@ export interface MenuEntry {
   label: string
   disabled: boolean
   reason?: string
+  /** A toggle (a panel, a view switch): drawn as a `menuitemcheckbox`, checked while on. */
+  checked?: boolean
 }
 
 export interface ContextMenuProps<T extends MenuEntry> {
@@ -15,13 +17,17 @@ export interface ContextMenuProps<T extends MenuEntry> {
   items: readonly T[]
   onChoose(item: T): void
   onClose(): void
+  /** `end`: x is the menu's right edge (a menu button at the end of a toolbar opens leftwards). */
+  align?: 'start' | 'end'
+  /** Tab closes the menu and moves on from its opener (a menu button's menu); otherwise focus goes back to it. */
+  tabLeaves?: boolean
 }
 
 /**
  * A context menu (WAI-ARIA menu pattern; the tree's, the grid's, the Add menu): arrows move, Enter chooses,
  * Escape closes and gives focus back. A disabled item stays focusable (aria-disabled) so its reason can be read.
  */
-export function ContextMenu<T extends MenuEntry>({ x, y, label, items, onChoose, onClose }: ContextMenuProps<T>) {
+export function ContextMenu<T extends MenuEntry>({ x, y, label, items, onChoose, onClose, align = 'start', tabLeaves = false }: ContextMenuProps<T>) {
   const ref = useRef<HTMLDivElement>(null)
   const [active, setActive] = useState(() => Math.max(0, items.findIndex((i) => !i.disabled)))
   const [position, setPosition] = useState({ left: x, top: y })
@@ -32,11 +38,12 @@ export function ContextMenu<T extends MenuEntry>({ x, y, label, items, onChoose,
   useLayoutEffect(() => {
     const box = ref.current?.getBoundingClientRect()
     if (!box) return
-    setPosition({ left: Math.max(4, Math.min(x, window.innerWidth - box.width - 4)), top: Math.max(4, Math.min(y, window.innerHeight - box.height - 4)) })
-  }, [x, y])
+    const left = align === 'end' ? x - box.width : x
+    setPosition({ left: Math.max(4, Math.min(left, window.innerWidth - box.width - 4)), top: Math.max(4, Math.min(y, window.innerHeight - box.height - 4)) })
+  }, [x, y, align])
 
   useEffect(() => {
-    ref.current?.querySelectorAll<HTMLElement>('[role="menuitem"]')[active]?.focus()
+    ref.current?.querySelectorAll<HTMLElement>('[role^="menuitem"]')[active]?.focus()
   }, [active])
 
   useEffect(() => {
@@ -59,6 +66,12 @@ export function ContextMenu<T extends MenuEntry>({ x, y, label, items, onChoose,
   }
 
   const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Tab' && tabLeaves) {
+      // The browser's Tab then moves on from the opener, to the control after (or, with Shift, before) it.
+      opener?.focus({ preventScroll: true })
+      onClose()
+      return
+    }
     let handled = true
     if (event.key === 'ArrowDown') setActive((i) => (i + 1) % items.length)
     else if (event.key === 'ArrowUp') setActive((i) => (i - 1 + items.length) % items.length)
@@ -78,7 +91,8 @@ export function ContextMenu<T extends MenuEntry>({ x, y, label, items, onChoose,
       {items.map((item, index) => (
         <div
           key={item.id}
-          role="menuitem"
+          role={item.checked === undefined ? 'menuitem' : 'menuitemcheckbox'}
+          aria-checked={item.checked}
           tabIndex={index === active ? 0 : -1}
           aria-disabled={item.disabled || undefined}
           aria-description={item.reason}

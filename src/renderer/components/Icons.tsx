@@ -104,3 +104,13 @@ export function SchemaIcon({ className }: IconProps) {
     </svg>
   )
 }
+
+export function MoreIcon({ className }: IconProps) {
+  return (
+    <svg {...common} className={className}>
+      <circle cx="3.5" cy="8" r="1.2" fill="currentColor" />
+      <circle cx="8" cy="8" r="1.2" fill="currentColor" />
+      <circle cx="12.5" cy="8" r="1.2" fill="currentColor" />
+    </svg>
+  )
+}

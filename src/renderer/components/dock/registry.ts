@@ -113,12 +113,14 @@ export interface HeaderStripContribution<S> {
   /** Pixels the header grows by; undefined while the strip is off. */
   height(state: S): number | undefined
   Toggle: ComponentType<{ state: S; disabled: boolean }>
+  /** The toggle as an entry of the toolbar's More tools menu (when the toolbar is too narrow for its button). */
+  tool(state: S): { label: string; on: boolean; toggle(): void } | null
   Cell: ComponentType<{ state: S; column: string }>
 }
 
 const panels: PanelContribution[] = []
 const sheets: SheetContribution[] = []
-const noStrip: HeaderStripContribution<null> = { use: () => null, height: () => undefined, Toggle: () => null, Cell: () => null }
+const noStrip: HeaderStripContribution<null> = { use: () => null, height: () => undefined, Toggle: () => null, tool: () => null, Cell: () => null }
 let headerStrip = noStrip as HeaderStripContribution<unknown>
 
 export function registerPanel(panel: PanelContribution): void {

@@ -144,6 +144,7 @@ export const headerHistogramsStrip = {
   use: useHeaderHistograms,
   height: (state: HistogramsState) => (state.on ? STRIP_HEIGHT : undefined),
   Toggle: HistogramsToggle,
+  tool: (state: HistogramsState) => ({ label: 'Histograms', on: state.on, toggle: state.toggle }),
   Cell: HistogramCell,
 }
 

@@ -7,10 +7,10 @@ import { Spinner } from '../../components/Spinner'
 import { useConnections } from '../../queries/connections'
 import { completionSchema } from './completion'
 import { ExplainPanel } from './ExplainPanel'
-import { HistoryButton } from './HistoryButton'
 import { queryDraft } from './drafts'
 import { QueryResult } from './QueryResult'
-import { ResultDock, ResultViewButtons } from './ResultDock'
+import { ResultDock } from './ResultDock'
+import { QueryToolbar } from './QueryToolbar'
 import { SaveAsTableDialog, type SaveSource } from './SaveAsTableDialog'
 import { sqlNamesQuery } from './queries'
 import { SqlEditor, type SqlEditorHandle } from './SqlEditor'
@@ -77,22 +77,7 @@ export function QueryView({ connectionId, connectionLabel, draftKey }: { connect
           <h1 className="table-name">Query</h1>
           <div className="table-path">{connectionLabel}</div>
         </div>
-        <div className="toolbar">
-          <button type="button" className="button primary" onClick={execute} disabled={running} title="Run the statement under the caret (Ctrl/Cmd+Enter)">
-            Run
-          </button>
-          <button type="button" className="button" onClick={query.cancel} disabled={!running}>
-            Cancel
-          </button>
-          <button type="button" className="button" onClick={explain}>
-            Explain
-          </button>
-          <button type="button" className="button" onClick={saveAs} disabled={running}>
-            Save as table…
-          </button>
-          <HistoryButton connectionId={connectionId} onChoose={(sql) => editor.current?.setText(sql)} />
-          {run.phase === 'result' && <ResultViewButtons views={views} />}
-        </div>
+        <QueryToolbar connectionId={connectionId} views={run.phase === 'result' ? views : null} actions={{ running, run: execute, cancel: query.cancel, explain, saveAs, recall: (sql) => editor.current?.setText(sql) }} />
       </header>
       <div className="sql-editor-pane">
         <SqlEditor handle={editor} initial={queryDraft.get(draftKey)} schema={schema} errorSpan={errorSpan(run)} onRun={execute} onChange={(text) => queryDraft.set(draftKey, text)} />

@@ -11,25 +11,6 @@ import type { ResultViews } from './useResultViews'
 /** Under this width the docks become one drawer over the result (as the table view's). */
 const DRAWER_BELOW = 760
 
-/** The toolbar's buttons for the result's panels (pressed while open) and sheets; usable once the query is done. */
-export function ResultViewButtons({ views }: { views: ResultViews }) {
-  const title = views.ready ? undefined : 'The query has no result to open'
-  return (
-    <>
-      {views.sheets.map((s) => (
-        <button key={s.id} type="button" className="button" disabled={!views.ready} title={title} onClick={() => views.openSheet(s.id)}>
-          {s.label}
-        </button>
-      ))}
-      {views.panels.map((p) => (
-        <button key={p.id} type="button" className="button" aria-pressed={views.dock.open.includes(p.id)} disabled={!views.ready} title={title} onClick={() => views.dock.toggle(p.id, p.dock)}>
-          {p.title}
-        </button>
-      ))}
-    </>
-  )
-}
-
 /**
  * The result grid with the docks of its panels (Summary, Map) and its sheet (Export…), read from the result opened
  * as a table: while it is copied a panel says so, a refusal (a result too long) shows in its place in words.

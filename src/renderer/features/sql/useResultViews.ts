@@ -32,7 +32,7 @@ function resultTableQuery(queryId: string) {
  * The table's own panels and sheets on a query's result (those contributed with `results`: the Summary, the Map,
  * Export…), so the query view imports none of those features. Opening one copies the finished result into a
  * read-only table once (core `sql/resultTable`); each panel then gets that table as its context. Data only: the
- * query view draws the buttons (`ResultViewButtons`) and the dock (`ResultDock`).
+ * query view draws the buttons (`QueryToolbar`) and the dock (`ResultDock`).
  */
 export function useResultViews(info: SqlQueryInfo | null) {
   const dock = useDockState()

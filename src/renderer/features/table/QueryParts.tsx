@@ -1,4 +1,5 @@
 import { MAX_SEARCH_RESULTS } from '../../../contract'
+import type { ToolbarItem } from '../../components/toolbar/OverflowToolbar'
 import { formatCount } from '../../lib/format'
 import { CellMenu } from './CellMenu'
 import { FilterBar } from './FilterBar'
@@ -8,20 +9,24 @@ import { VectorPasteDialog } from './SimilarPanel'
 import { TEXT_SEARCH_K, type TableQueries } from './useTableQueries'
 
 /** The toolbar's query buttons: **Go to row…** and, with a vector column, **Search by vector…**. */
-export function QueryToolbar({ q }: { q: TableQueries }) {
+export function queryTools(q: TableQueries): ToolbarItem | null {
   if (!q.info) return null
-  return (
+  const goToRow = { id: 'go-to-row', label: 'Go to row…', disabled: q.count === 0, run: () => q.setGoToOpen(true) }
+  const vectorRefused = q.refused('table.vectorSearch')
+  const vector = q.vectorFields.length > 0 ? { id: 'search-by-vector', label: 'Search by vector…', disabled: vectorRefused !== undefined, reason: vectorRefused, run: () => q.setPasteOpen(true) } : null
+  const bar = (
     <>
-      <button type="button" className="button" disabled={q.count === 0} onClick={() => q.setGoToOpen(true)} title="Go to row (Ctrl/Cmd+G)">
+      <button type="button" className="button" disabled={goToRow.disabled} onClick={goToRow.run} title="Go to row (Ctrl/Cmd+G)">
         Go to row…
       </button>
-      {q.vectorFields.length > 0 && (
-        <button type="button" className="button" onClick={() => q.setPasteOpen(true)} disabled={q.refused('table.vectorSearch') !== undefined} title={q.refused('table.vectorSearch')}>
+      {vector && (
+        <button type="button" className="button" onClick={vector.run} disabled={vector.disabled} title={vectorRefused}>
           Search by vector…
         </button>
       )}
     </>
   )
+  return { id: 'query', bar, menu: vector ? [goToRow, vector] : [goToRow] }
 }
 
 /** The bars over the grid: the newer-version hint, the filter bar, the previous-result note, the search count (Similar rows is a docked panel). */

@@ -4,7 +4,7 @@ import { TableIcon } from '../../components/Icons'
 import { formatCount } from '../../lib/format'
 import type { TableQueries } from './useTableQueries'
 
-/** The table view's header: the table's name and namespace, its counts and version, a version badge and the toolbar. */
+/** The table view's header: the table's name and namespace, its counts and version, a version badge and the toolbar (its children). */
 export function TableHeader({ tableRef, connectionLabel, info, q, badge, share, children }: { tableRef: TableRef; connectionLabel: string; info: TableInfo | null; q: TableQueries; badge: ReactNode; share?: ReactNode; children: ReactNode }) {
   const path = [connectionLabel, ...tableRef.namespace]
   return (
@@ -51,7 +51,7 @@ export function TableHeader({ tableRef, connectionLabel, info, q, badge, share, 
         </div>
       </dl>
       {badge}
-      <div className="toolbar">{children}</div>
+      {children}
     </header>
   )
 }

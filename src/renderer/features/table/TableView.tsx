@@ -11,11 +11,11 @@ import { GridStatusBar, useGridStatusStore } from './GridStatusBar'
 import { DataGrid, type ColumnVisibility } from './DataGrid'
 import { describeQuery } from './queries'
 import { useTableQueries } from './useTableQueries'
-import { QueryBars, QueryOverlays, QueryToolbar } from './QueryParts'
+import { QueryBars, QueryOverlays, queryTools } from './QueryParts'
 import { useEscapeLayer } from './panelStack'
 import { Gallery, GalleryButton, useGallery } from './gallery'
 import { TableHeader } from './TableHeader'
-import { TableToolbar } from './TableToolbar'
+import { switchTools, TableToolbar } from './TableToolbar'
 import { useTableScope } from './useTableScope'
 import { useViewVersion, type ViewStart } from './useViewVersion'
 import { useViewPlace, type ViewPlace } from './useViewPlace'
@@ -173,13 +173,16 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
           onSheet={setSheet}
           visibility={visibility}
           onVisibility={setVisibility}
-          queries={<QueryToolbar q={q} />}
-          switches={
-            <>
-              <GalleryButton gallery={gallery} disabled={!info} />
-              <strip.Toggle state={stripState} disabled={!info} />
-            </>
-          }
+          queries={queryTools(q)}
+          switches={{
+            bar: (
+              <>
+                <GalleryButton gallery={gallery} disabled={!info} />
+                <strip.Toggle state={stripState} disabled={!info} />
+              </>
+            ),
+            menu: switchTools(gallery, strip.tool(stripState), !info),
+          }}
           onReload={reload}
         />
       </TableHeader>
