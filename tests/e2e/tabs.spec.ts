@@ -215,6 +215,11 @@ test('What changed opens as a tab; Split right shows one table at two versions s
   await expect(right.getByTestId('row-count')).toHaveText('210')
   await expect(panels.nth(0).getByTestId('row-count')).toHaveText('200')
   expect(await tabNames(page)).toEqual(['orders @ v1', 'orders'])
+  // The pinned pane never offers the newer version: its version bar already says "version 1 of 2" with Back to latest.
+  await page.waitForResponse((r) => r.url().endsWith('/api/tables/latestVersion') && r.ok())
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0))))
+  await expect(panels.nth(0).getByRole('note')).toContainText('version 1 of 2')
+  await expect(page.getByRole('status', { name: 'Newer version' })).toHaveCount(0)
 
   // Each pane is at least a fifth of the width; the separator resizes with the keyboard.
   const separator = page.getByRole('separator', { name: 'Resize split' })

@@ -29,14 +29,17 @@ export function queryTools(q: TableQueries): ToolbarItem | null {
   return { id: 'query', bar, menu: vector ? [goToRow, vector] : [goToRow] }
 }
 
-/** The bars over the grid: the newer-version hint, the filter bar, the previous-result note, the search count (Similar rows is a docked panel). */
-export function QueryBars({ q }: { q: TableQueries }) {
+/**
+ * The bars over the grid: the newer-version hint, the filter bar, the previous-result note, the search count (Similar
+ * rows is a docked panel). A pinned version has no newer-version hint: its version bar names the latest already.
+ */
+export function QueryBars({ q, pinned }: { q: TableQueries; pinned: boolean }) {
   const { info, tv, choice, apply, setFilterBar, applyFilter, recent, refused, ftsColumns, hints, reload } = q
   if (!info) return null
   const search = choice.search
   return (
     <>
-      {tv.newerVersion !== null && (
+      {tv.newerVersion !== null && !pinned && (
         <div className="version-hint" role="status" aria-label="Newer version">
           <span>
             Newer version available (version {tv.newerVersion}; showing {info.version}) — reload to see it.

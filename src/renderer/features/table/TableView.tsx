@@ -186,7 +186,7 @@ export function TableView({ tableRef: latestRef, connectionLabel, writeBlock, st
           onReload={reload}
         />
       </TableHeader>
-      <QueryBars q={q} />
+      <QueryBars q={q} pinned={pinned !== undefined} />
       <div className="table-body" ref={body}>
         <DockLayout main={main} panels={docked} active={dock.active} onSelect={dock.select} narrow={narrow} />
         {openSheet &&
