@@ -15,8 +15,8 @@
  */
 import { execFileSync } from 'node:child_process'
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync } from 'node:fs'
-import type { ImportReaders } from '../../src/core/import/reader/readers'
-import { basename, join } from 'node:path'
+import { join } from 'node:path'
+import { runOurs, warmReaders } from './importOurs'
 import { envInt, peakRssMiB, printResult, runMeasuredChild, watchChildren, type ResultTable } from './lib'
 
 type Kind = 'parquet' | 'csv'
@@ -89,32 +89,6 @@ export async function benchFiles(dir: string): Promise<{ kind: Kind; path: strin
 }
 
 // ---------------------------------------------------------------- child side
-
-/**
- * BENCH_IMPORT_WARM=1: the file is previewed first, as the import sheet does, and the import's reader is then the one
- * started ahead (the app's flow: its start-up, ~0.4 s, is not waited for); the clock starts after. Else the import
- * starts its reader cold.
- */
-async function warmReaders(file: string): Promise<ImportReaders | undefined> {
-  if (process.env.BENCH_IMPORT_WARM !== '1') return undefined
-  const { ImportReaders } = await import('../../src/core/import/reader/readers')
-  const readers = new ImportReaders()
-  await readers.inspect({ path: file, fileName: basename(file) })
-  await new Promise((resolve) => setTimeout(resolve, 1500)) // the spare is started once the preview's reader has ended
-  return readers
-}
-
-async function runOurs(file: string, root: string, readers?: ImportReaders): Promise<number> {
-  const { connectNamespace } = await import('../../src/core/namespace/connect')
-  const { ImportJobs } = await import('../../src/core/import/jobs')
-  const client = await connectNamespace('dir', { root, create: 'true' })
-  const jobs = new ImportJobs({ readers })
-  const job = jobs.enqueue({ connectionId: 'bench', client, namespace: [], name: 'bench', mode: 'create', path: file, fileName: basename(file) })
-  const done = await jobs.wait(job.id)
-  if (done.state !== 'done') throw new Error(`import ${done.state}: ${done.error?.message}`)
-  await client.close()
-  return done.result!.rowCount
-}
 
 /**
  * What a user scripts: polars reads the file and hands lancedb Arrow. lancedb's public `createTable` takes an

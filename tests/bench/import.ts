@@ -21,8 +21,8 @@
 import { execFileSync } from 'node:child_process'
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import { open } from 'node:fs/promises'
-import type { ImportReaders } from '../../src/core/import/reader/readers'
-import { basename, join, resolve } from 'node:path'
+import { join, resolve } from 'node:path'
+import { runOurs, warmReaders } from './importOurs'
 import { peakRssMiB, printResult, runMeasuredChild, watchChildren, type Report, type Section } from './lib'
 
 import {
@@ -233,32 +233,6 @@ async function fsyncTree(root: string): Promise<void> {
   const dirs = entries.filter((e) => e.isDirectory()).map((e) => join(e.parentPath, e.name))
   for (const d of dirs.sort((a, b) => b.length - a.length)) await sync(d)
   await sync(root)
-}
-
-/**
- * BENCH_IMPORT_WARM=1: the file is previewed first, as the import sheet does, and the import's reader is then the one
- * started ahead (the app's flow: its start-up, ~0.4 s, is not waited for); the clock starts after. Else the import
- * starts its reader cold.
- */
-async function warmReaders(file: string): Promise<ImportReaders | undefined> {
-  if (process.env.BENCH_IMPORT_WARM !== '1') return undefined
-  const { ImportReaders } = await import('../../src/core/import/reader/readers')
-  const readers = new ImportReaders()
-  await readers.inspect({ path: file, fileName: basename(file) })
-  await new Promise((resolve) => setTimeout(resolve, 1500)) // the spare is started once the preview's reader has ended
-  return readers
-}
-
-async function runOurs(file: string, root: string, readers?: ImportReaders): Promise<number> {
-  const { connectNamespace } = await import('../../src/core/namespace/connect')
-  const { ImportJobs } = await import('../../src/core/import/jobs')
-  const client = await connectNamespace('dir', { root, create: 'true' })
-  const jobs = new ImportJobs({ readers })
-  const job = jobs.enqueue({ connectionId: 'bench', client, namespace: [], name: 'bench', mode: 'create', path: file, fileName: basename(file) })
-  const done = await jobs.wait(job.id)
-  if (done.state !== 'done') throw new Error(`import ${done.state}: ${done.error?.message}`)
-  await client.close()
-  return done.result!.rowCount
 }
 
 async function runBare(file: string, root: string): Promise<number> {

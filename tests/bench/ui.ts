@@ -83,7 +83,8 @@ async function vanillaScript(): Promise<string> {
   return out.outputFiles[0]!.text
 }
 
-async function openApp(browser: Browser, harness: Harness): Promise<Page> {
+/** A 1280×800 window on the harness with the bench table's namespaces expanded (the workbench section uses it too). */
+export async function openApp(browser: Browser, harness: Harness): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
   await page.goto(harness.url)
   for (const name of TABLE.namespace) await page.getByRole('treeitem', { name, exact: true }).click()

@@ -28,7 +28,7 @@ import { chromium, type Browser, type CDPSession, type Page } from '@playwright/
 import { startHarness, type Harness } from '../../src/harness/server'
 import { ensureTable, TABLE } from './dir'
 import { count, envInt, median, ms, type Report, type ResultTable, type Section } from './lib'
-import { CHROMIUM_ARGS } from './ui'
+import { CHROMIUM_ARGS, openApp } from './ui'
 
 const SWITCH_TARGET_MS = 50
 const MEMORY_TARGET_MB = 500
@@ -157,14 +157,6 @@ async function memory(cdp: CDPSession, browserCdp: CDPSession): Promise<Memory> 
     // No process info (another OS, an older Chromium): the heap figures stand alone.
   }
   return { heapUsedMB: heap.usedSize / MB, heapTotalMB: heap.totalSize / MB, nodes: metric('Nodes'), rssMB, anonMB, renderers }
-}
-
-async function openApp(browser: Browser, harness: Harness): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-  await page.goto(harness.url)
-  for (const name of TABLE.namespace) await page.getByRole('treeitem', { name, exact: true }).click()
-  await page.getByRole('treeitem', { name: TABLE.name, exact: true }).waitFor()
-  return page
 }
 
 interface TabsResult {

@@ -284,8 +284,7 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       const userData = join(work, 'userData')
       for (const kept of [false, true]) {
         const app = await launch({ userData })
-        const page = await openCatalog(app, root)
-        await treeItem(page, 'rows').click()
+        const page = await openCatalog(app, root, 'rows')
         await page.getByRole('button', { name: 'Map', exact: true }).click()
         const map = page.getByRole('region', { name: 'Embedding map' })
         await expect(map.getByTestId('map-points')).toHaveAttribute('data-points', '500')
@@ -422,8 +421,7 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
     test('a catalog that cannot be reached at restart: the window starts, the refusal is in words, its tabs wait in the settings and come back once it opens', async ({ launch, work }) => {
       const root = await buildCatalog(join(work, 'catalog'), { tables: [{ namespace: [], name: 'rows', rows: 500 }] })
       let app = await launch()
-      let page = await openCatalog(app, root)
-      await treeItem(page, 'rows').click()
+      let page = await openCatalog(app, root, 'rows')
       const filter = page.getByRole('textbox', { name: 'Filter rows' })
       await filter.fill('id < 50')
       await filter.press('Enter')
@@ -458,8 +456,7 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
     test('docked panels: Summary, Map and Versions are tabs of the right dock beside a grid of ≥ 480 px; the dock keeps its size after a restart', async ({ launch, work }) => {
       const root = await buildCatalog(join(work, 'catalog'), { tables: [{ namespace: [], name: 'rows', rows: 500 }] })
       let app = await launch()
-      let page = await openCatalog(app, root)
-      await treeItem(page, 'rows').click()
+      let page = await openCatalog(app, root, 'rows')
       const grid = page.getByRole('grid', { name: 'rows' })
       for (const name of ['Summary', 'Map', 'Versions']) await page.getByRole('button', { name, exact: true }).click()
       await expect(page.getByRole('tablist', { name: 'Right dock' }).getByRole('tab')).toHaveText(['Summary', 'Map', 'Versions'])
@@ -475,8 +472,7 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       await forgetTabs(app.userData)
 
       app = await launch({ userData: app.userData })
-      page = await openCatalog(app, root)
-      await treeItem(page, 'rows').click()
+      page = await openCatalog(app, root, 'rows')
       await page.getByRole('button', { name: 'Summary', exact: true }).click()
       await expect(page.getByRole('separator', { name: 'Resize dock' })).toHaveAttribute('aria-valuenow', size!)
     })
@@ -632,8 +628,7 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
     test('a column profile survives a restart: the Summary of the same version is answered from userData/cache', async ({ launch, work }) => {
       const root = await buildCatalog(join(work, 'catalog'), { tables: [{ namespace: [], name: 'rows', rows: 500 }] })
       let app = await launch()
-      let page = await openCatalog(app, root)
-      await treeItem(page, 'rows').click()
+      let page = await openCatalog(app, root, 'rows')
       await page.getByRole('button', { name: 'Summary', exact: true }).click()
       await expect(page.getByRole('region', { name: 'Summary' }).getByTestId('summary-meta')).toHaveText('Version 1 · 500 rows')
       // Kept beside the settings, never in the catalog.
@@ -642,8 +637,7 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       await forgetTabs(app.userData)
 
       app = await launch({ userData: app.userData })
-      page = await openCatalog(app, root)
-      await treeItem(page, 'rows').click()
+      page = await openCatalog(app, root, 'rows')
       await page.getByRole('button', { name: 'Summary', exact: true }).click()
       await expect(page.getByRole('region', { name: 'Summary' }).getByTestId('summary-meta')).toHaveText('Version 1 · 500 rows · kept')
       await expect(page.getByRole('region', { name: 'Summary' }).getByRole('row', { name: 'score' })).toContainText('0 – 249.5')
@@ -909,7 +903,7 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
       await writeFile(file, ['id,label', ...Array.from({ length: rows }, (_, i) => `${i},label-${i}-${'x'.repeat(40)}`)].join('\n'))
       const before = await entries(root)
       let app = await launch()
-      let page = await openCatalog(app, root)
+      const page = await openCatalog(app, root)
       await app.dropPaths(treeItem(page, 'lab'), [file])
       const sheet = page.getByRole('dialog', { name: 'Import big.csv' })
       await expect(sheet.getByLabel('Table name')).toHaveValue('big')
@@ -920,8 +914,7 @@ export function desktopFlows(title: string, launcher: Launcher, unavailable: str
 
       // Start again and open the catalog (its recovery runs): the table is whole or absent, and nothing else is left.
       app = await launch({ userData: app.userData })
-      page = await openCatalog(app, root)
-      await treeItem(page, 'lab').click()
+      await openCatalog(app, root, 'lab')
       const names = await tableNames(root, ['lab'])
       test.info().annotations.push({ type: 'import', description: names.includes('big') ? 'had finished before the window closed' : 'was interrupted' })
       if (names.includes('big')) expect(await rowCount(root, ['lab'], 'big')).toBe(rows)
@@ -965,12 +958,16 @@ async function ready(app: DesktopApp): Promise<Page> {
   return page
 }
 
-/** Open a catalog directory through File › Open Directory… and the native dialog. */
-async function openCatalog(app: DesktopApp, root: string): Promise<Page> {
+/**
+ * Open a catalog directory through File › Open Directory… and the native dialog; with `item`, then click that table
+ * (or namespace) in its tree — how a restart flow starts each run.
+ */
+async function openCatalog(app: DesktopApp, root: string, item?: string): Promise<Page> {
   const page = await ready(app)
   await app.answerNextDialog('open', [root])
   await app.clickMenu('File', 'Open Directory…')
   await expect(treeItem(page, basename(root))).toHaveAttribute('aria-expanded', 'true')
+  if (item !== undefined) await treeItem(page, item).click()
   return page
 }
 

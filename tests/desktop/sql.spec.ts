@@ -5,6 +5,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { parse } from 'csv-parse/sync'
 import { gridCell } from '../helpers/e2e'
 import { buildSqlCatalog, duckdbAnswer, parquetTable, sqlFor } from '../e2e/sqlData'
+import type { DesktopApp } from './app'
 import { launchRig } from './rig/rig'
 
 /**
@@ -27,6 +28,24 @@ test.afterAll(async () => {
 
 const editor = (page: Page) => page.getByRole('textbox', { name: 'SQL' })
 
+/** The rig's window with the SQL catalog opened through File › Open Directory… and the native dialog. */
+async function openSqlCatalog(app: DesktopApp): Promise<Page> {
+  const page = await app.window()
+  await expect(page.getByRole('tree')).toBeVisible({ timeout: 120_000 })
+  await app.answerNextDialog('open', [built.root])
+  await app.clickMenu('File', 'Open Directory…')
+  await expect(page.getByRole('treeitem', { name: basename(built.root), exact: true })).toHaveAttribute('aria-expanded', 'true')
+  return page
+}
+
+/** File › New Query's shortcut (Ctrl/Cmd+Shift+N), `sql` typed into its editor and run (Ctrl/Cmd+Enter). */
+async function newQuery(app: DesktopApp, page: Page, sql: string): Promise<void> {
+  await app.pressAccelerator('CmdOrCtrl+Shift+N')
+  await editor(page).click()
+  await page.keyboard.insertText(sql)
+  await editor(page).press('ControlOrMeta+Enter')
+}
+
 // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
 test('New Query (Ctrl/Cmd+Shift+N), a join + group-by as DuckDB answers it over Parquet, an older version, Save as table, Cancel, an error underlined', async ({}, testInfo) => {
   test.setTimeout(240_000)
@@ -34,17 +53,9 @@ test('New Query (Ctrl/Cmd+Shift+N), a join + group-by as DuckDB answers it over 
   const older = await duckdbAnswer(sqlFor(parquetTable(built.parquet.ordersV1), parquetTable(built.parquet.customers)))
   const app = await launchRig({ userData: testInfo.outputPath('userData') })
   try {
-    const page = await app.window()
-    await expect(page.getByRole('tree')).toBeVisible({ timeout: 120_000 })
-    await app.answerNextDialog('open', [built.root])
-    await app.clickMenu('File', 'Open Directory…')
-    await expect(page.getByRole('treeitem', { name: basename(built.root), exact: true })).toHaveAttribute('aria-expanded', 'true')
-
-    await app.pressAccelerator('CmdOrCtrl+Shift+N')
+    const page = await openSqlCatalog(app)
+    await newQuery(app, page, sqlFor('shop.orders'))
     await expect(page.getByRole('region', { name: 'Query' })).toContainText(basename(built.root))
-    await editor(page).click()
-    await page.keyboard.insertText(sqlFor('shop.orders'))
-    await editor(page).press('ControlOrMeta+Enter')
     const grid = page.getByRole('grid', { name: 'Result' })
     const status = page.getByRole('region', { name: 'Query' }).getByRole('status')
     await expect(status).toContainText(`${latest.length} rows in`, { timeout: 60_000 })
@@ -66,10 +77,7 @@ test('New Query (Ctrl/Cmd+Shift+N), a join + group-by as DuckDB answers it over 
     for (const [c, cell] of older[0]!.entries()) await expect(gridCell(saved, 0, c)).toHaveText(cell)
 
     // Cancel: a cross join far too long to finish stops, and the view takes the next statement.
-    await app.pressAccelerator('CmdOrCtrl+Shift+N')
-    await editor(page).click()
-    await page.keyboard.insertText('SELECT count(*) FROM shop.orders a, shop.orders b, shop.orders c WHERE a.amount + b.amount + c.amount = -1')
-    await editor(page).press('ControlOrMeta+Enter')
+    await newQuery(app, page, 'SELECT count(*) FROM shop.orders a, shop.orders b, shop.orders c WHERE a.amount + b.amount + c.amount = -1')
     await expect(status).toContainText('Running')
     await page.getByRole('button', { name: 'Cancel' }).click()
     await expect(status).toContainText('Cancelled', { timeout: 30_000 })
@@ -91,15 +99,8 @@ test('Export… of a query result through the save dialog: the file holds the re
   const expected = await duckdbAnswer(sqlFor(parquetTable(built.parquet.ordersV2), parquetTable(built.parquet.customers)))
   const app = await launchRig({ userData: testInfo.outputPath('userData') })
   try {
-    const page = await app.window()
-    await expect(page.getByRole('tree')).toBeVisible({ timeout: 120_000 })
-    await app.answerNextDialog('open', [built.root])
-    await app.clickMenu('File', 'Open Directory…')
-    await expect(page.getByRole('treeitem', { name: basename(built.root), exact: true })).toHaveAttribute('aria-expanded', 'true')
-    await app.pressAccelerator('CmdOrCtrl+Shift+N')
-    await editor(page).click()
-    await page.keyboard.insertText(sqlFor('shop.orders'))
-    await editor(page).press('ControlOrMeta+Enter')
+    const page = await openSqlCatalog(app)
+    await newQuery(app, page, sqlFor('shop.orders'))
     const status = page.getByRole('region', { name: 'Query' }).getByRole('status')
     await expect(status).toContainText(`${expected.length} rows in`, { timeout: 60_000 })
 

@@ -2,9 +2,8 @@ import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { parse } from 'csv-parse/sync'
-import type { Harness } from '../../src/harness/server'
-import { expect, gridCell, makeTempDir, openApp, removeDir, screenshot, startHarness, test } from '../helpers/e2e'
-import { buildSqlCatalog, duckdbAnswer, parquetTable } from './sqlData'
+import { expect, gridCell, screenshot, test } from '../helpers/e2e'
+import { duckdbAnswer, parquetTable, queryStatus as status, sqlEditor as editor, useSqlCatalog } from './sqlData'
 import { expectToolOn, moreTools, toolbarButton } from './toolbar'
 
 /**
@@ -12,34 +11,7 @@ import { expectToolOn, moreTools, toolbarButton } from './toolbar'
  * table's own sheet and panels (the result opened as a read-only table in the app's temp folder), in Chromium over
  * the harness against the real core and DuckDB.
  */
-let dir: string
-let root: string
-let parquet: Awaited<ReturnType<typeof buildSqlCatalog>>['parquet']
-
-test.beforeAll(async () => {
-  test.setTimeout(120_000)
-  dir = await makeTempDir('lcb-e2e-sql-result-')
-  ;({ root, parquet } = await buildSqlCatalog(dir))
-})
-test.afterAll(async () => {
-  await removeDir(dir)
-})
-
-let harness: Harness
-let pageErrors: string[]
-test.beforeEach(async ({ page }) => {
-  harness = await startHarness({ root })
-  pageErrors = []
-  page.on('pageerror', (error) => pageErrors.push(error.message))
-  await openApp(page, harness)
-})
-test.afterEach(async () => {
-  await harness.close()
-  expect(pageErrors, 'uncaught errors in the page').toEqual([])
-})
-
-const editor = (page: Page) => page.getByRole('textbox', { name: 'SQL' })
-const status = (page: Page) => page.getByRole('region', { name: 'Query' }).getByRole('status')
+const setup = useSqlCatalog('lcb-e2e-sql-result-')
 
 /** Orders over 5,000 with their customer's region and a 3-d vector made in SQL (DuckDB's FLOAT[3]). */
 const RESULT_SQL = (orders: string, customers: string) => `SELECT o.id, c.region, o.amount, [o.amount / 100, o.id, 1]::FLOAT[3] AS v
@@ -48,7 +20,7 @@ WHERE o.amount > 5000
 ORDER BY o.id`
 
 async function runResult(page: Page): Promise<string[][]> {
-  const expected = await duckdbAnswer(RESULT_SQL(parquetTable(parquet.ordersV2), parquetTable(parquet.customers)))
+  const expected = await duckdbAnswer(RESULT_SQL(parquetTable(setup.parquet.ordersV2), parquetTable(setup.parquet.customers)))
   await page.getByRole('button', { name: 'New query' }).click()
   await editor(page).click()
   await page.keyboard.insertText(RESULT_SQL('shop.orders', 'shop.customers'))
@@ -82,7 +54,7 @@ test('copy takes the result’s rows as TSV; Export… writes them through the t
   const result = await runResult(page)
   const rows = result.length
   // Copy: the Result grid is the table's grid, so Ctrl/Cmd+A, Ctrl/Cmd+C copy every row (a header row first; null empty).
-  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(harness.url).origin })
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(setup.harness.url).origin })
   const grid = page.getByRole('grid', { name: 'Result' })
   await gridCell(grid, 0, 0).click()
   await page.keyboard.press('ControlOrMeta+a')
@@ -98,13 +70,13 @@ test('copy takes the result’s rows as TSV; Export… writes them through the t
   const download = page.waitForEvent('download')
   await sheet.getByRole('button', { name: 'Export', exact: true }).click()
   const file = await download
-  const path = join(dir, `download-${file.suggestedFilename()}`)
+  const path = join(setup.dir, `download-${file.suggestedFilename()}`)
   await file.saveAs(path)
   const records = parse(await readFile(path), { columns: true }) as Record<string, string>[]
-  const expected = await duckdbAnswer(`SELECT id, region, amount FROM (${RESULT_SQL(parquetTable(parquet.ordersV2), parquetTable(parquet.customers))})`)
+  const expected = await duckdbAnswer(`SELECT id, region, amount FROM (${RESULT_SQL(parquetTable(setup.parquet.ordersV2), parquetTable(setup.parquet.customers))})`)
   expect(records.map((r) => [r.id, r.region || 'NULL', r.amount])).toEqual(expected)
   // The copy lives in the app's temp folder: the catalog holds only its own tables.
-  expect((await readdir(join(root, 'shop'), { withFileTypes: true }).catch(() => [])).map((e) => e.name).filter((n) => n.includes('query_result'))).toEqual([])
+  expect((await readdir(join(setup.root, 'shop'), { withFileTypes: true }).catch(() => [])).map((e) => e.name).filter((n) => n.includes('query_result'))).toEqual([])
 })
 
 test('the Summary profiles the result and the Map places its vectors; a row picked on the map is selected in the grid', async ({ page }) => {

@@ -3,10 +3,9 @@ import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
 import { Table, type RecordBatch } from 'apache-arrow'
 import { DirNamespaceClient } from '../../src/core/namespace/dir'
-import type { Harness } from '../../src/harness/server'
-import { expect, gridCell, makeTempDir, openApp, removeDir, screenshot, startHarness, test, treeItem } from '../helpers/e2e'
+import { expect, gridCell, screenshot, test, treeItem } from '../helpers/e2e'
 import { buildCatalog } from '../helpers/catalog'
-import { buildSqlCatalog, duckdbAnswer, parquetTable, sqlFor } from './sqlData'
+import { duckdbAnswer, parquetTable, sqlFor, queryStatus as status, sqlEditor as editor, useSqlCatalog } from './sqlData'
 
 /**
  * The query view (#39) in Chromium against the real core and its DuckDB engine over the harness: a join + group-by
@@ -14,44 +13,13 @@ import { buildSqlCatalog, duckdbAnswer, parquetTable, sqlFor } from './sqlData'
  * long query; Save as table… writes the result through a job and opens the table; an error names its line and
  * column and the editor underlines its span.
  */
-let dir: string
-let root: string
-let parquet: Awaited<ReturnType<typeof buildSqlCatalog>>['parquet']
-
-test.beforeAll(async () => {
-  test.setTimeout(120_000)
-  dir = await makeTempDir('lcb-e2e-sql-')
-  ;({ root, parquet } = await buildSqlCatalog(dir))
-})
-test.afterAll(async () => {
-  await removeDir(dir)
-})
-
-let harness: Harness
-let pageErrors: string[]
-test.beforeEach(async ({ page }) => {
-  harness = await startHarness({ root })
-  pageErrors = []
-  page.on('pageerror', (error) => pageErrors.push(error.message))
-  // The editor adds its styles at run time: the strict CSP must refuse none of them (SqlEditor.tsx: its shadow root).
-  page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) pageErrors.push(message.text())
-  })
-  await openApp(page, harness)
-})
-test.afterEach(async () => {
-  await harness.close()
-  expect(pageErrors, 'uncaught errors and CSP refusals in the page').toEqual([])
-})
+const setup = useSqlCatalog('lcb-e2e-sql-')
 
 /** A screenshot in test-results, and with UPDATE_SCREENSHOTS=1 also the README's copy in resources/screenshots. */
 async function keepScreenshot(page: Page, name: string) {
   const path = await screenshot(page, name)
   if (process.env.UPDATE_SCREENSHOTS === '1') await copyFile(path, join(__dirname, '..', '..', 'resources', 'screenshots', `${name}.png`))
 }
-
-const editor = (page: Page) => page.getByRole('textbox', { name: 'SQL' })
-const status = (page: Page) => page.getByRole('region', { name: 'Query' }).getByRole('status')
 
 /** New query, then the statement typed into the editor (CodeMirror: typed, as a user types; its brackets closing themselves are undone by select-all + insert). */
 async function newQuery(page: Page, sql: string): Promise<void> {
@@ -83,8 +51,8 @@ async function runAndRead(page: Page, expected: string[][]): Promise<Locator> {
 }
 
 test('a join + group-by across two tables gives DuckDB’s answer over the same data in Parquet; at an older version too', async ({ page }) => {
-  const latest = await duckdbAnswer(sqlFor(parquetTable(parquet.ordersV2), parquetTable(parquet.customers)))
-  const older = await duckdbAnswer(sqlFor(parquetTable(parquet.ordersV1), parquetTable(parquet.customers)))
+  const latest = await duckdbAnswer(sqlFor(parquetTable(setup.parquet.ordersV2), parquetTable(setup.parquet.customers)))
+  const older = await duckdbAnswer(sqlFor(parquetTable(setup.parquet.ordersV1), parquetTable(setup.parquet.customers)))
   expect(latest).not.toEqual(older)
 
   await newQuery(page, sqlFor('shop.orders'))
@@ -110,12 +78,12 @@ test('a join + group-by across two tables gives DuckDB’s answer over the same 
 
 test('a statement joins a table of another open catalog, named by its label: lance(path, catalog => label)', async ({ page }) => {
   // A second directory catalog, "crm", holding the same customers under another namespace.
-  const source = await DirNamespaceClient.open(root)
+  const source = await DirNamespaceClient.open(setup.root)
   const batches: RecordBatch[] = []
   for await (const batch of source.scan({ namespace: ['shop'], name: 'customers' }, {})) batches.push(batch)
   await source.close()
   const customers = new Table(batches)
-  const second = await buildCatalog(join(dir, 'crm'), { namespaces: [['crm']], tables: [{ namespace: ['crm'], name: 'customers', data: customers }] })
+  const second = await buildCatalog(join(setup.dir, 'crm'), { namespaces: [['crm']], tables: [{ namespace: ['crm'], name: 'customers', data: customers }] })
   await page.getByRole('button', { name: 'Open directory' }).click()
   await page.getByLabel('Directory path').fill(second)
   await page.getByRole('button', { name: 'Open', exact: true }).click()
@@ -124,7 +92,7 @@ test('a statement joins a table of another open catalog, named by its label: lan
 
   // The new query is on the catalog just opened (crm); the orders are the first catalog's, by its label.
   await newQuery(page, sqlFor("lance('shop/orders', catalog => 'catalog')", 'crm.customers'))
-  await runAndRead(page, await duckdbAnswer(sqlFor(parquetTable(parquet.ordersV2), parquetTable(parquet.customers))))
+  await runAndRead(page, await duckdbAnswer(sqlFor(parquetTable(setup.parquet.ordersV2), parquetTable(setup.parquet.customers))))
   await screenshot(page, 'sql-two-catalogs')
   // Explain names the other catalog a table came from; this catalog's own table names none.
   await page.getByRole('button', { name: 'Explain' }).click()
@@ -178,7 +146,7 @@ test('Cancel stops a running query; the status says so and the view takes the ne
 })
 
 test('Save as table… writes the result into a namespace through a job, then the table opens', async ({ page }) => {
-  const latest = await duckdbAnswer(sqlFor(parquetTable(parquet.ordersV2), parquetTable(parquet.customers)))
+  const latest = await duckdbAnswer(sqlFor(parquetTable(setup.parquet.ordersV2), parquetTable(setup.parquet.customers)))
   await newQuery(page, sqlFor('shop.orders'))
   await runAndRead(page, latest)
   await page.getByRole('button', { name: 'Save as table…' }).click()
@@ -194,7 +162,7 @@ test('Save as table… writes the result into a namespace through a job, then th
   await expect(treeItem(page, 'by_region')).toBeVisible()
   await expect(grid).toHaveAttribute('aria-rowcount', String(latest.length + 1))
   expect(await gridRows(grid, latest.length, 3)).toEqual(latest)
-  const client = await DirNamespaceClient.open(root)
+  const client = await DirNamespaceClient.open(setup.root)
   try {
     expect((await client.listTables(['shop'])).items).toContain('by_region')
   } finally {

@@ -3,10 +3,13 @@ import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import * as lancedb from '@lancedb/lancedb'
 import { Int64, Table, Utf8, vectorFromArray } from 'apache-arrow'
+import type { Page } from '@playwright/test'
+import type { Harness } from '../../src/harness/server'
 import { buildCatalog } from '../helpers/catalog'
+import { expect, makeTempDir, openApp, removeDir, startHarness, test } from '../helpers/e2e'
 
 /**
- * The SQL view's data (tests/e2e/sql.spec.ts, tests/desktop/sql.spec.ts): `shop.customers` (40 rows, a region each,
+ * The SQL view's data (tests/e2e/sql.spec.ts, sql-result.spec.ts, tests/desktop/sql.spec.ts): `shop.customers` (40 rows, a region each,
  * one region null) and `shop.orders` (600 rows at version 1; 150 more appended as version 2). The same rows go
  * to Parquet through DuckDB, so a test computes the expected answer with DuckDB over Parquet, not with our engine.
  */
@@ -86,3 +89,51 @@ export async function duckdbAnswer(sql: string): Promise<string[][]> {
 }
 
 export const parquetTable = (path: string) => `read_parquet('${path.replace(/'/g, "''")}')`
+
+export type SqlParquet = Awaited<ReturnType<typeof buildSqlCatalog>>['parquet']
+
+/** What {@link useSqlCatalog} set up: read inside a test (each is set by its hook). */
+export interface SqlFixture {
+  /** The file's scratch folder (the catalog and Parquet inside; removed after the file). */
+  readonly dir: string
+  readonly root: string
+  readonly parquet: SqlParquet
+  /** This test's harness on `root`, the app already open in the page. */
+  readonly harness: Harness
+}
+
+/**
+ * The SQL specs' set-up (tests/e2e/sql.spec.ts, sql-result.spec.ts): the catalog built once per file, a harness per
+ * test with the app open, and after each test no uncaught error in the page and no Content Security Policy refusal
+ * (the editor adds its styles at run time: the strict CSP must refuse none of them, SqlEditor.tsx: its shadow root).
+ */
+export function useSqlCatalog(prefix: string): SqlFixture {
+  const state = {} as { -readonly [K in keyof SqlFixture]: SqlFixture[K] }
+  let pageErrors: string[] = []
+  test.beforeAll(async () => {
+    test.setTimeout(120_000)
+    state.dir = await makeTempDir(prefix)
+    ;({ root: state.root, parquet: state.parquet } = await buildSqlCatalog(state.dir))
+  })
+  test.afterAll(async () => {
+    await removeDir(state.dir)
+  })
+  test.beforeEach(async ({ page }) => {
+    state.harness = await startHarness({ root: state.root })
+    pageErrors = []
+    page.on('pageerror', (error) => pageErrors.push(error.message))
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) pageErrors.push(message.text())
+    })
+    await openApp(page, state.harness)
+  })
+  test.afterEach(async () => {
+    await state.harness.close()
+    expect(pageErrors, 'uncaught errors and CSP refusals in the page').toEqual([])
+  })
+  return state
+}
+
+/** The query view's editor and its status line. */
+export const sqlEditor = (page: Page) => page.getByRole('textbox', { name: 'SQL' })
+export const queryStatus = (page: Page) => page.getByRole('region', { name: 'Query' }).getByRole('status')

@@ -5,20 +5,26 @@ import type { Locator, Page } from '@playwright/test'
 import { Float32, Int32, Utf8, vectorFromArray } from 'apache-arrow'
 import { batchOf, float32Vectors, seededRandom, tableOf } from '../../src/core/arrow'
 import { imagesTable } from '../../src/core/demo'
-import { axeAudit } from '../helpers/axe'
-import { buildCatalog, makeTempDir as makeDir } from '../helpers/catalog'
+import { buildCatalog, makeTempDir as makeDir, sampleTable } from '../helpers/catalog'
 import { expect, makeTempDir, openApp, openTable, removeDir, screenshot, startHarness, test, treeItem } from '../helpers/e2e'
 import type { Harness } from '../../src/harness/server'
+import { DirNamespaceClient } from '../../src/core/namespace/dir'
+import { startAzurite } from '../helpers/azurite'
+import { DIALOG, problems } from './axe'
+import { dropFiles } from './drop'
 
 /**
  * One theme for every panel (#38 item 4): in light and in dark mode, axe finds no text below WCAG AA contrast, and
  * no other serious or critical problem, over every panel (Summary with its histograms, the Map with its legend,
  * Versions with a comparison, Indexes, Stats, Schema, the cell inspector), the Gallery, the query view and every
  * dialog the app has: the start screen's (a directory that is no catalog, Create a catalog here, Connect to
- * server, Connect to object storage), the tree's (New namespace, New table, Drop namespace, Drop namespace and
- * contents, Properties, Rename table, Drop table), the table's (Export, Go to row, Search by vector, Restore,
- * Delete tag, Drop index, Optimize, Add column), the import sheet, Save as table and Connect an assistant.
- * Every dialog is opened and cancelled: the catalog is written only here, before the tests.
+ * server and its write test's confirmation, Connect to object storage), "Cannot import into …" of a catalog in
+ * object storage (Azurite), the tree's (New namespace, New table, Drop namespace, Drop namespace and contents,
+ * Properties, Rename table, Drop table, the read-only catalog's offer before an import), the table's (Export, Go to
+ * row, Search by vector, Restore, Delete tag, Drop index, Optimize, Add column, Build an index on a legacy-format
+ * table), the import sheet, Save as table, the large-copy question and Connect an assistant (its no-catalog notice
+ * is checked on the rig: tests/desktop/assistant.spec.ts). Every dialog is opened and cancelled: the catalogs are
+ * written only here, before the tests (and the Read-only switch, a setting, is switched back).
  */
 const ROWS = 600
 const DIM = 4
@@ -53,6 +59,8 @@ test.beforeAll(async () => {
   await (await table.tags()).create('first', 1)
   await table.createIndex('id')
   table.close()
+  // ledger: in the legacy data format, so that a new index asks first.
+  ;(await db.createTable('ledger', sampleTable(5), [], { storageOptions: { new_table_data_storage_version: 'legacy' } })).close()
   db.close()
   csv = join(dir, 'visits.csv')
   await writeFile(csv, 'day,count\n2026-01-01,3\n2026-01-02,5\n')
@@ -69,25 +77,17 @@ test.afterEach(async () => {
   await harness.close()
 })
 
-/** What axe reports against WCAG 2 A/AA that a user would meet: every contrast failure and every serious or critical rule. */
-async function problems(page: Page, within?: string): Promise<string[]> {
-  // The whole window once; then only what changed (a dock, a dialog): axe over every grid cell again is slow.
-  // axeAudit, not AxeBuilder: the same audit without injecting axe and opening a blank page on every call.
-  const result = await axeAudit(page, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }, within)
-  return result.violations
-    .filter((v) => v.id === 'color-contrast' || v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(1).join(' ') ?? ''}`))
-}
-
-const DIALOG = '[role="dialog"], [role="alertdialog"]'
 const dialogNamed = (page: Page, name: string): Locator => page.getByRole('dialog', { name, exact: true }).or(page.getByRole('alertdialog', { name, exact: true }))
 
-/** Open a dialog with `open`, check it, and close it with Escape (every dialog here closes so, nothing written). */
-async function checkDialog(page: Page, name: string, open: () => Promise<void>): Promise<void> {
+/**
+ * Open a dialog with `open`, check it, and close it with Escape (every dialog here closes so, nothing written);
+ * `what` names the check when it is a part of the dialog (a question inside it).
+ */
+async function checkDialog(page: Page, name: string, open: () => Promise<void>, what = name): Promise<void> {
   await open()
   const dialog = dialogNamed(page, name)
   await expect(dialog).toBeVisible()
-  expect.soft(await problems(page, DIALOG), name).toEqual([])
+  expect.soft(await problems(page, DIALOG), what).toEqual([])
   await page.keyboard.press('Escape')
   await expect(dialog).toHaveCount(0)
 }
@@ -120,10 +120,38 @@ for (const scheme of ['light', 'dark'] as const) {
         await screenshot(page, `theme-${scheme}-start`)
         await checkDialog(page, 'Create a catalog here', () => start.getByRole('button', { name: 'Create a catalog here…' }).click())
         await checkDialog(page, 'Connect to server', () => start.getByRole('button', { name: 'Connect to server…' }).click())
+        await checkDialog(
+          page,
+          'Connect to server',
+          async () => {
+            await start.getByRole('button', { name: 'Connect to server…' }).click()
+            await page.getByRole('button', { name: 'Test with a write round trip…' }).click()
+            await expect(page.getByRole('alertdialog', { name: 'Confirm the write test' })).toBeVisible()
+          },
+          'the write test’s confirmation',
+        )
         await checkDialog(page, 'Connect to object storage', () => start.getByRole('button', { name: 'Connect to object storage…' }).click())
       } finally {
         await bare.close()
         await removeDir(empty)
+      }
+
+      // A catalog in object storage (Azurite on loopback) refuses imports: a file dropped on it is refused in a notice.
+      const azurite = await startAzurite()
+      try {
+        const azRoot = await azurite.freshRoot('catalog')
+        const writer = await DirNamespaceClient.open(azRoot, { create: true, storageOptions: azurite.storageOptions })
+        await writer.createNamespace(['lab'])
+        await writer.close()
+        const remote = await startHarness({ root: azRoot, storageOptions: azurite.storageOptions })
+        try {
+          await openApp(page, remote)
+          await checkDialog(page, 'Cannot import into catalog', () => dropFiles(page, treeItem(page, 'lab'), [{ name: 'more.csv', bytes: 'a\n1\n' }]))
+        } finally {
+          await remote.close()
+        }
+      } finally {
+        await azurite.stop()
       }
     })
 
@@ -203,6 +231,12 @@ for (const scheme of ['light', 'dark'] as const) {
       await schema.getByRole('textbox', { name: 'New column name' }).fill('double_weight')
       await schema.getByRole('textbox', { name: 'SQL expression' }).fill('weight * 2')
       await checkDialog(page, 'Add column double_weight', () => schema.getByRole('button', { name: 'Add column…' }).click())
+
+      // A new index on a legacy-format table asks first.
+      await openTable(page, [], 'ledger')
+      await page.getByRole('button', { name: 'Indexes', exact: true }).click()
+      const newIndex = page.getByRole('complementary', { name: 'Indexes' }).getByRole('form', { name: 'New index' })
+      await checkDialog(page, 'Build an index on a legacy-format table', () => newIndex.getByRole('button', { name: 'Create index' }).click())
     })
 
     test('the tree’s dialogs, the import sheet, the query view, Save as table, Connect an assistant and the Gallery meet WCAG AA contrast', async ({ page }) => {
@@ -215,6 +249,14 @@ for (const scheme of ['light', 'dark'] as const) {
       await checkDialog(page, 'Rename table', () => treeMenu(page, 'animals', 'Rename table…'))
       await checkDialog(page, 'Drop table', () => treeMenu(page, 'animals', 'Drop table…'))
       await checkDialog(page, 'Connect an assistant to catalog', () => page.getByRole('button', { name: 'Connect an assistant…' }).click())
+
+      // A file dropped on a read-only catalog: the offer to switch Read-only off first (cancelled; switched back).
+      const readOnly = page.getByRole('switch', { name: 'Read-only' })
+      await readOnly.click()
+      await expect(readOnly).toHaveAttribute('aria-checked', 'true')
+      await checkDialog(page, 'catalog is read-only', () => dropFiles(page, treeItem(page, 'zoo'), [{ name: 'more.csv', bytes: 'a\n1\n' }]))
+      await readOnly.click()
+      await expect(readOnly).toHaveAttribute('aria-checked', 'false')
 
       // The import sheet of a CSV file, previewed.
       await page.getByRole('button', { name: 'Import files' }).click()
@@ -235,6 +277,17 @@ for (const scheme of ['light', 'dark'] as const) {
       expect.soft(await problems(page, '[role="tabpanel"]'), 'the query view').toEqual([])
       await screenshot(page, `theme-${scheme}-query`)
       await checkDialog(page, 'Save as table', () => page.getByRole('button', { name: 'Save as table…' }).click())
+      // The large-copy question: a whole column of 20,000 rows.
+      await editor.press('ControlOrMeta+a')
+      await page.keyboard.insertText('SELECT range AS n FROM range(20000)')
+      await editor.press('ControlOrMeta+Enter')
+      const result = page.getByRole('grid', { name: 'Result' })
+      await expect(result).toHaveAttribute('aria-rowcount', '20001', { timeout: 60_000 })
+      await result.getByRole('columnheader', { name: 'n', exact: true }).hover()
+      await checkDialog(page, 'Copy 20,000 rows?', async () => {
+        await page.getByRole('button', { name: 'Column menu for n' }).click()
+        await page.getByRole('menuitem', { name: 'Copy column' }).click()
+      })
 
       // The Gallery, and a thumbnail opened in the inspector.
       await openTable(page, [], 'pictures')

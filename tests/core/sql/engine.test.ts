@@ -3,11 +3,12 @@ import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { DateDay, Int32, makeData, makeVector, tableFromIPC, tableToIPC, Utf8, vectorFromArray, type Table } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SQL_PAGE_META, type AppErrorData, type ConnectionInfo, type Result, type SqlExplain, type SqlNames, type SqlQueryInfo } from '../../../src/contract'
+import { SQL_PAGE_META, type ConnectionInfo, type SqlExplain, type SqlNames, type SqlQueryInfo } from '../../../src/contract'
 import { batchOf, tableOf } from '../../../src/core/arrow'
 import { DirNamespaceClient } from '../../../src/core/namespace/dir'
-import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
+import type { CatalogService } from '../../../src/core/service'
 import { buildCatalog, makeTempDir, removeDir } from '../../helpers/catalog'
+import { failure, openCatalog, value } from '../../helpers/service'
 import { startServer } from '../../../src/server'
 import { KEY } from '../../server/support'
 
@@ -38,15 +39,6 @@ function items(): Table {
       i_flag: vectorFromArray(Array.from({ length: ITEMS }, (_, i) => (i % 11 === 0 ? null : ['A', 'N', 'R'][i % 3]!)), new Utf8()),
     }),
   ])
-}
-
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`)
-  return result.value as T
-}
-function failure(result: Result<unknown>): AppErrorData {
-  if (result.ok) throw new Error('expected an error')
-  return result.error
 }
 
 describe('SQL over a catalog (DuckDB reading Lance tables by name)', () => {
@@ -92,8 +84,7 @@ describe('SQL over a catalog (DuckDB reading Lance tables by name)', () => {
     const client = await DirNamespaceClient.open(root)
     await client.appendRows({ namespace: ['sales'], name: 'orders' }, orders(ORDERS, 1000))
     await client.close()
-    service = new CatalogService({ host: 'harness', version: '0', recents: new MemoryRecentsStore() })
-    connection = value<ConnectionInfo>(await service.dispatch('connections/openDirectory', { path: root }))
+    ;({ service, connection } = await openCatalog(root))
     // The reference: DuckDB over the same data written to Parquet by polars.
     reference = await DuckDBInstance.create(':memory:')
     const c = await reference.connect()

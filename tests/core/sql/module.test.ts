@@ -1,19 +1,11 @@
 import { join } from 'node:path'
 import { tableFromIPC } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MAX_SQL_HISTORY, SQL_PAGE_META, type AppErrorData, type ConnectionInfo, type ImportJobInfo, type JobInfo, type Result, type SqlHistoryEntry, type SqlQueryInfo } from '../../../src/contract'
-import { CatalogService } from '../../../src/core/service'
+import { MAX_SQL_HISTORY, SQL_PAGE_META, type ConnectionInfo, type ImportJobInfo, type JobInfo, type SqlHistoryEntry, type SqlQueryInfo } from '../../../src/contract'
+import type { CatalogService } from '../../../src/core/service'
 import { SettingsFile } from '../../../src/core/settings'
 import { buildCatalog, makeTempDir, removeDir } from '../../helpers/catalog'
-
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`)
-  return result.value as T
-}
-function failure(result: Result<unknown>): AppErrorData {
-  if (result.ok) throw new Error('expected an error')
-  return result.error
-}
+import { failure, openCatalog, value } from '../../helpers/service'
 
 const ROWS = 60_000
 
@@ -29,8 +21,7 @@ describe('SQL results are kept and paged; history in the settings; Save as table
     base = await makeTempDir('lcb-sql-module-')
     const root = await buildCatalog(join(base, 'catalog'), { namespaces: [['ns']], tables: [{ namespace: ['ns'], name: 'big', rows: ROWS, sample: { dimension: 4 } }] })
     settings = new SettingsFile(join(base, 'settings.json'))
-    service = new CatalogService({ host: 'harness', version: '0', recents: settings })
-    connection = value<ConnectionInfo>(await service.dispatch('connections/openDirectory', { path: root }))
+    ;({ service, connection } = await openCatalog(root, settings))
   }, 60_000)
   afterAll(async () => {
     await service?.closeAll()

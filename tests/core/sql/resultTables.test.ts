@@ -6,27 +6,17 @@ import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   SQL_RESULTS_CONNECTION,
-  type AppErrorData,
   type ConnectionInfo,
   type ExportJobInfo,
   type MapJobInfo,
   type ProfileJobInfo,
-  type Result,
   type SqlQueryInfo,
   type SqlResultTable,
   type TableInfo,
 } from '../../../src/contract'
-import { CatalogService, MemoryRecentsStore } from '../../../src/core/service'
+import type { CatalogService } from '../../../src/core/service'
 import { buildCatalog, makeTempDir, removeDir } from '../../helpers/catalog'
-
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`)
-  return result.value as T
-}
-function failure(result: Result<unknown>): AppErrorData {
-  if (result.ok) throw new Error('expected an error')
-  return result.error
-}
+import { failure, openCatalog, value } from '../../helpers/service'
 
 const ROWS = 30_000
 
@@ -43,8 +33,7 @@ describe('a query result opened as a table: the Summary, the Map and Export read
   beforeAll(async () => {
     base = await makeTempDir('lcb-sql-results-')
     const root = await buildCatalog(join(base, 'catalog'), { namespaces: [['ns']], tables: [{ namespace: ['ns'], name: 'big', rows: ROWS, sample: { dimension: 4 } }] })
-    service = new CatalogService({ host: 'harness', version: '0', recents: new MemoryRecentsStore() })
-    connection = value<ConnectionInfo>(await service.dispatch('connections/openDirectory', { path: root }))
+    ;({ service, connection } = await openCatalog(root))
   }, 60_000)
   afterAll(async () => {
     await service?.closeAll()
