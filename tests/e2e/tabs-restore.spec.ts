@@ -10,6 +10,7 @@ import { imagesTable } from '../../src/core/demo'
 import { buildCatalog } from '../helpers/catalog'
 import { expect, makeTempDir, openApp, rememberedTabs, removeDir, screenshot, startHarness, treeItem } from '../helpers/e2e'
 import type { Harness } from '../../src/harness/server'
+import { toolbarButton } from './toolbar'
 
 const test = base.extend<{ catalog: { root: string; harness: Harness } }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
@@ -136,7 +137,8 @@ async function reloadTwoSummaries(page: Page, harness: Harness): Promise<string[
     await treeItem(page, name).click({ modifiers: [...modifiers] })
     const shown = page.getByRole('tabpanel')
     await expect(shown.getByRole('grid', { name })).toBeVisible()
-    await shown.getByRole('button', { name: 'Summary', exact: true }).click()
+    // On the bar, or in More tools in a narrow window.
+    await toolbarButton(shown, 'Summary')
     await expect(shown.getByTestId('summary-meta')).toContainText('rows')
   }
   await expect
