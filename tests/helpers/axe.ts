@@ -16,7 +16,7 @@ export async function axeAudit(page: Page, options: RunOptions, include?: string
   // The context AxeBuilder builds (normalizeContext): nothing excluded, the selector or everything included.
   const context = { exclude: [], include: include ? [include] : [] }
   return page.evaluate(
-    ({ context, options }) => (window as unknown as { axe: typeof axe }).axe.run(context as axe.ElementContext, options),
+    ({ context, options }) => (globalThis as unknown as { axe: typeof axe }).axe.run(context as axe.ElementContext, options),
     { context, options },
   )
 }
