@@ -57,7 +57,7 @@ test('New Query (Ctrl/Cmd+Shift+N), a join + group-by as DuckDB answers it over 
     await newQuery(app, page, sqlFor('shop.orders'))
     await expect(page.getByRole('region', { name: 'Query' })).toContainText(basename(built.root))
     const grid = page.getByRole('grid', { name: 'Result' })
-    const status = page.getByRole('region', { name: 'Query' }).getByRole('status')
+    const status = page.getByRole('region', { name: 'Query' }).getByRole('status', { name: 'Query status' })
     await expect(status).toContainText(`${latest.length} rows in`, { timeout: 60_000 })
     for (const [r, row] of latest.entries()) for (const [c, cell] of row.entries()) await expect(gridCell(grid, r, c)).toHaveText(cell)
 
@@ -101,7 +101,7 @@ test('Export… of a query result through the save dialog: the file holds the re
   try {
     const page = await openSqlCatalog(app)
     await newQuery(app, page, sqlFor('shop.orders'))
-    const status = page.getByRole('region', { name: 'Query' }).getByRole('status')
+    const status = page.getByRole('region', { name: 'Query' }).getByRole('status', { name: 'Query status' })
     await expect(status).toContainText(`${expected.length} rows in`, { timeout: 60_000 })
 
     // The table's export sheet, for the result: the save dialog asks where, the job writes there.

@@ -136,4 +136,4 @@ export function useSqlCatalog(prefix: string): SqlFixture {
 
 /** The query view's editor and its status line. */
 export const sqlEditor = (page: Page) => page.getByRole('textbox', { name: 'SQL' })
-export const queryStatus = (page: Page) => page.getByRole('region', { name: 'Query' }).getByRole('status')
+export const queryStatus = (page: Page) => page.getByRole('region', { name: 'Query' }).getByRole('status', { name: 'Query status' })

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
-import { useMutation, useQuery } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { isLiveJob, type FieldInfo, type IndexInfo, type IndexJobInfo, type IndexSpec, type IndexType, type TableRef } from '../../../contract'
 import { dropIndex, startIndex } from './mutations'
 import { tableFormatQuery } from './queries'
@@ -153,6 +153,7 @@ function CreateIndexForm({ tableRef, fields, existing, building, writeBlock }: {
   const error = start.error ? errorData(start.error) : null
   /** The table is in the legacy data format: a build is confirmed first (see LegacyWarning). */
   const legacy = useQuery(tableFormatQuery(tableRef)).data?.format === 'legacy'
+  const client = useQueryClient()
   const [confirmSpec, setConfirmSpec] = useState<IndexSpec | null>(null)
 
   const effectiveType = types.includes(type) ? type : (types[0] ?? 'BTREE')
@@ -168,7 +169,7 @@ function CreateIndexForm({ tableRef, fields, existing, building, writeBlock }: {
   const vector = effectiveType === 'IVF_PQ' || effectiveType === 'IVF_HNSW_SQ'
   const paramProblem = [partitions, subVectors].some((s) => s.trim() !== '' && !(Number.isInteger(Number(s)) && Number(s) >= 1)) ? 'Parameters are whole numbers ≥ 1 (empty = Lance’s default)' : null
 
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault()
     if (!column || nameProblem || paramProblem) return
     const spec: IndexSpec = {
@@ -177,7 +178,10 @@ function CreateIndexForm({ tableRef, fields, existing, building, writeBlock }: {
       name: indexName,
       ...(vector ? { distanceType: distance, numPartitions: positive(partitions), ...(effectiveType === 'IVF_PQ' ? { numSubVectors: positive(subVectors) } : {}) } : {}),
     }
-    if (legacy) {
+    // A click right after the panel opened may come before the format is read: it is read first, so a legacy table
+    // still asks (the core would refuse the build in words, but the question is what the user should meet).
+    const isLegacy = legacy || (await client.fetchQuery(tableFormatQuery(tableRef)).then((f) => f.format === 'legacy', () => false))
+    if (isLegacy) {
       setConfirmSpec(spec)
       return
     }
@@ -188,7 +192,7 @@ function CreateIndexForm({ tableRef, fields, existing, building, writeBlock }: {
   if (fields.length === 0) return null // the table is reloading
   if (candidates.length === 0) return <p className="panel-placeholder muted">No column of this table can be indexed.</p>
   return (
-    <form className="panel-form" onSubmit={submit} aria-label="New index">
+    <form className="panel-form" onSubmit={(event) => void submit(event)} aria-label="New index">
       <div className="panel-form-title">New index</div>
       <label className="panel-field">
         <span>Column</span>

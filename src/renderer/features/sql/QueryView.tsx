@@ -108,7 +108,7 @@ export function QueryView({ connectionId, connectionLabel, draftKey }: { connect
         )}
       </div>
       <footer className="status-bar">
-        <span role="status" className="sql-status">
+        <span role="status" aria-label="Query status" className="sql-status">
           {running && <Spinner label="Running" />} {statusText(run, ranText)}
         </span>
       </footer>
